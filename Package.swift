@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "fieldhouse",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "fieldhouse", targets: ["fieldhouse"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+        .package(url: "https://github.com/vapor/leaf.git", from: "4.5.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDiscount",
+            path: "Sources/CDiscount",
+            pkgConfig: "libmarkdown",
+            providers: [.apt(["libmarkdown2-dev"])]
+        ),
+        .target(
+            name: "FieldhouseKit",
+            dependencies: ["CDiscount"]
+        ),
+        .target(
+            name: "App",
+            dependencies: [
+                "FieldhouseKit",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "Leaf", package: "leaf"),
+            ]
+        ),
+        .executableTarget(
+            name: "fieldhouse",
+            dependencies: ["App"]
+        ),
+        .testTarget(
+            name: "FieldhouseKitTests",
+            dependencies: ["FieldhouseKit"],
+            resources: [.copy("../Fixtures")]
+        ),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "App",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

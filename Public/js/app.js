@@ -1,0 +1,70 @@
+// Fieldhouse progressive enhancement. Every page works without this file; it only adds
+// conveniences: browser geolocation into coordinate fields, image previews and upload progress.
+(function () {
+  "use strict";
+
+  // "Use my current location" fills the nearest latitude/longitude fields.
+  document.querySelectorAll("[data-geolocate]").forEach(function (button) {
+    if (!("geolocation" in navigator)) return;
+    var form = button.closest("form");
+    var status = form.querySelector("[data-geo-status]");
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      if (status) status.textContent = "Finding your location…";
+      navigator.geolocation.getCurrentPosition(function (position) {
+        var lat = form.querySelector('[data-geo="lat"]');
+        var lon = form.querySelector('[data-geo="lon"]');
+        if (lat) lat.value = position.coords.latitude.toFixed(4);
+        if (lon) lon.value = position.coords.longitude.toFixed(4);
+        if (status) status.textContent = "Location filled in. Nothing is saved until you press Save.";
+      }, function (error) {
+        if (status) status.textContent = "Your location could not be read (" + error.message + "). You can type it instead.";
+      }, { enableHighAccuracy: false, timeout: 10000, maximumAge: 600000 });
+    });
+  });
+
+  // Show the chosen picture before it is uploaded.
+  document.querySelectorAll("input[type=file][data-preview]").forEach(function (input) {
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      var form = input.closest("form");
+      var target = document.querySelector("[data-preview-target]");
+      if (!file || !file.type.startsWith("image/")) return;
+      if (!target) {
+        target = document.createElement("img");
+        target.className = "avatar avatar-lg";
+        target.alt = "Preview of the chosen picture";
+        target.setAttribute("data-preview-target", "");
+        form.parentNode.insertBefore(target, form);
+      }
+      target.src = URL.createObjectURL(file);
+    });
+  });
+
+  // Upload with a progress bar; on any trouble fall back to a normal form submission.
+  document.querySelectorAll("form[data-upload]").forEach(function (form) {
+    var bar = form.querySelector("[data-progress]");
+    if (!bar || !window.XMLHttpRequest || !window.FormData) return;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var request = new XMLHttpRequest();
+      request.open("POST", form.action);
+      bar.hidden = false;
+      request.upload.addEventListener("progress", function (e) {
+        if (e.lengthComputable) bar.value = Math.round((e.loaded / e.total) * 100);
+      });
+      request.addEventListener("load", function () {
+        // Redirects are followed by XHR; show whatever page the server answered with.
+        if (request.responseURL && request.status < 400) {
+          window.location.assign(request.responseURL);
+        } else {
+          document.open();
+          document.write(request.responseText);
+          document.close();
+        }
+      });
+      request.addEventListener("error", function () { form.submit(); });
+      request.send(new FormData(form));
+    });
+  });
+})();

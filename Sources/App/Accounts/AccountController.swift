@@ -1,0 +1,173 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Signing up, signing in and signing out.
+struct AccountController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("signup", use: signupPage)
+        routes.post("signup", use: signup)
+        routes.get("login", use: loginPage)
+        routes.post("login", use: login)
+        routes.post("logout", use: logout)
+    }
+
+    // MARK: Sign up
+
+    struct SignupForm: Content {
+        var username: String?
+        var email: String?
+        var password: String?
+        var display_name: String?
+        var birth_date: String?
+    }
+
+    struct SignupPage: Encodable {
+        let layout: Layout
+        let form: SignupForm
+        let errors: [String: String]
+        let today: String
+    }
+
+    func signupPage(req: Request) async throws -> Response {
+        if req.currentUser != nil { return req.redirect(to: "/") }
+        return try await renderSignup(req, form: SignupForm(), errors: [:], status: .ok)
+    }
+
+    func signup(req: Request) async throws -> Response {
+        var form = try req.content.decode(SignupForm.self)
+        form.password = form.password ?? ""
+        var errors: [String: String] = [:]
+        let username = AccountRules.username(form.username)
+        let email = AccountRules.email(form.email)
+        let displayName = AccountRules.displayName(form.display_name)
+        let birthDate = AccountRules.birthDate(form.birth_date)
+        errors["username"] = username.error
+        errors["email"] = email.error
+        errors["password"] = AccountRules.password(form.password)
+        errors["display_name"] = displayName.error
+        errors["birth_date"] = birthDate.error
+        if errors["username"] == nil, try await User.query(on: req.db).filter(\.$username == username.value).first() != nil {
+            errors["username"] = "That username is taken. Try another."
+        }
+        if errors["email"] == nil, try await User.query(on: req.db).filter(\.$email == email.value).first() != nil {
+            errors["email"] = "An account with this email address already exists. Sign in instead?"
+        }
+        guard errors.isEmpty, let password = form.password, let birth = birthDate.value else {
+            form.password = nil
+            return try await renderSignup(req, form: form, errors: errors, status: .unprocessableEntity)
+        }
+
+        let hash = try await req.password.async.hash(password)
+        let user = User(
+            username: username.value, email: email.value, passwordHash: hash,
+            displayName: displayName.value, birthDate: birth.description
+        )
+        user.visibility = AccountRules.defaultVisibility(birthDate: birth)
+        do {
+            try await user.create(on: req.db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // Someone took the name between our check and the insert.
+            form.password = nil
+            errors["username"] = "That username is taken. Try another."
+            return try await renderSignup(req, form: form, errors: errors, status: .unprocessableEntity)
+        }
+        let response = req.redirect(to: "/settings/profile")
+        try await req.signIn(user, on: response)
+        req.flash(.success, "Welcome to Fieldhouse, \(user.displayName)! Tell people a little about yourself.")
+        return response
+    }
+
+    private func renderSignup(_ req: Request, form: SignupForm, errors: [String: String], status: HTTPStatus) async throws -> Response {
+        let page = SignupPage(
+            layout: req.layout(title: "Create your account", hasForms: true),
+            form: form, errors: errors, today: CalendarDate.today.description
+        )
+        return try await req.view.render("accounts/signup", page).encodeResponse(status: status, for: req)
+    }
+
+    // MARK: Sign in
+
+    struct LoginForm: Content {
+        var login: String?
+        var password: String?
+        var next: String?
+    }
+
+    struct LoginPage: Encodable {
+        let layout: Layout
+        let login: String
+        let next: String
+        let error: String?
+    }
+
+    func loginPage(req: Request) async throws -> Response {
+        let next = Self.safeNext(req.query[String.self, at: "next"])
+        if req.currentUser != nil { return req.redirect(to: next) }
+        return try await renderLogin(req, login: "", next: next, error: nil, status: .ok)
+    }
+
+    func login(req: Request) async throws -> Response {
+        let form = try req.content.decode(LoginForm.self)
+        let next = Self.safeNext(form.next)
+        let login = (form.login ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let password = form.password ?? ""
+        guard !login.isEmpty, !password.isEmpty else {
+            return try await renderLogin(req, login: login, next: next, error: "Enter your username or email and your password.", status: .unprocessableEntity)
+        }
+
+        let user = try await User.query(on: req.db)
+            .group(.or) { $0.filter(\.$username == login).filter(\.$email == login) }
+            .first()
+        let limiter = LoginLimiter(db: req.db, now: Date())
+        let keys = LoginLimiter.keys(login: user?.username ?? login, address: req.remoteAddress?.ipAddress)
+        if let until = try await limiter.retryAfter(keys: keys) {
+            let minutes = max(1, Int((until.timeIntervalSinceNow / 60).rounded(.up)))
+            let message = "Too many failed sign-in attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+            let response = try await renderLogin(req, login: login, next: next, error: message, status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: .retryAfter, value: String(minutes * 60))
+            return response
+        }
+
+        // Unknown accounts are checked against a dummy hash so both cases take the same time.
+        let matches = try await req.password.async.verify(password, created: user?.passwordHash ?? req.application.dummyPasswordHash)
+        guard let user, matches else {
+            try await limiter.recordFailure(keys: keys)
+            return try await renderLogin(req, login: login, next: next, error: "That username or email and password do not match.", status: .unauthorized)
+        }
+        try await limiter.recordSuccess(login: user.username)
+        let response = req.redirect(to: next)
+        try await req.signIn(user, on: response)
+        return response
+    }
+
+    func logout(req: Request) async throws -> Response {
+        let response = req.redirect(to: "/")
+        try await req.signOut(on: response)
+        req.flash(.info, "You are signed out.")
+        return response
+    }
+
+    private func renderLogin(_ req: Request, login: String, next: String, error: String?, status: HTTPStatus) async throws -> Response {
+        let page = LoginPage(layout: req.layout(title: "Sign in", hasForms: true), login: login, next: next, error: error)
+        return try await req.view.render("accounts/login", page).encodeResponse(status: status, for: req)
+    }
+
+    /// Only paths on this site: "//evil.example" and "https://…" would send people elsewhere.
+    static func safeNext(_ raw: String?) -> String {
+        guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\"),
+              !raw.contains(where: { $0.isNewline }) else { return "/" }
+        return raw
+    }
+}
+
+extension Application {
+    private struct DummyHashKey: StorageKey { typealias Value = String }
+
+    /// A hash of nothing anyone knows, at the configured cost, made once by `configure`.
+    var dummyPasswordHash: String { storage[DummyHashKey.self] ?? "" }
+
+    func makeDummyPasswordHash() throws {
+        storage[DummyHashKey.self] = try Bcrypt.hash(RandomToken.make(), cost: config.passwordCost)
+    }
+}

@@ -1,0 +1,70 @@
+import FieldhouseKit
+import Foundation
+
+/// The rules for account fields, with the messages people see. Shared by the sign-up form, the
+/// settings forms and the administrator commands so they can never disagree.
+enum AccountRules {
+    static func username(_ raw: String?) -> (value: String, error: String?) {
+        let value = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        if value.isEmpty { return (value, "Choose a username") }
+        let allowed = value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        if !allowed || !(3...30).contains(value.count) {
+            return (value, "Use 3 to 30 characters: lower-case letters, digits and _")
+        }
+        return (value, nil)
+    }
+
+    static func email(_ raw: String?) -> (value: String, error: String?) {
+        let value = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        if value.isEmpty { return (value, "Enter your email address") }
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        let valid = parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+            && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".") && value.count <= 254
+            && !value.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
+        return (value, valid ? nil : "Enter an email address like name@example.com")
+    }
+
+    static func password(_ raw: String?) -> String? {
+        let value = raw ?? ""
+        if value.isEmpty { return "Choose a password" }
+        if value.count < 10 { return "Use at least 10 characters for your password" }
+        // bcrypt only looks at the first 72 bytes; refusing more is honest about that.
+        if value.utf8.count > 72 { return "Use at most 72 characters for your password" }
+        return nil
+    }
+
+    static func displayName(_ raw: String?) -> (value: String, error: String?) {
+        let value = collapseWhitespace(raw ?? "")
+        if value.isEmpty { return (value, "Enter your name") }
+        if value.count > 60 { return (value, "Keep your name to 60 characters or fewer") }
+        return (value, nil)
+    }
+
+    static func birthDate(_ raw: String?, today: CalendarDate = .today) -> (value: CalendarDate?, error: String?) {
+        let text = (raw ?? "").trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return (nil, "Enter your date of birth") }
+        guard let date = CalendarDate(iso: text) else { return (nil, "Enter a real date, for example 2008-04-23") }
+        if date > today { return (nil, "Your date of birth cannot be in the future") }
+        if date.year < 1900 { return (nil, "Enter a date of birth after 1900") }
+        return (date, nil)
+    }
+
+    /// People under 16 start with a followers-only profile; everyone can change it later.
+    static func defaultVisibility(birthDate: CalendarDate?, today: CalendarDate = .today) -> User.Visibility {
+        guard let birthDate else { return .followers }
+        return birthDate.age(on: today) < 16 ? .followers : .public
+    }
+
+    static func collapseWhitespace(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+    }
+}
+
+extension CalendarDate {
+    /// Today in UTC. Ages are computed from calendar dates, so an hour of zone offset only matters
+    /// on a birthday itself.
+    static var today: CalendarDate {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
+        return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+    }
+}

@@ -1,0 +1,108 @@
+import Fluent
+import Vapor
+
+/// Following people, follow requests, and friends (people who follow each other).
+struct FollowController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post("u", ":username", "follow", use: follow)
+        routes.post("u", ":username", "unfollow", use: unfollow)
+        routes.get("friends", use: friends)
+        routes.post("friends", "requests", ":username", "approve") { try await answer(req: $0, approve: true) }
+        routes.post("friends", "requests", ":username", "decline") { try await answer(req: $0, approve: false) }
+    }
+
+    func follow(req: Request) async throws -> Response {
+        let viewer = try req.requireUser()
+        let (target, relation) = try await ProfileController.visiblePerson(req)
+        guard !relation.isSelf else {
+            throw Abort(.unprocessableEntity, reason: "You cannot follow yourself.")
+        }
+        if relation.viewerFollows == nil {
+            let status = ProfilePolicy.followStatus(for: target)
+            do {
+                try await Follow(follower: viewer.requireID(), followee: target.requireID(), status: status).create(on: req.db)
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                // A double click: the first request already made the follow.
+            }
+            req.flash(.success, status == .accepted
+                ? "You now follow \(target.displayName)."
+                : "Follow request sent. \(target.displayName) will see it and can accept it.")
+        }
+        return req.redirect(to: Self.back(req, fallback: "/u/\(target.username)"))
+    }
+
+    func unfollow(req: Request) async throws -> Response {
+        let viewer = try req.requireUser()
+        let (target, _) = try await ProfileController.visiblePerson(req)
+        try await Follow.query(on: req.db)
+            .filter(\.$follower.$id == viewer.requireID())
+            .filter(\.$followee.$id == target.requireID())
+            .delete()
+        req.flash(.info, "You no longer follow \(target.displayName).")
+        return req.redirect(to: Self.back(req, fallback: "/u/\(target.username)"))
+    }
+
+    struct FriendsPage: Encodable {
+        let layout: Layout
+        let requests: [PersonCard]
+        let friends: [PersonCard]
+        let followBack: [PersonCard]
+        let pager: Pager
+    }
+
+    func friends(req: Request) async throws -> View {
+        let viewer = try req.requireUser()
+        let viewerID = try viewer.requireID()
+        let outgoing = try await Follow.query(on: req.db).filter(\.$follower.$id == viewerID).filter(\.$status == .accepted).all()
+        let incoming = try await Follow.query(on: req.db).filter(\.$followee.$id == viewerID).all()
+        let iFollow = Set(outgoing.map { $0.$followee.id })
+        let acceptedFollowers = incoming.filter { $0.status == .accepted }.map { $0.$follower.id }
+        let requestIDs = incoming.filter { $0.status == .pending }.map { $0.$follower.id }
+        let friendIDs = acceptedFollowers.filter { iFollow.contains($0) }
+        let followBackIDs = acceptedFollowers.filter { !iFollow.contains($0) }
+
+        var pager = Pager(req: req, perPage: 50)
+        let friendRows = friendIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ friendIDs)
+            .with(\.$sports).sort(\.$searchName).offset(pager.offset).limit(pager.fetchLimit).all()
+        let friends = pager.finish(friendRows, path: "/friends", query: [])
+        let requests = requestIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ requestIDs).sort(\.$searchName).all()
+        let followBack = followBackIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ followBackIDs)
+            .sort(\.$searchName).limit(50).all()
+
+        let page = FriendsPage(
+            layout: req.layout(title: "Friends", section: "people"),
+            requests: try await PersonCard.list(requests, viewer: viewer, on: req.db),
+            friends: try await PersonCard.list(friends, viewer: viewer, on: req.db),
+            followBack: try await PersonCard.list(followBack, viewer: viewer, on: req.db),
+            pager: pager
+        )
+        return try await req.view.render("accounts/friends", page)
+    }
+
+    func answer(req: Request, approve: Bool) async throws -> Response {
+        let viewer = try req.requireUser()
+        let username = (req.parameters.get("username") ?? "").lowercased()
+        guard let requester = try await User.query(on: req.db).filter(\.$username == username).first(),
+              let follow = try await Follow.query(on: req.db)
+                .filter(\.$follower.$id == requester.requireID())
+                .filter(\.$followee.$id == viewer.requireID())
+                .filter(\.$status == .pending).first()
+        else { throw Abort(.notFound, reason: "That follow request is no longer waiting.") }
+        if approve {
+            follow.status = .accepted
+            try await follow.update(on: req.db)
+            req.flash(.success, "\(requester.displayName) now follows you.")
+        } else {
+            try await follow.delete(on: req.db)
+            req.flash(.info, "Request from \(requester.displayName) declined.")
+        }
+        return req.redirect(to: "/friends")
+    }
+
+    /// Back to the page the button was on when that page is ours, else a sensible default.
+    static func back(_ req: Request, fallback: String) -> String {
+        guard let back = try? req.content.get(String.self, at: "back") else { return fallback }
+        let safe = AccountController.safeNext(back)
+        return safe == "/" && back != "/" ? fallback : safe
+    }
+}

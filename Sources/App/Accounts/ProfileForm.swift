@@ -1,0 +1,128 @@
+import FieldhouseKit
+import Foundation
+import Vapor
+
+/// The profile settings form as typed, and its validation into values or per-field messages.
+struct ProfileForm: Content {
+    var display_name: String?
+    var bio: String?
+    var birth_date: String?
+    var gender: String?
+    var height_cm: String?
+    var weight_kg: String?
+    var home_name: String?
+    var home_lat: String?
+    var home_lon: String?
+    var time_zone: String?
+    var units: String?
+    var continuous_hr: String?
+    /// Skill per sport, keyed by the sport's raw value; "" means "don't play".
+    var sports: [String: String]?
+
+    init(user: User) {
+        display_name = user.displayName
+        bio = user.bio
+        birth_date = user.birthDate
+        gender = user.gender.rawValue
+        height_cm = user.heightCm.map(Self.number)
+        weight_kg = user.weightKg.map(Self.number)
+        home_name = user.homeName
+        home_lat = user.homeLat.map(Self.number)
+        home_lon = user.homeLon.map(Self.number)
+        time_zone = user.timeZone
+        units = user.units.rawValue
+        continuous_hr = user.continuousHeartRate ? "on" : nil
+        sports = Dictionary(uniqueKeysWithValues: (user.$sports.value ?? []).map { ($0.sport, $0.skill) })
+    }
+
+    struct Valid {
+        var displayName: String
+        var bio: String?
+        var birthDate: CalendarDate
+        var gender: User.Gender
+        var heightCm: Double
+        var weightKg: Double
+        var homeName: String?
+        var homeLat: Double?
+        var homeLon: Double?
+        var timeZone: String
+        var units: User.Units
+        var continuousHeartRate: Bool
+        var sports: [(Sport, Skill)]
+    }
+
+    func validate() -> (Valid?, [String: String]) {
+        var errors: [String: String] = [:]
+        let name = AccountRules.displayName(display_name)
+        errors["display_name"] = name.error
+        let bioText = (bio ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if bioText.count > 500 { errors["bio"] = "Keep your bio to 500 characters or fewer (it has \(bioText.count))" }
+        let birth = AccountRules.birthDate(birth_date)
+        errors["birth_date"] = birth.error
+        let genderValue = User.Gender(rawValue: gender ?? "unspecified")
+        if genderValue == nil { errors["gender"] = "Choose one of the options" }
+        let height = Self.measure(height_cm, name: "height", range: 50...260, unit: "cm")
+        errors["height_cm"] = height.error
+        let weight = Self.measure(weight_kg, name: "weight", range: 20...350, unit: "kg")
+        errors["weight_kg"] = weight.error
+
+        let place = AccountRules.collapseWhitespace(home_name ?? "")
+        if place.count > 80 { errors["home_name"] = "Keep the place name to 80 characters or fewer" }
+        let lat = Self.coordinate(home_lat, range: -90...90, axis: "latitude")
+        let lon = Self.coordinate(home_lon, range: -180...180, axis: "longitude")
+        errors["home_lat"] = lat.error
+        errors["home_lon"] = lon.error
+        if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {
+            errors[lat.value == nil ? "home_lat" : "home_lon"] = "Enter both latitude and longitude, or neither"
+        }
+
+        let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
+        if zone.isEmpty || TimeZone(identifier: zone) == nil { errors["time_zone"] = "Choose your time zone from the list" }
+        let unitsValue = User.Units(rawValue: units ?? "")
+        if unitsValue == nil { errors["units"] = "Choose metric or imperial units" }
+
+        var played: [(Sport, Skill)] = []
+        for (key, level) in sports ?? [:] where !level.isEmpty {
+            guard let sport = Sport(rawValue: key), let skill = Skill(rawValue: level) else {
+                errors["sports"] = "Choose a skill level from the list for each sport you play"
+                continue
+            }
+            played.append((sport, skill))
+        }
+
+        guard errors.isEmpty, let birthDate = birth.value, let genderValue, let heightCm = height.value,
+              let weightKg = weight.value, let unitsValue else { return (nil, errors) }
+        return (Valid(
+            displayName: name.value, bio: bioText.isEmpty ? nil : bioText, birthDate: birthDate,
+            gender: genderValue, heightCm: heightCm, weightKg: weightKg,
+            homeName: place.isEmpty ? nil : place,
+            // Home is kept coarse (about 1 km), enough for "games near me" and no more.
+            homeLat: lat.value.map { ($0 * 100).rounded() / 100 }, homeLon: lon.value.map { ($0 * 100).rounded() / 100 },
+            timeZone: zone, units: unitsValue, continuousHeartRate: continuous_hr == "on",
+            sports: played.sorted { $0.0.rawValue < $1.0.rawValue }
+        ), [:])
+    }
+
+    private static func measure(_ raw: String?, name: String, range: ClosedRange<Double>, unit: String) -> (value: Double?, error: String?) {
+        let text = (raw ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        if text.isEmpty { return (nil, "Enter your \(name)") }
+        guard let value = Double(text), value.isFinite else { return (nil, "Enter your \(name) as a number, like \(Int(range.lowerBound + (range.upperBound - range.lowerBound) / 3))") }
+        guard range.contains(value) else {
+            return (nil, "Enter a \(name) between \(Int(range.lowerBound)) and \(Int(range.upperBound)) \(unit)")
+        }
+        return ((value * 10).rounded() / 10, nil)
+    }
+
+    private static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
+        let text = (raw ?? "").trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return (nil, nil) }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            return (nil, "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))")
+        }
+        return (value, nil)
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

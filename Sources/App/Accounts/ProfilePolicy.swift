@@ -1,0 +1,98 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Who may see what of a person. Pages, lists, search and avatar URLs all ask here, so a private
+/// profile cannot leak through a side door.
+enum ProfilePolicy {
+    /// How the viewer and the person are connected.
+    struct Relation {
+        var isSelf = false
+        /// The viewer's follow of the person, if any.
+        var viewerFollows: Follow.Status?
+        /// The person's follow of the viewer, if any.
+        var followsViewer: Follow.Status?
+    }
+
+    /// Bio, sports, counts, avatar and follower lists.
+    static func canViewProfile(_ user: User, _ relation: Relation) -> Bool {
+        relation.isSelf || user.visibility == .public || relation.viewerFollows == .accepted
+    }
+
+    /// Whether the viewer may know the person exists at all (page not 404, listed in search).
+    /// Someone who follows you, or asked to, is never hidden from you: you must see who they are.
+    static func canSeeExists(_ user: User, _ relation: Relation) -> Bool {
+        canViewProfile(user, relation) || user.visibility != .private
+            || relation.viewerFollows != nil || relation.followsViewer != nil
+    }
+
+    /// Following a public profile needs nobody's approval; anything else is a request.
+    static func followStatus(for target: User) -> Follow.Status {
+        target.visibility == .public ? .accepted : .pending
+    }
+}
+
+/// The follows between one viewer and a set of people, loaded in two queries.
+struct Relations {
+    private var outgoing: [UUID: Follow.Status] = [:]
+    private var incoming: [UUID: Follow.Status] = [:]
+    private let viewerID: UUID?
+
+    static func load(viewer: User?, people: [UUID], on db: any Database) async throws -> Relations {
+        guard let viewerID = viewer?.id else { return Relations(viewerID: nil) }
+        var relations = Relations(viewerID: viewerID)
+        guard !people.isEmpty else { return relations }
+        for follow in try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id ~~ people).all() {
+            relations.outgoing[follow.$followee.id] = follow.status
+        }
+        for follow in try await Follow.query(on: db).filter(\.$followee.$id == viewerID).filter(\.$follower.$id ~~ people).all() {
+            relations.incoming[follow.$follower.id] = follow.status
+        }
+        return relations
+    }
+
+    private init(viewerID: UUID?) { self.viewerID = viewerID }
+
+    func relation(to user: User) -> ProfilePolicy.Relation {
+        guard let id = user.id, let viewerID else { return .init() }
+        return .init(isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id])
+    }
+}
+
+/// A person as shown in lists and search results: only what the viewer may see.
+struct PersonCard: Encodable {
+    let username: String
+    let displayName: String
+    let initials: String
+    let avatarURL: String?
+    let bio: String?
+    let sports: String?
+    let isLimited: Bool
+    let followsYou: Bool
+    let youFollow: Bool
+    let requested: Bool
+
+    init(_ user: User, relation: ProfilePolicy.Relation) {
+        let visible = ProfilePolicy.canViewProfile(user, relation)
+        username = user.username
+        displayName = user.displayName
+        initials = user.initials
+        avatarURL = visible && user.avatarFile != nil ? "/u/\(user.username)/avatar" : nil
+        bio = visible ? user.bio.map { $0.count > 140 ? String($0.prefix(137)) + "…" : $0 } : nil
+        sports = visible && user.$sports.value != nil
+            ? user.sports.compactMap { Sport(rawValue: $0.sport)?.label }.sorted().joined(separator: ", ")
+            : nil
+        isLimited = !visible
+        followsYou = relation.followsViewer == .accepted
+        youFollow = relation.viewerFollows == .accepted
+        requested = relation.viewerFollows == .pending
+    }
+
+    static func list(_ users: [User], viewer: User?, on db: any Database) async throws -> [PersonCard] {
+        let relations = try await Relations.load(viewer: viewer, people: users.compactMap(\.id), on: db)
+        return users.compactMap { user in
+            let relation = relations.relation(to: user)
+            return ProfilePolicy.canSeeExists(user, relation) ? PersonCard(user, relation: relation) : nil
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Fluent
+import Vapor
+
+/// Reads the session cookie, signs the person in for this request, and refreshes the session's
+/// expiry at most once an hour. One query per signed-in request; none for anonymous visitors.
+struct SessionMiddleware: AsyncMiddleware {
+    static let cookieName = "fh_session"
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard let token = request.cookies[Self.cookieName]?.string, !token.isEmpty, token.count < 100 else {
+            return try await next.respond(to: request)
+        }
+        let now = Date()
+        let found = try await UserSession.query(on: request.db)
+            .join(User.self, on: \UserSession.$user.$id == \User.$id)
+            .filter(\.$tokenHash == RandomToken.hash(token))
+            .filter(\.$expiresAt > now)
+            .first()
+        guard let session = found, let user = try? session.joined(User.self) else {
+            let response = try await next.respond(to: request)
+            response.cookies[Self.cookieName] = .expiredAtRoot
+            return response
+        }
+        request.auth.login(user)
+        request.storage[CurrentSessionKey.self] = session
+        if now.timeIntervalSince(session.lastSeenAt) > UserSession.refreshInterval {
+            session.lastSeenAt = now
+            session.expiresAt = now.addingTimeInterval(UserSession.lifetime)
+            try await session.update(on: request.db)
+        }
+        return try await next.respond(to: request)
+    }
+
+    static func cookie(_ token: String, secure: Bool) -> HTTPCookies.Value {
+        HTTPCookies.Value(
+            string: token, maxAge: Int(UserSession.lifetime), path: "/",
+            isSecure: secure, isHTTPOnly: true, sameSite: .lax
+        )
+    }
+}
+
+struct CurrentSessionKey: StorageKey { typealias Value = UserSession }
+
+extension Request {
+    var currentUser: User? { auth.get(User.self) }
+
+    /// The signed-in person, or a redirect to the sign-in page that brings them back here.
+    func requireUser() throws -> User {
+        if let user = currentUser { return user }
+        var next = url.path
+        if let query = url.query, !query.isEmpty { next += "?" + query }
+        let target = "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")
+        throw Abort.redirect(to: target, redirectType: .normal)
+    }
+
+    /// Starts a session for `user` and sets its cookie on `response`.
+    func signIn(_ user: User, on response: Response) async throws {
+        let token = RandomToken.make()
+        let session = UserSession(
+            tokenHash: RandomToken.hash(token), userID: try user.requireID(),
+            csrfToken: RandomToken.make(), now: Date()
+        )
+        try await session.create(on: db)
+        response.cookies[SessionMiddleware.cookieName] = SessionMiddleware.cookie(token, secure: application.config.secureCookies)
+        // A new session gets a new CSRF token, so one seen before signing in is worthless after.
+        response.cookies[CSRF.cookieName] = .expiredAtRoot
+    }
+
+    func signOut(on response: Response) async throws {
+        if let session = storage[CurrentSessionKey.self] {
+            try await session.delete(on: db)
+        }
+        auth.logout(User.self)
+        response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
+    }
+}

@@ -1,0 +1,252 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// `/settings/…`: profile, avatar, password and privacy. Everything here needs a signed-in person.
+struct SettingsController: RouteCollection {
+    let maxUploadBytes: Int
+
+    func boot(routes: any RoutesBuilder) throws {
+        let settings = routes.grouped("settings")
+        settings.get { req in req.redirect(to: "/settings/profile") }
+        settings.get("profile", use: profilePage)
+        settings.post("profile", use: saveProfile)
+        settings.get("avatar", use: avatarPage)
+        settings.on(.POST, "avatar", body: .collect(maxSize: .init(value: maxUploadBytes)), use: saveAvatar)
+        settings.post("avatar", "remove", use: removeAvatar)
+        settings.get("password", use: passwordPage)
+        settings.post("password", use: savePassword)
+        settings.get("privacy", use: privacyPage)
+        settings.post("privacy", use: savePrivacy)
+    }
+
+    // MARK: Profile
+
+    struct Option: Encodable {
+        let value: String
+        let label: String
+    }
+
+    struct SportRow: Encodable {
+        let key: String
+        let label: String
+        let selected: String
+    }
+
+    struct ProfileSettingsPage: Encodable {
+        let layout: Layout
+        let form: ProfileForm
+        let errors: [String: String]
+        let genders: [Option]
+        let units: [Option]
+        let skills: [Option]
+        let sports: [SportRow]
+        let timeZones: [String]
+        let today: String
+        let age: String?
+    }
+
+    func profilePage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        try await user.$sports.load(on: req.db)
+        return try await renderProfile(req, form: ProfileForm(user: user), errors: [:], status: .ok)
+    }
+
+    func saveProfile(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(ProfileForm.self)
+        let (valid, errors) = form.validate()
+        guard let valid else {
+            return try await renderProfile(req, form: form, errors: errors, status: .unprocessableEntity)
+        }
+        let userID = try user.requireID()
+        try await req.db.transaction { db in
+            user.setDisplayName(valid.displayName)
+            user.bio = valid.bio
+            user.birthDate = valid.birthDate.description
+            user.gender = valid.gender
+            user.heightCm = valid.heightCm
+            user.weightKg = valid.weightKg
+            user.homeName = valid.homeName
+            user.homeLat = valid.homeLat
+            user.homeLon = valid.homeLon
+            user.timeZone = valid.timeZone
+            user.units = valid.units
+            user.continuousHeartRate = valid.continuousHeartRate
+            try await user.update(on: db)
+            try await UserSport.query(on: db).filter(\.$user.$id == userID).delete()
+            for (sport, skill) in valid.sports {
+                try await UserSport(userID: userID, sport: sport, skill: skill).create(on: db)
+            }
+        }
+        req.flash(.success, "Your profile is saved.")
+        return req.redirect(to: "/settings/profile")
+    }
+
+    private func renderProfile(_ req: Request, form: ProfileForm, errors: [String: String], status: HTTPStatus) async throws -> Response {
+        let age = form.birth_date.flatMap(CalendarDate.init(iso:)).map { "\($0.age(on: .today)) years old" }
+        let page = ProfileSettingsPage(
+            layout: req.layout(title: "Your profile", section: "settings"),
+            form: form, errors: errors,
+            genders: User.Gender.allCases.map { Option(value: $0.rawValue, label: $0.label) },
+            units: User.Units.allCases.map { Option(value: $0.rawValue, label: $0.label) },
+            skills: Skill.allCases.map { Option(value: $0.rawValue, label: $0.label) },
+            sports: Sport.allCases.map { SportRow(key: $0.rawValue, label: $0.label, selected: form.sports?[$0.rawValue] ?? "") },
+            timeZones: Self.timeZones,
+            today: CalendarDate.today.description,
+            age: age
+        )
+        return try await req.view.render("accounts/settings_profile", page).encodeResponse(status: status, for: req)
+    }
+
+    static let timeZones = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") || $0 == "UTC" }.sorted()
+
+    // MARK: Avatar
+
+    struct AvatarPage: Encodable {
+        let layout: Layout
+        let avatarURL: String?
+        let error: String?
+        let maxMB: Int
+    }
+
+    struct AvatarUpload: Content {
+        var avatar: File?
+    }
+
+    func avatarPage(req: Request) async throws -> View {
+        let user = try req.requireUser()
+        return try await renderAvatar(req, user: user, error: nil)
+    }
+
+    private func renderAvatar(_ req: Request, user: User, error: String?) async throws -> View {
+        let page = AvatarPage(
+            layout: req.layout(title: "Your picture", section: "settings"),
+            avatarURL: user.avatarFile == nil ? nil : "/u/\(user.username)/avatar?v=\(user.avatarFile!.prefix(8))",
+            error: error, maxMB: req.application.config.maxUploadBytes / 1024 / 1024
+        )
+        return try await req.view.render("accounts/settings_avatar", page)
+    }
+
+    func saveAvatar(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let upload: AvatarUpload
+        do {
+            upload = try req.content.decode(AvatarUpload.self)
+        } catch {
+            throw Abort(.unprocessableEntity, reason: "Choose a picture to upload.")
+        }
+        guard let file = upload.avatar, file.data.readableBytes > 0 else {
+            return try await renderAvatar(req, user: user, error: "Choose a picture to upload; the file was empty.")
+                .encodeResponse(status: .unprocessableEntity, for: req)
+        }
+        let name: String
+        do {
+            name = try await AvatarStore.save(file.data, on: req)
+        } catch let abort as Abort where abort.status == .unsupportedMediaType || abort.status == .unprocessableEntity {
+            return try await renderAvatar(req, user: user, error: abort.reason).encodeResponse(status: abort.status, for: req)
+        }
+        let previous = user.avatarFile
+        user.avatarFile = name
+        try await user.update(on: req.db)
+        AvatarStore.remove(previous, config: req.application.config)
+        req.flash(.success, "Your picture is updated.")
+        return req.redirect(to: "/settings/avatar")
+    }
+
+    func removeAvatar(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let previous = user.avatarFile
+        user.avatarFile = nil
+        try await user.update(on: req.db)
+        AvatarStore.remove(previous, config: req.application.config)
+        req.flash(.info, "Your picture is removed.")
+        return req.redirect(to: "/settings/avatar")
+    }
+
+    // MARK: Password
+
+    struct PasswordForm: Content {
+        var current_password: String?
+        var new_password: String?
+        var confirm_password: String?
+    }
+
+    struct PasswordPage: Encodable {
+        let layout: Layout
+        let errors: [String: String]
+    }
+
+    func passwordPage(req: Request) async throws -> View {
+        _ = try req.requireUser()
+        return try await req.view.render("accounts/settings_password", PasswordPage(layout: req.layout(title: "Change password", section: "settings"), errors: [:]))
+    }
+
+    func savePassword(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(PasswordForm.self)
+        var errors: [String: String] = [:]
+        if (form.current_password ?? "").isEmpty {
+            errors["current_password"] = "Enter your current password"
+        } else if try await !req.password.async.verify(form.current_password ?? "", created: user.passwordHash) {
+            errors["current_password"] = "That is not your current password"
+        }
+        errors["new_password"] = AccountRules.password(form.new_password)
+        if errors["new_password"] == nil, form.new_password != form.confirm_password {
+            errors["confirm_password"] = "The two new passwords do not match"
+        }
+        guard errors.isEmpty, let password = form.new_password else {
+            let page = PasswordPage(layout: req.layout(title: "Change password", section: "settings"), errors: errors)
+            return try await req.view.render("accounts/settings_password", page).encodeResponse(status: .unprocessableEntity, for: req)
+        }
+        user.passwordHash = try await req.password.async.hash(password)
+        try await user.update(on: req.db)
+        // Anyone signed in elsewhere with the old password is signed out.
+        if let current = req.storage[CurrentSessionKey.self]?.id {
+            try await UserSession.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$id != current).delete()
+        }
+        req.flash(.success, "Your password is changed. Other devices have been signed out.")
+        return req.redirect(to: "/settings/password")
+    }
+
+    // MARK: Privacy
+
+    struct PrivacyPage: Encodable {
+        let layout: Layout
+        let current: String
+        let options: [Option]
+    }
+
+    struct PrivacyForm: Content {
+        var visibility: String?
+    }
+
+    func privacyPage(req: Request) async throws -> View {
+        let user = try req.requireUser()
+        let page = PrivacyPage(
+            layout: req.layout(title: "Privacy", section: "settings"),
+            current: user.visibility.rawValue,
+            options: User.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+        )
+        return try await req.view.render("accounts/settings_privacy", page)
+    }
+
+    func savePrivacy(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(PrivacyForm.self)
+        guard let visibility = User.Visibility(rawValue: form.visibility ?? "") else {
+            throw Abort(.unprocessableEntity, reason: "Choose who can see your profile.")
+        }
+        try await req.db.transaction { db in
+            user.visibility = visibility
+            try await user.update(on: db)
+            if visibility == .public {
+                // A public profile needs no approval, so waiting requests are let in.
+                try await Follow.query(on: db).filter(\.$followee.$id == user.requireID())
+                    .filter(\.$status == .pending).set(\.$status, to: .accepted).update()
+            }
+        }
+        req.flash(.success, "Your privacy setting is saved.")
+        return req.redirect(to: "/settings/privacy")
+    }
+}

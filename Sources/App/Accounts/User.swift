@@ -1,0 +1,106 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// A person with an account. Everything private about them (birth date, weight, exact home) stays on
+/// this row and is only ever put into pages the person themselves sees.
+final class User: Model, @unchecked Sendable {
+    static let schema = "users"
+
+    @ID(key: .id) var id: UUID?
+    /// Always stored in lower case; usernames are unique whatever case they were typed in.
+    @Field(key: "username") var username: String
+    @Field(key: "email") var email: String
+    @Field(key: "password_hash") var passwordHash: String
+    @Field(key: "display_name") var displayName: String
+    /// Lower-cased display name, so search can use an index-friendly LIKE on both databases.
+    @Field(key: "search_name") var searchName: String
+    @Enum(key: "role") var role: Role
+    @OptionalField(key: "bio") var bio: String?
+    /// A calendar date ("1990-04-23"); kept as text so no time zone can shift it by a day.
+    @OptionalField(key: "birth_date") var birthDate: String?
+    @Enum(key: "gender") var gender: Gender
+    @OptionalField(key: "height_cm") var heightCm: Double?
+    @OptionalField(key: "weight_kg") var weightKg: Double?
+    @OptionalField(key: "home_name") var homeName: String?
+    @OptionalField(key: "home_lat") var homeLat: Double?
+    @OptionalField(key: "home_lon") var homeLon: Double?
+    @Field(key: "time_zone") var timeZone: String
+    @Enum(key: "units") var units: Units
+    @Field(key: "continuous_hr") var continuousHeartRate: Bool
+    @Enum(key: "visibility") var visibility: Visibility
+    /// File name under `<data>/avatars`, never a path the user supplied.
+    @OptionalField(key: "avatar_file") var avatarFile: String?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+    @Children(for: \.$user) var sports: [UserSport]
+
+    init() {}
+
+    init(username: String, email: String, passwordHash: String, displayName: String, birthDate: String?, role: Role = .member) {
+        self.username = username.lowercased()
+        self.email = email.lowercased()
+        self.passwordHash = passwordHash
+        self.displayName = displayName
+        self.searchName = displayName.lowercased()
+        self.role = role
+        self.birthDate = birthDate
+        self.gender = .unspecified
+        self.timeZone = "UTC"
+        self.units = .metric
+        self.continuousHeartRate = false
+        self.visibility = .public
+    }
+
+    enum Role: String, Codable, CaseIterable, Sendable {
+        case member, editor, admin
+    }
+
+    enum Gender: String, Codable, CaseIterable, Sendable {
+        case female, male, another, unspecified
+
+        var label: String {
+            switch self {
+            case .female: "Female"
+            case .male: "Male"
+            case .another: "Another gender"
+            case .unspecified: "Prefer not to say"
+            }
+        }
+    }
+
+    enum Units: String, Codable, CaseIterable, Sendable {
+        case metric, imperial
+        var label: String { self == .metric ? "Metric (km, kg)" : "Imperial (mi, lb)" }
+    }
+
+    enum Visibility: String, Codable, CaseIterable, Sendable {
+        case `public`, followers, `private`
+
+        var label: String {
+            switch self {
+            case .public: "Public: anyone can see my profile and follow me"
+            case .followers: "Followers only: people ask to follow me, and only followers see my profile"
+            case .private: "Private: hidden from search; only people I follow or who follow me can find me"
+            }
+        }
+    }
+
+    func setDisplayName(_ name: String) {
+        displayName = name
+        searchName = name.lowercased()
+    }
+
+    /// Up to two letters for the round placeholder shown where there is no picture.
+    var initials: String {
+        String(displayName.split(separator: " ").prefix(2).compactMap(\.first)).uppercased()
+    }
+
+    func requireID() throws -> UUID {
+        guard let id else { throw Abort(.internalServerError, reason: "User has no id") }
+        return id
+    }
+}
+
+extension User: ModelSessionAuthenticatable {}

@@ -1,0 +1,141 @@
+import Foundation
+import Vapor
+
+/// Every setting Fieldhouse reads from the environment, read once at start-up.
+///
+/// A value that cannot be used stops start-up with a message naming the variable, so a typo in a
+/// deployment never turns into a server quietly running with a default.
+public struct AppConfig: Sendable {
+    public enum Database: Sendable, Equatable {
+        case sqlite(path: String)
+        /// `searchPath` lets the test suite give every test its own schema on one server.
+        case postgres(url: String, searchPath: String?)
+    }
+
+    public var dataDirectory: String
+    public var database: Database
+    public var host: String
+    public var port: Int
+    public var baseURL: String
+    public var maxUploadBytes: Int
+    public var secureCookies: Bool
+    public var logLevel: Logger.Level
+    /// bcrypt work factor; only the test suite lowers it, to keep thousands of hashes fast.
+    public var passwordCost: Int = 12
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let variable: String
+        public let value: String
+        public let expected: String
+        public var description: String {
+            "Configuration error: \(variable)=\"\(value)\" is not valid; expected \(expected)."
+        }
+    }
+
+    public init(
+        dataDirectory: String, database: Database, host: String = "127.0.0.1", port: Int = 8080,
+        baseURL: String? = nil, maxUploadMB: Int = 20, secureCookies: Bool = false,
+        logLevel: Logger.Level = .info
+    ) {
+        self.dataDirectory = dataDirectory
+        self.database = database
+        self.host = host
+        self.port = port
+        self.baseURL = baseURL ?? "http://\(host):\(port)"
+        self.maxUploadBytes = maxUploadMB * 1024 * 1024
+        self.secureCookies = secureCookies
+        self.logLevel = logLevel
+    }
+
+    /// Reads the process environment (or the given dictionary, for tests of this function).
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfig {
+        func value(_ name: String) -> String? {
+            guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+
+        let dataDirectory = value("FIELDHOUSE_DATA_DIR") ?? "./data"
+
+        var database = Database.sqlite(path: dataDirectory + "/fieldhouse.sqlite")
+        if let url = value("DATABASE_URL") {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
+                  URL(string: url)?.host != nil else {
+                throw Invalid(variable: "DATABASE_URL", value: url, expected: "a postgres://user:password@host:port/database URL")
+            }
+            database = .postgres(url: url, searchPath: nil)
+        }
+
+        let host = value("HOST") ?? "127.0.0.1"
+        var port = 8080
+        if let raw = value("PORT") {
+            guard let parsed = Int(raw), (1...65535).contains(parsed) else {
+                throw Invalid(variable: "PORT", value: raw, expected: "a port number from 1 to 65535")
+            }
+            port = parsed
+        }
+
+        var baseURL: String?
+        if let raw = value("FIELDHOUSE_BASE_URL") {
+            guard let url = URL(string: raw), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw Invalid(variable: "FIELDHOUSE_BASE_URL", value: raw, expected: "an http:// or https:// URL such as https://sport.example.org")
+            }
+            baseURL = raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+        }
+
+        var maxUploadMB = 20
+        if let raw = value("FIELDHOUSE_MAX_UPLOAD_MB") {
+            guard let parsed = Int(raw), (1...1024).contains(parsed) else {
+                throw Invalid(variable: "FIELDHOUSE_MAX_UPLOAD_MB", value: raw, expected: "a whole number of megabytes from 1 to 1024")
+            }
+            maxUploadMB = parsed
+        }
+
+        var secureCookies = false
+        if let raw = value("FIELDHOUSE_SECURE_COOKIES") {
+            switch raw.lowercased() {
+            case "1", "true", "yes", "on": secureCookies = true
+            case "0", "false", "no", "off": secureCookies = false
+            default:
+                throw Invalid(variable: "FIELDHOUSE_SECURE_COOKIES", value: raw, expected: "true or false")
+            }
+        }
+
+        var logLevel = Logger.Level.info
+        if let raw = value("LOG_LEVEL") {
+            guard let parsed = Logger.Level(rawValue: raw.lowercased()) else {
+                throw Invalid(variable: "LOG_LEVEL", value: raw, expected: "one of trace, debug, info, notice, warning, error, critical")
+            }
+            logLevel = parsed
+        }
+
+        return AppConfig(
+            dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
+            maxUploadMB: maxUploadMB, secureCookies: secureCookies, logLevel: logLevel
+        )
+    }
+
+    /// Creates the data directory (and its upload folders) if it is missing.
+    public func prepareDataDirectory() throws {
+        for folder in ["", "/avatars"] {
+            try FileManager.default.createDirectory(atPath: dataDirectory + folder, withIntermediateDirectories: true)
+        }
+    }
+
+    public var isPostgres: Bool {
+        if case .postgres = database { return true }
+        return false
+    }
+}
+
+extension Application {
+    private struct AppConfigKey: StorageKey { typealias Value = AppConfig }
+
+    /// The configuration `configure` was given; set once, read everywhere.
+    public var config: AppConfig {
+        get {
+            guard let config = storage[AppConfigKey.self] else { fatalError("configure(_:config:) has not run") }
+            return config
+        }
+        set { storage[AppConfigKey.self] = newValue }
+    }
+}

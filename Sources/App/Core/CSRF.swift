@@ -1,0 +1,72 @@
+import Vapor
+
+/// Cross-site request forgery protection for every state-changing form.
+///
+/// Signed-in people carry the token stored with their session; anonymous visitors (signing up,
+/// signing in) get it in a cookie of its own. Either way, a POST must send the token back in the
+/// `csrf` form field or an `X-CSRF-Token` header. The device API under `/api/` uses bearer tokens
+/// and no cookies, so it is exempt.
+enum CSRF {
+    static let cookieName = "fh_csrf"
+    static let fieldName = "csrf"
+
+    struct NewTokenKey: StorageKey { typealias Value = String }
+
+    static func isExempt(_ request: Request) -> Bool {
+        request.url.path.hasPrefix("/api/")
+    }
+}
+
+extension Request {
+    /// The token to put in this page's forms, creating one for an anonymous visitor if needed.
+    var csrfToken: String {
+        if let session = storage[CurrentSessionKey.self] { return session.csrfToken }
+        if let fresh = storage[CSRF.NewTokenKey.self] { return fresh }
+        if let cookie = cookies[CSRF.cookieName]?.string, cookie.count == 43 { return cookie }
+        let token = RandomToken.make()
+        storage[CSRF.NewTokenKey.self] = token
+        return token
+    }
+
+    /// The token a state-changing request must match, without creating one.
+    fileprivate var expectedCSRFToken: String? {
+        if let session = storage[CurrentSessionKey.self] { return session.csrfToken }
+        return cookies[CSRF.cookieName]?.string
+    }
+}
+
+/// Checks the token on unsafe methods and hands out the anonymous token cookie when one was made.
+struct CSRFMiddleware: AsyncMiddleware {
+    let maxUploadBytes: Int
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        if ![.GET, .HEAD, .OPTIONS].contains(request.method), !CSRF.isExempt(request) {
+            try await verify(request)
+        }
+        let response = try await next.respond(to: request)
+        if let fresh = request.storage[CSRF.NewTokenKey.self] {
+            response.cookies[CSRF.cookieName] = HTTPCookies.Value(
+                string: fresh, path: "/", isSecure: request.application.config.secureCookies,
+                isHTTPOnly: true, sameSite: .lax
+            )
+        }
+        return response
+    }
+
+    private func verify(_ request: Request) async throws {
+        let rejection = Abort(.forbidden, reason: "This form has expired or did not come from Fieldhouse. Go back, reload the page and try again.")
+        guard let expected = request.expectedCSRFToken, !expected.isEmpty else { throw rejection }
+        var submitted = request.headers.first(name: "X-CSRF-Token")
+        if submitted == nil {
+            // Routes collect their bodies after middleware runs, so collect here, within the same
+            // limits: uploads may be as large as configured, ordinary forms 1 MB.
+            let isUpload = request.headers.contentType?.type == "multipart"
+            let limit = isUpload ? maxUploadBytes : 1024 * 1024
+            if request.body.data == nil {
+                _ = try await request.body.collect(max: limit).get()
+            }
+            submitted = try? request.content.get(String.self, at: CSRF.fieldName)
+        }
+        guard let submitted, RandomToken.constantTimeEquals(submitted, expected) else { throw rejection }
+    }
+}

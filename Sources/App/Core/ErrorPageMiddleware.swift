@@ -1,0 +1,130 @@
+import Vapor
+
+/// Turns every error into an answer a person can read: an HTML page for browsers, and
+/// `{"error": {"code", "message"}}` under `/api/`. Internal details are logged, never shown.
+struct ErrorPageMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            return await response(for: error, on: request)
+        }
+    }
+
+    private func response(for error: any Error, on request: Request) async -> Response {
+        let status: HTTPResponseStatus
+        let message: String
+        var headers = HTTPHeaders()
+        var code: String?
+        switch error {
+        case let api as APIError:
+            status = api.status
+            message = api.reason
+            code = api.code
+        case let abort as any AbortError where (300..<400).contains(abort.status.code):
+            // `Abort.redirect` (e.g. "sign in first") is an answer, not a failure.
+            return Response(status: abort.status, headers: abort.headers)
+        case let abort as any AbortError:
+            status = abort.status
+            headers = abort.headers
+            message = status == .internalServerError ? Self.serverErrorMessage : Self.message(for: abort)
+        default:
+            status = .internalServerError
+            message = Self.serverErrorMessage
+        }
+        if status.code >= 500 {
+            request.logger.report(error: error)
+        }
+
+        if request.url.path.hasPrefix("/api/") {
+            let body = APIErrorBody(error: .init(code: code ?? Self.code(for: status), message: message))
+            let response = Response(status: status, headers: headers)
+            try? response.content.encode(body)
+            return response
+        }
+
+        let page = ErrorPage(
+            layout: request.layout(title: Self.title(for: status)),
+            status: Int(status.code), title: Self.title(for: status), message: message
+        )
+        do {
+            let view = try await request.view.render("errors/error", page)
+            let response = try await view.encodeResponse(status: status, headers: headers, for: request)
+            return response
+        } catch {
+            request.logger.report(error: error)
+            return Response(status: status, headers: headers, body: .init(string: "\(status.code) \(message)"))
+        }
+    }
+
+    static let serverErrorMessage = "Something went wrong on our side. Please try again in a moment."
+
+    /// Vapor's built-in reasons are written for developers; these are written for people.
+    private static func message(for abort: any AbortError) -> String {
+        if abort is DecodingError {
+            return "Some of what was sent could not be read. Check the form and try again."
+        }
+        let reason = abort.reason
+        switch abort.status {
+        case .notFound where reason == "Not Found":
+            return "There is nothing here. The link may be wrong, or the page may be private."
+        case .payloadTooLarge where reason == "Payload Too Large":
+            return "That is too large to upload."
+        case .forbidden where reason == "Forbidden":
+            return "You are not allowed to do that."
+        default:
+            return reason
+        }
+    }
+
+    private static func title(for status: HTTPResponseStatus) -> String {
+        switch status.code {
+        case 400: "That request could not be read"
+        case 401: "Please sign in"
+        case 403: "Not allowed"
+        case 404: "Page not found"
+        case 413: "Too large"
+        case 415: "Unsupported file"
+        case 429: "Too many attempts"
+        case 500...: "Something went wrong"
+        default: status.reasonPhrase
+        }
+    }
+
+    private static func code(for status: HTTPResponseStatus) -> String {
+        switch status.code {
+        case 400: "bad_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 409: "conflict"
+        case 413: "too_large"
+        case 415: "unsupported_media_type"
+        case 422: "invalid"
+        case 429: "rate_limited"
+        default: status.code >= 500 ? "server_error" : "error"
+        }
+    }
+}
+
+/// An error with a machine-readable code for the device API.
+struct APIError: AbortError {
+    let status: HTTPResponseStatus
+    let code: String
+    let reason: String
+}
+
+struct APIErrorBody: Content {
+    struct Detail: Codable {
+        let code: String
+        let message: String
+    }
+    let error: Detail
+}
+
+struct ErrorPage: Encodable {
+    let layout: Layout
+    let status: Int
+    let title: String
+    let message: String
+}

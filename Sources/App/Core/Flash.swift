@@ -1,0 +1,47 @@
+import Vapor
+
+/// One-time messages shown on the next page ("Profile saved"), carried in a short-lived cookie so
+/// that showing them never costs a database write.
+struct Flash: Codable, Sendable {
+    enum Kind: String, Codable, Sendable { case success, error, info }
+    let kind: Kind
+    let message: String
+
+    static let cookieName = "fh_flash"
+    struct PendingKey: StorageKey { typealias Value = Flash }
+    struct ConsumedKey: StorageKey { typealias Value = Bool }
+}
+
+extension Request {
+    /// Shows `message` on the next page this browser loads.
+    func flash(_ kind: Flash.Kind, _ message: String) {
+        storage[Flash.PendingKey.self] = Flash(kind: kind, message: message)
+    }
+
+    /// The message left by the previous request, if any; reading it clears it.
+    func takeFlash() -> Flash? {
+        guard let raw = cookies[Flash.cookieName]?.string,
+              let data = Data(base64Encoded: raw.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").padding(toLength: (raw.count + 3) / 4 * 4, withPad: "=", startingAt: 0)),
+              let flash = try? JSONDecoder().decode(Flash.self, from: data) else { return nil }
+        storage[Flash.ConsumedKey.self] = true
+        return flash
+    }
+}
+
+struct FlashMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let response = try await next.respond(to: request)
+        if let pending = request.storage[Flash.PendingKey.self],
+           let data = try? JSONEncoder().encode(pending) {
+            let encoded = data.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            response.cookies[Flash.cookieName] = HTTPCookies.Value(
+                string: encoded, maxAge: 300, path: "/", isHTTPOnly: true, sameSite: .lax
+            )
+        } else if request.storage[Flash.ConsumedKey.self] == true {
+            response.cookies[Flash.cookieName] = .expiredAtRoot
+        }
+        return response
+    }
+}

@@ -1,0 +1,66 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Leaf
+import SQLKit
+import Vapor
+
+/// All wiring in one place: configuration, database, migrations, middleware, views and routes.
+public func configure(_ app: Application, config: AppConfig) async throws {
+    app.config = config
+    app.logger.logLevel = config.logLevel
+    try config.prepareDataDirectory()
+
+    app.http.server.configuration.hostname = config.host
+    app.http.server.configuration.port = config.port
+    // Ordinary forms are small; upload routes raise their own limit up to the configured maximum.
+    app.routes.defaultMaxBodySize = "1mb"
+
+    switch config.database {
+    case .sqlite(let path):
+        app.databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+        // WAL lets readers carry on while one writer writes; it is a property of the file, so
+        // setting it once per start is enough. Foreign keys are switched on per connection by
+        // SQLiteKit's default configuration.
+        try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").run()
+    case .postgres(let url, let searchPath):
+        var postgres = try SQLPostgresConfiguration(url: url)
+        if let searchPath { postgres.searchPath = [searchPath] }
+        app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .psql)
+    }
+    Migrations.register(on: app)
+
+    app.passwords.use(.bcrypt(cost: config.passwordCost))
+    try app.makeDummyPasswordHash()
+
+    app.views.use(.leaf)
+    app.leaf.configuration.rootDirectory = app.directory.workingDirectory + "Views/"
+    app.leaf.cache.isEnabled = app.environment.isRelease
+
+    // Order matters: headers go on everything, errors become pages before those headers are added,
+    // static files are served without touching the database, and only then are sessions read.
+    app.middleware = Middlewares()
+    app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
+    app.middleware.use(ErrorPageMiddleware())
+    app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))
+    app.middleware.use(SessionMiddleware())
+    app.middleware.use(FlashMiddleware())
+    app.middleware.use(CSRFMiddleware(maxUploadBytes: config.maxUploadBytes))
+
+    app.asyncCommands.use(SeedCommand(), as: "seed")
+    app.asyncCommands.use(UserCommands(), as: "user")
+
+    try routes(app)
+}
+
+enum Migrations {
+    /// Every migration in the order it landed. A landed migration is never edited; add a new one.
+    static func register(on app: Application) {
+        app.migrations.add(CreateUser())
+        app.migrations.add(CreateUserSport())
+        app.migrations.add(CreateFollow())
+        app.migrations.add(CreateUserSession())
+        app.migrations.add(CreateLoginAttempt())
+    }
+}

@@ -1,0 +1,17 @@
+import Fluent
+import SQLKit
+import Vapor
+
+/// Registers each feature's routes.
+func routes(_ app: Application) throws {
+    app.get("healthz") { req async throws -> Response in
+        // A real round trip, so a load balancer takes a process whose database is gone out of rotation.
+        _ = try await (req.db as! any SQLDatabase).raw("SELECT 1 AS ok").all()
+        return Response(status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: .init(string: "ok"))
+    }
+    try app.register(collection: HomeController())
+    try app.register(collection: AccountController())
+    try app.register(collection: ProfileController())
+    try app.register(collection: SettingsController(maxUploadBytes: app.config.maxUploadBytes))
+    try app.register(collection: FollowController())
+}
