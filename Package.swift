@@ -42,15 +42,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldhouseKitTests",
-            dependencies: ["FieldhouseKit"],
-            resources: [.copy("../Fixtures")]
+            dependencies: ["FieldhouseKit"]
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: [
-                "App",
-                .product(name: "VaporTesting", package: "vapor"),
-            ]
+            dependencies: ["App"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,32 @@
+# Fieldhouse. `make run` and `make test` do all the set-up a fresh machine needs.
+SHELL := /bin/bash
+DATA_DIR ?= ./data
+
+.PHONY: run test test-postgres bench deps build clean
+
+## run: install what is missing, build, seed demo data on first run, and serve on http://127.0.0.1:8080
+run: deps
+	swift build
+	FIELDHOUSE_DATA_DIR=$(DATA_DIR) .build/debug/fieldhouse seed
+	FIELDHOUSE_DATA_DIR=$(DATA_DIR) .build/debug/fieldhouse serve
+
+## test: install what is missing and run the whole suite on SQLite
+test: deps
+	swift test
+
+## test-postgres: the whole suite against a private, throw-away PostgreSQL 15 cluster
+test-postgres: deps
+	scripts/with-postgres.sh swift test
+
+## bench: release build, demo data, and wrk figures for the main pages
+bench: deps
+	scripts/bench.sh
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	swift build
+
+clean:
+	rm -rf .build

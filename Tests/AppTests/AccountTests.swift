@@ -1,0 +1,195 @@
+@testable import App
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@Suite("Signing up, signing in and out")
+struct AccountTests {
+    @Test func signUpCreatesTheAccountAndSignsIn() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            let page = try await browser.signUp("ada_l", name: "Ada Lovelace")
+            #expect(page.location == "/settings/profile")
+            let home = try await browser.get("/")
+            #expect(home.status == .ok)
+            #expect(home.contains("Hi, Ada"))
+            #expect(home.contains("Sign out"))
+            let user = try #require(try await User.query(on: app.db).filter(\.$username == "ada_l").first())
+            #expect(user.passwordHash != Browser.password)
+            #expect(user.passwordHash.hasPrefix("$2"))
+        }
+    }
+
+    @Test func signUpExplainsEveryProblemAndKeepsTheInput() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            let empty = try await browser.post("/signup", [
+                ("username", ""), ("email", ""), ("password", ""), ("display_name", ""), ("birth_date", ""),
+            ], csrfFrom: "/signup")
+            #expect(empty.status == .unprocessableEntity)
+            for message in ["Choose a username", "Enter your email address", "Choose a password", "Enter your name", "Enter your date of birth"] {
+                #expect(empty.contains(message), "missing message: \(message)")
+            }
+
+            let bad = try await browser.post("/signup", [
+                ("username", "No Spaces!"), ("email", "not-an-email"), ("password", "short"),
+                ("display_name", "Kept Name"), ("birth_date", "2999-01-01"),
+            ], csrfFrom: "/signup")
+            #expect(bad.status == .unprocessableEntity)
+            #expect(bad.contains("Use 3 to 30 characters: lower-case letters, digits and _"))
+            #expect(bad.contains("Enter an email address like name@example.com"))
+            #expect(bad.contains("Use at least 10 characters for your password"))
+            #expect(bad.contains("Your date of birth cannot be in the future"))
+            #expect(bad.contains("value=\"Kept Name\""))
+            #expect(!bad.contains("value=\"short\""), "a password must never be echoed back")
+
+            let old = try await browser.post("/signup", [
+                ("username", "oldtimer"), ("email", "o@example.org"), ("password", Browser.password),
+                ("display_name", "Old"), ("birth_date", "1899-12-31"),
+            ], csrfFrom: "/signup")
+            #expect(old.status == .unprocessableEntity)
+            #expect(old.contains("Enter a date of birth after 1900"))
+            #expect(try await User.query(on: app.db).count() == 0)
+        }
+    }
+
+    @Test func usernamesAreUniqueWhateverTheCase() async throws {
+        try await withApp { app in
+            try await app.browser().signUp("sam_k")
+            let other = app.browser()
+            let page = try await other.post("/signup", [
+                ("username", "SAM_K"), ("email", "another@example.org"), ("password", Browser.password),
+                ("display_name", "Another Sam"), ("birth_date", "1991-01-01"),
+            ], csrfFrom: "/signup")
+            #expect(page.status == .unprocessableEntity)
+            #expect(page.contains("That username is taken"))
+            let emailAgain = try await other.post("/signup", [
+                ("username", "sam_two"), ("email", "SAM_K@example.org"), ("password", Browser.password),
+                ("display_name", "Another Sam"), ("birth_date", "1991-01-01"),
+            ], csrfFrom: "/signup")
+            #expect(emailAgain.contains("An account with this email address already exists"))
+            #expect(try await User.query(on: app.db).count() == 1)
+        }
+    }
+
+    @Test func signInByUsernameOrEmailAndSignOut() async throws {
+        try await withApp { app in
+            try await app.browser().signUp("runner")
+            let browser = app.browser()
+            let wrong = try await browser.logIn("runner", password: "not the password")
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.contains("do not match"))
+
+            let byName = try await browser.logIn("RUNNER")
+            #expect(byName.status == .seeOther)
+            #expect(try await browser.get("/friends").status == .ok)
+            try await browser.logOut()
+            let after = try await browser.get("/friends")
+            #expect(after.status == .seeOther)
+            #expect(after.location == "/login?next=%2Ffriends")
+
+            let byEmail = try await browser.logIn("runner@example.org")
+            #expect(byEmail.status == .seeOther)
+            #expect(try await browser.get("/friends").status == .ok)
+        }
+    }
+
+    @Test func signingOutEndsTheSessionOnTheServer() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            try await browser.signUp("leaver")
+            let stolen = try #require(browser.cookies[SessionMiddleware.cookieName])
+            try await browser.logOut()
+            let thief = app.browser()
+            thief.setCookie(SessionMiddleware.cookieName, stolen)
+            #expect(try await thief.get("/friends").status == .seeOther)
+        }
+    }
+
+    @Test func signInReturnsToTheRequestedPageButOnlyOnThisSite() async throws {
+        try await withApp { app in
+            try await app.browser().signUp("walker")
+            let browser = app.browser()
+            let redirect = try await browser.get("/settings/privacy")
+            #expect(redirect.location == "/login?next=%2Fsettings%2Fprivacy")
+            let form = try await browser.get(try #require(redirect.location))
+            #expect(form.contains("value=\"/settings/privacy\""))
+            let back = try await browser.logIn("walker", next: "/settings/privacy")
+            #expect(back.location == "/settings/privacy")
+
+            for hostile in ["https://evil.example/", "//evil.example/x", "/\\evil.example"] {
+                let other = app.browser()
+                let page = try await other.logIn("walker", next: hostile)
+                #expect(page.location == "/", "followed \(hostile)")
+            }
+        }
+    }
+
+    @Test func sessionSurvivesARestart() async throws {
+        try await withStore { store in
+            let first = try await TestApp.start(store)
+            let browser = first.browser()
+            try await browser.signUp("steady")
+            let cookie = try #require(browser.cookies[SessionMiddleware.cookieName])
+            await first.stop()
+
+            let second = try await TestApp.start(store)
+            let returning = second.browser()
+            returning.setCookie(SessionMiddleware.cookieName, cookie)
+            let page = try await returning.get("/")
+            #expect(page.contains("Hi, Steady"))
+            await second.stop()
+        }
+    }
+
+    @Test func formsWithoutTheRightCSRFTokenAreRefusedAndChangeNothing() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            try await browser.signUp("guarded")
+            try await browser.saveProfile(["display_name": "Before"])
+
+            let missing = try await browser.post("/settings/profile", [("display_name", "Hacked"), ("height_cm", "180"), ("weight_kg", "80"), ("birth_date", "1990-01-01"), ("time_zone", "UTC"), ("units", "metric")], csrfFrom: nil)
+            #expect(missing.status == .forbidden)
+            #expect(missing.contains("This form has expired or did not come from Fieldhouse"))
+
+            let wrong = try await browser.post("/settings/profile", [("display_name", "Hacked"), ("csrf", "x" + String(repeating: "A", count: 42))], csrfFrom: nil)
+            #expect(wrong.status == .forbidden)
+
+            let logout = try await browser.post("/logout", [], csrfFrom: nil)
+            #expect(logout.status == .forbidden)
+
+            let user = try #require(try await User.query(on: app.db).filter(\.$username == "guarded").first())
+            #expect(user.displayName == "Before")
+            #expect(try await browser.get("/friends").status == .ok, "still signed in")
+
+            // Anonymous forms are protected too.
+            let stranger = app.browser()
+            let signup = try await stranger.post("/signup", [
+                ("username", "sneaky"), ("email", "s@example.org"), ("password", Browser.password),
+                ("display_name", "Sneaky"), ("birth_date", "1990-01-01"),
+            ], csrfFrom: nil)
+            #expect(signup.status == .forbidden)
+            #expect(try await User.query(on: app.db).filter(\.$username == "sneaky").count() == 0)
+        }
+    }
+
+    @Test func tooManyFailedSignInsAreSlowedDown() async throws {
+        try await withApp { app in
+            try await app.browser().signUp("target")
+            let attacker = app.browser()
+            for attempt in 1...10 {
+                let page = try await attacker.logIn("target", password: "guess number \(attempt)")
+                #expect(page.status == .unauthorized)
+            }
+            let limited = try await attacker.logIn("target")
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.contains("Too many failed sign-in attempts. Try again in 15 minutes."))
+            #expect(limited.headers.first(name: .retryAfter) == "900")
+
+            // The account is protected from every address, the right password included.
+            let owner = app.browser()
+            #expect(try await owner.logIn("target@example.org").status == .tooManyRequests)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+@testable import App
+import Foundation
+import Testing
+import Vapor
+
+@Suite("Shell: health, headers, errors, configuration")
+struct CoreTests {
+    @Test func healthAnswersOkAfterADatabaseRoundTrip() async throws {
+        try await withApp { app in
+            let page = try await app.browser().get("/healthz")
+            #expect(page.status == .ok)
+            #expect(page.body == "ok")
+        }
+    }
+
+    @Test func everyResponseCarriesTheSecurityHeaders() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            for path in ["/", "/login", "/does-not-exist", "/css/app.css", "/healthz"] {
+                let page = try await browser.get(path)
+                let csp = try #require(page.headers.first(name: "Content-Security-Policy"), "\(path) has no CSP")
+                #expect(csp.contains("frame-ancestors 'none'"))
+                #expect(csp.contains("script-src 'self'"))
+                #expect(!csp.contains("unsafe-inline"))
+                #expect(page.headers.first(name: "X-Content-Type-Options") == "nosniff")
+                #expect(page.headers.first(name: "Referrer-Policy") == "same-origin")
+            }
+        }
+    }
+
+    @Test func errorsArePagesForPeopleAndJSONForTheAPI() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            let missing = try await browser.get("/no/such/page")
+            #expect(missing.status == .notFound)
+            #expect(missing.headers.contentType?.subType == "html")
+            #expect(missing.contains("Page not found"))
+            #expect(missing.contains("href=\"/\""), "an error page offers a way back")
+
+            let api = try await browser.get("/api/v1/nothing")
+            #expect(api.status == .notFound)
+            #expect(api.headers.contentType == .json)
+            #expect(api.body.contains("\"code\":\"not_found\""))
+        }
+    }
+
+    @Test func pagesWithoutFormsSetNoCookiesForVisitors() async throws {
+        try await withApp { app in
+            try await app.browser().signUp("public_p")
+            let visitor = app.browser()
+            for path in ["/", "/u/public_p", "/people"] {
+                let page = try await visitor.get(path)
+                #expect(page.headers[.setCookie].isEmpty, "\(path) set a cookie")
+            }
+        }
+    }
+
+    @Test func aBadSettingStopsStartUpNamingTheVariable() throws {
+        let cases: [(String, String)] = [
+            ("PORT", "eighty"), ("PORT", "70000"), ("FIELDHOUSE_MAX_UPLOAD_MB", "-1"),
+            ("FIELDHOUSE_SECURE_COOKIES", "maybe"), ("LOG_LEVEL", "loud"),
+            ("DATABASE_URL", "mysql://x@y/z"), ("FIELDHOUSE_BASE_URL", "not a url"),
+        ]
+        for (variable, value) in cases {
+            do {
+                _ = try AppConfig.fromEnvironment([variable: value])
+                Issue.record("\(variable)=\(value) was accepted")
+            } catch {
+                #expect("\(error)".contains(variable))
+            }
+        }
+        let config = try AppConfig.fromEnvironment(["PORT": "9000", "FIELDHOUSE_DATA_DIR": "/tmp/x", "FIELDHOUSE_MAX_UPLOAD_MB": "5"])
+        #expect(config.port == 9000)
+        #expect(config.host == "127.0.0.1")
+        #expect(config.maxUploadBytes == 5 * 1024 * 1024)
+        #expect(config.database == .sqlite(path: "/tmp/x/fieldhouse.sqlite"))
+        #expect(try AppConfig.fromEnvironment(["DATABASE_URL": "postgres://u:p@db:5432/fh"]).isPostgres)
+    }
+
+    @Test func seedingTwiceAddsTheDemoPeopleOnce() async throws {
+        try await withApp { app in
+            let first = try await DemoPeople.seed(app: app.app)
+            let second = try await DemoPeople.seed(app: app.app)
+            #expect(first >= 12)
+            #expect(second == 0)
+            let browser = app.browser()
+            #expect(try await browser.logIn("maya", password: "fieldhouse-demo").status == .seeOther)
+            #expect(try await browser.get("/friends").contains("Jonas Berg"))
+        }
+    }
+}

@@ -1,0 +1,108 @@
+@testable import App
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+/// Where one test's data lives: a fresh SQLite file, or (when `DATABASE_URL` is set, as in
+/// `make test-postgres`) a fresh schema on that PostgreSQL server. Tests run in parallel, so each
+/// gets its own.
+struct TestStore {
+    let config: AppConfig
+    let schema: String?
+
+    static func make() -> TestStore {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fieldhouse-test-" + UUID().uuidString.lowercased()).path
+        var database = AppConfig.Database.sqlite(path: dir + "/fieldhouse.sqlite")
+        var schema: String?
+        if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
+            let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            database = .postgres(url: url, searchPath: name)
+            schema = name
+        }
+        var config = AppConfig(dataDirectory: dir, database: database, logLevel: .warning)
+        config.passwordCost = 4
+        return TestStore(config: config, schema: schema)
+    }
+}
+
+/// A running Fieldhouse: the real `configure`, migrated, serving HTTP on a free local port.
+final class TestApp: @unchecked Sendable {
+    let app: Application
+    let port: Int
+    let store: TestStore
+
+    static func start(_ store: TestStore) async throws -> TestApp {
+        let app = try await Application.make(.testing)
+        do {
+            try await configure(app, config: store.config)
+            if let schema = store.schema {
+                try await (app.db as! any SQLDatabase).raw("CREATE SCHEMA IF NOT EXISTS \(unsafeRaw: schema)").run()
+            }
+            try await app.autoMigrate()
+            app.http.server.configuration.hostname = "127.0.0.1"
+            app.http.server.configuration.port = 0
+            app.http.client.configuration.redirectConfiguration = .disallow
+            try await app.asyncBoot()
+            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+            guard let port = app.http.server.shared.localAddress?.port else {
+                throw Abort(.internalServerError, reason: "test server has no port")
+            }
+            return TestApp(app: app, port: port, store: store)
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    private init(app: Application, port: Int, store: TestStore) {
+        self.app = app
+        self.port = port
+        self.store = store
+    }
+
+    func stop() async {
+        await app.server.shutdown()
+        try? await app.asyncShutdown()
+    }
+
+    /// A new browser with its own cookies.
+    func browser() -> Browser { Browser(app: self) }
+
+    var db: any Database { app.db }
+}
+
+/// Runs `test` against a freshly configured and migrated app, then removes every trace of it.
+func withApp(_ test: (TestApp) async throws -> Void) async throws {
+    let store = TestStore.make()
+    let app = try await TestApp.start(store)
+    do {
+        try await test(app)
+    } catch {
+        await cleanUp(app)
+        throw error
+    }
+    await cleanUp(app)
+}
+
+/// Like `withApp`, but lets the test stop and start the server on the same data (a restart).
+func withStore(_ test: (TestStore) async throws -> Void) async throws {
+    let store = TestStore.make()
+    try await test(store)
+    if store.schema != nil {
+        let app = try await TestApp.start(store)
+        await cleanUp(app)
+    } else {
+        try? FileManager.default.removeItem(atPath: store.config.dataDirectory)
+    }
+}
+
+private func cleanUp(_ app: TestApp) async {
+    if let schema = app.store.schema {
+        _ = try? await (app.db as! any SQLDatabase).raw("DROP SCHEMA IF EXISTS \(unsafeRaw: schema) CASCADE").run()
+    }
+    await app.stop()
+    try? FileManager.default.removeItem(atPath: app.store.config.dataDirectory)
+}
