@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `make bench`: release build, a scratch data directory with demo data, and wrk against the main
+# pages. Prints one line per scenario: requests per second and latency percentiles.
+# Later features add their scenarios to SCENARIOS below.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FIELDHOUSE_NEED_WRK=1 scripts/install-deps.sh
+swift build -c release 2>&1 | tail -n 1
+
+CONNECTIONS=${BENCH_CONNECTIONS:-32}
+DURATION=${BENCH_DURATION:-10s}
+data=$(mktemp -d /tmp/fieldhouse-bench.XXXXXX)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+base="http://127.0.0.1:$port"
+server=""
+cleanup() {
+  [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
+  rm -rf "$data"
+}
+trap cleanup EXIT INT TERM
+
+export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
+.build/release/fieldhouse seed >/dev/null
+.build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+
+# Sign in as a demo person the way a browser does: fetch the form, send its CSRF token back.
+jar="$data/cookies.txt"
+token=$(curl -fs -c "$jar" "$base/login" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n 1)
+curl -fs -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$token" \
+  --data-urlencode "login=maya" --data-urlencode "password=fieldhouse-demo" "$base/login"
+session=$(awk '$6 == "fh_session" { print $7 }' "$jar")
+[[ -n "$session" ]] || { echo "could not sign in as the demo user" >&2; exit 1; }
+
+# name | path | cookie
+SCENARIOS=(
+  "healthz|/healthz|"
+  "profile page (public, anonymous)|/u/jonas|"
+  "home page (signed in)|/|fh_session=$session"
+)
+
+printf "%-34s %10s %9s %9s %9s   (wrk, %s connections, %s, 2 threads)\n" "scenario" "req/s" "p50" "p90" "p99" "$CONNECTIONS" "$DURATION"
+for scenario in "${SCENARIOS[@]}"; do
+  IFS='|' read -r name path cookie <<<"$scenario"
+  args=(-t2 -c"$CONNECTIONS" -d"$DURATION" --latency)
+  [[ -n "$cookie" ]] && args+=(-H "Cookie: $cookie")
+  status=$(curl -s -o /dev/null -w '%{http_code}' ${cookie:+-H "Cookie: $cookie"} "$base$path")
+  out=$(wrk "${args[@]}" "$base$path")
+  rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
+  p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
+  p90=$(awk '$1 == "90%" { print $2 }' <<<"$out")
+  p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
+  errors=$(awk '/Non-2xx|Socket errors/ { printf "%s ", $0 }' <<<"$out")
+  printf "%-34s %10s %9s %9s %9s   HTTP %s %s\n" "$name" "$rps" "$p50" "$p90" "$p99" "$status" "$errors"
+done
