@@ -26,11 +26,11 @@ enum Entrypoint {
             do {
                 try await configure(app, config: config)
                 if Self.command(in: env) == "serve" {
-                    try await prepareDatabaseForServing(app, config: config)
+                    try await prepareDatabaseForServing(app)
                 }
                 try await app.execute()
             } catch {
-                app.logger.report(error: error)
+                FileHandle.standardError.write(Data("fieldhouse: \(error)\n".utf8))
                 try? await app.asyncShutdown()
                 exit(1)
             }
@@ -45,24 +45,5 @@ enum Entrypoint {
     static func command(in env: Environment) -> String {
         let first = env.arguments.dropFirst().first ?? "serve"
         return first.hasPrefix("-") ? "serve" : first
-    }
-
-    /// SQLite is a single-machine database, so applying pending migrations on start is safe. On
-    /// PostgreSQL several processes may start at once; migrating is an explicit step there.
-    static func prepareDatabaseForServing(_ app: Application, config: AppConfig) async throws {
-        if config.isPostgres {
-            let pending = try await app.migrator.previewPrepareBatch().get()
-            if !pending.isEmpty {
-                let names = pending.map { $0.0.name }.joined(separator: ", ")
-                FileHandle.standardError.write(Data("""
-                fieldhouse: the PostgreSQL database has \(pending.count) pending migration(s): \(names).
-                Run `fieldhouse migrate` (with the same DATABASE_URL) before starting the server.\n
-                """.utf8))
-                try? await app.asyncShutdown()
-                exit(1)
-            }
-        } else {
-            try await app.autoMigrate()
-        }
     }
 }

@@ -1,5 +1,7 @@
 @testable import App
+import Fluent
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 
@@ -87,5 +89,30 @@ struct CoreTests {
             #expect(try await browser.logIn("maya", password: "fieldhouse-demo").status == .seeOther)
             #expect(try await browser.get("/friends").contains("Jonas Berg"))
         }
+    }
+}
+
+@Suite("Starting the server")
+struct ServeTests {
+    @Test func servingMigratesSQLiteButRefusesPendingMigrationsOnPostgres() async throws {
+        let store = TestStore.make()
+        let app = try await Application.make(.testing)
+        do {
+            try await configure(app, config: store.config)
+            if let schema = store.schema {
+                try await (app.db as! any SQLDatabase).raw("CREATE SCHEMA \(unsafeRaw: schema)").run()
+                await #expect(throws: PendingMigrations.self) { try await prepareDatabaseForServing(app) }
+                try await (app.db as! any SQLDatabase).raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run()
+            } else {
+                try await prepareDatabaseForServing(app)
+                #expect(try await User.query(on: app.db).count() == 0, "the users table exists")
+                try await prepareDatabaseForServing(app)
+            }
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+        try? FileManager.default.removeItem(atPath: store.config.dataDirectory)
     }
 }

@@ -23,7 +23,11 @@ enum AvatarStore {
             throw Abort(.unprocessableEntity, reason: "Choose a picture to upload; the file was empty.")
         }
         let head = bytes.getBytes(at: bytes.readerIndex, length: min(12, bytes.readableBytes)) ?? []
-        guard let format = ImageFormat.sniff(head), format != .heic else {
+        let format = ImageFormat.sniff(head)
+        if format == .heic {
+            throw Abort(.unsupportedMediaType, reason: "HEIC photos cannot be used yet. On an iPhone, choose the photo with “Most Compatible” format, or save it as JPEG first.")
+        }
+        guard let format else {
             throw Abort(.unsupportedMediaType, reason: "That file is not a JPEG, PNG or WebP picture. Choose a photo in one of those formats.")
         }
         let name = UUID().uuidString.lowercased() + "." + format.fileExtension

@@ -42,7 +42,7 @@ struct LoginLimiter {
                 try await LoginAttempt(key: key, at: now).create(on: db)
             }
             // Old failures no longer count; dropping them keeps the table small.
-            try await LoginAttempt.query(on: db).filter(\.$key ~~ keys).filter(\.$attemptedAt < cutoff).delete()
+            try await LoginAttempt.query(on: db).filter(\.$attemptedAt < cutoff).delete()
         }
     }
 

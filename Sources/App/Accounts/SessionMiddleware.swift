@@ -61,6 +61,8 @@ extension Request {
             csrfToken: RandomToken.make(), now: Date()
         )
         try await session.create(on: db)
+        // Tidy up this person's expired sessions while we are here; nothing else needs them.
+        try await UserSession.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$expiresAt < Date()).delete()
         response.cookies[SessionMiddleware.cookieName] = SessionMiddleware.cookie(token, secure: application.config.secureCookies)
         // A new session gets a new CSRF token, so one seen before signing in is worthless after.
         response.cookies[CSRF.cookieName] = .expiredAtRoot

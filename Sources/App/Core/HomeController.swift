@@ -35,7 +35,9 @@ struct HomeController: RouteCollection {
         let followers = incoming.filter { $0.status == .accepted }
 
         let recentIDs = followers.prefix(5).map { $0.$follower.id }
-        let recent = recentIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ Array(recentIDs)).with(\.$sports).all()
+        let recentUsers = recentIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ Array(recentIDs)).with(\.$sports).all()
+        // Newest follower first, as the follows were sorted.
+        let recent = recentIDs.compactMap { id in recentUsers.first { $0.id == id } }
         // Suggestions: public profiles the person does not follow yet, newest first.
         let suggestions = try await User.query(on: req.db)
             .filter(\.$visibility == .public)
