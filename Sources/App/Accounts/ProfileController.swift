@@ -46,10 +46,14 @@ struct ProfileController: RouteCollection {
     }
 
     func profile(req: Request) async throws -> View {
-        let (user, relation) = try await Self.visiblePerson(req)
+        let username = (req.parameters.get("username") ?? "").lowercased()
+        guard let (user, followers, following) = try await ProfileQuery.load(username: username, on: req.db) else {
+            throw Abort(.notFound)
+        }
+        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], on: req.db).relation(to: user)
+        guard ProfilePolicy.canSeeExists(user, relation) else { throw Abort(.notFound) }
         let full = ProfilePolicy.canViewProfile(user, relation)
-        if full { try await user.$sports.load(on: req.db) }
-        let counts = full ? try await PeopleQueries.followCounts(of: user.requireID(), on: req.db) : (0, 0)
+        let counts = full ? (followers, following) : (0, 0)
         let age = user.birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: .today) }
 
         let sports = full ? user.sports.compactMap { line -> SportLine? in
@@ -75,11 +79,18 @@ struct ProfileController: RouteCollection {
             homeName: full ? user.homeName : nil,
             sports: sports,
             followers: counts.0, following: counts.1,
-            memberSince: (user.createdAt ?? Date()).formatted(.dateTime.month(.wide).year()),
+            memberSince: Self.monthYear(user.createdAt ?? Date()),
             visibilityNote: note,
             signInToFollow: req.currentUser == nil ? "/login?next=%2Fu%2F\(user.username)" : nil
         )
         return try await req.view.render("accounts/profile", page)
+    }
+
+    /// "November 2026". Built by hand: Foundation's formatters are costly to create per request.
+    static func monthYear(_ date: Date) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        return "\(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970)"
     }
 
     func avatar(req: Request) async throws -> Response {

@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Vapor
 
 /// Reads the session cookie, signs the person in for this request, and refreshes the session's
@@ -11,16 +12,20 @@ struct SessionMiddleware: AsyncMiddleware {
             return try await next.respond(to: request)
         }
         let now = Date()
-        let found = try await UserSession.query(on: request.db)
-            .join(User.self, on: \UserSession.$user.$id == \User.$id)
-            .filter(\.$tokenHash == RandomToken.hash(token))
-            .filter(\.$expiresAt > now)
-            .first()
-        guard let session = found, let user = try? session.joined(User.self) else {
+        // One plain-SQL query per signed-in request (see `User.Row` for why not Fluent).
+        let row = try await (request.db as! any SQLDatabase).raw("""
+            SELECT s.id AS session_id, s.csrf_token AS session_csrf, s.created_at AS session_created,
+                   s.last_seen_at AS session_seen, s.expires_at AS session_expires, u.*
+            FROM sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.token_hash = \(bind: RandomToken.hash(token)) AND s.expires_at > \(bind: now)
+            """).first()
+        guard let row, let user = try? User(row: row.decode(model: User.Row.self)),
+              let stored = try? row.decode(model: SessionRow.self) else {
             let response = try await next.respond(to: request)
             response.cookies[Self.cookieName] = .expiredAtRoot
             return response
         }
+        let session = stored.model(userID: try user.requireID())
         request.auth.login(user)
         request.storage[CurrentSessionKey.self] = session
         if now.timeIntervalSince(session.lastSeenAt) > UserSession.refreshInterval {
@@ -40,6 +45,26 @@ struct SessionMiddleware: AsyncMiddleware {
 }
 
 struct CurrentSessionKey: StorageKey { typealias Value = UserSession }
+
+private struct SessionRow: Decodable {
+    let session_id: UUID
+    let session_csrf: String
+    let session_created: Date
+    let session_seen: Date
+    let session_expires: Date
+
+    func model(userID: UUID) -> UserSession {
+        let session = UserSession()
+        session.id = session_id
+        session.$id.exists = true
+        session.$user.id = userID
+        session.csrfToken = session_csrf
+        session.createdAt = session_created
+        session.lastSeenAt = session_seen
+        session.expiresAt = session_expires
+        return session
+    }
+}
 
 extension Request {
     var currentUser: User? { auth.get(User.self) }

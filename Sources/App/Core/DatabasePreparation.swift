@@ -8,6 +8,9 @@ import Vapor
 /// (`fieldhouse migrate`), and serving an older schema would fail in confusing ways, so start-up stops.
 public func prepareDatabaseForServing(_ app: Application) async throws {
     if app.config.isPostgres {
+        // A database never migrated has no migration log yet; creating the empty log is harmless
+        // and lets the check below name every migration as pending.
+        try await app.migrator.setupIfNeeded().get()
         let pending = try await app.migrator.previewPrepareBatch().get()
         if !pending.isEmpty {
             throw PendingMigrations(names: pending.map { $0.0.name })
