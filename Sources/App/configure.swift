@@ -62,5 +62,12 @@ enum Migrations {
         app.migrations.add(CreateFollow())
         app.migrations.add(CreateUserSession())
         app.migrations.add(CreateLoginAttempt())
+        app.migrations.add(CreateTeam())
+        app.migrations.add(CreateMembership())
+        app.migrations.add(CreateJoinRequest())
+        app.migrations.add(CreateTeamInvite())
+        app.migrations.add(CreateNotification())
+        app.migrations.add(CreateLeague())
+        app.migrations.add(CreateLeagueTeam())
     }
 }

@@ -14,4 +14,10 @@ func routes(_ app: Application) throws {
     try app.register(collection: ProfileController())
     try app.register(collection: SettingsController(maxUploadBytes: app.config.maxUploadBytes))
     try app.register(collection: FollowController())
+    try app.register(collection: TeamController())
+    try app.register(collection: MembershipController())
+    try app.register(collection: InviteController())
+    try app.register(collection: LeagueController())
+    try app.register(collection: FindController())
+    try app.register(collection: NotificationController())
 }

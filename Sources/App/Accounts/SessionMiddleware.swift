@@ -15,7 +15,9 @@ struct SessionMiddleware: AsyncMiddleware {
         // One plain-SQL query per signed-in request (see `User.Row` for why not Fluent).
         let row = try await (request.db as! any SQLDatabase).raw("""
             SELECT s.id AS session_id, s.csrf_token AS session_csrf, s.created_at AS session_created,
-                   s.last_seen_at AS session_seen, s.expires_at AS session_expires, u.*
+                   s.last_seen_at AS session_seen, s.expires_at AS session_expires,
+                   (SELECT COUNT(*) FROM notifications n WHERE n.recipient_id = u.id AND n.read = \(bind: false)) AS unread_notifications,
+                   u.*
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(bind: RandomToken.hash(token)) AND s.expires_at > \(bind: now)
             """).first()
@@ -27,6 +29,7 @@ struct SessionMiddleware: AsyncMiddleware {
         }
         let session = stored.model(userID: try user.requireID())
         request.auth.login(user)
+        request.storage[UnreadNotificationsKey.self] = stored.unread_notifications
         request.storage[CurrentSessionKey.self] = session
         if now.timeIntervalSince(session.lastSeenAt) > UserSession.refreshInterval {
             session.lastSeenAt = now
@@ -45,6 +48,8 @@ struct SessionMiddleware: AsyncMiddleware {
 }
 
 struct CurrentSessionKey: StorageKey { typealias Value = UserSession }
+/// Counted with the session lookup, so the header's bell costs no extra query.
+struct UnreadNotificationsKey: StorageKey { typealias Value = Int }
 
 private struct SessionRow: Decodable {
     let session_id: UUID
@@ -52,6 +57,7 @@ private struct SessionRow: Decodable {
     let session_created: Date
     let session_seen: Date
     let session_expires: Date
+    let unread_notifications: Int
 
     func model(userID: UUID) -> UserSession {
         let session = UserSession()

@@ -9,6 +9,7 @@ struct Layout: Encodable {
         let initials: String
         let avatarURL: String?
         let isAdmin: Bool
+        let unread: Int
     }
 
     let title: String
@@ -23,7 +24,8 @@ extension Request {
         let viewer = currentUser.map {
             Layout.Viewer(
                 username: $0.username, displayName: $0.displayName, initials: $0.initials,
-                avatarURL: $0.avatarFile == nil ? nil : "/u/\($0.username)/avatar", isAdmin: $0.role == .admin
+                avatarURL: $0.avatarFile == nil ? nil : "/u/\($0.username)/avatar", isAdmin: $0.role == .admin,
+                unread: storage[UnreadNotificationsKey.self] ?? 0
             )
         }
         // Anonymous pages without forms must not mint a token: that would set a cookie on every

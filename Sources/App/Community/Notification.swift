@@ -1,0 +1,58 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// An in-app notification ("Ana asked to join Riverside Futsal").
+final class Notification: Model, @unchecked Sendable {
+    static let schema = "notifications"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "recipient_id") var recipient: User
+    @Field(key: "kind") var kind: String
+    @Field(key: "text") var text: String
+    @Field(key: "link") var link: String
+    @Field(key: "read") var read: Bool
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(recipient: UUID, kind: Kind, text: String, link: String) {
+        self.$recipient.id = recipient
+        self.kind = kind.rawValue
+        self.text = text
+        self.link = link
+        self.read = false
+    }
+
+    enum Kind: String {
+        case joinRequest = "join_request", invited, approved, roleChanged = "role_changed", leagueInvite = "league_invite"
+    }
+
+    /// Records one notification per recipient.
+    static func send(to recipients: [UUID], kind: Kind, text: String, link: String, on db: any Database) async throws {
+        for recipient in Set(recipients) {
+            try await Notification(recipient: recipient, kind: kind, text: text, link: link).create(on: db)
+        }
+    }
+}
+
+struct CreateNotification: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(Notification.schema)
+            .id()
+            .field("recipient_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("kind", .string, .required)
+            .field("text", .string, .required)
+            .field("link", .string, .required)
+            .field("read", .bool, .required)
+            .field("created_at", .datetime)
+            .create()
+        // The header's unread count runs on every signed-in page.
+        try await (database as! any SQLDatabase).create(index: "notifications_recipient_idx")
+            .on(Notification.schema).column("recipient_id").column("read").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(Notification.schema).delete()
+    }
+}

@@ -1,0 +1,280 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Leagues: creating one, inviting teams of the same sport, and the standings.
+struct LeagueController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let leagues = routes.grouped("leagues")
+        leagues.get(use: index)
+        leagues.get("new", use: newPage)
+        leagues.post("new", use: create)
+        leagues.get(":slug", use: show)
+        leagues.post(":slug", "teams", use: inviteTeam)
+        leagues.post(":slug", "teams", ":team", "accept") { try await answer(req: $0, accept: true) }
+        leagues.post(":slug", "teams", ":team", "decline") { try await answer(req: $0, accept: false) }
+        leagues.post(":slug", "teams", ":team", "remove", use: removeTeam)
+    }
+
+    struct LeagueForm: Content {
+        var name: String?
+        var sport: String?
+        var skill: String?
+        var age_group: String?
+        var gender: String?
+        var place_name: String?
+        var latitude: String?
+        var longitude: String?
+        var privacy: String?
+    }
+
+    struct FormPage: Encodable {
+        let layout: Layout
+        let form: LeagueForm
+        let errors: [String: String]
+        let choices: Choices
+    }
+
+    struct LeagueCard: Encodable {
+        let slug: String
+        let name: String
+        let sport: String
+        let isPrivate: Bool
+    }
+
+    struct IndexPage: Encodable {
+        let layout: Layout
+        let mine: [LeagueCard]
+        let others: [LeagueCard]
+    }
+
+    func index(req: Request) async throws -> View {
+        let viewer = req.currentUser
+        var mine: [League] = []
+        if let viewerID = viewer?.id {
+            let teamIDs = try await Membership.query(on: req.db).filter(\.$user.$id == viewerID).all().map { $0.$team.id }
+            let viaTeams = teamIDs.isEmpty ? [] : try await LeagueTeam.query(on: req.db).filter(\.$team.$id ~~ teamIDs).all().map { $0.$league.id }
+            mine = try await League.query(on: req.db).group(.or) { group in
+                group.filter(\.$manager.$id == viewerID)
+                if !viaTeams.isEmpty { group.filter(\.$id ~~ viaTeams) }
+            }.sort(\.$name).all()
+        }
+        let mineIDs = Set(mine.compactMap(\.id))
+        let others = try await League.query(on: req.db).filter(\.$isPrivate == false).sort(\.$name).limit(100).all()
+            .filter { !mineIDs.contains($0.id!) }
+        func card(_ league: League) -> LeagueCard {
+            LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate)
+        }
+        return try await req.view.render("leagues/index", IndexPage(
+            layout: req.layout(title: "Leagues", section: "teams"), mine: mine.map(card), others: others.map(card)
+        ))
+    }
+
+    func newPage(req: Request) async throws -> View {
+        _ = try req.requireUser()
+        var form = LeagueForm()
+        form.skill = TeamSkill.any.rawValue
+        form.age_group = AgeGroup.any.rawValue
+        form.gender = TeamGender.any.rawValue
+        form.privacy = "public"
+        return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: "teams"), form: form, errors: [:], choices: Choices()))
+    }
+
+    func create(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(LeagueForm.self)
+        var errors: [String: String] = [:]
+        let attributes = Attributes.validate(
+            name: form.name, sport: form.sport, ageGroup: form.age_group, gender: form.gender, skill: form.skill,
+            placeName: form.place_name, latitude: form.latitude, longitude: form.longitude, errors: &errors
+        )
+        if !["public", "private"].contains(form.privacy ?? "") { errors["privacy"] = "Choose public or private" }
+        guard errors.isEmpty, let attributes else {
+            return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: "teams"), form: form, errors: errors, choices: Choices()))
+                .encodeResponse(status: .unprocessableEntity, for: req)
+        }
+        let league = League()
+        league.name = attributes.name
+        league.sport = attributes.sport.rawValue
+        league.skill = attributes.skill.rawValue
+        league.ageGroup = attributes.ageGroup.rawValue
+        league.gender = attributes.gender.rawValue
+        league.placeName = attributes.place.name
+        league.latitude = attributes.place.latitude
+        league.longitude = attributes.place.longitude
+        league.isPrivate = form.privacy == "private"
+        league.$manager.id = try user.requireID()
+        try await req.db.transaction { db in
+            league.slug = try await Self.uniqueSlug(for: attributes.name, on: db)
+            try await league.create(on: db)
+        }
+        req.flash(.success, "\(league.name) is created. Invite teams below.")
+        return req.redirect(to: "/leagues/\(league.slug)")
+    }
+
+    static func uniqueSlug(for name: String, on db: any Database) async throws -> String {
+        let base = Slug.make(name)
+        let taken = Set(try await League.query(on: db).group(.or) { $0.filter(\.$slug == base).filter(\.$slug =~ (base + "-")) }.all().map(\.slug))
+        if !taken.contains(base), base != "new" { return base }
+        var number = 2
+        while taken.contains("\(base)-\(number)") { number += 1 }
+        return "\(base)-\(number)"
+    }
+
+    // MARK: Show
+
+    struct LeagueAccess {
+        let league: League
+        let isManager: Bool
+        /// Teams of the league the viewer manages.
+        let managedTeamIDs: Set<UUID>
+        let memberTeamIDs: Set<UUID>
+    }
+
+    static func load(_ req: Request) async throws -> (LeagueAccess, [LeagueTeam]) {
+        let slug = (req.parameters.get("slug") ?? "").lowercased()
+        guard let league = try await League.query(on: req.db).filter(\.$slug == slug).first() else { throw Abort(.notFound) }
+        let entries = try await LeagueTeam.query(on: req.db).filter(\.$league.$id == league.requireID()).with(\.$team).all()
+        var managed = Set<UUID>(), member = Set<UUID>()
+        if let viewerID = req.currentUser?.id, !entries.isEmpty {
+            let memberships = try await Membership.query(on: req.db).filter(\.$user.$id == viewerID)
+                .filter(\.$team.$id ~~ entries.map { $0.$team.id }).all()
+            member = Set(memberships.map { $0.$team.id })
+            managed = Set(memberships.filter { $0.role.canManage }.map { $0.$team.id })
+        }
+        let isManager = req.currentUser?.id == league.$manager.id
+        let activeMember = entries.contains { $0.status == .active && member.contains($0.$team.id) }
+        // A private league exists only for its manager and the members of its teams.
+        if league.isPrivate, !isManager, !activeMember, managed.isEmpty { throw Abort(.notFound) }
+        return (LeagueAccess(league: league, isManager: isManager, managedTeamIDs: managed, memberTeamIDs: member), entries)
+    }
+
+    struct StandingRow: Encodable {
+        let position: Int
+        let slug: String?
+        let name: String
+        let played, won, drawn, lost, pointsFor, pointsAgainst, points: Int
+    }
+
+    struct InvitedTeam: Encodable {
+        let slug: String
+        let name: String
+        let canAnswer: Bool
+    }
+
+    struct ShowPage: Encodable {
+        let layout: Layout
+        let league: LeagueCard
+        let level: String
+        let place: String?
+        let manager: String
+        let isManager: Bool
+        let standings: [StandingRow]
+        let invited: [InvitedTeam]
+        let removable: [String]
+    }
+
+    func show(req: Request) async throws -> View {
+        let (access, entries) = try await Self.load(req)
+        let league = access.league
+        let active = entries.filter { $0.status == .active }
+        // Private teams are shown only to their members and the league manager; they are not counted.
+        let shown = active.filter { TeamPolicy.isListed($0.team) || access.isManager || access.memberTeamIDs.contains($0.$team.id) }
+        let table = Standings.table(teams: shown.map { $0.team.slug }, results: [])
+        let bySlug = Dictionary(uniqueKeysWithValues: shown.map { ($0.team.slug, $0.team) })
+        let standings = table.enumerated().map { index, row in
+            StandingRow(
+                position: index + 1, slug: row.team, name: bySlug[row.team]?.name ?? row.team,
+                played: row.played, won: row.won, drawn: row.drawn, lost: row.lost,
+                pointsFor: row.pointsFor, pointsAgainst: row.pointsAgainst, points: row.points
+            )
+        }
+        let invited = entries.filter { $0.status == .invited }
+            .filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }
+            .map { InvitedTeam(slug: $0.team.slug, name: $0.team.name, canAnswer: access.managedTeamIDs.contains($0.$team.id)) }
+        let manager = try await User.find(league.$manager.id, on: req.db)
+        let page = ShowPage(
+            layout: req.layout(title: league.name, section: "teams"),
+            league: LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate),
+            level: [AgeGroup(rawValue: league.ageGroup)?.label, TeamGender(rawValue: league.gender)?.label, TeamSkill(rawValue: league.skill)?.label].compactMap { $0 }.joined(separator: " · "),
+            place: league.placeName,
+            manager: manager?.displayName ?? "",
+            isManager: access.isManager,
+            standings: standings,
+            invited: invited,
+            removable: shown.filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }.map { $0.team.slug }
+        )
+        return try await req.view.render("leagues/show", page)
+    }
+
+    // MARK: Teams
+
+    struct TeamInviteForm: Content {
+        var team: String?
+    }
+
+    func inviteTeam(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let (access, entries) = try await Self.load(req)
+        guard access.isManager else { throw Abort(.forbidden, reason: "Only the league's manager can invite teams.") }
+        let raw = (try req.content.decode(TeamInviteForm.self).team ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let slug = raw.split(separator: "/").last.map(String.init) ?? raw
+        guard !slug.isEmpty, let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
+              try await TeamAccess.of(team, viewer: user, on: req.db).canSee
+        else { throw Abort(.unprocessableEntity, reason: "No team is called “\(raw)”. Use the last part of the team's address, e.g. riverside-futsal.") }
+        guard team.sport == access.league.sport else {
+            throw Abort(.unprocessableEntity, reason: "\(team.name) plays \(team.sportValue?.label ?? team.sport); this league is for \(Sport(rawValue: access.league.sport)?.label ?? access.league.sport).")
+        }
+        if entries.contains(where: { $0.$team.id == team.id }) {
+            throw Abort(.conflict, reason: "\(team.name) is already in the league or invited.")
+        }
+        let teamID = try team.requireID()
+        let managesTeam = try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == user.requireID())
+            .filter(\.$role ~~ [.owner, .manager]).first() != nil
+        try await req.db.transaction { db in
+            // A league manager who also manages the team need not accept their own invitation.
+            try await LeagueTeam(leagueID: access.league.requireID(), teamID: teamID, status: managesTeam ? .active : .invited).create(on: db)
+            if !managesTeam {
+                try await Notification.send(
+                    to: try await MembershipController.managerIDs(of: teamID, on: db), kind: .leagueInvite,
+                    text: "\(team.name) is invited to the league \(access.league.name)", link: "/leagues/\(access.league.slug)", on: db
+                )
+            }
+        }
+        req.flash(.success, managesTeam ? "\(team.name) is in the league." : "\(team.name) is invited; its managers will see the invitation.")
+        return req.redirect(to: "/leagues/\(access.league.slug)")
+    }
+
+    func answer(req: Request, accept: Bool) async throws -> Response {
+        _ = try req.requireUser()
+        let (access, entries) = try await Self.load(req)
+        let slug = req.parameters.get("team") ?? ""
+        guard let entry = entries.first(where: { $0.team.slug == slug && $0.status == .invited }) else {
+            throw Abort(.notFound, reason: "That invitation is no longer open.")
+        }
+        guard access.managedTeamIDs.contains(entry.$team.id) else {
+            throw Abort(.forbidden, reason: "Only the team's managers can answer for it.")
+        }
+        if accept {
+            entry.status = .active
+            try await entry.update(on: req.db)
+        } else {
+            try await entry.delete(on: req.db)
+        }
+        req.flash(accept ? .success : .info, accept ? "\(entry.team.name) joined \(access.league.name)." : "Invitation declined.")
+        return req.redirect(to: "/leagues/\(access.league.slug)")
+    }
+
+    func removeTeam(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let (access, entries) = try await Self.load(req)
+        let slug = req.parameters.get("team") ?? ""
+        guard let entry = entries.first(where: { $0.team.slug == slug }) else { throw Abort(.notFound) }
+        guard access.isManager || access.managedTeamIDs.contains(entry.$team.id) else {
+            throw Abort(.forbidden, reason: "Only the league's manager or the team's managers can do that.")
+        }
+        try await entry.delete(on: req.db)
+        req.flash(.info, "\(entry.team.name) is no longer in \(access.league.name).")
+        return req.redirect(to: "/leagues/\(access.league.slug)")
+    }
+}

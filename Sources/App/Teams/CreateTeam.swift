@@ -1,0 +1,88 @@
+import Fluent
+import SQLKit
+
+struct CreateTeam: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(Team.schema)
+            .id()
+            .field("slug", .string, .required)
+            .field("name", .string, .required)
+            .field("sport", .string, .required)
+            .field("privacy", .string, .required)
+            .field("place_name", .string)
+            .field("latitude", .double)
+            .field("longitude", .double)
+            .field("age_group", .string, .required)
+            .field("gender", .string, .required)
+            .field("skill", .string, .required)
+            .field("description", .string, .required)
+            .field("looking_for_players", .bool, .required)
+            .field("created_at", .datetime)
+            .field("updated_at", .datetime)
+            .unique(on: "slug")
+            .create()
+        // Nearby search filters on a latitude band first; this index makes that a range scan.
+        try await (database as! any SQLDatabase).create(index: "teams_latitude_idx")
+            .on(Team.schema).column("latitude").column("longitude").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(Team.schema).delete()
+    }
+}
+
+struct CreateMembership: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(Membership.schema)
+            .id()
+            .field("team_id", .uuid, .required, .references(Team.schema, .id, onDelete: .cascade))
+            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("role", .string, .required)
+            .field("created_at", .datetime)
+            .unique(on: "team_id", "user_id")
+            .create()
+        try await (database as! any SQLDatabase).create(index: "memberships_user_idx")
+            .on(Membership.schema).column("user_id").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(Membership.schema).delete()
+    }
+}
+
+struct CreateJoinRequest: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(JoinRequest.schema)
+            .id()
+            .field("team_id", .uuid, .required, .references(Team.schema, .id, onDelete: .cascade))
+            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("message", .string)
+            .field("created_at", .datetime)
+            .unique(on: "team_id", "user_id")
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(JoinRequest.schema).delete()
+    }
+}
+
+struct CreateTeamInvite: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(TeamInvite.schema)
+            .id()
+            .field("team_id", .uuid, .required, .references(Team.schema, .id, onDelete: .cascade))
+            .field("invitee_id", .uuid, .references(User.schema, .id, onDelete: .cascade))
+            .field("token_hash", .string)
+            .field("created_by_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("created_at", .datetime)
+            .unique(on: "token_hash")
+            .create()
+        try await (database as! any SQLDatabase).create(index: "team_invites_invitee_idx")
+            .on(TeamInvite.schema).column("invitee_id").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(TeamInvite.schema).delete()
+    }
+}

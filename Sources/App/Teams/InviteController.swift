@@ -1,0 +1,136 @@
+import Fluent
+import Vapor
+
+/// Invitations by username and by shareable link.
+struct InviteController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post("teams", ":slug", "invites", use: create)
+        routes.post("teams", ":slug", "invites", ":id", "revoke", use: revoke)
+        routes.post("invites", ":id", "accept") { try await answer(req: $0, accept: true) }
+        routes.post("invites", ":id", "decline") { try await answer(req: $0, accept: false) }
+        routes.get("join", ":token", use: linkPage)
+        routes.post("join", ":token", use: joinByLink)
+    }
+
+    struct InviteForm: Content {
+        var username: String?
+        var kind: String?
+    }
+
+    func create(req: Request) async throws -> Response {
+        let manager = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        try access.requireManager()
+        let team = access.team
+        let teamID = try team.requireID(), managerID = try manager.requireID()
+        let form = try req.content.decode(InviteForm.self)
+
+        if form.kind == "link" {
+            let token = RandomToken.make()
+            try await TeamInvite.link(teamID: teamID, tokenHash: RandomToken.hash(token), by: managerID).create(on: req.db)
+            let link = req.application.config.baseURL + "/join/" + token
+            req.flash(.success, "Share this link to invite people: \(link) — it is shown only now; revoke it below when you are done.")
+            return req.redirect(to: "/teams/\(team.slug)")
+        }
+
+        let username = AccountRules.collapseWhitespace(form.username ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
+        guard !username.isEmpty else { throw Abort(.unprocessableEntity, reason: "Enter the username of the person to invite.") }
+        guard let invitee = try await User.query(on: req.db).filter(\.$username == username).first() else {
+            throw Abort(.unprocessableEntity, reason: "Nobody has the username “\(username)”. Check the spelling on their profile page.")
+        }
+        let inviteeID = try invitee.requireID()
+        if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == inviteeID).first() != nil {
+            throw Abort(.conflict, reason: "\(invitee.displayName) is already in the team.")
+        }
+        if try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == inviteeID).first() == nil {
+            try await req.db.transaction { db in
+                try await TeamInvite.forPerson(teamID: teamID, invitee: inviteeID, by: managerID).create(on: db)
+                try await Notification.send(
+                    to: [inviteeID], kind: .invited,
+                    text: "\(manager.displayName) invited you to join \(team.name)", link: "/teams", on: db
+                )
+            }
+        }
+        req.flash(.success, "\(invitee.displayName) is invited. They will see it under My teams.")
+        return req.redirect(to: "/teams/\(team.slug)")
+    }
+
+    func revoke(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        try access.requireManager()
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == access.team.requireID()).first()
+        else { throw Abort(.notFound, reason: "That invitation no longer exists.") }
+        try await invite.delete(on: req.db)
+        req.flash(.info, invite.tokenHash == nil ? "Invitation withdrawn." : "Invitation link revoked; it no longer works.")
+        return req.redirect(to: "/teams/\(access.team.slug)")
+    }
+
+    func answer(req: Request, accept: Bool) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$invitee.$id == userID).with(\.$team).first()
+        else { throw Abort(.notFound, reason: "That invitation is no longer open.") }
+        let team = invite.team
+        try await req.db.transaction { db in
+            if accept {
+                try await Membership(teamID: team.requireID(), userID: userID, role: .player).create(on: db)
+                try await JoinRequest.query(on: db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == userID).delete()
+            }
+            try await invite.delete(on: db)
+        }
+        req.flash(accept ? .success : .info, accept ? "Welcome to \(team.name)!" : "Invitation to \(team.name) declined.")
+        return req.redirect(to: accept ? "/teams/\(team.slug)" : "/teams")
+    }
+
+    // MARK: Links
+
+    struct LinkPage: Encodable {
+        let layout: Layout
+        let team: TeamCard
+        let token: String
+        let signInURL: String?
+        let alreadyMember: Bool
+    }
+
+    /// The invitation behind a link; an unknown or revoked token is a plain 404 that reveals nothing.
+    private func linkInvite(_ req: Request) async throws -> (TeamInvite, String) {
+        let token = req.parameters.get("token") ?? ""
+        guard token.count == 43,
+              let invite = try await TeamInvite.query(on: req.db).filter(\.$tokenHash == RandomToken.hash(token)).with(\.$team).first()
+        else { throw Abort(.notFound) }
+        return (invite, token)
+    }
+
+    func linkPage(req: Request) async throws -> View {
+        let (invite, token) = try await linkInvite(req)
+        var member = false
+        if let userID = req.currentUser?.id {
+            member = try await Membership.query(on: req.db).filter(\.$team.$id == invite.$team.id).filter(\.$user.$id == userID).first() != nil
+        }
+        let page = LinkPage(
+            layout: req.layout(title: "Join \(invite.team.name)", section: "teams", hasForms: true),
+            team: TeamCard(invite.team, role: nil), token: token,
+            signInURL: req.currentUser == nil ? "/login?next=%2Fjoin%2F\(token)" : nil,
+            alreadyMember: member
+        )
+        return try await req.view.render("teams/join_link", page)
+    }
+
+    func joinByLink(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let (invite, _) = try await linkInvite(req)
+        let userID = try user.requireID()
+        let teamID = invite.$team.id
+        if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).first() == nil {
+            try await req.db.transaction { db in
+                try await Membership(teamID: teamID, userID: userID, role: .player).create(on: db)
+                try await JoinRequest.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).delete()
+            }
+            req.flash(.success, "Welcome to \(invite.team.name)!")
+        }
+        return req.redirect(to: "/teams/\(invite.team.slug)")
+    }
+}

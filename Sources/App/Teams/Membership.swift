@@ -1,0 +1,81 @@
+import Fluent
+import Foundation
+
+/// A person's place in a team.
+final class Membership: Model, @unchecked Sendable {
+    static let schema = "memberships"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "team_id") var team: Team
+    @Parent(key: "user_id") var user: User
+    @Enum(key: "role") var role: Role
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(teamID: UUID, userID: UUID, role: Role) {
+        self.$team.id = teamID
+        self.$user.id = userID
+        self.role = role
+    }
+
+    /// Owners are managers too; only they can delete the team or make other owners.
+    enum Role: String, Codable, CaseIterable, Sendable, Comparable {
+        case owner, manager, coach, player
+
+        var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+        var canManage: Bool { self == .owner || self == .manager }
+
+        private var rank: Int { Self.allCases.firstIndex(of: self)! }
+        static func < (a: Role, b: Role) -> Bool { a.rank < b.rank }
+    }
+}
+
+/// Someone asking to join a protected team.
+final class JoinRequest: Model, @unchecked Sendable {
+    static let schema = "join_requests"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "team_id") var team: Team
+    @Parent(key: "user_id") var user: User
+    @OptionalField(key: "message") var message: String?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(teamID: UUID, userID: UUID, message: String?) {
+        self.$team.id = teamID
+        self.$user.id = userID
+        self.message = message
+    }
+}
+
+/// An invitation: to one person by username, or a shareable link (only the token's hash is kept).
+final class TeamInvite: Model, @unchecked Sendable {
+    static let schema = "team_invites"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "team_id") var team: Team
+    @OptionalParent(key: "invitee_id") var invitee: User?
+    @OptionalField(key: "token_hash") var tokenHash: String?
+    @Parent(key: "created_by_id") var createdBy: User
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    static func forPerson(teamID: UUID, invitee: UUID, by: UUID) -> TeamInvite {
+        let invite = TeamInvite()
+        invite.$team.id = teamID
+        invite.$invitee.id = invitee
+        invite.$createdBy.id = by
+        return invite
+    }
+
+    static func link(teamID: UUID, tokenHash: String, by: UUID) -> TeamInvite {
+        let invite = TeamInvite()
+        invite.$team.id = teamID
+        invite.tokenHash = tokenHash
+        invite.$createdBy.id = by
+        return invite
+    }
+}

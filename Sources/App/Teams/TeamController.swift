@@ -1,0 +1,210 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Creating, showing, editing and deleting teams, and "my teams".
+struct TeamController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let teams = routes.grouped("teams")
+        teams.get(use: myTeams)
+        teams.get("new", use: newPage)
+        teams.post("new", use: create)
+        teams.get(":slug", use: show)
+        teams.get(":slug", "edit", use: editPage)
+        teams.post(":slug", "edit", use: update)
+        teams.get(":slug", "delete", use: deletePage)
+        teams.post(":slug", "delete", use: delete)
+    }
+
+    // MARK: Create and edit
+
+    struct FormPage: Encodable {
+        let layout: Layout
+        let form: TeamForm
+        let errors: [String: String]
+        let choices: Choices
+        let action: String
+        let submit: String
+        let cancelURL: String
+    }
+
+    func newPage(req: Request) async throws -> View {
+        _ = try req.requireUser()
+        return try await renderForm(req, form: TeamForm(), errors: [:], team: nil)
+    }
+
+    func create(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(TeamForm.self)
+        let (valid, errors) = form.validate()
+        guard let valid else {
+            return try await renderForm(req, form: form, errors: errors, team: nil).encodeResponse(status: .unprocessableEntity, for: req)
+        }
+        let team = Team()
+        apply(valid, to: team)
+        let userID = try user.requireID()
+        try await req.db.transaction { db in
+            team.slug = try await Self.uniqueSlug(for: valid.name, on: db)
+            try await team.create(on: db)
+            try await Membership(teamID: team.requireID(), userID: userID, role: .owner).create(on: db)
+        }
+        req.flash(.success, "\(team.name) is ready. Invite your players below.")
+        return req.redirect(to: "/teams/\(team.slug)")
+    }
+
+    func editPage(req: Request) async throws -> View {
+        _ = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        try access.requireManager()
+        return try await renderForm(req, form: TeamForm(team: access.team), errors: [:], team: access.team)
+    }
+
+    func update(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        try access.requireManager()
+        let form = try req.content.decode(TeamForm.self)
+        let (valid, errors) = form.validate()
+        guard let valid else {
+            return try await renderForm(req, form: form, errors: errors, team: access.team).encodeResponse(status: .unprocessableEntity, for: req)
+        }
+        // The slug stays as it was, so links people already shared keep working after a rename.
+        apply(valid, to: access.team)
+        try await access.team.update(on: req.db)
+        req.flash(.success, "Team details saved.")
+        return req.redirect(to: "/teams/\(access.team.slug)")
+    }
+
+    private func apply(_ valid: TeamForm.Valid, to team: Team) {
+        team.name = valid.name
+        team.sport = valid.sport.rawValue
+        team.privacy = valid.privacy
+        team.placeName = valid.place.name
+        team.latitude = valid.place.latitude
+        team.longitude = valid.place.longitude
+        team.ageGroup = valid.ageGroup.rawValue
+        team.gender = valid.gender.rawValue
+        team.skill = valid.skill.rawValue
+        team.description = valid.description
+        team.lookingForPlayers = valid.lookingForPlayers
+    }
+
+    private func renderForm(_ req: Request, form: TeamForm, errors: [String: String], team: Team?) async throws -> View {
+        let page = FormPage(
+            layout: req.layout(title: team == nil ? "New team" : "Edit \(team!.name)", section: "teams"),
+            form: form, errors: errors, choices: Choices(),
+            action: team == nil ? "/teams/new" : "/teams/\(team!.slug)/edit",
+            submit: team == nil ? "Create team" : "Save changes",
+            cancelURL: team == nil ? "/teams" : "/teams/\(team!.slug)"
+        )
+        return try await req.view.render("teams/form", page)
+    }
+
+    /// "riverside-futsal", then "riverside-futsal-2", … for the next team with the same name.
+    static func uniqueSlug(for name: String, on db: any Database) async throws -> String {
+        let base = Slug.make(name)
+        let taken = Set(try await Team.query(on: db).group(.or) { group in
+            group.filter(\.$slug == base).filter(\.$slug =~ (base + "-"))
+        }.all().map(\.slug))
+        if !taken.contains(base), !Self.reserved.contains(base) { return base }
+        var number = 2
+        while taken.contains("\(base)-\(number)") { number += 1 }
+        return "\(base)-\(number)"
+    }
+
+    /// Slugs that would collide with fixed routes under /teams.
+    static let reserved: Set<String> = ["new"]
+
+    // MARK: Show
+
+    func show(req: Request) async throws -> View {
+        let access = try await TeamAccess.load(req)
+        let page = try await TeamPage.build(access, req: req)
+        return try await req.view.render("teams/show", page)
+    }
+
+    // MARK: Delete
+
+    struct DeletePage: Encodable {
+        let layout: Layout
+        let name: String
+        let slug: String
+        let members: Int
+    }
+
+    func deletePage(req: Request) async throws -> View {
+        _ = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        guard access.isOwner else { throw Abort(.forbidden, reason: "Only the team's owners can delete it.") }
+        let members = try await Membership.query(on: req.db).filter(\.$team.$id == access.team.requireID()).count()
+        return try await req.view.render("teams/delete", DeletePage(
+            layout: req.layout(title: "Delete \(access.team.name)", section: "teams"),
+            name: access.team.name, slug: access.team.slug, members: members
+        ))
+    }
+
+    func delete(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        guard access.isOwner else { throw Abort(.forbidden, reason: "Only the team's owners can delete it.") }
+        // Memberships, requests, invitations and league places go with it (ON DELETE CASCADE).
+        try await access.team.delete(on: req.db)
+        req.flash(.info, "\(access.team.name) has been deleted.")
+        return req.redirect(to: "/teams")
+    }
+
+    // MARK: My teams
+
+    struct MyTeamsPage: Encodable {
+        let layout: Layout
+        let teams: [TeamCard]
+        let requested: [TeamCard]
+        let invitations: [InvitationCard]
+    }
+
+    struct InvitationCard: Encodable {
+        let id: String
+        let team: TeamCard
+    }
+
+    func myTeams(req: Request) async throws -> View {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        let memberships = try await Membership.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
+        let requests = try await JoinRequest.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
+        let invites = try await TeamInvite.query(on: req.db).filter(\.$invitee.$id == userID).with(\.$team).all()
+        let page = MyTeamsPage(
+            layout: req.layout(title: "My teams", section: "teams"),
+            teams: memberships.map { TeamCard($0.team, role: $0.role) }.sorted { $0.name < $1.name },
+            requested: requests.map { TeamCard($0.team, role: nil) },
+            invitations: invites.map { InvitationCard(id: $0.id!.uuidString, team: TeamCard($0.team, role: nil)) }
+        )
+        return try await req.view.render("teams/index", page)
+    }
+}
+
+/// A team as shown in lists.
+struct TeamCard: Encodable {
+    let slug: String
+    let name: String
+    let sport: String
+    let privacy: String
+    let level: String
+    let role: String?
+    let lookingForPlayers: Bool
+    var distance: String?
+
+    init(_ team: Team, role: Membership.Role?, distance: String? = nil) {
+        slug = team.slug
+        name = team.name
+        sport = team.sportValue?.label ?? team.sport
+        privacy = team.privacy.shortLabel
+        level = [
+            AgeGroup(rawValue: team.ageGroup)?.label, TeamGender(rawValue: team.gender)?.label,
+            TeamSkill(rawValue: team.skill)?.label,
+        ].compactMap { $0 }.joined(separator: " · ")
+        self.role = role?.label
+        lookingForPlayers = team.lookingForPlayers
+        self.distance = distance
+    }
+}

@@ -1,0 +1,152 @@
+import FieldhouseKit
+import Foundation
+import Vapor
+
+/// The team form as typed, and its validation into values or per-field messages. Leagues share the
+/// common fields (name, sport, level, place) through `Attributes`.
+struct TeamForm: Content {
+    var name: String?
+    var sport: String?
+    var privacy: String?
+    var place_name: String?
+    var latitude: String?
+    var longitude: String?
+    var age_group: String?
+    var gender: String?
+    var skill: String?
+    var description: String?
+    var looking_for_players: String?
+
+    init() {
+        privacy = Team.Privacy.protected.rawValue
+        age_group = AgeGroup.any.rawValue
+        gender = TeamGender.any.rawValue
+        skill = TeamSkill.any.rawValue
+        looking_for_players = "on"
+    }
+
+    init(team: Team) {
+        name = team.name
+        sport = team.sport
+        privacy = team.privacy.rawValue
+        place_name = team.placeName
+        latitude = team.latitude.map { String($0) }
+        longitude = team.longitude.map { String($0) }
+        age_group = team.ageGroup
+        gender = team.gender
+        skill = team.skill
+        description = team.description
+        looking_for_players = team.lookingForPlayers ? "on" : nil
+    }
+
+    struct Valid {
+        var name: String
+        var sport: Sport
+        var privacy: Team.Privacy
+        var place: Place
+        var ageGroup: AgeGroup
+        var gender: TeamGender
+        var skill: TeamSkill
+        var description: String
+        var lookingForPlayers: Bool
+    }
+
+    func validate() -> (Valid?, [String: String]) {
+        var errors: [String: String] = [:]
+        let attributes = Attributes.validate(
+            name: name, sport: sport, ageGroup: age_group, gender: gender, skill: skill,
+            placeName: place_name, latitude: latitude, longitude: longitude, errors: &errors
+        )
+        let privacyValue = Team.Privacy(rawValue: privacy ?? "")
+        if privacyValue == nil { errors["privacy"] = "Choose who can find and join the team" }
+        let text = (description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.count > 5000 {
+            errors["description"] = "Keep the description to 5,000 characters or fewer (it has \(text.count))"
+        }
+        guard errors.isEmpty, let attributes, let privacyValue else { return (nil, errors) }
+        return (Valid(
+            name: attributes.name, sport: attributes.sport, privacy: privacyValue, place: attributes.place,
+            ageGroup: attributes.ageGroup, gender: attributes.gender, skill: attributes.skill,
+            description: text, lookingForPlayers: looking_for_players == "on"
+        ), [:])
+    }
+}
+
+/// A named place with optional coordinates.
+struct Place {
+    var name: String?
+    var latitude: Double?
+    var longitude: Double?
+}
+
+/// Fields teams and leagues share, validated the same way with the same messages.
+struct Attributes {
+    var name: String
+    var sport: Sport
+    var ageGroup: AgeGroup
+    var gender: TeamGender
+    var skill: TeamSkill
+    var place: Place
+
+    static func validate(
+        name rawName: String?, sport: String?, ageGroup: String?, gender: String?, skill: String?,
+        placeName: String?, latitude: String?, longitude: String?, errors: inout [String: String]
+    ) -> Attributes? {
+        let name = AccountRules.collapseWhitespace(rawName ?? "")
+        if name.isEmpty {
+            errors["name"] = "Enter a name"
+        } else if Slug.make(name).isEmpty {
+            errors["name"] = "Use some letters or digits in the name"
+        } else if name.count > 80 {
+            errors["name"] = "Keep the name to 80 characters or fewer"
+        }
+        let sportValue = Sport(rawValue: sport ?? "")
+        if sportValue == nil { errors["sport"] = "Choose a sport from the list" }
+        let ageValue = AgeGroup(rawValue: ageGroup ?? "")
+        if ageValue == nil { errors["age_group"] = "Choose an age group from the list" }
+        let genderValue = TeamGender(rawValue: gender ?? "")
+        if genderValue == nil { errors["gender"] = "Choose who can play from the list" }
+        let skillValue = TeamSkill(rawValue: skill ?? "")
+        if skillValue == nil { errors["skill"] = "Choose a level from the list" }
+
+        let place = AccountRules.collapseWhitespace(placeName ?? "")
+        if place.count > 120 { errors["place_name"] = "Keep the place name to 120 characters or fewer" }
+        let lat = coordinate(latitude, range: -90...90, axis: "latitude")
+        let lon = coordinate(longitude, range: -180...180, axis: "longitude")
+        errors["latitude"] = lat.error
+        errors["longitude"] = lon.error
+        if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {
+            errors[lat.value == nil ? "latitude" : "longitude"] = "Enter both latitude and longitude, or neither"
+        }
+        guard let sportValue, let ageValue, let genderValue, let skillValue,
+              errors["name"] == nil, errors["latitude"] == nil, errors["longitude"] == nil, errors["place_name"] == nil
+        else { return nil }
+        return Attributes(
+            name: name, sport: sportValue, ageGroup: ageValue, gender: genderValue, skill: skillValue,
+            place: Place(name: place.isEmpty ? nil : place, latitude: lat.value, longitude: lon.value)
+        )
+    }
+
+    static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
+        let text = (raw ?? "").trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return (nil, nil) }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            return (nil, "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))")
+        }
+        return (value, nil)
+    }
+}
+
+/// The choices the team and league forms offer, as (value, label) pairs for the templates.
+struct Choices: Encodable {
+    struct Option: Encodable {
+        let value: String
+        let label: String
+    }
+
+    let sports = Sport.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+    let ageGroups = AgeGroup.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+    let genders = TeamGender.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+    let skills = TeamSkill.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+    let privacies = Team.Privacy.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+}

@@ -1,0 +1,132 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Everything the team page shows, limited to what the viewer may see and do.
+struct TeamPage: Encodable {
+    struct Member: Encodable {
+        let username: String
+        let displayName: String
+        let role: String
+        let roleValue: String
+        let profileURL: String?
+        let isYou: Bool
+    }
+
+    struct Pending: Encodable {
+        let id: String
+        let username: String
+        let displayName: String
+        let message: String?
+    }
+
+    struct LinkInvite: Encodable {
+        let id: String
+        let created: String
+    }
+
+    struct LeagueLink: Encodable {
+        let slug: String
+        let name: String
+    }
+
+    let layout: Layout
+    let team: TeamCard
+    let description: String
+    let place: String?
+    let mapURL: String?
+    let isMember: Bool
+    let yourRole: String?
+    let canManage: Bool
+    let isOwner: Bool
+    let canJoinNow: Bool
+    let canRequest: Bool
+    let hasRequested: Bool
+    let isInvited: Bool
+    let inviteID: String?
+    let signInURL: String?
+    let memberCount: Int
+    let roster: [Member]?
+    let requests: [Pending]
+    let personInvites: [Pending]
+    let linkInvites: [LinkInvite]
+    let newLink: String?
+    let leagues: [LeagueLink]
+    let roles: [Choices.Option]
+
+    static func build(_ access: TeamAccess, req: Request, newLink: String? = nil) async throws -> TeamPage {
+        let team = access.team
+        let teamID = try team.requireID()
+        let memberships = try await Membership.query(on: req.db).filter(\.$team.$id == teamID).with(\.$user).all()
+        let viewerID = req.currentUser?.id
+
+        var roster: [Member]?
+        if access.canSeeRoster {
+            // Names on a roster link to profiles only where the viewer may see that profile.
+            let relations = try await Relations.load(viewer: req.currentUser, people: memberships.map { $0.$user.id }, on: req.db)
+            roster = memberships.sorted { ($0.role, $0.user.searchName) < ($1.role, $1.user.searchName) }.map { m in
+                let visible = ProfilePolicy.canSeeExists(m.user, relations.relation(to: m.user))
+                return Member(
+                    username: m.user.username, displayName: m.user.displayName, role: m.role.label,
+                    roleValue: m.role.rawValue, profileURL: visible ? "/u/\(m.user.username)" : nil,
+                    isYou: m.$user.id == viewerID
+                )
+            }
+        }
+
+        var requests: [Pending] = []
+        var personInvites: [Pending] = []
+        var linkInvites: [LinkInvite] = []
+        if access.canManage {
+            requests = try await JoinRequest.query(on: req.db).filter(\.$team.$id == teamID).with(\.$user).sort(\.$createdAt).all().map {
+                Pending(id: $0.id!.uuidString, username: $0.user.username, displayName: $0.user.displayName, message: $0.message)
+            }
+            let invites = try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).with(\.$invitee).sort(\.$createdAt).all()
+            personInvites = invites.compactMap { invite in
+                invite.invitee.map { Pending(id: invite.id!.uuidString, username: $0.username, displayName: $0.displayName, message: nil) }
+            }
+            linkInvites = invites.filter { $0.tokenHash != nil }.map {
+                LinkInvite(id: $0.id!.uuidString, created: ($0.createdAt ?? Date()).formatted(date: .abbreviated, time: .omitted))
+            }
+        }
+
+        let leagueRows = try await LeagueTeam.query(on: req.db).filter(\.$team.$id == teamID)
+            .filter(\.$status == .active).with(\.$league).all()
+        let leagues = leagueRows.filter { !$0.league.isPrivate || access.isMember }
+            .map { LeagueLink(slug: $0.league.slug, name: $0.league.name) }
+
+        var place: String?
+        var mapURL: String?
+        if let coordinate = team.coordinate {
+            if access.canSeeExactLocation {
+                place = team.placeName ?? String(format: "%.4f, %.4f", coordinate.latitude, coordinate.longitude)
+                mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=15/%.5f/%.5f",
+                                coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
+            } else {
+                // About 10 km: enough to know whether it is your part of the country.
+                let lat = (coordinate.latitude * 10).rounded() / 10, lon = (coordinate.longitude * 10).rounded() / 10
+                place = String(format: "Around %.1f, %.1f (exact place shown to members)", lat, lon)
+                mapURL = String(format: "https://www.openstreetmap.org/#map=11/%.1f/%.1f", lat, lon)
+            }
+        } else if access.canSeeExactLocation {
+            place = team.placeName
+        }
+
+        return TeamPage(
+            layout: req.layout(title: team.name, section: "teams"),
+            team: TeamCard(team, role: access.role),
+            description: team.description,
+            place: place, mapURL: mapURL,
+            isMember: access.isMember, yourRole: access.role?.label,
+            canManage: access.canManage, isOwner: access.isOwner,
+            canJoinNow: access.canJoinNow, canRequest: access.canRequest,
+            hasRequested: access.joinRequest != nil,
+            isInvited: access.invite != nil, inviteID: access.invite?.id?.uuidString,
+            signInURL: req.currentUser == nil ? "/login?next=%2Fteams%2F\(team.slug)" : nil,
+            memberCount: memberships.count,
+            roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,
+            newLink: newLink, leagues: leagues,
+            roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { Choices.Option(value: $0.rawValue, label: $0.label) }
+        )
+    }
+}
