@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
-.build/release/fieldhouse seed >/dev/null
+.build/release/fieldhouse seed --bench-teams 100000 >/dev/null
 .build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -39,6 +39,9 @@ SCENARIOS=(
   "healthz|/healthz|"
   "profile page (public, anonymous)|/u/jonas|"
   "home page (signed in)|/|fh_session=$session"
+  "team page (25 members, anonymous)|/teams/bench-25|"
+  "team page (25 members, signed in)|/teams/bench-25|fh_session=$session"
+  "find teams within 50 km (100k teams)|/find?lat=55.68&lon=12.57&radius_km=50&sport=futsal|"
 )
 
 printf "%-34s %10s %9s %9s %9s   (wrk, %s connections, %s, 2 threads)\n" "scenario" "req/s" "p50" "p90" "p99" "$CONNECTIONS" "$DURATION"

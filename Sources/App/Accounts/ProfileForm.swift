@@ -68,8 +68,8 @@ struct ProfileForm: Content {
 
         let place = AccountRules.collapseWhitespace(home_name ?? "")
         if place.count > 80 { errors["home_name"] = "Keep the place name to 80 characters or fewer" }
-        let lat = Self.coordinate(home_lat, range: -90...90, axis: "latitude")
-        let lon = Self.coordinate(home_lon, range: -180...180, axis: "longitude")
+        let lat = Attributes.coordinate(home_lat, range: -90...90, axis: "latitude")
+        let lon = Attributes.coordinate(home_lon, range: -180...180, axis: "longitude")
         errors["home_lat"] = lat.error
         errors["home_lon"] = lon.error
         if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {
@@ -111,15 +111,6 @@ struct ProfileForm: Content {
             return (nil, "Enter a \(name) between \(Int(range.lowerBound)) and \(Int(range.upperBound)) \(unit)")
         }
         return ((value * 10).rounded() / 10, nil)
-    }
-
-    private static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
-        let text = (raw ?? "").trimmingCharacters(in: .whitespaces)
-        if text.isEmpty { return (nil, nil) }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            return (nil, "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))")
-        }
-        return (value, nil)
     }
 
     private static func number(_ value: Double) -> String {

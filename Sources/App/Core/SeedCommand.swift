@@ -4,7 +4,10 @@ import Vapor
 /// `fieldhouse seed`: demo data a newcomer can click through. Running it again changes nothing,
 /// so `make run` can call it every time.
 struct SeedCommand: AsyncCommand {
-    struct Signature: CommandSignature {}
+    struct Signature: CommandSignature {
+        @Option(name: "bench-teams", help: "Also add this many teams spread over a country, for `make bench`")
+        var benchTeams: Int?
+    }
 
     var help: String { "Adds demo people, profiles and follows (skipped when they already exist)." }
 
@@ -12,6 +15,12 @@ struct SeedCommand: AsyncCommand {
         let app = context.application
         try await app.autoMigrate()
         let added = try await DemoPeople.seed(app: app)
+        let teams = try await DemoTeams.seed(app: app)
+        if let count = signature.benchTeams, count > 0 {
+            try await BenchTeams.seed(count: count, app: app)
+            context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
+        }
+        if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         context.console.print(added == 0
             ? "Demo data is already present."
             : "Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json").")

@@ -6,11 +6,11 @@ import Vapor
 
 extension Browser {
     /// Creates a team through the form and returns its slug.
-    func createTeam(_ name: String, privacy: String = "protected", sport: String = "futsal", extra: [(String, String)] = []) async throws -> String {
+    func createTeam(_ name: String, privacy: String = "protected", sport: String = "futsal", looking: Bool = true, extra: [(String, String)] = []) async throws -> String {
         let page = try await post("/teams/new", [
             ("name", name), ("sport", sport), ("privacy", privacy), ("age_group", "any"), ("gender", "any"),
-            ("skill", "any"), ("description", "We play on Thursdays."), ("looking_for_players", "on"),
-        ] + extra, csrfFrom: "/teams/new")
+            ("skill", "any"), ("description", "We play on Thursdays."),
+        ] + (looking ? [("looking_for_players", "on")] : []) + extra, csrfFrom: "/teams/new")
         #expect(page.status == .seeOther, "team not created: \(page.body.prefix(400))")
         let location = try #require(page.location)
         return String(location.dropFirst("/teams/".count))
