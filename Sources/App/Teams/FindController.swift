@@ -33,8 +33,11 @@ struct FindController: RouteCollection {
         let radius = query.radiusKm * 1000
         let box = Geo.boundingBox(around: centre, radius: radius)
         let sql = db as! any SQLDatabase
+        // Two steps: positions of every candidate (three columns, read straight from the index),
+        // then the details of just the page shown. Decoding whole rows for every candidate in a big
+        // city cost more than the query itself.
         var select = sql.select()
-            .columns("slug", "name", "sport", "privacy", "age_group", "gender", "skill", "latitude", "longitude")
+            .columns("slug", "latitude", "longitude")
             .from(Team.schema)
             .where("latitude", .greaterThanOrEqual, box.minLatitude)
             .where("latitude", .lessThanOrEqual, box.maxLatitude)
@@ -55,12 +58,21 @@ struct FindController: RouteCollection {
         if let age = query.ageGroup, age != .any { select = select.where("age_group", .in, [age.rawValue, AgeGroup.any.rawValue]) }
         if let gender = query.gender, gender != .any { select = select.where("gender", .in, [gender.rawValue, TeamGender.any.rawValue]) }
 
-        let rows = try await select.all(decoding: Row.self)
-        let hits = rows.compactMap { row -> Hit? in
-            let metres = Geo.distance(centre, Coordinate(latitude: row.latitude, longitude: row.longitude))
-            return metres <= radius ? Hit(row: row, metres: metres) : nil
-        }.sorted { ($0.metres, $0.row.name) < ($1.metres, $1.row.name) }
-        return Array(hits.dropFirst(offset).prefix(limit))
+        let candidates = try await select.all().compactMap { row -> (slug: String, metres: Double)? in
+            guard let slug = try? row.decode(column: "slug", as: String.self),
+                  let lat = try? row.decode(column: "latitude", as: Double.self),
+                  let lon = try? row.decode(column: "longitude", as: Double.self) else { return nil }
+            let metres = Geo.distance(centre, Coordinate(latitude: lat, longitude: lon))
+            return metres <= radius ? (slug, metres) : nil
+        }.sorted { ($0.metres, $0.slug) < ($1.metres, $1.slug) }
+        let page = Array(candidates.dropFirst(offset).prefix(limit))
+        guard !page.isEmpty else { return [] }
+        let rows = try await sql.select()
+            .columns("slug", "name", "sport", "privacy", "age_group", "gender", "skill", "latitude", "longitude")
+            .from(Team.schema).where("slug", .in, page.map(\.slug))
+            .all(decoding: Row.self)
+        let bySlug = Dictionary(uniqueKeysWithValues: rows.map { ($0.slug, $0) })
+        return page.compactMap { candidate in bySlug[candidate.slug].map { Hit(row: $0, metres: candidate.metres) } }
     }
 
     struct Result: Encodable {

@@ -54,7 +54,7 @@ struct MembershipController: RouteCollection {
     }
 
     func leave(req: Request) async throws -> Response {
-        let user = try req.requireUser()
+        _ = try req.requireUser()
         let access = try await TeamAccess.load(req)
         let teamID = try access.team.requireID()
         if let request = access.joinRequest, access.membership == nil {
@@ -69,7 +69,6 @@ struct MembershipController: RouteCollection {
         }
         try await membership.delete(on: req.db)
         req.flash(.info, "You have left \(access.team.name).")
-        _ = user
         return req.redirect(to: "/teams")
     }
 

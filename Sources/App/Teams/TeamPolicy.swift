@@ -48,10 +48,6 @@ struct TeamAccess {
     func requireManager() throws {
         guard canManage else { throw Abort(.forbidden, reason: "Only the team's managers can do that.") }
     }
-
-    func requireViewer(_ req: Request) throws -> User {
-        try req.requireUser()
-    }
 }
 
 enum TeamPolicy {
