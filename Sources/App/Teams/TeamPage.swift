@@ -60,14 +60,20 @@ struct TeamPage: Encodable {
     /// Members and their roles in one plain-SQL query (a roster of 25 through Fluent's reflective
     /// model loading cost more than everything else on the page).
     static func roster(of teamID: UUID, on db: any Database) async throws -> [(role: Membership.Role, user: User)] {
-        struct Role: Decodable { let member_role: String }
         let rows = try await (db as! any SQLDatabase).raw("""
-            SELECT m.role AS member_role, u.* FROM memberships m JOIN users u ON u.id = m.user_id
-            WHERE m.team_id = \(bind: teamID)
+            SELECT m.role, u.id, u.username, u.display_name, u.visibility
+            FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = \(bind: teamID)
             """).all()
+        // Only what a roster shows and the profile policy needs; reading single columns avoids
+        // the generic row decoder, the largest cost on this page after the template.
         return try rows.map { row in
-            let role = Membership.Role(rawValue: try row.decode(model: Role.self).member_role) ?? .player
-            return (role, User(row: try row.decode(model: User.Row.self)))
+            let user = User()
+            user.id = try row.decode(column: "id", as: UUID.self)
+            user.username = try row.decode(column: "username", as: String.self)
+            user.setDisplayName(try row.decode(column: "display_name", as: String.self))
+            user.visibility = User.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private
+            let role = Membership.Role(rawValue: try row.decode(column: "role", as: String.self)) ?? .player
+            return (role, user)
         }
     }
 
