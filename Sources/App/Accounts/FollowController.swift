@@ -62,12 +62,16 @@ struct FollowController: RouteCollection {
         let followBackIDs = acceptedFollowers.filter { !iFollow.contains($0) }
 
         var pager = Pager(req: req, perPage: 50)
-        let friendRows = friendIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ friendIDs)
-            .with(\.$sports).sort(\.$searchName).offset(pager.offset).limit(pager.fetchLimit).all()
+        let friendRows = friendIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
+            $0.where("id", .in, friendIDs).orderBy("search_name").offset(pager.offset).limit(pager.fetchLimit)
+        }
         let friends = pager.finish(friendRows, path: "/friends", query: [])
-        let requests = requestIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ requestIDs).sort(\.$searchName).all()
-        let followBack = followBackIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ followBackIDs)
-            .sort(\.$searchName).limit(50).all()
+        let requests = requestIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
+            $0.where("id", .in, requestIDs).orderBy("search_name")
+        }
+        let followBack = followBackIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
+            $0.where("id", .in, followBackIDs).orderBy("search_name").limit(50)
+        }
 
         let page = FriendsPage(
             layout: req.layout(title: "Friends", section: "people"),

@@ -7,53 +7,52 @@ enum PeopleQueries {
     /// Everyone the viewer is connected to by a follow in either direction (pending included).
     static func connectedIDs(of viewer: User?, on db: any Database) async throws -> [UUID] {
         guard let viewerID = viewer?.id else { return [] }
-        let out = try await Follow.query(on: db).filter(\.$follower.$id == viewerID).all().map { $0.$followee.id }
-        let into = try await Follow.query(on: db).filter(\.$followee.$id == viewerID).all().map { $0.$follower.id }
+        let out = try await FollowEdge.all(on: db) { $0.where("follower_id", .equal, viewerID) }.map(\.followee)
+        let into = try await FollowEdge.all(on: db) { $0.where("followee_id", .equal, viewerID) }.map(\.follower)
         return [viewerID] + out + into
     }
 
-    /// Restricts a user query to people the viewer may know exist (see `ProfilePolicy.canSeeExists`).
-    static func visible(_ query: QueryBuilder<User>, connected: [UUID]) -> QueryBuilder<User> {
-        query.group(.or) { group in
-            group.filter(\.$visibility != .private)
-            if !connected.isEmpty { group.filter(\.$id ~~ connected) }
+    /// Restricts a query of users to people the viewer may know exist (see `ProfilePolicy.canSeeExists`).
+    static func visible(_ query: SQLSelectBuilder, connected: [UUID]) -> SQLSelectBuilder {
+        query.where { group in
+            let group = group.where("visibility", .notEqual, User.Visibility.private.rawValue)
+            return connected.isEmpty ? group : group.orWhere("id", .in, connected)
         }
     }
 
     /// Name or username search. `%` and `_` typed by the person match themselves, not anything.
     static func search(_ text: String, viewer: User?, pager: Pager, on db: any Database) async throws -> [User] {
         let connected = try await connectedIDs(of: viewer, on: db)
-        var query = visible(User.query(on: db), connected: connected)
         let needle = text.lowercased()
-        if !needle.isEmpty {
-            let escaped = needle.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-            let pattern = "%" + escaped + "%"
-            func like(_ column: String) -> DatabaseQuery.Filter {
-                .sql(SQLList([SQLBinaryExpression(SQLColumn(column), .like, SQLBind(pattern)), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" ")))
-            }
-            query = query.group(.or) { $0.filter(like("username")).filter(like("search_name")) }
+        let escaped = needle.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        let pattern = "%" + escaped + "%"
+        func like(_ column: String) -> any SQLExpression {
+            SQLList([SQLBinaryExpression(SQLColumn(column), .like, SQLBind(pattern)), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" "))
         }
-        return try await query.with(\.$sports)
-            .sort(\.$searchName).sort(\.$username)
-            .offset(pager.offset).limit(pager.fetchLimit).all()
+        return try await PersonLoader.select(on: db) { query in
+            var query = visible(query, connected: connected)
+            if !needle.isEmpty {
+                query = query.where { $0.where(like("username")).orWhere(like("search_name")) }
+            }
+            return query.orderBy("search_name").orderBy("username").offset(pager.offset).limit(pager.fetchLimit)
+        }
     }
 
     /// The followers (or followees) of `user` with an accepted follow, as the viewer may see them.
     static func follows(of user: User, direction: Direction, viewer: User?, pager: Pager, on db: any Database) async throws -> [User] {
         let userID = try user.requireID()
         let connected = try await connectedIDs(of: viewer, on: db)
-        let follows = Follow.query(on: db).filter(\.$status == .accepted)
-        let ids: [UUID]
-        switch direction {
-        case .followers:
-            ids = try await follows.filter(\.$followee.$id == userID).all().map { $0.$follower.id }
-        case .following:
-            ids = try await follows.filter(\.$follower.$id == userID).all().map { $0.$followee.id }
+        let edges = try await FollowEdge.all(on: db) { query in
+            query.where("status", .equal, Follow.Status.accepted.rawValue)
+                .where(direction == .followers ? "followee_id" : "follower_id", .equal, userID)
         }
+        let ids = edges.map { direction == .followers ? $0.follower : $0.followee }
         guard !ids.isEmpty else { return [] }
-        return try await visible(User.query(on: db).filter(\.$id ~~ ids), connected: connected)
-            .with(\.$sports).sort(\.$searchName).offset(pager.offset).limit(pager.fetchLimit).all()
+        return try await PersonLoader.select(on: db) { query in
+            visible(query.where("id", .in, ids), connected: connected)
+                .orderBy("search_name").offset(pager.offset).limit(pager.fetchLimit)
+        }
     }
 
     enum Direction: String { case followers, following }

@@ -1,5 +1,6 @@
 import FieldhouseKit
 import Fluent
+import SQLKit
 import Vapor
 
 /// Who may see what of a person. Pages, lists, search and avatar URLs all ask here, so a private
@@ -42,11 +43,11 @@ struct Relations {
         guard let viewerID = viewer?.id else { return Relations(viewerID: nil) }
         var relations = Relations(viewerID: viewerID)
         guard !people.isEmpty else { return relations }
-        for follow in try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id ~~ people).all() {
-            relations.outgoing[follow.$followee.id] = follow.status
+        for edge in try await FollowEdge.all(on: db, { $0.where("follower_id", .equal, viewerID).where("followee_id", .in, people) }) {
+            relations.outgoing[edge.followee] = edge.status
         }
-        for follow in try await Follow.query(on: db).filter(\.$followee.$id == viewerID).filter(\.$follower.$id ~~ people).all() {
-            relations.incoming[follow.$follower.id] = follow.status
+        for edge in try await FollowEdge.all(on: db, { $0.where("followee_id", .equal, viewerID).where("follower_id", .in, people) }) {
+            relations.incoming[edge.follower] = edge.status
         }
         return relations
     }
@@ -93,6 +94,24 @@ struct PersonCard: Encodable {
         return users.compactMap { user in
             let relation = relations.relation(to: user)
             return ProfilePolicy.canSeeExists(user, relation) ? PersonCard(user, relation: relation) : nil
+        }
+    }
+}
+
+/// A follow as plain values, read with SQL for the pages that check many of them.
+struct FollowEdge {
+    let follower: UUID
+    let followee: UUID
+    let status: Follow.Status
+
+    static func all(on db: any Database, _ filter: (SQLSelectBuilder) -> SQLSelectBuilder) async throws -> [FollowEdge] {
+        let query = (db as! any SQLDatabase).select().columns("follower_id", "followee_id", "status").from(Follow.schema)
+        return try await filter(query).all().map { row in
+            FollowEdge(
+                follower: try row.decode(column: "follower_id", as: UUID.self),
+                followee: try row.decode(column: "followee_id", as: UUID.self),
+                status: Follow.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .pending
+            )
         }
     }
 }

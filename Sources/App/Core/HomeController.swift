@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Vapor
 
 /// `/`: a landing page for visitors, a dashboard for people who are signed in.
@@ -28,29 +29,28 @@ struct HomeController: RouteCollection {
             return try await req.view.render("home/landing", LandingPage(layout: req.layout(title: "Fieldhouse: amateur sport, together")))
         }
         let userID = try user.requireID()
-        let incoming = try await Follow.query(on: req.db).filter(\.$followee.$id == userID).sort(\.$createdAt, .descending).all()
-        let outgoing = try await Follow.query(on: req.db).filter(\.$follower.$id == userID).all()
-        let iFollow = Set(outgoing.filter { $0.status == .accepted }.map { $0.$followee.id })
-        let connected = Set(outgoing.map { $0.$followee.id }).union([userID])
+        let incoming = try await FollowEdge.all(on: req.db) { $0.where("followee_id", .equal, userID).orderBy("created_at", .descending) }
+        let outgoing = try await FollowEdge.all(on: req.db) { $0.where("follower_id", .equal, userID) }
+        let iFollow = Set(outgoing.filter { $0.status == .accepted }.map(\.followee))
+        let connected = Set(outgoing.map(\.followee)).union([userID])
         let followers = incoming.filter { $0.status == .accepted }
 
-        let recentIDs = followers.prefix(5).map { $0.$follower.id }
-        let recentUsers = recentIDs.isEmpty ? [] : try await User.query(on: req.db).filter(\.$id ~~ Array(recentIDs)).with(\.$sports).all()
+        let recentIDs = followers.prefix(5).map(\.follower)
         // Newest follower first, as the follows were sorted.
-        let recent = recentIDs.compactMap { id in recentUsers.first { $0.id == id } }
+        let recent = try await PersonLoader.load(ids: Array(recentIDs), on: req.db)
         // Suggestions: public profiles the person does not follow yet, newest first.
-        let suggestions = try await User.query(on: req.db)
-            .filter(\.$visibility == .public)
-            .filter(\.$id !~ Array(connected))
-            .with(\.$sports)
-            .sort(\.$createdAt, .descending).limit(6).all()
+        let suggestions = try await PersonLoader.select(on: req.db) {
+            $0.where("visibility", .equal, User.Visibility.public.rawValue)
+                .where("id", .notIn, Array(connected))
+                .orderBy("created_at", .descending).limit(6)
+        }
 
         let page = DashboardPage(
             layout: req.layout(title: "Home", section: "home"),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
             profileIncomplete: user.heightCm == nil || user.weightKg == nil,
             followRequests: incoming.filter { $0.status == .pending }.count,
-            friends: followers.filter { iFollow.contains($0.$follower.id) }.count,
+            friends: followers.filter { iFollow.contains($0.follower) }.count,
             followers: followers.count,
             following: iFollow.count,
             newFollowers: try await PersonCard.list(recent, viewer: user, on: req.db),
