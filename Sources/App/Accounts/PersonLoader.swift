@@ -1,4 +1,5 @@
 import Fluent
+import Foundation
 import SQLKit
 
 /// Loads people for lists (dashboard, search, follower lists, friends) with plain SQL: only the
