@@ -26,4 +26,12 @@ public enum Slug {
         }
         return slug
     }
+
+    /// `base`, or `base-2`, `base-3`, … the first that is not taken or reserved.
+    public static func unique(_ base: String, taken: Set<String>, reserved: Set<String> = []) -> String {
+        if !taken.contains(base), !reserved.contains(base) { return base }
+        var number = 2
+        while taken.contains("\(base)-\(number)") { number += 1 }
+        return "\(base)-\(number)"
+    }
 }

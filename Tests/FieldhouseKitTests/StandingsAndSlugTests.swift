@@ -33,3 +33,12 @@ import Testing
         #expect(!Slug.make(String(repeating: "ab ", count: 50)).hasSuffix("-"))
     }
 }
+
+@Suite struct UniqueSlugTests {
+    @Test func numbersFollowTheFirstFreeSlot() {
+        #expect(Slug.unique("fc", taken: []) == "fc")
+        #expect(Slug.unique("fc", taken: ["fc"]) == "fc-2")
+        #expect(Slug.unique("fc", taken: ["fc", "fc-2", "fc-3"]) == "fc-4")
+        #expect(Slug.unique("new", taken: [], reserved: ["new"]) == "new-2")
+    }
+}

@@ -114,11 +114,8 @@ struct LeagueController: RouteCollection {
 
     static func uniqueSlug(for name: String, on db: any Database) async throws -> String {
         let base = Slug.make(name)
-        let taken = Set(try await League.query(on: db).group(.or) { $0.filter(\.$slug == base).filter(\.$slug =~ (base + "-")) }.all().map(\.slug))
-        if !taken.contains(base), base != "new" { return base }
-        var number = 2
-        while taken.contains("\(base)-\(number)") { number += 1 }
-        return "\(base)-\(number)"
+        let taken = try await League.query(on: db).group(.or) { $0.filter(\.$slug == base).filter(\.$slug =~ (base + "-")) }.all().map(\.slug)
+        return Slug.unique(base, taken: Set(taken), reserved: ["new"])
     }
 
     // MARK: Show
@@ -196,7 +193,7 @@ struct LeagueController: RouteCollection {
         let page = ShowPage(
             layout: req.layout(title: league.name, section: "teams"),
             league: LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate),
-            level: [AgeGroup(rawValue: league.ageGroup)?.label, TeamGender(rawValue: league.gender)?.label, TeamSkill(rawValue: league.skill)?.label].compactMap { $0 }.joined(separator: " · "),
+            level: levelLabel(ageGroup: league.ageGroup, gender: league.gender, skill: league.skill),
             place: league.placeName,
             manager: manager?.displayName ?? "",
             isManager: access.isManager,

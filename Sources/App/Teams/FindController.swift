@@ -142,7 +142,7 @@ struct FindController: RouteCollection {
             results = shown.map { hit in
                 Result(
                     slug: hit.row.slug, name: hit.row.name, sport: Sport(rawValue: hit.row.sport)?.label ?? hit.row.sport,
-                    level: [AgeGroup(rawValue: hit.row.age_group)?.label, TeamGender(rawValue: hit.row.gender)?.label, TeamSkill(rawValue: hit.row.skill)?.label].compactMap { $0 }.joined(separator: " · "),
+                    level: levelLabel(ageGroup: hit.row.age_group, gender: hit.row.gender, skill: hit.row.skill),
                     privacy: Team.Privacy(rawValue: hit.row.privacy)?.shortLabel ?? "",
                     distance: Self.formatDistance(hit.metres, imperial: req.currentUser?.units == .imperial)
                 )

@@ -103,13 +103,8 @@ struct TeamController: RouteCollection {
     /// "riverside-futsal", then "riverside-futsal-2", … for the next team with the same name.
     static func uniqueSlug(for name: String, on db: any Database) async throws -> String {
         let base = Slug.make(name)
-        let taken = Set(try await Team.query(on: db).group(.or) { group in
-            group.filter(\.$slug == base).filter(\.$slug =~ (base + "-"))
-        }.all().map(\.slug))
-        if !taken.contains(base), !Self.reserved.contains(base) { return base }
-        var number = 2
-        while taken.contains("\(base)-\(number)") { number += 1 }
-        return "\(base)-\(number)"
+        let taken = try await Team.query(on: db).group(.or) { $0.filter(\.$slug == base).filter(\.$slug =~ (base + "-")) }.all().map(\.slug)
+        return Slug.unique(base, taken: Set(taken), reserved: reserved)
     }
 
     /// Slugs that would collide with fixed routes under /teams.
@@ -199,10 +194,7 @@ struct TeamCard: Encodable {
         name = team.name
         sport = team.sportValue?.label ?? team.sport
         privacy = team.privacy.shortLabel
-        level = [
-            AgeGroup(rawValue: team.ageGroup)?.label, TeamGender(rawValue: team.gender)?.label,
-            TeamSkill(rawValue: team.skill)?.label,
-        ].compactMap { $0 }.joined(separator: " · ")
+        level = levelLabel(ageGroup: team.ageGroup, gender: team.gender, skill: team.skill)
         self.role = role?.label
         lookingForPlayers = team.lookingForPlayers
         self.distance = distance

@@ -150,3 +150,9 @@ struct Choices: Encodable {
     let skills = TeamSkill.allCases.map { Option(value: $0.rawValue, label: $0.label) }
     let privacies = Team.Privacy.allCases.map { Option(value: $0.rawValue, label: $0.label) }
 }
+
+/// "15–17 · Mixed · Intermediate": who a team, league or game is for, in one line.
+func levelLabel(ageGroup: String, gender: String, skill: String) -> String {
+    [AgeGroup(rawValue: ageGroup)?.label, TeamGender(rawValue: gender)?.label, TeamSkill(rawValue: skill)?.label]
+        .compactMap { $0 }.joined(separator: " · ")
+}
