@@ -37,7 +37,8 @@ struct FlashMiddleware: AsyncMiddleware {
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
             response.cookies[Flash.cookieName] = HTTPCookies.Value(
-                string: encoded, maxAge: 300, path: "/", isHTTPOnly: true, sameSite: .lax
+                string: encoded, maxAge: 300, path: "/", isSecure: request.application.config.secureCookies,
+                isHTTPOnly: true, sameSite: .lax
             )
         } else if request.storage[Flash.ConsumedKey.self] == true {
             response.cookies[Flash.cookieName] = .expiredAtRoot
