@@ -95,10 +95,15 @@ struct TeamTests {
                 #expect(try await browser.get("/teams/\(slug)").status == .notFound)
                 #expect(!(try await browser.get("/find?lat=55.68&lon=12.57&radius_km=50").contains("Hidden Hawks")))
             }
+            _ = try await owner.createTeam("Open Owls", privacy: "public")
+            let profile = try await stranger.get("/u/secretive")
+            #expect(profile.contains("Open Owls"), "listed teams show on the profile")
+            #expect(!profile.contains("Hidden Hawks"), "private teams never do")
+            #expect(!(try await owner.get("/u/secretive").contains("Hidden Hawks")))
             let join = try await stranger.post("/teams/\(slug)/join", [], csrfFrom: "/teams")
             #expect(join.status == .notFound)
             #expect(!join.contains("Hidden Hawks"))
-            #expect(try await Membership.query(on: app.db).count() == 1)
+            #expect(try await Membership.query(on: app.db).count() == 2)
 
             // A league that includes it does not show or count it to outsiders.
             let league = try await owner.post("/leagues/new", [("name", "City League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")], csrfFrom: "/leagues/new")

@@ -1,5 +1,6 @@
 import FieldhouseKit
 import Fluent
+import SQLKit
 import Vapor
 
 /// Profile pages, follower lists, avatars and finding people.
@@ -21,11 +22,18 @@ struct ProfileController: RouteCollection {
         let gender: String?
         let homeName: String?
         let sports: [SportLine]
+        let teams: [TeamLine]
         let followers: Int
         let following: Int
         let memberSince: String
         let visibilityNote: String?
         let signInToFollow: String?
+    }
+
+    struct TeamLine: Encodable {
+        let slug: String
+        let name: String
+        let role: String
     }
 
     struct SportLine: Encodable {
@@ -78,12 +86,29 @@ struct ProfileController: RouteCollection {
             gender: full && user.gender != .unspecified ? user.gender.label : nil,
             homeName: full ? user.homeName : nil,
             sports: sports,
+            teams: full ? try await Self.listedTeams(of: user.requireID(), on: req.db) : [],
             followers: counts.0, following: counts.1,
             memberSince: Self.monthYear(user.createdAt ?? Date()),
             visibilityNote: note,
             signInToFollow: req.currentUser == nil ? "/login?next=%2Fu%2F\(user.username)" : nil
         )
         return try await req.view.render("accounts/profile", page)
+    }
+
+    /// The person's public and protected teams. Private teams never appear on a profile, not even
+    /// to someone who plays in them too: the profile is not the place to reveal them.
+    static func listedTeams(of userID: UUID, on db: any Database) async throws -> [TeamLine] {
+        try await (db as! any SQLDatabase).raw("""
+            SELECT t.slug, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
+            WHERE m.user_id = \(bind: userID) AND t.privacy <> \(bind: Team.Privacy.private.rawValue)
+            ORDER BY t.name
+            """).all().map { row in
+            TeamLine(
+                slug: try row.decode(column: "slug", as: String.self),
+                name: try row.decode(column: "name", as: String.self),
+                role: Membership.Role(rawValue: try row.decode(column: "role", as: String.self))?.label ?? ""
+            )
+        }
     }
 
     /// "November 2026". Built by hand: Foundation's formatters are costly to create per request.
