@@ -123,6 +123,13 @@ struct TeamTests {
             let unknown = try await owner.post("/teams/\(slug)/invites", [("username", "nobody_here")], csrfFrom: "/teams/\(slug)")
             #expect(unknown.status == .unprocessableEntity)
             #expect(unknown.contains("Nobody has the username"))
+            // Someone with a private profile looks exactly like nobody to a stranger's team.
+            let hidden = app.browser(); try await hidden.signUp("hidden_kid")
+            try await hidden.post("/settings/privacy", [("visibility", "private")], csrfFrom: "/settings/privacy")
+            let toHidden = try await owner.post("/teams/\(slug)/invites", [("username", "hidden_kid")], csrfFrom: "/teams/\(slug)")
+            #expect(toHidden.status == .unprocessableEntity)
+            #expect(toHidden.contains("Nobody has the username"))
+            #expect(!(try await hidden.get("/teams").contains("Link Legends")))
 
             try await owner.post("/teams/\(slug)/invites", [("username", "@Friend_F")], csrfFrom: "/teams/\(slug)")
             let invited = try await friend.get("/teams")

@@ -35,7 +35,12 @@ struct InviteController: RouteCollection {
 
         let username = AccountRules.collapseWhitespace(form.username ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
         guard !username.isEmpty else { throw Abort(.unprocessableEntity, reason: "Enter the username of the person to invite.") }
-        guard let invitee = try await User.query(on: req.db).filter(\.$username == username).first() else {
+        let found = try await User.query(on: req.db).filter(\.$username == username).first()
+        // A private profile cannot be invited (or even confirmed to exist) by someone it is hidden from:
+        // otherwise any stranger could create a team and message a teenager through invitations.
+        guard let invitee = found, ProfilePolicy.canSeeExists(
+            invitee, try await Relations.load(viewer: manager, people: [invitee.requireID()], on: req.db).relation(to: invitee)
+        ) else {
             throw Abort(.unprocessableEntity, reason: "Nobody has the username “\(username)”. Check the spelling on their profile page.")
         }
         let inviteeID = try invitee.requireID()
