@@ -1,0 +1,149 @@
+import Foundation
+
+/// An iCalendar (RFC 5545) feed of events. Times are written in UTC, which every calendar program
+/// shows in its own zone, so no VTIMEZONE has to be kept in step with the zone database.
+public struct ICalendar: Sendable {
+    public struct Event: Sendable {
+        /// Stable across changes, so a calendar updates the event instead of adding a second one.
+        public var uid: String
+        public var start: Date
+        public var durationMinutes: Int
+        public var summary: String
+        public var description: String?
+        public var location: String?
+        public var latitude: Double?
+        public var longitude: Double?
+        public var url: String?
+        /// Bumped on every change a calendar should pick up.
+        public var sequence: Int
+        public var cancelled: Bool
+        public var lastModified: Date?
+
+        public init(uid: String, start: Date, durationMinutes: Int, summary: String, description: String? = nil,
+                    location: String? = nil, latitude: Double? = nil, longitude: Double? = nil, url: String? = nil,
+                    sequence: Int = 0, cancelled: Bool = false, lastModified: Date? = nil) {
+            self.uid = uid
+            self.start = start
+            self.durationMinutes = durationMinutes
+            self.summary = summary
+            self.description = description
+            self.location = location
+            self.latitude = latitude
+            self.longitude = longitude
+            self.url = url
+            self.sequence = sequence
+            self.cancelled = cancelled
+            self.lastModified = lastModified
+        }
+    }
+
+    public var name: String
+    public var events: [Event]
+    /// When the feed was produced: every event's DTSTAMP.
+    public var stamp: Date
+
+    public init(name: String, events: [Event], stamp: Date = Date()) {
+        self.name = name
+        self.events = events
+        self.stamp = stamp
+    }
+
+    /// The whole calendar, CRLF line ends, every line folded to 75 octets.
+    public func render() -> String {
+        var out = ""
+        out.reserveCapacity(200 + events.count * 400)
+        func line(_ text: String) {
+            out += Self.fold(text)
+            out += "\r\n"
+        }
+        let stampText = Self.utc(stamp)
+        line("BEGIN:VCALENDAR")
+        line("VERSION:2.0")
+        line("PRODID:-//Fieldhouse//Games//EN")
+        line("CALSCALE:GREGORIAN")
+        line("METHOD:PUBLISH")
+        line("X-WR-CALNAME:" + Self.escape(name))
+        for event in events {
+            line("BEGIN:VEVENT")
+            line("UID:" + Self.escape(event.uid))
+            line("DTSTAMP:" + stampText)
+            line("DTSTART:" + Self.utc(event.start))
+            line("DURATION:" + Self.duration(minutes: event.durationMinutes))
+            line("SUMMARY:" + Self.escape(event.summary))
+            if let description = event.description, !description.isEmpty { line("DESCRIPTION:" + Self.escape(description)) }
+            if let location = event.location, !location.isEmpty { line("LOCATION:" + Self.escape(location)) }
+            if let lat = event.latitude, let lon = event.longitude {
+                line(String(format: "GEO:%.6f;%.6f", lat, lon))
+            }
+            if let url = event.url { line("URL:" + url) }
+            line("SEQUENCE:\(event.sequence)")
+            line("STATUS:" + (event.cancelled ? "CANCELLED" : "CONFIRMED"))
+            if let modified = event.lastModified { line("LAST-MODIFIED:" + Self.utc(modified)) }
+            line("END:VEVENT")
+        }
+        line("END:VCALENDAR")
+        return out
+    }
+
+    /// TEXT values: backslash, semicolon and comma are escaped; any line break becomes `\n`.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\r": out += "\\n"
+            case "\n": if !previousWasCR { out += "\\n" }
+            default:
+                // Other control characters are not allowed in TEXT; drop them.
+                if scalar.value < 0x20 && scalar != "\t" { break }
+                out.unicodeScalars.append(scalar)
+            }
+            previousWasCR = scalar == "\r"
+        }
+        return out
+    }
+
+    /// Splits a content line so no physical line is longer than 75 octets, never inside a UTF-8
+    /// sequence; continuation lines start with one space (which counts towards their 75).
+    public static func fold(_ line: String) -> String {
+        let bytes = Array(line.utf8)
+        guard bytes.count > 75 else { return line }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 37)
+        var start = 0
+        var limit = 75
+        while start < bytes.count {
+            var end = min(start + limit, bytes.count)
+            // Back off to the start of a character: continuation bytes look like 10xxxxxx.
+            while end < bytes.count, end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            if start > 0 { out += [0x0D, 0x0A, 0x20] }
+            out += bytes[start..<end]
+            start = end
+            limit = 74
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func utc(_ date: Date) -> String {
+        let c = Calendar.utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+
+    static func duration(minutes: Int) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        if hours == 0 { return "PT\(rest)M" }
+        return rest == 0 ? "PT\(hours)H" : "PT\(hours)H\(rest)M"
+    }
+}
+
+extension Calendar {
+    static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}

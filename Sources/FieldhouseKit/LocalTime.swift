@@ -1,0 +1,27 @@
+import Foundation
+
+/// Wall-clock times at a place: games are typed and shown in their venue's time zone and stored
+/// as instants.
+public enum LocalTime {
+    /// The instant of `day` ("2026-11-26") at `time` ("19:30") in `zone`, or nil when any part is not
+    /// a real date, time or zone. A time that does not exist (the hour skipped when clocks go forward)
+    /// moves forward to the next valid time, as a wall clock would.
+    public static func instant(day: String, time: String, zone: String) -> Date? {
+        guard let date = CalendarDate(iso: day), let tz = TimeZone(identifier: zone) else { return nil }
+        let parts = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = tz
+        return calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute))
+    }
+
+    /// ("2026-11-26", "19:30") for `instant` in `zone`.
+    public static func parts(of instant: Date, zone: String) -> (day: String, time: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+        return (String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!), String(format: "%02d:%02d", c.hour!, c.minute!))
+    }
+}
