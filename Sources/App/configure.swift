@@ -15,6 +15,11 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.http.server.configuration.port = config.port
     // Ordinary forms are small; upload routes raise their own limit up to the configured maximum.
     app.routes.defaultMaxBodySize = "1mb"
+    // The API speaks snake_case with RFC 3339 times, as apps on every platform expect.
+    let json = JSONEncoder()
+    json.keyEncodingStrategy = .convertToSnakeCase
+    json.dateEncodingStrategy = .iso8601
+    ContentConfiguration.global.use(encoder: json, for: .json)
 
     switch config.database {
     case .sqlite(let path):
@@ -69,5 +74,8 @@ enum Migrations {
         app.migrations.add(CreateNotification())
         app.migrations.add(CreateLeague())
         app.migrations.add(CreateLeagueTeam())
+        app.migrations.add(CreateGame())
+        app.migrations.add(CreateGamePlayer())
+        app.migrations.add(AddCalendarTokenToUsers())
     }
 }

@@ -19,5 +19,9 @@ func routes(_ app: Application) throws {
     try app.register(collection: InviteController())
     try app.register(collection: LeagueController())
     try app.register(collection: FindController())
+    try app.register(collection: GameController())
+    try app.register(collection: GamePlayerController())
+    try app.register(collection: MyGamesController())
+    try app.register(collection: CalendarController())
     try app.register(collection: NotificationController())
 }

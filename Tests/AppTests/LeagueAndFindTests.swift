@@ -69,7 +69,7 @@ struct LeagueAndFindTests {
             _ = try await owner.createTeam("Full Team", privacy: "public", looking: false, extra: [("latitude", "55.68"), ("longitude", "12.57")])
 
             let searcher = app.browser()
-            let page = try await searcher.get("/find?lat=55.6761&lon=12.5683&radius_km=50&sport=futsal")
+            let page = try await searcher.get("/find?what=teams&lat=55.6761&lon=12.5683&radius_km=50&sport=futsal")
             #expect(page.status == .ok)
             let near = try #require(page.body.range(of: "Near Team"))
             let roskilde = try #require(page.body.range(of: "Roskilde Team"))
@@ -80,13 +80,13 @@ struct LeagueAndFindTests {
             #expect(!page.contains("Volley Near"), "other sports filtered out")
             #expect(!page.contains("Full Team"), "teams not looking for players are not listed")
 
-            let wide = try await searcher.get("/find?lat=55.6761&lon=12.5683&radius_km=200&sport=futsal")
+            let wide = try await searcher.get("/find?what=teams&lat=55.6761&lon=12.5683&radius_km=200&sport=futsal")
             #expect(wide.contains("Aarhus Team"))
 
             let bad = try await searcher.get("/find?lat=95&lon=12&radius_km=9000&sport=chess")
             #expect(bad.status == .unprocessableEntity)
             #expect(bad.contains("Enter a latitude between -90 and 90"))
-            #expect(bad.contains("Choose a distance between 1 and 500 km"))
+            #expect(bad.contains("Choose a distance between 1 and 200 km"))
             #expect(bad.contains("Choose a sport from the list"))
 
             let ask = try await searcher.get("/find")

@@ -18,6 +18,7 @@ extension User {
         let continuous_hr: Bool
         let visibility: String
         let avatar_file: String?
+        let calendar_token: String?
         let created_at, updated_at: Date?
     }
 
@@ -47,6 +48,7 @@ extension User {
         // An unreadable visibility must fail closed.
         visibility = Visibility(rawValue: row.visibility) ?? .private
         avatarFile = row.avatar_file
+        calendarToken = row.calendar_token
         createdAt = row.created_at
         updatedAt = row.updated_at
     }

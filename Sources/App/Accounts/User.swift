@@ -31,6 +31,8 @@ final class User: Model, @unchecked Sendable {
     @Enum(key: "visibility") var visibility: Visibility
     /// File name under `<data>/avatars`, never a path the user supplied.
     @OptionalField(key: "avatar_file") var avatarFile: String?
+    /// The secret in this person's calendar feed URL; made on first use, replaced on request.
+    @OptionalField(key: "calendar_token") var calendarToken: String?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 

@@ -26,6 +26,8 @@ final class Notification: Model, @unchecked Sendable {
 
     enum Kind: String {
         case joinRequest = "join_request", invited, approved, roleChanged = "role_changed", leagueInvite = "league_invite"
+        case newGame = "new_game", gameChanged = "game_changed", gameCancelled = "game_cancelled", gameReminder = "game_reminder"
+        case gameJoinRequest = "game_join_request", gamePlace = "game_place", gameRemoved = "game_removed", subsFilled = "subs_filled"
     }
 
     /// Records one notification per recipient.

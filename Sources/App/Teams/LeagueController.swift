@@ -177,7 +177,7 @@ struct LeagueController: RouteCollection {
         let active = entries.filter { $0.status == .active }
         // Private teams are shown only to their members and the league manager; they are not counted.
         let shown = active.filter { TeamPolicy.isListed($0.team) || access.isManager || access.memberTeamIDs.contains($0.$team.id) }
-        let table = Standings.table(teams: shown.map { $0.team.slug }, results: [])
+        let table = Standings.table(teams: shown.map { $0.team.slug }, results: try await Self.results(of: league, on: req.db))
         let bySlug = Dictionary(uniqueKeysWithValues: shown.map { ($0.team.slug, $0.team) })
         let standings = table.enumerated().map { index, row in
             StandingRow(
@@ -202,6 +202,21 @@ struct LeagueController: RouteCollection {
             removable: shown.filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }.map { $0.team.slug }
         )
         return try await req.view.render("leagues/show", page)
+    }
+
+    /// Scores of the league's fixtures, by team slug. Results against teams not in the table are
+    /// ignored by `Standings`.
+    static func results(of league: League, on db: any Database) async throws -> [Standings.Result] {
+        let games = try await Game.query(on: db).filter(\.$league.$id == league.requireID())
+            .filter(\.$status == .scheduled).filter(\.$homeScore != nil).filter(\.$awayScore != nil).all()
+        let teamIDs = Set(games.compactMap { $0.$team.id } + games.compactMap { $0.$opponentTeam.id })
+        guard !teamIDs.isEmpty else { return [] }
+        let slugs = Dictionary(uniqueKeysWithValues: try await Team.query(on: db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.slug) })
+        return games.compactMap { game in
+            guard let home = game.$team.id.flatMap({ slugs[$0] }), let away = game.$opponentTeam.id.flatMap({ slugs[$0] }),
+                  let homeScore = game.homeScore, let awayScore = game.awayScore else { return nil }
+            return Standings.Result(home: home, away: away, homeScore: homeScore, awayScore: awayScore)
+        }
     }
 
     // MARK: Teams

@@ -70,7 +70,15 @@ struct TeamController: RouteCollection {
         }
         // The slug stays as it was, so links people already shared keep working after a rename.
         apply(valid, to: access.team)
-        try await access.team.update(on: req.db)
+        let team = access.team
+        try await req.db.transaction { db in
+            try await team.update(on: db)
+            // A team's games are for the same people as the team, and as private as it is.
+            try await Game.query(on: db).filter(\.$team.$id == team.requireID())
+                .set(\.$privacy, to: team.privacy.rawValue).set(\.$sport, to: team.sport)
+                .set(\.$ageGroup, to: team.ageGroup).set(\.$gender, to: team.gender).set(\.$skill, to: team.skill)
+                .update()
+        }
         req.flash(.success, "Team details saved.")
         return req.redirect(to: "/teams/\(access.team.slug)")
     }

@@ -55,6 +55,8 @@ struct TeamPage: Encodable {
     let linkInvites: [LinkInvite]
     let newLink: String?
     let leagues: [LeagueLink]
+    let games: [MyGamesController.Card]
+    let feedURL: String?
     let roles: [Choices.Option]
 
     /// Members and their roles in one plain-SQL query (a roster of 25 through Fluent's reflective
@@ -136,6 +138,24 @@ struct TeamPage: Encodable {
             place = team.placeName
         }
 
+        // The next games; their page applies the same rules as this one.
+        let upcoming = try await Game.query(on: req.db).filter(\.$team.$id == teamID)
+            .filter(\.$startsAt >= Date().addingTimeInterval(-86_400)).sort(\.$startsAt).limit(11).all()
+            .filter { $0.endsAt > Date() }.prefix(10)
+        let games = upcoming.map { game in
+            MyGamesController.Card(
+                url: "/games/\(game.id!.uuidString)", title: game.title(teamName: team.name), sport: game.sportLabel, team: nil,
+                when: "\(GameTime.shortDay(game.startsAt, zone: game.timeZone)) · \(GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone))",
+                place: access.canSeeExactLocation ? game.placeName : nil,
+                status: game.isCancelled ? "Cancelled" : game.subsOpen ? "Substitutes wanted" : "",
+                statusValue: game.isCancelled ? "cancelled" : "none", cancelled: game.isCancelled
+            )
+        }
+        var feedURL: String?
+        if access.isMember, let viewer = req.currentUser {
+            feedURL = try await CalendarController.feedURL(for: viewer, req: req) + "?team=\(team.slug)"
+        }
+
         return TeamPage(
             layout: req.layout(title: team.name, section: "teams"),
             team: TeamCard(team, role: access.role),
@@ -150,6 +170,7 @@ struct TeamPage: Encodable {
             memberCount: memberships.count,
             roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,
             newLink: newLink, leagues: leagues,
+            games: Array(games), feedURL: feedURL,
             roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { Choices.Option(value: $0.rawValue, label: $0.label) }
         )
     }

@@ -1,0 +1,97 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Calendar feeds: `/calendar/{token}.ics` lists every game that concerns the token's owner, or,
+/// with `?team=slug`, one of their teams' games. The token is the only key (calendar programs
+/// send no cookies), so it is long, random, and replaceable from settings.
+struct CalendarController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("calendar", ":file", use: feed)
+        routes.get("settings", "calendar", use: settingsPage)
+        routes.post("settings", "calendar", "reset", use: reset)
+    }
+
+    /// The person's feed URL, minting the token on first use.
+    static func feedURL(for user: User, req: Request) async throws -> String {
+        if user.calendarToken == nil {
+            user.calendarToken = RandomToken.make()
+            try await user.save(on: req.db)
+        }
+        return "\(req.application.config.baseURL)/calendar/\(user.calendarToken!).ics"
+    }
+
+    func feed(req: Request) async throws -> Response {
+        let file = req.parameters.get("file") ?? ""
+        guard file.hasSuffix(".ics") else { throw Abort(.notFound) }
+        let token = String(file.dropLast(4))
+        guard token.count >= 20, let owner = try await User.query(on: req.db).filter(\.$calendarToken == token).first() else {
+            throw Abort(.notFound, reason: "This calendar address is not valid any more. Copy the new one from your settings.")
+        }
+        let ownerID = try owner.requireID()
+        var teamID: UUID?
+        var name = "Fieldhouse: \(owner.displayName)"
+        if let slug = req.query[String.self, at: "team"] {
+            guard let team = try await Team.query(on: req.db).filter(\.$slug == slug.lowercased()).first(),
+                  try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == ownerID).first() != nil
+            else { throw Abort(.notFound) }
+            teamID = team.id
+            name = "Fieldhouse: \(team.name)"
+        }
+        let rows = try await MyGames.load(for: ownerID, team: teamID, range: .feed(since: Date().addingTimeInterval(-180 * 86_400), limit: 2000), on: req.db)
+        let base = req.application.config.baseURL
+        let events = rows.map { row in
+            // Someone still asking to join a protected game learns the place only once let in.
+            let placeKnown = row.privacy == Team.Privacy.public.rawValue || row.is_member == 1 || (row.myStatus.map { $0 != .requested } ?? false)
+            var lines: [String] = []
+            if let status = row.myStatus { lines.append("Your answer: \(row.is_sub == true ? "Substitute" : status.label)") }
+            else if row.game == .team { lines.append("You have not answered yet.") }
+            if placeKnown, !row.description.isEmpty { lines.append(row.description) }
+            lines.append("\(base)/games/\(row.id.uuidString)")
+            return ICalendar.Event(
+                uid: "game-\(row.id.uuidString.lowercased())@fieldhouse", start: row.starts_at, durationMinutes: row.duration_minutes,
+                summary: row.title, description: lines.joined(separator: "\n"),
+                location: placeKnown ? row.place_name : nil,
+                latitude: placeKnown ? row.latitude : nil, longitude: placeKnown ? row.longitude : nil,
+                url: "\(base)/games/\(row.id.uuidString)", sequence: row.sequence, cancelled: row.isCancelled,
+                lastModified: row.updated_at
+            )
+        }
+        let body = ICalendar(name: name, events: events).render()
+        var headers = HTTPHeaders()
+        headers.contentType = HTTPMediaType(type: "text", subType: "calendar", parameters: ["charset": "utf-8"])
+        headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=300")
+        headers.replaceOrAdd(name: .contentDisposition, value: "inline; filename=\"fieldhouse.ics\"")
+        return Response(status: .ok, headers: headers, body: .init(string: body))
+    }
+
+    struct TeamFeed: Encodable {
+        let name: String
+        let url: String
+    }
+
+    struct SettingsPage: Encodable {
+        let layout: Layout
+        let feedURL: String
+        let teams: [TeamFeed]
+    }
+
+    func settingsPage(req: Request) async throws -> View {
+        let user = try req.requireUser()
+        let url = try await Self.feedURL(for: user, req: req)
+        let teams = try await Membership.query(on: req.db).filter(\.$user.$id == user.requireID()).with(\.$team).all()
+            .map(\.team).sorted { $0.name < $1.name }
+        return try await req.view.render("accounts/settings_calendar", SettingsPage(
+            layout: req.layout(title: "Calendar", section: "settings"), feedURL: url,
+            teams: teams.map { TeamFeed(name: $0.name, url: "\(url)?team=\($0.slug)") }
+        ))
+    }
+
+    func reset(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        user.calendarToken = RandomToken.make()
+        try await user.save(on: req.db)
+        req.flash(.success, "Your calendar has a new address. The old one has stopped working; subscribe again with the new one.")
+        return req.redirect(to: "/settings/calendar")
+    }
+}

@@ -1,0 +1,117 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+
+/// A game: a team's fixture, or a pick-up game anyone may join. Who plays is in `GamePlayer`; who
+/// may see and do what is in `GamePolicy`.
+final class Game: Model, @unchecked Sendable {
+    static let schema = "games"
+
+    @ID(key: .id) var id: UUID?
+    @Enum(key: "kind") var kind: Kind
+    @OptionalParent(key: "team_id") var team: Team?
+    /// Set when the opponent is a team of the same league; the result then counts in its standings.
+    @OptionalParent(key: "league_id") var league: League?
+    @OptionalParent(key: "opponent_team_id") var opponentTeam: Team?
+    @OptionalField(key: "opponent_name") var opponentName: String?
+    @Parent(key: "organiser_id") var organiser: User
+    @Field(key: "sport") var sport: String
+    @Field(key: "age_group") var ageGroup: String
+    @Field(key: "gender") var gender: String
+    @Field(key: "skill") var skill: String
+    /// Pick-up games: public or protected. Team games follow their team's privacy.
+    @Field(key: "privacy") var privacy: String
+    @Field(key: "starts_at") var startsAt: Date
+    @Field(key: "duration_minutes") var durationMinutes: Int
+    /// The venue's zone: times are typed and shown in it.
+    @Field(key: "time_zone") var timeZone: String
+    @OptionalField(key: "place_name") var placeName: String?
+    @OptionalField(key: "latitude") var latitude: Double?
+    @OptionalField(key: "longitude") var longitude: Double?
+    @Field(key: "description") var description: String
+    @OptionalField(key: "capacity") var capacity: Int?
+    @OptionalField(key: "min_players") var minPlayers: Int?
+    /// Pick-up players holding a place; changed only by the guarded updates in `GameRoster`.
+    @Field(key: "joined_count") var joinedCount: Int
+    @Field(key: "subs_needed") var subsNeeded: Int
+    @Field(key: "subs_filled") var subsFilled: Int
+    @Enum(key: "status") var status: Status
+    /// The iCalendar SEQUENCE: bumped whenever a calendar should show a change.
+    @Field(key: "sequence") var sequence: Int
+    @OptionalField(key: "home_score") var homeScore: Int?
+    @OptionalField(key: "away_score") var awayScore: Int?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+    init() {}
+
+    enum Kind: String, Codable, Sendable { case team, pickup }
+    enum Status: String, Codable, Sendable { case scheduled, cancelled }
+
+    var endsAt: Date { startsAt.addingTimeInterval(Double(durationMinutes) * 60) }
+    var isCancelled: Bool { status == .cancelled }
+    var subsOpen: Bool { subsFilled < subsNeeded && !isCancelled }
+    var isFull: Bool { capacity.map { joinedCount >= $0 } ?? false }
+    var sportLabel: String { Sport(rawValue: sport)?.label ?? sport }
+
+    var coordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// "Riverside Futsal vs. Old Town" or "Volleyball pick-up".
+    func title(teamName: String?) -> String {
+        switch kind {
+        case .team:
+            let opponent = opponentName.map { " vs. \($0)" } ?? ""
+            return (teamName ?? sportLabel) + opponent
+        case .pickup:
+            return "\(sportLabel) pick-up game"
+        }
+    }
+}
+
+/// One person's place in one game and their answer.
+final class GamePlayer: Model, @unchecked Sendable {
+    static let schema = "game_players"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "game_id") var game: Game
+    @Parent(key: "user_id") var user: User
+    @Enum(key: "status") var status: Status
+    @OptionalField(key: "note") var note: String?
+    /// A substitute who claimed a place through a substitute request.
+    @Field(key: "is_sub") var isSub: Bool
+    /// Order on the waitlist: when the person joined it.
+    @Field(key: "queued_at") var queuedAt: Date
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(gameID: UUID, userID: UUID, status: Status, note: String? = nil, isSub: Bool = false, at: Date = Date()) {
+        self.$game.id = gameID
+        self.$user.id = userID
+        self.status = status
+        self.note = note
+        self.isSub = isSub
+        self.queuedAt = at
+    }
+
+    /// Team games: going, maybe, not going (no row: no answer). Pick-up games: joined, waitlisted, requested.
+    enum Status: String, Codable, CaseIterable, Sendable {
+        case going, maybe, notGoing = "not_going", joined, waitlisted, requested
+
+        var label: String {
+            switch self {
+            case .going: "Going"
+            case .maybe: "Maybe"
+            case .notGoing: "Not going"
+            case .joined: "Joined"
+            case .waitlisted: "Waitlist"
+            case .requested: "Asked to join"
+            }
+        }
+
+        static let answers: [Status] = [.going, .maybe, .notGoing]
+    }
+}

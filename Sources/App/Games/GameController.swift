@@ -1,0 +1,289 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Scheduling games: a team's fixtures and pick-up games, editing, cancelling, results, and the
+/// game page.
+struct GameController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("teams", ":slug", "games", "new", use: newTeamGamePage)
+        routes.post("teams", ":slug", "games", "new", use: createTeamGame)
+        let games = routes.grouped("games")
+        games.get("new", use: newPickupPage)
+        games.post("new", use: createPickup)
+        games.get(":id", use: show)
+        games.get(":id", "edit", use: editPage)
+        games.post(":id", "edit", use: update)
+        games.post(":id", "cancel", use: cancel)
+        games.post(":id", "result", use: recordResult)
+    }
+
+    struct FormPage: Encodable {
+        let layout: Layout
+        let kind: String
+        let form: GameForm
+        let errors: [String: String]
+        let choices: Choices
+        let timeZones: [String]
+        let opponents: [Choices.Option]
+        let teamName: String?
+        let action: String
+        let submit: String
+        let cancelURL: String
+    }
+
+    private func render(_ req: Request, kind: Game.Kind, form: GameForm, errors: [String: String], team: Team?,
+                        game: Game?, opponents: [Choices.Option]) async throws -> Response {
+        let title = game != nil ? "Edit game" : kind == .team ? "New game for \(team?.name ?? "")" : "Organise a pick-up game"
+        let page = FormPage(
+            layout: req.layout(title: title, section: "games"), kind: kind.rawValue, form: form, errors: errors,
+            choices: Choices(), timeZones: SettingsController.timeZones, opponents: opponents, teamName: team?.name,
+            action: game.map { "/games/\($0.id!.uuidString)/edit" } ?? (team.map { "/teams/\($0.slug)/games/new" } ?? "/games/new"),
+            submit: game == nil ? (kind == .team ? "Schedule game" : "Create game") : "Save changes",
+            cancelURL: game.map { "/games/\($0.id!.uuidString)" } ?? (team.map { "/teams/\($0.slug)" } ?? "/games")
+        )
+        return try await req.view.render("games/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// Teams this team may play as a league fixture: the other active teams of its leagues.
+    private func leagueOpponents(of team: Team, on db: any Database) async throws -> [(team: Team, leagueID: UUID)] {
+        let teamID = try team.requireID()
+        let leagues = try await LeagueTeam.query(on: db).filter(\.$team.$id == teamID).filter(\.$status == .active).all().map { $0.$league.id }
+        guard !leagues.isEmpty else { return [] }
+        let entries = try await LeagueTeam.query(on: db).filter(\.$league.$id ~~ leagues).filter(\.$status == .active)
+            .filter(\.$team.$id != teamID).with(\.$team).all()
+        return entries.map { ($0.team, $0.$league.id) }.sorted { $0.team.name < $1.team.name }
+    }
+
+    private func opponentOptions(_ list: [(team: Team, leagueID: UUID)]) -> [Choices.Option] {
+        list.map { Choices.Option(value: $0.team.slug, label: $0.team.name) }
+    }
+
+    // MARK: Team games
+
+    func newTeamGamePage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        try access.requireManager()
+        return try await render(req, kind: .team, form: GameForm(team: access.team, zone: user.timeZone), errors: [:],
+                                team: access.team, game: nil, opponents: opponentOptions(try await leagueOpponents(of: access.team, on: req.db)))
+    }
+
+    func createTeamGame(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await TeamAccess.load(req)
+        try access.requireManager()
+        let team = access.team
+        let form = try req.content.decode(GameForm.self)
+        let opponents = try await leagueOpponents(of: team, on: req.db)
+        var (valid, errors) = form.validate(kind: .team)
+        let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
+        if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = "Choose a team of your league from the list"; valid = nil }
+        guard let valid else {
+            return try await render(req, kind: .team, form: form, errors: errors, team: team, game: nil, opponents: opponentOptions(opponents))
+        }
+        let game = Game()
+        game.kind = .team
+        game.$team.id = try team.requireID()
+        game.$organiser.id = try user.requireID()
+        game.sport = team.sport
+        game.ageGroup = team.ageGroup
+        game.gender = team.gender
+        game.skill = team.skill
+        game.privacy = team.privacy.rawValue
+        game.joinedCount = 0
+        game.subsNeeded = 0
+        game.subsFilled = 0
+        game.status = .scheduled
+        game.sequence = 0
+        apply(valid, fixture: fixture, to: game)
+        let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).all().map { $0.$user.id }
+        try await req.db.transaction { db in
+            try await game.create(on: db)
+            try await Notification.send(
+                to: members.filter { $0 != user.id }, kind: .newGame,
+                text: "New game for \(team.name): \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
+                link: "/games/\(game.id!.uuidString)", on: db
+            )
+        }
+        req.flash(.success, "Game scheduled; every member has been told.")
+        return req.redirect(to: "/games/\(game.id!.uuidString)")
+    }
+
+    private func apply(_ valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?, to game: Game) {
+        game.startsAt = valid.startsAt
+        game.timeZone = valid.timeZone
+        game.durationMinutes = valid.durationMinutes
+        game.placeName = valid.place.name
+        game.latitude = valid.place.latitude
+        game.longitude = valid.place.longitude
+        game.description = valid.description
+        if game.kind == .team {
+            game.$opponentTeam.id = fixture?.team.id
+            game.$league.id = fixture?.leagueID
+            game.opponentName = fixture?.team.name ?? valid.opponentName
+        } else {
+            game.sport = valid.sport!.rawValue
+            game.privacy = valid.privacy!.rawValue
+            game.ageGroup = valid.ageGroup!.rawValue
+            game.gender = valid.gender!.rawValue
+            game.skill = valid.skill!.rawValue
+            game.capacity = valid.capacity
+            game.minPlayers = valid.minPlayers
+        }
+    }
+
+    // MARK: Pick-up games
+
+    func newPickupPage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        var form = GameForm(zone: user.timeZone)
+        form.place_name = user.homeName
+        form.latitude = user.homeLat.map { String($0) }
+        form.longitude = user.homeLon.map { String($0) }
+        return try await render(req, kind: .pickup, form: form, errors: [:], team: nil, game: nil, opponents: [])
+    }
+
+    func createPickup(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(GameForm.self)
+        let (valid, errors) = form.validate(kind: .pickup)
+        guard let valid else { return try await render(req, kind: .pickup, form: form, errors: errors, team: nil, game: nil, opponents: []) }
+        let game = Game()
+        game.kind = .pickup
+        game.$organiser.id = try user.requireID()
+        game.status = .scheduled
+        game.sequence = 0
+        game.subsNeeded = 0
+        game.subsFilled = 0
+        game.joinedCount = 1
+        apply(valid, fixture: nil, to: game)
+        try await req.db.transaction { db in
+            try await game.create(on: db)
+            // The organiser plays and holds the first place.
+            try await GamePlayer(gameID: game.requireID(), userID: user.requireID(), status: .joined).create(on: db)
+        }
+        req.flash(.success, "Your game is listed. Share the link, or wait for people nearby to find it.")
+        return req.redirect(to: "/games/\(game.id!.uuidString)")
+    }
+
+    // MARK: Page
+
+    func show(req: Request) async throws -> View {
+        let access = try await GameAccess.load(req)
+        return try await req.view.render("games/show", try await GamePage.build(access, req: req))
+    }
+
+    // MARK: Edit and cancel
+
+    func editPage(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        guard !access.game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
+        let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
+        let slug = opponents.first { $0.team.id == access.game.$opponentTeam.id }?.team.slug
+        return try await render(req, kind: access.game.kind, form: GameForm(game: access.game, opponentSlug: slug), errors: [:],
+                                team: access.team, game: access.game, opponents: opponentOptions(opponents))
+    }
+
+    func update(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        let game = access.game
+        guard !game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
+        let form = try req.content.decode(GameForm.self)
+        let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
+        var (valid, errors) = form.validate(kind: game.kind, previousStart: game.startsAt)
+        let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
+        if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = "Choose a team of your league from the list"; valid = nil }
+        if let capacity = valid?.capacity, capacity < game.joinedCount {
+            errors["capacity"] = "\(game.joinedCount) people already have a place; remove some before lowering the limit"
+            valid = nil
+        }
+        guard let valid else {
+            return try await render(req, kind: game.kind, form: form, errors: errors, team: access.team, game: game, opponents: opponentOptions(opponents))
+        }
+        let before = (game.startsAt, game.durationMinutes, game.placeName, game.latitude, game.longitude)
+        apply(valid, fixture: fixture, to: game)
+        let moved = before.0 != game.startsAt || before.2 != game.placeName || before.3 != game.latitude || before.4 != game.longitude
+        let changed = moved || before.1 != game.durationMinutes
+        if changed { game.sequence += 1 }
+        let gameID = try game.requireID()
+        try await req.db.transaction { db in
+            try await game.update(on: db)
+            if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, on: db) }
+            guard moved else { return }
+            // A new time or place is a new question: members answer again. Substitutes keep their places.
+            if game.kind == .team {
+                try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$isSub == false).delete()
+            }
+            try await Notification.send(
+                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, kind: .gameChanged,
+                text: "\(game.title(teamName: access.team?.name)) moved to \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))\(game.placeName.map { ", \($0)" } ?? "")"
+                    + (game.kind == .team ? ". Please answer again." : ""),
+                link: "/games/\(gameID.uuidString)", on: db
+            )
+        }
+        req.flash(.success, moved && game.kind == .team ? "Saved. Members were told and asked to answer again." : moved ? "Saved. Players were told." : "Saved.")
+        return req.redirect(to: "/games/\(gameID.uuidString)")
+    }
+
+    /// Team members and everyone on the game's list.
+    static func everyone(in game: Game, on db: any Database) async throws -> [UUID] {
+        var people = try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).all().map { $0.$user.id }
+        if let teamID = game.$team.id {
+            people += try await Membership.query(on: db).filter(\.$team.$id == teamID).all().map { $0.$user.id }
+        }
+        return Array(Set(people))
+    }
+
+    func cancel(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        let game = access.game
+        guard !game.isCancelled else { return req.redirect(to: "/games/\(game.id!.uuidString)") }
+        game.status = .cancelled
+        game.sequence += 1
+        try await req.db.transaction { db in
+            try await game.update(on: db)
+            try await Notification.send(
+                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, kind: .gameCancelled,
+                text: "Cancelled: \(game.title(teamName: access.team?.name)) on \(GameTime.shortDay(game.startsAt, zone: game.timeZone))",
+                link: "/games/\(game.id!.uuidString)", on: db
+            )
+        }
+        req.flash(.info, "The game is cancelled and everyone has been told.")
+        return req.redirect(to: "/games/\(game.id!.uuidString)")
+    }
+
+    // MARK: Results
+
+    struct ResultForm: Content {
+        var home_score: String?
+        var away_score: String?
+    }
+
+    func recordResult(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        let game = access.game
+        guard game.kind == .team else { throw Abort(.unprocessableEntity, reason: "Scores are kept for team games only.") }
+        guard !game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
+        guard game.startsAt <= Date() else { throw Abort(.unprocessableEntity, reason: "The score can be recorded once the game has started.") }
+        let form = try req.content.decode(ResultForm.self)
+        func score(_ text: String?) -> Int? { Int((text ?? "").trimmingCharacters(in: .whitespaces)).flatMap { (0...999).contains($0) ? $0 : nil } }
+        guard let home = score(form.home_score), let away = score(form.away_score) else {
+            throw Abort(.unprocessableEntity, reason: "Enter both scores as whole numbers from 0 to 999.")
+        }
+        game.homeScore = home
+        game.awayScore = away
+        try await game.update(on: req.db)
+        req.flash(.success, game.$league.id != nil ? "Score saved; the league table is updated." : "Score saved.")
+        return req.redirect(to: "/games/\(game.id!.uuidString)")
+    }
+}

@@ -1,0 +1,207 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Everything the game page shows, limited to what the viewer may see and do.
+struct GamePage: Encodable {
+    struct Entry: Encodable {
+        let username: String
+        let displayName: String
+        let profileURL: String?
+        let status: String
+        let statusValue: String
+        let note: String?
+        let isSub: Bool
+        /// Place on the waitlist, from 1.
+        let position: Int?
+        let isYou: Bool
+    }
+
+    struct Count: Encodable {
+        let label: String
+        let value: Int
+    }
+
+    struct LinkTo: Encodable {
+        let url: String
+        let name: String
+    }
+
+    let layout: Layout
+    let id: String
+    let title: String
+    let isTeamGame: Bool
+    let sport: String
+    let level: String
+    let privacy: String
+    let day: String
+    let time: String
+    let duration: String
+    let cancelled: Bool
+    let isPast: Bool
+    let place: String?
+    let mapURL: String?
+    let distance: String?
+    let description: String
+    let team: LinkTo?
+    let opponent: LinkTo?
+    let opponentName: String?
+    let score: String?
+    let counts: [Count]
+    let capacity: Int?
+    let minPlayers: Int?
+    let joined: Int
+    let roster: [Entry]?
+    let noAnswer: [Entry]
+    let subsNeeded: Int
+    let subsFilled: Int
+    let subsOpen: Bool
+    // The viewer
+    let signInURL: String?
+    let yourStatus: String?
+    let yourStatusValue: String?
+    let yourNote: String
+    let yourPosition: Int?
+    let isSub: Bool
+    let canAnswer: Bool
+    let canJoin: Bool
+    let joinWillWait: Bool
+    let joinNeedsApproval: Bool
+    let canLeave: Bool
+    let canClaimSub: Bool
+    let canManage: Bool
+    let canRecordResult: Bool
+    let answers: [Choices.Option]
+
+    struct PlayerRow {
+        let user: User
+        let status: GamePlayer.Status
+        let note: String?
+        let isSub: Bool
+    }
+
+    /// Players and their answers in one plain-SQL query, waitlist in queue order.
+    static func players(of gameID: UUID, on db: any Database) async throws -> [PlayerRow] {
+        let rows = try await (db as! any SQLDatabase).raw("""
+            SELECT p.status, p.note, p.is_sub, u.id, u.username, u.display_name, u.visibility
+            FROM game_players p JOIN users u ON u.id = p.user_id
+            WHERE p.game_id = \(bind: gameID) ORDER BY p.queued_at, p.id
+            """).all()
+        return try rows.map { row in
+            let user = User()
+            user.id = try row.decode(column: "id", as: UUID.self)
+            user.username = try row.decode(column: "username", as: String.self)
+            user.setDisplayName(try row.decode(column: "display_name", as: String.self))
+            user.visibility = User.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private
+            return PlayerRow(
+                user: user, status: GamePlayer.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .maybe,
+                note: try row.decode(column: "note", as: String?.self), isSub: try row.decode(column: "is_sub", as: Bool.self)
+            )
+        }
+    }
+
+    static func build(_ access: GameAccess, req: Request) async throws -> GamePage {
+        let game = access.game
+        let gameID = try game.requireID()
+        let viewer = req.currentUser
+        let players = try await Self.players(of: gameID, on: req.db)
+        var members: [User] = []
+        if let teamID = game.$team.id, access.canSeeRoster {
+            members = try await TeamPage.roster(of: teamID, on: req.db).map(\.user)
+        }
+        let answered = Set(players.compactMap(\.user.id))
+        let unanswered = members.filter { !answered.contains($0.id!) }
+
+        let relations = try await Relations.load(viewer: viewer, people: (players.map(\.user) + unanswered).compactMap(\.id), on: req.db)
+        var waitPosition = 0
+        func entry(_ user: User, status: GamePlayer.Status?, note: String?, isSub: Bool) -> Entry {
+            var position: Int?
+            if status == .waitlisted { waitPosition += 1; position = waitPosition }
+            return Entry(
+                username: user.username, displayName: user.displayName,
+                profileURL: ProfilePolicy.canSeeExists(user, relations.relation(to: user)) ? "/u/\(user.username)" : nil,
+                status: status?.label ?? "No answer", statusValue: status?.rawValue ?? "none",
+                note: note, isSub: isSub, position: position, isYou: user.id == viewer?.id
+            )
+        }
+        let everyone = players.map { entry($0.user, status: $0.status, note: $0.note, isSub: $0.isSub) }
+        // Organisers see requests; others see only who holds a place or is waiting.
+        let visibleRoster = everyone.filter { $0.statusValue != GamePlayer.Status.requested.rawValue || access.canManage || $0.isYou }
+
+        var counts: [Count]
+        if access.isTeamGame {
+            counts = GamePlayer.Status.answers.map { status in Count(label: status.label, value: players.filter { $0.status == status }.count) }
+            if access.canSeeRoster { counts.append(Count(label: "No answer", value: unanswered.count)) }
+        } else {
+            counts = [GamePlayer.Status.joined, .waitlisted, .requested].map { status in
+                Count(label: status.label, value: players.filter { $0.status == status }.count)
+            }
+        }
+
+        var place: String?
+        var mapURL: String?
+        if let coordinate = game.coordinate {
+            if access.canSeeExactPlace {
+                place = game.placeName ?? String(format: "%.4f, %.4f", coordinate.latitude, coordinate.longitude)
+                mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=16/%.5f/%.5f",
+                                coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
+            } else {
+                let area = GameSearch.area(of: coordinate)
+                place = String(format: "Around %.1f, %.1f (the exact place is shown once you're in)", area.latitude, area.longitude)
+                mapURL = String(format: "https://www.openstreetmap.org/#map=11/%.1f/%.1f", area.latitude, area.longitude)
+            }
+        } else if access.canSeeExactPlace {
+            place = game.placeName
+        }
+        var distance: String?
+        if let coordinate = game.coordinate, let viewer, let lat = viewer.homeLat, let lon = viewer.homeLon {
+            let shown = access.canSeeExactPlace ? coordinate : GameSearch.area(of: coordinate)
+            let metres = Geo.distance(Coordinate(latitude: lat, longitude: lon), shown)
+            distance = FindController.formatDistance(metres, imperial: viewer.units == .imperial) + " from your home area"
+        }
+
+        var opponent: LinkTo?
+        if let opponentID = game.$opponentTeam.id, let other = try await Team.find(opponentID, on: req.db),
+           try await TeamAccess.of(other, viewer: viewer, on: req.db).canSee {
+            opponent = LinkTo(url: "/teams/\(other.slug)", name: other.name)
+        }
+        var score: String?
+        if let home = game.homeScore, let away = game.awayScore {
+            score = "\(access.team?.name ?? "Home") \(home)–\(away) \(game.opponentName ?? "Away")"
+        }
+
+        let mine = access.player
+        let position = mine?.status == .waitlisted ? visibleRoster.first(where: \.isYou)?.position : nil
+        let title = game.title(teamName: access.team?.name)
+        return GamePage(
+            layout: req.layout(title: title, section: "games"),
+            id: gameID.uuidString, title: title, isTeamGame: access.isTeamGame,
+            sport: game.sportLabel,
+            level: levelLabel(ageGroup: game.ageGroup, gender: game.gender, skill: game.skill),
+            privacy: Team.Privacy(rawValue: game.privacy)?.shortLabel ?? "",
+            day: GameTime.day(game.startsAt, zone: game.timeZone),
+            time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
+            duration: GameTime.duration(minutes: game.durationMinutes),
+            cancelled: game.isCancelled, isPast: game.endsAt <= Date(),
+            place: place, mapURL: mapURL, distance: distance,
+            description: game.description,
+            team: access.team.map { LinkTo(url: "/teams/\($0.slug)", name: $0.name) },
+            opponent: opponent, opponentName: game.opponentName, score: score,
+            counts: counts, capacity: game.capacity, minPlayers: game.minPlayers, joined: game.joinedCount,
+            roster: access.canSeeRoster ? visibleRoster : nil,
+            noAnswer: access.canManage ? unanswered.map { entry($0, status: nil, note: nil, isSub: false) } : [],
+            subsNeeded: game.subsNeeded, subsFilled: game.subsFilled, subsOpen: game.subsOpen,
+            signInURL: viewer == nil ? "/login?next=%2Fgames%2F\(gameID.uuidString)" : nil,
+            yourStatus: mine?.status.label, yourStatusValue: mine?.status.rawValue, yourNote: mine?.note ?? "",
+            yourPosition: position, isSub: mine?.isSub ?? false,
+            canAnswer: access.canAnswer, canJoin: access.canJoin,
+            joinWillWait: game.isFull, joinNeedsApproval: game.privacy == Team.Privacy.protected.rawValue,
+            canLeave: mine != nil && access.isUpcoming && !access.isTeamGame || (mine?.isSub ?? false) && access.isUpcoming,
+            canClaimSub: access.canClaimSub,
+            canManage: access.canManage && !game.isCancelled,
+            canRecordResult: access.canManage && access.isTeamGame && game.startsAt <= Date() && !game.isCancelled,
+            answers: GamePlayer.Status.answers.map { Choices.Option(value: $0.rawValue, label: $0.label) }
+        )
+    }
+}

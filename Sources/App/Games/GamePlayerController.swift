@@ -1,0 +1,205 @@
+import Fluent
+import Vapor
+
+/// Who plays: answers to team games, joining and leaving pick-up games, the organiser's requests
+/// and removals, reminders, and substitutes.
+struct GamePlayerController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let game = routes.grouped("games", ":id")
+        game.post("rsvp", use: answer)
+        game.post("join", use: join)
+        game.post("leave", use: leave)
+        game.post("players", ":username", "approve", use: approve)
+        game.post("players", ":username", "remove", use: remove)
+        game.post("remind", use: remind)
+        game.post("subs", use: requestSubs)
+        game.post("subs", "claim", use: claimSub)
+        game.post("subs", "close", use: closeSubs)
+    }
+
+    private func back(_ req: Request, _ game: Game) -> Response { req.redirect(to: "/games/\(game.id!.uuidString)") }
+
+    struct AnswerForm: Content {
+        var status: String?
+        var note: String?
+    }
+
+    static func cleanNote(_ text: String?) throws -> String? {
+        let note = AccountRules.collapseWhitespace(text ?? "")
+        guard note.count <= 200 else { throw Abort(.unprocessableEntity, reason: "Keep the note to 200 characters or fewer.") }
+        return note.isEmpty ? nil : note
+    }
+
+    func answer(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        guard access.isTeamGame, access.isMember else { throw Abort(.forbidden, reason: "Only the team's members answer for its games.") }
+        guard access.isUpcoming else { throw Abort(.conflict, reason: "This game is over or cancelled.") }
+        let form = try req.content.decode(AnswerForm.self)
+        guard let status = GamePlayer.Status(rawValue: form.status ?? ""), GamePlayer.Status.answers.contains(status) else {
+            throw Abort(.unprocessableEntity, reason: "Answer going, maybe or not going.")
+        }
+        let note = try Self.cleanNote(form.note)
+        if let player = access.player {
+            player.status = status
+            player.note = note
+            try await player.update(on: req.db)
+        } else {
+            do {
+                try await GamePlayer(gameID: access.game.requireID(), userID: user.requireID(), status: status, note: note).create(on: req.db)
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                // A second tab answered at the same moment; the first answer stands and is shown.
+            }
+        }
+        req.flash(.success, "Thanks: you answered “\(status.label)”.")
+        return back(req, access.game)
+    }
+
+    func join(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        guard !access.isTeamGame else { throw Abort(.unprocessableEntity, reason: "Team games are for the team's members; claim a substitute place if one is open.") }
+        guard access.isUpcoming else { throw Abort(.conflict, reason: "This game is over or cancelled.") }
+        guard access.player == nil, !access.isOrganiser else { throw Abort(.conflict, reason: "You are already on this game's list.") }
+        try access.requireAgeFits(user)
+        let note = try Self.cleanNote(try req.content.decode(AnswerForm.self).note)
+        switch try await GameRoster.join(access.game, user: user, note: note, on: req.db) {
+        case .joined: req.flash(.success, "You're in. See you there!")
+        case .waitlisted: req.flash(.info, "The game is full, so you're on the waitlist. You'll be told if a place opens up.")
+        case .requested: req.flash(.info, "Your request is sent; the organiser will let you know.")
+        }
+        return back(req, access.game)
+    }
+
+    func leave(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        guard access.player != nil else { return back(req, access.game) }
+        guard !access.isTeamGame || access.player?.isSub == true else {
+            throw Abort(.unprocessableEntity, reason: "Answer “Not going” instead; your team needs to know.")
+        }
+        try await GameRoster.remove(userID: user.requireID(), from: access.game, on: req.db)
+        req.flash(.info, access.player?.status == .requested ? "Request withdrawn." : "You've left the game.")
+        return back(req, access.game)
+    }
+
+    private func target(_ req: Request, _ access: GameAccess) async throws -> (User, GamePlayer) {
+        let username = (req.parameters.get("username") ?? "").lowercased()
+        guard let user = try await User.query(on: req.db).filter(\.$username == username).first(),
+              let player = try await GamePlayer.query(on: req.db).filter(\.$game.$id == access.game.requireID())
+                .filter(\.$user.$id == user.requireID()).first()
+        else { throw Abort(.notFound, reason: "That person is not on this game's list.") }
+        return (user, player)
+    }
+
+    func approve(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        let (user, player) = try await target(req, access)
+        guard player.status == .requested else { return back(req, access.game) }
+        let outcome = try await GameRoster.approve(player, in: access.game, on: req.db)
+        req.flash(.success, outcome == .joined ? "\(user.displayName) is in." : "The game is full; \(user.displayName) is on the waitlist.")
+        return back(req, access.game)
+    }
+
+    func remove(req: Request) async throws -> Response {
+        let me = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        let (user, player) = try await target(req, access)
+        guard user.id != me.id else { throw Abort(.unprocessableEntity, reason: "Use “Leave game” to take yourself off.") }
+        try await GameRoster.remove(userID: user.requireID(), from: access.game, on: req.db)
+        try await Notification.send(
+            to: [user.requireID()], kind: .gameRemoved,
+            text: player.status == .requested ? "Your request to join the \(access.game.sportLabel.lowercased()) game was declined"
+                : "The organiser took you off the \(access.game.sportLabel.lowercased()) game",
+            link: "/games/\(access.game.id!.uuidString)", on: req.db
+        )
+        req.flash(.info, "\(user.displayName) is off the list.")
+        return back(req, access.game)
+    }
+
+    func remind(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        guard access.isTeamGame, let teamID = access.game.$team.id, access.isUpcoming else {
+            throw Abort(.unprocessableEntity, reason: "Reminders are for upcoming team games.")
+        }
+        let answered = Set(try await GamePlayer.query(on: req.db).filter(\.$game.$id == access.game.requireID()).all().map { $0.$user.id })
+        let waiting = try await Membership.query(on: req.db).filter(\.$team.$id == teamID).all().map { $0.$user.id }.filter { !answered.contains($0) }
+        let game = access.game
+        try await Notification.send(
+            to: waiting, kind: .gameReminder,
+            text: "Are you playing? \(game.title(teamName: access.team?.name)), \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
+            link: "/games/\(game.id!.uuidString)", on: req.db
+        )
+        req.flash(.success, waiting.isEmpty ? "Everyone has answered." : "Reminder sent to \(waiting.count) \(waiting.count == 1 ? "person" : "people").")
+        return back(req, game)
+    }
+
+    // MARK: Substitutes
+
+    struct SubsForm: Content {
+        var count: String?
+    }
+
+    func requestSubs(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        let game = access.game
+        guard access.isTeamGame else {
+            throw Abort(.unprocessableEntity, reason: "Pick-up games are listed in Find already; share the game's link to fill places.")
+        }
+        guard access.team?.privacy != .private else {
+            throw Abort(.unprocessableEntity, reason: "A private team's games are never listed, so substitutes can't find them. Invite a player to the team instead.")
+        }
+        guard access.isUpcoming else { throw Abort(.conflict, reason: "This game is over or cancelled.") }
+        guard game.coordinate != nil else {
+            throw Abort(.unprocessableEntity, reason: "Add the game's place (with coordinates) first: substitutes find games by distance.")
+        }
+        guard let count = Int((try req.content.decode(SubsForm.self).count ?? "").trimmingCharacters(in: .whitespaces)), (1...20).contains(count) else {
+            throw Abort(.unprocessableEntity, reason: "Ask for between 1 and 20 substitutes.")
+        }
+        // Asking again asks for that many more open places beside those already filled.
+        game.subsNeeded = game.subsFilled + count
+        try await game.update(on: req.db)
+        req.flash(.success, "Looking for \(count) substitute\(count == 1 ? "" : "s"): the game now shows in Find for players nearby.")
+        return back(req, game)
+    }
+
+    func closeSubs(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        access.game.subsNeeded = access.game.subsFilled
+        try await access.game.update(on: req.db)
+        req.flash(.info, "The substitute request is closed.")
+        return back(req, access.game)
+    }
+
+    func claimSub(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        let game = access.game
+        guard access.isTeamGame, access.team?.privacy != .private else { throw Abort(.notFound) }
+        guard !access.isMember else { throw Abort(.conflict, reason: "You're on the team: answer “Going” instead.") }
+        guard access.player == nil else { throw Abort(.conflict, reason: "You already have a place in this game.") }
+        guard access.isUpcoming else { throw Abort(.conflict, reason: "This game is over or cancelled.") }
+        try access.requireAgeFits(user)
+        guard let claimed = try await GameRoster.claimSub(game, user: user, on: req.db) else {
+            throw Abort(.conflict, reason: "Sorry, every substitute place is already filled.")
+        }
+        if claimed.filled == claimed.needed, let teamID = game.$team.id {
+            try await Notification.send(
+                to: try await MembershipController.managerIDs(of: teamID, on: req.db), kind: .subsFilled,
+                text: "All \(claimed.needed) substitute place\(claimed.needed == 1 ? " is" : "s are") filled for \(game.title(teamName: access.team?.name))",
+                link: "/games/\(game.id!.uuidString)", on: req.db
+            )
+        }
+        req.flash(.success, "You're in as a substitute. Thanks for helping out!")
+        return back(req, game)
+    }
+}

@@ -1,0 +1,84 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// What one viewer may see and do with one game. Team games inherit their team's rules (a private
+/// team's games exist only for its members); substitutes who claimed a place see what players see.
+struct GameAccess {
+    let game: Game
+    let team: Team?
+    let teamAccess: TeamAccess?
+    let viewer: User?
+    /// The viewer's own place in the game, if any.
+    let player: GamePlayer?
+
+    var isTeamGame: Bool { game.kind == .team }
+    var isMember: Bool { teamAccess?.isMember ?? false }
+    var isOrganiser: Bool { viewer?.id != nil && viewer?.id == game.$organiser.id }
+    /// Managers of the team, or the organiser of a pick-up game.
+    var canManage: Bool { isTeamGame ? (teamAccess?.canManage ?? false) : isOrganiser }
+    var holdsPlace: Bool { player.map { [.joined, .waitlisted, .going, .maybe].contains($0.status) || $0.isSub } ?? false }
+
+    var canSee: Bool {
+        if let teamAccess { return teamAccess.canSee || player != nil }
+        return true
+    }
+
+    var canSeeRoster: Bool {
+        if let teamAccess { return teamAccess.canSeeRoster || holdsPlace }
+        return viewer != nil && (game.privacy == Team.Privacy.public.rawValue || isOrganiser || holdsPlace)
+    }
+
+    /// Protected games show only the area until the organiser (or the team) lets you in.
+    var canSeeExactPlace: Bool {
+        if let teamAccess { return teamAccess.canSeeExactLocation || holdsPlace }
+        return game.privacy == Team.Privacy.public.rawValue || isOrganiser || holdsPlace
+    }
+
+    var isUpcoming: Bool { game.endsAt > Date() && !game.isCancelled }
+    var canAnswer: Bool { isTeamGame && isMember && isUpcoming }
+    var canJoin: Bool { !isTeamGame && viewer != nil && player == nil && !isOrganiser && isUpcoming }
+    var canClaimSub: Bool {
+        isTeamGame && viewer != nil && !isMember && player == nil && game.subsOpen && isUpcoming && team?.privacy != .private
+    }
+
+    /// Loads the game in the URL for the current viewer, or 404 when they may not know it exists.
+    static func load(_ req: Request) async throws -> GameAccess {
+        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              let game = try await Game.find(id, on: req.db) else { throw Abort(.notFound) }
+        let access = try await of(game, viewer: req.currentUser, on: req.db)
+        guard access.canSee else { throw Abort(.notFound) }
+        return access
+    }
+
+    static func of(_ game: Game, viewer: User?, on db: any Database) async throws -> GameAccess {
+        var team: Team?
+        var teamAccess: TeamAccess?
+        if let teamID = game.$team.id {
+            team = try await Team.find(teamID, on: db)
+            guard let team else { throw Abort(.notFound) }
+            teamAccess = try await TeamAccess.of(team, viewer: viewer, on: db)
+        }
+        var player: GamePlayer?
+        if let viewerID = viewer?.id {
+            player = try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == viewerID).first()
+        }
+        return GameAccess(game: game, team: team, teamAccess: teamAccess, viewer: viewer, player: player)
+    }
+
+    func requireManager() throws {
+        guard canManage else {
+            throw Abort(.forbidden, reason: isTeamGame ? "Only the team's managers can do that." : "Only the organiser can do that.")
+        }
+    }
+
+    /// Age groups are enforced for people who play (a 30-year-old cannot join an under-16 game);
+    /// the other attributes describe the game and are left to people's judgement.
+    func requireAgeFits(_ user: User) throws {
+        guard let group = AgeGroup(rawValue: game.ageGroup), group != .any,
+              let born = user.birthDate.flatMap(CalendarDate.init(iso:)) else { return }
+        guard group.admits(age: born.age(on: .today)) else {
+            throw Abort(.forbidden, reason: "This game is for the age group \(group.label).")
+        }
+    }
+}

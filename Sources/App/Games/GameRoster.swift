@@ -1,0 +1,121 @@
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Every change to who holds a place in a game. Places are counted on the game row and taken with
+/// one guarded UPDATE (`… WHERE joined_count < capacity`), so two people taking the last place at
+/// the same moment can never both get it, on SQLite or PostgreSQL. Each transaction starts with
+/// its write, so SQLite takes the write lock first and never has to upgrade a read snapshot.
+enum GameRoster {
+    enum Outcome: Equatable { case joined, waitlisted, requested }
+
+    /// Joins a pick-up game: straight in while there is room, onto the waitlist when full, or as a
+    /// request the organiser answers when the game is protected.
+    static func join(_ game: Game, user: User, note: String?, on db: any Database) async throws -> Outcome {
+        let gameID = try game.requireID(), userID = try user.requireID()
+        if game.privacy == Team.Privacy.protected.rawValue {
+            try await insert(GamePlayer(gameID: gameID, userID: userID, status: .requested, note: note), on: db)
+            try await Notification.send(
+                to: [game.$organiser.id], kind: .gameJoinRequest,
+                text: "\(user.displayName) asked to join your \(game.sportLabel.lowercased()) game", link: "/games/\(gameID)", on: db
+            )
+            return .requested
+        }
+        return try await db.transaction { db in
+            let took = try await takePlace(in: gameID, on: db)
+            try await insert(GamePlayer(gameID: gameID, userID: userID, status: took ? .joined : .waitlisted, note: note), on: db)
+            return took ? .joined : .waitlisted
+        }
+    }
+
+    /// The organiser lets in someone who asked: a place if there is one, else the end of the waitlist.
+    static func approve(_ player: GamePlayer, in game: Game, on db: any Database) async throws -> Outcome {
+        let gameID = try game.requireID()
+        let outcome: Outcome = try await db.transaction { db in
+            let took = try await takePlace(in: gameID, on: db)
+            player.status = took ? .joined : .waitlisted
+            player.queuedAt = Date()
+            try await player.update(on: db)
+            return took ? .joined : .waitlisted
+        }
+        try await Notification.send(
+            to: [player.$user.id], kind: .gamePlace,
+            text: outcome == .joined ? "You're in the \(game.sportLabel.lowercased()) game" : "You're on the waitlist for the \(game.sportLabel.lowercased()) game",
+            link: "/games/\(gameID)", on: db
+        )
+        return outcome
+    }
+
+    /// Removes someone from a game (they left, or the organiser removed them). A place they held
+    /// goes to the first person waiting, who is told; a substitute's place reopens the request.
+    /// Returns false when they had no place.
+    @discardableResult
+    static func remove(userID: UUID, from game: Game, on db: any Database) async throws -> Bool {
+        let gameID = try game.requireID()
+        let removed: Bool = try await db.transaction { db in
+            let sql = db as! any SQLDatabase
+            guard let row = try await sql.raw("""
+                DELETE FROM game_players WHERE game_id = \(bind: gameID) AND user_id = \(bind: userID) RETURNING status, is_sub
+                """).first() else { return false }
+            let status = GamePlayer.Status(rawValue: try row.decode(column: "status", as: String.self))
+            if try row.decode(column: "is_sub", as: Bool.self) {
+                try await sql.raw("UPDATE games SET subs_filled = subs_filled - 1 WHERE id = \(bind: gameID) AND subs_filled > 0").run()
+            }
+            if status == .joined {
+                try await sql.raw("UPDATE games SET joined_count = joined_count - 1 WHERE id = \(bind: gameID) AND joined_count > 0").run()
+                try await promoteWaiting(in: game, on: db)
+            }
+            return true
+        }
+        return removed
+    }
+
+    /// Moves people from the waitlist into free places, first come first served, and tells them.
+    static func promoteWaiting(in game: Game, on db: any Database) async throws {
+        let gameID = try game.requireID()
+        while true {
+            guard let next = try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .waitlisted)
+                .sort(\.$queuedAt).sort(\.$id).first() else { return }
+            guard try await takePlace(in: gameID, on: db) else { return }
+            next.status = .joined
+            try await next.update(on: db)
+            try await Notification.send(
+                to: [next.$user.id], kind: .gamePlace,
+                text: "A place opened up: you're in the \(game.sportLabel.lowercased()) game", link: "/games/\(gameID)", on: db
+            )
+        }
+    }
+
+    /// Claims one substitute place. Returns nil when every place is already filled.
+    static func claimSub(_ game: Game, user: User, on db: any Database) async throws -> (filled: Int, needed: Int)? {
+        let gameID = try game.requireID(), userID = try user.requireID()
+        return try await db.transaction { db in
+            guard let row = try await (db as! any SQLDatabase).raw("""
+                UPDATE games SET subs_filled = subs_filled + 1
+                WHERE id = \(bind: gameID) AND subs_filled < subs_needed AND status = 'scheduled'
+                RETURNING subs_filled, subs_needed
+                """).first() else { return nil }
+            try await insert(GamePlayer(gameID: gameID, userID: userID, status: .going, isSub: true), on: db)
+            return (try row.decode(column: "subs_filled", as: Int.self), try row.decode(column: "subs_needed", as: Int.self))
+        }
+    }
+
+    /// Takes one place if the game has room. The only statement that raises `joined_count`.
+    private static func takePlace(in gameID: UUID, on db: any Database) async throws -> Bool {
+        try await (db as! any SQLDatabase).raw("""
+            UPDATE games SET joined_count = joined_count + 1
+            WHERE id = \(bind: gameID) AND status = 'scheduled' AND (capacity IS NULL OR joined_count < capacity)
+            RETURNING joined_count
+            """).first() != nil
+    }
+
+    /// Inserts a place, answering "already in" as a clear 409 rather than a database error.
+    private static func insert(_ player: GamePlayer, on db: any Database) async throws {
+        do {
+            try await player.create(on: db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            throw Abort(.conflict, reason: "You are already on this game's list.")
+        }
+    }
+}

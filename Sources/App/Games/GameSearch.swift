@@ -1,0 +1,227 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// What someone searching for a game or a team asks for; read from the query string, with one
+/// message per bad field.
+struct FindQuery {
+    var centre: Coordinate?
+    var radiusKm: Double = 25
+    var sport: Sport?
+    var skill: TeamSkill?
+    var ageGroup: AgeGroup?
+    var gender: TeamGender?
+    var from: Date?
+    var to: Date?
+    var errors: [String: String] = [:]
+    /// The text as typed, to put back into the form and the paging links.
+    var echo: [(String, String)] = []
+
+    init(_ req: Request) {
+        func text(_ key: String) -> String {
+            let value = (req.query[String.self, at: key] ?? "").trimmingCharacters(in: .whitespaces)
+            echo.append((key, value))
+            return value
+        }
+        let latText = text("lat"), lonText = text("lon")
+        let lat = Attributes.coordinate(latText, range: -90...90, axis: "latitude")
+        let lon = Attributes.coordinate(lonText, range: -180...180, axis: "longitude")
+        errors["lat"] = lat.error
+        errors["lon"] = lon.error
+        if let latitude = lat.value, let longitude = lon.value {
+            centre = Coordinate(latitude: latitude, longitude: longitude)
+        } else if latText.isEmpty, lonText.isEmpty, let home = req.currentUser, let hlat = home.homeLat, let hlon = home.homeLon {
+            centre = Coordinate(latitude: hlat, longitude: hlon)
+        } else if lat.error == nil, lon.error == nil, latText.isEmpty != lonText.isEmpty {
+            errors[latText.isEmpty ? "lat" : "lon"] = "Enter both latitude and longitude"
+        }
+        let radiusText = text("radius_km")
+        if !radiusText.isEmpty {
+            if let radius = Double(radiusText), radius.isFinite, (1...200).contains(radius) { radiusKm = radius }
+            else { errors["radius_km"] = "Choose a distance between 1 and 200 km" }
+        }
+        func pick<T: RawRepresentable>(_ key: String, _ type: T.Type, message: String) -> T? where T.RawValue == String {
+            let raw = text(key)
+            guard !raw.isEmpty else { return nil }
+            guard let value = T(rawValue: raw) else { errors[key] = message; return nil }
+            return value
+        }
+        sport = pick("sport", Sport.self, message: "Choose a sport from the list")
+        skill = pick("skill", TeamSkill.self, message: "Choose a level from the list")
+        ageGroup = pick("age", AgeGroup.self, message: "Choose an age group from the list")
+        gender = pick("gender", TeamGender.self, message: "Choose from the list")
+        // Dates are whole days in the searcher's zone: "to" includes the whole of that day.
+        let zone = req.currentUser?.timeZone ?? "UTC"
+        for key in ["from", "to"] {
+            let raw = text(key)
+            guard !raw.isEmpty else { continue }
+            guard let start = LocalTime.instant(day: raw, time: "00:00", zone: zone) else {
+                errors[key] = "Enter a date such as 2026-11-26"
+                continue
+            }
+            if key == "from" { from = start } else { to = start.addingTimeInterval(86_400) }
+        }
+        if let from, let to, to <= from { errors["to"] = "The last day can't be before the first" }
+    }
+
+    var isValid: Bool { errors.isEmpty }
+    func value(_ key: String) -> String { echo.first { $0.0 == key }?.1 ?? "" }
+}
+
+/// Games anyone may find near a point: upcoming pick-up games and team games asking for
+/// substitutes, never a private team's games.
+enum GameSearch {
+    /// Rows a search may return: the predicate of the partial indexes `CreateGame` builds.
+    static let findable = CreateGame.findable
+
+    struct Hit {
+        let id: UUID
+        let metres: Double
+        let exact: Bool
+    }
+
+    /// About 10 km: shown for protected games until the organiser lets you in. Distances to such
+    /// games are measured from here too, so the exact place cannot be worked out by searching.
+    static func area(of coordinate: Coordinate) -> Coordinate {
+        Coordinate(latitude: (coordinate.latitude * 10).rounded() / 10, longitude: (coordinate.longitude * 10).rounded() / 10)
+    }
+
+    /// A bounding box on the index first, then the exact distance; nearest first, soonest on ties.
+    static func search(_ query: FindQuery, centre: Coordinate, excludingTeams: Set<UUID>, limit: Int, offset: Int,
+                       now: Date = Date(), on db: any Database) async throws -> [Hit] {
+        let radius = query.radiusKm * 1000
+        // Protected games are placed at their area, up to ~8 km from where they really are, so
+        // the box is widened by that much and the radius checked against the area afterwards.
+        let box = Geo.boundingBox(around: centre, radius: radius + 8000)
+        var sql: SQLQueryString = """
+            SELECT id, latitude, longitude, privacy, team_id, starts_at FROM games
+            WHERE \(unsafeRaw: findable)
+            AND latitude >= \(bind: box.minLatitude) AND latitude <= \(bind: box.maxLatitude)
+            """
+        let ranges = box.longitudeRanges
+        sql.appendLiteral(" AND (")
+        for (index, range) in ranges.enumerated() {
+            if index > 0 { sql.appendLiteral(" OR ") }
+            sql.appendInterpolation(raw: "(longitude >= ")
+            sql.appendInterpolation(bind: range.lowerBound)
+            sql.appendInterpolation(raw: " AND longitude <= ")
+            sql.appendInterpolation(bind: range.upperBound)
+            sql.appendInterpolation(raw: ")")
+        }
+        sql.appendLiteral(")")
+        sql.appendInterpolation(raw: " AND starts_at >= ")
+        sql.appendInterpolation(bind: max(query.from ?? now, now))
+        if let to = query.to {
+            sql.appendInterpolation(raw: " AND starts_at < ")
+            sql.appendInterpolation(bind: to)
+        }
+        if let sport = query.sport {
+            sql.appendInterpolation(raw: " AND sport = ")
+            sql.appendInterpolation(bind: sport.rawValue)
+        }
+        // A game open to any level, age or gender matches every filter value.
+        for (column, value, any) in [("skill", query.skill?.rawValue, TeamSkill.any.rawValue),
+                                     ("age_group", query.ageGroup?.rawValue, AgeGroup.any.rawValue),
+                                     ("gender", query.gender?.rawValue, TeamGender.any.rawValue)] {
+            guard let value, value != any else { continue }
+            sql.appendInterpolation(raw: " AND \(column) IN (")
+            sql.appendInterpolation(bind: value)
+            sql.appendInterpolation(raw: ", ")
+            sql.appendInterpolation(bind: any)
+            sql.appendInterpolation(raw: ")")
+        }
+        let rows = try await (db as! any SQLDatabase).raw(sql).all()
+        var hits: [(hit: Hit, start: Date)] = []
+        hits.reserveCapacity(rows.count)
+        for row in rows {
+            let lat = try row.decode(column: "latitude", as: Double.self)
+            let lon = try row.decode(column: "longitude", as: Double.self)
+            if let team = try row.decode(column: "team_id", as: UUID?.self), excludingTeams.contains(team) { continue }
+            let exact = try row.decode(column: "privacy", as: String.self) == Team.Privacy.public.rawValue
+            let point = Coordinate(latitude: lat, longitude: lon)
+            let metres = Geo.distance(centre, exact ? point : area(of: point))
+            guard metres <= radius else { continue }
+            hits.append((Hit(id: try row.decode(column: "id", as: UUID.self), metres: metres, exact: exact),
+                         try row.decode(column: "starts_at", as: Date.self)))
+        }
+        hits.sort { ($0.hit.metres, $0.start, $0.hit.id.uuidString) < ($1.hit.metres, $1.start, $1.hit.id.uuidString) }
+        return hits.dropFirst(offset).prefix(limit).map(\.hit)
+    }
+
+    /// One search result as pages and the API show it.
+    struct Result: Codable {
+        let id: String
+        let url: String
+        let kind: String
+        let title: String
+        let sport: String
+        let level: String
+        let privacy: String
+        let startsAt: Date
+        let timeZone: String
+        let when: String
+        let place: String?
+        let latitude: Double?
+        let longitude: Double?
+        let exactPlace: Bool
+        let distanceMetres: Int
+        let distance: String
+        let capacity: Int?
+        let joined: Int
+        let full: Bool
+        let subsWanted: Int
+    }
+
+    /// The details of one page of hits, in the hits' order.
+    static func results(for hits: [Hit], imperial: Bool, on db: any Database) async throws -> [Result] {
+        guard !hits.isEmpty else { return [] }
+        let rows = try await (db as! any SQLDatabase).select()
+            .columns(SQLColumn("id", table: "g"), SQLColumn("kind", table: "g"), SQLColumn("sport", table: "g"),
+                     SQLColumn("privacy", table: "g"), SQLColumn("age_group", table: "g"), SQLColumn("gender", table: "g"),
+                     SQLColumn("skill", table: "g"), SQLColumn("starts_at", table: "g"), SQLColumn("duration_minutes", table: "g"),
+                     SQLColumn("time_zone", table: "g"), SQLColumn("place_name", table: "g"), SQLColumn("latitude", table: "g"),
+                     SQLColumn("longitude", table: "g"), SQLColumn("capacity", table: "g"), SQLColumn("joined_count", table: "g"),
+                     SQLColumn("subs_needed", table: "g"), SQLColumn("subs_filled", table: "g"), SQLColumn("opponent_name", table: "g"))
+            .column(SQLColumn("name", table: "t"), as: "team_name")
+            .from(SQLAlias(SQLIdentifier(Game.schema), as: SQLIdentifier("g")))
+            .join(SQLAlias(SQLIdentifier(Team.schema), as: SQLIdentifier("t")), method: SQLJoinMethod.left, on: SQLColumn("team_id", table: "g"), .equal, SQLColumn("id", table: "t"))
+            .where(SQLColumn("id", table: "g"), .in, SQLBind.group(hits.map(\.id)))
+            .all()
+        var byID: [UUID: any SQLRow] = [:]
+        for row in rows { byID[try row.decode(column: "id", as: UUID.self)] = row }
+        return try hits.compactMap { hit in
+            guard let row = byID[hit.id] else { return nil }
+            let kind = Game.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .pickup
+            let sport = try row.decode(column: "sport", as: String.self)
+            let sportLabel = Sport(rawValue: sport)?.label ?? sport
+            let start = try row.decode(column: "starts_at", as: Date.self)
+            let zone = try row.decode(column: "time_zone", as: String.self)
+            let minutes = try row.decode(column: "duration_minutes", as: Int.self)
+            let capacity = try row.decode(column: "capacity", as: Int?.self)
+            let joined = try row.decode(column: "joined_count", as: Int.self)
+            let point = Coordinate(latitude: try row.decode(column: "latitude", as: Double.self),
+                                   longitude: try row.decode(column: "longitude", as: Double.self))
+            let shown = hit.exact ? point : area(of: point)
+            let teamName = try row.decode(column: "team_name", as: String?.self)
+            let opponent = try row.decode(column: "opponent_name", as: String?.self)
+            return Result(
+                id: hit.id.uuidString, url: "/games/\(hit.id.uuidString)", kind: kind.rawValue,
+                title: kind == .team ? (teamName ?? sportLabel) + (opponent.map { " vs. \($0)" } ?? "") : "\(sportLabel) pick-up game",
+                sport: sportLabel,
+                level: levelLabel(ageGroup: try row.decode(column: "age_group", as: String.self),
+                                  gender: try row.decode(column: "gender", as: String.self),
+                                  skill: try row.decode(column: "skill", as: String.self)),
+                privacy: Team.Privacy(rawValue: try row.decode(column: "privacy", as: String.self))?.shortLabel ?? "",
+                startsAt: start, timeZone: zone,
+                when: "\(GameTime.shortDay(start, zone: zone)) · \(GameTime.range(start, start.addingTimeInterval(Double(minutes) * 60), zone: zone))",
+                place: hit.exact ? try row.decode(column: "place_name", as: String?.self) : nil,
+                latitude: shown.latitude, longitude: shown.longitude, exactPlace: hit.exact,
+                distanceMetres: Int(hit.metres.rounded()),
+                distance: FindController.formatDistance(hit.metres, imperial: imperial),
+                capacity: capacity, joined: joined, full: capacity.map { joined >= $0 } ?? false,
+                subsWanted: kind == .team ? max(0, try row.decode(column: "subs_needed", as: Int.self) - (try row.decode(column: "subs_filled", as: Int.self))) : 0
+            )
+        }
+    }
+}

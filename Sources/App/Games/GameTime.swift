@@ -1,0 +1,37 @@
+import Foundation
+
+/// How a game's time reads on a page: in the venue's zone, with the zone named, since a player
+/// from elsewhere must not mistake it for their own clock.
+enum GameTime {
+    private static let locale = Locale(identifier: "en_GB")
+
+    /// "Thursday 26 November 2026"
+    static func day(_ date: Date, zone: String) -> String {
+        date.formatted(Date.FormatStyle(locale: locale, timeZone: tz(zone)).weekday(.wide).day().month(.wide).year())
+    }
+
+    /// "Thu 26 Nov"
+    static func shortDay(_ date: Date, zone: String) -> String {
+        date.formatted(Date.FormatStyle(locale: locale, timeZone: tz(zone)).weekday(.abbreviated).day().month(.abbreviated))
+    }
+
+    /// "19:30"
+    static func clock(_ date: Date, zone: String) -> String {
+        date.formatted(Date.FormatStyle(locale: locale, timeZone: tz(zone)).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
+    }
+
+    /// "19:30–21:00 (CET)"
+    static func range(_ start: Date, _ end: Date, zone: String) -> String {
+        let abbreviation = tz(zone).abbreviation(for: start) ?? zone
+        return "\(clock(start, zone: zone))–\(clock(end, zone: zone)) (\(abbreviation))"
+    }
+
+    /// "1 h 30 min"
+    static func duration(minutes: Int) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        if hours == 0 { return "\(rest) min" }
+        return rest == 0 ? "\(hours) h" : "\(hours) h \(rest) min"
+    }
+
+    private static func tz(_ zone: String) -> TimeZone { TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")! }
+}

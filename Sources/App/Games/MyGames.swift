@@ -1,0 +1,90 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// The games that concern one person: every game of their teams and every game they are on the
+/// list of (pick-up games, requests, waitlists, substitute places). One query serves `/games` and
+/// the calendar feeds.
+enum MyGames {
+    struct Row: Decodable {
+        let id: UUID
+        let kind: String
+        let sport: String
+        let starts_at: Date
+        let duration_minutes: Int
+        let time_zone: String
+        let place_name: String?
+        let latitude: Double?
+        let longitude: Double?
+        let privacy: String
+        let description: String
+        let status: String
+        let sequence: Int
+        let opponent_name: String?
+        let team_id: UUID?
+        let team_name: String?
+        let team_slug: String?
+        let my_status: String?
+        let is_sub: Bool?
+        let is_member: Int
+        let updated_at: Date?
+
+        var game: Game.Kind { Game.Kind(rawValue: kind) ?? .pickup }
+        var isCancelled: Bool { status == Game.Status.cancelled.rawValue }
+        var endsAt: Date { starts_at.addingTimeInterval(Double(duration_minutes) * 60) }
+        var myStatus: GamePlayer.Status? { my_status.flatMap(GamePlayer.Status.init(rawValue:)) }
+        var title: String {
+            let sportLabel = Sport(rawValue: sport)?.label ?? sport
+            return game == .team ? (team_name ?? sportLabel) + (opponent_name.map { " vs. \($0)" } ?? "") : "\(sportLabel) pick-up game"
+        }
+        /// Waiting on someone: a request, the waitlist, or a team game not answered yet.
+        var isPending: Bool {
+            guard !isCancelled else { return false }
+            if let status = myStatus { return status == .requested || status == .waitlisted }
+            return game == .team && is_member == 1
+        }
+    }
+
+    enum Range {
+        case upcoming(limit: Int)
+        case past(limit: Int, offset: Int)
+        case feed(since: Date, limit: Int)
+    }
+
+    static func load(for userID: UUID, team: UUID? = nil, range: Range, now: Date = Date(), on db: any Database) async throws -> [Row] {
+        var sql: SQLQueryString = """
+            SELECT g.id, g.kind, g.sport, g.starts_at, g.duration_minutes, g.time_zone, g.place_name, g.latitude, g.longitude,
+                   g.privacy, g.description, g.status, g.sequence, g.opponent_name, g.team_id, g.updated_at,
+                   t.name AS team_name, t.slug AS team_slug, p.status AS my_status, p.is_sub,
+                   CASE WHEN m.id IS NULL THEN 0 ELSE 1 END AS is_member
+            FROM games g
+            LEFT JOIN teams t ON t.id = g.team_id
+            LEFT JOIN memberships m ON m.team_id = g.team_id AND m.user_id = \(bind: userID)
+            LEFT JOIN game_players p ON p.game_id = g.id AND p.user_id = \(bind: userID)
+            WHERE (m.id IS NOT NULL OR p.id IS NOT NULL)
+            """
+        if let team {
+            sql.appendInterpolation(raw: " AND g.team_id = ")
+            sql.appendInterpolation(bind: team)
+        }
+        switch range {
+        case .upcoming(let limit):
+            // Still upcoming until it ends; a game that has begun is still today's game.
+            sql.appendInterpolation(raw: " AND g.starts_at >= ")
+            sql.appendInterpolation(bind: now.addingTimeInterval(-86_400))
+            sql.appendInterpolation(raw: " ORDER BY g.starts_at, g.id LIMIT \(limit)")
+        case .past(let limit, let offset):
+            sql.appendInterpolation(raw: " AND g.starts_at < ")
+            sql.appendInterpolation(bind: now)
+            sql.appendInterpolation(raw: " ORDER BY g.starts_at DESC, g.id LIMIT \(limit) OFFSET \(offset)")
+        case .feed(let since, let limit):
+            sql.appendInterpolation(raw: " AND g.starts_at >= ")
+            sql.appendInterpolation(bind: since)
+            sql.appendInterpolation(raw: " ORDER BY g.starts_at, g.id LIMIT \(limit)")
+        }
+        let rows = try await (db as! any SQLDatabase).raw(sql).all(decoding: Row.self)
+        if case .upcoming = range { return rows.filter { $0.endsAt > now } }
+        return rows
+    }
+}
