@@ -16,11 +16,13 @@ struct SeedCommand: AsyncCommand {
         try await app.autoMigrate()
         let added = try await DemoPeople.seed(app: app)
         let teams = try await DemoTeams.seed(app: app)
+        let games = try await DemoGames.seed(app: app)
         if let count = signature.benchTeams, count > 0 {
             try await BenchTeams.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
         }
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
+        if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }
         context.console.print(added == 0
             ? "Demo data is already present."
             : "Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json").")

@@ -57,6 +57,7 @@ struct GamePage: Encodable {
     let subsNeeded: Int
     let subsFilled: Int
     let subsOpen: Bool
+    let subsWanted: Int
     // The viewer
     let signInURL: String?
     let yourStatus: String?
@@ -192,6 +193,7 @@ struct GamePage: Encodable {
             roster: access.canSeeRoster ? visibleRoster : nil,
             noAnswer: access.canManage ? unanswered.map { entry($0, status: nil, note: nil, isSub: false) } : [],
             subsNeeded: game.subsNeeded, subsFilled: game.subsFilled, subsOpen: game.subsOpen,
+            subsWanted: max(0, game.subsNeeded - game.subsFilled),
             signInURL: viewer == nil ? "/login?next=%2Fgames%2F\(gameID.uuidString)" : nil,
             yourStatus: mine?.status.label, yourStatusValue: mine?.status.rawValue, yourNote: mine?.note ?? "",
             yourPosition: position, isSub: mine?.isSub ?? false,

@@ -20,7 +20,8 @@ struct GameAccess {
     var holdsPlace: Bool { player.map { [.joined, .waitlisted, .going, .maybe].contains($0.status) || $0.isSub } ?? false }
 
     var canSee: Bool {
-        if let teamAccess { return teamAccess.canSee || player != nil }
+        // An invitation lets someone see a private team, but not its games: those are for members.
+        if let teamAccess { return (team?.privacy == .private ? teamAccess.isMember : teamAccess.canSee) || player != nil }
         return true
     }
 

@@ -1,0 +1,250 @@
+@testable import App
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@Suite("Pick-up games: joining, waitlists, privacy, find, calendar feeds")
+struct PickupGameTests {
+    @Test func aFullGameKeepsAWaitlistThatMovesUpWhenSomeoneLeaves() async throws {
+        try await withApp { app in
+            let organiser = app.browser(); try await organiser.signUp("organiser", name: "Oda Organiser")
+            let url = try await organiser.createPickup(capacity: 2)
+            let ana = app.browser(); try await ana.signUp("ana", name: "Ana Ant")
+            let ben = app.browser(); try await ben.signUp("ben", name: "Ben Bee")
+            let cai = app.browser(); try await cai.signUp("cai", name: "Cai Cat")
+
+            try await ana.post("\(url)/join", [("note", "Can bring a ball")], csrfFrom: url)
+            #expect(try await ben.get(url).contains("Join the waitlist"))
+            try await ben.post("\(url)/join", [], csrfFrom: url)
+            try await cai.post("\(url)/join", [], csrfFrom: url)
+            let page = try await cai.get(url)
+            #expect(page.contains("number 2 on the waitlist"))
+            #expect(page.contains("<strong>2</strong> Joined"))
+            #expect(page.contains("<strong>2</strong> Waitlist"))
+            #expect(page.contains("2 of 2 places taken"))
+            #expect(try await ana.post("\(url)/join", [], csrfFrom: url).status == .conflict)
+
+            // Ana leaves: Ben, first in the queue, is promoted and told; Cai moves up to first.
+            try await ana.post("\(url)/leave", [], csrfFrom: url)
+            #expect(try await ben.get(url).contains("status-joined"))
+            #expect(try await ben.get("/notifications").contains("A place opened up"))
+            #expect(try await cai.get(url).contains("number 1 on the waitlist"))
+            #expect(!(try await cai.get("/notifications").contains("A place opened up")))
+
+            // The organiser removes Ben: Cai is in.
+            try await organiser.post("\(url)/players/ben/remove", [], csrfFrom: url)
+            #expect(try await cai.get(url).contains("status-joined"))
+            #expect(try await ben.get("/notifications").contains("took you off"))
+            #expect(try await ben.post("\(url)/players/cai/remove", [], csrfFrom: url).status == .forbidden)
+            let game = try #require(try await Game.query(on: app.db).first())
+            #expect(game.joinedCount == 2)
+
+            // Cancelling tells everyone on the list, and the page says so.
+            try await organiser.post("\(url)/cancel", [("confirm", "yes")], csrfFrom: url)
+            #expect(try await cai.get("/notifications").contains("Cancelled: Volleyball pick-up game"))
+            #expect(try await cai.get(url).contains("This game is cancelled"))
+            #expect(try await ana.post("\(url)/join", [], csrfFrom: url).status == .conflict)
+        }
+    }
+
+    @Test func theCapacityHoldsWhenManyJoinAtOnce() async throws {
+        try await withApp { app in
+            let organiser = app.browser(); try await organiser.signUp("organiser")
+            let url = try await organiser.createPickup(capacity: 4)
+            var joiners: [Browser] = []
+            for index in 0..<10 {
+                let browser = app.browser(); try await browser.signUp("joiner\(index)")
+                _ = try await browser.get(url)
+                joiners.append(browser)
+            }
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for browser in joiners { group.addTask { try await browser.post("\(url)/join", [], csrfFrom: url).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .seeOther })
+            let players = try await GamePlayer.query(on: app.db).all()
+            #expect(players.filter { $0.status == .joined }.count == 4, "the organiser and exactly three others")
+            #expect(players.filter { $0.status == .waitlisted }.count == 7)
+            #expect(try #require(try await Game.query(on: app.db).first()).joinedCount == 4)
+        }
+    }
+
+    @Test func aProtectedGameShowsOnlyTheAreaUntilTheOrganiserAccepts() async throws {
+        try await withApp { app in
+            let organiser = app.browser(); try await organiser.signUp("organiser")
+            let url = try await organiser.createPickup(privacy: "protected", lat: "55.6812", lon: "12.5734", place: "Secret Courts")
+            let ana = app.browser(); try await ana.signUp("ana", name: "Ana Ant")
+
+            let found = try await ana.get("/find?lat=55.68&lon=12.57&radius_km=10")
+            #expect(found.contains(url))
+            #expect(found.contains("(approximate)"))
+            #expect(!found.contains("Secret Courts"))
+            let api = try await ana.get("/api/v1/find?lat=55.68&lon=12.57&radius_km=10")
+            #expect(api.contains("\"latitude\":55.7"))
+            #expect(!api.contains("55.6812"))
+            #expect(!api.contains("Secret Courts"))
+
+            #expect(!(try await ana.get(url).contains("Secret Courts")))
+            #expect(try await ana.get(url).contains("Ask to join"))
+            try await ana.post("\(url)/join", [("note", "Played in school")], csrfFrom: url)
+            #expect(try await organiser.get("/notifications").contains("Ana Ant asked to join"))
+            let waiting = try await ana.get(url)
+            #expect(waiting.contains("Asked to join"))
+            #expect(!waiting.contains("Secret Courts"))
+            #expect(try await ana.get("/games").contains("Waiting for you or for others"))
+
+            try await organiser.post("\(url)/players/ana/approve", [], csrfFrom: url)
+            let told = try await ana.get("/notifications")
+            #expect(told.contains("You&#39;re in") || told.contains("You're in"))
+            #expect(try await ana.get(url).contains("Secret Courts"))
+        }
+    }
+
+    @Test func ageGroupsAreKeptForPlayers() async throws {
+        try await withApp { app in
+            let coach = app.browser(); try await coach.signUp("coach")
+            let url = try await coach.createPickup(age: "12-14")
+            let adult = app.browser(); try await adult.signUp("adult", birthDate: "1980-01-01")
+            let denied = try await adult.post("\(url)/join", [], csrfFrom: url)
+            #expect(denied.status == .forbidden)
+            #expect(denied.contains("This game is for the age group"))
+            let teen = app.browser()
+            let year = Calendar(identifier: .gregorian).component(.year, from: Date()) - 14 // 14 from 1 January on
+            try await teen.signUp("teen", birthDate: "\(year)-01-01")
+            #expect(try await teen.post("\(url)/join", [], csrfFrom: url).status == .seeOther)
+        }
+    }
+
+    @Test func privateTeamGamesExistOnlyForMembers() async throws {
+        try await withApp { app in
+            let cast = try await TeamCast.make(app, privacy: "private")
+            let url = try await cast.manager.createTeamGame(team: cast.slug)
+            for (name, browser) in cast.everyone {
+                let status = try await browser.get(url).status
+                let member = ["player", "coach", "manager", "owner"].contains(name)
+                #expect(status == (member ? .ok : .notFound), "\(name) got \(status)")
+            }
+            let subs = try await cast.manager.post("\(url)/subs", [("count", "2")], csrfFrom: url)
+            #expect(subs.status == .unprocessableEntity)
+            // Force an open request in the database: it must still never be listed.
+            let game = try #require(try await Game.query(on: app.db).first())
+            game.subsNeeded = 3
+            try await game.update(on: app.db)
+            for (name, browser) in cast.everyone {
+                #expect(!(try await browser.get("/find?lat=55.68&lon=12.57&radius_km=50").contains(url)), "\(name) found it")
+                #expect(!(try await browser.get("/api/v1/find?lat=55.68&lon=12.57&radius_km=50").contains(game.id!.uuidString)), "\(name) found it in the API")
+            }
+            #expect(try await cast.stranger.post("\(url)/subs/claim", [], csrfFrom: "/").status == .notFound)
+            #expect(!(try await cast.stranger.get("/notifications").contains("New game")))
+            #expect(!(try await cast.invitee.get("/notifications").contains("New game")))
+            #expect(!(try await cast.stranger.get("/games").contains(url)))
+            #expect(try await cast.player.get("/games").contains(url))
+            #expect(!(try await cast.stranger.get("/teams/\(cast.slug)").contains(url)))
+        }
+    }
+
+    @Test func findFiltersByDateAndTheAPIAnswersInJSON() async throws {
+        try await withApp { app in
+            let organiser = app.browser(); try await organiser.signUp("organiser")
+            let soon = try await organiser.createPickup(days: 1)
+            let later = try await organiser.createPickup(days: 10, lat: "55.70", lon: "12.60")
+            let searcher = app.browser()
+            let all = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25")
+            #expect(all.contains(soon) && all.contains(later))
+            let near = try #require(all.body.range(of: soon)), far = try #require(all.body.range(of: later))
+            #expect(near.lowerBound < far.lowerBound, "nearest first")
+            let window = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25&from=\(gameDay(5).day)&to=\(gameDay(15).day)")
+            #expect(window.contains(later) && !window.contains(soon))
+
+            let json = try await searcher.get("/api/v1/find?lat=55.68&lon=12.57&radius_km=25&sport=volleyball")
+            #expect(json.status == .ok)
+            #expect(json.headers.contentType == .json)
+            struct Answer: Decodable {
+                struct Result: Decodable { let id: String; let starts_at: String; let distance_metres: Int; let full: Bool; let exact_place: Bool }
+                let results: [Result]
+            }
+            let answer = try JSONDecoder().decode(Answer.self, from: Data(json.body.utf8))
+            #expect(answer.results.count == 2)
+            #expect(answer.results[0].distance_metres == 0)
+            #expect(answer.results[0].starts_at.hasSuffix("Z"))
+            #expect(answer.results.allSatisfy { $0.exact_place && !$0.full })
+
+            let bad = try await searcher.get("/api/v1/find?lat=120&lon=12&radius_km=0&sport=chess&from=tomorrow")
+            #expect(bad.status == .unprocessableEntity)
+            #expect(bad.contains("Choose a distance between 1 and 200 km"))
+            #expect(bad.contains("Enter a date such as"))
+            #expect(try await searcher.get("/api/v1/find").status == .unprocessableEntity)
+        }
+    }
+
+    @Test func theCalendarFeedIsStrictValidICalendarAndFollowsChanges() async throws {
+        try await withApp { app in
+            let cast = try await TeamCast.make(app, privacy: "protected")
+            let teamGame = try await cast.manager.createTeamGame(team: cast.slug, opponent: "Old Town, Reserves; B")
+            let organiser = app.browser(); try await organiser.signUp("organiser")
+            let pickup = try await organiser.createPickup(place: "Beach, net 3")
+            try await cast.player.post("\(pickup)/join", [], csrfFrom: pickup)
+            try await cast.player.post("\(teamGame)/rsvp", [("status", "maybe")], csrfFrom: teamGame)
+
+            let settings = try await cast.player.get("/settings/calendar")
+            let feedURL = try #require(settings.firstMatch(#"id="feed" readonly value="[^"]*(/calendar/[^"]+\.ics)""#))
+            let feed = try await app.browser().get(feedURL)
+            #expect(feed.status == .ok)
+            #expect(feed.headers.first(name: .contentType)?.hasPrefix("text/calendar") == true)
+            let events = StrictICS.parse(feed.body)
+            #expect(events.count == 2)
+            let team = try #require(events.first { $0["SUMMARY"]?.value.hasPrefix("Matrix United") == true })
+            #expect(StrictICS.unescape(team["SUMMARY"]!.value) == "Matrix United vs. Old Town, Reserves; B")
+            #expect(team["LOCATION"]?.value == "Riverside Hall")
+            #expect(team["GEO"]?.value == "55.680000;12.570000")
+            #expect(StrictICS.unescape(team["DESCRIPTION"]!.value).contains("Your answer: Maybe"))
+            #expect(team["SEQUENCE"]?.value == "0")
+            let uid = try #require(team["UID"]?.value)
+
+            // Moving the game keeps the UID and bumps SEQUENCE; cancelling marks it cancelled.
+            let when = gameDay(4)
+            try await cast.manager.post("\(teamGame)/edit", [("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                                                           ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57")], csrfFrom: "\(teamGame)/edit")
+            try await organiser.post("\(pickup)/cancel", [("confirm", "yes")], csrfFrom: pickup)
+            let again = StrictICS.parse(try await app.browser().get(feedURL).body)
+            let moved = try #require(again.first { $0["UID"]?.value == uid })
+            #expect(moved["SEQUENCE"]?.value == "1")
+            #expect(moved["STATUS"]?.value == "CONFIRMED")
+            let cancelled = try #require(again.first { $0["UID"]?.value != uid })
+            #expect(cancelled["STATUS"]?.value == "CANCELLED")
+            #expect(Int(cancelled["SEQUENCE"]?.value ?? "") == 1)
+
+            // The team feed lists only that team's games, and only for members.
+            let teamFeed = StrictICS.parse(try await app.browser().get("\(feedURL)?team=\(cast.slug)").body)
+            #expect(teamFeed.count == 1)
+            let strangerSettings = try await cast.stranger.get("/settings/calendar")
+            let strangerFeed = try #require(strangerSettings.firstMatch(#"id="feed" readonly value="[^"]*(/calendar/[^"]+\.ics)""#))
+            #expect(StrictICS.parse(try await app.browser().get(strangerFeed).body).isEmpty, "nothing of a team they are not in")
+            #expect(try await app.browser().get("\(strangerFeed)?team=\(cast.slug)").status == .notFound)
+
+            // A new address stops the old one at once.
+            try await cast.player.post("/settings/calendar/reset", [], csrfFrom: "/settings/calendar")
+            #expect(try await app.browser().get(feedURL).status == .notFound)
+            #expect(try await app.browser().get("/calendar/not-a-token.ics").status == .notFound)
+        }
+    }
+
+    @Test func demoDataHasGamesWithAnswersAWaitlistAndASubstituteRequest() async throws {
+        try await withApp { app in
+            _ = try await DemoPeople.seed(app: app.app)
+            _ = try await DemoTeams.seed(app: app.app)
+            let first = try await DemoGames.seed(app: app.app)
+            #expect(first > 0)
+            #expect(try await DemoGames.seed(app: app.app) == 0)
+            let games = try await Game.query(on: app.db).all()
+            #expect(games.contains { $0.startsAt < Date() && $0.homeScore != nil })
+            #expect(games.contains { $0.kind == .pickup && $0.isFull })
+            #expect(games.contains { $0.subsOpen && $0.startsAt > Date() })
+            #expect(try await GamePlayer.query(on: app.db).filter(\.$status == .waitlisted).count() > 0)
+            let maya = app.browser()
+            try await maya.logIn("maya", password: "fieldhouse-demo")
+            #expect(try await maya.get("/games").contains("Upcoming"))
+        }
+    }
+}
