@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
-.build/release/fieldhouse seed --bench-teams 100000 >/dev/null
+.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 >/dev/null
 .build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -34,6 +34,10 @@ curl -fs -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$token" \
 session=$(awk '$6 == "fh_session" { print $7 }' "$jar")
 [[ -n "$session" ]] || { echo "could not sign in as the demo user" >&2; exit 1; }
 
+# maya's secret calendar address, as the settings page shows it.
+feed=$(curl -fs -b "$jar" "$base/settings/calendar" | sed -n 's/.*id="feed" readonly value="[^"]*\(\/calendar\/[^"]*\.ics\)".*/\1/p' | head -n 1)
+[[ -n "$feed" ]] || { echo "could not read the calendar address" >&2; exit 1; }
+
 # name | path | cookie
 SCENARIOS=(
   "healthz|/healthz|"
@@ -41,7 +45,11 @@ SCENARIOS=(
   "home page (signed in)|/|fh_session=$session"
   "team page (25 members, anonymous)|/teams/bench-25|"
   "team page (25 members, signed in)|/teams/bench-25|fh_session=$session"
-  "find teams within 50 km (100k teams)|/find?lat=55.68&lon=12.57&radius_km=50&sport=futsal|"
+  "find teams within 50 km (100k teams)|/find?what=teams&lat=55.68&lon=12.57&radius_km=50&sport=futsal|"
+  "game page (30 players, signed in)|/games/00000000-0000-4000-8000-000000000030|fh_session=$session"
+  "find games within 25 km (200k games)|/find?lat=55.68&lon=12.57&radius_km=25|"
+  "find games API, 25 km, volleyball|/api/v1/find?lat=55.68&lon=12.57&radius_km=25&sport=volleyball|"
+  "calendar feed (300 games)|$feed|"
 )
 
 printf "%-34s %10s %9s %9s %9s   (wrk, %s connections, %s, 2 threads)\n" "scenario" "req/s" "p50" "p90" "p99" "$CONNECTIONS" "$DURATION"

@@ -7,6 +7,9 @@ struct SeedCommand: AsyncCommand {
     struct Signature: CommandSignature {
         @Option(name: "bench-teams", help: "Also add this many teams spread over a country, for `make bench`")
         var benchTeams: Int?
+
+        @Option(name: "bench-games", help: "Also add this many upcoming pick-up games over the same country, a game of 30 and 300 games for maya")
+        var benchGames: Int?
     }
 
     var help: String { "Adds demo people, profiles and follows (skipped when they already exist)." }
@@ -20,6 +23,10 @@ struct SeedCommand: AsyncCommand {
         if let count = signature.benchTeams, count > 0 {
             try await BenchTeams.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
+        }
+        if let count = signature.benchGames, count > 0 {
+            try await BenchGames.seed(count: count, app: app)
+            context.console.print("Added \(count) benchmark games, a game of 30 (/games/\(BenchGames.bigGameID)) and 300 games for bench-25.")
         }
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }
