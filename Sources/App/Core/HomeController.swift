@@ -22,6 +22,7 @@ struct HomeController: RouteCollection {
         let following: Int
         let newFollowers: [PersonCard]
         let suggestions: [PersonCard]
+        let games: [MyGamesController.Card]
     }
 
     func home(req: Request) async throws -> View {
@@ -54,7 +55,8 @@ struct HomeController: RouteCollection {
             followers: followers.count,
             following: iFollow.count,
             newFollowers: try await PersonCard.list(recent, viewer: user, on: req.db),
-            suggestions: try await PersonCard.list(suggestions, viewer: user, on: req.db)
+            suggestions: try await PersonCard.list(suggestions, viewer: user, on: req.db),
+            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map(MyGamesController.card)
         )
         return try await req.view.render("home/dashboard", page)
     }
