@@ -246,6 +246,10 @@ struct GameController: RouteCollection {
         try access.requireManager()
         let game = access.game
         guard !game.isCancelled else { return req.redirect(to: "/games/\(game.id!.uuidString)") }
+        struct Confirm: Content { var confirm: String? }
+        guard try req.content.decode(Confirm.self).confirm == "yes" else {
+            throw Abort(.unprocessableEntity, reason: "Tick “Yes, cancel it” to confirm; nothing was changed.")
+        }
         game.status = .cancelled
         game.sequence += 1
         try await req.db.transaction { db in
