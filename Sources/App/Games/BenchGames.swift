@@ -19,11 +19,12 @@ enum BenchGames {
             throw Abort(.internalServerError, reason: "Seed bench teams first (--bench-teams).")
         }
         let columns = ["id", "kind", "team_id", "organiser_id", "sport", "age_group", "gender", "skill", "privacy", "starts_at",
-                       "duration_minutes", "time_zone", "place_name", "latitude", "longitude", "description", "capacity", "min_players",
+                       "duration_minutes", "time_zone", "place_name", "latitude", "longitude", "find_lat", "find_lon", "description", "capacity", "min_players",
                        "joined_count", "subs_needed", "subs_filled", "status", "sequence", "created_at", "updated_at"]
         @Sendable func row(id: UUID, kind: Game.Kind, team: UUID?, sport: String, age: String, gender: String, skill: String, privacy: String,
                  start: Date, lat: Double, lon: Double, capacity: Int?, subs: Int) -> [any Encodable & Sendable] {
             [id, kind.rawValue, team, organiser, sport, age, gender, skill, privacy, start, 90, "Europe/Copenhagen", "Court", lat, lon,
+             privacy == "public" ? lat : (lat * 10).rounded() / 10, privacy == "public" ? lon : (lon * 10).rounded() / 10,
              "", capacity, capacity.map { _ in 2 }, 0, subs, 0, "scheduled", 0, now, now]
         }
         try await app.db.transaction { db in

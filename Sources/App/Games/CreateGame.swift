@@ -22,6 +22,8 @@ struct CreateGame: AsyncMigration {
             .field("place_name", .string)
             .field("latitude", .double)
             .field("longitude", .double)
+            .field("find_lat", .double)
+            .field("find_lon", .double)
             .field("description", .string, .required)
             .field("capacity", .int)
             .field("min_players", .int)
@@ -43,8 +45,8 @@ struct CreateGame: AsyncMigration {
         // table until it reads the page shown. Searches repeat this predicate word for word
         // (`GameSearch.findable`), which is what lets SQLite and PostgreSQL pick the index.
         for (name, columns) in [
-            ("games_find_idx", ["latitude", "longitude", "starts_at", "sport", "skill", "age_group", "gender", "privacy", "team_id", "id"]),
-            ("games_find_sport_idx", ["sport", "latitude", "longitude", "starts_at", "skill", "age_group", "gender", "privacy", "team_id", "id"]),
+            ("games_find_idx", ["find_lat", "find_lon", "starts_at", "sport", "skill", "age_group", "gender", "team_id", "id"]),
+            ("games_find_sport_idx", ["sport", "find_lat", "find_lon", "starts_at", "skill", "age_group", "gender", "team_id", "id"]),
         ] {
             try await sql.raw("CREATE INDEX \(unsafeRaw: name) ON games (\(unsafeRaw: columns.joined(separator: ", "))) WHERE \(unsafeRaw: Self.findable)").run()
         }
@@ -52,7 +54,7 @@ struct CreateGame: AsyncMigration {
 
     /// Games anyone may find: scheduled, not a private team's, placed, and either a pick-up game or
     /// a team game asking for substitutes.
-    static let findable = "status = 'scheduled' AND privacy <> 'private' AND latitude IS NOT NULL AND (kind = 'pickup' OR subs_filled < subs_needed)"
+    static let findable = "status = 'scheduled' AND privacy <> 'private' AND find_lat IS NOT NULL AND (kind = 'pickup' OR subs_filled < subs_needed)"
 
     func revert(on database: any Database) async throws {
         try await database.schema(Game.schema).delete()

@@ -43,6 +43,7 @@ enum DemoGames {
                 game.subsFilled = 0
                 game.status = .scheduled
                 game.sequence = 0
+                game.placeForSearch()
                 added += 1
                 return game
             }
@@ -87,6 +88,7 @@ enum DemoGames {
             beach.capacity = 4
             beach.minPlayers = 4
             beach.joinedCount = 4
+            beach.placeForSearch()
             try await beach.create(on: db)
             try await answer(beach, [("jonas", .joined, nil), ("elin", .joined, nil), ("ingrid", .joined, nil), ("maya", .joined, "Can bring a second ball"),
                                      ("sam", .waitlisted, nil), ("tomas", .waitlisted, nil)])
@@ -103,6 +105,7 @@ enum DemoGames {
             kickabout.capacity = 10
             kickabout.minPlayers = 6
             kickabout.joinedCount = 2
+            kickabout.placeForSearch()
             try await kickabout.create(on: db)
             try await answer(kickabout, [("sofia", .joined, nil), ("felix", .joined, nil), ("omar", .requested, "Played futsal at school")])
             return added

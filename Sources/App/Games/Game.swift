@@ -28,6 +28,10 @@ final class Game: Model, @unchecked Sendable {
     @OptionalField(key: "place_name") var placeName: String?
     @OptionalField(key: "latitude") var latitude: Double?
     @OptionalField(key: "longitude") var longitude: Double?
+    /// Where searches place the game: exactly for public games, at its area otherwise, so
+    /// distances in search results never reveal a protected place. Set by `placeForSearch()`.
+    @OptionalField(key: "find_lat") var findLat: Double?
+    @OptionalField(key: "find_lon") var findLon: Double?
     @Field(key: "description") var description: String
     @OptionalField(key: "capacity") var capacity: Int?
     @OptionalField(key: "min_players") var minPlayers: Int?
@@ -57,6 +61,13 @@ final class Game: Model, @unchecked Sendable {
     var coordinate: Coordinate? {
         guard let latitude, let longitude else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// Updates the search position after the place or privacy changed.
+    func placeForSearch() {
+        let shown = coordinate.map { privacy == Team.Privacy.public.rawValue ? $0 : PlaceView.area(of: $0) }
+        findLat = shown?.latitude
+        findLon = shown?.longitude
     }
 
     /// "Riverside Futsal vs. Old Town" or "Volleyball pick-up".

@@ -132,6 +132,7 @@ struct GameController: RouteCollection {
             game.capacity = valid.capacity
             game.minPlayers = valid.minPlayers
         }
+        game.placeForSearch()
     }
 
     // MARK: Pick-up games

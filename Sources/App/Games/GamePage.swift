@@ -140,24 +140,11 @@ struct GamePage: Encodable {
             }
         }
 
-        var place: String?
-        var mapURL: String?
-        if let coordinate = game.coordinate {
-            if access.canSeeExactPlace {
-                place = game.placeName ?? String(format: "%.4f, %.4f", coordinate.latitude, coordinate.longitude)
-                mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=16/%.5f/%.5f",
-                                coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
-            } else {
-                let area = GameSearch.area(of: coordinate)
-                place = String(format: "Around %.1f, %.1f (the exact place is shown once you're in)", area.latitude, area.longitude)
-                mapURL = String(format: "https://www.openstreetmap.org/#map=11/%.1f/%.1f", area.latitude, area.longitude)
-            }
-        } else if access.canSeeExactPlace {
-            place = game.placeName
-        }
+        let shownPlace = PlaceView(name: game.placeName, coordinate: game.coordinate, exact: access.canSeeExactPlace,
+                                   hiddenNote: "the exact place is shown once you're in")
         var distance: String?
         if let coordinate = game.coordinate, let viewer, let lat = viewer.homeLat, let lon = viewer.homeLon {
-            let shown = access.canSeeExactPlace ? coordinate : GameSearch.area(of: coordinate)
+            let shown = access.canSeeExactPlace ? coordinate : PlaceView.area(of: coordinate)
             let metres = Geo.distance(Coordinate(latitude: lat, longitude: lon), shown)
             distance = FindController.formatDistance(metres, imperial: viewer.units == .imperial) + " from your home area"
         }
@@ -185,7 +172,7 @@ struct GamePage: Encodable {
             time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
             duration: GameTime.duration(minutes: game.durationMinutes),
             cancelled: game.isCancelled, isPast: game.endsAt <= Date(),
-            place: place, mapURL: mapURL, distance: distance,
+            place: shownPlace.text, mapURL: shownPlace.mapURL, distance: distance,
             description: game.description,
             team: access.team.map { LinkTo(url: "/teams/\($0.slug)", name: $0.name) },
             opponent: opponent, opponentName: game.opponentName, score: score,

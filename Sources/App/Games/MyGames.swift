@@ -53,16 +53,20 @@ enum MyGames {
     }
 
     static func load(for userID: UUID, team: UUID? = nil, range: Range, now: Date = Date(), on db: any Database) async throws -> [Row] {
+        // The person's games are found from their side (their memberships and their places, both
+        // indexed by person) and only then joined to the games, never by scanning all games.
         var sql: SQLQueryString = """
             SELECT g.id, g.kind, g.sport, g.starts_at, g.duration_minutes, g.time_zone, g.place_name, g.latitude, g.longitude,
                    g.privacy, g.description, g.status, g.sequence, g.opponent_name, g.team_id, g.updated_at,
                    t.name AS team_name, t.slug AS team_slug, p.status AS my_status, p.is_sub,
                    CASE WHEN m.id IS NULL THEN 0 ELSE 1 END AS is_member
-            FROM games g
+            FROM (SELECT g2.id FROM games g2 JOIN memberships m2 ON m2.team_id = g2.team_id WHERE m2.user_id = \(bind: userID)
+                  UNION SELECT p2.game_id FROM game_players p2 WHERE p2.user_id = \(bind: userID)) AS mine
+            JOIN games g ON g.id = mine.id
             LEFT JOIN teams t ON t.id = g.team_id
             LEFT JOIN memberships m ON m.team_id = g.team_id AND m.user_id = \(bind: userID)
             LEFT JOIN game_players p ON p.game_id = g.id AND p.user_id = \(bind: userID)
-            WHERE (m.id IS NOT NULL OR p.id IS NOT NULL)
+            WHERE 1 = 1
             """
         if let team {
             sql.appendInterpolation(raw: " AND g.team_id = ")

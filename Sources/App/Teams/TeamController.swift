@@ -74,10 +74,15 @@ struct TeamController: RouteCollection {
         try await req.db.transaction { db in
             try await team.update(on: db)
             // A team's games are for the same people as the team, and as private as it is.
-            try await Game.query(on: db).filter(\.$team.$id == team.requireID())
-                .set(\.$privacy, to: team.privacy.rawValue).set(\.$sport, to: team.sport)
-                .set(\.$ageGroup, to: team.ageGroup).set(\.$gender, to: team.gender).set(\.$skill, to: team.skill)
-                .update()
+            for game in try await Game.query(on: db).filter(\.$team.$id == team.requireID()).all() {
+                game.privacy = team.privacy.rawValue
+                game.sport = team.sport
+                game.ageGroup = team.ageGroup
+                game.gender = team.gender
+                game.skill = team.skill
+                game.placeForSearch()
+                try await game.update(on: db)
+            }
         }
         req.flash(.success, "Team details saved.")
         return req.redirect(to: "/teams/\(access.team.slug)")

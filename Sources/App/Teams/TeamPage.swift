@@ -121,22 +121,8 @@ struct TeamPage: Encodable {
         let leagues = leagueRows.filter { !$0.league.isPrivate || access.isMember }
             .map { LeagueLink(slug: $0.league.slug, name: $0.league.name) }
 
-        var place: String?
-        var mapURL: String?
-        if let coordinate = team.coordinate {
-            if access.canSeeExactLocation {
-                place = team.placeName ?? String(format: "%.4f, %.4f", coordinate.latitude, coordinate.longitude)
-                mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=15/%.5f/%.5f",
-                                coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
-            } else {
-                // About 10 km: enough to know whether it is your part of the country.
-                let lat = (coordinate.latitude * 10).rounded() / 10, lon = (coordinate.longitude * 10).rounded() / 10
-                place = String(format: "Around %.1f, %.1f (exact place shown to members)", lat, lon)
-                mapURL = String(format: "https://www.openstreetmap.org/#map=11/%.1f/%.1f", lat, lon)
-            }
-        } else if access.canSeeExactLocation {
-            place = team.placeName
-        }
+        let shownPlace = PlaceView(name: team.placeName, coordinate: team.coordinate, exact: access.canSeeExactLocation,
+                                   hiddenNote: "exact place shown to members")
 
         // The next games; their page applies the same rules as this one.
         let upcoming = try await Game.query(on: req.db).filter(\.$team.$id == teamID)
@@ -160,7 +146,7 @@ struct TeamPage: Encodable {
             layout: req.layout(title: team.name, section: "teams"),
             team: TeamCard(team, role: access.role),
             description: team.description,
-            place: place, mapURL: mapURL,
+            place: shownPlace.text, mapURL: shownPlace.mapURL,
             isMember: access.isMember, yourRole: access.role?.label,
             canManage: access.canManage, isOwner: access.isOwner,
             canJoinNow: access.canJoinNow, canRequest: access.canRequest,
