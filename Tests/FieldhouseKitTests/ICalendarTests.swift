@@ -52,6 +52,18 @@ import Testing
         #expect(text.components(separatedBy: "BEGIN:VEVENT").count == 3)
     }
 
+    @Test func writesUTCTimesForAnyDate() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        for seconds in [0, 951_782_400, 951_868_799, 1_709_164_800, 4_102_444_799, -86_401, 1_795_000_000.5] as [Double] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = ICalendar(name: "x", events: [ICalendar.Event(uid: "u", start: date, durationMinutes: 5, summary: "s")], stamp: date).render()
+            #expect(text.contains("DTSTART:\(formatter.string(from: date))\r\n"), "\(seconds)")
+        }
+    }
+
     @Test func localTimesUseTheVenueZone() throws {
         let copenhagen = try #require(LocalTime.instant(day: "2026-11-26", time: "19:30", zone: "Europe/Copenhagen"))
         #expect(copenhagen == Date(timeIntervalSince1970: 1_795_717_800)) // 18:30 UTC in winter
