@@ -14,12 +14,27 @@
       navigator.geolocation.getCurrentPosition(function (position) {
         var lat = form.querySelector('[data-geo="lat"]');
         var lon = form.querySelector('[data-geo="lon"]');
-        if (lat) lat.value = position.coords.latitude.toFixed(4);
-        if (lon) lon.value = position.coords.longitude.toFixed(4);
+        var source = form.querySelector('[data-geo="source"]');
+        var here = form.querySelector('input[name="location"][value="here"]');
+        if (lat) lat.value = position.coords.latitude.toFixed(5);
+        if (lon) lon.value = position.coords.longitude.toFixed(5);
+        if (source) source.value = "device";
+        if (here) here.checked = true;
         if (status) status.textContent = "Location filled in. Nothing is saved until you press Save.";
       }, function (error) {
         if (status) status.textContent = "Your location could not be read (" + error.message + "). You can type it instead.";
       }, { enableHighAccuracy: false, timeout: 10000, maximumAge: 600000 });
+    });
+  });
+
+  // Typing coordinates means "at these coordinates", typed rather than measured.
+  document.querySelectorAll('[data-geo="lat"], [data-geo="lon"]').forEach(function (field) {
+    field.addEventListener("input", function () {
+      var form = field.closest("form");
+      var here = form.querySelector('input[name="location"][value="here"]');
+      var source = form.querySelector('[data-geo="source"]');
+      if (here) here.checked = true;
+      if (source) source.value = "typed";
     });
   });
 
@@ -28,7 +43,7 @@
     input.addEventListener("change", function () {
       var file = input.files && input.files[0];
       var form = input.closest("form");
-      var target = document.querySelector("[data-preview-target]");
+      var target = form.querySelector("[data-preview-target]") || document.querySelector("[data-preview-target]");
       if (!file || !file.type.startsWith("image/")) return;
       if (!target) {
         target = document.createElement("img");
@@ -38,6 +53,7 @@
         form.parentNode.insertBefore(target, form);
       }
       target.src = URL.createObjectURL(file);
+      target.hidden = false;
     });
   });
 

@@ -45,7 +45,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     // Order matters: headers go on everything, errors become pages before those headers are added,
     // static files are served without touching the database, and only then are sessions read.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(SecurityHeadersMiddleware(tileOrigin: config.tileOrigin))
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(ErrorPageMiddleware())
     app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))
@@ -77,5 +77,9 @@ enum Migrations {
         app.migrations.add(CreateGame())
         app.migrations.add(CreateGamePlayer())
         app.migrations.add(AddCalendarTokenToUsers())
+        app.migrations.add(CreatePhoto())
+        app.migrations.add(CreateChallenge())
+        app.migrations.add(CreateChallengeRecipient())
+        app.migrations.add(CreateChallengeResponse())
     }
 }

@@ -24,4 +24,8 @@ func routes(_ app: Application) throws {
     try app.register(collection: MyGamesController())
     try app.register(collection: CalendarController())
     try app.register(collection: NotificationController())
+    try app.register(collection: InboxController())
+    try app.register(collection: ChallengeController())
+    try app.register(collection: ResponseController())
+    try app.register(collection: PhotoController())
 }

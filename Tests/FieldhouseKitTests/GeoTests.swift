@@ -73,3 +73,30 @@ import Testing
         return Coordinate(latitude: φ2 * 180 / .pi, longitude: λ2 * 180 / .pi)
     }
 }
+
+@Suite struct WebMercatorTests {
+    @Test func matchesTheSlippyMapTileNumbers() {
+        // Copenhagen City Hall Square at zoom 15 lies in OSM tile x=17527, y=10256 (from the tile formula).
+        let p = WebMercator.pixel(Coordinate(latitude: 55.676098, longitude: 12.568337), zoom: 15)
+        #expect(Int(p.x / 256) == 17527)
+        #expect(Int(p.y / 256) == 10256)
+        let origin = WebMercator.pixel(Coordinate(latitude: 0, longitude: 0), zoom: 0)
+        #expect(abs(origin.x - 128) < 1e-9 && abs(origin.y - 128) < 1e-9)
+    }
+
+    @Test func inverseReturnsThePoint() {
+        let point = Coordinate(latitude: -33.856784, longitude: 151.215297)
+        let p = WebMercator.pixel(point, zoom: 12)
+        let back = WebMercator.coordinate(x: p.x, y: p.y, zoom: 12)
+        #expect(abs(back.latitude - point.latitude) < 1e-9 && abs(back.longitude - point.longitude) < 1e-9)
+    }
+
+    @Test func zoomFitsThePoints() {
+        let a = Coordinate(latitude: 55.676, longitude: 12.568), b = Coordinate(latitude: 55.686, longitude: 12.588)
+        let zoom = WebMercator.fittingZoom([a, b], width: 640, height: 360, padding: 30)
+        let pa = WebMercator.pixel(a, zoom: zoom), pb = WebMercator.pixel(b, zoom: zoom)
+        #expect(abs(pa.x - pb.x) <= 580 && abs(pa.y - pb.y) <= 300)
+        let closer = WebMercator.pixel(a, zoom: zoom + 1), closerB = WebMercator.pixel(b, zoom: zoom + 1)
+        #expect(abs(closer.x - closerB.x) > 580 || abs(closer.y - closerB.y) > 300)
+    }
+}

@@ -12,6 +12,16 @@ enum PeopleQueries {
         return [viewerID] + out + into
     }
 
+    /// Friends: people who follow `userID` and whom `userID` follows, both accepted.
+    static func friendIDs(of userID: UUID, on db: any Database) async throws -> [UUID] {
+        struct Row: Decodable { let id: UUID }
+        return try await (db as! any SQLDatabase).raw("""
+            SELECT a.followee_id AS id FROM follows a
+            JOIN follows b ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id
+            WHERE a.follower_id = \(bind: userID) AND a.status = 'accepted' AND b.status = 'accepted'
+            """).all(decoding: Row.self).map(\.id)
+    }
+
     /// Restricts a query of users to people the viewer may know exist (see `ProfilePolicy.canSeeExists`).
     static func visible(_ query: SQLSelectBuilder, connected: [UUID]) -> SQLSelectBuilder {
         query.where { group in

@@ -25,6 +25,8 @@ struct ProfileController: RouteCollection {
         let teams: [TeamLine]
         let followers: Int
         let following: Int
+        /// Challenge points (see `Scoreboard`), for those who may see the full profile.
+        let challengeScore: String?
         let memberSince: String
         let visibilityNote: String?
         let signInToFollow: String?
@@ -88,6 +90,7 @@ struct ProfileController: RouteCollection {
             sports: sports,
             teams: full ? try await Self.listedTeams(of: user.requireID(), on: req.db) : [],
             followers: counts.0, following: counts.1,
+            challengeScore: full ? String(try await Scoreboard.score(of: user.requireID(), on: req.db)) : nil,
             memberSince: Self.monthYear(user.createdAt ?? Date()),
             visibilityNote: note,
             signInToFollow: req.currentUser == nil ? "/login?next=%2Fu%2F\(user.username)" : nil

@@ -28,6 +28,7 @@ final class Notification: Model, @unchecked Sendable {
         case joinRequest = "join_request", invited, approved, roleChanged = "role_changed", leagueInvite = "league_invite"
         case newGame = "new_game", gameChanged = "game_changed", gameCancelled = "game_cancelled", gameReminder = "game_reminder"
         case gameJoinRequest = "game_join_request", gamePlace = "game_place", gameRemoved = "game_removed", subsFilled = "subs_filled"
+        case challengeReceived = "challenge_received", challengeReply = "challenge_reply", challengeJudged = "challenge_judged"
     }
 
     /// Records one notification per recipient.

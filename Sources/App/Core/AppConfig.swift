@@ -20,6 +20,11 @@ public struct AppConfig: Sendable {
     public var maxUploadBytes: Int
     public var secureCookies: Bool
     public var logLevel: Logger.Level
+    /// Map tiles behind SVG maps, e.g. `https://tile.openstreetmap.org/{z}/{x}/{y}.png`; nil draws
+    /// maps without a background.
+    public var tileURL: String?
+    /// A challenge reply taken further than this from the challenge's place is flagged to the judge.
+    public var challengeFlagMetres: Double = 1000
     /// bcrypt work factor; only the test suite lowers it, to keep thousands of hashes fast.
     public var passwordCost: Int = 12
 
@@ -35,8 +40,10 @@ public struct AppConfig: Sendable {
     public init(
         dataDirectory: String, database: Database, host: String = "127.0.0.1", port: Int = 8080,
         baseURL: String? = nil, maxUploadMB: Int = 20, secureCookies: Bool = false,
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info, tileURL: String? = nil, challengeFlagMetres: Double = 1000
     ) {
+        self.tileURL = tileURL
+        self.challengeFlagMetres = challengeFlagMetres
         self.dataDirectory = dataDirectory
         self.database = database
         self.host = host
@@ -108,17 +115,43 @@ public struct AppConfig: Sendable {
             logLevel = parsed
         }
 
+        var tileURL: String?
+        if let raw = value("FIELDHOUSE_TILE_URL") {
+            guard let url = URL(string: raw.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+                  url.scheme == "https" || url.scheme == "http", url.host != nil,
+                  raw.contains("{z}"), raw.contains("{x}"), raw.contains("{y}") else {
+                throw Invalid(variable: "FIELDHOUSE_TILE_URL", value: raw, expected: "a tile URL with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+            }
+            tileURL = raw
+        }
+
+        var flagKM = 1.0
+        if let raw = value("FIELDHOUSE_CHALLENGE_FLAG_KM") {
+            guard let parsed = Double(raw), parsed.isFinite, parsed > 0, parsed <= 1000 else {
+                throw Invalid(variable: "FIELDHOUSE_CHALLENGE_FLAG_KM", value: raw, expected: "a distance in kilometres greater than 0, such as 1 or 0.5")
+            }
+            flagKM = parsed
+        }
+
         return AppConfig(
             dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
-            maxUploadMB: maxUploadMB, secureCookies: secureCookies, logLevel: logLevel
+            maxUploadMB: maxUploadMB, secureCookies: secureCookies, logLevel: logLevel,
+            tileURL: tileURL, challengeFlagMetres: flagKM * 1000
         )
     }
 
     /// Creates the data directory (and its upload folders) if it is missing.
     public func prepareDataDirectory() throws {
-        for folder in ["", "/avatars"] {
+        for folder in ["", "/avatars", "/photos/originals", "/photos/served"] {
             try FileManager.default.createDirectory(atPath: dataDirectory + folder, withIntermediateDirectories: true)
         }
+    }
+
+    /// The scheme and host of the tile server, for the Content-Security-Policy.
+    public var tileOrigin: String? {
+        guard let tileURL, let url = URL(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+              let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     public var isPostgres: Bool {

@@ -12,8 +12,12 @@ enum CSRF {
 
     struct NewTokenKey: StorageKey { typealias Value = String }
 
+    /// Route `userInfo` key for routes that stream their body and check the token themselves
+    /// (`StreamedForm`), so the middleware must not collect a large upload into memory first.
+    static let checkedByHandler = "csrf.checkedByHandler"
+
     static func isExempt(_ request: Request) -> Bool {
-        request.url.path.hasPrefix("/api/")
+        request.url.path.hasPrefix("/api/") || request.route?.userInfo[checkedByHandler] != nil
     }
 }
 
@@ -26,6 +30,14 @@ extension Request {
         let token = RandomToken.make()
         storage[CSRF.NewTokenKey.self] = token
         return token
+    }
+
+    /// Throws 403 unless `submitted` is this visitor's token.
+    func verifyCSRF(submitted: String?) throws {
+        guard let expected = expectedCSRFToken, !expected.isEmpty, let submitted,
+              RandomToken.constantTimeEquals(submitted, expected) else {
+            throw Abort(.forbidden, reason: "This form has expired or did not come from Fieldhouse. Go back, reload the page and try again.")
+        }
     }
 
     /// The token a state-changing request must match, without creating one.
@@ -54,8 +66,6 @@ struct CSRFMiddleware: AsyncMiddleware {
     }
 
     private func verify(_ request: Request) async throws {
-        let rejection = Abort(.forbidden, reason: "This form has expired or did not come from Fieldhouse. Go back, reload the page and try again.")
-        guard let expected = request.expectedCSRFToken, !expected.isEmpty else { throw rejection }
         var submitted = request.headers.first(name: "X-CSRF-Token")
         if submitted == nil {
             // Routes collect their bodies after middleware runs, so collect here, within the same
@@ -67,6 +77,6 @@ struct CSRFMiddleware: AsyncMiddleware {
             }
             submitted = try? request.content.get(String.self, at: CSRF.fieldName)
         }
-        guard let submitted, RandomToken.constantTimeEquals(submitted, expected) else { throw rejection }
+        try request.verifyCSRF(submitted: submitted)
     }
 }

@@ -17,6 +17,8 @@ struct Layout: Encodable {
     let csrf: String
     let viewer: Viewer?
     let flash: Flash?
+    /// Challenge replies waiting for the viewer's judgement (0 when signed out).
+    let toJudge: Int
 }
 
 extension Request {
@@ -31,7 +33,8 @@ extension Request {
         // Anonymous pages without forms must not mint a token: that would set a cookie on every
         // visit to a public page and defeat caching.
         let csrf = viewer != nil || hasForms ? csrfToken : ""
-        return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash())
+        return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
+                      toJudge: viewer == nil ? 0 : storage[PendingJudgementsKey.self] ?? 0)
     }
 }
 

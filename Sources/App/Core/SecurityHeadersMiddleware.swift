@@ -5,22 +5,31 @@ import Vapor
 /// No inline script is allowed, so an injected `<script>` or `onclick=` cannot run even if some
 /// escaping were ever missed; all behaviour lives in `/js/app.js`.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
-    static let contentSecurityPolicy = [
+    /// Map tiles are the only images from elsewhere, and only when a tile server is configured.
+    static func contentSecurityPolicy(tileOrigin: String?) -> String {
+        [
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",
+        "img-src 'self' data:" + (tileOrigin.map { " " + $0 } ?? ""),
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",
         "frame-ancestors 'none'",
-    ].joined(separator: "; ")
+        ].joined(separator: "; ")
+    }
+
+    let contentSecurityPolicy: String
+
+    init(tileOrigin: String?) {
+        contentSecurityPolicy = Self.contentSecurityPolicy(tileOrigin: tileOrigin)
+    }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let response = try await next.respond(to: request)
         let headers = response.headers
         if !headers.contains(name: "Content-Security-Policy") {
-            response.headers.replaceOrAdd(name: "Content-Security-Policy", value: Self.contentSecurityPolicy)
+            response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
         }
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")

@@ -53,14 +53,27 @@ final class Browser: @unchecked Sendable {
     /// Posts a multipart form with one file, as an `<input type=file>` would.
     @discardableResult
     func upload(_ path: String, field: String, filename: String, contentType: String, data: [UInt8], csrfFrom page: String) async throws -> Page {
+        try await multipart(path, fields: [], file: (field, filename, contentType, data), csrfFrom: page)
+    }
+
+    /// A `multipart/form-data` POST the way a browser sends a form: the CSRF token first, then the
+    /// fields in order, then the file.
+    func multipart(_ path: String, fields: [(String, String)], file: (field: String, filename: String, contentType: String, data: [UInt8])?,
+                   csrfFrom page: String?) async throws -> Page {
         let boundary = "----fieldhouse" + UUID().uuidString
         var body = ByteBuffer()
-        if let token = try await get(page).csrf {
+        if let page, let token = try await get(page).csrf {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(token)\r\n")
         }
-        body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n")
-        body.writeBytes(data)
-        body.writeString("\r\n--\(boundary)--\r\n")
+        for (name, value) in fields {
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+        }
+        if let file {
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.contentType)\r\n\r\n")
+            body.writeBytes(file.data)
+            body.writeString("\r\n")
+        }
+        body.writeString("--\(boundary)--\r\n")
         var headers = HTTPHeaders()
         headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
         return try await send(.POST, path, headers: headers, body: body)

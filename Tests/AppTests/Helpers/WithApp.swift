@@ -9,7 +9,7 @@ import Vapor
 /// `make test-postgres`) a fresh schema on that PostgreSQL server. Tests run in parallel, so each
 /// gets its own.
 struct TestStore {
-    let config: AppConfig
+    var config: AppConfig
     let schema: String?
 
     static func make() -> TestStore {
@@ -75,8 +75,9 @@ final class TestApp: @unchecked Sendable {
 }
 
 /// Runs `test` against a freshly configured and migrated app, then removes every trace of it.
-func withApp(_ test: (TestApp) async throws -> Void) async throws {
-    let store = TestStore.make()
+func withApp(config adjust: (inout AppConfig) -> Void = { _ in }, _ test: (TestApp) async throws -> Void) async throws {
+    var store = TestStore.make()
+    adjust(&store.config)
     let app = try await TestApp.start(store)
     do {
         try await test(app)

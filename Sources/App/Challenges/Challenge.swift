@@ -1,0 +1,38 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+
+/// A photo and a dare sent to several friends at once, or to everyone ("public").
+final class Challenge: Model, @unchecked Sendable {
+    static let schema = "challenges"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "sender_id") var sender: User
+    @Parent(key: "photo_id") var photo: Photo
+    @Field(key: "caption") var caption: String
+    @Field(key: "is_public") var isPublic: Bool
+    @OptionalField(key: "deadline") var deadline: Date?
+    @OptionalField(key: "latitude") var latitude: Double?
+    @OptionalField(key: "longitude") var longitude: Double?
+    /// Where the place came from: "photo" (EXIF), "device" (browser geolocation) or "typed".
+    @OptionalField(key: "location_source") var locationSource: String?
+    @Field(key: "recipient_count") var recipientCount: Int
+    /// Accepted replies, kept on the row for the inbox's "n of m completed".
+    @Field(key: "completed_count") var completedCount: Int
+    /// The form's one-time key, so a retried submission finds the challenge it already created.
+    @Field(key: "client_key") var clientKey: String
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    var coordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    var url: String { "/challenges/\(id!.uuidString.lowercased())" }
+
+    func isClosed(at now: Date = Date()) -> Bool {
+        deadline.map { $0 <= now } ?? false
+    }
+}

@@ -1,0 +1,171 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Sending a challenge, its page, and deleting it.
+struct ChallengeController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let challenges = routes.grouped("challenges")
+        challenges.get("new", use: newPage)
+        challenges.on(.POST, "new", body: .stream, use: create).userInfo[CSRF.checkedByHandler] = true
+        challenges.get(":id", use: show)
+        challenges.post(":id", "delete", use: delete)
+    }
+
+    // MARK: New
+
+    struct Friend: Encodable {
+        let username: String
+        let displayName: String
+        let checked: Bool
+    }
+
+    struct NewPage: Encodable {
+        let layout: Layout
+        let form: ChallengeForm
+        let errors: [String: String]
+        let friends: [Friend]
+        let maxMB: Int
+        let deadlineMin: String
+    }
+
+    private func friends(of user: User, on db: any Database) async throws -> [User] {
+        let ids = try await PeopleQueries.friendIDs(of: user.requireID(), on: db)
+        guard !ids.isEmpty else { return [] }
+        return try await PersonLoader.select(on: db) { $0.where("id", .in, ids).orderBy("search_name") }
+    }
+
+    private func renderNew(_ req: Request, user: User, form: ChallengeForm, errors: [String: String], status: HTTPStatus = .ok) async throws -> Response {
+        let chosen = Set(form.recipients)
+        let friends = try await friends(of: user, on: req.db).map {
+            Friend(username: $0.username, displayName: $0.displayName, checked: chosen.contains($0.username))
+        }
+        let today = LocalTime.parts(of: Date(), zone: user.timeZone)
+        let page = NewPage(
+            layout: req.layout(title: "New challenge", section: "challenges"), form: form, errors: errors, friends: friends,
+            maxMB: req.application.config.maxUploadBytes / (1024 * 1024), deadlineMin: today.day + "T" + today.time
+        )
+        return try await req.view.render("challenges/new", page).encodeResponse(status: status, for: req)
+    }
+
+    func newPage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        var form = ChallengeForm()
+        if let to = req.query[String.self, at: "to"] { form.recipients = [to] }
+        return try await renderNew(req, user: user, form: form, errors: [:])
+    }
+
+    func create(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        let config = req.application.config
+        let receiver = PhotoReceiver(config: config, field: "photo")
+        let (body, _) = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
+            field == "photo" ? receiver : nil
+        }
+        do {
+            let form = ChallengeForm(body)
+            // A retried submission (a double tap, a reload after a lost answer) finds the first one.
+            if !form.key.isEmpty, let existing = try await Challenge.query(on: req.db)
+                .filter(\.$sender.$id == userID).filter(\.$clientKey == form.key).first() {
+                await receiver.discard()
+                return req.redirect(to: existing.url)
+            }
+            var errors: [String: String] = [:]
+            let deadline = form.validateChallenge(zone: user.timeZone, now: Date(), errors: &errors)
+            if receiver.received == nil {
+                errors["photo"] = body.emptyFiles["photo"].map { $0.isEmpty ? "Choose a photo for your challenge." : "That photo file is empty. Choose another one." }
+                    ?? "Choose a photo for your challenge."
+            }
+            let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
+            // Only friends can be sent a challenge; anything else is refused outright, not fixed up.
+            let friends = try await friends(of: user, on: req.db)
+            let byUsername = Dictionary(friends.map { ($0.username, $0) }, uniquingKeysWith: { a, _ in a })
+            let recipients = Array(Set(form.recipients))
+            if recipients.contains(where: { byUsername[$0] == nil }) {
+                await receiver.discard()
+                throw Abort(.forbidden, reason: "You can only send challenges to friends: people who follow you and whom you follow.")
+            }
+            guard errors.isEmpty else {
+                await receiver.discard()
+                var shown = form
+                shown.key = form.key.isEmpty ? RandomToken.make() : form.key
+                if receiver.received != nil {
+                    errors["photo"] = errors["photo"] ?? "Choose the photo again: it is not kept while the form has mistakes."
+                }
+                return try await renderNew(req, user: user, form: shown, errors: errors, status: .unprocessableEntity)
+            }
+
+            let challenge = try await req.db.transaction { db in
+                let photo = try await receiver.save(owner: userID, zone: user.timeZone, on: db)
+                let challenge = Challenge()
+                challenge.$sender.id = userID
+                challenge.$photo.id = try photo.requireID()
+                challenge.caption = form.caption
+                challenge.isPublic = form.isPublic
+                challenge.deadline = deadline
+                challenge.latitude = place?.coordinate.latitude
+                challenge.longitude = place?.coordinate.longitude
+                challenge.locationSource = place?.source
+                challenge.recipientCount = recipients.count
+                challenge.completedCount = 0
+                challenge.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
+                try await challenge.create(on: db)
+                let challengeID = try challenge.requireID()
+                for username in recipients {
+                    try await ChallengeRecipient(challenge: challengeID, user: byUsername[username]!.requireID()).create(on: db)
+                }
+                try await Notification.send(
+                    to: recipients.compactMap { byUsername[$0]?.id }, kind: .challengeReceived,
+                    text: "\(user.displayName) challenged you: \(Self.excerpt(form.caption))", link: challenge.url, on: db
+                )
+                return challenge
+            }
+            var message = recipients.isEmpty ? "Your public challenge is up." : "Challenge sent to \(recipients.count) friend\(recipients.count == 1 ? "" : "s")."
+            if form.location == "photo" && place == nil { message += " Your photo had no location, so none is shown." }
+            req.flash(.success, message)
+            return req.redirect(to: challenge.url)
+        } catch {
+            await receiver.discard()
+            throw error
+        }
+    }
+
+    static func excerpt(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(57)) + "…"
+    }
+
+    // MARK: Page
+
+    func show(req: Request) async throws -> View {
+        let access = try await ChallengeAccess.load(req)
+        let page = try await ChallengePage.build(req, access: access, replyForm: ChallengeForm(), replyErrors: [:])
+        return try await req.view.render("challenges/show", page)
+    }
+
+    // MARK: Delete
+
+    func delete(req: Request) async throws -> Response {
+        let access = try await ChallengeAccess.load(req)
+        try access.requireSender()
+        guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
+            throw Abort(.badRequest, reason: "Tick the box to confirm that the challenge and all its photos should be deleted.")
+        }
+        try await Self.delete(access.challenge, on: req.db, config: req.application.config)
+        req.flash(.success, "The challenge and its photos are deleted.")
+        return req.redirect(to: "/challenges")
+    }
+
+    /// Deletes a challenge with its replies, their photos' rows and files.
+    static func delete(_ challenge: Challenge, on db: any Database, config: AppConfig) async throws {
+        let id = try challenge.requireID()
+        let responsePhotos = try await ChallengeResponse.query(on: db).filter(\.$challenge.$id == id).all().map { $0.$photo.id }
+        let photoIDs = [challenge.$photo.id] + responsePhotos
+        let photos = try await db.transaction { db in
+            try await challenge.delete(on: db)
+            return try await PhotoStore.deleteRows(photoIDs, on: db)
+        }
+        PhotoStore.removeFiles(of: photos, config: config)
+    }
+}

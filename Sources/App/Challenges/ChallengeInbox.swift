@@ -1,0 +1,169 @@
+import Fluent
+import SQLKit
+import Vapor
+
+/// The lists of `/challenges`, each one plain-SQL query narrowed to the viewer's own challenges.
+enum ChallengeInbox {
+    enum List: String, CaseIterable {
+        case todo, judge, sent, finished
+
+        var title: String {
+            switch self {
+            case .todo: "Waiting for you"
+            case .judge: "Replies to judge"
+            case .sent: "Sent by you"
+            case .finished: "Finished"
+            }
+        }
+
+        var empty: String {
+            switch self {
+            case .todo: "No challenges are waiting for you. Send one to your friends!"
+            case .judge: "No replies are waiting for your judgement."
+            case .sent: "You have no open challenges."
+            case .finished: "Nothing finished yet."
+            }
+        }
+    }
+
+    struct Item: Encodable {
+        let url: String
+        let photoURL: String
+        let orientation: Int
+        let caption: String
+        let who: String
+        let detail: String
+        let flags: [String]
+        let when: String
+    }
+
+    private struct ChallengeRow: Decodable {
+        let id: UUID
+        let caption: String
+        let deadline: Date?
+        let created_at: Date
+        let photo_id: UUID
+        let orientation: Int
+        let sender_name: String
+        let sender_id: UUID
+        let is_public: Bool
+        let recipient_count: Int
+        let completed_count: Int
+        let my_status: String?
+        let my_reason: String?
+    }
+
+    private struct ReplyRow: Decodable {
+        let response_id: UUID
+        let id: UUID
+        let caption: String
+        let created_at: Date
+        let photo_id: UUID
+        let orientation: Int
+        let replier_name: String
+        let distance_m: Double?
+        let taken_before: Bool
+    }
+
+    /// One page of `list` for `viewer`: `limit` rows from `offset`.
+    static func items(_ list: List, viewer: User, limit: Int, offset: Int, flagMetres: Double, on db: any Database) async throws -> [Item] {
+        let sql = db as! any SQLDatabase
+        let me = try viewer.requireID()
+        let now = Date()
+        let zone = viewer.timeZone
+        let imperial = viewer.units == .imperial
+        let columns = SQLRaw("""
+            c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, u.display_name AS sender_name,
+            c.sender_id, c.is_public, c.recipient_count, c.completed_count
+            """)
+        let rows: [ChallengeRow]
+        switch list {
+        case .judge:
+            let replies = try await sql.raw("""
+                SELECT r.id AS response_id, c.id, c.caption, r.created_at, r.photo_id, p.orientation,
+                       u.display_name AS replier_name, r.distance_m, r.taken_before
+                FROM challenge_responses r
+                JOIN challenges c ON c.id = r.challenge_id
+                JOIN users u ON u.id = r.user_id
+                JOIN photos p ON p.id = r.photo_id
+                WHERE r.challenger_id = \(bind: me) AND r.status = 'pending'
+                ORDER BY r.created_at ASC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
+                """).all(decoding: ReplyRow.self)
+            return replies.map { row in
+                var flags: [String] = []
+                if let metres = row.distance_m, metres > flagMetres {
+                    flags.append("Taken \(FindController.formatDistance(metres, imperial: imperial)) away")
+                }
+                if row.taken_before { flags.append("Photo taken before the challenge") }
+                return Item(
+                    url: "/challenges/\(row.id.uuidString.lowercased())#reply-\(row.response_id.uuidString.lowercased())",
+                    photoURL: "/photos/\(row.photo_id.uuidString.lowercased())", orientation: row.orientation,
+                    caption: row.caption, who: "Reply from \(row.replier_name)", detail: "Waiting for your judgement",
+                    flags: flags, when: ChallengePage.when(row.created_at, zone: zone)
+                )
+            }
+        case .todo:
+            rows = try await sql.raw("""
+                SELECT \(columns),
+                  (SELECT r.status FROM challenge_responses r WHERE r.challenge_id = c.id AND r.user_id = \(bind: me)
+                   ORDER BY r.created_at DESC LIMIT 1) AS my_status,
+                  (SELECT r.reason FROM challenge_responses r WHERE r.challenge_id = c.id AND r.user_id = \(bind: me)
+                   ORDER BY r.created_at DESC LIMIT 1) AS my_reason
+                FROM challenge_recipients cr
+                JOIN challenges c ON c.id = cr.challenge_id
+                JOIN users u ON u.id = c.sender_id
+                JOIN photos p ON p.id = c.photo_id
+                WHERE cr.user_id = \(bind: me) AND cr.completed_at IS NULL AND (c.deadline IS NULL OR c.deadline > \(bind: now))
+                ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
+                """).all(decoding: ChallengeRow.self)
+        case .sent:
+            rows = try await sql.raw("""
+                SELECT \(columns), NULL AS my_status, NULL AS my_reason
+                FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
+                WHERE c.sender_id = \(bind: me) AND (c.deadline IS NULL OR c.deadline > \(bind: now))
+                  AND (c.is_public = \(bind: true) OR c.completed_count < c.recipient_count)
+                ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
+                """).all(decoding: ChallengeRow.self)
+        case .finished:
+            rows = try await sql.raw("""
+                SELECT * FROM (
+                  SELECT \(columns), NULL AS my_status, NULL AS my_reason
+                  FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
+                  WHERE c.sender_id = \(bind: me) AND ((c.deadline IS NOT NULL AND c.deadline <= \(bind: now))
+                    OR (c.is_public = \(bind: false) AND c.completed_count >= c.recipient_count))
+                  UNION ALL
+                  SELECT \(columns), CASE WHEN cr.completed_at IS NULL THEN 'missed' ELSE 'accepted' END AS my_status, NULL AS my_reason
+                  FROM challenge_recipients cr
+                  JOIN challenges c ON c.id = cr.challenge_id
+                  JOIN users u ON u.id = c.sender_id
+                  JOIN photos p ON p.id = c.photo_id
+                  WHERE cr.user_id = \(bind: me) AND (cr.completed_at IS NOT NULL OR (c.deadline IS NOT NULL AND c.deadline <= \(bind: now)))
+                ) f ORDER BY created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
+                """).all(decoding: ChallengeRow.self)
+        }
+        return rows.map { row in
+            let mine = row.sender_id == me
+            let detail: String
+            switch (list, row.my_status) {
+            case (.todo, "pending"): detail = "Your reply is waiting for judgement"
+            case (.todo, "rejected"): detail = "Not accepted" + (row.my_reason.map { ": \($0)" } ?? "") + ". Try again!"
+            case (.finished, "accepted"): detail = "You completed it"
+            case (.finished, "missed"): detail = "Closed before you completed it"
+            default:
+                if mine {
+                    detail = ChallengePage.progress(recipients: row.recipient_count, completed: row.completed_count, isPublic: row.is_public)
+                } else {
+                    detail = row.deadline.map { "Due \(ChallengePage.when($0, zone: zone))" } ?? "No deadline"
+                }
+            }
+            let who = mine
+                ? (row.is_public ? "Public challenge" : "To \(row.recipient_count) friend\(row.recipient_count == 1 ? "" : "s")")
+                : "From \(row.sender_name)"
+            return Item(
+                url: "/challenges/\(row.id.uuidString.lowercased())", photoURL: "/photos/\(row.photo_id.uuidString.lowercased())",
+                orientation: row.orientation, caption: row.caption, who: who, detail: detail, flags: [],
+                when: ChallengePage.when(row.created_at, zone: zone)
+            )
+        }
+    }
+}

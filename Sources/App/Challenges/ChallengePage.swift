@@ -1,0 +1,187 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// What `challenges/show` needs: the challenge, the replies this viewer may see, the map, and the
+/// actions open to the viewer.
+struct ChallengePage: Encodable {
+    struct PhotoView: Encodable {
+        let url: String
+        let orientation: Int
+        let width: Int?
+        let height: Int?
+
+        init(_ photo: Photo) {
+            url = photo.url
+            orientation = photo.orientation
+            // A quarter turn swaps the sides the browser lays out.
+            let turned = photo.orientation >= 5
+            width = turned ? photo.height : photo.width
+            height = turned ? photo.width : photo.height
+        }
+    }
+
+    struct Reply: Encodable {
+        let id: String
+        let number: Int?
+        let name: String
+        let profileURL: String
+        let isMine: Bool
+        let photo: PhotoView
+        let note: String
+        let status: String
+        let statusLabel: String
+        let stars: Int?
+        let starText: String?
+        let reason: String?
+        let place: String?
+        let mapURL: String?
+        let distance: String?
+        let flags: [String]
+        let sentAt: String
+        let canJudge: Bool
+    }
+
+    struct Person: Encodable {
+        let name: String
+        let url: String
+        let status: String
+    }
+
+    let layout: Layout
+    let id: String
+    let caption: String
+    let photo: PhotoView
+    let senderName: String
+    let senderURL: String
+    let sentAt: String
+    let deadline: String?
+    let closed: Bool
+    let isPublic: Bool
+    let isSender: Bool
+    let progress: String
+    let recipients: [Person]
+    let place: String?
+    let placeSource: String?
+    let mapURL: String?
+    let mapSVG: String?
+    let replies: [Reply]
+    let canReply: Bool
+    let replyBlockedReason: String?
+    /// The reply form, as typed, and its mistakes.
+    let form: ChallengeForm
+    let errors: [String: String]
+    let maxMB: Int
+    let starChoices = [1, 2, 3, 4, 5]
+
+    static func build(_ req: Request, access: ChallengeAccess, replyForm: ChallengeForm, replyErrors: [String: String]) async throws -> ChallengePage {
+        let viewer = try req.requireUser()
+        let challenge = access.challenge
+        let challengeID = try challenge.requireID()
+        let zone = viewer.timeZone
+        let imperial = viewer.units == .imperial
+        guard let photo = try await Photo.find(challenge.$photo.id, on: req.db),
+              let sender = try await User.find(challenge.$sender.id, on: req.db) else { throw Abort(.notFound) }
+
+        let all = try await ChallengeResponse.query(on: req.db).filter(\.$challenge.$id == challengeID)
+            .sort(\.$createdAt, .ascending).with(\.$user).with(\.$photo).all()
+        let visible = all.filter(access.canSee)
+
+        var markers: [SVGMap.Marker] = []
+        if let point = challenge.coordinate {
+            markers.append(.init(coordinate: point, symbol: "★", title: "The challenge photo", primary: true))
+        }
+        var replies: [Reply] = []
+        for response in visible {
+            var number: Int?
+            if let point = response.coordinate {
+                number = markers.count + (challenge.coordinate == nil ? 1 : 0)
+                markers.append(.init(coordinate: point, symbol: String(number!), title: "Reply by \(response.user.displayName)", primary: false))
+            }
+            var flags: [String] = []
+            if access.isSender || response.$user.id == access.viewerID {
+                if let metres = response.distanceMetres, metres > req.application.config.challengeFlagMetres {
+                    flags.append("Taken \(FindController.formatDistance(metres, imperial: imperial)) away from the challenge location")
+                }
+                if response.takenBefore { flags.append("Photo taken before the challenge was sent") }
+            }
+            let place = response.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
+            replies.append(Reply(
+                id: try response.requireID().uuidString.lowercased(), number: number,
+                name: response.user.displayName, profileURL: "/u/\(response.user.username)",
+                isMine: response.$user.id == access.viewerID, photo: PhotoView(response.photo), note: response.note,
+                status: response.status.rawValue, statusLabel: Self.label(response.status),
+                stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
+                reason: response.reason, place: place?.text, mapURL: place?.mapURL,
+                distance: response.distanceMetres.map { "\(FindController.formatDistance($0, imperial: imperial)) from the challenge" },
+                flags: flags, sentAt: Self.when(response.createdAt ?? Date(), zone: zone),
+                canJudge: access.isSender && response.status == .pending
+            ))
+        }
+
+        var recipients: [Person] = []
+        if access.isSender {
+            let rows = try await ChallengeRecipient.query(on: req.db).filter(\.$challenge.$id == challengeID).with(\.$user).all()
+            let latest = Dictionary(all.map { ($0.$user.id, $0.status) }, uniquingKeysWith: { _, b in b })
+            recipients = rows.map { row in
+                let status = row.completedAt != nil ? "Completed" : latest[row.$user.id].map(Self.label) ?? "Not yet replied"
+                return Person(name: row.user.displayName, url: "/u/\(row.user.username)", status: status)
+            }.sorted { $0.name < $1.name }
+        }
+
+        let mine = all.filter { $0.$user.id == access.viewerID }
+        var blocked: String?
+        if access.canTakePart {
+            if mine.contains(where: { $0.status == .accepted }) {
+                blocked = "You completed this challenge."
+            } else if mine.contains(where: { $0.status == .pending }) {
+                blocked = "Your reply is waiting for \(sender.displayName)'s judgement."
+            } else if challenge.isClosed() {
+                blocked = "This challenge closed \(Self.when(challenge.deadline!, zone: zone))."
+            }
+        }
+        let place = challenge.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
+        let map = markers.isEmpty ? nil : SVGMap(markers: markers, tileURL: req.application.config.tileURL).svg
+
+        return ChallengePage(
+            layout: req.layout(title: "Challenge from \(sender.displayName)", section: "challenges"),
+            id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
+            senderName: sender.displayName, senderURL: "/u/\(sender.username)",
+            sentAt: Self.when(challenge.createdAt ?? Date(), zone: zone),
+            deadline: challenge.deadline.map { Self.when($0, zone: zone) }, closed: challenge.isClosed(),
+            isPublic: challenge.isPublic, isSender: access.isSender, progress: Self.progress(recipients: challenge.recipientCount, completed: challenge.completedCount, isPublic: challenge.isPublic),
+            recipients: recipients, place: place?.text, placeSource: challenge.locationSource.map(Self.sourceLabel),
+            mapURL: place?.mapURL, mapSVG: map, replies: replies,
+            canReply: access.canTakePart && blocked == nil, replyBlockedReason: blocked,
+            form: replyForm, errors: replyErrors,
+            maxMB: req.application.config.maxUploadBytes / (1024 * 1024)
+        )
+    }
+
+    static func label(_ status: ChallengeResponse.Status) -> String {
+        switch status {
+        case .pending: "Waiting for judgement"
+        case .accepted: "Accepted"
+        case .rejected: "Not accepted"
+        }
+    }
+
+    static func sourceLabel(_ source: String) -> String {
+        switch source {
+        case "photo": "from the photo GPS"
+        case "device": "from the phone's location"
+        default: "typed in"
+        }
+    }
+
+    /// "2 of 3 completed"; a public challenge may be completed by more people than it was sent to.
+    static func progress(recipients: Int, completed: Int, isPublic: Bool) -> String {
+        if recipients == 0 || isPublic && completed > recipients { return "\(completed) completed" }
+        return "\(min(completed, recipients)) of \(recipients) completed"
+    }
+
+    /// "Sat 21 Nov, 18:00" in the viewer's zone.
+    static func when(_ date: Date, zone: String) -> String {
+        "\(GameTime.shortDay(date, zone: zone)), \(GameTime.clock(date, zone: zone))"
+    }
+}

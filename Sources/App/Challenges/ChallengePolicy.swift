@@ -1,0 +1,43 @@
+import Fluent
+import Vapor
+
+/// Who may see and do what with a challenge. A challenge, its replies and their photos are seen
+/// only by its sender, its recipients and, when public, everyone signed in. Everybody else gets
+/// 404, so a link passed around does not even confirm that the challenge exists.
+struct ChallengeAccess {
+    let challenge: Challenge
+    let viewerID: UUID
+    let isSender: Bool
+    let isRecipient: Bool
+
+    var canView: Bool { isSender || isRecipient || challenge.isPublic }
+    /// Replying is for recipients, and anyone but the sender when public.
+    var canTakePart: Bool { !isSender && (isRecipient || challenge.isPublic) }
+
+    /// The sender sees every reply; the replier their own; others only accepted ones.
+    func canSee(_ response: ChallengeResponse) -> Bool {
+        isSender || response.$user.id == viewerID || response.status == .accepted
+    }
+
+    static func load(_ challenge: Challenge, viewer: User, on db: any Database) async throws -> ChallengeAccess {
+        let viewerID = try viewer.requireID()
+        let isSender = challenge.$sender.id == viewerID
+        let isRecipient = isSender ? false : try await ChallengeRecipient.query(on: db)
+            .filter(\.$challenge.$id == challenge.requireID()).filter(\.$user.$id == viewerID).first() != nil
+        return ChallengeAccess(challenge: challenge, viewerID: viewerID, isSender: isSender, isRecipient: isRecipient)
+    }
+
+    /// The challenge named in the path, or 404 when it does not exist or the viewer may not see it.
+    static func load(_ req: Request, parameter: String = "id") async throws -> ChallengeAccess {
+        let viewer = try req.requireUser()
+        guard let id = req.parameters.get(parameter, as: UUID.self),
+              let challenge = try await Challenge.find(id, on: req.db) else { throw Abort(.notFound) }
+        let access = try await load(challenge, viewer: viewer, on: req.db)
+        guard access.canView else { throw Abort(.notFound) }
+        return access
+    }
+
+    func requireSender() throws {
+        guard isSender else { throw Abort(.forbidden, reason: "Only the person who sent this challenge can do that.") }
+    }
+}

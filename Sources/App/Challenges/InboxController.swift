@@ -1,0 +1,112 @@
+import Fluent
+import SQLKit
+import Vapor
+
+/// `/challenges` (the inbox), `/challenges/public` and `/challenges/scoreboard`.
+struct InboxController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("challenges", use: inbox)
+        routes.get("challenges", "public", use: publicList)
+        routes.get("challenges", "scoreboard", use: scoreboard)
+    }
+
+    struct Section: Encodable {
+        let key: String
+        let title: String
+        let empty: String
+        let items: [ChallengeInbox.Item]
+        let moreURL: String?
+        let count: Int
+    }
+
+    struct InboxPage: Encodable {
+        let layout: Layout
+        let sections: [Section]
+        let single: Bool
+        let pager: Pager?
+    }
+
+    static let perSection = 6
+
+    func inbox(req: Request) async throws -> View {
+        let viewer = try req.requireUser()
+        let flag = req.application.config.challengeFlagMetres
+        // `?list=sent` shows one list in full, with pages; otherwise a few of each.
+        if let raw = req.query[String.self, at: "list"], let list = ChallengeInbox.List(rawValue: raw) {
+            var pager = Pager(req: req, perPage: 24)
+            let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset, flagMetres: flag, on: req.db)
+            let items = pager.finish(rows, path: "/challenges", query: [("list", list.rawValue)])
+            let section = Section(key: list.rawValue, title: list.title, empty: list.empty, items: items, moreURL: nil, count: 0)
+            return try await req.view.render("challenges/inbox", InboxPage(
+                layout: req.layout(title: list.title, section: "challenges"), sections: [section], single: true, pager: pager))
+        }
+        var sections: [Section] = []
+        for list in ChallengeInbox.List.allCases {
+            let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: Self.perSection + 1, offset: 0, flagMetres: flag, on: req.db)
+            sections.append(Section(
+                key: list.rawValue, title: list.title, empty: list.empty, items: Array(rows.prefix(Self.perSection)),
+                moreURL: rows.count > Self.perSection ? "/challenges?list=\(list.rawValue)" : nil,
+                count: list == .judge ? req.storage[PendingJudgementsKey.self] ?? 0 : 0
+            ))
+        }
+        return try await req.view.render("challenges/inbox", InboxPage(
+            layout: req.layout(title: "Challenges", section: "challenges"), sections: sections, single: false, pager: nil))
+    }
+
+    struct PublicPage: Encodable {
+        let layout: Layout
+        let items: [ChallengeInbox.Item]
+        let pager: Pager
+    }
+
+    private struct PublicRow: Decodable {
+        let id: UUID
+        let caption: String
+        let deadline: Date?
+        let created_at: Date
+        let photo_id: UUID
+        let orientation: Int
+        let sender_name: String
+        let completed_count: Int
+    }
+
+    func publicList(req: Request) async throws -> View {
+        let viewer = try req.requireUser()
+        var pager = Pager(req: req, perPage: 24)
+        let rows = try await (req.db as! any SQLDatabase).raw("""
+            SELECT c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, u.display_name AS sender_name, c.completed_count
+            FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
+            WHERE c.is_public = \(bind: true) AND (c.deadline IS NULL OR c.deadline > \(bind: Date()))
+            ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(pager.fetchLimit)) OFFSET \(unsafeRaw: String(pager.offset))
+            """).all(decoding: PublicRow.self)
+        let items = pager.finish(rows, path: "/challenges/public", query: []).map { row in
+            ChallengeInbox.Item(
+                url: "/challenges/\(row.id.uuidString.lowercased())", photoURL: "/photos/\(row.photo_id.uuidString.lowercased())",
+                orientation: row.orientation, caption: row.caption, who: "From \(row.sender_name)",
+                detail: "\(row.completed_count) completed" + (row.deadline.map { " · due \(ChallengePage.when($0, zone: viewer.timeZone))" } ?? ""),
+                flags: [], when: ChallengePage.when(row.created_at, zone: viewer.timeZone)
+            )
+        }
+        return try await req.view.render("challenges/public", PublicPage(
+            layout: req.layout(title: "Public challenges", section: "challenges"), items: items, pager: pager))
+    }
+
+    struct ScoreboardPage: Encodable {
+        let layout: Layout
+        let scope: String
+        let period: String
+        let entries: [Scoreboard.Entry]
+        let heading: String
+    }
+
+    func scoreboard(req: Request) async throws -> View {
+        let viewer = try req.requireUser()
+        let scope = req.query[String.self, at: "scope"].flatMap(Scoreboard.Scope.init) ?? .friends
+        let period = req.query[String.self, at: "period"].flatMap(Scoreboard.Period.init) ?? .week
+        let entries = try await Scoreboard.entries(scope: scope, period: period, viewer: viewer, on: req.db)
+        let heading = (scope == .friends ? "You and your friends" : "Everyone, public challenges") + (period == .week ? ", this week" : ", all time")
+        return try await req.view.render("challenges/scoreboard", ScoreboardPage(
+            layout: req.layout(title: "Challenge scoreboard", section: "challenges"),
+            scope: scope.rawValue, period: period.rawValue, entries: entries, heading: heading))
+    }
+}

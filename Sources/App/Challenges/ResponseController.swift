@@ -1,0 +1,157 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Replying to a challenge with a photo, and the sender's judgement.
+struct ResponseController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let responses = routes.grouped("challenges", ":id", "responses")
+        responses.on(.POST, body: .stream, use: reply).userInfo[CSRF.checkedByHandler] = true
+        responses.post(":rid", "accept") { try await judge(req: $0, accept: true) }
+        responses.post(":rid", "reject") { try await judge(req: $0, accept: false) }
+    }
+
+    func reply(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        let access = try await ChallengeAccess.load(req)
+        let challenge = access.challenge
+        let challengeID = try challenge.requireID()
+        // Everything that can be refused without the photo is refused before reading it.
+        guard access.canTakePart else {
+            throw Abort(.forbidden, reason: access.isSender ? "You cannot reply to your own challenge." : "This challenge was not sent to you.")
+        }
+        let config = req.application.config
+        let receiver = PhotoReceiver(config: config, field: "photo")
+        let (body, _) = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
+            field == "photo" ? receiver : nil
+        }
+        do {
+            let form = ChallengeForm(body)
+            if !form.key.isEmpty, try await ChallengeResponse.query(on: req.db)
+                .filter(\.$user.$id == userID).filter(\.$clientKey == form.key).first() != nil {
+                await receiver.discard()
+                return req.redirect(to: challenge.url)
+            }
+            if challenge.isClosed() {
+                throw Abort(.conflict, reason: "This challenge closed at its deadline; replies are no longer accepted.")
+            }
+            let open = try await ChallengeResponse.query(on: req.db).filter(\.$challenge.$id == challengeID)
+                .filter(\.$user.$id == userID).filter(\.$status != .rejected).first()
+            if let open {
+                throw Abort(.conflict, reason: open.status == .accepted
+                    ? "You already completed this challenge."
+                    : "You already replied; wait for the judgement before trying again.")
+            }
+            var errors: [String: String] = [:]
+            form.validateNote(errors: &errors)
+            if receiver.received == nil {
+                errors["photo"] = body.emptyFiles["photo"].map { $0.isEmpty ? "Choose your photo." : "That photo file is empty. Choose another one." }
+                    ?? "Choose your photo."
+            }
+            let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
+            guard errors.isEmpty else {
+                await receiver.discard()
+                var shown = form
+                if receiver.received != nil { errors["photo"] = errors["photo"] ?? "Choose the photo again: it is not kept while the form has mistakes." }
+                if shown.key.isEmpty { shown.key = RandomToken.make() }
+                let page = try await ChallengePage.build(req, access: access, replyForm: shown, replyErrors: errors)
+                return try await req.view.render("challenges/show", page).encodeResponse(status: .unprocessableEntity, for: req)
+            }
+
+            let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: user.timeZone) ?? .gmt)
+            do {
+                try await req.db.transaction { db in
+                    let photo = try await receiver.save(owner: userID, zone: user.timeZone, on: db)
+                    let response = ChallengeResponse()
+                    response.$challenge.id = challengeID
+                    response.$challenger.id = challenge.$sender.id
+                    response.$user.id = userID
+                    response.$photo.id = try photo.requireID()
+                    response.note = form.note
+                    response.latitude = place?.coordinate.latitude
+                    response.longitude = place?.coordinate.longitude
+                    response.locationSource = place?.source
+                    if let here = place?.coordinate, let there = challenge.coordinate {
+                        response.distanceMetres = Geo.distance(here, there)
+                    }
+                    response.takenBefore = takenAt.map { $0 < (challenge.createdAt ?? Date()) } ?? false
+                    response.status = .pending
+                    response.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
+                    try await response.create(on: db)
+                    try await Notification.send(
+                        to: [challenge.$sender.id], kind: .challengeReply,
+                        text: "\(user.displayName) replied to your challenge “\(ChallengeController.excerpt(challenge.caption))”",
+                        link: challenge.url, on: db
+                    )
+                }
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                // Two replies raced past the check above; the unique index kept one.
+                throw Abort(.conflict, reason: "You already replied; wait for the judgement before trying again.")
+            }
+            req.flash(.success, "Reply sent. You'll be told when it has been judged.")
+            return req.redirect(to: challenge.url)
+        } catch {
+            await receiver.discard()
+            throw error
+        }
+    }
+
+    struct Judgement: Content {
+        var stars: Int?
+        var reason: String?
+    }
+
+    func judge(req: Request, accept: Bool) async throws -> Response {
+        let access = try await ChallengeAccess.load(req)
+        guard access.isSender else {
+            throw Abort(.forbidden, reason: "Only the person who sent this challenge can judge its replies.")
+        }
+        let challenge = access.challenge
+        guard let responseID = req.parameters.get("rid", as: UUID.self),
+              let response = try await ChallengeResponse.query(on: req.db).filter(\.$id == responseID)
+                .filter(\.$challenge.$id == challenge.requireID()).first() else { throw Abort(.notFound) }
+        let input: Judgement
+        do { input = try req.content.decode(Judgement.self) } catch {
+            throw Abort(.unprocessableEntity, reason: accept ? "Give the reply from 1 to 5 stars." : "Say why the reply is not accepted.")
+        }
+        let reason = (input.reason ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if accept {
+            guard let stars = input.stars, (1...5).contains(stars) else {
+                throw Abort(.unprocessableEntity, reason: "Give the reply from 1 to 5 stars.")
+            }
+        } else {
+            guard !reason.isEmpty, reason.count <= 200 else {
+                throw Abort(.unprocessableEntity, reason: reason.isEmpty ? "Say why the reply is not accepted, so they can try again." : "Keep the reason to 200 characters.")
+            }
+        }
+        let now = Date()
+        let judged = try await req.db.transaction { db -> Bool in
+            let sql = db as! any SQLDatabase
+            // Guarded: judging twice (two tabs, a double tap) changes nothing the second time.
+            let rows = try await sql.update(ChallengeResponse.schema)
+                .set("status", to: accept ? "accepted" : "rejected")
+                .set("stars", to: accept ? input.stars : nil)
+                .set("reason", to: accept ? nil : reason)
+                .set("judged_at", to: now)
+                .where("id", .equal, responseID).where("status", .equal, "pending")
+                .returning("id").all()
+            guard !rows.isEmpty else { return false }
+            if accept {
+                try await sql.update(Challenge.schema).set("completed_count", to: SQLRaw("completed_count + 1"))
+                    .where("id", .equal, challenge.requireID()).run()
+                try await sql.update(ChallengeRecipient.schema).set("completed_at", to: now)
+                    .where("challenge_id", .equal, challenge.requireID()).where("user_id", .equal, response.$user.id).run()
+            }
+            let text = accept
+                ? "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was accepted with \(input.stars!) star\(input.stars == 1 ? "" : "s")."
+                : "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was not accepted: \(reason)"
+            try await Notification.send(to: [response.$user.id], kind: .challengeJudged, text: text, link: challenge.url, on: db)
+            return true
+        }
+        guard judged else { throw Abort(.conflict, reason: "This reply has already been judged.") }
+        req.flash(.success, accept ? "Reply accepted." : "Reply not accepted; they can try again before the deadline.")
+        return req.redirect(to: challenge.url)
+    }
+}

@@ -1,0 +1,274 @@
+@testable import App
+import FieldhouseKit
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@Suite("Snap challenges")
+struct ChallengeTests {
+    @Test func sendToThreeFriendsReplyAcceptAndScoresUpdate() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let form = try await cast.ana.get("/challenges/new")
+            #expect(form.contains(#"accept="image/*""#) && form.contains("Ben Ode") && form.contains("Cara Lind"))
+            #expect(!form.contains("Dan Stranger"))
+
+            let sent = try await cast.ana.sendChallenge(to: ["ben", "cara", "eve"])
+            #expect(sent.status == .seeOther, "\(sent.body.prefix(500))")
+            let url = try #require(sent.location)
+            let page = try await cast.ana.get(url)
+            #expect(page.contains("Find this mural and copy the pose"))
+            #expect(page.contains("0 of 3 completed"))
+            #expect(page.contains("Challenge sent to 3 friends"))
+            // The place came from the photo's EXIF GPS, and is drawn and linked.
+            #expect(page.contains("55.6761, 12.5683") && page.contains("from the photo GPS"))
+            #expect(page.contains("<svg class=\"map\"") && page.contains("openstreetmap.org/?mlat=55.67610&amp;mlon=12.56834"))
+            let challenge = try #require(try await Challenge.query(on: app.db).first())
+            #expect(abs(try #require(challenge.latitude) - 55.676098) < 1e-5)
+
+            for friend in [cast.ben, cast.cara, cast.eve] {
+                let inbox = try await friend.get("/challenges")
+                #expect(inbox.contains("Find this mural") && inbox.contains("From Ana Costa"))
+                #expect(try await friend.get("/notifications").contains("Ana Costa challenged you"))
+            }
+
+            let replied = try await cast.ben.reply(to: url, fields: [("location", "here"), ("lat", "55.6765"), ("lon", "12.5690")])
+            #expect(replied.status == .seeOther, "\(replied.body.prefix(500))")
+            let anaHome = try await cast.ana.get("/")
+            #expect(anaHome.contains(#"count-alert">1<"#), "header badge")
+            let inbox = try await cast.ana.get("/challenges")
+            #expect(inbox.contains("Reply from Ben Ode"))
+            #expect(try await cast.ana.get("/notifications").contains("Ben Ode replied"))
+
+            let response = try #require(try await ChallengeResponse.query(on: app.db).first())
+            let rid = try response.requireID().uuidString.lowercased()
+            #expect(try #require(response.distanceMetres) < 100)
+            let accepted = try await cast.ana.post("\(url)/responses/\(rid)/accept", [("stars", "4")], csrfFrom: url)
+            #expect(accepted.status == .seeOther)
+            let after = try await cast.ana.get(url)
+            #expect(after.contains("1 of 3 completed") && after.contains("★★★★☆"))
+            #expect(!after.contains(#"count-alert""#), "badge cleared")
+            #expect(try await cast.ben.get("/notifications").contains("accepted with 4 stars"))
+            #expect(try await cast.ben.get("/challenges?list=finished").contains("You completed it"))
+
+            let board = try await cast.ana.get("/challenges/scoreboard?scope=friends&period=week")
+            #expect(board.body.range(of: #"Ben Ode</a></td><td class="num">4<"#) != nil, "\(board.body)")
+            #expect(board.body.range(of: #"Ana Costa</a> \(you\)</td><td class="num">1<"#, options: .regularExpression) != nil)
+            #expect(try await cast.ben.get("/u/ben").contains("<strong>4</strong> challenge points"))
+            // Judging twice changes nothing.
+            let again = try await cast.ana.post("\(url)/responses/\(rid)/accept", [("stars", "5")], csrfFrom: url)
+            #expect(again.status == .conflict)
+            #expect(try await Challenge.query(on: app.db).first()?.completedCount == 1)
+        }
+    }
+
+    @Test func servedPhotosCarryNoMetadataAndReachOnlyThoseAllowed() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
+            let photo = try #require(photoURLs(in: try await cast.ana.get(url)).first)
+
+            let served = try await cast.ben.get(photo)
+            #expect(served.status == .ok)
+            #expect(served.headers.first(name: .contentType) == "image/jpeg")
+            #expect(served.headers.first(name: .cacheControl)?.hasPrefix("private") == true)
+            #expect(served.headers.first(name: "X-Content-Type-Options") == "nosniff")
+            #expect(ImageFormat.sniff(served.bytes) == .jpeg)
+            #expect(Exif.jpegBlock(served.bytes) == nil)
+            #expect(!served.body.contains("Exif") && !served.body.contains("SONY"))
+            // The stored original keeps its GPS; only the served copy lost it.
+            let row = try #require(try await Photo.query(on: app.db).first())
+            let original = Array(try Data(contentsOf: URL(fileURLWithPath: PhotoStore.originalPath(row.originalFile, config: app.store.config))))
+            #expect(original == (try fixturePhoto("geotagged_sony.jpg")))
+
+            // Not a recipient, signed out, or a made-up id: 404, for the page and the photo alike.
+            #expect(try await cast.dan.get(photo).status == .notFound)
+            #expect(try await cast.dan.get(url).status == .notFound)
+            #expect(try await cast.cara.get(photo).status == .notFound)
+            #expect(try await app.browser().get(photo).status == .notFound)
+            #expect(try await cast.dan.get("/photos/\(UUID().uuidString)").status == .notFound)
+            #expect(try await cast.dan.get("/photos/..%2F..%2Ffieldhouse.sqlite").status == .notFound)
+            #expect(!(try await cast.dan.get("/challenges").contains("Find this mural")))
+            #expect(!(try await cast.dan.get("/challenges/public").contains("Find this mural")))
+
+            // A reply's photo: the replier and the sender see it; another recipient only once accepted.
+            let both = try #require(try await cast.ana.sendChallenge(to: ["ben", "cara"], caption: "Second one").location)
+            try await cast.ben.reply(to: both)
+            let replyPhoto = try #require(photoURLs(in: try await cast.ana.get(both)).last)
+            #expect(try await cast.ben.get(replyPhoto).status == .ok)
+            #expect(try await cast.cara.get(replyPhoto).status == .notFound)
+            #expect(!(try await cast.cara.get(both).contains(replyPhoto)))
+            let rid = try #require(try await ChallengeResponse.query(on: app.db).first()?.requireID()).uuidString.lowercased()
+            try await cast.ana.post("\(both)/responses/\(rid)/accept", [("stars", "3")], csrfFrom: both)
+            #expect(try await cast.cara.get(replyPhoto).status == .ok)
+            #expect(try await cast.dan.get(replyPhoto).status == .notFound)
+        }
+    }
+
+    @Test func publicChallengesAreOpenToEveryoneSignedIn() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let url = try #require(try await cast.ana.sendChallenge(to: [], caption: "Touch the top of Hill 47", extra: [("public", "on")]).location)
+            let list = try await cast.dan.get("/challenges/public")
+            #expect(list.contains("Touch the top of Hill 47"))
+            #expect(try await cast.dan.get(url).status == .ok)
+            let photo = try #require(photoURLs(in: try await cast.dan.get(url)).first)
+            #expect(try await cast.dan.get(photo).status == .ok)
+            #expect(try await app.browser().get(photo).status == .notFound)
+            #expect(try await app.browser().get("/challenges/public").location?.hasPrefix("/login") == true)
+            let replied = try await cast.dan.reply(to: url, fields: [("location", "none")])
+            #expect(replied.status == .seeOther)
+            let rid = try #require(try await ChallengeResponse.query(on: app.db).first()?.requireID()).uuidString.lowercased()
+            try await cast.ana.post("\(url)/responses/\(rid)/accept", [("stars", "5")], csrfFrom: url)
+            let board = try await cast.eve.get("/challenges/scoreboard?scope=public&period=all")
+            #expect(board.contains("Dan Stranger") && board.contains("Ana Costa"))
+            // Eve is no friend of Dan's: the friends board leaves him out.
+            #expect(!(try await cast.eve.get("/challenges/scoreboard?scope=friends&period=all").contains("Dan Stranger")))
+        }
+    }
+
+    @Test func pngAndWebPAreCleanedToo() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            for (name, type, marker) in [("geotagged.png", "image/png", "eXIf"), ("geotagged.webp", "image/webp", "EXIF")] {
+                let sent = try await cast.ana.sendChallenge(to: ["ben"], photo: name, contentType: type)
+                #expect(sent.status == .seeOther, "\(name): \(sent.body.prefix(300))")
+                let page = try await cast.ben.get(try #require(sent.location))
+                let served = try await cast.ben.get(try #require(photoURLs(in: page).first))
+                #expect(served.headers.first(name: .contentType) == type)
+                #expect(!served.body.contains(marker) && !served.body.contains("Jo Private"), "\(name)")
+                #expect(page.contains("from the photo GPS"), "\(name) location read from its EXIF")
+            }
+        }
+    }
+
+    @Test func badUploadsAreRefusedAndLeaveNothingBehind() async throws {
+        try await withApp(config: { $0.maxUploadBytes = 200_000 }) { app in
+            let store = app.store
+            let cast = try await ChallengeCast.make(app)
+            let jpeg = try fixturePhoto("geotagged_sony.jpg")
+
+            let empty = try await cast.ana.sendChallenge(to: ["ben"], photo: "notjpeg.jpg")
+            #expect(empty.status == .unprocessableEntity && empty.contains("That photo file is empty"))
+            let text = try await cast.ana.sendChallenge(to: ["ben"], photo: "notes.jpg", bytes: Array("just some text, honest".utf8))
+            #expect(text.status == .unsupportedMediaType && text.contains("not a JPEG, PNG or WebP"))
+            let cut = try await cast.ana.sendChallenge(to: ["ben"], bytes: Array(jpeg.prefix(30_000)))
+            #expect(cut.status == .unprocessableEntity && cut.contains("incomplete"))
+            let heic = try await cast.ana.sendChallenge(to: ["ben"], photo: "IMG.heic", bytes: [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 0, count: 100))
+            #expect(heic.status == .unsupportedMediaType && heic.contains("HEIC"))
+            let huge = try await cast.ana.sendChallenge(to: ["ben"], bytes: jpeg + Array(repeating: 0, count: 400_000))
+            #expect(huge.status == .payloadTooLarge)
+            let noCaption = try await cast.ana.sendChallenge(to: ["ben"], caption: "   ")
+            #expect(noCaption.status == .unprocessableEntity && noCaption.contains("Write a caption"))
+            let long = try await cast.ana.sendChallenge(to: ["ben"], caption: String(repeating: "x", count: 281))
+            #expect(long.status == .unprocessableEntity && long.contains("280 characters"))
+            let stranger = try await cast.ana.sendChallenge(to: ["ben", "dan"])
+            #expect(stranger.status == .forbidden && stranger.contains("only send challenges to friends"))
+            let nobody = try await cast.ana.sendChallenge(to: [])
+            #expect(nobody.status == .unprocessableEntity && nobody.contains("Choose at least one friend"))
+            let farOff = try await cast.ana.sendChallenge(to: ["ben"], extra: [("lat", "91"), ("lon", "12")], location: "here")
+            #expect(farOff.status == .unprocessableEntity && farOff.contains("between -90 and 90"))
+            let past = try await cast.ana.sendChallenge(to: ["ben"], extra: [("deadline", "2020-01-01T10:00")])
+            #expect(past.status == .unprocessableEntity && past.contains("at least 15 minutes from now"))
+            let forged = try await cast.ana.multipart("/challenges/new", fields: [("caption", "x"), ("to", "ben")],
+                                                      file: ("photo", "a.jpg", "image/jpeg", jpeg), csrfFrom: nil)
+            #expect(forged.status == .forbidden)
+
+            #expect(try await Challenge.query(on: app.db).count() == 0)
+            #expect(try await Photo.query(on: app.db).count() == 0)
+            for folder in ["originals", "served"] {
+                let files = try FileManager.default.contentsOfDirectory(atPath: store.config.dataDirectory + "/photos/" + folder)
+                #expect(files.isEmpty, "\(folder): \(files)")
+            }
+            // The server is still serving, and a good upload still works.
+            #expect(try await cast.ana.sendChallenge(to: ["ben"]).status == .seeOther)
+        }
+    }
+
+    @Test func hostileCaptionsRenderAsText() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let hostile = #"<script>alert(1)</script><img src=x onerror=alert(2)>'; DROP TABLE challenges;--"#
+            let url = try #require(try await cast.ana.sendChallenge(to: ["ben"], caption: hostile).location)
+            for page in [try await cast.ben.get(url), try await cast.ben.get("/challenges")] {
+                #expect(!page.contains("<script>alert(1)") && !page.contains("<img src=x"))
+                #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            }
+            #expect(try await Challenge.query(on: app.db).count() == 1)
+        }
+    }
+
+    @Test func oneOpenReplyRetryAfterRejectionAndDeadline() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let url = try #require(try await cast.ana.sendChallenge(to: ["ben", "cara"]).location)
+            let key = UUID().uuidString
+            #expect(try await cast.ben.reply(to: url, key: key).status == .seeOther)
+            // The same submission again (a retry) is harmless; a new one while the first is open is refused.
+            #expect(try await cast.ben.reply(to: url, key: key).status == .seeOther)
+            #expect(try await ChallengeResponse.query(on: app.db).count() == 1)
+            let second = try await cast.ben.reply(to: url)
+            #expect(second.status == .conflict && second.contains("wait for the judgement"))
+
+            // Only the sender judges; others get 403, strangers 404.
+            let rid = try #require(try await ChallengeResponse.query(on: app.db).first()?.requireID()).uuidString.lowercased()
+            #expect(try await cast.cara.post("\(url)/responses/\(rid)/accept", [("stars", "5")], csrfFrom: url).status == .forbidden)
+            #expect(try await cast.dan.post("\(url)/responses/\(rid)/accept", [("stars", "5")], csrfFrom: "/challenges").status == .notFound)
+            #expect(try await cast.ana.post("\(url)/responses/\(rid)/accept", [("stars", "9")], csrfFrom: url).status == .unprocessableEntity)
+            #expect(try await cast.ana.post("\(url)/responses/\(rid)/reject", [("reason", " ")], csrfFrom: url).status == .unprocessableEntity)
+            let rejected = try await cast.ana.post("\(url)/responses/\(rid)/reject", [("reason", "Wrong mural")], csrfFrom: url)
+            #expect(rejected.status == .seeOther)
+            #expect(try await cast.ben.get("/notifications").contains("not accepted: Wrong mural"))
+            #expect(try await cast.ben.get("/challenges").contains("Not accepted: Wrong mural. Try again!"))
+            #expect(try await cast.ben.reply(to: url).status == .seeOther)
+            #expect(try await ChallengeResponse.query(on: app.db).count() == 2)
+
+            // The sender can't reply to their own challenge; after the deadline nobody can.
+            #expect(try await cast.ana.reply(to: url).status == .forbidden)
+            let challenge = try #require(try await Challenge.query(on: app.db).first())
+            challenge.deadline = Date().addingTimeInterval(-60)
+            try await challenge.save(on: app.db)
+            let late = try await cast.cara.reply(to: url)
+            #expect(late.status == .conflict && late.contains("closed"))
+            #expect(try await ChallengeResponse.query(on: app.db).count() == 2)
+            #expect(try await cast.cara.get("/challenges?list=finished").contains("Closed before you completed it"))
+        }
+    }
+
+    @Test func judgesSeeFlagsForFarAwayAndOldPhotos() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
+            // 55.7661 is 10 km north of the challenge; r_sony.jpg was taken in 2013.
+            try await cast.ben.reply(to: url, fields: [("location", "here"), ("lat", "55.7661"), ("lon", "12.5683")])
+            let page = try await cast.ana.get(url)
+            #expect(page.contains("Taken 10 km away from the challenge location"))
+            #expect(page.contains("Photo taken before the challenge was sent"))
+            #expect(try await cast.ana.get("/challenges").contains("Taken 10 km away"))
+            // The judge still decides.
+            #expect(page.contains("/accept\"") && page.contains("/reject\""))
+        }
+    }
+
+    @Test func deletingAChallengeDeletesItsFiles() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
+            try await cast.ben.reply(to: url)
+            let photos = photoURLs(in: try await cast.ana.get(url))
+            #expect(photos.count == 2)
+            let folder = app.store.config.dataDirectory + "/photos/served"
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 2)
+            #expect(try await cast.ben.post("\(url)/delete", [("confirm", "yes")], csrfFrom: url).status == .forbidden)
+            #expect(try await cast.ana.post("\(url)/delete", [], csrfFrom: url).status == .badRequest)
+            let deleted = try await cast.ana.post("\(url)/delete", [("confirm", "yes")], csrfFrom: url)
+            #expect(deleted.status == .seeOther)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: app.store.config.dataDirectory + "/photos/originals").isEmpty)
+            for photo in photos { #expect(try await cast.ana.get(photo).status == .notFound) }
+            #expect(try await cast.ben.get(url).status == .notFound)
+            #expect(try await Photo.query(on: app.db).count() == 0)
+        }
+    }
+}
