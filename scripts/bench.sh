@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
-.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 >/dev/null
+.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 >/dev/null
 .build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -38,6 +38,10 @@ session=$(awk '$6 == "fh_session" { print $7 }' "$jar")
 feed=$(curl -fs -b "$jar" "$base/settings/calendar" | sed -n 's/.*id="feed" readonly value="[^"]*\(\/calendar\/[^"]*\.ics\)".*/\1/p' | head -n 1)
 [[ -n "$feed" ]] || { echo "could not read the calendar address" >&2; exit 1; }
 
+# One of maya's challenge photos, as her inbox links it.
+photo=$(curl -fs -b "$jar" "$base/challenges" | sed -n 's/.*src="\(\/photos\/[0-9a-f-]*\)".*/\1/p' | head -n 1)
+[[ -n "$photo" ]] || { echo "could not find a challenge photo" >&2; exit 1; }
+
 # name | path | cookie
 SCENARIOS=(
   "healthz|/healthz|"
@@ -50,6 +54,8 @@ SCENARIOS=(
   "find games within 25 km (200k games)|/find?lat=55.68&lon=12.57&radius_km=25|"
   "find games API, 25 km, volleyball|/api/v1/find?lat=55.68&lon=12.57&radius_km=25&sport=volleyball|"
   "calendar feed (300 games)|$feed|"
+  "challenge inbox (500 challenges)|/challenges|fh_session=$session"
+  "challenge photo (signed in)|$photo|fh_session=$session"
 )
 
 printf "%-34s %10s %9s %9s %9s   (wrk, %s connections, %s, 2 threads)\n" "scenario" "req/s" "p50" "p90" "p99" "$CONNECTIONS" "$DURATION"
@@ -66,3 +72,6 @@ for scenario in "${SCENARIOS[@]}"; do
   errors=$(awk '/Non-2xx|Socket errors/ { printf "%s ", $0 }' <<<"$out")
   printf "%-34s %10s %9s %9s %9s   HTTP %s %s\n" "$name" "$rps" "$p50" "$p90" "$p99" "$status" "$errors"
 done
+
+# Uploads are POSTs of a 4 MB file, so they are timed by a small client of their own.
+python3 scripts/bench_uploads.py "$base" "$session" "$server" Tests/Fixtures/photos/geotagged_sony.jpg

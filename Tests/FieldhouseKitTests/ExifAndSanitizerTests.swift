@@ -144,3 +144,14 @@ import Testing
         #expect(throws: ImageSanitizer.Failure.truncated) { try Self.clean(Array(original.prefix(original.count / 2)), format: .webp) }
     }
 }
+
+@Suite struct PNGWriterTests {
+    @Test func writesAPNGThatReadsBack() throws {
+        let png = PNGWriter.rgb(width: 300, height: 250) { x, y in (UInt8(x % 256), UInt8(y % 256), 90) }
+        #expect(ImageFormat.sniff(png) == .png)
+        let (_, result) = try ImageSanitizerTests.clean(png, format: .png)
+        #expect(result.width == 300 && result.height == 250)
+        // The CRC check value from the PNG specification's sample: "IEND" with no data.
+        #expect(PNGWriter.crc32(Array("IEND".utf8)) == 0xAE42_6082)
+    }
+}

@@ -50,7 +50,7 @@ enum Scoreboard {
             people = "(u.visibility <> 'private' OR u.id = \(bind: me))"
         }
         let rows = try await (db as! any SQLDatabase).raw("""
-            SELECT s.person, u.display_name, u.username, SUM(s.points) AS score
+            SELECT s.person, u.display_name, u.username, CAST(SUM(s.points) AS BIGINT) AS score
             FROM (\(points(since: since, publicOnly: scope == .public))) s JOIN users u ON u.id = s.person
             WHERE \(people)
             GROUP BY s.person, u.display_name, u.username
@@ -69,7 +69,7 @@ enum Scoreboard {
     static func score(of userID: UUID, on db: any Database) async throws -> Int {
         struct Total: Decodable { let score: Int? }
         return try await (db as! any SQLDatabase).raw("""
-            SELECT SUM(s.points) AS score FROM (\(points(since: nil, publicOnly: false))) s WHERE s.person = \(bind: userID)
+            SELECT CAST(SUM(s.points) AS BIGINT) AS score FROM (\(points(since: nil, publicOnly: false))) s WHERE s.person = \(bind: userID)
             """).first(decoding: Total.self)?.score ?? 0
     }
 

@@ -10,6 +10,9 @@ struct SeedCommand: AsyncCommand {
 
         @Option(name: "bench-games", help: "Also add this many upcoming pick-up games over the same country, a game of 30 and 300 games for maya")
         var benchGames: Int?
+
+        @Option(name: "bench-challenges", help: "Also add this many challenges to maya's inbox, for `make bench`.")
+        var benchChallenges: Int?
     }
 
     var help: String { "Adds demo people, profiles and follows (skipped when they already exist)." }
@@ -20,6 +23,7 @@ struct SeedCommand: AsyncCommand {
         let added = try await DemoPeople.seed(app: app)
         let teams = try await DemoTeams.seed(app: app)
         let games = try await DemoGames.seed(app: app)
+        let challenges = try await DemoChallenges.seed(app: app)
         if let count = signature.benchTeams, count > 0 {
             try await BenchTeams.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
@@ -28,8 +32,13 @@ struct SeedCommand: AsyncCommand {
             try await BenchGames.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark games, a game of 30 (/games/\(BenchGames.bigGameID)) and 300 games for bench-25.")
         }
+        if let count = signature.benchChallenges, count > 0 {
+            try await BenchChallenges.seed(count: count, app: app)
+            context.console.print("Added \(count) benchmark challenges to maya's inbox.")
+        }
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }
+        if challenges > 0 { context.console.print("Added \(challenges) demo photo challenges with replies in every state.") }
         context.console.print(added == 0
             ? "Demo data is already present."
             : "Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json").")
