@@ -25,8 +25,11 @@ def big_jpeg(path, size=4 * 1024 * 1024):
     """The fixture's headers (with its 40 KB EXIF block) and ~4 MB of entropy-coded-looking data:
     random bytes with every 0xFF stuffed as FF 00, as in a real scan, then the end marker."""
     data = open(path, "rb").read()
-    sos = data.index(b"\xff\xda")
-    header_end = sos + 2 + int.from_bytes(data[sos + 2:sos + 4], "big")
+    # Walk the segments: the EXIF block holds a thumbnail with markers of its own.
+    index = 2
+    while data[index + 1] != 0xDA:
+        index += 2 + int.from_bytes(data[index + 2:index + 4], "big")
+    header_end = index + 2 + int.from_bytes(data[index + 2:index + 4], "big")
     rng = random.Random(7)
     scan = bytes(rng.getrandbits(8) for _ in range(size - header_end - 2 - size // 256))
     scan = scan.replace(b"\xff", b"\xff\x00")

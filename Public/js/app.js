@@ -66,18 +66,20 @@
       var request = new XMLHttpRequest();
       request.open("POST", form.action);
       bar.hidden = false;
+      var submit = form.querySelector("[type=submit]");
+      if (submit) submit.disabled = true;
       request.upload.addEventListener("progress", function (e) {
         if (e.lengthComputable) bar.value = Math.round((e.loaded / e.total) * 100);
       });
       request.addEventListener("load", function () {
-        // Redirects are followed by XHR; show whatever page the server answered with.
-        if (request.responseURL && request.status < 400) {
-          window.location.assign(request.responseURL);
-        } else {
-          document.open();
-          document.write(request.responseText);
-          document.close();
+        // XHR follows the redirect itself, and that page already carries the one-time message,
+        // so show the page it received (at its address) rather than loading it again.
+        if (request.responseURL && request.responseURL !== window.location.href) {
+          window.history.replaceState(null, "", request.responseURL);
         }
+        document.open();
+        document.write(request.responseText);
+        document.close();
       });
       request.addEventListener("error", function () { form.submit(); });
       request.send(new FormData(form));

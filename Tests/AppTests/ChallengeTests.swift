@@ -272,3 +272,42 @@ struct ChallengeTests {
         }
     }
 }
+
+@Suite("Snap challenge lists and maps")
+struct ChallengeListTests {
+    @Test func mapsUseConfiguredTilesAndThePolicyAllowsOnlyThatServer() async throws {
+        try await withApp(config: { $0.tileURL = "https://tile.example.org/{z}/{x}/{y}.png" }) { app in
+            let cast = try await ChallengeCast.make(app)
+            let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
+            let page = try await cast.ben.get(url)
+            // A single photo is shown at zoom 15; Copenhagen City Hall Square is tile 17527/10256.
+            #expect(page.contains(#"<image href="https://tile.example.org/15/17527/10256.png""#))
+            #expect(page.contains("© OpenStreetMap contributors"))
+            let policy = try #require(page.headers.first(name: "Content-Security-Policy"))
+            #expect(policy.contains("img-src 'self' data: https://tile.example.org;"))
+        }
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
+            let page = try await cast.ben.get(url)
+            #expect(page.contains("<svg class=\"map\"") && !page.contains("<image "))
+            #expect(page.headers.first(name: "Content-Security-Policy")?.contains("img-src 'self' data:;") == true)
+        }
+    }
+
+    @Test func longListsArePaged() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            for index in 0..<8 {
+                #expect(try await cast.ana.sendChallenge(to: ["ben"], caption: "Challenge number \(index)").status == .seeOther)
+            }
+            let inbox = try await cast.ben.get("/challenges")
+            // Six per section on the inbox, newest first, and a link to the whole list.
+            #expect(inbox.contains("Challenge number 7") && inbox.contains("Challenge number 2") && !inbox.contains("Challenge number 1<"))
+            #expect(inbox.contains(#"href="/challenges?list=todo""#))
+            let all = try await cast.ben.get("/challenges?list=todo")
+            #expect(all.contains("Challenge number 0") && all.contains("Challenge number 7"))
+            #expect(try await cast.ana.get("/challenges?list=sent").contains("0 of 1 completed"))
+        }
+    }
+}

@@ -62,6 +62,8 @@ struct CoreTests {
             ("PORT", "eighty"), ("PORT", "70000"), ("FIELDHOUSE_MAX_UPLOAD_MB", "-1"),
             ("FIELDHOUSE_SECURE_COOKIES", "maybe"), ("LOG_LEVEL", "loud"),
             ("DATABASE_URL", "mysql://x@y/z"), ("FIELDHOUSE_BASE_URL", "not a url"),
+            ("FIELDHOUSE_TILE_URL", "https://tiles.example.org/map.png"), ("FIELDHOUSE_TILE_URL", "javascript:{z}{x}{y}"),
+            ("FIELDHOUSE_CHALLENGE_FLAG_KM", "0"), ("FIELDHOUSE_CHALLENGE_FLAG_KM", "far"),
         ]
         for (variable, value) in cases {
             do {
@@ -77,6 +79,9 @@ struct CoreTests {
         #expect(config.maxUploadBytes == 5 * 1024 * 1024)
         #expect(config.database == .sqlite(path: "/tmp/x/fieldhouse.sqlite"))
         #expect(try AppConfig.fromEnvironment(["DATABASE_URL": "postgres://u:p@db:5432/fh"]).isPostgres)
+        let maps = try AppConfig.fromEnvironment(["FIELDHOUSE_TILE_URL": "https://tile.example.org:8443/{z}/{x}/{y}.png", "FIELDHOUSE_CHALLENGE_FLAG_KM": "0.5"])
+        #expect(maps.tileOrigin == "https://tile.example.org:8443")
+        #expect(maps.challengeFlagMetres == 500)
     }
 
     @Test func seedingTwiceAddsTheDemoPeopleOnce() async throws {

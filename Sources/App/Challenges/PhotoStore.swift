@@ -96,18 +96,34 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         }
     }
 
+    /// Bytes waiting to be written. The multipart parser hands over many small pieces; writing
+    /// each at once would cost a thread hop per piece, so they are gathered into larger writes.
+    private var originalBuffer = ByteBuffer()
+    private var servedBuffer: [UInt8] = []
+    private static let flushBytes = 128 * 1024
+
     private func write(_ chunk: ByteBuffer) async throws {
-        guard let original, let served else { return }
-        try await original.write(contentsOf: chunk, toAbsoluteOffset: originalOffset)
-        originalOffset += Int64(chunk.readableBytes)
+        guard original != nil else { return }
         do {
-            let clean = try sanitizer!.feed(chunk.readableBytesView)
-            if !clean.isEmpty {
-                try await served.write(contentsOf: clean, toAbsoluteOffset: servedOffset)
-                servedOffset += Int64(clean.count)
-            }
+            servedBuffer += try sanitizer!.feed(chunk.readableBytesView)
         } catch let failure as ImageSanitizer.Failure {
             throw Self.abort(for: failure)
+        }
+        var chunk = chunk
+        originalBuffer.writeBuffer(&chunk)
+        if originalBuffer.readableBytes >= Self.flushBytes { try await flush() }
+    }
+
+    private func flush() async throws {
+        if originalBuffer.readableBytes > 0 {
+            try await original!.write(contentsOf: originalBuffer.readableBytesView, toAbsoluteOffset: originalOffset)
+            originalOffset += Int64(originalBuffer.readableBytes)
+            originalBuffer.clear()
+        }
+        if !servedBuffer.isEmpty {
+            try await served!.write(contentsOf: servedBuffer, toAbsoluteOffset: servedOffset)
+            servedOffset += Int64(servedBuffer.count)
+            servedBuffer.removeAll(keepingCapacity: true)
         }
     }
 
@@ -117,6 +133,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
             _ = try Self.format(of: head)
             throw Abort(.unprocessableEntity, reason: "The photo is incomplete; the upload may have been cut off. Try again.")
         }
+        try await flush()
         let result: ImageSanitizer.Result
         do { result = try sanitizer!.finish() } catch let failure as ImageSanitizer.Failure {
             throw Self.abort(for: failure)
