@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
         .package(url: "https://github.com/vapor/leaf.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
-        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,7 +37,6 @@ let package = Package(
                 .product(name: "Leaf", package: "leaf"),
                 // Streaming uploads to disk without blocking an event loop; Vapor itself uses it.
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
         .executableTarget(

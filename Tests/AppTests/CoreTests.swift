@@ -121,3 +121,42 @@ struct ServeTests {
         try? FileManager.default.removeItem(atPath: store.config.dataDirectory)
     }
 }
+
+@Suite struct MultipartScannerTests {
+    /// Feeds `body` in pieces of `size` and returns (headers, bytes) for each part.
+    static func parts(_ body: [UInt8], boundary: String, size: Int) throws -> (parts: [([String: String], [UInt8])], finished: Bool) {
+        var scanner = MultipartScanner(boundary: boundary)
+        var parts: [([String: String], [UInt8])] = []
+        var index = 0
+        while index < body.count {
+            for event in try scanner.scan(ByteBuffer(bytes: body[index..<min(body.count, index + size)])) {
+                switch event {
+                case .part(let headers): parts.append((headers, []))
+                case .body(let bytes): parts[parts.count - 1].1 += Array(bytes.readableBytesView)
+                case .end: break
+                }
+            }
+            index += size
+        }
+        return (parts, scanner.isFinished)
+    }
+
+    @Test func findsEveryPartWhereverTheChunksAreCut() throws {
+        // File bytes that look like the start of a delimiter must come through untouched.
+        let file: [UInt8] = Array("line one\r\n--AaB0\r\n--AaB03 almost\r\n".utf8) + [0, 255, 13, 10, 45, 45]
+        var body = Array("preamble\r\n--AaB03x\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nHi there\r\n".utf8)
+        body += Array("--AaB03x\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        body += file + Array("\r\n--AaB03x\r\nContent-Disposition: form-data; name=\"empty\"\r\n\r\n\r\n--AaB03x--\r\n".utf8)
+        for size in [1, 2, 3, 7, 13, 64, body.count] {
+            let (parts, finished) = try Self.parts(body, boundary: "AaB03x", size: size)
+            #expect(finished, "size \(size)")
+            #expect(parts.count == 3, "size \(size)")
+            #expect(parts.first?.1 == Array("Hi there".utf8), "size \(size)")
+            #expect(parts.dropFirst().first?.1 == file, "size \(size)")
+            #expect(parts.dropFirst().first?.0["content-type"] == "image/jpeg")
+            #expect(parts.last?.1 == [], "size \(size)")
+        }
+        // Cut off before the closing delimiter: not finished.
+        #expect(try Self.parts(Array(body.dropLast(12)), boundary: "AaB03x", size: 50).finished == false)
+    }
+}

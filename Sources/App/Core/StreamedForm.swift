@@ -1,4 +1,3 @@
-import MultipartKit
 import Vapor
 
 /// Where the bytes of one uploaded file go as they arrive.
@@ -31,12 +30,6 @@ struct StreamedForm {
     static let maxFieldBytes = 16 * 1024
     static let maxFields = 64
 
-    private enum Event {
-        case header(String, String)
-        case body(ByteBuffer)
-        case end
-    }
-
     /// Reads the whole body. `receiver` is asked for a destination when a file part begins (nil
     /// skips the part). On any failure every receiver that was handed bytes is told to discard.
     static func receive(
@@ -55,16 +48,10 @@ struct StreamedForm {
 
         var form = StreamedForm()
         var receivers: [any UploadReceiver] = []
-        let parser = MultipartParser(boundary: boundary)
-        var events: [Event] = []
-        parser.onHeader = { events.append(.header($0, $1)) }
-        parser.onBody = { events.append(.body($0)) }
-        parser.onPartComplete = { events.append(.end) }
-
-        var headers: [String: String] = [:]
-        var current: (any UploadReceiver)?
-        var textField: (name: String, value: ByteBuffer)?
-        var inFile = false
+        var scanner = MultipartScanner(boundary: boundary)
+        // The part being read: a file going to a receiver, a file nobody wants, or a text field.
+        enum Part { case file(name: String, filename: String, receiver: (any UploadReceiver)?, bytes: Int), text(String, ByteBuffer), none }
+        var part = Part.none
         var total = 0
         var finished = false
 
@@ -72,55 +59,62 @@ struct StreamedForm {
             for try await chunk in req.body {
                 total += chunk.readableBytes
                 if total > maxBytes + allowance { throw Abort(.payloadTooLarge) }
-                do { try parser.execute(chunk) } catch {
+                let events: [MultipartScanner.Event]
+                do { events = try scanner.scan(chunk) } catch {
                     throw Abort(.badRequest, reason: "The form data was malformed. Reload the page and try again.")
                 }
                 for event in events {
                     switch event {
-                    case .header(let name, let value):
-                        headers[name.lowercased()] = value
-                    case .body(var bytes):
-                        if textField == nil, current == nil, !inFile {
-                            // First bytes of a part: decide what it is.
-                            let disposition = Self.disposition(headers["content-disposition"] ?? "")
-                            guard let name = disposition.name else { break }
-                            if let filename = disposition.filename {
-                                inFile = true
-                                try form.checkCSRF(req)
-                                current = try receiver(name, filename)
-                                if let current { receivers.append(current); form.fileFields.append(name) }
-                            } else {
-                                textField = (name, ByteBuffer())
-                            }
-                        }
-                        if let receiver = current {
-                            try await receiver.receive(bytes)
-                        } else if var field = textField {
-                            guard field.value.readableBytes + bytes.readableBytes <= maxFieldBytes else {
-                                throw Abort(.payloadTooLarge, reason: "A text field of this form is too long.")
-                            }
-                            field.value.writeBuffer(&bytes)
-                            textField = field
-                        }
-                    case .end:
-                        if let receiver = current {
-                            try await receiver.complete()
-                        } else if let field = textField {
+                    case .part(let headers):
+                        let disposition = Self.disposition(headers["content-disposition"] ?? "")
+                        guard let name = disposition.name else { part = .none; continue }
+                        if let filename = disposition.filename {
+                            try form.checkCSRF(req)
+                            let destination = try receiver(name, filename)
+                            if let destination { receivers.append(destination) }
+                            part = .file(name: name, filename: filename, receiver: destination, bytes: 0)
+                        } else {
                             guard form.values.values.map(\.count).reduce(0, +) < maxFields else {
                                 throw Abort(.badRequest, reason: "This form has too many fields.")
                             }
-                            form.values[field.name, default: []].append(String(decoding: field.value.readableBytesView, as: UTF8.self))
-                        } else if case let (name?, filename) = Self.disposition(headers["content-disposition"] ?? "") {
-                            // An empty part: an empty text field, an empty file, or no file chosen.
-                            if let filename { form.emptyFiles[name] = filename } else { form.values[name, default: []].append("") }
+                            part = .text(name, ByteBuffer())
                         }
-                        headers = [:]
-                        current = nil
-                        textField = nil
-                        inFile = false
+                    case .body(var bytes):
+                        switch part {
+                        case .file(let name, let filename, let destination, let count):
+                            try await destination?.receive(bytes)
+                            part = .file(name: name, filename: filename, receiver: destination, bytes: count + bytes.readableBytes)
+                        case .text(let name, var value):
+                            guard value.readableBytes + bytes.readableBytes <= maxFieldBytes else {
+                                throw Abort(.payloadTooLarge, reason: "A text field of this form is too long.")
+                            }
+                            value.writeBuffer(&bytes)
+                            part = .text(name, value)
+                        case .none:
+                            break
+                        }
+                    case .end:
+                        switch part {
+                        case .file(let name, let filename, let destination, let count):
+                            if count == 0 {
+                                // A file input left empty, or a 0-byte file.
+                                form.emptyFiles[name] = filename
+                                if let destination { receivers.removeAll { $0 === destination } }
+                            } else {
+                                try await destination?.complete()
+                                form.fileFields.append(name)
+                            }
+                        case .text(let name, let value):
+                            form.values[name, default: []].append(String(decoding: value.readableBytesView, as: UTF8.self))
+                        case .none:
+                            break
+                        }
+                        part = .none
                     }
                 }
-                events.removeAll(keepingCapacity: true)
+            }
+            guard scanner.isFinished else {
+                throw Abort(.badRequest, reason: "The upload was cut off before it finished. Try again.")
             }
             finished = true
             try form.checkCSRF(req)
