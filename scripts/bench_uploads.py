@@ -85,29 +85,34 @@ p50 = statistics.median(times) * 1000
 p90 = times[int(len(times) * 0.9) - 1] * 1000
 print(f"{'upload 4 MB JPEG (sequential, 30)':<34} {'':>10} {p50:8.1f}ms {p90:8.1f}ms {'':>9}   target: median < 60 ms")
 
-baseline = rss_kb()
-peak = baseline
-done = threading.Event()
+def parallel_round(label):
+    """8 uploads at once while sampling the server's resident memory every 2 ms."""
+    baseline = rss_kb()
+    peak = [baseline]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], rss_kb())
+            time.sleep(0.002)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    workers = [threading.Thread(target=upload, args=(f"par-{i}-{time.time_ns()}",)) for i in range(8)]
+    start = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    growth = (peak[0] - baseline) / 1024
+    print(f"{label:<34} {'':>10} wall {wall * 1000:.0f} ms; server RSS {baseline / 1024:.1f} MB -> peak "
+          f"{peak[0] / 1024:.1f} MB (+{growth:.1f} MB; file {len(jpeg) / 1048576:.1f} MB, target growth < {2 * len(jpeg) / 1048576:.1f} MB)")
 
 
-def sample():
-    global peak
-    while not done.is_set():
-        peak = max(peak, rss_kb())
-        time.sleep(0.002)
-
-
-sampler = threading.Thread(target=sample)
-sampler.start()
-workers = [threading.Thread(target=upload, args=(f"par-{i}-{time.time_ns()}",)) for i in range(8)]
-start = time.perf_counter()
-for w in workers:
-    w.start()
-for w in workers:
-    w.join()
-wall = time.perf_counter() - start
-done.set()
-sampler.join()
-growth_mb = (peak - baseline) / 1024
-print(f"{'8 parallel 4 MB uploads':<34} {'':>10} wall {wall * 1000:.0f} ms; server RSS {baseline / 1024:.1f} MB -> peak "
-      f"{peak / 1024:.1f} MB (+{growth_mb:.1f} MB; file {len(jpeg) / 1048576:.1f} MB, target growth < {2 * len(jpeg) / 1048576:.1f} MB)")
+# The first round also pays for one-time costs (file-I/O threads starting, their malloc arenas);
+# the second shows what uploads themselves hold.
+parallel_round("8 parallel 4 MB uploads (first)")
+parallel_round("8 parallel 4 MB uploads (again)")

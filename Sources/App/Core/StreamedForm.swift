@@ -56,7 +56,7 @@ struct StreamedForm {
         var finished = false
 
         do {
-            for try await chunk in req.body {
+            for try await chunk in req.bodyChunks() {
                 total += chunk.readableBytes
                 if total > maxBytes + allowance { throw Abort(.payloadTooLarge) }
                 let events: [MultipartScanner.Event]
