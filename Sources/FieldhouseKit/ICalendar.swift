@@ -128,27 +128,12 @@ public struct ICalendar: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// "20261118T110640Z". Plain arithmetic on the day count (Howard Hinnant's civil-from-days):
-    /// a feed of 300 games formats 900 times, and Calendar did that ten times slower.
+    /// "20261118T110640Z", by `WallClock` arithmetic: a feed of 300 games formats 900 times, and
+    /// Calendar did that ten times slower.
     static func utc(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-        }
-        return pad(year, 4) + pad(month, 2) + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + pad(secondOfDay % 3600 / 60, 2)
-            + pad(secondOfDay % 60, 2) + "Z"
+        let t = WallClock(date, secondsFromGMT: 0)
+        return WallClock.pad(t.year, 4) + WallClock.pad(t.month, 2) + WallClock.pad(t.day, 2) + "T" + WallClock.pad(t.hour, 2)
+            + WallClock.pad(t.minute, 2) + WallClock.pad(t.second, 2) + "Z"
     }
 
     static func duration(minutes: Int) -> String {

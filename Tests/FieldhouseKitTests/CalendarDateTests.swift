@@ -1,4 +1,5 @@
 import FieldhouseKit
+import Foundation
 import Testing
 
 @Suite struct CalendarDateTests {
@@ -32,5 +33,26 @@ import Testing
         #expect(!AgeGroup.veteran.admits(age: 34))
         #expect(!AgeGroup.from15to17.admits(age: 14))
         #expect(AgeGroup.any.admits(age: 9))
+    }
+}
+
+@Suite struct WallClockTests {
+    @Test func agreesWithCalendarAcrossZonesLeapDaysAndCenturies() {
+        var calendar = Calendar(identifier: .gregorian)
+        for zone in ["UTC", "Europe/Copenhagen", "America/Los_Angeles", "Asia/Kolkata", "Pacific/Chatham"] {
+            let tz = TimeZone(identifier: zone)!
+            calendar.timeZone = tz
+            // From 1899 to 2101 in uneven steps, so leap days, 1900 and 2100 are crossed.
+            var instant = Date(timeIntervalSince1970: -2_240_524_800)
+            while instant.timeIntervalSince1970 < 4_133_980_800 {
+                let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: instant)
+                let w = WallClock(instant, zone: tz)
+                let mine: [Int] = [w.year, w.month, w.day, w.hour, w.minute, w.second, w.weekday + 1]
+                let theirs: [Int] = [c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, c.weekday!]
+                #expect(mine == theirs, "\(zone) \(instant)")
+                instant += 86_400 * 37 + 3_671
+            }
+        }
+        #expect(WallClock(Date(timeIntervalSince1970: 1_795_725_000), secondsFromGMT: 3600).shortDay == "Thu 26 Nov")
     }
 }

@@ -103,6 +103,9 @@ enum ChallengeInbox {
                 )
             }
         case .todo:
+            // Ordered by the recipient row's own time (the challenge's, to the millisecond) so the
+            // (user_id, created_at) index yields the page in order and the per-row lookups of
+            // "my latest reply" run only for the rows shown.
             rows = try await sql.raw("""
                 SELECT \(columns),
                   (SELECT r.status FROM challenge_responses r WHERE r.challenge_id = c.id AND r.user_id = \(bind: me)
@@ -114,7 +117,7 @@ enum ChallengeInbox {
                 JOIN users u ON u.id = c.sender_id
                 JOIN photos p ON p.id = c.photo_id
                 WHERE cr.user_id = \(bind: me) AND cr.completed_at IS NULL AND (c.deadline IS NULL OR c.deadline > \(bind: now))
-                ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
+                ORDER BY cr.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
                 """).all(decoding: ChallengeRow.self)
         case .sent:
             rows = try await sql.raw("""

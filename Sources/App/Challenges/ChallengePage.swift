@@ -182,6 +182,7 @@ struct ChallengePage: Encodable {
 
     /// "Sat 21 Nov, 18:00" in the viewer's zone.
     static func when(_ date: Date, zone: String) -> String {
-        "\(GameTime.shortDay(date, zone: zone)), \(GameTime.clock(date, zone: zone))"
+        let time = WallClock(date, zone: TimeZone(identifier: zone) ?? .gmt)
+        return "\(time.shortDay), \(time.clock)"
     }
 }

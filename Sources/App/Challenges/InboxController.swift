@@ -17,6 +17,8 @@ struct InboxController: RouteCollection {
         let items: [ChallengeInbox.Item]
         let moreURL: String?
         let count: Int
+        /// Shown only as a link to its own page.
+        var linkOnly = false
     }
 
     struct InboxPage: Encodable {
@@ -41,7 +43,9 @@ struct InboxController: RouteCollection {
                 layout: req.layout(title: list.title, section: "challenges"), sections: [section], single: true, pager: pager))
         }
         var sections: [Section] = []
-        for list in ChallengeInbox.List.allCases {
+        // Finished challenges are history: linked from the inbox rather than searched for on every
+        // visit (it is the one list that has to look at all of a person's challenges).
+        for list in [ChallengeInbox.List.todo, .judge, .sent] {
             let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: Self.perSection + 1, offset: 0, flagMetres: flag, on: req.db)
             sections.append(Section(
                 key: list.rawValue, title: list.title, empty: list.empty, items: Array(rows.prefix(Self.perSection)),
@@ -49,6 +53,8 @@ struct InboxController: RouteCollection {
                 count: list == .judge ? req.storage[PendingJudgementsKey.self] ?? 0 : 0
             ))
         }
+        sections.append(Section(key: "finished", title: ChallengeInbox.List.finished.title, empty: "", items: [],
+                                moreURL: "/challenges?list=finished", count: 0, linkOnly: true))
         return try await req.view.render("challenges/inbox", InboxPage(
             layout: req.layout(title: "Challenges", section: "challenges"), sections: sections, single: false, pager: nil))
     }

@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Foundation
 
 /// How a game's time reads on a page: in the venue's zone, with the zone named, since a player
@@ -12,12 +13,12 @@ enum GameTime {
 
     /// "Thu 26 Nov"
     static func shortDay(_ date: Date, zone: String) -> String {
-        date.formatted(Date.FormatStyle(locale: locale, timeZone: tz(zone)).weekday(.abbreviated).day().month(.abbreviated))
+        WallClock(date, zone: tz(zone)).shortDay
     }
 
     /// "19:30"
     static func clock(_ date: Date, zone: String) -> String {
-        date.formatted(Date.FormatStyle(locale: locale, timeZone: tz(zone)).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
+        WallClock(date, zone: tz(zone)).clock
     }
 
     /// "19:30–21:00 (CET)"

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The calendar date and time of an instant at a fixed UTC offset, by plain arithmetic on the day
+/// count (Howard Hinnant's civil-from-days). Pages format many times each; Calendar and
+/// Date.FormatStyle cost ten times more for the same answer.
+public struct WallClock: Equatable, Sendable {
+    public let year, month, day, hour, minute, second: Int
+    /// 0 = Sunday … 6 = Saturday.
+    public let weekday: Int
+
+    public init(_ date: Date, secondsFromGMT offset: Int) {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        hour = secondOfDay / 3600
+        minute = secondOfDay % 3600 / 60
+        second = secondOfDay % 60
+        // 1 January 1970 was a Thursday.
+        weekday = ((days % 7) + 7 + 4) % 7
+    }
+
+    /// In `zone`, with its offset at that instant (summer time included).
+    public init(_ date: Date, zone: TimeZone) {
+        self.init(date, secondsFromGMT: zone.secondsFromGMT(for: date))
+    }
+
+    public static let shortWeekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    public static let shortMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// "Thu 26 Nov"
+    public var shortDay: String { "\(Self.shortWeekdays[weekday]) \(day) \(Self.shortMonths[month - 1])" }
+    /// "19:30"
+    public var clock: String { Self.pad(hour, 2) + ":" + Self.pad(minute, 2) }
+
+    public static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}
