@@ -59,11 +59,7 @@ struct ChallengeController: RouteCollection {
     func create(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let userID = try user.requireID()
-        let config = req.application.config
-        let receiver = PhotoReceiver(config: config, field: "photo")
-        let (body, _) = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
-            field == "photo" ? receiver : nil
-        }
+        let (body, receiver) = try await PhotoReceiver.receiveForm(req)
         do {
             let form = ChallengeForm(body)
             // A retried submission (a double tap, a reload after a lost answer) finds the first one.
@@ -74,10 +70,7 @@ struct ChallengeController: RouteCollection {
             }
             var errors: [String: String] = [:]
             let deadline = form.validateChallenge(zone: user.timeZone, now: Date(), errors: &errors)
-            if receiver.received == nil {
-                errors["photo"] = body.emptyFiles["photo"].map { $0.isEmpty ? "Choose a photo for your challenge." : "That photo file is empty. Choose another one." }
-                    ?? "Choose a photo for your challenge."
-            }
+            errors["photo"] = receiver.missingMessage(in: body, prompt: "Choose a photo for your challenge.")
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
             // Only friends can be sent a challenge; anything else is refused outright, not fixed up.
             let friends = try await friends(of: user, on: req.db)

@@ -6,6 +6,8 @@ import Vapor
 enum ChallengeInbox {
     enum List: String, CaseIterable {
         case todo, judge, sent, finished
+        /// Everyone's open public challenges (`/challenges/public`).
+        case `public`
 
         var title: String {
             switch self {
@@ -13,6 +15,7 @@ enum ChallengeInbox {
             case .judge: "Replies to judge"
             case .sent: "Sent by you"
             case .finished: "Finished"
+            case .public: "Public challenges"
             }
         }
 
@@ -22,6 +25,7 @@ enum ChallengeInbox {
             case .judge: "No replies are waiting for your judgement."
             case .sent: "You have no open challenges."
             case .finished: "Nothing finished yet."
+            case .public: "No public challenges are open right now."
             }
         }
     }
@@ -127,6 +131,13 @@ enum ChallengeInbox {
                   AND (c.is_public = \(bind: true) OR c.completed_count < c.recipient_count)
                 ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
                 """).all(decoding: ChallengeRow.self)
+        case .public:
+            rows = try await sql.raw("""
+                SELECT \(columns), NULL AS my_status, NULL AS my_reason
+                FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
+                WHERE c.is_public = \(bind: true) AND (c.deadline IS NULL OR c.deadline > \(bind: now))
+                ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
+                """).all(decoding: ChallengeRow.self)
         case .finished:
             rows = try await sql.raw("""
                 SELECT * FROM (
@@ -152,6 +163,8 @@ enum ChallengeInbox {
             case (.todo, "rejected"): detail = "Not accepted" + (row.my_reason.map { ": \($0)" } ?? "") + ". Try again!"
             case (.finished, "accepted"): detail = "You completed it"
             case (.finished, "missed"): detail = "Closed before you completed it"
+            case (.public, _):
+                detail = "\(row.completed_count) completed" + (row.deadline.map { " · due \(ChallengePage.when($0, zone: zone))" } ?? "")
             default:
                 if mine {
                     detail = ChallengePage.progress(recipients: row.recipient_count, completed: row.completed_count, isPublic: row.is_public)
@@ -159,7 +172,7 @@ enum ChallengeInbox {
                     detail = row.deadline.map { "Due \(ChallengePage.when($0, zone: zone))" } ?? "No deadline"
                 }
             }
-            let who = mine
+            let who = mine && list == .public ? "From you" : mine
                 ? (row.is_public ? "Public challenge" : "To \(row.recipient_count) friend\(row.recipient_count == 1 ? "" : "s")")
                 : "From \(row.sender_name)"
             return Item(

@@ -65,34 +65,12 @@ struct InboxController: RouteCollection {
         let pager: Pager
     }
 
-    private struct PublicRow: Decodable {
-        let id: UUID
-        let caption: String
-        let deadline: Date?
-        let created_at: Date
-        let photo_id: UUID
-        let orientation: Int
-        let sender_name: String
-        let completed_count: Int
-    }
-
     func publicList(req: Request) async throws -> View {
         let viewer = try req.requireUser()
         var pager = Pager(req: req, perPage: 24)
-        let rows = try await (req.db as! any SQLDatabase).raw("""
-            SELECT c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, u.display_name AS sender_name, c.completed_count
-            FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
-            WHERE c.is_public = \(bind: true) AND (c.deadline IS NULL OR c.deadline > \(bind: Date()))
-            ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(pager.fetchLimit)) OFFSET \(unsafeRaw: String(pager.offset))
-            """).all(decoding: PublicRow.self)
-        let items = pager.finish(rows, path: "/challenges/public", query: []).map { row in
-            ChallengeInbox.Item(
-                url: "/challenges/\(row.id.uuidString.lowercased())", photoURL: "/photos/\(row.photo_id.uuidString.lowercased())",
-                orientation: row.orientation, caption: row.caption, who: "From \(row.sender_name)",
-                detail: "\(row.completed_count) completed" + (row.deadline.map { " · due \(ChallengePage.when($0, zone: viewer.timeZone))" } ?? ""),
-                flags: [], when: ChallengePage.when(row.created_at, zone: viewer.timeZone)
-            )
-        }
+        let rows = try await ChallengeInbox.items(.public, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset,
+                                                  flagMetres: req.application.config.challengeFlagMetres, on: req.db)
+        let items = pager.finish(rows, path: "/challenges/public", query: [])
         return try await req.view.render("challenges/public", PublicPage(
             layout: req.layout(title: "Public challenges", section: "challenges"), items: items, pager: pager))
     }

@@ -55,6 +55,23 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         self.field = field
     }
 
+    /// Reads a streamed form whose `photo` field is a photo; the photo is on disk when this returns.
+    static func receiveForm(_ req: Request) async throws -> (form: StreamedForm, photo: PhotoReceiver) {
+        let config = req.application.config
+        let receiver = PhotoReceiver(config: config, field: "photo")
+        let (form, _) = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
+            field == "photo" ? receiver : nil
+        }
+        return (form, receiver)
+    }
+
+    /// Why there is no photo, for the form's error: nothing chosen, or an empty file.
+    func missingMessage(in form: StreamedForm, prompt: String) -> String? {
+        guard received == nil else { return nil }
+        if let name = form.emptyFiles[field], !name.isEmpty { return "That photo file is empty. Choose another one." }
+        return prompt
+    }
+
     func receive(_ chunk: ByteBuffer) async throws {
         if sanitizer == nil {
             head.append(contentsOf: chunk.readableBytesView.prefix(12 - head.count))

@@ -22,11 +22,7 @@ struct ResponseController: RouteCollection {
         guard access.canTakePart else {
             throw Abort(.forbidden, reason: access.isSender ? "You cannot reply to your own challenge." : "This challenge was not sent to you.")
         }
-        let config = req.application.config
-        let receiver = PhotoReceiver(config: config, field: "photo")
-        let (body, _) = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
-            field == "photo" ? receiver : nil
-        }
+        let (body, receiver) = try await PhotoReceiver.receiveForm(req)
         do {
             let form = ChallengeForm(body)
             if !form.key.isEmpty, try await ChallengeResponse.query(on: req.db)
@@ -46,10 +42,7 @@ struct ResponseController: RouteCollection {
             }
             var errors: [String: String] = [:]
             form.validateNote(errors: &errors)
-            if receiver.received == nil {
-                errors["photo"] = body.emptyFiles["photo"].map { $0.isEmpty ? "Choose your photo." : "That photo file is empty. Choose another one." }
-                    ?? "Choose your photo."
-            }
+            errors["photo"] = receiver.missingMessage(in: body, prompt: "Choose your photo.")
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
             guard errors.isEmpty else {
                 await receiver.discard()
