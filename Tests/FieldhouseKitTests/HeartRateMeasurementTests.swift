@@ -1,0 +1,43 @@
+import FieldhouseKit
+import Testing
+
+@Suite struct HeartRateMeasurementTests {
+    /// Builds a notification for every combination of the five flag bits that matter.
+    @Test(arguments: 0..<32)
+    func everyFlagCombinationReadsBack(flags: Int) throws {
+        let wide = flags & 0x01 != 0, hasEnergy = flags & 0x08 != 0, hasRR = flags & 0x10 != 0
+        var bytes: [UInt8] = [UInt8(flags)]
+        bytes += wide ? [0x2C, 0x01] : [0x48]          // 300 or 72 bpm
+        if hasEnergy { bytes += [0x10, 0x27] }         // 10,000 kJ
+        if hasRR { bytes += [0x00, 0x04, 0x33, 0x03] } // 1024/1024 s and 819/1024 s
+        let m = try HeartRateMeasurement.parse(bytes)
+        #expect(m.bpm == (wide ? 300 : 72))
+        #expect(m.energyExpended == (hasEnergy ? 10_000 : nil))
+        #expect(m.rrIntervals == (hasRR ? [1000, 819 * 1000 / 1024.0] : []))
+        switch (flags & 0x04 != 0, flags & 0x02 != 0) {
+        case (false, _): #expect(m.contact == .unsupported)
+        case (true, true): #expect(m.contact == .detected)
+        case (true, false): #expect(m.contact == .notDetected)
+        }
+    }
+
+    @Test func malformedLengthsAreRefused() throws {
+        #expect(throws: HeartRateMeasurement.Failure.empty) { try HeartRateMeasurement.parse([]) }
+        #expect(throws: HeartRateMeasurement.Failure.tooShort(expected: 2, actual: 1)) { try HeartRateMeasurement.parse([0x00]) }
+        #expect(throws: HeartRateMeasurement.Failure.tooShort(expected: 3, actual: 2)) { try HeartRateMeasurement.parse([0x01, 0x48]) }
+        #expect(throws: HeartRateMeasurement.Failure.tooShort(expected: 4, actual: 3)) { try HeartRateMeasurement.parse([0x08, 0x48, 0x01]) }
+        #expect(throws: HeartRateMeasurement.Failure.strayByte) { try HeartRateMeasurement.parse([0x10, 0x48, 0x00, 0x04, 0x33]) }
+        #expect(throws: HeartRateMeasurement.Failure.strayByte) { try HeartRateMeasurement.parse([0x00, 0x48, 0x99]) }
+        // RR flag with no intervals is allowed (a beat may not have been seen yet).
+        #expect(try HeartRateMeasurement.parse([0x10, 0x48]).rrIntervals == [])
+    }
+
+    @Test func severalIntervalsInOneNotification() throws {
+        // A Polar H10 style notification: contact detected, 8-bit rate 78, four RR intervals.
+        let bytes = try #require(HeartRateMeasurement.bytes(hex: "16 4E 2E 03 30 03 1F 03 20 03"))
+        let m = try HeartRateMeasurement.parse(bytes)
+        #expect(m.bpm == 78 && m.contact == .detected)
+        #expect(m.rrIntervals.map { ($0 * 1024 / 1000).rounded() } == [814, 816, 799, 800])
+        #expect(HeartRateMeasurement.bytes(hex: "1g") == nil && HeartRateMeasurement.bytes(hex: "123") == nil)
+    }
+}
