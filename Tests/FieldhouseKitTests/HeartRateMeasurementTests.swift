@@ -1,4 +1,5 @@
 import FieldhouseKit
+import Foundation
 import Testing
 
 @Suite struct HeartRateMeasurementTests {
@@ -39,5 +40,26 @@ import Testing
         #expect(m.bpm == 78 && m.contact == .detected)
         #expect(m.rrIntervals.map { ($0 * 1024 / 1000).rounded() } == [814, 816, 799, 800])
         #expect(HeartRateMeasurement.bytes(hex: "1g") == nil && HeartRateMeasurement.bytes(hex: "123") == nil)
+    }
+}
+
+@Suite struct SampleTimeTests {
+    @Test func readsRFC3339LikeFoundationDoes() throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for text in ["2026-11-21T10:00:00.000Z", "2000-02-29T23:59:59.999+14:00", "1999-12-31T00:00:00.500-09:30",
+                     "2024-06-01T12:34:56.125+02:00"] {
+            let expected = Int64((try #require(formatter.date(from: text))).timeIntervalSince1970 * 1000)
+            #expect(SampleTime.milliseconds(rfc3339: text) == expected, "\(text)")
+        }
+        #expect(SampleTime.milliseconds(rfc3339: "2025-11-21T10:00:00Z") == 1_763_719_200_000)
+        #expect(SampleTime.milliseconds(rfc3339: "2025-11-21 10:00:00.5Z") == 1_763_719_200_500)
+    }
+
+    @Test func refusesWhatIsNotADateTime() {
+        for text in ["", "2026-11-21", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-21T25:00:00Z",
+                     "2026-11-21T10:00:00", "2026-11-21T10:00:00+0100", "2026-11-21T10:00:00.Z", "yesterday at noon!!"] {
+            #expect(SampleTime.milliseconds(rfc3339: text) == nil, "\(text)")
+        }
     }
 }
