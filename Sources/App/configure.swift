@@ -81,5 +81,12 @@ enum Migrations {
         app.migrations.add(CreateChallenge())
         app.migrations.add(CreateChallengeRecipient())
         app.migrations.add(CreateChallengeResponse())
+        app.migrations.add(CreateDeviceToken())
+        app.migrations.add(CreateHeartRateSample())
+        app.migrations.add(CreateRRInterval())
+        app.migrations.add(CreateLocationSample())
+        app.migrations.add(CreateStepSample())
+        app.migrations.add(CreateMotionSample())
+        app.migrations.add(CreateHeartRateMinute())
     }
 }

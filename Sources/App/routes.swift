@@ -28,4 +28,6 @@ func routes(_ app: Application) throws {
     try app.register(collection: ChallengeController())
     try app.register(collection: ResponseController())
     try app.register(collection: PhotoController())
+    try app.register(collection: DeviceController())
+    try app.register(collection: SampleController(maxBodyBytes: app.config.maxUploadBytes))
 }

@@ -1,0 +1,42 @@
+import Fluent
+import Foundation
+
+/// A device's key to the API. Only the token's hash is stored; the token is shown once.
+final class DeviceToken: Model, @unchecked Sendable {
+    static let schema = "device_tokens"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "user_id") var user: User
+    @Field(key: "name") var name: String
+    @Field(key: "token_hash") var tokenHash: String
+    @OptionalField(key: "last_used_at") var lastUsedAt: Date?
+    @OptionalField(key: "revoked_at") var revokedAt: Date?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(user: UUID, name: String, tokenHash: String) {
+        self.$user.id = user
+        self.name = name
+        self.tokenHash = tokenHash
+    }
+}
+
+struct CreateDeviceToken: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(DeviceToken.schema)
+            .id()
+            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("name", .string, .required)
+            .field("token_hash", .string, .required)
+            .field("last_used_at", .datetime)
+            .field("revoked_at", .datetime)
+            .field("created_at", .datetime)
+            .unique(on: "token_hash")
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(DeviceToken.schema).delete()
+    }
+}

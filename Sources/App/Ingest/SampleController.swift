@@ -1,0 +1,137 @@
+import FieldhouseKit
+import Foundation
+import Vapor
+
+/// `POST /api/v1/samples` (JSON or form) and `POST /api/v1/heart-rate/ble`: a person's own time
+/// series, whether or not a workout is running.
+struct SampleController: RouteCollection {
+    let maxBodyBytes: Int
+
+    func boot(routes: any RoutesBuilder) throws {
+        let api = routes.grouped("api", "v1").grouped(DeviceAuthMiddleware())
+        api.on(.POST, "samples", body: .collect(maxSize: .init(value: maxBodyBytes)), use: samples)
+        api.on(.POST, "heart-rate", "ble", body: .collect(maxSize: .init(value: maxBodyBytes)), use: ble)
+    }
+
+    struct Answer: Content {
+        let stored: SeriesCounts
+        let duplicates: SeriesCounts
+        let refused: [Refusal]
+    }
+
+    func samples(req: Request) async throws -> Response {
+        let input: SampleInput
+        if req.headers.contentType == .urlEncodedForm {
+            let form: [String: String]
+            do { form = try req.content.decode([String: String].self) } catch {
+                throw APIError(status: .badRequest, code: "invalid_form", reason: "The form body could not be read.")
+            }
+            input = try SampleInput(form: form)
+        } else {
+            input = try Self.decodeJSON(SampleInput.self, from: req)
+        }
+        guard input.count <= SampleInput.maxSamples else {
+            throw APIError(status: .payloadTooLarge, code: "too_many_samples",
+                           reason: "At most \(SampleInput.maxSamples) samples per request; this one has \(input.count). Split it.")
+        }
+        let (batch, refused) = input.validated()
+        return try await store(batch, refused: refused, on: req)
+    }
+
+    struct BLEInput: Decodable {
+        struct Notification: Decodable {
+            let t: SampleTimeValue
+            let hex: String?
+            let base64: String?
+        }
+        let notifications: [Notification]
+    }
+
+    func ble(req: Request) async throws -> Response {
+        let input = try Self.decodeJSON(BLEInput.self, from: req)
+        guard input.notifications.count <= SampleInput.maxSamples else {
+            throw APIError(status: .payloadTooLarge, code: "too_many_samples", reason: "At most \(SampleInput.maxSamples) notifications per request.")
+        }
+        var checker = SampleChecker(now: Date())
+        var batch = SampleBatch()
+        for (index, notification) in input.notifications.enumerated() {
+            guard let t = checker.time(notification.t, "notifications", index) else { continue }
+            let bytes = notification.hex.flatMap(HeartRateMeasurement.bytes(hex:))
+                ?? notification.base64.flatMap { Data(base64Encoded: $0) }.map { Array($0) }
+            guard let bytes else {
+                checker.refuse("notifications", index, notification.hex != nil ? "hex" : "base64",
+                               notification.hex == nil && notification.base64 == nil ? "send the notification as hex or base64" : "is not valid \(notification.hex != nil ? "hex" : "base64")")
+                continue
+            }
+            let measurement: HeartRateMeasurement
+            do { measurement = try HeartRateMeasurement.parse(bytes) } catch let failure as HeartRateMeasurement.Failure {
+                checker.refuse("notifications", index, notification.hex != nil ? "hex" : "base64", Self.describe(failure))
+                continue
+            }
+            if measurement.contact == .notDetected {
+                checker.refuse("notifications", index, "flags", "the strap reported no skin contact; the reading is not stored")
+                continue
+            }
+            if let bpm = checker.range(Double(measurement.bpm), 25...250, "notifications", index, "bpm") {
+                batch.heartRate.append((t, Int(bpm)))
+            }
+            // The last interval ends at the notification's time; each earlier one ends where the next began.
+            var end = Double(t)
+            for ms in measurement.rrIntervals.reversed() {
+                if (200...3000).contains(ms) { batch.rr.append((Int64(end.rounded()), ms)) }
+                end -= ms
+            }
+        }
+        return try await store(batch, refused: checker.refused, on: req)
+    }
+
+    private func store(_ batch: SampleBatch, refused: [Refusal], on req: Request) async throws -> Response {
+        let user = try req.auth.require(User.self)
+        let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
+        let anything = stored != SeriesCounts()
+        return try await Answer(stored: stored, duplicates: duplicates, refused: refused)
+            .encodeResponse(status: anything ? .created : .ok, for: req)
+    }
+
+    static func describe(_ failure: HeartRateMeasurement.Failure) -> String {
+        switch failure {
+        case .empty: "is empty"
+        case let .tooShort(expected, actual): "is \(actual) bytes; its flags need at least \(expected)"
+        case .strayByte: "has a stray byte: RR intervals come in pairs of bytes"
+        }
+    }
+
+    /// Strict JSON: malformed or wrongly typed bodies are refused whole, saying where.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from req: Request) throws -> T {
+        guard let body = req.body.data, body.readableBytes > 0 else {
+            throw APIError(status: .badRequest, code: "invalid_json", reason: "The request has no body; send JSON.")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch let DecodingError.typeMismatch(expected, context) {
+            throw APIError(status: .badRequest, code: "invalid_json",
+                           reason: "\(path(context.codingPath)) must be \(describe(expected)).")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw APIError(status: .badRequest, code: "invalid_json",
+                           reason: "\(path(context.codingPath + [key])) is missing.")
+        } catch let DecodingError.valueNotFound(expected, context) {
+            throw APIError(status: .badRequest, code: "invalid_json",
+                           reason: "\(path(context.codingPath)) must be \(describe(expected)), not null.")
+        } catch {
+            throw APIError(status: .badRequest, code: "invalid_json", reason: "The body is not valid JSON.")
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "The body" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type: "a number"
+        case is String.Type: "a string"
+        case is Array<Any>.Type: "an array"
+        default: "of another type"
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import FieldhouseKit
+import Foundation
+import Vapor
+
+/// A time as devices send it: an RFC 3339 string or epoch milliseconds.
+struct SampleTimeValue: Decodable {
+    let milliseconds: Int64?
+    let text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            milliseconds = number.isFinite && abs(number) < 1e15 ? Int64(number.rounded()) : nil
+            text = String(number)
+        } else {
+            text = try container.decode(String.self)
+            milliseconds = SampleTime.milliseconds(rfc3339: text)
+        }
+    }
+}
+
+/// One refused item: which series, which element, which field, and why, in words a developer reads.
+struct Refusal: Content, Equatable {
+    let series: String
+    let index: Int
+    let field: String
+    let reason: String
+}
+
+/// The JSON body of `POST /api/v1/samples`. Types are strict (a string where a number belongs is a
+/// 400 for the whole request); values are checked one by one, so one bad reading costs only itself.
+struct SampleInput: Decodable {
+    struct HeartRate: Decodable { let t: SampleTimeValue; let bpm: Double }
+    struct RR: Decodable { let t: SampleTimeValue; let ms: Double }
+    struct Location: Decodable {
+        let t: SampleTimeValue
+        let lat: Double
+        let lon: Double
+        let ele: Double?
+        let accuracy: Double?
+        let speed: Double?
+    }
+    struct Steps: Decodable { let t: SampleTimeValue; let count: Double }
+    struct Motion: Decodable { let t: SampleTimeValue; let activity: String; let confidence: Double? }
+
+    var heart_rate: [HeartRate]?
+    var rr: [RR]?
+    var locations: [Location]?
+    var steps: [Steps]?
+    var motion: [Motion]?
+
+    static let maxSamples = 100_000
+    static let activities: Set<String> = ["stationary", "walking", "running", "cycling", "automotive", "unknown"]
+
+    var count: Int {
+        (heart_rate?.count ?? 0) + (rr?.count ?? 0) + (locations?.count ?? 0) + (steps?.count ?? 0) + (motion?.count ?? 0)
+    }
+
+    /// Checks every item against what a body and a device can produce.
+    func validated(now: Date = Date()) -> (SampleBatch, [Refusal]) {
+        var checker = SampleChecker(now: now)
+        var batch = SampleBatch()
+        for (i, s) in (heart_rate ?? []).enumerated() {
+            if let t = checker.time(s.t, "heart_rate", i), let bpm = checker.range(s.bpm, 25...250, "heart_rate", i, "bpm") {
+                batch.heartRate.append((t, Int(bpm.rounded())))
+            }
+        }
+        for (i, s) in (rr ?? []).enumerated() {
+            if let t = checker.time(s.t, "rr", i), let ms = checker.range(s.ms, 200...3000, "rr", i, "ms") {
+                batch.rr.append((t, ms))
+            }
+        }
+        for (i, s) in (locations ?? []).enumerated() {
+            guard let t = checker.time(s.t, "locations", i),
+                  let lat = checker.range(s.lat, -90...90, "locations", i, "lat"),
+                  let lon = checker.range(s.lon, -180...180, "locations", i, "lon"),
+                  checker.optional(s.ele, -500...9000, "locations", i, "ele"),
+                  checker.optional(s.accuracy, 0...100_000, "locations", i, "accuracy"),
+                  checker.optional(s.speed, 0...150, "locations", i, "speed") else { continue }
+            batch.locations.append(.init(t: t, lat: lat, lon: lon, ele: s.ele, accuracy: s.accuracy, speed: s.speed))
+        }
+        for (i, s) in (steps ?? []).enumerated() {
+            if let t = checker.time(s.t, "steps", i), let count = checker.range(s.count, 0...100_000, "steps", i, "count") {
+                batch.steps.append((t, Int(count.rounded())))
+            }
+        }
+        for (i, s) in (motion ?? []).enumerated() {
+            guard let t = checker.time(s.t, "motion", i), checker.optional(s.confidence, 0...100, "motion", i, "confidence") else { continue }
+            guard Self.activities.contains(s.activity) else {
+                checker.refuse("motion", i, "activity", "must be one of automotive, cycling, running, stationary, unknown, walking")
+                continue
+            }
+            batch.motion.append((t, s.activity, s.confidence.map { Int($0.rounded()) }))
+        }
+        return (batch, checker.refused)
+    }
+}
+
+/// Range checks that record why an item was refused.
+struct SampleChecker {
+    let earliest = Int64(946_684_800_000) // 2000-01-01T00:00:00Z
+    let latest: Int64
+    private(set) var refused: [Refusal] = []
+
+    init(now: Date) {
+        latest = Int64((now.timeIntervalSince1970 + 300) * 1000)
+    }
+
+    mutating func refuse(_ series: String, _ index: Int, _ field: String, _ reason: String) {
+        // A device sending 86,400 bad samples should get a useful answer, not a 10 MB one.
+        if refused.count < 1000 { refused.append(Refusal(series: series, index: index, field: field, reason: reason)) }
+    }
+
+    mutating func time(_ value: SampleTimeValue, _ series: String, _ index: Int) -> Int64? {
+        guard let t = value.milliseconds else {
+            refuse(series, index, "t", "must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds")
+            return nil
+        }
+        guard t >= earliest else { refuse(series, index, "t", "must not be before the year 2000"); return nil }
+        guard t <= latest else { refuse(series, index, "t", "must not be more than 5 minutes in the future"); return nil }
+        return t
+    }
+
+    mutating func range(_ value: Double, _ allowed: ClosedRange<Double>, _ series: String, _ index: Int, _ field: String) -> Double? {
+        guard value.isFinite, allowed.contains(value) else {
+            refuse(series, index, field, "must be between \(Self.text(allowed.lowerBound)) and \(Self.text(allowed.upperBound))")
+            return nil
+        }
+        return value
+    }
+
+    mutating func optional(_ value: Double?, _ allowed: ClosedRange<Double>, _ series: String, _ index: Int, _ field: String) -> Bool {
+        guard let value else { return true }
+        return range(value, allowed, series, index, field) != nil
+    }
+
+    static func text(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+extension SampleInput {
+    /// The form-encoded variant for tiny devices: one reading (`t=…&bpm=72`, likewise `rr`, `steps`,
+    /// `lat`+`lon`[+`ele`]) or a series (`start=…&interval=1&bpm=72,73,74`).
+    init(form: [String: String]) throws {
+        func numbers(_ key: String) throws -> [Double]? {
+            guard let raw = form[key], !raw.isEmpty else { return nil }
+            let values = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.allSatisfy({ $0 != nil }) else {
+                throw APIError(status: .badRequest, code: "invalid_form", reason: "“\(key)” must be a number or numbers separated by commas.")
+            }
+            return values.map { $0! }
+        }
+        let times: (Int) throws -> SampleTimeValue
+        if let start = form["start"] {
+            guard let interval = Double(form["interval"] ?? "1"), interval > 0, interval <= 3600 else {
+                throw APIError(status: .badRequest, code: "invalid_form", reason: "“interval” must be a number of seconds from 0 to 3600.")
+            }
+            let base = try SampleTimeValue.parse(start, field: "start")
+            times = { index in SampleTimeValue(milliseconds: base.map { $0 + Int64((Double(index) * interval * 1000).rounded()) }, text: start) }
+        } else if let t = form["t"] {
+            let value = try SampleTimeValue.parse(t, field: "t")
+            times = { _ in SampleTimeValue(milliseconds: value, text: t) }
+        } else {
+            throw APIError(status: .badRequest, code: "invalid_form", reason: "Send “t” with one reading, or “start” and “interval” with a series.")
+        }
+        let series = form["start"] != nil
+        func check(_ values: [Double]?, _ key: String) throws -> [Double] {
+            guard let values else { return [] }
+            guard series || values.count == 1 else {
+                throw APIError(status: .badRequest, code: "invalid_form", reason: "“\(key)” has several values; send “start” and “interval” with a series.")
+            }
+            return values
+        }
+        heart_rate = try check(numbers("bpm"), "bpm").enumerated().map { HeartRate(t: try times($0.offset), bpm: $0.element) }
+        rr = try check(numbers("rr"), "rr").enumerated().map { RR(t: try times($0.offset), ms: $0.element) }
+        steps = try check(numbers("steps"), "steps").enumerated().map { Steps(t: try times($0.offset), count: $0.element) }
+        let lat = try check(numbers("lat"), "lat"), lon = try check(numbers("lon"), "lon"), ele = try check(numbers("ele"), "ele")
+        guard lat.count == lon.count, ele.isEmpty || ele.count == lat.count else {
+            throw APIError(status: .badRequest, code: "invalid_form", reason: "“lat” and “lon” (and “ele”, if sent) need the same number of values.")
+        }
+        locations = try lat.indices.map {
+            Location(t: try times($0), lat: lat[$0], lon: lon[$0], ele: ele.isEmpty ? nil : ele[$0], accuracy: nil, speed: nil)
+        }
+        motion = nil
+        guard count > 0 else {
+            throw APIError(status: .badRequest, code: "invalid_form", reason: "Send at least one of bpm, rr, steps or lat and lon.")
+        }
+    }
+}
+
+extension SampleTimeValue {
+    init(milliseconds: Int64?, text: String) {
+        self.milliseconds = milliseconds
+        self.text = text
+    }
+
+    /// A form value: epoch milliseconds or RFC 3339. nil (refused later, per item) when neither.
+    static func parse(_ text: String, field: String) throws -> Int64? {
+        if let number = Int64(text) { return number }
+        return SampleTime.milliseconds(rfc3339: text)
+    }
+}

@@ -1,0 +1,235 @@
+@testable import App
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+extension Browser {
+    /// Creates a device token through Settings → Devices and returns it.
+    func deviceToken(named name: String = "Polar strap") async throws -> String {
+        let page = try await post("/settings/devices", [("name", name)], csrfFrom: "/settings/devices")
+        #expect(page.status == .ok)
+        #expect(page.headers.first(name: .cacheControl) == "no-store")
+        return try #require(page.firstMatch(#"id="token" class="mono" readonly value="([^"]+)""#))
+    }
+
+    /// A device's request: no cookies, a bearer token.
+    func api(_ method: HTTPMethod, _ path: String, token: String?, json: String? = nil, form: String? = nil) async throws -> Page {
+        var headers = HTTPHeaders()
+        if let token { headers.replaceOrAdd(name: .authorization, value: "Bearer \(token)") }
+        if json != nil { headers.replaceOrAdd(name: .contentType, value: "application/json") }
+        if form != nil { headers.replaceOrAdd(name: .contentType, value: "application/x-www-form-urlencoded") }
+        return try await send(method, path, headers: headers, body: (json ?? form).map { ByteBuffer(string: $0) })
+    }
+}
+
+extension Browser.Page {
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+    }
+}
+
+private func count(_ table: String, _ db: any Database) async throws -> Int {
+    struct Row: Decodable { let n: Int }
+    return try await (db as! any SQLDatabase).raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decoding: Row.self)?.n ?? -1
+}
+
+@Suite("Device API: tokens and samples")
+struct IngestTests {
+    static let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-3600))
+
+    @Test func tokensAreShownOnceStoredHashedAndRevocable() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let list = try await ana.get("/settings/devices")
+            #expect(list.contains("Polar strap") && list.contains("Never"))
+            #expect(!list.contains(token), "the token is shown only once")
+            let row = try #require(try await DeviceToken.query(on: app.db).first())
+            #expect(row.tokenHash != token && row.tokenHash == RandomToken.hash(token))
+
+            let device = app.browser()
+            let body = #"{"heart_rate": [{"t": "\#(Self.now)", "bpm": 72}]}"#
+            for bad in [nil, "nonsense", token + "x"] {
+                let answer = try await device.api(.POST, "/api/v1/samples", token: bad, json: body)
+                #expect(answer.status == .unauthorized)
+                #expect((answer.json["error"] as? [String: Any])?["code"] as? String == "unauthorized")
+            }
+            #expect(try await device.api(.POST, "/api/v1/samples", token: token, json: body).status == .created)
+            #expect(!(try await ana.get("/settings/devices").contains("Never")))
+
+            let id = try row.requireID().uuidString.lowercased()
+            let ben = app.browser()
+            try await ben.signUp("ben")
+            #expect(try await ben.post("/settings/devices/\(id)/revoke", [], csrfFrom: "/settings/devices").status == .notFound)
+            #expect(try await ben.get("/settings/devices").contains("No devices yet"))
+            #expect(try await ana.post("/settings/devices/\(id)/revoke", [], csrfFrom: "/settings/devices").status == .seeOther)
+            #expect(try await device.api(.POST, "/api/v1/samples", token: token, json: body).status == .unauthorized)
+        }
+    }
+
+    @Test func jsonSamplesAreStoredOnceAndBadItemsRefusedOneByOne() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let base = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000
+            let body = """
+                {"heart_rate": [{"t": \(base), "bpm": 72}, {"t": \(base + 1000), "bpm": 75}, {"t": \(base + 2000), "bpm": 300},
+                                {"t": "2999-01-01T00:00:00Z", "bpm": 80}, {"t": "1999-12-31T23:59:59Z", "bpm": 80}, {"t": "soon", "bpm": 80}],
+                 "rr": [{"t": \(base), "ms": 812}],
+                 "locations": [{"t": \(base), "lat": 55.6761, "lon": 12.5683, "ele": 12.0, "accuracy": 5, "speed": 3.1},
+                               {"t": \(base + 1000), "lat": 95, "lon": 12}],
+                 "steps": [{"t": \(base), "count": 12}],
+                 "motion": [{"t": \(base), "activity": "cycling", "confidence": 80}, {"t": \(base + 1), "activity": "flying"}]}
+                """
+            let first = try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
+            #expect(first.status == .created)
+            let stored = try #require(first.json["stored"] as? [String: Int])
+            #expect(stored == ["heart_rate": 2, "rr": 1, "locations": 1, "steps": 1, "motion": 1])
+            let refused = try #require(first.json["refused"] as? [[String: Any]])
+            let summary = refused.map { "\($0["series"]!)[\($0["index"]!)].\($0["field"]!): \($0["reason"]!)" }
+            #expect(summary == [
+                "heart_rate[2].bpm: must be between 25 and 250",
+                "heart_rate[3].t: must not be more than 5 minutes in the future",
+                "heart_rate[4].t: must not be before the year 2000",
+                "heart_rate[5].t: must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds",
+                "locations[1].lat: must be between -90 and 90",
+                "motion[1].activity: must be one of automotive, cycling, running, stationary, unknown, walking",
+            ])
+            // The device retries the same batch: nothing is stored twice.
+            let again = try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
+            #expect(again.status == .ok)
+            #expect(again.json["stored"] as? [String: Int] == ["heart_rate": 0, "rr": 0, "locations": 0, "steps": 0, "motion": 0])
+            #expect((again.json["duplicates"] as? [String: Int])?["heart_rate"] == 2)
+            #expect(try await count("heart_rate_samples", app.db) == 2)
+            #expect(try await count("location_samples", app.db) == 1)
+        }
+    }
+
+    @Test func malformedOrWronglyTypedBodiesStoreNothing() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let broken = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [{"t": 1, "bpm": 72}"#)
+            #expect(broken.status == .badRequest && broken.contains("invalid_json"))
+            let typed = try await ana.api(.POST, "/api/v1/samples", token: token,
+                                          json: #"{"heart_rate": [{"t": "\#(Self.now)", "bpm": 70}, {"t": "\#(Self.now)", "bpm": "72"}]}"#)
+            #expect(typed.status == .badRequest)
+            #expect(typed.contains("heart_rate[1].bpm must be a number"), "\(typed.body)")
+            let missing = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"rr": [{"t": "\#(Self.now)"}]}"#)
+            #expect(missing.status == .badRequest && missing.contains("rr[0].ms is missing"))
+            let many = "{\"steps\": [" + Array(repeating: #"{"t": 1, "count": 1}"#, count: 100_001).joined(separator: ",") + "]}"
+            let tooMany = try await ana.api(.POST, "/api/v1/samples", token: token, json: many)
+            #expect(tooMany.status == .payloadTooLarge && tooMany.contains("too_many_samples"))
+            for table in ["heart_rate_samples", "rr_intervals", "step_samples"] {
+                #expect(try await count(table, app.db) == 0)
+            }
+        }
+    }
+
+    @Test func tinyDevicesPostForms() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken(named: "Bike computer")
+            let start = Int64(Date().timeIntervalSince1970 * 1000) - 600_000
+            let one = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(start)&bpm=72&lat=55.7&lon=12.5")
+            #expect(one.status == .created)
+            #expect(one.json["stored"] as? [String: Int] == ["heart_rate": 1, "rr": 0, "locations": 1, "steps": 0, "motion": 0])
+            let series = try await ana.api(.POST, "/api/v1/samples", token: token, form: "start=\(start + 1000)&interval=2&bpm=73,74,75&steps=3,4,5")
+            #expect(series.status == .created)
+            #expect((series.json["stored"] as? [String: Int])?["heart_rate"] == 3)
+            struct Row: Decodable { let t: Int64; let bpm: Int }
+            let rows = try await (app.db as! any SQLDatabase).raw("SELECT t, bpm FROM heart_rate_samples ORDER BY t").all(decoding: Row.self)
+            #expect(rows.map(\.t) == [start, start + 1000, start + 3000, start + 5000])
+            #expect(rows.map(\.bpm) == [72, 73, 74, 75])
+            let bad = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(start)&bpm=seventy")
+            #expect(bad.status == .badRequest && bad.contains("must be a number"))
+            let several = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(start)&bpm=70,71")
+            #expect(several.status == .badRequest)
+        }
+    }
+
+    @Test func blePayloadsGiveHeartRateAndRRIntervals() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let t = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
+            // 78 bpm with four RR intervals; 72 bpm as base64 (flags 0x00); no contact; a stray byte; bad hex.
+            let base64 = Data([0x00, 0x48]).base64EncodedString()
+            let body = """
+                {"notifications": [{"t": \(t), "hex": "16 4E 2E 03 30 03 1F 03 20 03"}, {"t": \(t + 1000), "base64": "\(base64)"},
+                                   {"t": \(t + 2000), "hex": "0450"}, {"t": \(t + 3000), "hex": "10480004 33"}, {"t": \(t + 4000), "hex": "zz"}]}
+                """
+            let answer = try await ana.api(.POST, "/api/v1/heart-rate/ble", token: token, json: body)
+            #expect(answer.status == .created)
+            #expect(answer.json["stored"] as? [String: Int] == ["heart_rate": 2, "rr": 4, "locations": 0, "steps": 0, "motion": 0])
+            let reasons = (answer.json["refused"] as? [[String: Any]] ?? []).map { "\($0["index"]!): \($0["reason"]!)" }
+            #expect(reasons == ["2: the strap reported no skin contact; the reading is not stored",
+                                "3: has a stray byte: RR intervals come in pairs of bytes", "4: is not valid hex"])
+            struct Row: Decodable { let t: Int64; let ms: Double }
+            let rr = try await (app.db as! any SQLDatabase).raw("SELECT t, ms FROM rr_intervals ORDER BY t").all(decoding: Row.self)
+            // The last interval ends at the notification's time, the others before it.
+            #expect(rr.last?.t == t)
+            #expect(rr.map { ($0.ms * 1024 / 1000).rounded() } == [814, 816, 799, 800])
+        }
+    }
+
+    @Test func heartRateMinutesAreRolledUpOncePerSample() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let minute = (Int64(Date().timeIntervalSince1970) / 60 - 30) * 60_000
+            let samples = [(0, 60), (20_000, 90), (59_999, 75), (60_000, 100)].map { #"{"t": \#(minute + Int64($0.0)), "bpm": \#($0.1)}"# }
+            let body = #"{"heart_rate": [\#(samples.joined(separator: ","))]}"#
+            try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
+            try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
+            struct Row: Decodable { let minute: Int64; let min_bpm: Int; let max_bpm: Int; let sum_bpm: Int; let samples: Int }
+            let rows = try await (app.db as! any SQLDatabase).raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
+                .all(decoding: Row.self)
+            #expect(rows.count == 2)
+            #expect(rows.first.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [60, 90, 225, 3])
+            #expect(rows.last.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [100, 100, 100, 1])
+            // A later batch into the same minute extends it.
+            try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [{"t": \#(minute + 30_000), "bpm": 50}]}"#)
+            let first = try await (app.db as! any SQLDatabase).raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
+                .first(decoding: Row.self)
+            #expect(first.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [50, 90, 275, 4])
+        }
+    }
+
+    @Test func acknowledgedSamplesSurviveARestartAndRetriesStoreNothingTwice() async throws {
+        try await withStore { store in
+            let base = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
+            func batch(_ n: Int) -> String {
+                let items = (0..<500).map { #"{"t": \#(base + Int64(n * 500 + $0) * 1000), "bpm": \#(60 + $0 % 60)}"# }
+                return #"{"heart_rate": [\#(items.joined(separator: ","))]}"#
+            }
+            var app = try await TestApp.start(store)
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: batch(0)).status == .created)
+            #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: batch(1)).status == .created)
+            // The server dies right after acknowledging; the device never heard and retries everything.
+            await app.stop()
+            app = try await TestApp.start(store)
+            let device = app.browser()
+            for n in 0..<3 {
+                let answer = try await device.api(.POST, "/api/v1/samples", token: token, json: batch(n))
+                #expect(answer.status == (n == 2 ? .created : .ok))
+            }
+            #expect(try await count("heart_rate_samples", app.db) == 1500)
+            struct Total: Decodable { let n: Int }
+            let rolled = try await (app.db as! any SQLDatabase).raw("SELECT CAST(SUM(samples) AS BIGINT) AS n FROM heart_rate_minutes").first(decoding: Total.self)
+            #expect(rolled?.n == 1500)
+            await app.stop()
+        }
+    }
+}
