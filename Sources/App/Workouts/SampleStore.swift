@@ -26,23 +26,43 @@ struct SeriesCounts: Content, Equatable {
 
 /// Writes samples with batched multi-row inserts in one transaction. The key (person, time) makes
 /// every insert idempotent: a row already there is skipped and counted as a duplicate, and the
-/// per-minute heart-rate rollup only grows by the rows that were really new.
+/// per-minute heart-rate rollup is recomputed for the minutes the batch touched, so it always
+/// equals the samples stored, however often a batch is retried.
 enum SampleStore {
+    /// A value written into the statement text: numbers (checked finite), NULL, and the six motion
+    /// words (checked against a list first), which print safely; 3,600 samples as literals cost far
+    /// less than as 10,800 bound parameters.
+    enum Literal {
+        case int(Int64), double(Double), null, text(String)
+
+        var sql: String {
+            switch self {
+            case .int(let value): String(value)
+            case .double(let value): value.isFinite ? String(value) : "NULL"
+            case .null: "NULL"
+            case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+            }
+        }
+
+        init(_ value: Double?) { self = value.map(Literal.double) ?? .null }
+        init(_ value: Int?) { self = value.map { .int(Int64($0)) } ?? .null }
+    }
+
     static func store(_ batch: SampleBatch, for userID: UUID, on db: any Database) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
         try await db.transaction { db in
             let sql = db as! any SQLDatabase
             var stored = SeriesCounts()
-            let newHeartRate = try await insert(sql, "heart_rate_samples", ["bpm"], batch.heartRate.map { ($0.t, [$0.bpm]) }, user: userID)
-            stored.heart_rate = newHeartRate.count
-            stored.rr = try await insert(sql, "rr_intervals", ["ms"], batch.rr.map { ($0.t, [$0.ms]) }, user: userID).count
+            stored.heart_rate = try await insert(sql, "heart_rate_samples", ["bpm"], batch.heartRate.map { ($0.t, [Literal($0.bpm)]) }, user: userID)
+            stored.rr = try await insert(sql, "rr_intervals", ["ms"], batch.rr.map { ($0.t, [Literal($0.ms)]) }, user: userID)
             stored.locations = try await insert(sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
-                                                batch.locations.map { ($0.t, [$0.lat, $0.lon, $0.ele, $0.accuracy, $0.speed]) }, user: userID).count
-            stored.steps = try await insert(sql, "step_samples", ["count"], batch.steps.map { ($0.t, [$0.count]) }, user: userID).count
+                                                batch.locations.map { ($0.t, [Literal($0.lat), Literal($0.lon), Literal($0.ele), Literal($0.accuracy), Literal($0.speed)]) },
+                                                user: userID)
+            stored.steps = try await insert(sql, "step_samples", ["count"], batch.steps.map { ($0.t, [Literal($0.count)]) }, user: userID)
+            // Activities are one of six known words (checked before), so they print safely too.
             stored.motion = try await insert(sql, "motion_samples", ["activity", "confidence"],
-                                             batch.motion.map { ($0.t, [$0.activity, $0.confidence]) }, user: userID).count
-            if !newHeartRate.isEmpty {
-                let bpmByTime = Dictionary(batch.heartRate.map { ($0.t, $0.bpm) }, uniquingKeysWith: { first, _ in first })
-                try await rollUp(sql, newHeartRate.compactMap { t in bpmByTime[t].map { (t, $0) } }, user: userID)
+                                             batch.motion.map { ($0.t, [.text($0.activity), Literal($0.confidence)]) }, user: userID)
+            if stored.heart_rate > 0, let first = batch.heartRate.map(\.t).min(), let last = batch.heartRate.map(\.t).max() {
+                try await rollUp(sql, from: first, to: last, user: userID)
             }
             let duplicates = SeriesCounts(
                 heart_rate: batch.heartRate.count - stored.heart_rate, rr: batch.rr.count - stored.rr,
@@ -52,53 +72,53 @@ enum SampleStore {
         }
     }
 
-    /// Inserts rows of (time, values), skipping times the person already has; returns the times
-    /// that were new.
-    private static func insert(_ sql: any SQLDatabase, _ table: String, _ columns: [String],
-                               _ rows: [(Int64, [any Encodable & Sendable])], user: UUID) async throws -> [Int64] {
-        guard !rows.isEmpty else { return [] }
-        struct Inserted: Decodable { let t: Int64 }
-        // Well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters per statement.
-        let perStatement = max(1, min(1000, 30_000 / (columns.count + 2)))
-        var inserted: [Int64] = []
-        inserted.reserveCapacity(rows.count)
-        var start = 0
-        while start < rows.count {
-            let end = min(rows.count, start + perStatement)
-            let builder = sql.insert(into: table).columns(["user_id", "t"] + columns)
-            for (t, values) in rows[start..<end] {
-                builder.values([SQLBind(user), SQLBind(t)] + values.map { SQLBind($0) })
-            }
-            inserted += try await builder.ignoringConflicts(with: ["user_id", "t"]).returning("t").all(decoding: Inserted.self).map(\.t)
-            start = end
-        }
-        return inserted
+    private struct Count: Decodable { let n: Int }
+
+    /// The person's rows of `table` between two times.
+    private static func rows(_ sql: any SQLDatabase, _ table: String, user: UUID, from: Int64, to: Int64) async throws -> Int {
+        try await sql.raw("""
+            SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to)
+            """).first(decoding: Count.self)?.n ?? 0
     }
 
-    /// Adds new heart-rate samples to the per-minute table.
-    private static func rollUp(_ sql: any SQLDatabase, _ samples: [(t: Int64, bpm: Int)], user: UUID) async throws {
-        var minutes: [Int64: (min: Int, max: Int, sum: Int, count: Int)] = [:]
-        for (t, bpm) in samples {
-            let minute = t >= 0 ? t / 60_000 : (t - 59_999) / 60_000
-            if let m = minutes[minute] {
-                minutes[minute] = (Swift.min(m.min, bpm), Swift.max(m.max, bpm), m.sum + bpm, m.count + 1)
-            } else {
-                minutes[minute] = (bpm, bpm, bpm, 1)
+    /// Inserts rows of (time, values), skipping times the person already has; returns how many
+    /// were new (counted in the batch's time range before and after, inside the transaction).
+    private static func insert(_ sql: any SQLDatabase, _ table: String, _ columns: [String],
+                               _ rows: [(Int64, [Literal])], user: UUID) async throws -> Int {
+        guard let first = rows.map(\.0).min(), let last = rows.map(\.0).max() else { return 0 }
+        let before = try await self.rows(sql, table, user: user, from: first, to: last)
+        var start = 0
+        while start < rows.count {
+            let end = min(rows.count, start + 2000)
+            var query = SQLQueryString("INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES ")
+            for index in start..<end {
+                let (t, values) = rows[index]
+                var text = index > start ? "), " : ""
+                text += "("
+                query.appendLiteral(text)
+                query.appendInterpolation(bind: user)
+                text = ", " + String(t)
+                for value in values { text += ", " + value.sql }
+                query.appendLiteral(text)
             }
+            query.appendLiteral(") ON CONFLICT (user_id, t) DO NOTHING")
+            try await sql.raw(query).run()
+            start = end
         }
-        let (least, greatest) = sql.dialect.name == "sqlite" ? ("MIN", "MAX") : ("LEAST", "GREATEST")
-        let rows = minutes.sorted { $0.key < $1.key }
-        for chunk in stride(from: 0, to: rows.count, by: 1000) {
-            let builder = sql.insert(into: "heart_rate_minutes").columns("user_id", "minute", "min_bpm", "max_bpm", "sum_bpm", "samples")
-            for (minute, m) in rows[chunk..<min(rows.count, chunk + 1000)] {
-                builder.values([SQLBind(user), SQLBind(minute), SQLBind(m.min), SQLBind(m.max), SQLBind(Int64(m.sum)), SQLBind(m.count)])
-            }
-            try await builder.onConflict(with: ["user_id", "minute"]) { update in
-                update.set("min_bpm", to: SQLRaw("\(least)(heart_rate_minutes.min_bpm, excluded.min_bpm)"))
-                    .set("max_bpm", to: SQLRaw("\(greatest)(heart_rate_minutes.max_bpm, excluded.max_bpm)"))
-                    .set("sum_bpm", to: SQLRaw("heart_rate_minutes.sum_bpm + excluded.sum_bpm"))
-                    .set("samples", to: SQLRaw("heart_rate_minutes.samples + excluded.samples"))
-            }.run()
-        }
+        return try await self.rows(sql, table, user: user, from: first, to: last) - before
+    }
+
+    /// Recomputes the per-minute heart rate for the minutes between two times from the samples.
+    private static func rollUp(_ sql: any SQLDatabase, from: Int64, to: Int64, user: UUID) async throws {
+        let firstMinute = from >= 0 ? from / 60_000 : (from - 59_999) / 60_000
+        let lastMinute = to >= 0 ? to / 60_000 : (to - 59_999) / 60_000
+        try await sql.raw("""
+            INSERT INTO heart_rate_minutes (user_id, minute, min_bpm, max_bpm, sum_bpm, samples)
+            SELECT user_id, t / 60000, MIN(bpm), MAX(bpm), SUM(bpm), COUNT(*) FROM heart_rate_samples
+            WHERE user_id = \(bind: user) AND t >= \(bind: firstMinute * 60_000) AND t < \(bind: (lastMinute + 1) * 60_000)
+            GROUP BY user_id, t / 60000
+            ON CONFLICT (user_id, minute) DO UPDATE SET min_bpm = excluded.min_bpm, max_bpm = excluded.max_bpm,
+                sum_bpm = excluded.sum_bpm, samples = excluded.samples
+            """).run()
     }
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Sample-ingest figures for `make bench`: JSON batches of 3,600 heart-rate samples.
+
+Usage: bench_samples.py BASE_URL SESSION_COOKIE
+
+Makes a device token the way a person does (Settings → Devices), then prints the median of 30
+sequential batches and the samples per second that 4 devices posting at once sustain. Every batch
+carries new times, so each sample is really written.
+"""
+import http.client
+import json
+import random
+import re
+import statistics
+import sys
+import threading
+import time
+import urllib.parse
+
+base, session = sys.argv[1], sys.argv[2]
+url = urllib.parse.urlparse(base)
+
+
+def request(method, path, body=None, headers=None):
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+    conn.request(method, path, body=body, headers=headers or {})
+    response = conn.getresponse()
+    payload = response.read()
+    conn.close()
+    return response.status, payload
+
+
+cookie = {"Cookie": f"fh_session={session}"}
+_, page = request("GET", "/settings/devices", headers=cookie)
+csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
+form = urllib.parse.urlencode({"csrf": csrf, "name": "Bench strap"})
+_, page = request("POST", "/settings/devices", form, {**cookie, "Content-Type": "application/x-www-form-urlencoded"})
+token = re.search(rb'id="token" class="mono" readonly value="([^"]+)"', page).group(1).decode()
+auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+# Each batch is an hour at 1 Hz, in hours going back from now, one person per device so the
+# parallel devices do not write the same rows.
+# A random starting hour in the last five years keeps a second run from hitting the first one's rows.
+next_hour = [int(time.time()) * 1000 - 3_600_000 * (1 + random.randrange(40_000))]
+lock = threading.Lock()
+
+
+def batch():
+    with lock:
+        start = next_hour[0]
+        next_hour[0] -= 3_600_000
+    samples = [{"t": start + i * 1000, "bpm": 60 + (i % 90)} for i in range(3600)]
+    return json.dumps({"heart_rate": samples})
+
+
+def post(body):
+    started = time.perf_counter()
+    status, payload = request("POST", "/api/v1/samples", body, auth)
+    if status != 201 or b'"heart_rate":3600' not in payload.replace(b" ", b""):
+        raise SystemExit(f"batch answered HTTP {status}: {payload[:200]!r}")
+    return time.perf_counter() - started
+
+
+post(batch())
+bodies = [batch() for _ in range(30)]
+times = sorted(post(b) for b in bodies)
+print(f"{'JSON batch, 3,600 HR samples':<34} {'':>10} {statistics.median(times) * 1000:8.1f}ms "
+      f"{times[int(len(times) * 0.9) - 1] * 1000:8.1f}ms {'':>9}   target: median < 15 ms")
+
+per_device = 15
+bodies = [[batch() for _ in range(per_device)] for _ in range(4)]
+started = time.perf_counter()
+workers = [threading.Thread(target=lambda b=b: [post(x) for x in b]) for b in bodies]
+for w in workers:
+    w.start()
+for w in workers:
+    w.join()
+elapsed = time.perf_counter() - started
+rate = 4 * per_device * 3600 / elapsed
+print(f"{'4 devices in parallel':<34} {rate:10.0f} samples/s ({4 * per_device} batches in {elapsed:.2f} s)   target: >= 200,000 samples/s")
