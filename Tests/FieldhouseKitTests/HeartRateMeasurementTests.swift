@@ -63,3 +63,44 @@ import Testing
         }
     }
 }
+
+@Suite struct SeriesJSONTests {
+    static func parse(_ text: String) throws -> [String: [SeriesJSON.Item]] { try SeriesJSON.parse(Array(text.utf8)) }
+
+    @Test func readsSeriesOfFlatObjects() throws {
+        let doc = try Self.parse(#" { "heart_rate" : [ {"t": 1763719200000, "bpm": 72.5}, {"t": "2025-11-21T10:00:00Z", "bpm": -1e2} ], "rr": [], "x": null } "#)
+        let hr = try #require(doc["heart_rate"])
+        #expect(hr.count == 2 && doc["rr"]?.isEmpty == true && doc["x"] == nil)
+        #expect(hr[0].map(\.key) == ["t", "bpm"])
+        #expect(hr[0][0].value == .number(1_763_719_200_000) && hr[0][1].value == .number(72.5))
+        #expect(hr[1][0].value == .string("2025-11-21T10:00:00Z") && hr[1][1].value == .number(-100))
+        let odd = try Self.parse(#"{"motion": [{"activity": "run\"ning\u0041\n", "ok": true, "c": null, "p": 0.1, "q": 12345678901234567890}]}"#)
+        let item = try #require(odd["motion"]?.first)
+        #expect(item[0].value == .string("run\"ningA\n") && item[1].value == .bool(true) && item[2].value == .null)
+        #expect(item[3].value == .number(0.1) && item[4].value == .number(12345678901234567890))
+    }
+
+    @Test func refusesEverythingElseSayingWhere() {
+        let cases: [(String, String)] = [
+            (#"[1, 2]"#, "must be a JSON object"),
+            (#"{"heart_rate": 5}"#, "heart_rate must be an array"),
+            (#"{"heart_rate": [1]}"#, "heart_rate[0] must be an object"),
+            (#"{"heart_rate": [{"t": [1]}]}"#, "heart_rate[0].t must be a number or a string"),
+            (#"{"heart_rate": [{"t": 1},]}"#, "not valid JSON"),
+            (#"{"heart_rate": [{"t": 1}"#, "ends too early"),
+            (#"{"heart_rate": [{"t": "open}]}"#, "ends too early"),
+            (#"{"heart_rate": []} trailing"#, "unexpected text"),
+            (#"{"a": [{"t": 01x}]}"#, "not valid JSON"),
+        ]
+        for (text, message) in cases {
+            do {
+                _ = try Self.parse(text)
+                Issue.record("accepted \(text)")
+            } catch let failure as SeriesJSON.Failure {
+                #expect(failure.message.contains(message), "\(text): \(failure.message)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+}

@@ -28,7 +28,10 @@ struct SampleController: RouteCollection {
             }
             input = try SampleInput(form: form)
         } else {
-            input = try Self.decodeJSON(SampleInput.self, from: req)
+            guard let body = req.body.data, body.readableBytes > 0 else {
+                throw APIError(status: .badRequest, code: "invalid_json", reason: "The request has no body; send JSON.")
+            }
+            input = try SampleInput(json: Array(body.readableBytesView))
         }
         guard input.count <= SampleInput.maxSamples else {
             throw APIError(status: .payloadTooLarge, code: "too_many_samples",

@@ -201,3 +201,73 @@ extension SampleTimeValue {
         return SampleTime.milliseconds(rfc3339: text)
     }
 }
+
+extension SampleInput {
+    /// Reads the JSON body with `SeriesJSON`, with the same strictness and messages as a decoder:
+    /// a wrong type anywhere is a 400 naming the place, e.g. "heart_rate[1].bpm must be a number".
+    init(json bytes: [UInt8]) throws {
+        let document: [String: [SeriesJSON.Item]]
+        do { document = try SeriesJSON.parse(bytes) } catch let failure as SeriesJSON.Failure {
+            throw APIError(status: .badRequest, code: "invalid_json", reason: failure.message)
+        }
+        func items<T>(_ key: String, _ make: (ItemReader) throws -> T) throws -> [T]? {
+            try document[key].map { list in try list.enumerated().map { try make(ItemReader(path: "\(key)[\($0.offset)]", item: $0.element)) } }
+        }
+        heart_rate = try items("heart_rate") { HeartRate(t: try $0.time(), bpm: try $0.number("bpm")) }
+        rr = try items("rr") { RR(t: try $0.time(), ms: try $0.number("ms")) }
+        locations = try items("locations") {
+            Location(t: try $0.time(), lat: try $0.number("lat"), lon: try $0.number("lon"), ele: try $0.optionalNumber("ele"),
+                     accuracy: try $0.optionalNumber("accuracy"), speed: try $0.optionalNumber("speed"))
+        }
+        steps = try items("steps") { Steps(t: try $0.time(), count: try $0.number("count")) }
+        motion = try items("motion") { Motion(t: try $0.time(), activity: try $0.string("activity"), confidence: try $0.optionalNumber("confidence")) }
+    }
+
+    /// Typed access to one element of a series.
+    struct ItemReader {
+        let path: String
+        let item: SeriesJSON.Item
+
+        func value(_ key: String) -> SeriesJSON.Value? {
+            item.first { $0.key == key }?.value
+        }
+
+        func invalid(_ key: String, _ expected: String) -> APIError {
+            APIError(status: .badRequest, code: "invalid_json", reason: "\(path).\(key) must be \(expected).")
+        }
+
+        func number(_ key: String) throws -> Double {
+            switch value(key) {
+            case .number(let n)?: return n
+            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: "\(path).\(key) is missing.")
+            case .null?: throw invalid(key, "a number, not null")
+            default: throw invalid(key, "a number")
+            }
+        }
+
+        func optionalNumber(_ key: String) throws -> Double? {
+            switch value(key) {
+            case .number(let n)?: return n
+            case nil, .null?: return nil
+            default: throw invalid(key, "a number")
+            }
+        }
+
+        func string(_ key: String) throws -> String {
+            switch value(key) {
+            case .string(let s)?: return s
+            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: "\(path).\(key) is missing.")
+            default: throw invalid(key, "a string")
+            }
+        }
+
+        func time() throws -> SampleTimeValue {
+            switch value("t") {
+            case .number(let n)?: return SampleTimeValue(milliseconds: n.isFinite && abs(n) < 1e15 ? Int64(n.rounded()) : nil, text: String(n))
+            case .string(let s)?: return SampleTimeValue(milliseconds: SampleTime.milliseconds(rfc3339: s), text: s)
+            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: "\(path).t is missing.")
+            default: throw invalid("t", "an RFC 3339 string or epoch milliseconds")
+            }
+        }
+    }
+}
