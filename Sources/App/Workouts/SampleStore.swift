@@ -87,22 +87,26 @@ enum SampleStore {
                                _ rows: [(Int64, [Literal])], user: UUID) async throws -> Int {
         guard let first = rows.map(\.0).min(), let last = rows.map(\.0).max() else { return 0 }
         let before = try await self.rows(sql, table, user: user, from: first, to: last)
+        // The person's id is written as text, as a bound UUID is stored (SQLite) or cast (PostgreSQL):
+        // binding it 3,600 times cost more than the rows themselves. A UUID prints only hex and dashes.
+        let person = "('" + user.uuidString + "', "
         var start = 0
         while start < rows.count {
             let end = min(rows.count, start + 2000)
-            var query = SQLQueryString("INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES ")
+            var text = "INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES "
+            text.reserveCapacity(text.utf8.count + (end - start) * (person.utf8.count + 16 + columns.count * 12))
             for index in start..<end {
                 let (t, values) = rows[index]
-                var text = index > start ? "), " : ""
-                text += "("
-                query.appendLiteral(text)
-                query.appendInterpolation(bind: user)
-                text = ", " + String(t)
-                for value in values { text += ", " + value.sql }
-                query.appendLiteral(text)
+                if index > start { text += "), " }
+                text += person
+                text += String(t)
+                for value in values {
+                    text += ", "
+                    text += value.sql
+                }
             }
-            query.appendLiteral(") ON CONFLICT (user_id, t) DO NOTHING")
-            try await sql.raw(query).run()
+            text += ") ON CONFLICT (user_id, t) DO NOTHING"
+            try await sql.raw(SQLQueryString(text)).run()
             start = end
         }
         return try await self.rows(sql, table, user: user, from: first, to: last) - before
