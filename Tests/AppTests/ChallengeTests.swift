@@ -224,6 +224,16 @@ struct ChallengeTests {
             #expect(try await cast.ben.reply(to: url).status == .seeOther)
             #expect(try await ChallengeResponse.query(on: app.db).count() == 2)
 
+            // A note over 280 characters or a judgement reason over 200 is refused, and nothing is saved.
+            let longNote = try await cast.cara.reply(to: url, note: String(repeating: "n", count: 281))
+            #expect(longNote.status == .unprocessableEntity && longNote.contains("280 characters"))
+            let pending = try #require(try await ChallengeResponse.query(on: app.db).filter(\.$status == .pending).first())
+            let pid = try pending.requireID().uuidString.lowercased()
+            let longReason = try await cast.ana.post("\(url)/responses/\(pid)/reject", [("reason", String(repeating: "r", count: 201))], csrfFrom: url)
+            #expect(longReason.status == .unprocessableEntity && longReason.contains("200 characters"))
+            #expect(try await ChallengeResponse.query(on: app.db).count() == 2)
+            #expect(try await Photo.query(on: app.db).count() == 3)
+
             // The sender can't reply to their own challenge; after the deadline nobody can.
             #expect(try await cast.ana.reply(to: url).status == .forbidden)
             let challenge = try #require(try await Challenge.query(on: app.db).first())

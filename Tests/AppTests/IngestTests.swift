@@ -70,6 +70,23 @@ struct IngestTests {
         }
     }
 
+    @Test func deviceNamesAreCheckedAndShownAsText() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let empty = try await ana.post("/settings/devices", [("name", "   ")], csrfFrom: "/settings/devices")
+            #expect(empty.status == .unprocessableEntity && empty.contains("Name the device"))
+            let long = try await ana.post("/settings/devices", [("name", String(repeating: "x", count: 61))], csrfFrom: "/settings/devices")
+            #expect(long.status == .unprocessableEntity && long.contains("60 characters"))
+            #expect(try await DeviceToken.query(on: app.db).count() == 0)
+            _ = try await ana.deviceToken(named: "<script>alert(1)</script>")
+            let list = try await ana.get("/settings/devices")
+            #expect(!list.contains("<script>alert(1)") && list.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(try await app.browser().post("/settings/devices", [("name", "x")], csrfFrom: "/login").status == .seeOther)
+            #expect(try await DeviceToken.query(on: app.db).count() == 1)
+        }
+    }
+
     @Test func jsonSamplesAreStoredOnceAndBadItemsRefusedOneByOne() async throws {
         try await withApp { app in
             let ana = app.browser()

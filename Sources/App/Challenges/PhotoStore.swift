@@ -59,7 +59,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     static func receiveForm(_ req: Request) async throws -> (form: StreamedForm, photo: PhotoReceiver) {
         let config = req.application.config
         let receiver = PhotoReceiver(config: config, field: "photo")
-        let (form, _) = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
+        let form = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
             field == "photo" ? receiver : nil
         }
         return (form, receiver)

@@ -34,7 +34,7 @@ struct StreamedForm {
     /// skips the part). On any failure every receiver that was handed bytes is told to discard.
     static func receive(
         _ req: Request, maxBytes: Int, receiver: (_ field: String, _ filename: String) throws -> (any UploadReceiver)?
-    ) async throws -> (form: StreamedForm, receivers: [any UploadReceiver]) {
+    ) async throws -> StreamedForm {
         guard let contentType = req.headers.contentType, contentType.type == "multipart", contentType.subType == "form-data",
               let boundary = contentType.parameters["boundary"], !boundary.isEmpty, boundary.count <= 200 else {
             throw Abort(.unsupportedMediaType, reason: "This form must be sent as multipart/form-data with the file attached.")
@@ -126,7 +126,7 @@ struct StreamedForm {
             }
             throw error
         }
-        return (form, receivers)
+        return form
     }
 
     private func checkCSRF(_ req: Request) throws {

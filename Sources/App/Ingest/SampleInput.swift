@@ -156,10 +156,10 @@ extension SampleInput {
             guard let interval = Double(form["interval"] ?? "1"), interval > 0, interval <= 3600 else {
                 throw APIError(status: .badRequest, code: "invalid_form", reason: "“interval” must be a number of seconds from 0 to 3600.")
             }
-            let base = try SampleTimeValue.parse(start, field: "start")
+            let base = SampleTimeValue.milliseconds(form: start)
             times = { index in SampleTimeValue(milliseconds: base.map { $0 + Int64((Double(index) * interval * 1000).rounded()) }, text: start) }
         } else if let t = form["t"] {
-            let value = try SampleTimeValue.parse(t, field: "t")
+            let value = SampleTimeValue.milliseconds(form: t)
             times = { _ in SampleTimeValue(milliseconds: value, text: t) }
         } else {
             throw APIError(status: .badRequest, code: "invalid_form", reason: "Send “t” with one reading, or “start” and “interval” with a series.")
@@ -196,7 +196,7 @@ extension SampleTimeValue {
     }
 
     /// A form value: epoch milliseconds or RFC 3339. nil (refused later, per item) when neither.
-    static func parse(_ text: String, field: String) throws -> Int64? {
+    static func milliseconds(form text: String) -> Int64? {
         if let number = Int64(text) { return number }
         return SampleTime.milliseconds(rfc3339: text)
     }
