@@ -22,9 +22,14 @@ let package = Package(
             pkgConfig: "libmarkdown",
             providers: [.apt(["libmarkdown2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "FieldhouseKit",
-            dependencies: ["CDiscount"]
+            dependencies: ["CDiscount", "CZlib"]
         ),
         .target(
             name: "App",

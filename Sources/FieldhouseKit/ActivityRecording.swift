@@ -1,0 +1,204 @@
+import Foundation
+
+/// One moment of a recorded activity, as a file gives it. Every value may be missing: a watch
+/// indoors has no position, a phone without a strap no heart rate.
+public struct TrackPoint: Equatable, Sendable {
+    /// Epoch milliseconds.
+    public var time: Int64
+    public var latitude: Double?
+    public var longitude: Double?
+    /// Metres above sea level.
+    public var elevation: Double?
+    public var heartRate: Int?
+    /// Steps or pedal strokes per minute, as the device reports them.
+    public var cadence: Int?
+    /// The device's own odometer in metres (wheel sensor or its filtered GPS), when it writes one.
+    public var distance: Double?
+    /// The device's speed in metres per second, when it writes one.
+    public var speed: Double?
+    /// Horizontal accuracy of the position in metres (phones report it; files do not).
+    public var accuracy: Double?
+
+    public init(time: Int64, latitude: Double? = nil, longitude: Double? = nil, elevation: Double? = nil,
+                heartRate: Int? = nil, cadence: Int? = nil, distance: Double? = nil, speed: Double? = nil,
+                accuracy: Double? = nil) {
+        self.accuracy = accuracy
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.elevation = elevation
+        self.heartRate = heartRate
+        self.cadence = cadence
+        self.distance = distance
+        self.speed = speed
+    }
+
+    public var coordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}
+
+/// Totals a device wrote itself (FIT session, TCX laps). They are kept next to what Fieldhouse
+/// computes, because a wheel sensor measures distance better than GPS.
+public struct DeviceTotals: Equatable, Sendable {
+    /// Epoch milliseconds; laps have one.
+    public var start: Int64?
+    /// Seconds from start to end, pauses included.
+    public var elapsed: Double?
+    public var distance: Double?
+    public var calories: Int?
+    public var averageHeartRate: Int?
+    public var maximumHeartRate: Int?
+
+    public init(start: Int64? = nil, elapsed: Double? = nil, distance: Double? = nil, calories: Int? = nil,
+                averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil) {
+        self.start = start
+        self.elapsed = elapsed
+        self.distance = distance
+        self.calories = calories
+        self.averageHeartRate = averageHeartRate
+        self.maximumHeartRate = maximumHeartRate
+    }
+}
+
+public enum ActivityFormat: String, Sendable, CaseIterable {
+    case gpx, tcx, fit
+}
+
+/// A recorded activity read from a file: timed points in order, and what the file says about itself.
+public struct ActivityRecording: Sendable {
+    public var format: ActivityFormat
+    public var sport: WorkoutSport?
+    public var name: String?
+    /// In time order; no two share a time.
+    public var points: [TrackPoint]
+    /// How many timed points the file held; more than `points` when some shared a time (the first is kept).
+    public var recordCount: Int
+    /// Indexes where a new track or segment begins: no distance is counted across the gap before them.
+    public var segmentStarts: Set<Int>
+    /// The device's laps (TCX `Lap`, FIT lap messages), each with its own totals.
+    public var laps: [DeviceTotals]
+    /// The whole activity's totals as the device wrote them (FIT session, or the TCX laps added up).
+    public var totals: DeviceTotals
+
+    public init(format: ActivityFormat, sport: WorkoutSport? = nil, name: String? = nil, points: [TrackPoint],
+                segmentStarts: Set<Int> = [], laps: [DeviceTotals] = [], totals: DeviceTotals = DeviceTotals()) {
+        self.format = format
+        self.sport = sport
+        self.name = name
+        self.points = points
+        self.recordCount = points.count
+        self.segmentStarts = segmentStarts
+        self.laps = laps
+        self.totals = totals
+    }
+
+    public var start: Int64? { points.first?.time }
+    public var end: Int64? { points.last?.time }
+
+    /// Sorts by time and keeps the first point of any repeated time, so each time is stored once.
+    mutating func normalise() {
+        guard !points.isEmpty else { return }
+        var ordered = true
+        for i in 1..<points.count where points[i].time <= points[i - 1].time { ordered = false; break }
+        guard !ordered else { return }
+        let starts = segmentStarts
+        var indexed = points.enumerated().map { ($0.offset, $0.element) }
+        indexed.sort { $0.1.time < $1.1.time || ($0.1.time == $1.1.time && $0.0 < $1.0) }
+        var kept: [TrackPoint] = []
+        var keptStarts: Set<Int> = []
+        kept.reserveCapacity(points.count)
+        for (original, point) in indexed where kept.last?.time != point.time {
+            if starts.contains(original) { keptStarts.insert(kept.count) }
+            kept.append(point)
+        }
+        points = kept
+        segmentStarts = keptStarts
+    }
+}
+
+/// A planned path without times (a GPX `rte`, or a track nobody timed): a routing track, not a workout.
+public struct PlannedRoute: Sendable {
+    public var name: String?
+    public var points: [Coordinate]
+    public var elevations: [Double?]
+    public var distance: Double
+
+    public init(name: String?, points: [Coordinate], elevations: [Double?]) {
+        self.name = name
+        self.points = points
+        self.elevations = elevations
+        var total = 0.0
+        for i in points.indices.dropFirst() { total += Geo.distance(points[i - 1], points[i]) }
+        self.distance = total
+    }
+}
+
+/// What an activity file turned out to hold.
+public enum ActivityFileContent: Sendable {
+    case activity(ActivityRecording)
+    case route(PlannedRoute)
+}
+
+/// Why a file could not be read, in words for the person who uploaded it.
+public enum ActivityFileError: Error, Equatable, CustomStringConvertible {
+    case unknownType
+    case truncated(String)
+    case corrupt(String)
+    case notActivity(String)
+    case noData(String)
+    case tooLarge(String)
+
+    public var description: String {
+        switch self {
+        case .unknownType: "This is not a GPX, TCX or FIT file (or a .gz of one)."
+        case .truncated(let detail): "The file is incomplete: \(detail). Nothing was imported; export it again and retry."
+        case .corrupt(let detail): "The file is damaged: \(detail). Nothing was imported."
+        case .notActivity(let detail): "This is not an activity file: \(detail)."
+        case .noData(let detail): detail
+        case .tooLarge(let detail): detail
+        }
+    }
+
+    /// The file types people may upload, for the 415 answer.
+    public static let accepted = ["GPX (.gpx)", "TCX (.tcx)", "FIT (.fit)", "any of them gzip-compressed (.gpx.gz, .tcx.gz, .fit.gz)"]
+}
+
+/// Recognises a file by its content, not its name, and reads it.
+public enum ActivityFile {
+    /// The most a compressed file may expand to: a bigger one is refused rather than filling memory.
+    public static let maxExpandedBytes = 256 * 1024 * 1024
+
+    public static func format(of bytes: [UInt8]) -> ActivityFormat? {
+        if bytes.count >= 12, bytes[8] == 0x2E, bytes[9] == 0x46, bytes[10] == 0x49, bytes[11] == 0x54 { return .fit } // ".FIT"
+        // XML: look at the first kilobyte for the root element's name.
+        let head = String(decoding: bytes.prefix(1024), as: UTF8.self)
+        if head.contains("<gpx") { return .gpx }
+        if head.contains("<TrainingCenterDatabase") { return .tcx }
+        return nil
+    }
+
+    public static func read(_ bytes: [UInt8]) throws -> ActivityFileContent {
+        var bytes = bytes
+        if Gzip.isCompressed(bytes) {
+            bytes = try Gzip.decompress(bytes, limit: maxExpandedBytes)
+        }
+        switch format(of: bytes) {
+        case .fit: return .activity(try FITReader.read(bytes))
+        case .gpx: return try GPXReader.read(bytes)
+        case .tcx: return .activity(try TCXReader.read(bytes))
+        case nil:
+            if bytes.count >= 4, bytes[0] == 0x0E || bytes[0] == 0x0C, bytes.count < 12 {
+                throw ActivityFileError.truncated("the FIT header is cut off")
+            }
+            throw ActivityFileError.unknownType
+        }
+    }
+
+    /// Numbers in XML text or attributes; nil when it is not one or not finite.
+    static func number(_ text: String) -> Double? {
+        guard let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite else { return nil }
+        return value
+    }
+}

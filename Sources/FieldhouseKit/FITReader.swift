@@ -1,0 +1,257 @@
+/// Reads Garmin FIT activity files: the file header and CRC, definition and data messages (both
+/// byte orders), compressed-timestamp headers, and developer fields (skipped by their declared
+/// sizes). From the data it keeps records (time, position in semicircles, altitude, heart rate,
+/// cadence, distance, speed), laps and the session's totals.
+public enum FITReader {
+    /// 1989-12-31T00:00:00Z, where FIT timestamps count from, in Unix seconds.
+    public static let epoch: Int64 = 631_065_600
+    /// Degrees in one semicircle: positions are 32-bit fractions of a half turn.
+    public static let degreesPerSemicircle = 180.0 / 2_147_483_648.0
+
+    public static func read(_ bytes: [UInt8]) throws -> ActivityRecording {
+        try bytes.withUnsafeBufferPointer { try read($0) }
+    }
+
+    /// The FIT checksum (CRC-16 with the reflected 0xA001 polynomial, four bits at a time).
+    public static func crc(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0, to: Int? = nil, initial: UInt16 = 0) -> UInt16 {
+        let table: [UInt16] = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+                               0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400]
+        var crc = initial
+        for index in from..<(to ?? bytes.count) {
+            let byte = bytes[index]
+            var tmp = table[Int(crc & 0xF)]
+            crc = (crc >> 4) & 0x0FFF
+            crc = crc ^ tmp ^ table[Int(byte & 0xF)]
+            tmp = table[Int(crc & 0xF)]
+            crc = (crc >> 4) & 0x0FFF
+            crc = crc ^ tmp ^ table[Int(byte >> 4)]
+        }
+        return crc
+    }
+
+    private struct FieldDefinition {
+        let number: UInt8
+        let size: Int
+        let baseType: UInt8
+    }
+
+    private struct Definition {
+        let global: UInt16
+        let bigEndian: Bool
+        let fields: [FieldDefinition]
+        let developerBytes: Int
+        var size: Int { fields.reduce(0) { $0 + $1.size } + developerBytes }
+    }
+
+    private static let fileTypes: [Int: String] = [
+        1: "device", 2: "settings", 3: "sport settings", 5: "workout plan", 6: "course", 7: "schedule", 9: "weight",
+        10: "totals", 11: "goals", 14: "blood pressure", 15: "monitoring", 20: "activity summary", 28: "daily monitoring",
+        32: "monitoring", 34: "segment", 35: "segment list",
+    ]
+
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ActivityRecording {
+        var fileType: Int?
+        var points: [TrackPoint] = []
+        var laps: [DeviceTotals] = []
+        var session: DeviceTotals?
+        var sport: Int?
+        var fileStart = 0
+        // A FIT file may be several chained one after the other; each has its own header and CRC.
+        repeat {
+            let chained = fileStart > 0
+            guard bytes.count - fileStart >= 12 else { throw ActivityFileError.truncated("the FIT header is cut off") }
+            let headerSize = Int(bytes[fileStart])
+            guard headerSize == 12 || headerSize == 14, bytes[fileStart + 8] == 0x2E, bytes[fileStart + 9] == 0x46,
+                  bytes[fileStart + 10] == 0x49, bytes[fileStart + 11] == 0x54 else {
+                throw ActivityFileError.corrupt(chained ? "the data after the first FIT file has a damaged header" : "the FIT header is not valid")
+            }
+            guard bytes.count - fileStart >= headerSize else { throw ActivityFileError.truncated("the FIT header is cut off") }
+            if headerSize == 14 {
+                let stored = UInt16(bytes[fileStart + 12]) | UInt16(bytes[fileStart + 13]) << 8
+                // 0 means the writer did not compute one, which the format allows.
+                if stored != 0 && stored != crc(bytes, from: fileStart, to: fileStart + 12) {
+                    throw ActivityFileError.corrupt("the FIT header's checksum does not match")
+                }
+            }
+            let dataSize = Int(bytes[fileStart + 4]) | Int(bytes[fileStart + 5]) << 8 | Int(bytes[fileStart + 6]) << 16 | Int(bytes[fileStart + 7]) << 24
+            let end = fileStart + headerSize + dataSize
+            guard bytes.count >= end + 2 else {
+                throw ActivityFileError.truncated("the FIT file should hold \(end + 2) bytes but has \(bytes.count)")
+            }
+            guard crc(bytes, from: fileStart, to: end + 2) == 0 else {
+                throw ActivityFileError.corrupt("the FIT file's checksum does not match its content")
+            }
+            try readMessages(bytes, from: fileStart + headerSize, to: end, fileType: &fileType, points: &points,
+                             laps: &laps, session: &session, sport: &sport)
+            fileStart = end + 2
+        } while fileStart < bytes.count
+
+        guard let fileType else { throw ActivityFileError.corrupt("the FIT file has no file_id message") }
+        guard fileType == 4 else {
+            throw ActivityFileError.notActivity("it is a FIT \(fileTypes[fileType] ?? "type \(fileType)") file")
+        }
+        guard !points.isEmpty else { throw ActivityFileError.noData("This FIT activity has no records, so there is nothing to import.") }
+        var recording = ActivityRecording(format: .fit, sport: sport.flatMap(WorkoutSport.init(fitSport:)), points: points,
+                                          laps: laps, totals: session ?? DeviceTotals())
+        recording.normalise()
+        return recording
+    }
+
+    private static func readMessages(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, fileType: inout Int?,
+                                     points: inout [TrackPoint], laps: inout [DeviceTotals], session: inout DeviceTotals?,
+                                     sport: inout Int?) throws {
+        var definitions: [Int: Definition] = [:]
+        var index = start
+        var lastTimestamp: UInt32 = 0
+
+        func unsigned(_ at: Int, _ size: Int, _ bigEndian: Bool) -> UInt64 {
+            var value: UInt64 = 0
+            if bigEndian {
+                for i in 0..<size { value = value << 8 | UInt64(bytes[at + i]) }
+            } else {
+                for i in stride(from: size - 1, through: 0, by: -1) { value = value << 8 | UInt64(bytes[at + i]) }
+            }
+            return value
+        }
+
+        /// A field's value as an integer, nil when it holds the base type's "invalid" marker.
+        func integer(_ at: Int, _ field: FieldDefinition, _ bigEndian: Bool) -> Int64? {
+            let base = field.baseType & 0x1F
+            let width: Int
+            switch base {
+            case 0, 1, 2, 10, 13: width = 1
+            case 3, 4, 11: width = 2
+            case 5, 6, 12: width = 4
+            case 14, 15, 16: width = 8
+            default: return nil // strings and floats: none of the fields read here
+            }
+            guard field.size == width else { return nil }
+            let raw = unsigned(at, width, bigEndian)
+            switch base {
+            case 0, 2, 13: return raw == 0xFF ? nil : Int64(raw)
+            case 1: return raw == 0x7F ? nil : Int64(Int8(truncatingIfNeeded: raw))
+            case 3: return raw == 0x7FFF ? nil : Int64(Int16(truncatingIfNeeded: raw))
+            case 4: return raw == 0xFFFF ? nil : Int64(raw)
+            case 5: return raw == 0x7FFF_FFFF ? nil : Int64(Int32(truncatingIfNeeded: raw))
+            case 6: return raw == 0xFFFF_FFFF ? nil : Int64(raw)
+            case 10, 11, 12, 16: return raw == 0 ? nil : Int64(truncatingIfNeeded: raw)
+            case 14: return raw == 0x7FFF_FFFF_FFFF_FFFF ? nil : Int64(truncatingIfNeeded: raw)
+            default: return raw == UInt64.max ? nil : Int64(truncatingIfNeeded: raw)
+            }
+        }
+
+        func unixMilliseconds(_ fitSeconds: Int64) -> Int64 { (fitSeconds + epoch) * 1000 }
+
+        /// Reads one data message of a kind Fieldhouse uses; others are skipped by their size.
+        func message(_ definition: Definition, at start: Int, timestamp compressed: UInt32?) throws {
+            var values: [UInt8: Int64] = [:]
+            var offset = start
+            for field in definition.fields {
+                if let value = integer(offset, field, definition.bigEndian) { values[field.number] = value }
+                offset += field.size
+            }
+            if let stamp = values[253], stamp >= 0x1000_0000 { lastTimestamp = UInt32(truncatingIfNeeded: stamp) }
+            let time = values[253].map { $0 >= 0x1000_0000 ? $0 : nil } ?? compressed.map { Int64($0) }
+            switch definition.global {
+            case 0: // file_id
+                if let type = values[0] { fileType = Int(type) }
+            case 20: // record
+                guard let time else { return }
+                var point = TrackPoint(time: unixMilliseconds(time))
+                if let lat = values[0], let lon = values[1] {
+                    let latitude = Double(lat) * degreesPerSemicircle, longitude = Double(lon) * degreesPerSemicircle
+                    if Coordinate(latitude: latitude, longitude: longitude).isValid {
+                        point.latitude = latitude
+                        point.longitude = longitude
+                    }
+                }
+                if let altitude = values[78] ?? values[2] { point.elevation = Double(altitude) / 5 - 500 }
+                if let hr = values[3], hr > 0 { point.heartRate = Int(hr) }
+                if let cadence = values[4] { point.cadence = Int(cadence) }
+                if let distance = values[5] { point.distance = Double(distance) / 100 }
+                if let speed = values[73] ?? values[6] { point.speed = Double(speed) / 1000 }
+                points.append(point)
+            case 19, 18: // lap, session
+                let isSession = definition.global == 18
+                var totals = DeviceTotals()
+                totals.start = values[2].map(unixMilliseconds)
+                totals.elapsed = values[7].map { Double($0) / 1000 }
+                totals.distance = values[9].map { Double($0) / 100 }
+                totals.calories = values[11].map { Int($0) }
+                totals.averageHeartRate = values[isSession ? 16 : 15].map { Int($0) }
+                totals.maximumHeartRate = values[isSession ? 17 : 16].map { Int($0) }
+                if isSession {
+                    // A multisport file has several sessions; their totals add up, the first sport names it.
+                    if var existing = session {
+                        existing.elapsed = [existing.elapsed, totals.elapsed].compactMap { $0 }.reduce(0, +)
+                        existing.distance = [existing.distance, totals.distance].compactMap { $0 }.reduce(0, +)
+                        existing.calories = [existing.calories, totals.calories].compactMap { $0 }.reduce(0, +)
+                        existing.maximumHeartRate = [existing.maximumHeartRate, totals.maximumHeartRate].compactMap { $0 }.max()
+                        session = existing
+                    } else {
+                        session = totals
+                        sport = values[5].map { Int($0) }
+                    }
+                } else {
+                    laps.append(totals)
+                }
+            case 12: // sport
+                if sport == nil, let value = values[0] { sport = Int(value) }
+            default:
+                break
+            }
+        }
+
+        while index < end {
+            let header = bytes[index]
+            index += 1
+            if header & 0x80 != 0 {
+                // Compressed timestamp header: a data message whose time is 5 bits of offset.
+                let local = Int((header >> 5) & 0x03)
+                guard let definition = definitions[local] else { throw ActivityFileError.corrupt("a data message uses an undefined type") }
+                guard index + definition.size <= end else { throw ActivityFileError.corrupt("a message runs past the end of the data") }
+                let offset = UInt32(header & 0x1F)
+                var timestamp = (lastTimestamp & ~0x1F) + offset
+                if offset < (lastTimestamp & 0x1F) { timestamp += 0x20 }
+                lastTimestamp = timestamp
+                try message(definition, at: index, timestamp: timestamp)
+                index += definition.size
+                continue
+            }
+            let local = Int(header & 0x0F)
+            if header & 0x40 != 0 {
+                // Definition message.
+                guard index + 5 <= end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                let bigEndian = bytes[index + 1] == 1
+                let global = UInt16(truncatingIfNeeded: unsigned(index + 2, 2, bigEndian))
+                let count = Int(bytes[index + 4])
+                index += 5
+                guard index + count * 3 <= end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                var fields: [FieldDefinition] = []
+                fields.reserveCapacity(count)
+                for _ in 0..<count {
+                    fields.append(FieldDefinition(number: bytes[index], size: Int(bytes[index + 1]), baseType: bytes[index + 2]))
+                    index += 3
+                }
+                var developerBytes = 0
+                if header & 0x20 != 0 {
+                    guard index < end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                    let developerCount = Int(bytes[index])
+                    index += 1
+                    guard index + developerCount * 3 <= end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                    for _ in 0..<developerCount {
+                        developerBytes += Int(bytes[index + 1])
+                        index += 3
+                    }
+                }
+                definitions[local] = Definition(global: global, bigEndian: bigEndian, fields: fields, developerBytes: developerBytes)
+            } else {
+                guard let definition = definitions[local] else { throw ActivityFileError.corrupt("a data message uses an undefined type") }
+                guard index + definition.size <= end else { throw ActivityFileError.corrupt("a message runs past the end of the data") }
+                try message(definition, at: index, timestamp: nil)
+                index += definition.size
+            }
+        }
+
+    }
+}

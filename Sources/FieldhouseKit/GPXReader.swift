@@ -1,0 +1,138 @@
+import Foundation
+
+/// Reads GPX 1.0 and 1.1: tracks (`trk`/`trkseg`/`trkpt`) with elevation, time and the Garmin
+/// TrackPointExtension's heart rate and cadence become an activity; a file with only a planned
+/// route (`rte`), or a track nobody timed, becomes a routing track.
+public enum GPXReader {
+    public static func read(_ bytes: [UInt8]) throws -> ActivityFileContent {
+        var handler = Handler()
+        do {
+            try XMLScanner.scan(bytes, into: &handler)
+        } catch let failure as XMLScanner.Failure {
+            switch failure {
+            case .truncated: throw ActivityFileError.truncated(failure.description)
+            default: throw ActivityFileError.corrupt(failure.description)
+            }
+        }
+        guard handler.sawGPX else { throw ActivityFileError.unknownType }
+        if let problem = handler.problem { throw ActivityFileError.corrupt(problem) }
+
+        let timed = handler.points.filter { $0.time != nil }.count
+        if handler.points.isEmpty || timed * 2 < handler.points.count {
+            // No timed track: a route, from the `rte` if there is one, else from the untimed track.
+            let source = handler.routePoints.isEmpty ? handler.points.map { ($0.coordinate, $0.elevation) } : handler.routePoints
+            guard source.count >= 2 else {
+                throw ActivityFileError.noData("This GPX file has no track points with times and no route, so there is nothing to import.")
+            }
+            return .route(PlannedRoute(name: handler.routeName ?? handler.trackName ?? handler.metadataName,
+                                       points: source.map(\.0), elevations: source.map(\.1)))
+        }
+        if timed < handler.points.count {
+            throw ActivityFileError.noData("\(handler.points.count - timed) of the \(handler.points.count) track points have no time. Fieldhouse does not invent times; export the file again with times, or remove those points.")
+        }
+        var starts: Set<Int> = []
+        var points: [TrackPoint] = []
+        points.reserveCapacity(handler.points.count)
+        for (index, point) in handler.points.enumerated() {
+            if handler.segmentStarts.contains(index) && index > 0 { starts.insert(points.count) }
+            points.append(TrackPoint(time: point.time!, latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
+                                     elevation: point.elevation, heartRate: point.heartRate, cadence: point.cadence, speed: point.speed))
+        }
+        var recording = ActivityRecording(format: .gpx, sport: handler.trackType.flatMap(WorkoutSport.init(fileValue:)),
+                                          name: handler.trackName ?? handler.metadataName, points: points,
+                                          segmentStarts: starts)
+        recording.normalise()
+        return .activity(recording)
+    }
+
+    private struct RawPoint {
+        var coordinate: Coordinate
+        var elevation: Double?
+        var time: Int64?
+        var heartRate: Int?
+        var cadence: Int?
+        var speed: Double?
+    }
+
+    private struct Handler: XMLHandler {
+        var sawGPX = false
+        var points: [RawPoint] = []
+        var segmentStarts: Set<Int> = []
+        var routePoints: [(Coordinate, Double?)] = []
+        var trackName: String?
+        var trackType: String?
+        var routeName: String?
+        var metadataName: String?
+        var problem: String?
+
+        private var path: [String] = []
+        private var current: RawPoint?
+        private var text = ""
+
+        mutating func start(_ name: String, attributes: [(name: String, value: String)]) throws {
+            if path.isEmpty { sawGPX = name == "gpx" }
+            path.append(name)
+            text = ""
+            switch name {
+            case "trkseg", "trk":
+                segmentStarts.insert(points.count)
+            case "trkpt", "rtept":
+                var lat: Double?, lon: Double?
+                for attribute in attributes {
+                    if attribute.name == "lat" { lat = ActivityFile.number(attribute.value) }
+                    else if attribute.name == "lon" { lon = ActivityFile.number(attribute.value) }
+                }
+                let coordinate = Coordinate(latitude: lat ?? .nan, longitude: lon ?? .nan)
+                guard coordinate.isValid else {
+                    problem = problem ?? "a point has no valid lat/lon (near point \(points.count + routePoints.count + 1))"
+                    current = nil
+                    return
+                }
+                current = RawPoint(coordinate: coordinate)
+            default:
+                break
+            }
+        }
+
+        mutating func text(_ text: String) throws {
+            self.text += text
+        }
+
+        mutating func end(_ name: String) throws {
+            defer { path.removeLast(); text = "" }
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
+            switch name {
+            case "trkpt":
+                if let point = current { points.append(point) }
+                current = nil
+            case "rtept":
+                if let point = current { routePoints.append((point.coordinate, point.elevation)) }
+                current = nil
+            case "ele":
+                if current != nil { current?.elevation = ActivityFile.number(text) }
+            case "time":
+                guard current != nil else { return }
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                // GPX times are UTC; a few writers leave out the "Z".
+                current?.time = SampleTime.milliseconds(rfc3339: trimmed) ?? SampleTime.milliseconds(rfc3339: trimmed + "Z")
+                if current?.time == nil { problem = problem ?? "a point has an unreadable time \"\(trimmed.prefix(40))\"" }
+            case "hr", "heartrate":
+                if current != nil, let value = ActivityFile.number(text), (1...300).contains(value) { current?.heartRate = Int(value.rounded()) }
+            case "cad", "cadence":
+                if current != nil, let value = ActivityFile.number(text), (0...300).contains(value) { current?.cadence = Int(value.rounded()) }
+            case "speed":
+                if current != nil, let value = ActivityFile.number(text), value >= 0 { current?.speed = value }
+            case "name":
+                let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !value.isEmpty else { return }
+                if parent == "trk", trackName == nil { trackName = value }
+                else if parent == "rte", routeName == nil { routeName = value }
+                else if parent == "metadata", metadataName == nil { metadataName = value }
+            case "type":
+                if parent == "trk", trackType == nil { trackType = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            default:
+                break
+            }
+        }
+    }
+}

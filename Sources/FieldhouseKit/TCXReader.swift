@@ -1,0 +1,153 @@
+import Foundation
+
+/// Reads Garmin Training Center (TCX) activities: the first `Activity`, its laps with the totals the
+/// device wrote, and every trackpoint (position, altitude, distance, heart rate, cadence, and speed
+/// from the ActivityExtension).
+public enum TCXReader {
+    public static func read(_ bytes: [UInt8]) throws -> ActivityRecording {
+        var handler = Handler()
+        do {
+            try XMLScanner.scan(bytes, into: &handler)
+        } catch let failure as XMLScanner.Failure {
+            switch failure {
+            case .truncated: throw ActivityFileError.truncated(failure.description)
+            default: throw ActivityFileError.corrupt(failure.description)
+            }
+        }
+        guard handler.sawRoot else { throw ActivityFileError.unknownType }
+        if let problem = handler.problem { throw ActivityFileError.corrupt(problem) }
+        guard handler.activities > 0 else {
+            throw ActivityFileError.notActivity("this TCX file holds no Activity (courses and workouts plans are not recordings)")
+        }
+        guard !handler.points.isEmpty else {
+            throw ActivityFileError.noData("This TCX activity has no trackpoints with times, so there is nothing to import.")
+        }
+        let laps = handler.laps
+        var totals = DeviceTotals(start: laps.first?.start)
+        func sum<T: AdditiveArithmetic>(_ values: [T?]) -> T? {
+            let present = values.compactMap { $0 }
+            return present.isEmpty ? nil : present.reduce(.zero, +)
+        }
+        totals.elapsed = sum(laps.map(\.elapsed))
+        totals.distance = sum(laps.map(\.distance))
+        totals.calories = sum(laps.map(\.calories))
+        totals.maximumHeartRate = laps.compactMap(\.maximumHeartRate).max()
+        // The activity's mean heart rate is the laps' means weighted by their durations.
+        let weighted = laps.compactMap { lap in lap.averageHeartRate.flatMap { hr in lap.elapsed.map { (Double(hr), $0) } } }
+        let weight = weighted.map(\.1).reduce(0, +)
+        if weight > 0 { totals.averageHeartRate = Int((weighted.map { $0.0 * $0.1 }.reduce(0, +) / weight).rounded()) }
+
+        var recording = ActivityRecording(format: .tcx, sport: handler.sport.flatMap(WorkoutSport.init(fileValue:)),
+                                          name: handler.notes, points: handler.points, segmentStarts: handler.segmentStarts,
+                                          laps: laps, totals: totals)
+        recording.normalise()
+        return recording
+    }
+
+    private struct Handler: XMLHandler {
+        var sawRoot = false
+        var activities = 0
+        var sport: String?
+        var notes: String?
+        var points: [TrackPoint] = []
+        var segmentStarts: Set<Int> = []
+        var laps: [DeviceTotals] = []
+        var problem: String?
+
+        private var path: [String] = []
+        private var point: TrackPoint?
+        private var lat: Double?
+        private var lon: Double?
+        private var text = ""
+
+        /// Only the first activity is read; a file with several is rare and would mix workouts.
+        private var inFirstActivity: Bool { activities == 1 && path.contains("Activity") }
+
+        mutating func start(_ name: String, attributes: [(name: String, value: String)]) throws {
+            if path.isEmpty { sawRoot = name == "TrainingCenterDatabase" }
+            path.append(name)
+            text = ""
+            switch name {
+            case "Activity":
+                activities += 1
+                if activities == 1 { sport = attributes.first { $0.name == "Sport" }?.value }
+            case "Lap" where inFirstActivity:
+                let start = attributes.first { $0.name == "StartTime" }.flatMap { SampleTime.milliseconds(rfc3339: $0.value) }
+                laps.append(DeviceTotals(start: start))
+            case "Track" where inFirstActivity:
+                segmentStarts.insert(points.count)
+            case "Trackpoint" where inFirstActivity:
+                point = TrackPoint(time: Int64.min)
+                lat = nil
+                lon = nil
+            default:
+                break
+            }
+        }
+
+        mutating func text(_ text: String) throws {
+            self.text += text
+        }
+
+        mutating func end(_ name: String) throws {
+            defer { path.removeLast(); text = "" }
+            guard inFirstActivity else { return }
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
+            let grandparent = path.count >= 3 ? path[path.count - 3] : ""
+            let value = ActivityFile.number(text)
+            if var current = point {
+                switch name {
+                case "Trackpoint":
+                    if let lat, let lon {
+                        let coordinate = Coordinate(latitude: lat, longitude: lon)
+                        if coordinate.isValid { current.latitude = lat; current.longitude = lon }
+                        else { problem = problem ?? "trackpoint \(points.count + 1) has an impossible position" }
+                    }
+                    // Trackpoints without a time carry nothing that can be placed; Garmin writes none.
+                    if current.time != Int64.min { points.append(current) }
+                    point = nil
+                    return
+                case "Time":
+                    if let time = SampleTime.milliseconds(rfc3339: text.trimmingCharacters(in: .whitespacesAndNewlines)) { current.time = time }
+                    else { problem = problem ?? "trackpoint \(points.count + 1) has an unreadable time" }
+                case "LatitudeDegrees": lat = value
+                case "LongitudeDegrees": lon = value
+                case "AltitudeMeters": current.elevation = value
+                case "DistanceMeters": current.distance = value.flatMap { $0 >= 0 ? $0 : nil }
+                case "Value" where parent == "HeartRateBpm":
+                    if let value, (1...300).contains(value) { current.heartRate = Int(value.rounded()) }
+                case "Cadence", "RunCadence":
+                    if let value, (0...300).contains(value) { current.cadence = Int(value.rounded()) }
+                case "Speed":
+                    if let value, value >= 0 { current.speed = value }
+                default:
+                    break
+                }
+                point = current
+                return
+            }
+            guard !laps.isEmpty else {
+                if name == "Notes", parent == "Activity" {
+                    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !trimmed.isEmpty { notes = trimmed }
+                }
+                return
+            }
+            // Lap totals are direct children of Lap (heart rates one level deeper).
+            switch name {
+            case "TotalTimeSeconds" where parent == "Lap": laps[laps.count - 1].elapsed = value
+            case "DistanceMeters" where parent == "Lap": laps[laps.count - 1].distance = value
+            case "Calories" where parent == "Lap": laps[laps.count - 1].calories = value.map { Int($0.rounded()) }
+            case "Value" where parent == "AverageHeartRateBpm" && grandparent == "Lap":
+                laps[laps.count - 1].averageHeartRate = value.map { Int($0.rounded()) }
+            case "Value" where parent == "MaximumHeartRateBpm" && grandparent == "Lap":
+                laps[laps.count - 1].maximumHeartRate = value.map { Int($0.rounded()) }
+            case "Notes" where parent == "Activity":
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !trimmed.isEmpty { notes = trimmed }
+            default:
+                break
+            }
+        }
+    }
+}

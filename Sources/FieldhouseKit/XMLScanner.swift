@@ -1,0 +1,225 @@
+/// Receives what `XMLScanner` finds, in document order. Names are local names: the namespace
+/// prefix is dropped (`gpxtpx:hr` arrives as `hr`), which is all GPX and TCX readers need.
+public protocol XMLHandler {
+    mutating func start(_ name: String, attributes: [(name: String, value: String)]) throws
+    mutating func end(_ name: String) throws
+    /// Character data of an element, entities decoded; whitespace-only runs are not reported.
+    mutating func text(_ text: String) throws
+}
+
+/// A small, strict, single-pass XML reader for activity files. It reads elements, attributes, text,
+/// CDATA, comments and processing instructions, and refuses what is not well-formed, so a file cut
+/// off in the middle is reported as such instead of being imported half. It does not read DTDs or
+/// expand external entities (nothing can make it fetch or include anything), and it is several times
+/// faster than a general-purpose parser on the 1 Hz tracks devices write.
+public enum XMLScanner {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The document stopped inside an element: it was cut off.
+        case truncated(openElement: String)
+        case malformed(line: Int, reason: String)
+        case empty
+
+        public var description: String {
+            switch self {
+            case .truncated(let element): "the file ends before its <\(element)> element is closed; it looks cut off"
+            case .malformed(let line, let reason): "the XML is broken at line \(line): \(reason)"
+            case .empty: "the file holds no XML"
+            }
+        }
+    }
+
+    public static func scan<H: XMLHandler>(_ bytes: [UInt8], into handler: inout H) throws {
+        try bytes.withUnsafeBufferPointer { try scan($0, into: &handler) }
+    }
+
+    public static func scan<H: XMLHandler>(_ buffer: UnsafeBufferPointer<UInt8>, into handler: inout H) throws {
+        var reader = Reader(bytes: buffer)
+        var open: [String] = []
+        var sawRoot = false
+        // A UTF-8 byte-order mark is allowed before the declaration.
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { reader.index = 3 }
+        while reader.index < buffer.count {
+            let textStart = reader.index
+            reader.skip(until: 0x3C) // <
+            if reader.index > textStart {
+                let slice = UnsafeBufferPointer(rebasing: buffer[textStart..<reader.index])
+                if !isWhitespace(slice) {
+                    guard !open.isEmpty else { throw reader.failure("text outside the document element") }
+                    try handler.text(try decode(slice, reader))
+                }
+            }
+            guard reader.index < buffer.count else { break }
+            // At "<".
+            if reader.starts(with: "<?") {
+                guard reader.jump(past: "?>") else { throw reader.failure("an unfinished processing instruction") }
+            } else if reader.starts(with: "<!--") {
+                guard reader.jump(past: "-->") else { throw truncatedOrMalformed(open, reader, "an unfinished comment") }
+            } else if reader.starts(with: "<![CDATA[") {
+                reader.index += 9
+                let start = reader.index
+                guard reader.jump(past: "]]>") else { throw truncatedOrMalformed(open, reader, "an unfinished CDATA section") }
+                guard !open.isEmpty else { throw reader.failure("CDATA outside the document element") }
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<(reader.index - 3)])
+                if !isWhitespace(slice) { try handler.text(String(decoding: slice, as: UTF8.self)) }
+            } else if reader.starts(with: "<!") {
+                // A DOCTYPE: skipped whole (internal subsets included), never interpreted.
+                guard !sawRoot else { throw reader.failure("a declaration inside the document") }
+                var depth = 0
+                while reader.index < buffer.count {
+                    let byte = buffer[reader.index]
+                    reader.index += 1
+                    if byte == 0x5B { depth += 1 } else if byte == 0x5D { depth -= 1 } else if byte == 0x3E && depth <= 0 { break }
+                }
+            } else if reader.starts(with: "</") {
+                reader.index += 2
+                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, "an end tag without a name") }
+                reader.skipWhitespace()
+                guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                guard buffer[reader.index] == 0x3E else { throw reader.failure("a broken end tag </\(name)") }
+                reader.index += 1
+                guard let last = open.popLast(), last == name else {
+                    throw reader.failure("</\(name)> closes \(open.last.map { "<\($0)>" } ?? "nothing")")
+                }
+                try handler.end(local(name))
+            } else {
+                reader.index += 1
+                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, "a tag without a name") }
+                guard open.isEmpty == false || !sawRoot else { throw reader.failure("a second document element <\(name)>") }
+                var attributes: [(name: String, value: String)] = []
+                var selfClosing = false
+                while true {
+                    reader.skipWhitespace()
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    let byte = buffer[reader.index]
+                    if byte == 0x3E { reader.index += 1; break }
+                    if byte == 0x2F {
+                        guard reader.index + 1 < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                        guard buffer[reader.index + 1] == 0x3E else { throw reader.failure("a stray / in <\(name)>") }
+                        reader.index += 2
+                        selfClosing = true
+                        break
+                    }
+                    guard let attribute = reader.name() else { throw reader.failure("a broken attribute in <\(name)>") }
+                    reader.skipWhitespace()
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    guard buffer[reader.index] == 0x3D else { throw reader.failure("attribute \(attribute) of <\(name)> has no value") }
+                    reader.index += 1
+                    reader.skipWhitespace()
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    let quote = buffer[reader.index]
+                    guard quote == 0x22 || quote == 0x27 else { throw reader.failure("attribute \(attribute) of <\(name)> is not quoted") }
+                    reader.index += 1
+                    let start = reader.index
+                    reader.skip(until: quote)
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    let value = try decode(UnsafeBufferPointer(rebasing: buffer[start..<reader.index]), reader)
+                    reader.index += 1
+                    attributes.append((local(attribute), value))
+                }
+                sawRoot = true
+                let localName = local(name)
+                try handler.start(localName, attributes: attributes)
+                if selfClosing { try handler.end(localName) } else { open.append(name) }
+            }
+        }
+        if let unclosed = open.last { throw Failure.truncated(openElement: local(unclosed)) }
+        guard sawRoot else { throw Failure.empty }
+    }
+
+    private static func truncatedOrMalformed(_ open: [String], _ reader: Reader, _ reason: String) -> Failure {
+        reader.index >= reader.bytes.count && !open.isEmpty ? .truncated(openElement: local(open.last!)) : reader.failure(reason)
+    }
+
+    private static func local(_ name: String) -> String {
+        guard let colon = name.utf8.lastIndex(of: 0x3A) else { return name }
+        return String(name[name.index(after: colon)...])
+    }
+
+    private static func isWhitespace(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in slice where !(byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09) { return false }
+        return true
+    }
+
+    /// Text with the five predefined entities and character references replaced.
+    private static func decode(_ slice: UnsafeBufferPointer<UInt8>, _ reader: Reader) throws -> String {
+        guard slice.contains(0x26) else { return String(decoding: slice, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(slice.count)
+        var i = 0
+        while i < slice.count {
+            let byte = slice[i]
+            guard byte == 0x26 else { out.append(byte); i += 1; continue }
+            guard let semicolon = slice[i...].firstIndex(of: 0x3B), semicolon - i <= 12 else {
+                throw reader.failure("an & that starts no entity")
+            }
+            let entity = String(decoding: UnsafeBufferPointer(rebasing: slice[(i + 1)..<semicolon]), as: UTF8.self)
+            switch entity {
+            case "lt": out.append(0x3C)
+            case "gt": out.append(0x3E)
+            case "amp": out.append(0x26)
+            case "quot": out.append(0x22)
+            case "apos": out.append(0x27)
+            default:
+                let scalar: UInt32?
+                if entity.hasPrefix("#x") { scalar = UInt32(entity.dropFirst(2), radix: 16) }
+                else if entity.hasPrefix("#") { scalar = UInt32(entity.dropFirst(), radix: 10) }
+                else { scalar = nil }
+                guard let scalar, let character = Unicode.Scalar(scalar) else { throw reader.failure("an unknown entity &\(entity);") }
+                out.append(contentsOf: Array(String(Character(character)).utf8))
+            }
+            i = semicolon + 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        mutating func skip(until byte: UInt8) {
+            while index < bytes.count && bytes[index] != byte { index += 1 }
+        }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+        }
+
+        func starts(with prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            let start = prefix.utf8Start
+            for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+            return true
+        }
+
+        /// Moves just past the next `marker`; false (at the end) when there is none.
+        mutating func jump(past marker: StaticString) -> Bool {
+            let first = marker.utf8Start[0]
+            while index < bytes.count {
+                if bytes[index] == first && starts(with: marker) {
+                    index += marker.utf8CodeUnitCount
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+
+        /// An element or attribute name: everything up to whitespace, `=`, `/` or `>`.
+        mutating func name() -> String? {
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x3D || byte == 0x2F || byte == 0x3E || byte == 0x3C { break }
+                index += 1
+            }
+            return index > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : nil
+        }
+
+        func failure(_ reason: String) -> Failure {
+            var line = 1
+            for i in 0..<min(index, bytes.count) where bytes[i] == 0x0A { line += 1 }
+            return .malformed(line: line, reason: reason)
+        }
+    }
+}
