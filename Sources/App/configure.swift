@@ -88,5 +88,9 @@ enum Migrations {
         app.migrations.add(CreateStepSample())
         app.migrations.add(CreateMotionSample())
         app.migrations.add(CreateHeartRateMinute())
+        app.migrations.add(CreateCadenceSample())
+        app.migrations.add(CreateWorkout())
+        app.migrations.add(CreateWorkoutFile())
+        app.migrations.add(CreateRoute())
     }
 }

@@ -30,4 +30,6 @@ func routes(_ app: Application) throws {
     try app.register(collection: PhotoController())
     try app.register(collection: DeviceController())
     try app.register(collection: SampleController(maxBodyBytes: app.config.maxUploadBytes))
+    try app.register(collection: WorkoutAPIController())
+    try app.register(collection: UploadController(maxBytes: app.config.maxActivityFileBytes))
 }

@@ -54,6 +54,20 @@ public enum SampleTime {
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's days-from-civil).
+    /// "2026-11-21T10:00:00Z", with ".250" when the time has milliseconds.
+    public static func rfc3339(milliseconds: Int64) -> String {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let millis = Int(milliseconds - seconds * 1000)
+        let clock = WallClock(Date(timeIntervalSince1970: Double(seconds)), secondsFromGMT: 0)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = "\(pad(clock.year, 4))-\(pad(clock.month, 2))-\(pad(clock.day, 2))T\(pad(clock.hour, 2)):\(pad(clock.minute, 2)):\(pad(clock.second, 2))"
+        if millis != 0 { text += "." + pad(millis, 3) }
+        return text + "Z"
+    }
+
     public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

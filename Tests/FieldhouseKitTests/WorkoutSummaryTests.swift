@@ -147,3 +147,13 @@ import Testing
         #expect(LTTB.indexes(x: [0, 1, 2], y: [1, 2, 3], threshold: 100) == [0, 1, 2])
     }
 }
+
+@Suite struct SampleTimeWriterTests {
+    @Test func writesWhatItReads() {
+        #expect(SampleTime.rfc3339(milliseconds: 0) == "1970-01-01T00:00:00Z")
+        #expect(SampleTime.rfc3339(milliseconds: 1_763_719_200_250) == "2025-11-21T10:00:00.250Z")
+        for text in ["2011-09-25T13:00:22Z", "2024-02-29T23:59:59.001Z"] {
+            #expect(SampleTime.rfc3339(milliseconds: SampleTime.milliseconds(rfc3339: text)!) == text)
+        }
+    }
+}

@@ -18,6 +18,8 @@ public struct AppConfig: Sendable {
     public var port: Int
     public var baseURL: String
     public var maxUploadBytes: Int
+    /// Activity files (GPX of a long ride can be tens of megabytes) are parsed in memory.
+    public var maxActivityFileBytes: Int
     public var secureCookies: Bool
     public var logLevel: Logger.Level
     /// Map tiles behind SVG maps, e.g. `https://tile.openstreetmap.org/{z}/{x}/{y}.png`; nil draws
@@ -39,7 +41,7 @@ public struct AppConfig: Sendable {
 
     public init(
         dataDirectory: String, database: Database, host: String = "127.0.0.1", port: Int = 8080,
-        baseURL: String? = nil, maxUploadMB: Int = 20, secureCookies: Bool = false,
+        baseURL: String? = nil, maxUploadMB: Int = 20, maxActivityFileMB: Int = 64, secureCookies: Bool = false,
         logLevel: Logger.Level = .info, tileURL: String? = nil, challengeFlagMetres: Double = 1000
     ) {
         self.tileURL = tileURL
@@ -50,6 +52,7 @@ public struct AppConfig: Sendable {
         self.port = port
         self.baseURL = baseURL ?? "http://\(host):\(port)"
         self.maxUploadBytes = maxUploadMB * 1024 * 1024
+        self.maxActivityFileBytes = maxActivityFileMB * 1024 * 1024
         self.secureCookies = secureCookies
         self.logLevel = logLevel
     }
@@ -97,6 +100,14 @@ public struct AppConfig: Sendable {
             maxUploadMB = parsed
         }
 
+        var maxActivityFileMB = 64
+        if let raw = value("FIELDHOUSE_MAX_ACTIVITY_FILE_MB") {
+            guard let parsed = Int(raw), (1...1024).contains(parsed) else {
+                throw Invalid(variable: "FIELDHOUSE_MAX_ACTIVITY_FILE_MB", value: raw, expected: "a whole number of megabytes from 1 to 1024")
+            }
+            maxActivityFileMB = parsed
+        }
+
         var secureCookies = false
         if let raw = value("FIELDHOUSE_SECURE_COOKIES") {
             switch raw.lowercased() {
@@ -135,7 +146,7 @@ public struct AppConfig: Sendable {
 
         return AppConfig(
             dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
-            maxUploadMB: maxUploadMB, secureCookies: secureCookies, logLevel: logLevel,
+            maxUploadMB: maxUploadMB, maxActivityFileMB: maxActivityFileMB, secureCookies: secureCookies, logLevel: logLevel,
             tileURL: tileURL, challengeFlagMetres: flagKM * 1000
         )
     }

@@ -16,11 +16,13 @@ struct ErrorPageMiddleware: AsyncMiddleware {
         let message: String
         var headers = HTTPHeaders()
         var code: String?
+        var accepted: [String]?
         switch error {
         case let api as APIError:
             status = api.status
             message = api.reason
             code = api.code
+            accepted = api.accepted
         case let abort as any AbortError where (300..<400).contains(abort.status.code):
             // `Abort.redirect` (e.g. "sign in first") is an answer, not a failure.
             return Response(status: abort.status, headers: abort.headers)
@@ -37,7 +39,7 @@ struct ErrorPageMiddleware: AsyncMiddleware {
         }
 
         if request.url.path.hasPrefix("/api/") {
-            let body = APIErrorBody(error: .init(code: code ?? Self.code(for: status), message: message))
+            let body = APIErrorBody(error: .init(code: code ?? Self.code(for: status), message: message, accepted: accepted))
             let response = Response(status: status, headers: headers)
             try? response.content.encode(body)
             return response
@@ -112,12 +114,15 @@ struct APIError: AbortError {
     let status: HTTPResponseStatus
     let code: String
     let reason: String
+    /// For 415: the types that would have been taken.
+    var accepted: [String]? = nil
 }
 
 struct APIErrorBody: Content {
     struct Detail: Codable {
         let code: String
         let message: String
+        var accepted: [String]? = nil
     }
     let error: Detail
 }

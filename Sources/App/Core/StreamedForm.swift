@@ -32,8 +32,10 @@ struct StreamedForm {
 
     /// Reads the whole body. `receiver` is asked for a destination when a file part begins (nil
     /// skips the part). On any failure every receiver that was handed bytes is told to discard.
+    /// `checkCSRF` is false only for the device API, whose bearer token cannot be sent by a foreign page.
     static func receive(
-        _ req: Request, maxBytes: Int, receiver: (_ field: String, _ filename: String) throws -> (any UploadReceiver)?
+        _ req: Request, maxBytes: Int, checkCSRF: Bool = true,
+        receiver: (_ field: String, _ filename: String) throws -> (any UploadReceiver)?
     ) async throws -> StreamedForm {
         guard let contentType = req.headers.contentType, contentType.type == "multipart", contentType.subType == "form-data",
               let boundary = contentType.parameters["boundary"], !boundary.isEmpty, boundary.count <= 200 else {
@@ -69,7 +71,7 @@ struct StreamedForm {
                         let disposition = Self.disposition(headers["content-disposition"] ?? "")
                         guard let name = disposition.name else { part = .none; continue }
                         if let filename = disposition.filename {
-                            try form.checkCSRF(req)
+                            if checkCSRF { try form.checkCSRF(req) }
                             let destination = try receiver(name, filename)
                             if let destination { receivers.append(destination) }
                             part = .file(name: name, filename: filename, receiver: destination, bytes: 0)
@@ -117,7 +119,7 @@ struct StreamedForm {
                 throw Abort(.badRequest, reason: "The upload was cut off before it finished. Try again.")
             }
             finished = true
-            try form.checkCSRF(req)
+            if checkCSRF { try form.checkCSRF(req) }
         } catch {
             for receiver in receivers { await receiver.discard() }
             if !finished, (error as? any AbortError)?.status == .payloadTooLarge {

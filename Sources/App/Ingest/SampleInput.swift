@@ -98,12 +98,16 @@ struct SampleInput: Decodable {
 
 /// Range checks that record why an item was refused.
 struct SampleChecker {
-    let earliest = Int64(946_684_800_000) // 2000-01-01T00:00:00Z
+    /// 2000-01-01T00:00:00Z: older times are a device whose clock was never set.
+    static let earliest: Int64 = 946_684_800_000
+    /// Five minutes of clock drift into the future are allowed.
+    static let futureAllowance: Int64 = 300_000
+    let earliest = SampleChecker.earliest
     let latest: Int64
     private(set) var refused: [Refusal] = []
 
     init(now: Date) {
-        latest = Int64((now.timeIntervalSince1970 + 300) * 1000)
+        latest = Int64(now.timeIntervalSince1970 * 1000) + Self.futureAllowance
     }
 
     mutating func refuse(_ series: String, _ index: Int, _ field: String, _ reason: String) {

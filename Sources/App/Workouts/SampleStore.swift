@@ -11,8 +11,9 @@ struct SampleBatch {
     var locations: [Location] = []
     var steps: [(t: Int64, count: Int)] = []
     var motion: [(t: Int64, activity: String, confidence: Int?)] = []
+    var cadence: [(t: Int64, rpm: Int)] = []
 
-    var count: Int { heartRate.count + rr.count + locations.count + steps.count + motion.count }
+    var count: Int { heartRate.count + rr.count + locations.count + steps.count + motion.count + cadence.count }
 }
 
 /// Counts per series, as the API answers them.
@@ -22,6 +23,10 @@ struct SeriesCounts: Content, Equatable {
     var locations = 0
     var steps = 0
     var motion = 0
+    /// Cadence comes only from files, so the samples API does not report it.
+    var cadence = 0
+
+    enum CodingKeys: String, CodingKey { case heart_rate, rr, locations, steps, motion }
 }
 
 /// Writes samples with batched multi-row inserts in one transaction. The key (person, time) makes
@@ -50,26 +55,31 @@ enum SampleStore {
 
     static func store(_ batch: SampleBatch, for userID: UUID, on db: any Database) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
         try await db.transaction { db in
-            let sql = db as! any SQLDatabase
-            var stored = SeriesCounts()
-            stored.heart_rate = try await insert(sql, "heart_rate_samples", ["bpm"], batch.heartRate.map { ($0.t, [Literal($0.bpm)]) }, user: userID)
-            stored.rr = try await insert(sql, "rr_intervals", ["ms"], batch.rr.map { ($0.t, [Literal($0.ms)]) }, user: userID)
-            stored.locations = try await insert(sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
-                                                batch.locations.map { ($0.t, [Literal($0.lat), Literal($0.lon), Literal($0.ele), Literal($0.accuracy), Literal($0.speed)]) },
-                                                user: userID)
-            stored.steps = try await insert(sql, "step_samples", ["count"], batch.steps.map { ($0.t, [Literal($0.count)]) }, user: userID)
-            // Activities are one of six known words (checked before), so they print safely too.
-            stored.motion = try await insert(sql, "motion_samples", ["activity", "confidence"],
-                                             batch.motion.map { ($0.t, [.text($0.activity), Literal($0.confidence)]) }, user: userID)
-            if stored.heart_rate > 0, let first = batch.heartRate.map(\.t).min(), let last = batch.heartRate.map(\.t).max() {
-                try await rollUp(sql, from: first, to: last, user: userID)
-            }
-            let duplicates = SeriesCounts(
-                heart_rate: batch.heartRate.count - stored.heart_rate, rr: batch.rr.count - stored.rr,
-                locations: batch.locations.count - stored.locations, steps: batch.steps.count - stored.steps,
-                motion: batch.motion.count - stored.motion)
-            return (stored, duplicates)
+            try await write(batch, for: userID, on: db as! any SQLDatabase)
         }
+    }
+
+    /// The same, inside a transaction the caller holds (a file import writes its workout with it).
+    static func write(_ batch: SampleBatch, for userID: UUID, on sql: any SQLDatabase) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
+        var stored = SeriesCounts()
+        stored.heart_rate = try await insert(sql, "heart_rate_samples", ["bpm"], batch.heartRate.map { ($0.t, [Literal($0.bpm)]) }, user: userID)
+        stored.rr = try await insert(sql, "rr_intervals", ["ms"], batch.rr.map { ($0.t, [Literal($0.ms)]) }, user: userID)
+        stored.locations = try await insert(sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
+                                            batch.locations.map { ($0.t, [Literal($0.lat), Literal($0.lon), Literal($0.ele), Literal($0.accuracy), Literal($0.speed)]) },
+                                            user: userID)
+        stored.steps = try await insert(sql, "step_samples", ["count"], batch.steps.map { ($0.t, [Literal($0.count)]) }, user: userID)
+        // Activities are one of six known words (checked before), so they print safely too.
+        stored.motion = try await insert(sql, "motion_samples", ["activity", "confidence"],
+                                         batch.motion.map { ($0.t, [.text($0.activity), Literal($0.confidence)]) }, user: userID)
+        stored.cadence = try await insert(sql, "cadence_samples", ["rpm"], batch.cadence.map { ($0.t, [Literal($0.rpm)]) }, user: userID)
+        if stored.heart_rate > 0, let first = batch.heartRate.map(\.t).min(), let last = batch.heartRate.map(\.t).max() {
+            try await rollUp(sql, from: first, to: last, user: userID)
+        }
+        let duplicates = SeriesCounts(
+            heart_rate: batch.heartRate.count - stored.heart_rate, rr: batch.rr.count - stored.rr,
+            locations: batch.locations.count - stored.locations, steps: batch.steps.count - stored.steps,
+            motion: batch.motion.count - stored.motion, cadence: batch.cadence.count - stored.cadence)
+        return (stored, duplicates)
     }
 
     private struct Count: Decodable { let n: Int }

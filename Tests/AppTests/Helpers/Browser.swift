@@ -59,7 +59,7 @@ final class Browser: @unchecked Sendable {
     /// A `multipart/form-data` POST the way a browser sends a form: the CSRF token first, then the
     /// fields in order, then the file.
     func multipart(_ path: String, fields: [(String, String)], file: (field: String, filename: String, contentType: String, data: [UInt8])?,
-                   csrfFrom page: String?) async throws -> Page {
+                   csrfFrom page: String?, headers extra: HTTPHeaders = [:]) async throws -> Page {
         let boundary = "----fieldhouse" + UUID().uuidString
         var body = ByteBuffer()
         if let page, let token = try await get(page).csrf {
@@ -74,7 +74,7 @@ final class Browser: @unchecked Sendable {
             body.writeString("\r\n")
         }
         body.writeString("--\(boundary)--\r\n")
-        var headers = HTTPHeaders()
+        var headers = extra
         headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
         return try await send(.POST, path, headers: headers, body: body)
     }

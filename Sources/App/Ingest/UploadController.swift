@@ -1,0 +1,66 @@
+import FieldhouseKit
+import Vapor
+
+/// Collects an uploaded activity file in memory: files are parsed whole, and the largest one
+/// allowed is a small fraction of the server's memory.
+final class ActivityFileReceiver: UploadReceiver, @unchecked Sendable {
+    let filename: String
+    private(set) var bytes: [UInt8] = []
+
+    init(filename: String) { self.filename = filename }
+
+    func receive(_ chunk: ByteBuffer) async throws { bytes.append(contentsOf: chunk.readableBytesView) }
+    func complete() async throws {}
+    func discard() async { bytes = [] }
+}
+
+/// `POST /api/v1/uploads`: one GPX, TCX or FIT file (or a .gz of one) from a device, in multipart
+/// `file` with optional `name`, `sport` and `external_id`. Processed at once; the answer says what
+/// it became.
+struct UploadController: RouteCollection {
+    let maxBytes: Int
+
+    func boot(routes: any RoutesBuilder) throws {
+        routes.grouped("api", "v1").grouped(DeviceAuthMiddleware())
+            .on(.POST, "uploads", body: .stream, use: upload)
+    }
+
+    func upload(req: Request) async throws -> Response {
+        let user = try req.auth.require(User.self)
+        var receiver: ActivityFileReceiver?
+        let form: StreamedForm
+        do {
+            form = try await StreamedForm.receive(req, maxBytes: maxBytes, checkCSRF: false) { field, filename in
+                guard field == "file", receiver == nil else { return nil }
+                receiver = ActivityFileReceiver(filename: filename)
+                return receiver
+            }
+        } catch let abort as any AbortError where abort.status == .payloadTooLarge {
+            throw APIError(status: .payloadTooLarge, code: "too_large", reason: "Files may be at most \(maxBytes / 1_048_576) MB.")
+        } catch let abort as any AbortError where abort.status == .unsupportedMediaType {
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_file_type",
+                           reason: "Send the file as multipart/form-data in a part named “file”.", accepted: ActivityFileError.accepted)
+        }
+        guard let file = receiver, !file.bytes.isEmpty else {
+            throw APIError(status: .badRequest, code: "missing_file",
+                           reason: form.emptyFiles["file"] != nil ? "The file is empty." : "Attach the file in a part named “file”.")
+        }
+        let options = try WorkoutImporter.Options(
+            name: WorkoutAPIController.name(form["name"]),
+            sport: form["sport"].flatMap { $0.isEmpty ? nil : $0 }.map(WorkoutAPIController.sport),
+            externalID: WorkoutAPIController.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
+            filename: String(file.filename.prefix(200)))
+        let outcome = try await WorkoutImporter.importFile(file.bytes, options: options, user: user, on: req.db)
+        switch outcome {
+        case .created(let workout):
+            return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)
+        case .duplicate(let workout, let reason):
+            return try await WorkoutAnswer(workout: WorkoutJSON(workout), duplicate: true, duplicate_reason: reason)
+                .encodeResponse(status: .ok, for: req)
+        case .merged(let workout, let streams):
+            return try await WorkoutAnswer(workout: WorkoutJSON(workout), merged: streams).encodeResponse(status: .ok, for: req)
+        case .route(let route, let duplicate):
+            return try await RouteAnswer(route, duplicate: duplicate).encodeResponse(status: duplicate ? .ok : .created, for: req)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+
+/// A time window of a person's samples, with the numbers computed from them. The samples stay in
+/// the person's own time series; deleting a workout removes the samples inside its window.
+final class Workout: Model, @unchecked Sendable {
+    static let schema = "workouts"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "user_id") var user: User
+    @Field(key: "sport") var sport: String
+    @Field(key: "name") var name: String
+    /// Epoch milliseconds, like the samples.
+    @Field(key: "start_ms") var startMS: Int64
+    /// Nil while a device is still recording it.
+    @OptionalField(key: "end_ms") var endMS: Int64?
+    /// Set by a device or a file; a second workout with the same one is never created.
+    @OptionalField(key: "external_id") var externalID: String?
+    /// Where it came from: device, gpx, tcx, fit or manual.
+    @Field(key: "source") var source: String
+    @Enum(key: "visibility") var visibility: Visibility
+    @OptionalField(key: "notes") var notes: String?
+
+    // The device's own totals (wheel sensor, watch): kept so a recomputed summary can prefer them.
+    @OptionalField(key: "device_distance_m") var deviceDistance: Double?
+    @OptionalField(key: "device_calories") var deviceCalories: Int?
+
+    /// Times (epoch ms) where a new track segment begins, comma-separated: the logger was off in
+    /// between, so no distance is counted across the gap.
+    @OptionalField(key: "segment_breaks") var segmentBreaks: String?
+
+    // The summary (nil where the samples do not allow it).
+    @Field(key: "duration_s") var duration: Double
+    @Field(key: "moving_s") var moving: Double
+    @OptionalField(key: "distance_m") var distance: Double?
+    @OptionalField(key: "elevation_gain_m") var elevationGain: Double?
+    @OptionalField(key: "min_speed_mps") var minSpeed: Double?
+    @OptionalField(key: "avg_speed_mps") var avgSpeed: Double?
+    @OptionalField(key: "max_speed_mps") var maxSpeed: Double?
+    @OptionalField(key: "min_hr") var minHeartRate: Int?
+    @OptionalField(key: "avg_hr") var avgHeartRate: Int?
+    @OptionalField(key: "max_hr") var maxHeartRate: Int?
+    @OptionalField(key: "calories_kcal") var calories: Double?
+    @OptionalField(key: "calorie_method") var calorieMethod: String?
+    @OptionalField(key: "steps") var steps: Int?
+    @OptionalField(key: "trimp") var trimp: Double?
+    @OptionalField(key: "zone_max_hr") var zoneMaximum: Int?
+    /// "limit1,…,limit5;seconds1,…,seconds5".
+    @OptionalField(key: "zones") var zones: String?
+    /// The streams the window holds, comma-separated in the API's names ("latlng,altitude,heartrate").
+    @Field(key: "streams") var streams: String
+    /// What the summary had to assume, one note per line.
+    @OptionalField(key: "summary_notes") var summaryNotes: String?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+    enum Visibility: String, Codable, CaseIterable, Sendable {
+        case `private`, followers, `public`
+    }
+
+    init() {}
+
+    init(user: UUID, sport: WorkoutSport, name: String, start: Int64, end: Int64?, source: String, visibility: Visibility) {
+        self.$user.id = user
+        self.sport = sport.rawValue
+        self.name = name
+        self.startMS = start
+        self.endMS = end
+        self.source = source
+        self.visibility = visibility
+        self.duration = 0
+        self.moving = 0
+        self.streams = ""
+    }
+
+    var streamList: [String] { streams.split(separator: ",").map(String.init) }
+
+    /// Indexes of `points` that begin a new segment.
+    func segmentStarts(in points: [TrackPoint]) -> Set<Int> {
+        guard let segmentBreaks else { return [] }
+        let times = Set(segmentBreaks.split(separator: ",").compactMap { Int64($0) })
+        return Set(points.indices.filter { times.contains(points[$0].time) })
+    }
+
+    /// The default for a new workout: private for people under 16, otherwise like their profile.
+    static func defaultVisibility(for user: User, today: CalendarDate = .today) -> Visibility {
+        let age = user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today)
+        if age.map({ $0 < 16 }) ?? true { return .private }
+        switch user.visibility {
+        case .public: return .public
+        case .followers: return .followers
+        case .private: return .private
+        }
+    }
+
+    /// "Morning run", "Evening ride": what people call an unnamed workout.
+    static func defaultName(sport: WorkoutSport, start: Int64, timeZone: String) -> String {
+        let clock = LocalTime.parts(of: Date(timeIntervalSince1970: Double(start) / 1000), zone: timeZone).time
+        let hour = Int(clock.prefix(2)) ?? 12
+        let part = switch hour {
+        case 5..<12: "Morning"
+        case 12..<17: "Afternoon"
+        case 17..<22: "Evening"
+        default: "Night"
+        }
+        let noun = switch sport {
+        case .running: "run"
+        case .cycling: "ride"
+        case .walking: "walk"
+        case .hiking: "hike"
+        case .swimming: "swim"
+        default: sport.label.lowercased()
+        }
+        return "\(part) \(noun)"
+    }
+}

@@ -1,0 +1,187 @@
+import Crypto
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Turns an uploaded GPX, TCX or FIT file into a workout, synchronously, without ever making two
+/// of one run: the same `external_id`, the same file, or the same sport overlapping an existing
+/// workout is a duplicate. A second source only adds streams the workout lacks (a strap's heart
+/// rate onto a phone's GPS run), so two sources never interleave within one stream.
+enum WorkoutImporter {
+    struct Options {
+        var name: String?
+        var sport: WorkoutSport?
+        var externalID: String?
+        var filename: String
+    }
+
+    enum Outcome {
+        case created(Workout)
+        case duplicate(Workout, reason: String)
+        case merged(Workout, streams: [String])
+        case route(Route, duplicate: Bool)
+    }
+
+    /// Streams a file can add to a workout, with the table that holds each.
+    private static let mergeable: [(stream: String, table: String)] = [
+        ("latlng", "location_samples"), ("heartrate", "heart_rate_samples"), ("cadence", "cadence_samples"),
+    ]
+
+    static func importFile(_ bytes: [UInt8], options: Options, user: User, on db: any Database, now: Date = Date()) async throws -> Outcome {
+        let userID = try user.requireID()
+        let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
+
+        let content: ActivityFileContent
+        do { content = try ActivityFile.read(bytes) } catch let error as ActivityFileError { throw error.apiError }
+
+        switch content {
+        case .route(let planned):
+            return try await saveRoute(planned, hash: hash, options: options, user: userID, on: db)
+        case .activity(let recording):
+            guard let start = recording.start, let end = recording.end, end > start else {
+                throw APIError(status: .unprocessableEntity, code: "no_data", reason: "The file has a single moment of data; there is no workout in it.")
+            }
+            let earliest = SampleChecker.earliest, latest = Int64(now.timeIntervalSince1970 * 1000) + SampleChecker.futureAllowance
+            guard start >= earliest, end <= latest else {
+                throw APIError(status: .unprocessableEntity, code: "bad_times",
+                               reason: "The file's times (\(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end))) are before 2000 or in the future; check the device's clock.")
+            }
+            do {
+                return try await db.transaction { db in
+                    try await save(recording, start: start, end: end, hash: hash, options: options, user: user, on: db)
+                }
+            } catch {
+                // Two uploads of one file at once: the loser's unique key fails; answer as the retry it is.
+                if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
+                throw error
+            }
+        }
+    }
+
+    private static func knownDuplicate(hash: String, externalID: String?, user: UUID, on db: any Database) async throws -> Outcome? {
+        if let externalID, let existing = try await Workout.query(on: db).filter(\.$user.$id == user).filter(\.$externalID == externalID).first() {
+            return .duplicate(existing, reason: "external_id")
+        }
+        if let file = try await WorkoutFile.query(on: db).filter(\.$user.$id == user).filter(\.$sha256 == hash).with(\.$workout).first() {
+            return .duplicate(file.workout, reason: "file")
+        }
+        if let route = try await Route.query(on: db).filter(\.$user.$id == user).filter(\.$sha256 == hash).first() {
+            return .route(route, duplicate: true)
+        }
+        return nil
+    }
+
+    private static func save(_ recording: ActivityRecording, start: Int64, end: Int64, hash: String, options: Options,
+                             user: User, on db: any Database) async throws -> Outcome {
+        let userID = try user.requireID()
+        let sql = db as! any SQLDatabase
+        let sport = options.sport ?? recording.sport ?? .other
+        let offered = Set(streams(of: recording))
+
+        let overlapping = try await Workout.query(on: db)
+            .filter(\.$user.$id == userID).filter(\.$sport == sport.rawValue)
+            .filter(\.$startMS <= end)
+            .group(.or) { $0.filter(\.$endMS >= start).filter(\.$endMS == nil) }
+            .sort(\.$startMS).first()
+
+        if let existing = overlapping {
+            let present = try await presentStreams(user: userID, from: existing.startMS, to: existing.endMS ?? end, on: sql)
+            let adds = mergeable.map(\.stream).filter { offered.contains($0) && !present.contains($0) }
+            try await WorkoutFile(user: userID, workout: existing.requireID(), sha256: hash, format: recording.format.rawValue,
+                                  filename: options.filename, bytes: 0).create(on: db)
+            guard !adds.isEmpty else { return .duplicate(existing, reason: "overlap") }
+            let window = existing.startMS...(existing.endMS ?? end)
+            _ = try await SampleStore.write(batch(recording, streams: Set(adds), within: window), for: userID, on: sql)
+            if existing.endMS != nil {
+                try await existing.summarise(for: user, on: db)
+                try await existing.save(on: db)
+            }
+            return .merged(existing, streams: adds)
+        }
+
+        // A new workout. Samples the person already has in the window (an all-day strap) stay, and
+        // the file's samples of that stream are left out rather than interleaved with them.
+        let present = try await presentStreams(user: userID, from: start, to: end, on: sql)
+        let workout = Workout(user: userID, sport: sport, name: options.name ?? recording.name ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone),
+                              start: start, end: end, source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
+        workout.externalID = options.externalID
+        workout.deviceDistance = recording.points.last?.distance ?? recording.totals.distance
+        workout.deviceCalories = recording.totals.calories
+        let breaks = recording.segmentStarts.filter { $0 > 0 && $0 < recording.points.count }.map { recording.points[$0].time }.sorted()
+        workout.segmentBreaks = breaks.isEmpty ? nil : breaks.map(String.init).joined(separator: ",")
+        try await workout.create(on: db)
+        _ = try await SampleStore.write(batch(recording, streams: offered.subtracting(present), within: start...end), for: userID, on: sql)
+        try await WorkoutFile(user: userID, workout: workout.requireID(), sha256: hash, format: recording.format.rawValue,
+                              filename: options.filename, bytes: 0).create(on: db)
+        try await workout.summarise(for: user, on: db)
+        try await workout.save(on: db)
+        return .created(workout)
+    }
+
+    static func streams(of recording: ActivityRecording) -> [String] {
+        var names: [String] = []
+        if recording.points.contains(where: { $0.coordinate != nil }) { names.append("latlng") }
+        if recording.points.contains(where: { $0.heartRate != nil }) { names.append("heartrate") }
+        if recording.points.contains(where: { $0.cadence != nil }) { names.append("cadence") }
+        return names
+    }
+
+    /// Which mergeable streams the person already has samples for between two times.
+    static func presentStreams(user: UUID, from: Int64, to: Int64, on sql: any SQLDatabase) async throws -> Set<String> {
+        var present = Set<String>()
+        for (stream, table) in mergeable {
+            let row = try await sql.raw("""
+                SELECT 1 AS found FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) LIMIT 1
+                """).first()
+            if row != nil { present.insert(stream) }
+        }
+        return present
+    }
+
+    /// The recording's samples of the chosen streams inside a window.
+    private static func batch(_ recording: ActivityRecording, streams: Set<String>, within window: ClosedRange<Int64>) -> SampleBatch {
+        var batch = SampleBatch()
+        for point in recording.points where window.contains(point.time) {
+            if streams.contains("latlng"), let lat = point.latitude, let lon = point.longitude {
+                batch.locations.append(.init(t: point.time, lat: lat, lon: lon, ele: point.elevation, accuracy: nil, speed: point.speed))
+            }
+            if streams.contains("heartrate"), let bpm = point.heartRate, (25...250).contains(bpm) { batch.heartRate.append((point.time, bpm)) }
+            if streams.contains("cadence"), let rpm = point.cadence { batch.cadence.append((point.time, rpm)) }
+        }
+        return batch
+    }
+
+    private static func saveRoute(_ planned: PlannedRoute, hash: String, options: Options, user: UUID, on db: any Database) async throws -> Outcome {
+        var json = "["
+        json.reserveCapacity(planned.points.count * 32)
+        for (index, point) in planned.points.enumerated() {
+            if index > 0 { json += "," }
+            json += "[\(point.latitude),\(point.longitude),\(planned.elevations[index].map { String($0) } ?? "null")]"
+        }
+        json += "]"
+        let base = options.filename.split(separator: ".").first.map(String.init) ?? "Route"
+        let route = Route(user: user, name: String((options.name ?? planned.name ?? base).prefix(100)), distance: planned.distance,
+                          points: json, pointCount: planned.points.count, sha256: hash)
+        try await route.create(on: db)
+        return .route(route, duplicate: false)
+    }
+}
+
+extension ActivityFileError {
+    /// The answer for a file that could not be imported: 415 for what is not an activity file
+    /// format at all, 413 for too much, 422 for a file of the right kind that is broken or empty.
+    var apiError: APIError {
+        switch self {
+        case .unknownType:
+            APIError(status: .unsupportedMediaType, code: "unsupported_file_type",
+                     reason: description + " Accepted: " + Self.accepted.joined(separator: ", ") + ".", accepted: Self.accepted)
+        case .truncated: APIError(status: .unprocessableEntity, code: "truncated_file", reason: description)
+        case .corrupt: APIError(status: .unprocessableEntity, code: "corrupt_file", reason: description)
+        case .notActivity: APIError(status: .unprocessableEntity, code: "not_an_activity", reason: description)
+        case .noData: APIError(status: .unprocessableEntity, code: "no_data", reason: description)
+        case .tooLarge: APIError(status: .payloadTooLarge, code: "too_large", reason: description)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// A person's samples inside a time window, merged into one time line: the single place where a
+/// workout's points are read back, for its summary, its streams and its exports.
+struct WorkoutTimeline {
+    var points: [TrackPoint]
+    var steps: Int?
+    var hasLocations: Bool
+    var hasElevation: Bool
+    var hasHeartRate: Bool
+    var hasCadence: Bool
+
+    /// Stream names as the API uses them, for what the window holds.
+    var streams: [String] {
+        var names: [String] = []
+        if !points.isEmpty { names.append("time") }
+        if hasLocations { names += ["latlng", "distance", "speed"] }
+        if hasElevation { names.append("altitude") }
+        if hasHeartRate { names.append("heartrate") }
+        if hasCadence { names.append("cadence") }
+        return names
+    }
+
+    static func load(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> WorkoutTimeline {
+        let sql = db as! any SQLDatabase
+        let locationRows = try await sql.raw("""
+            SELECT t, lat, lon, ele, accuracy, speed FROM location_samples
+            WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) ORDER BY t
+            """).all()
+        let heartRows = try await sql.raw("""
+            SELECT t, bpm FROM heart_rate_samples WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) ORDER BY t
+            """).all()
+        let cadenceRows = try await sql.raw("""
+            SELECT t, rpm FROM cadence_samples WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) ORDER BY t
+            """).all()
+        struct Total: Decodable { let n: Int64?; let rows: Int }
+        let steps = try await sql.raw("""
+            SELECT CAST(SUM(count) AS BIGINT) AS n, COUNT(*) AS rows FROM step_samples
+            WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to)
+            """).first(decoding: Total.self)
+
+        var locations: [TrackPoint] = []
+        locations.reserveCapacity(locationRows.count)
+        var hasElevation = false
+        for row in locationRows {
+            let point = TrackPoint(
+                time: try row.decode(column: "t", as: Int64.self),
+                latitude: try row.decode(column: "lat", as: Double.self),
+                longitude: try row.decode(column: "lon", as: Double.self),
+                elevation: try row.decode(column: "ele", as: Double?.self),
+                speed: try row.decode(column: "speed", as: Double?.self),
+                accuracy: try row.decode(column: "accuracy", as: Double?.self))
+            if point.elevation != nil { hasElevation = true }
+            locations.append(point)
+        }
+        let heart = try heartRows.map { (try $0.decode(column: "t", as: Int64.self), try $0.decode(column: "bpm", as: Int.self)) }
+        let cadence = try cadenceRows.map { (try $0.decode(column: "t", as: Int64.self), try $0.decode(column: "rpm", as: Int.self)) }
+
+        // Merge three time-ordered lists into one, a point per distinct time.
+        var points: [TrackPoint] = []
+        points.reserveCapacity(max(locations.count, heart.count, cadence.count))
+        var l = 0, h = 0, c = 0
+        while l < locations.count || h < heart.count || c < cadence.count {
+            let t = min(l < locations.count ? locations[l].time : .max, h < heart.count ? heart[h].0 : .max, c < cadence.count ? cadence[c].0 : .max)
+            var point = TrackPoint(time: t)
+            if l < locations.count && locations[l].time == t { point = locations[l]; l += 1 }
+            if h < heart.count && heart[h].0 == t { point.heartRate = heart[h].1; h += 1 }
+            if c < cadence.count && cadence[c].0 == t { point.cadence = cadence[c].1; c += 1 }
+            points.append(point)
+        }
+        return WorkoutTimeline(points: points, steps: (steps?.rows ?? 0) > 0 ? steps?.n.map(Int.init) : nil,
+                               hasLocations: !locations.isEmpty, hasElevation: hasElevation,
+                               hasHeartRate: !heart.isEmpty, hasCadence: !cadence.isEmpty)
+    }
+}
+
+extension AthleteProfile {
+    /// What a person's profile says, for summaries.
+    init(_ user: User, today: CalendarDate = .today) {
+        self.init(age: user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today),
+                  sex: user.gender == .female ? .female : user.gender == .male ? .male : nil,
+                  weightKg: user.weightKg)
+    }
+}
+
+extension Workout {
+    /// Recomputes the summary from the samples in the window (and the device's totals).
+    func summarise(for user: User, on db: any Database) async throws {
+        guard let end = endMS else {
+            streams = ""
+            return
+        }
+        let timeline = try await WorkoutTimeline.load(user: $user.id, from: startMS, to: end, on: db)
+        let summary = WorkoutSummary.compute(
+            points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end, sport: WorkoutSport(rawValue: sport) ?? .other,
+            profile: AthleteProfile(user), steps: timeline.steps,
+            device: DeviceTotals(distance: deviceDistance, calories: deviceCalories))
+        apply(summary)
+        streams = timeline.streams.joined(separator: ",")
+    }
+
+    func apply(_ summary: WorkoutSummary) {
+        duration = summary.elapsed
+        moving = summary.moving
+        distance = summary.distance
+        elevationGain = summary.elevationGain
+        minSpeed = summary.minSpeed
+        avgSpeed = summary.avgSpeed
+        maxSpeed = summary.maxSpeed
+        minHeartRate = summary.minHeartRate
+        avgHeartRate = summary.avgHeartRate
+        maxHeartRate = summary.maxHeartRate
+        calories = summary.calories
+        calorieMethod = summary.calorieMethod?.rawValue
+        steps = summary.steps
+        trimp = summary.trimp
+        zoneMaximum = summary.zoneMaximum
+        zones = summary.zoneLimits.isEmpty ? nil
+            : summary.zoneLimits.map(String.init).joined(separator: ",") + ";" + summary.zoneSeconds.map { String(Int($0.rounded())) }.joined(separator: ",")
+        summaryNotes = summary.notes.isEmpty ? nil : summary.notes.joined(separator: "\n")
+    }
+}
