@@ -31,5 +31,6 @@ func routes(_ app: Application) throws {
     try app.register(collection: DeviceController())
     try app.register(collection: SampleController(maxBodyBytes: app.config.maxUploadBytes))
     try app.register(collection: WorkoutAPIController())
+    try app.register(collection: ImportController())
     try app.register(collection: UploadController(maxBytes: app.config.maxActivityFileBytes))
 }

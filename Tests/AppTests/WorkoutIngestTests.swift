@@ -312,3 +312,52 @@ func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
     process.waitUntilExit()
     return Array(data)
 }
+
+@Suite("Importing workouts in the browser")
+struct WorkoutImportPageTests {
+    @Test func severalFilesAtOnceEachWithItsOwnOutcome() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let form = try await ana.get("/workouts/import")
+            #expect(form.status == .ok)
+            #expect(form.contains(#"type="file" multiple"#) && form.contains("data-progress") && form.contains(#"<label for="files">"#))
+
+            let token = try #require(form.csrf)
+            let boundary = "----fieldhouse-import"
+            var body = ByteBuffer()
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(token)\r\n")
+            let files: [(String, [UInt8])] = [
+                ("run.fit", try fixtureFile("fit/garmin-fenix-5-run.fit")),
+                ("same-run.fit", try fixtureFile("fit/garmin-fenix-5-run.fit")),
+                ("cut.fit", try fixtureFile("fit/activity-unexpected-eof.fit")),
+                ("<script>alert(1)</script>.gpx", try fixtureFile("gpx/route.gpx")),
+            ]
+            for (name, data) in files {
+                body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"files\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                body.writeBytes(data)
+                body.writeString("\r\n")
+            }
+            body.writeString("--\(boundary)--\r\n")
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
+            let page = try await ana.send(.POST, "/workouts/import", headers: headers, body: body)
+            #expect(page.status == .ok)
+            #expect(page.contains("3 of 4 files imported"))
+            #expect(page.contains("Imported “"))
+            #expect(page.contains("Already there") && page.contains("this file was imported before"))
+            #expect(page.contains("The file is incomplete"))
+            #expect(page.contains("Saved the route"))
+            #expect(!page.contains("<script>alert(1)</script>") && page.contains("&lt;script&gt;"))
+            #expect(try await rowCount("workouts", app.db) == 1)
+
+            // Without a CSRF token nothing is read.
+            let stranger = try await ana.multipart("/workouts/import", fields: [], file: ("files", "run.gpx", "application/gpx+xml", syntheticGPX(start: Date().addingTimeInterval(-9000), seconds: 60)), csrfFrom: nil)
+            #expect(stranger.status == .forbidden)
+            #expect(try await rowCount("workouts", app.db) == 1)
+            // Signed out: sent to sign in.
+            let out = app.browser()
+            #expect(try await out.get("/workouts/import").status == .seeOther)
+        }
+    }
+}
