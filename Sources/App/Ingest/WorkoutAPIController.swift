@@ -95,6 +95,12 @@ struct WorkoutAPIController: RouteCollection {
         let workouts: [WorkoutJSON]
         /// Pass as `since` for the next page; null on the last one.
         let next_since: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(workouts, forKey: .workouts)
+            try c.encode(next_since, forKey: .next_since) // null, not missing, on the last page
+        }
     }
 
     func list(req: Request) async throws -> ListAnswer {
