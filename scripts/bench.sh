@@ -76,3 +76,4 @@ done
 # Uploads are POSTs of a 4 MB file, so they are timed by a small client of their own.
 python3 scripts/bench_uploads.py "$base" "$session" "$server" Tests/Fixtures/photos/geotagged_sony.jpg
 python3 scripts/bench_samples.py "$base" "$session"
+python3 scripts/bench_workouts.py "$base" "$server" Tests/Fixtures/fit/garmin-edge-500-activity.fit

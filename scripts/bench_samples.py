@@ -7,36 +7,25 @@ Makes a device token the way a person does (Settings → Devices), then prints t
 sequential batches and the samples per second that 4 devices posting at once sustain. Every batch
 carries new times, so each sample is really written.
 """
-import http.client
 import json
 import random
-import re
 import statistics
 import sys
 import threading
 import time
-import urllib.parse
+
+from benchlib import Client
 
 base, session = sys.argv[1], sys.argv[2]
-url = urllib.parse.urlparse(base)
+client = Client(base)
+token = client.device_token(session, "Bench strap")
+auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
 
 
 def request(method, path, body=None, headers=None):
-    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
-    conn.request(method, path, body=body, headers=headers or {})
-    response = conn.getresponse()
-    payload = response.read()
-    conn.close()
-    return response.status, payload
+    status, payload, _ = client.request(method, path, body, headers)
+    return status, payload
 
-
-cookie = {"Cookie": f"fh_session={session}"}
-_, page = request("GET", "/settings/devices", headers=cookie)
-csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
-form = urllib.parse.urlencode({"csrf": csrf, "name": "Bench strap"})
-_, page = request("POST", "/settings/devices", form, {**cookie, "Content-Type": "application/x-www-form-urlencoded"})
-token = re.search(rb'id="token" class="mono" readonly value="([^"]+)"', page).group(1).decode()
-auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
 
 # Each batch is an hour at 1 Hz, in hours going back from now, one person per device so the
 # parallel devices do not write the same rows.

@@ -180,9 +180,8 @@ public enum ActivityFile {
     }
 
     public static func read(_ bytes: [UInt8]) throws -> ActivityFileContent {
-        var bytes = bytes
         if Gzip.isCompressed(bytes) {
-            bytes = try Gzip.decompress(bytes, limit: maxExpandedBytes)
+            return try read(Gzip.decompress(bytes, limit: maxExpandedBytes))
         }
         switch format(of: bytes) {
         case .fit: return .activity(try FITReader.read(bytes))
@@ -196,9 +195,9 @@ public enum ActivityFile {
         }
     }
 
-    /// Numbers in XML text or attributes; nil when it is not one or not finite.
+    /// Numbers in XML text (already trimmed by the scanner) or attributes; nil when it is not one or not finite.
     static func number(_ text: String) -> Double? {
-        guard let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite else { return nil }
+        guard let value = Double(text) ?? Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite else { return nil }
         return value
     }
 }

@@ -17,7 +17,8 @@ public enum GPXReader {
         guard handler.sawGPX else { throw ActivityFileError.unknownType }
         if let problem = handler.problem { throw ActivityFileError.corrupt(problem) }
 
-        let timed = handler.points.filter { $0.time != nil }.count
+        var timed = 0
+        for point in handler.points where point.time != nil { timed += 1 }
         if handler.points.isEmpty || timed * 2 < handler.points.count {
             // No timed track: a route, from the `rte` if there is one, else from the untimed track.
             let source = handler.routePoints.isEmpty ? handler.points.map { ($0.coordinate, $0.elevation) } : handler.routePoints
@@ -33,7 +34,9 @@ public enum GPXReader {
         var starts: Set<Int> = []
         var points: [TrackPoint] = []
         points.reserveCapacity(handler.points.count)
-        for (index, point) in handler.points.enumerated() {
+        let raw = handler.points
+        handler.points = [] // one copy of a long track in memory at a time
+        for (index, point) in raw.enumerated() {
             if handler.segmentStarts.contains(index) && index > 0 { starts.insert(points.count) }
             points.append(TrackPoint(time: point.time!, latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
                                      elevation: point.elevation, heartRate: point.heartRate, cadence: point.cadence, speed: point.speed))
@@ -112,10 +115,9 @@ public enum GPXReader {
                 if current != nil { current?.elevation = ActivityFile.number(text) }
             case "time":
                 guard current != nil else { return }
-                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 // GPX times are UTC; a few writers leave out the "Z".
-                current?.time = SampleTime.milliseconds(rfc3339: trimmed) ?? SampleTime.milliseconds(rfc3339: trimmed + "Z")
-                if current?.time == nil { problem = problem ?? "a point has an unreadable time \"\(trimmed.prefix(40))\"" }
+                current?.time = SampleTime.milliseconds(rfc3339: text) ?? SampleTime.milliseconds(rfc3339: text + "Z")
+                if current?.time == nil { problem = problem ?? "a point has an unreadable time \"\(text.prefix(40))\"" }
             case "hr", "heartrate":
                 if current != nil, let value = ActivityFile.number(text), (1...300).contains(value) { current?.heartRate = Int(value.rounded()) }
             case "cad", "cadence":
@@ -123,13 +125,13 @@ public enum GPXReader {
             case "speed":
                 if current != nil, let value = ActivityFile.number(text), value >= 0 { current?.speed = value }
             case "name":
-                let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let value = text
                 guard !value.isEmpty else { return }
                 if parent == "trk", trackName == nil { trackName = value }
                 else if parent == "rte", routeName == nil { routeName = value }
                 else if parent == "metadata", metadataName == nil { metadataName = value }
             case "type":
-                if parent == "trk", trackType == nil { trackType = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if parent == "trk", trackType == nil { trackType = text }
             default:
                 break
             }

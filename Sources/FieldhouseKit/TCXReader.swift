@@ -108,7 +108,7 @@ public enum TCXReader {
                     point = nil
                     return
                 case "Time":
-                    if let time = SampleTime.milliseconds(rfc3339: text.trimmingCharacters(in: .whitespacesAndNewlines)) { current.time = time }
+                    if let time = SampleTime.milliseconds(rfc3339: text) { current.time = time }
                     else { problem = problem ?? "trackpoint \(points.count + 1) has an unreadable time" }
                 case "LatitudeDegrees": lat = value
                 case "LongitudeDegrees": lon = value

@@ -3,7 +3,8 @@
 public protocol XMLHandler {
     mutating func start(_ name: String, attributes: [(name: String, value: String)]) throws
     mutating func end(_ name: String) throws
-    /// Character data of an element, entities decoded; whitespace-only runs are not reported.
+    /// Character data of an element, entities decoded, without leading and trailing whitespace;
+    /// whitespace-only runs are not reported.
     mutating func text(_ text: String) throws
 }
 
@@ -38,17 +39,22 @@ public enum XMLScanner {
         var sawRoot = false
         // A UTF-8 byte-order mark is allowed before the declaration.
         if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { reader.index = 3 }
+        var afterCDATA = false
         while reader.index < buffer.count {
             let textStart = reader.index
             reader.skip(until: 0x3C) // <
             if reader.index > textStart {
-                let slice = UnsafeBufferPointer(rebasing: buffer[textStart..<reader.index])
-                if !isWhitespace(slice) {
+                // Trimmed at element edges only: next to CDATA the spaces are part of the text.
+                var from = textStart, to = reader.index
+                if !afterCDATA { while from < to && isSpace(buffer[from]) { from += 1 } }
+                if !reader.starts(with: "<![CDATA[") { while to > from && isSpace(buffer[to - 1]) { to -= 1 } }
+                if from < to {
                     guard !open.isEmpty else { throw reader.failure("text outside the document element") }
-                    try handler.text(try decode(slice, reader))
+                    try handler.text(try decode(UnsafeBufferPointer(rebasing: buffer[from..<to]), reader))
                 }
             }
             guard reader.index < buffer.count else { break }
+            afterCDATA = false
             // At "<".
             if reader.starts(with: "<?") {
                 guard reader.jump(past: "?>") else { throw reader.failure("an unfinished processing instruction") }
@@ -61,6 +67,7 @@ public enum XMLScanner {
                 guard !open.isEmpty else { throw reader.failure("CDATA outside the document element") }
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<(reader.index - 3)])
                 if !isWhitespace(slice) { try handler.text(String(decoding: slice, as: UTF8.self)) }
+                afterCDATA = true
             } else if reader.starts(with: "<!") {
                 // A DOCTYPE: skipped whole (internal subsets included), never interpreted.
                 guard !sawRoot else { throw reader.failure("a declaration inside the document") }
@@ -136,8 +143,12 @@ public enum XMLScanner {
     }
 
     private static func isWhitespace(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in slice where !(byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09) { return false }
+        for byte in slice where !isSpace(byte) { return false }
         return true
+    }
+
+    @inline(__always) private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Text with the five predefined entities and character references replaced.

@@ -7,7 +7,17 @@ final class ActivityFileReceiver: UploadReceiver, @unchecked Sendable {
     let filename: String
     private(set) var bytes: [UInt8] = []
 
-    init(filename: String) { self.filename = filename }
+    /// `expected`: the request's length when known, so a long file is not copied as the buffer grows.
+    init(filename: String, expected: Int? = nil) {
+        self.filename = filename
+        if let expected { bytes.reserveCapacity(expected) }
+    }
+
+    /// The bytes, handed over: the receiver keeps no copy.
+    func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
 
     func receive(_ chunk: ByteBuffer) async throws { bytes.append(contentsOf: chunk.readableBytesView) }
     func complete() async throws {}
@@ -32,7 +42,8 @@ struct UploadController: RouteCollection {
         do {
             form = try await StreamedForm.receive(req, maxBytes: maxBytes, checkCSRF: false) { field, filename in
                 guard field == "file", receiver == nil else { return nil }
-                receiver = ActivityFileReceiver(filename: filename)
+                let length = req.headers.first(name: .contentLength).flatMap(Int.init).map { min($0, maxBytes) }
+                receiver = ActivityFileReceiver(filename: filename, expected: length)
                 return receiver
             }
         } catch let abort as any AbortError where abort.status == .payloadTooLarge {
@@ -50,7 +61,7 @@ struct UploadController: RouteCollection {
             sport: form["sport"].flatMap { $0.isEmpty ? nil : $0 }.map(WorkoutAPIController.sport),
             externalID: WorkoutAPIController.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
             filename: String(file.filename.prefix(200)))
-        let outcome = try await WorkoutImporter.importFile(file.bytes, options: options, user: user, on: req.db)
+        let outcome = try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db)
         switch outcome {
         case .created(let workout):
             return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)

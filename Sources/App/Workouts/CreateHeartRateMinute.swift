@@ -4,15 +4,7 @@ import Fluent
 /// a day's or a month's graph reads 1,440 rows a day instead of 86,400.
 struct CreateHeartRateMinute: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await database.schema("heart_rate_minutes")
-            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
-            .field("minute", .int64, .required)
-            .field("min_bpm", .int, .required)
-            .field("max_bpm", .int, .required)
-            .field("sum_bpm", .int64, .required)
-            .field("samples", .int, .required)
-            .constraint(.constraint(.compositeIdentifier([.key("user_id"), .key("minute")]), name: "heart_rate_minutes_pkey"))
-            .create()
+        try await SampleTable.create("heart_rate_minutes", key: "minute", columns: [.init("min_bpm", .integer), .init("max_bpm", .integer), .init("sum_bpm", .integer), .init("samples", .integer)], on: database)
     }
 
     func revert(on database: any Database) async throws {

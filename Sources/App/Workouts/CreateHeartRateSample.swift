@@ -3,12 +3,7 @@ import Fluent
 /// One row per person and millisecond: the key is what makes a retried batch store nothing twice.
 struct CreateHeartRateSample: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await database.schema("heart_rate_samples")
-            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
-            .field("t", .int64, .required)
-            .field("bpm", .int, .required)
-            .constraint(.constraint(.compositeIdentifier([.key("user_id"), .key("t")]), name: "heart_rate_samples_pkey"))
-            .create()
+        try await SampleTable.create("heart_rate_samples", columns: [.init("bpm", .integer)], on: database)
     }
 
     func revert(on database: any Database) async throws {

@@ -3,13 +3,7 @@ import Fluent
 /// One row per person and millisecond: the key is what makes a retried batch store nothing twice.
 struct CreateMotionSample: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await database.schema("motion_samples")
-            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
-            .field("t", .int64, .required)
-            .field("activity", .string, .required)
-            .field("confidence", .int)
-            .constraint(.constraint(.compositeIdentifier([.key("user_id"), .key("t")]), name: "motion_samples_pkey"))
-            .create()
+        try await SampleTable.create("motion_samples", columns: [.init("activity", .text), .init("confidence", .integer, required: false)], on: database)
     }
 
     func revert(on database: any Database) async throws {

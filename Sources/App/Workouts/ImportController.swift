@@ -82,7 +82,7 @@ struct ImportController: RouteCollection {
             let name = String(file.filename.prefix(200))
             let options = WorkoutImporter.Options(name: nil, sport: sport, externalID: nil, filename: name)
             do {
-                switch try await WorkoutImporter.importFile(file.bytes, options: options, user: user, on: req.db) {
+                switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db) {
                 case .created(let workout):
                     results.append(Result(filename: name, kind: "created", title: "Imported “\(workout.name)”", detail: Self.describe(workout, imperial: imperial)))
                 case .duplicate(let workout, let reason):

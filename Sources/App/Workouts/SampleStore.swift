@@ -84,26 +84,21 @@ enum SampleStore {
 
     private struct Count: Decodable { let n: Int }
 
-    /// The person's rows of `table` between two times.
-    private static func rows(_ sql: any SQLDatabase, _ table: String, user: UUID, from: Int64, to: Int64) async throws -> Int {
-        try await sql.raw("""
-            SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to)
-            """).first(decoding: Count.self)?.n ?? 0
-    }
-
-    /// Inserts rows of (time, values), skipping times the person already has; returns how many
-    /// were new (counted in the batch's time range before and after, inside the transaction).
+    /// Inserts rows of (time, values), skipping times the person already has, and returns how many
+    /// were new: SQLite's `changes()` and PostgreSQL's `RETURNING` count exactly the rows the
+    /// conflict clause let through.
     private static func insert(_ sql: any SQLDatabase, _ table: String, _ columns: [String],
                                _ rows: [(Int64, [Literal])], user: UUID) async throws -> Int {
-        guard let first = rows.map(\.0).min(), let last = rows.map(\.0).max() else { return 0 }
-        let before = try await self.rows(sql, table, user: user, from: first, to: last)
+        let postgres = sql.dialect.name == "postgresql"
         // The person's id is written as text, as a bound UUID is stored (SQLite) or cast (PostgreSQL):
         // binding it 3,600 times cost more than the rows themselves. A UUID prints only hex and dashes.
         let person = "('" + user.uuidString + "', "
+        var inserted = 0
         var start = 0
         while start < rows.count {
             let end = min(rows.count, start + 2000)
-            var text = "INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES "
+            var text = postgres ? "WITH added AS (" : ""
+            text += "INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES "
             text.reserveCapacity(text.utf8.count + (end - start) * (person.utf8.count + 16 + columns.count * 12))
             for index in start..<end {
                 let (t, values) = rows[index]
@@ -116,10 +111,16 @@ enum SampleStore {
                 }
             }
             text += ") ON CONFLICT (user_id, t) DO NOTHING"
-            try await sql.raw(SQLQueryString(text)).run()
+            if postgres {
+                text += " RETURNING 1) SELECT COUNT(*) AS n FROM added"
+                inserted += try await sql.raw(SQLQueryString(text)).first(decoding: Count.self)?.n ?? 0
+            } else {
+                try await sql.raw(SQLQueryString(text)).run()
+                inserted += try await sql.raw("SELECT changes() AS n").first(decoding: Count.self)?.n ?? 0
+            }
             start = end
         }
-        return try await self.rows(sql, table, user: user, from: first, to: last) - before
+        return inserted
     }
 
     /// Recomputes the per-minute heart rate for the minutes between two times from the samples.

@@ -28,13 +28,15 @@ enum WorkoutImporter {
         ("latlng", "location_samples"), ("heartrate", "heart_rate_samples"), ("cadence", "cadence_samples"),
     ]
 
-    static func importFile(_ bytes: [UInt8], options: Options, user: User, on db: any Database, now: Date = Date()) async throws -> Outcome {
+    /// Takes the file's bytes and lets go of them once read, so a long file is in memory once.
+    static func importFile(_ bytes: consuming [UInt8], options: Options, user: User, on db: any Database, now: Date = Date()) async throws -> Outcome {
         let userID = try user.requireID()
         let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
 
         let content: ActivityFileContent
         do { content = try ActivityFile.read(bytes) } catch let error as ActivityFileError { throw error.apiError }
+        _ = consume bytes
 
         switch content {
         case .route(let planned):
@@ -111,12 +113,19 @@ enum WorkoutImporter {
         workout.deviceCalories = recording.totals.calories
         let breaks = recording.segmentStarts.filter { $0 > 0 && $0 < recording.points.count }.map { recording.points[$0].time }.sorted()
         workout.segmentBreaks = breaks.isEmpty ? nil : breaks.map(String.init).joined(separator: ",")
-        try await workout.create(on: db)
         _ = try await SampleStore.write(batch(recording, streams: offered.subtracting(present), within: start...end), for: userID, on: sql)
+        if present.isEmpty {
+            // What was stored is exactly the file's points (heart rates out of range left out): no need to read it back.
+            var points = recording.points
+            for index in points.indices where points[index].heartRate.map({ !(25...250).contains($0) }) ?? false { points[index].heartRate = nil }
+            let steps = try await WorkoutTimeline.steps(user: userID, from: start, to: end, on: db)
+            workout.summarise(WorkoutTimeline(points: points, steps: steps), for: user)
+        } else {
+            try await workout.summarise(for: user, on: db)
+        }
+        try await workout.create(on: db)
         try await WorkoutFile(user: userID, workout: workout.requireID(), sha256: hash, format: recording.format.rawValue,
                               filename: options.filename, bytes: 0).create(on: db)
-        try await workout.summarise(for: user, on: db)
-        try await workout.save(on: db)
         return .created(workout)
     }
 

@@ -24,6 +24,41 @@ struct WorkoutTimeline {
         return names
     }
 
+    /// A time line of points already in hand (a file just stored whole), without reading them back.
+    init(points: [TrackPoint], steps: Int?) {
+        self.points = points
+        self.steps = steps
+        hasLocations = false
+        hasElevation = false
+        hasHeartRate = false
+        hasCadence = false
+        for point in points {
+            if point.latitude != nil { hasLocations = true }
+            if point.elevation != nil && point.latitude != nil { hasElevation = true }
+            if point.heartRate != nil { hasHeartRate = true }
+            if point.cadence != nil { hasCadence = true }
+        }
+    }
+
+    init(points: [TrackPoint], steps: Int?, hasLocations: Bool, hasElevation: Bool, hasHeartRate: Bool, hasCadence: Bool) {
+        self.points = points
+        self.steps = steps
+        self.hasLocations = hasLocations
+        self.hasElevation = hasElevation
+        self.hasHeartRate = hasHeartRate
+        self.hasCadence = hasCadence
+    }
+
+    /// Steps counted between two times (nil when the person has no step samples there).
+    static func steps(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> Int? {
+        struct Total: Decodable { let n: Int64?; let rows: Int }
+        let total = try await (db as! any SQLDatabase).raw("""
+            SELECT CAST(SUM(count) AS BIGINT) AS n, COUNT(*) AS rows FROM step_samples
+            WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to)
+            """).first(decoding: Total.self)
+        return (total?.rows ?? 0) > 0 ? total?.n.map(Int.init) : nil
+    }
+
     static func load(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> WorkoutTimeline {
         let sql = db as! any SQLDatabase
         let locationRows = try await sql.raw("""
@@ -36,11 +71,7 @@ struct WorkoutTimeline {
         let cadenceRows = try await sql.raw("""
             SELECT t, rpm FROM cadence_samples WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) ORDER BY t
             """).all()
-        struct Total: Decodable { let n: Int64?; let rows: Int }
-        let steps = try await sql.raw("""
-            SELECT CAST(SUM(count) AS BIGINT) AS n, COUNT(*) AS rows FROM step_samples
-            WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to)
-            """).first(decoding: Total.self)
+        let steps = try await steps(user: user, from: from, to: to, on: db)
 
         var locations: [TrackPoint] = []
         locations.reserveCapacity(locationRows.count)
@@ -71,8 +102,7 @@ struct WorkoutTimeline {
             if c < cadence.count && cadence[c].0 == t { point.cadence = cadence[c].1; c += 1 }
             points.append(point)
         }
-        return WorkoutTimeline(points: points, steps: (steps?.rows ?? 0) > 0 ? steps?.n.map(Int.init) : nil,
-                               hasLocations: !locations.isEmpty, hasElevation: hasElevation,
+        return WorkoutTimeline(points: points, steps: steps, hasLocations: !locations.isEmpty, hasElevation: hasElevation,
                                hasHeartRate: !heart.isEmpty, hasCadence: !cadence.isEmpty)
     }
 }
@@ -93,7 +123,12 @@ extension Workout {
             streams = ""
             return
         }
-        let timeline = try await WorkoutTimeline.load(user: $user.id, from: startMS, to: end, on: db)
+        summarise(try await WorkoutTimeline.load(user: $user.id, from: startMS, to: end, on: db), for: user)
+    }
+
+    /// The summary of a time line already in hand.
+    func summarise(_ timeline: WorkoutTimeline, for user: User) {
+        let end = endMS ?? startMS
         let summary = WorkoutSummary.compute(
             points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end, sport: WorkoutSport(rawValue: sport) ?? .other,
             profile: AthleteProfile(user), steps: timeline.steps,
