@@ -1,4 +1,5 @@
 import Fluent
+import FluentSQLiteDriver
 import SQLKit
 import Vapor
 
@@ -49,6 +50,16 @@ enum SampleStore {
             }
         }
 
+        /// The same value as an SQLite bind.
+        var sqlite: SQLiteData {
+            switch self {
+            case .int(let value): .integer(Int(value))
+            case .double(let value): value.isFinite ? .float(value) : .null
+            case .null: .null
+            case .text(let value): .text(value)
+            }
+        }
+
         init(_ value: Double?) { self = value.map(Literal.double) ?? .null }
         init(_ value: Int?) { self = value.map { .int(Int64($0)) } ?? .null }
     }
@@ -87,36 +98,53 @@ enum SampleStore {
     /// Inserts rows of (time, values), skipping times the person already has, and returns how many
     /// were new: SQLite's `changes()` and PostgreSQL's `RETURNING` count exactly the rows the
     /// conflict clause let through.
+    ///
+    /// The person's id is written as text, as a bound UUID is stored (SQLite) or cast (PostgreSQL):
+    /// a UUID prints only hex and dashes. On SQLite the values are bound directly as SQLite values
+    /// (parsing thousands of literal decimals cost more than storing them); on PostgreSQL they are
+    /// written as literals, which its parser reads quickly.
     private static func insert(_ sql: any SQLDatabase, _ table: String, _ columns: [String],
                                _ rows: [(Int64, [Literal])], user: UUID) async throws -> Int {
-        let postgres = sql.dialect.name == "postgresql"
-        // The person's id is written as text, as a bound UUID is stored (SQLite) or cast (PostgreSQL):
-        // binding it 3,600 times cost more than the rows themselves. A UUID prints only hex and dashes.
+        guard !rows.isEmpty else { return 0 }
+        let sqlite = sql.dialect.name == "sqlite" ? sql as? any SQLiteDatabase : nil
         let person = "('" + user.uuidString + "', "
+        let head = "INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES "
+        // SQLite allows 32,766 bound values per statement.
+        let chunk = 2000
         var inserted = 0
         var start = 0
         while start < rows.count {
-            let end = min(rows.count, start + 2000)
-            var text = postgres ? "WITH added AS (" : ""
-            text += "INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES "
-            text.reserveCapacity(text.utf8.count + (end - start) * (person.utf8.count + 16 + columns.count * 12))
-            for index in start..<end {
-                let (t, values) = rows[index]
-                if index > start { text += "), " }
-                text += person
-                text += String(t)
-                for value in values {
-                    text += ", "
-                    text += value.sql
+            let end = min(rows.count, start + chunk)
+            if let sqlite {
+                let placeholders = person + "?" + String(repeating: ", ?", count: columns.count) + ")"
+                var text = head
+                text.reserveCapacity(head.utf8.count + (end - start) * (placeholders.utf8.count + 2) + 40)
+                var binds: [SQLiteData] = []
+                binds.reserveCapacity((end - start) * (columns.count + 1))
+                for index in start..<end {
+                    if index > start { text += ", " }
+                    text += placeholders
+                    binds.append(.integer(Int(rows[index].0)))
+                    for value in rows[index].1 { binds.append(value.sqlite) }
                 }
-            }
-            text += ") ON CONFLICT (user_id, t) DO NOTHING"
-            if postgres {
-                text += " RETURNING 1) SELECT COUNT(*) AS n FROM added"
-                inserted += try await sql.raw(SQLQueryString(text)).first(decoding: Count.self)?.n ?? 0
+                text += " ON CONFLICT (user_id, t) DO NOTHING"
+                _ = try await sqlite.query(text, binds)
+                inserted += try await sqlite.query("SELECT changes() AS n").first?.column("n")?.integer ?? 0
             } else {
-                try await sql.raw(SQLQueryString(text)).run()
-                inserted += try await sql.raw("SELECT changes() AS n").first(decoding: Count.self)?.n ?? 0
+                var text = "WITH added AS (" + head
+                text.reserveCapacity(text.utf8.count + (end - start) * (person.utf8.count + 16 + columns.count * 12))
+                for index in start..<end {
+                    let (t, values) = rows[index]
+                    if index > start { text += "), " }
+                    text += person
+                    text += String(t)
+                    for value in values {
+                        text += ", "
+                        text += value.sql
+                    }
+                }
+                text += ") ON CONFLICT (user_id, t) DO NOTHING RETURNING 1) SELECT COUNT(*) AS n FROM added"
+                inserted += try await sql.raw(SQLQueryString(text)).first(decoding: Count.self)?.n ?? 0
             }
             start = end
         }
