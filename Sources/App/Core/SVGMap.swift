@@ -17,16 +17,22 @@ struct SVGMap {
     let height = 360.0
     let markers: [Marker]
     let tileURL: String?
+    /// A route drawn as a line under the markers (a workout's path).
+    var path: [Coordinate] = []
+    /// The map's accessible name; by default it names the photos it shows.
+    var label: String?
 
     /// The SVG markup. Every text in it is escaped here; the template includes it unescaped.
     var svg: String {
-        guard !markers.isEmpty else { return "" }
-        let zoom = WebMercator.fittingZoom(markers.map(\.coordinate), width: width, height: height, padding: 40, maxZoom: 16)
+        guard !markers.isEmpty || path.count >= 2 else { return "" }
+        let everything = markers.map(\.coordinate) + path
+        let zoom = WebMercator.fittingZoom(everything, width: width, height: height, padding: 40, maxZoom: 16)
+        let extent = everything.map { WebMercator.pixel($0, zoom: zoom) }
         let pixels = markers.map { WebMercator.pixel($0.coordinate, zoom: zoom) }
-        let centreX = (pixels.map(\.x).min()! + pixels.map(\.x).max()!) / 2
-        let centreY = (pixels.map(\.y).min()! + pixels.map(\.y).max()!) / 2
+        let centreX = (extent.map(\.x).min()! + extent.map(\.x).max()!) / 2
+        let centreY = (extent.map(\.y).min()! + extent.map(\.y).max()!) / 2
         let left = centreX - width / 2, top = centreY - height / 2
-        let label = markers.count == 1 ? "Map of where the photo was taken" : "Map of where the \(markers.count) photos were taken"
+        let label = self.label ?? (markers.count == 1 ? "Map of where the photo was taken" : "Map of where the \(markers.count) photos were taken")
 
         var out = "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#e9eef1\"/>"
@@ -48,6 +54,15 @@ struct SVGMap {
             for y in stride(from: 0.0, through: height, by: 40) {
                 out += "<line x1=\"0\" y1=\"\(Self.n(y))\" x2=\"\(Int(width))\" y2=\"\(Self.n(y))\" stroke=\"#d3dbe1\"/>"
             }
+        }
+        if path.count >= 2 {
+            var d = ""
+            for (index, point) in path.enumerated() {
+                let p = WebMercator.pixel(point, zoom: zoom)
+                d += (index == 0 ? "M" : "L") + Self.n(p.x - left) + " " + Self.n(p.y - top)
+            }
+            out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#fff\" stroke-width=\"6\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
+            out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#c2410c\" stroke-width=\"3.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
         }
         // Secondary markers first, so the main one is drawn on top.
         for (marker, pixel) in zip(markers, pixels).sorted(by: { !$0.0.primary && $1.0.primary }) {

@@ -151,6 +151,27 @@ enum SampleStore {
         return inserted
     }
 
+    /// Removes the samples inside a workout's window, unless another of the person's workouts
+    /// overlaps it (those samples are that workout's too), and brings the minute rollup up to date.
+    static func deleteSamples(of workout: Workout, on db: any Database) async throws {
+        guard let end = workout.endMS else { return }
+        let others = try await Workout.query(on: db).filter(\.$user.$id == workout.$user.id).filter(\.$id != workout.requireID())
+            .filter(\.$startMS <= end).group(.or) { $0.filter(\.$endMS >= workout.startMS).filter(\.$endMS == nil) }.count()
+        guard others == 0 else { return }
+        let sql = db as! any SQLDatabase
+        let user = workout.$user.id
+        for table in ["location_samples", "heart_rate_samples", "rr_intervals", "cadence_samples", "step_samples", "motion_samples"] {
+            try await sql.raw("""
+                DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: workout.startMS) AND \(bind: end)
+                """).run()
+        }
+        let firstMinute = workout.startMS / 60_000, lastMinute = end / 60_000
+        try await sql.raw("""
+            DELETE FROM heart_rate_minutes WHERE user_id = \(bind: user) AND minute BETWEEN \(bind: firstMinute) AND \(bind: lastMinute)
+            """).run()
+        try await rollUp(sql, from: firstMinute * 60_000, to: lastMinute * 60_000 + 59_999, user: user)
+    }
+
     /// Recomputes the per-minute heart rate for the minutes between two times from the samples.
     private static func rollUp(_ sql: any SQLDatabase, from: Int64, to: Int64, user: UUID) async throws {
         let firstMinute = from >= 0 ? from / 60_000 : (from - 59_999) / 60_000

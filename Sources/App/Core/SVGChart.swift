@@ -1,0 +1,112 @@
+import Foundation
+
+/// Charts drawn as SVG on the server: a line over time with labelled axes (and optional labelled
+/// bands, e.g. heart-rate zones), and horizontal bars. They scale with the page (viewBox), carry
+/// an accessible name, and every band and bar has a text label, so colour is never the only sign.
+enum SVGChart {
+    struct Band {
+        let from: Double
+        let to: Double
+        let label: String
+        let fill: String
+    }
+
+    static let width = 720.0
+    static let height = 220.0
+    private static let left = 48.0, right = 12.0, top = 10.0, bottom = 26.0
+
+    /// A line of `values` over `seconds` (nil values break the line).
+    static func line(seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
+                     bands: [Band] = [], fill: Bool = false) -> String {
+        let present = values.compactMap { $0 }
+        guard seconds.count == values.count, seconds.count >= 2, let low = present.min(), let high = present.max(),
+              let end = seconds.last, end > 0 else { return "" }
+        // Axis range with a little room, on round numbers.
+        let span = max(high - low, 1)
+        let step = niceStep(span / 4)
+        var minY = (low / step).rounded(.down) * step
+        var maxY = (high / step).rounded(.up) * step
+        if let bandLow = bands.map(\.from).min(), bandLow < minY, bandLow > low - span { minY = max(0, (bandLow / step).rounded(.down) * step) }
+        if maxY == minY { maxY = minY + step }
+        let plotW = width - left - right, plotH = height - top - bottom
+        func x(_ s: Double) -> Double { left + s / end * plotW }
+        func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
+
+        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        out += "<title>\(SVGMap.escape(label))</title>"
+        for band in bands {
+            let y1 = y(min(max(band.to, minY), maxY)), y2 = y(min(max(band.from, minY), maxY))
+            guard y2 - y1 > 1 else { continue }
+            out += "<rect x=\"\(n(left))\" y=\"\(n(y1))\" width=\"\(n(plotW))\" height=\"\(n(y2 - y1))\" fill=\"\(band.fill)\"/>"
+            if y2 - y1 >= 11 {
+                out += "<text x=\"\(n(width - right - 4))\" y=\"\(n(y1 + 11))\" text-anchor=\"end\" font-size=\"10\" fill=\"#3b4650\">\(SVGMap.escape(band.label))</text>"
+            }
+        }
+        var tick = minY
+        while tick <= maxY + step / 2 {
+            out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
+            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"#4a5560\">\(format(tick, step))</text>"
+            tick += step
+        }
+        let timeStep = niceTimeStep(end / 6)
+        var t = 0.0
+        while t <= end {
+            out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"11\" fill=\"#4a5560\">\(clock(t))</text>"
+            t += timeStep
+        }
+        out += "<text x=\"4\" y=\"\(n(top + 10))\" font-size=\"11\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
+        // The line, broken where values are missing.
+        var path = ""
+        var drawing = false
+        for (s, value) in zip(seconds, values) {
+            guard let value else { drawing = false; continue }
+            path += (drawing ? "L" : "M") + n(x(s)) + " " + n(y(value))
+            drawing = true
+        }
+        if fill, let first = seconds.first {
+            out += "<path d=\"\(path)L\(n(x(end))) \(n(y(minY)))L\(n(x(first))) \(n(y(minY)))Z\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>"
+        }
+        out += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/>"
+        return out + "</svg>"
+    }
+
+    /// Horizontal bars with their labels and values written out.
+    static func bars(_ items: [(label: String, value: Double, text: String, fill: String)], label: String) -> String {
+        guard let largest = items.map(\.value).max(), largest > 0 else { return "" }
+        let row = 26.0, labelW = 150.0, valueW = 110.0
+        let h = row * Double(items.count) + 4
+        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(h))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
+        for (index, item) in items.enumerated() {
+            let y = 2 + Double(index) * row
+            let w = (width - labelW - valueW) * item.value / largest
+            out += "<text x=\"0\" y=\"\(n(y + 17))\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.label))</text>"
+            out += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 4))\" width=\"\(n(max(w, 1)))\" height=\"18\" rx=\"3\" fill=\"\(item.fill)\"/>"
+            out += "<text x=\"\(n(labelW + max(w, 1) + 6))\" y=\"\(n(y + 17))\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
+        }
+        return out + "</svg>"
+    }
+
+    private static func niceStep(_ raw: Double) -> Double {
+        let magnitude = pow(10, floor(log10(max(raw, 1e-9))))
+        for factor in [1.0, 2, 2.5, 5, 10] where raw <= factor * magnitude { return factor * magnitude }
+        return 10 * magnitude
+    }
+
+    private static func niceTimeStep(_ raw: Double) -> Double {
+        for step in [10.0, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600] where raw <= step { return step }
+        return 43200
+    }
+
+    private static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds)
+        let h = total / 3600, m = total % 3600 / 60, s = total % 60
+        if h > 0 { return "\(h):\(m < 10 ? "0" : "")\(m)" + (s > 0 ? ":\(s < 10 ? "0" : "")\(s)" : "") }
+        return "\(m):\(s < 10 ? "0" : "")\(s)"
+    }
+
+    private static func format(_ value: Double, _ step: Double) -> String {
+        step < 1 ? String(format: "%.1f", value) : String(Int(value.rounded()))
+    }
+
+    private static func n(_ value: Double) -> String { String(format: "%.1f", value) }
+}

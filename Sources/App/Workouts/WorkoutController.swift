@@ -1,0 +1,224 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// `/workouts` (my history), `/workouts/{id}` (page, `.gpx` and `.csv` exports) and deleting one.
+struct WorkoutController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let workouts = routes.grouped("workouts")
+        workouts.get(use: history)
+        workouts.get(":id", use: show)
+        workouts.post(":id", "delete", use: delete)
+    }
+
+    // MARK: History
+
+    struct Row: Encodable {
+        let id: String
+        let when: String
+        let sport: String
+        let name: String
+        let duration: String
+        let distance: String
+        let heartRate: String
+        let calories: String
+    }
+
+    struct Group: Encodable {
+        let label: String
+        let count: Int
+        let duration: String
+        let distance: String
+        let calories: String
+        var rows: [Row]
+    }
+
+    struct Option: Encodable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct HistoryPage: Encodable {
+        let layout: Layout
+        let sports: [Option]
+        let groupings: [Option]
+        let from: String
+        let to: String
+        let groups: [Group]
+        let total: Group
+        let pager: Pager
+        let error: String?
+    }
+
+    func history(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let format = WorkoutFormat(user)
+        let sport = req.query[String.self, at: "sport"].flatMap { WorkoutSport(rawValue: $0) }
+        let asked: String = req.query[String.self, at: "group"] ?? "week"
+        let grouping: String = ["day", "week", "month"].contains(asked) ? asked : "week"
+        let fromText = req.query[String.self, at: "from"] ?? "", toText = req.query[String.self, at: "to"] ?? ""
+        var error: String?
+        var query = try Workout.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$endMS != nil)
+        if let sport { query = query.filter(\.$sport == sport.rawValue) }
+        let from = fromText.isEmpty ? nil : LocalTime.instant(day: fromText, time: "00:00", zone: user.timeZone)
+        let to = toText.isEmpty ? nil : LocalTime.instant(day: toText, time: "00:00", zone: user.timeZone)?.addingTimeInterval(86_400)
+        if (!fromText.isEmpty && from == nil) || (!toText.isEmpty && to == nil) { error = "Enter dates as YYYY-MM-DD." }
+        if let from, let to, to <= from { error = "The end date must not be before the start date." }
+        if error == nil {
+            if let from { query = query.filter(\.$startMS >= Int64(from.timeIntervalSince1970 * 1000)) }
+            if let to { query = query.filter(\.$startMS < Int64(to.timeIntervalSince1970 * 1000)) }
+        }
+        // Every workout in the range (a few numbers each) for totals and group subtotals; rows for this page only.
+        let all = try await query.sort(\.$startMS, .descending).all()
+        var pager = Pager(req: req, perPage: 30)
+        let sportValue: String = sport?.rawValue ?? ""
+        let groupValue: String = grouping == "week" ? "" : grouping
+        let links: [(String, String)] = [("sport", sportValue), ("group", groupValue), ("from", fromText), ("to", toText)]
+        let page = pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: "/workouts", query: links)
+
+        func key(_ workout: Workout) -> String {
+            let clock = WallClock(Date(timeIntervalSince1970: Double(workout.startMS) / 1000), zone: format.zone)
+            switch grouping {
+            case "day": return "\(clock.year)-\(WallClock.pad(clock.month, 2))-\(WallClock.pad(clock.day, 2))"
+            case "month": return "\(clock.year)-\(WallClock.pad(clock.month, 2))"
+            default:
+                // The Monday of the week.
+                let days = SampleTime.daysFromCivil(year: clock.year, month: clock.month, day: clock.day) - (clock.weekday + 6) % 7
+                let monday = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
+                return "\(monday.year)-\(WallClock.pad(monday.month, 2))-\(WallClock.pad(monday.day, 2))"
+            }
+        }
+        func label(_ key: String) -> String {
+            let parts = key.split(separator: "-").compactMap { Int($0) }
+            let month = WallClock.shortMonths[parts[1] - 1]
+            switch grouping {
+            case "day", "week":
+                let days = SampleTime.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
+                let clock = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
+                return (grouping == "week" ? "Week of " : "") + "\(clock.shortDay) \(parts[0])"
+            default:
+                return "\(month) \(parts[0])"
+            }
+        }
+        func summary(_ label: String, _ workouts: [Workout]) -> Group {
+            let distances = workouts.compactMap(\.distance)
+            return Group(label: label, count: workouts.count,
+                         duration: WorkoutFormat.duration(workouts.map(\.duration).reduce(0, +)),
+                         distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
+                         calories: "\(Int(workouts.compactMap(\.calories).reduce(0, +).rounded())) kcal", rows: [])
+        }
+        let byKey = Dictionary(grouping: all, by: key)
+        var groups: [Group] = []
+        for workout in page {
+            let k = key(workout)
+            if groups.last?.label != label(k) { groups.append(summary(label(k), byKey[k] ?? [])) }
+            groups[groups.count - 1].rows.append(Row(
+                id: try workout.requireID().uuidString.lowercased(), when: format.when(workout.startMS),
+                sport: (WorkoutSport(rawValue: workout.sport) ?? .other).label, name: workout.name,
+                duration: WorkoutFormat.duration(workout.duration), distance: format.distance(workout.distance),
+                heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
+                calories: workout.calories.map { "\(Int($0.rounded())) kcal" } ?? "–"))
+        }
+        let context = HistoryPage(
+            layout: req.layout(title: "Workouts", section: "workouts"),
+            sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
+            groupings: ["day", "week", "month"].map { Option(value: $0, label: "By " + $0, selected: $0 == grouping) },
+            from: fromText, to: toText, groups: groups, total: summary("All", all), pager: pager, error: error)
+        return try await req.view.render("workouts/index", context).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+    }
+
+    // MARK: One workout
+
+    /// The workout if the viewer may see it; 404 otherwise, as if it did not exist.
+    private func visible(_ req: Request, id raw: String) async throws -> Workout {
+        guard let id = UUID(uuidString: raw), let workout = try await Workout.find(id, on: req.db),
+              try await WorkoutPolicy.canView(workout, viewer: req.currentUser, on: req.db) else {
+            throw Abort(.notFound)
+        }
+        return workout
+    }
+
+    func show(req: Request) async throws -> Response {
+        let raw = req.parameters.get("id") ?? ""
+        for suffix in [".gpx", ".csv"] where raw.hasSuffix(suffix) {
+            return try await export(req, workout: visible(req, id: String(raw.dropLast(suffix.count))), format: suffix)
+        }
+        let workout = try await visible(req, id: raw)
+        guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
+        var timeline: WorkoutTimeline?
+        if let end = workout.endMS { timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db) }
+        let page = try WorkoutPage(layout: req.layout(title: workout.name, section: "workouts"), workout: workout, timeline: timeline,
+                                   viewer: req.currentUser, owner: owner, tileURL: req.application.config.tileURL)
+        return try await req.view.render("workouts/show", page).encodeResponse(for: req)
+    }
+
+    /// GPX 1.1 (heart rate, cadence and the device's speed in Garmin's TrackPointExtension v2, so a
+    /// re-import computes the same numbers) or CSV, for the owner.
+    private func export(_ req: Request, workout: Workout, format: String) async throws -> Response {
+        guard WorkoutPolicy.canSeePlaces(workout, viewer: req.currentUser), let end = workout.endMS else { throw Abort(.notFound) }
+        let timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db)
+        let filename = Slug.make(workout.name).isEmpty ? "workout" : Slug.make(workout.name)
+        var body = ""
+        let type: String
+        if format == ".gpx" {
+            type = "application/gpx+xml"
+            body = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <gpx version="1.1" creator="Fieldhouse" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+                <trk><name>\(SVGMap.escape(workout.name))</name><type>\(workout.sport)</type><trkseg>\n
+                """
+            let starts = workout.segmentStarts(in: timeline.points)
+            for (index, point) in timeline.points.enumerated() {
+                guard let lat = point.latitude, let lon = point.longitude else { continue }
+                if starts.contains(index) && index > 0 { body += "</trkseg><trkseg>\n" }
+                body += "<trkpt lat=\"\(lat)\" lon=\"\(lon)\">"
+                if let ele = point.elevation { body += "<ele>\(ele)</ele>" }
+                body += "<time>\(SampleTime.rfc3339(milliseconds: point.time))</time>"
+                let hr = point.heartRate, cad = point.cadence, speed = point.speed
+                if hr != nil || cad != nil || speed != nil {
+                    body += "<extensions><gpxtpx:TrackPointExtension>"
+                    if let hr { body += "<gpxtpx:hr>\(hr)</gpxtpx:hr>" }
+                    if let cad { body += "<gpxtpx:cad>\(cad)</gpxtpx:cad>" }
+                    if let speed { body += "<gpxtpx:speed>\(speed)</gpxtpx:speed>" }
+                    body += "</gpxtpx:TrackPointExtension></extensions>"
+                }
+                body += "</trkpt>\n"
+            }
+            body += "</trkseg></trk></gpx>\n"
+        } else {
+            type = "text/csv; charset=utf-8"
+            body = "time,latitude,longitude,elevation_m,heart_rate_bpm,cadence\n"
+            func text(_ value: Double?) -> String { value.map { String($0) } ?? "" }
+            func text(_ value: Int?) -> String { value.map { String($0) } ?? "" }
+            for point in timeline.points {
+                let fields: [String] = [SampleTime.rfc3339(milliseconds: point.time), text(point.latitude), text(point.longitude),
+                                        text(point.elevation), text(point.heartRate), text(point.cadence)]
+                body += fields.joined(separator: ",") + "\n"
+            }
+        }
+        return Response(status: .ok, headers: [
+            "Content-Type": type, "Cache-Control": "private, no-store",
+            "Content-Disposition": "attachment; filename=\"\(filename)\(format)\"",
+        ], body: .init(string: body))
+    }
+
+    func delete(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            throw Abort(.notFound)
+        }
+        guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
+            req.flash(.error, "Tick the box to confirm that the workout and its recorded data should be deleted.")
+            return req.redirect(to: "/workouts/\(id.uuidString.lowercased())")
+        }
+        try await req.db.transaction { db in
+            try await SampleStore.deleteSamples(of: workout, on: db)
+            try await workout.delete(on: db)
+        }
+        req.flash(.success, "Deleted “\(workout.name)”.")
+        return req.redirect(to: "/workouts")
+    }
+}

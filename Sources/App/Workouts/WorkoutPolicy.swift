@@ -1,0 +1,23 @@
+import Fluent
+import Vapor
+
+/// Who may see a workout. Everyone who is not allowed gets a 404, so ids reveal nothing.
+enum WorkoutPolicy {
+    static func canView(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {
+        guard let viewer, let viewerID = viewer.id else { return workout.visibility == .public }
+        if workout.$user.id == viewerID { return true }
+        switch workout.visibility {
+        case .public: return true
+        case .private: return false
+        case .followers:
+            return try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id == workout.$user.id)
+                .filter(\.$status == .accepted).first() != nil
+        }
+    }
+
+    /// The exact path, streams and exports: only the owner until privacy zones exist, as a route
+    /// usually starts at someone's front door.
+    static func canSeePlaces(_ workout: Workout, viewer: User?) -> Bool {
+        viewer?.id == workout.$user.id
+    }
+}

@@ -1,0 +1,111 @@
+@testable import App
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@Suite("Workout history and pages")
+struct WorkoutPageTests {
+    /// Ana with the fenix2 run (FIT) and a short synthetic ride; returns the run's id.
+    static func anaWithWorkouts(_ app: TestApp, birthDate: String = "1990-05-17") async throws -> (Browser, String) {
+        let ana = app.browser()
+        try await ana.signUp("ana", birthDate: birthDate)
+        let token = try await ana.deviceToken()
+        let run = try await ana.uploadFile(try fixtureFile("fit/activity-small-fenix2-run.fit"), filename: "run.fit", token: token)
+        let ride = try await ana.uploadFile(syntheticGPX(start: Date(timeIntervalSince1970: 1_700_000_000), seconds: 900, sport: "cycling", heartRate: 130),
+                                            filename: "ride.gpx", token: token)
+        #expect(run.status == .created && ride.status == .created)
+        return (ana, try #require((run.workout["id"] as? String)?.lowercased()))
+    }
+
+    @Test func theOwnerSeesNumbersChartsMapAndSplits() async throws {
+        try await withApp { app in
+            let (ana, id) = try await Self.anaWithWorkouts(app)
+            let page = try await ana.get("/workouts/\(id)")
+            #expect(page.status == .ok)
+            #expect(page.contains("9.01 km"))
+            #expect(page.contains("Heart rate min / avg / max") && page.contains("/ 154 / 178 bpm"))
+            #expect(page.contains(#"aria-label="Heart rate over time"#) && page.contains("Zone 3"))
+            #expect(page.contains("Time in each heart-rate zone"))
+            #expect(page.contains(#"aria-label="Elevation profile""#))
+            #expect(page.contains("Map of the route from S (start) to F (finish)") && page.contains("openstreetmap.org/?minlat="))
+            #expect(page.contains("Splits per km"))
+            #expect(page.contains("<tr><td>8</td>") && !page.contains("<tr><td>10</td>"), "whole kilometres of a 9 km run")
+            #expect(page.contains("/workouts/\(id).gpx"))
+
+            let list = try await ana.get("/workouts?group=month")
+            #expect(list.contains("2 workouts"))
+            #expect(list.contains("Aug 2015") && list.contains("Nov 2023"))
+            let rides = try await ana.get("/workouts?sport=cycling")
+            #expect(rides.contains("1 workout") && !rides.contains("9.01 km"))
+            let bad = try await ana.get("/workouts?from=2020-02-30")
+            #expect(bad.status == .unprocessableEntity)
+        }
+    }
+
+    @Test func privateByDefaultAndPlacesOnlyForTheOwner() async throws {
+        try await withApp { app in
+            // Ana is 14: her workouts start private whatever her profile says.
+            let (_, id) = try await Self.anaWithWorkouts(app, birthDate: "2012-03-01")
+            let ben = app.browser()
+            try await ben.signUp("ben")
+            #expect(try await ben.get("/workouts/\(id)").status == .notFound)
+            #expect(try await app.browser().get("/workouts/\(id)").status == .notFound)
+            #expect(try await ben.get("/workouts/\(id).gpx").status == .notFound)
+
+            // Made public: numbers for everyone, but the path and exports stay the owner's.
+            let workout = try #require(try await Workout.find(UUID(uuidString: id), on: app.db))
+            workout.visibility = .public
+            try await workout.save(on: app.db)
+            let page = try await ben.get("/workouts/\(id)")
+            #expect(page.status == .ok && page.contains("9.01 km"))
+            #expect(!page.contains("Map of the route") && !page.contains(".gpx"))
+            #expect(!page.contains("58.95"), "no coordinate in the page")
+            #expect(try await ben.get("/workouts/\(id).gpx").status == .notFound)
+            #expect(try await ben.get("/workouts/\(id).csv").status == .notFound)
+        }
+    }
+
+    @Test func gpxExportReimportsAsTheSameWorkout() async throws {
+        try await withApp { app in
+            let (ana, id) = try await Self.anaWithWorkouts(app)
+            let gpx = try await ana.get("/workouts/\(id).gpx")
+            #expect(gpx.status == .ok)
+            #expect(gpx.headers.first(name: .contentType) == "application/gpx+xml")
+            #expect(gpx.contains("<gpxtpx:hr>"))
+            let csv = try await ana.get("/workouts/\(id).csv")
+            #expect(csv.body.hasPrefix("time,latitude,longitude,elevation_m,heart_rate_bpm,cadence\n"))
+
+            let original = try await ana.api(.GET, "/api/v1/workouts/\(id)", token: try await ana.deviceToken(named: "reader")).workout
+            let cy = app.browser()
+            try await cy.signUp("cyd")
+            let again = try await cy.uploadFile(gpx.bytes, filename: "export.gpx", token: try await cy.deviceToken())
+            #expect(again.status == .created)
+            let copy = again.workout
+            for key in ["start", "end", "sport", "avg_hr", "max_hr", "min_hr", "duration_s", "moving_s", "elevation_gain_m"] {
+                #expect("\(copy[key] ?? "nil")" == "\(original[key] ?? "nil")", "\(key)")
+            }
+            // The watch's odometer is not in GPX: the copy measures the same points by great circle.
+            let distance = try #require(copy["distance_m"] as? Double)
+            #expect(abs(distance - 9007.07) / 9007.07 < 0.02)
+        }
+    }
+
+    @Test func deletingAWorkoutRemovesItsSamplesAfterConfirmation() async throws {
+        try await withApp { app in
+            let (ana, id) = try await Self.anaWithWorkouts(app)
+            let before = try await rowCount("location_samples", app.db)
+            let unconfirmed = try await ana.post("/workouts/\(id)/delete", [], csrfFrom: "/workouts/\(id)")
+            #expect(unconfirmed.status == .seeOther)
+            #expect(try await rowCount("workouts", app.db) == 2)
+            let ben = app.browser()
+            try await ben.signUp("ben")
+            #expect(try await ben.post("/workouts/\(id)/delete", [("confirm", "yes")], csrfFrom: "/").status == .notFound)
+            let done = try await ana.post("/workouts/\(id)/delete", [("confirm", "yes")], csrfFrom: "/workouts/\(id)")
+            #expect(done.status == .seeOther)
+            #expect(try await rowCount("workouts", app.db) == 1)
+            #expect(try await rowCount("location_samples", app.db) == before - 2809)
+            #expect(try await ana.get("/workouts/\(id)").status == .notFound)
+        }
+    }
+}
