@@ -110,7 +110,7 @@ public enum SeriesJSON {
             }
         }
 
-        mutating func value(path: String) throws -> Value {
+        mutating func value(path: @autoclosure () -> String) throws -> Value {
             guard let first = peek() else { throw fail("expected a value") }
             switch first {
             case UInt8(ascii: "\""): return .string(try string())
@@ -118,7 +118,7 @@ public enum SeriesJSON {
             case UInt8(ascii: "f"): try literal("false"); return .bool(false)
             case UInt8(ascii: "n"): try literal("null"); return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-            case UInt8(ascii: "{"), UInt8(ascii: "["): throw Failure(message: "\(path) must be a number or a string, not a list or an object.")
+            case UInt8(ascii: "{"), UInt8(ascii: "["): throw Failure(message: "\(path()) must be a number or a string, not a list or an object.")
             default: throw fail("expected a value")
             }
         }

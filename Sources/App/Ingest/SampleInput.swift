@@ -5,16 +5,13 @@ import Vapor
 /// A time as devices send it: an RFC 3339 string or epoch milliseconds.
 struct SampleTimeValue: Decodable {
     let milliseconds: Int64?
-    let text: String
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self) {
             milliseconds = number.isFinite && abs(number) < 1e15 ? Int64(number.rounded()) : nil
-            text = String(number)
         } else {
-            text = try container.decode(String.self)
-            milliseconds = SampleTime.milliseconds(rfc3339: text)
+            milliseconds = SampleTime.milliseconds(rfc3339: try container.decode(String.self))
         }
     }
 }
@@ -161,10 +158,10 @@ extension SampleInput {
                 throw APIError(status: .badRequest, code: "invalid_form", reason: "“interval” must be a number of seconds from 0 to 3600.")
             }
             let base = SampleTimeValue.milliseconds(form: start)
-            times = { index in SampleTimeValue(milliseconds: base.map { $0 + Int64((Double(index) * interval * 1000).rounded()) }, text: start) }
+            times = { index in SampleTimeValue(milliseconds: base.map { $0 + Int64((Double(index) * interval * 1000).rounded()) }) }
         } else if let t = form["t"] {
             let value = SampleTimeValue.milliseconds(form: t)
-            times = { _ in SampleTimeValue(milliseconds: value, text: t) }
+            times = { _ in SampleTimeValue(milliseconds: value) }
         } else {
             throw APIError(status: .badRequest, code: "invalid_form", reason: "Send “t” with one reading, or “start” and “interval” with a series.")
         }
@@ -194,9 +191,8 @@ extension SampleInput {
 }
 
 extension SampleTimeValue {
-    init(milliseconds: Int64?, text: String) {
+    init(milliseconds: Int64?) {
         self.milliseconds = milliseconds
-        self.text = text
     }
 
     /// A form value: epoch milliseconds or RFC 3339. nil (refused later, per item) when neither.
@@ -215,7 +211,7 @@ extension SampleInput {
             throw APIError(status: .badRequest, code: "invalid_json", reason: failure.message)
         }
         func items<T>(_ key: String, _ make: (ItemReader) throws -> T) throws -> [T]? {
-            try document[key].map { list in try list.enumerated().map { try make(ItemReader(path: "\(key)[\($0.offset)]", item: $0.element)) } }
+            try document[key].map { list in try list.enumerated().map { try make(ItemReader(series: key, index: $0.offset, item: $0.element)) } }
         }
         heart_rate = try items("heart_rate") { HeartRate(t: try $0.time(), bpm: try $0.number("bpm")) }
         rr = try items("rr") { RR(t: try $0.time(), ms: try $0.number("ms")) }
@@ -229,8 +225,12 @@ extension SampleInput {
 
     /// Typed access to one element of a series.
     struct ItemReader {
-        let path: String
+        let series: String
+        let index: Int
         let item: SeriesJSON.Item
+
+        /// Only built for an error message: thousands of items a request pass without one.
+        var path: String { "\(series)[\(index)]" }
 
         func value(_ key: String) -> SeriesJSON.Value? {
             item.first { $0.key == key }?.value
@@ -267,8 +267,8 @@ extension SampleInput {
 
         func time() throws -> SampleTimeValue {
             switch value("t") {
-            case .number(let n)?: return SampleTimeValue(milliseconds: n.isFinite && abs(n) < 1e15 ? Int64(n.rounded()) : nil, text: String(n))
-            case .string(let s)?: return SampleTimeValue(milliseconds: SampleTime.milliseconds(rfc3339: s), text: s)
+            case .number(let n)?: return SampleTimeValue(milliseconds: n.isFinite && abs(n) < 1e15 ? Int64(n.rounded()) : nil)
+            case .string(let s)?: return SampleTimeValue(milliseconds: SampleTime.milliseconds(rfc3339: s))
             case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: "\(path).t is missing.")
             default: throw invalid("t", "an RFC 3339 string or epoch milliseconds")
             }
