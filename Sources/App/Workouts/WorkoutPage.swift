@@ -25,6 +25,8 @@ struct WorkoutPage: Encodable {
     let visibility: String
     let stats: [Stat]
     let notes: [String]
+    /// What the person wrote about it.
+    let workoutNotes: String?
     let heartRateChart: String
     let speedChart: String
     let elevationChart: String
@@ -64,6 +66,7 @@ struct WorkoutPage: Encodable {
         if let steps = workout.steps { stats.append(.init(label: "Steps", value: "\(steps)")) }
         if let trimp = workout.trimp { stats.append(.init(label: "Training load (TRIMP)", value: "\(Int(trimp.rounded()))")) }
         self.stats = stats
+        workoutNotes = workout.notes
         notes = isOwner ? (workout.summaryNotes?.split(separator: "\n").map(String.init) ?? []) : []
 
         // Zones: "limits;seconds".

@@ -119,6 +119,10 @@ extension AthleteProfile {
 extension Workout {
     /// Recomputes the summary from the samples in the window (and the device's totals).
     func summarise(for user: User, on db: any Database) async throws {
+        if source == "manual" {
+            summariseTyped(for: user, averageHeartRate: avgHeartRate, steps: steps)
+            return
+        }
         guard let end = endMS else {
             streams = ""
             return
@@ -126,12 +130,34 @@ extension Workout {
         summarise(try await WorkoutTimeline.load(user: $user.id, from: startMS, to: end, on: db), for: user)
     }
 
+    /// The person as they were on the day of the workout (their age then, not now).
+    func athleteProfile(_ user: User) -> AthleteProfile {
+        let day = LocalTime.parts(of: Date(timeIntervalSince1970: Double(startMS) / 1000), zone: user.timeZone).day
+        return AthleteProfile(user, today: CalendarDate(iso: day) ?? .today)
+    }
+
+    /// The summary of a workout typed in by hand: its duration, distance and average heart rate
+    /// stand for the whole time (zones, TRIMP and Keytel calories then come from that average).
+    func summariseTyped(for user: User, averageHeartRate: Int?, steps: Int?) {
+        let end = endMS ?? startMS
+        let points = averageHeartRate.map { bpm in stride(from: startMS, through: end, by: 10_000).map { TrackPoint(time: $0, heartRate: bpm) } } ?? []
+        var summary = WorkoutSummary.compute(
+            points: points, start: startMS, end: end, sport: WorkoutSport(rawValue: sport) ?? .other,
+            profile: athleteProfile(user), steps: steps, device: DeviceTotals(distance: deviceDistance, calories: deviceCalories))
+        summary.moving = summary.elapsed
+        summary.avgSpeed = summary.distance.flatMap { summary.elapsed > 0 ? $0 / summary.elapsed : nil }
+        summary.minSpeed = nil
+        summary.maxSpeed = nil
+        apply(summary)
+        streams = ""
+    }
+
     /// The summary of a time line already in hand.
     func summarise(_ timeline: WorkoutTimeline, for user: User) {
         let end = endMS ?? startMS
         let summary = WorkoutSummary.compute(
             points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end, sport: WorkoutSport(rawValue: sport) ?? .other,
-            profile: AthleteProfile(user), steps: timeline.steps,
+            profile: athleteProfile(user), steps: timeline.steps,
             device: DeviceTotals(distance: deviceDistance, calories: deviceCalories))
         apply(summary)
         streams = timeline.streams.joined(separator: ",")

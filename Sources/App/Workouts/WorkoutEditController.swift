@@ -1,0 +1,181 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// `GET|POST /workouts/new` (a workout typed in by hand) and `GET|POST /workouts/{id}/edit` (name,
+/// sport, notes and who can see it).
+struct WorkoutEditController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let workouts = routes.grouped("workouts")
+        workouts.get("new", use: newPage)
+        workouts.post("new", use: create)
+        workouts.get(":id", "edit", use: editPage)
+        workouts.post(":id", "edit", use: update)
+    }
+
+    struct Form: Content {
+        var name: String?
+        var sport: String?
+        var day: String?
+        var time: String?
+        var minutes: String?
+        var distance: String?
+        var heart_rate: String?
+        var steps: String?
+        var calories: String?
+        var notes: String?
+        var visibility: String?
+    }
+
+    struct Option: Encodable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let title: String
+        let action: String
+        let backURL: String
+        let backLabel: String
+        let isNew: Bool
+        let form: Form
+        let errors: [String: String]
+        let sports: [Option]
+        let visibilities: [Option]
+        let distanceUnit: String
+        let today: String
+    }
+
+    static let visibilityLabels: [(Workout.Visibility, String)] = [
+        (.private, "Only me"), (.followers, "People who follow me"), (.public, "Everyone signed in and visitors"),
+    ]
+
+    private func render(_ req: Request, user: User, form: Form, errors: [String: String], workout: Workout?) async throws -> Response {
+        let id = try workout?.requireID().uuidString.lowercased()
+        let page = Page(
+            layout: req.layout(title: workout == nil ? "Add a workout" : "Edit workout", section: "workouts"),
+            title: workout == nil ? "Add a workout by hand" : "Edit “\(workout!.name)”",
+            action: id.map { "/workouts/\($0)/edit" } ?? "/workouts/new",
+            backURL: id.map { "/workouts/\($0)" } ?? "/workouts", backLabel: workout == nil ? "Workouts" : workout!.name,
+            isNew: workout == nil, form: form, errors: errors,
+            sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
+            visibilities: Self.visibilityLabels.map { Option(value: $0.0.rawValue, label: $0.1, selected: $0.0.rawValue == form.visibility) },
+            distanceUnit: user.units == .imperial ? "mi" : "km",
+            today: LocalTime.parts(of: Date(), zone: user.timeZone).day)
+        return try await req.view.render("workouts/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    func newPage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let now = LocalTime.parts(of: Date().addingTimeInterval(-3600), zone: user.timeZone)
+        let form = Form(sport: WorkoutSport.running.rawValue, day: now.day, time: now.time, minutes: "30",
+                        visibility: Workout.defaultVisibility(for: user).rawValue)
+        return try await render(req, user: user, form: form, errors: [:], workout: nil)
+    }
+
+    func create(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        var form = try req.content.decode(Form.self)
+        var errors: [String: String] = [:]
+        let sport = WorkoutSport(rawValue: form.sport ?? "")
+        if sport == nil { errors["sport"] = "Choose a sport from the list" }
+        let start = LocalTime.instant(day: form.day ?? "", time: form.time ?? "", zone: user.timeZone)
+        if start == nil { errors[CalendarDate(iso: form.day ?? "") == nil ? "day" : "time"] = "Enter a real date and time" }
+        let minutes = Self.number(form.minutes, 1...1440, "minutes", "Enter the duration in minutes, from 1 to 1440", &errors)
+        if let start, let minutes, start.addingTimeInterval(minutes * 60) > Date().addingTimeInterval(300) {
+            errors["day"] = "A workout you add by hand must be over: it cannot end in the future"
+        }
+        if let start, start < Date(timeIntervalSince1970: 946_684_800) { errors["day"] = "Enter a date from 2000 on" }
+        let distance = Self.number(form.distance, 0...1000, "distance", "Enter a distance from 0 to 1000", &errors)
+        let heartRate = Self.number(form.heart_rate, 25...250, "heart_rate", "Enter an average heart rate from 25 to 250", &errors)
+        let steps = Self.number(form.steps, 0...200_000, "steps", "Enter whole steps from 0 to 200,000", &errors)
+        let calories = Self.number(form.calories, 0...20_000, "calories", "Enter calories from 0 to 20,000", &errors)
+        let notes = Self.notes(form.notes, &errors)
+        let visibility = Workout.Visibility(rawValue: form.visibility ?? "") ?? Workout.defaultVisibility(for: user)
+        form.visibility = visibility.rawValue
+        guard errors.isEmpty, let sport, let start, let minutes else {
+            return try await render(req, user: user, form: form, errors: errors, workout: nil)
+        }
+        let startMS = Int64(start.timeIntervalSince1970 * 1000), endMS = startMS + Int64(minutes * 60_000)
+        // The same sport at an overlapping time is the same workout, as for files.
+        if let existing = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$sport == sport.rawValue)
+            .filter(\.$startMS < endMS).filter(\.$endMS > startMS).first() {
+            errors["time"] = "You already have “\(existing.name)” (\(sport.label.lowercased())) at that time"
+            return try await render(req, user: user, form: form, errors: errors, workout: nil)
+        }
+        let workout = Workout(user: userID, sport: sport, name: Workout.defaultName(sport: sport, start: startMS, timeZone: user.timeZone),
+                              start: startMS, end: endMS, source: "manual", visibility: visibility)
+        workout.notes = notes
+        workout.deviceDistance = distance.map { $0 * (user.units == .imperial ? 1609.344 : 1000) }
+        workout.deviceCalories = calories.map { Int($0.rounded()) }
+        workout.summariseTyped(for: user, averageHeartRate: heartRate.map { Int($0.rounded()) }, steps: steps.map { Int($0) })
+        try await workout.create(on: req.db)
+        req.flash(.success, "Added “\(workout.name)”.")
+        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())")
+    }
+
+    private func own(_ req: Request) async throws -> (User, Workout) {
+        let user = try req.requireUser()
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            throw Abort(.notFound)
+        }
+        return (user, workout)
+    }
+
+    func editPage(req: Request) async throws -> Response {
+        let (user, workout) = try await own(req)
+        let form = Form(name: workout.name, sport: workout.sport, notes: workout.notes, visibility: workout.visibility.rawValue)
+        return try await render(req, user: user, form: form, errors: [:], workout: workout)
+    }
+
+    func update(req: Request) async throws -> Response {
+        let (user, workout) = try await own(req)
+        var form = try req.content.decode(Form.self)
+        var errors: [String: String] = [:]
+        let name = AccountRules.collapseWhitespace(form.name ?? "")
+        if name.isEmpty { errors["name"] = "Give the workout a name" } else if name.count > 100 { errors["name"] = "Keep the name to 100 characters" }
+        let sport = WorkoutSport(rawValue: form.sport ?? "")
+        if sport == nil { errors["sport"] = "Choose a sport from the list" }
+        let notes = Self.notes(form.notes, &errors)
+        guard let visibility = Workout.Visibility(rawValue: form.visibility ?? "") else {
+            errors["visibility"] = "Choose who can see it"
+            return try await render(req, user: user, form: form, errors: errors, workout: workout)
+        }
+        form.name = name
+        guard errors.isEmpty, let sport else { return try await render(req, user: user, form: form, errors: errors, workout: workout) }
+        let sportChanged = workout.sport != sport.rawValue
+        workout.name = name
+        workout.sport = sport.rawValue
+        workout.notes = notes
+        workout.visibility = visibility
+        // Calories by MET depend on the sport.
+        if sportChanged && workout.source != "manual" { try await workout.summarise(for: user, on: req.db) }
+        try await workout.save(on: req.db)
+        req.flash(.success, "Saved.")
+        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())")
+    }
+
+    /// An optional number field: nil when blank, an error when not a number in range.
+    static func number(_ raw: String?, _ range: ClosedRange<Double>, _ field: String, _ message: String, _ errors: inout [String: String]) -> Double? {
+        let text = (raw ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        guard !text.isEmpty else {
+            if field == "minutes" { errors[field] = message }
+            return nil
+        }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            errors[field] = message
+            return nil
+        }
+        return value
+    }
+
+    static func notes(_ raw: String?, _ errors: inout [String: String]) -> String? {
+        let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.count > 2000 { errors["notes"] = "Keep notes to 2,000 characters" }
+        return text.isEmpty ? nil : text
+    }
+}
