@@ -11,9 +11,11 @@ enum SVGChart {
         let fill: String
     }
 
-    static let width = 720.0
+    // A narrow drawing with large type: on a phone the chart scrolls sideways at 480 px rather
+    // than shrinking its labels below reading size (see `.chart-scroll` in app.css).
+    static let width = 600.0
     static let height = 220.0
-    private static let left = 48.0, right = 12.0, top = 10.0, bottom = 26.0
+    private static let left = 46.0, right = 10.0, top = 24.0, bottom = 26.0
 
     /// A line of `values` over `seconds` (nil values break the line).
     static func line(seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
@@ -39,22 +41,22 @@ enum SVGChart {
             guard y2 - y1 > 1 else { continue }
             out += "<rect x=\"\(n(left))\" y=\"\(n(y1))\" width=\"\(n(plotW))\" height=\"\(n(y2 - y1))\" fill=\"\(band.fill)\"/>"
             if y2 - y1 >= 11 {
-                out += "<text x=\"\(n(width - right - 4))\" y=\"\(n(y1 + 11))\" text-anchor=\"end\" font-size=\"10\" fill=\"#3b4650\">\(SVGMap.escape(band.label))</text>"
+                out += "<text x=\"\(n(width - right - 4))\" y=\"\(n(y1 + 11))\" text-anchor=\"end\" font-size=\"13\" fill=\"#3b4650\">\(SVGMap.escape(band.label))</text>"
             }
         }
         var tick = minY
         while tick <= maxY + step / 2 {
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
-            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"#4a5560\">\(format(tick, step))</text>"
+            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
             tick += step
         }
         let timeStep = niceTimeStep(end / 6)
         var t = 0.0
         while t <= end {
-            out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"11\" fill=\"#4a5560\">\(clock(t))</text>"
+            out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(clock(t))</text>"
             t += timeStep
         }
-        out += "<text x=\"4\" y=\"\(n(top + 10))\" font-size=\"11\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
+        out += "<text x=\"4\" y=\"14\" font-size=\"13\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
         // The line, broken where values are missing.
         var path = ""
         var drawing = false
@@ -73,15 +75,15 @@ enum SVGChart {
     /// Horizontal bars with their labels and values written out.
     static func bars(_ items: [(label: String, value: Double, text: String, fill: String)], label: String) -> String {
         guard let largest = items.map(\.value).max(), largest > 0 else { return "" }
-        let row = 26.0, labelW = 150.0, valueW = 110.0
+        let row = 28.0, labelW = 165.0, valueW = 120.0
         let h = row * Double(items.count) + 4
         var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(h))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
         for (index, item) in items.enumerated() {
             let y = 2 + Double(index) * row
             let w = (width - labelW - valueW) * item.value / largest
-            out += "<text x=\"0\" y=\"\(n(y + 17))\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.label))</text>"
+            out += "<text x=\"0\" y=\"\(n(y + 17))\" font-size=\"13\" fill=\"#17202a\">\(SVGMap.escape(item.label))</text>"
             out += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 4))\" width=\"\(n(max(w, 1)))\" height=\"18\" rx=\"3\" fill=\"\(item.fill)\"/>"
-            out += "<text x=\"\(n(labelW + max(w, 1) + 6))\" y=\"\(n(y + 17))\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
+            out += "<text x=\"\(n(labelW + max(w, 1) + 6))\" y=\"\(n(y + 17))\" font-size=\"13\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
         }
         return out + "</svg>"
     }
