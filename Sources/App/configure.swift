@@ -92,5 +92,6 @@ enum Migrations {
         app.migrations.add(CreateWorkout())
         app.migrations.add(CreateWorkoutFile())
         app.migrations.add(CreateRoute())
+        app.migrations.add(CreatePrivacyZone())
     }
 }

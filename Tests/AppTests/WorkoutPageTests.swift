@@ -1,4 +1,5 @@
 @testable import App
+import FieldhouseKit
 import Fluent
 import Foundation
 import Testing
@@ -43,7 +44,7 @@ struct WorkoutPageTests {
         }
     }
 
-    @Test func privateByDefaultAndPlacesOnlyForTheOwner() async throws {
+    @Test func privateForUnder16s() async throws {
         try await withApp { app in
             // Ana is 14: her workouts start private whatever her profile says.
             let (_, id) = try await Self.anaWithWorkouts(app, birthDate: "2012-03-01")
@@ -52,17 +53,52 @@ struct WorkoutPageTests {
             #expect(try await ben.get("/workouts/\(id)").status == .notFound)
             #expect(try await app.browser().get("/workouts/\(id)").status == .notFound)
             #expect(try await ben.get("/workouts/\(id).gpx").status == .notFound)
+            #expect(try await ben.get("/workouts/\(id).csv").status == .notFound)
+        }
+    }
 
-            // Made public: numbers for everyone, but the path and exports stay the owner's.
+    @Test func privacyZonesHideEveryPointInsideFromEveryoneElse() async throws {
+        try await withApp { app in
+            let (ana, id) = try await Self.anaWithWorkouts(app)
+            // The run starts (and ends) at 58.9591828, 5.7288390: Ana draws 500 m around it.
+            let bad = try await ana.post("/settings/privacy-zones", [("name", "Home"), ("lat", "99"), ("lon", "5.7"), ("radius", "50")],
+                                         csrfFrom: "/settings/privacy-zones")
+            #expect(bad.status == .unprocessableEntity && bad.contains("Enter a latitude") && bad.contains("from 200 m to 2 km"))
+            let added = try await ana.post("/settings/privacy-zones", [("name", "Home"), ("lat", "58.9591828"), ("lon", "5.7288390"), ("radius", "500")],
+                                           csrfFrom: "/settings/privacy-zones")
+            #expect(added.status == .seeOther)
+            #expect(try await ana.get("/settings/privacy-zones").contains("500 m"))
+            let home = PrivacyZone(centre: Coordinate(latitude: 58.9591828, longitude: 5.7288390), radius: 500)
+
             let workout = try #require(try await Workout.find(UUID(uuidString: id), on: app.db))
             workout.visibility = .public
             try await workout.save(on: app.db)
+            let ben = app.browser()
+            try await ben.signUp("ben")
             let page = try await ben.get("/workouts/\(id)")
-            #expect(page.status == .ok && page.contains("9.01 km"))
-            #expect(!page.contains("Map of the route") && !page.contains(".gpx"))
-            #expect(!page.contains("58.95"), "no coordinate in the page")
-            #expect(try await ben.get("/workouts/\(id).gpx").status == .notFound)
-            #expect(try await ben.get("/workouts/\(id).csv").status == .notFound)
+            #expect(page.status == .ok && page.contains("9.01 km") && page.contains("parts near private places are hidden"))
+            #expect(!page.contains("/edit"))
+
+            func coordinates(_ text: String, _ pattern: String) -> [Coordinate] {
+                let regex = try! NSRegularExpression(pattern: pattern)
+                return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+                    guard let lat = Range(match.range(at: 1), in: text).flatMap({ Double(text[$0]) }),
+                          let lon = Range(match.range(at: 2), in: text).flatMap({ Double(text[$0]) }) else { return nil }
+                    return Coordinate(latitude: lat, longitude: lon)
+                }
+            }
+            let gpx = try await ben.get("/workouts/\(id).gpx")
+            let shared = coordinates(gpx.body, #"lat="([-0-9.]+)" lon="([-0-9.]+)""#)
+            #expect(shared.count > 1000)
+            #expect(shared.allSatisfy { !home.contains($0) }, "no exported point inside the zone")
+            let csv = try await ben.get("/workouts/\(id).csv")
+            let rows = coordinates(csv.body, #"\n[^,]+,([-0-9.]+),([-0-9.]+),"#)
+            #expect(rows.count == shared.count && rows.allSatisfy { !home.contains($0) })
+            // The owner still has everything, the start included.
+            let own = coordinates(try await ana.get("/workouts/\(id).gpx").body, #"lat="([-0-9.]+)" lon="([-0-9.]+)""#)
+            #expect(own.count == 2809 && own.contains { home.contains($0) })
+            let osm = try #require(page.firstMatch(#"minlat=([-0-9.]+)&amp;minlon=([-0-9.]+)&amp;maxlat=([-0-9.]+)&amp;maxlon=([-0-9.]+)"#))
+            #expect(!osm.isEmpty)
         }
     }
 

@@ -17,15 +17,15 @@ struct SVGMap {
     let height = 360.0
     let markers: [Marker]
     let tileURL: String?
-    /// A route drawn as a line under the markers (a workout's path).
-    var path: [Coordinate] = []
+    /// Routes drawn as lines under the markers (a workout's path, in pieces where parts are hidden).
+    var paths: [[Coordinate]] = []
     /// The map's accessible name; by default it names the photos it shows.
     var label: String?
 
     /// The SVG markup. Every text in it is escaped here; the template includes it unescaped.
     var svg: String {
-        guard !markers.isEmpty || path.count >= 2 else { return "" }
-        let everything = markers.map(\.coordinate) + path
+        guard !markers.isEmpty || paths.contains(where: { $0.count >= 2 }) else { return "" }
+        let everything = markers.map(\.coordinate) + paths.joined()
         let zoom = WebMercator.fittingZoom(everything, width: width, height: height, padding: 40, maxZoom: 16)
         let extent = everything.map { WebMercator.pixel($0, zoom: zoom) }
         let pixels = markers.map { WebMercator.pixel($0.coordinate, zoom: zoom) }
@@ -55,11 +55,13 @@ struct SVGMap {
                 out += "<line x1=\"0\" y1=\"\(Self.n(y))\" x2=\"\(Int(width))\" y2=\"\(Self.n(y))\" stroke=\"#d3dbe1\"/>"
             }
         }
-        if path.count >= 2 {
+        if !paths.isEmpty {
             var d = ""
-            for (index, point) in path.enumerated() {
-                let p = WebMercator.pixel(point, zoom: zoom)
-                d += (index == 0 ? "M" : "L") + Self.n(p.x - left) + " " + Self.n(p.y - top)
+            for path in paths {
+                for (index, point) in path.enumerated() {
+                    let p = WebMercator.pixel(point, zoom: zoom)
+                    d += (index == 0 ? "M" : "L") + Self.n(p.x - left) + " " + Self.n(p.y - top)
+                }
             }
             out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#fff\" stroke-width=\"6\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
             out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#c2410c\" stroke-width=\"3.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"

@@ -149,16 +149,33 @@ struct WorkoutController: RouteCollection {
         guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
         var timeline: WorkoutTimeline?
         if let end = workout.endMS { timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db) }
+        let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
         let page = try WorkoutPage(layout: req.layout(title: workout.name, section: "workouts"), workout: workout, timeline: timeline,
-                                   viewer: req.currentUser, owner: owner, tileURL: req.application.config.tileURL)
+                                   viewer: req.currentUser, owner: owner, hiddenZones: zones, tileURL: req.application.config.tileURL)
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }
 
     /// GPX 1.1 (heart rate, cadence and the device's speed in Garmin's TrackPointExtension v2, so a
-    /// re-import computes the same numbers) or CSV, for the owner.
+    /// re-import computes the same numbers) or CSV. Anyone else gets only the samples outside the
+    /// owner's privacy zones (and, in CSV, only those with a position), split where parts are hidden.
     private func export(_ req: Request, workout: Workout, format: String) async throws -> Response {
-        guard WorkoutPolicy.canSeePlaces(workout, viewer: req.currentUser), let end = workout.endMS else { throw Abort(.notFound) }
-        let timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db)
+        guard let end = workout.endMS else { throw Abort(.notFound) }
+        let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
+        var timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db)
+        var starts = workout.segmentStarts(in: timeline.points)
+        if req.currentUser?.id != workout.$user.id {
+            var kept: [TrackPoint] = []
+            var wasHidden = false
+            starts = []
+            for point in timeline.points {
+                guard let here = point.coordinate else { continue }
+                if zones.contains(where: { $0.contains(here) }) { wasHidden = true; continue }
+                if wasHidden && !kept.isEmpty { starts.insert(kept.count) }
+                wasHidden = false
+                kept.append(point)
+            }
+            timeline.points = kept
+        }
         let filename = Slug.make(workout.name).isEmpty ? "workout" : Slug.make(workout.name)
         var body = ""
         let type: String
@@ -169,7 +186,6 @@ struct WorkoutController: RouteCollection {
                 <gpx version="1.1" creator="Fieldhouse" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
                 <trk><name>\(SVGMap.escape(workout.name))</name><type>\(workout.sport)</type><trkseg>\n
                 """
-            let starts = workout.segmentStarts(in: timeline.points)
             for (index, point) in timeline.points.enumerated() {
                 guard let lat = point.latitude, let lon = point.longitude else { continue }
                 if starts.contains(index) && index > 0 { body += "</trkseg><trkseg>\n" }

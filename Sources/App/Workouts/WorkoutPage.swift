@@ -39,7 +39,9 @@ struct WorkoutPage: Encodable {
     static let zoneColours = ["#dbeafe", "#dcfce7", "#fef9c3", "#ffedd5", "#fee2e2"]
     static let zoneBarColours = ["#60a5fa", "#4ade80", "#facc15", "#fb923c", "#ef4444"]
 
-    init(layout: Layout, workout: Workout, timeline: WorkoutTimeline?, viewer: User?, owner: User, tileURL: String?) throws {
+    /// `hiddenZones`: the owner's privacy zones when someone else looks (the map stops at their edges).
+    init(layout: Layout, workout: Workout, timeline: WorkoutTimeline?, viewer: User?, owner: User, hiddenZones: [PrivacyZone],
+         tileURL: String?) throws {
         let format = WorkoutFormat(viewer ?? owner)
         self.layout = layout
         id = try workout.requireID().uuidString.lowercased()
@@ -129,13 +131,15 @@ struct WorkoutPage: Encodable {
                     elevationChart = SVGChart.line(seconds: shown.map { base[$0] }, values: shown.map { ele[$0] },
                                                    label: "Elevation profile", unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
                 }
-                if WorkoutPolicy.canSeePlaces(workout, viewer: viewer) {
+                do {
                     let path = Self.thin(seconds: base, values: distance, target: 1500).compactMap { located[$0].coordinate }
-                    if let first = path.first, let last = path.last {
+                    let pieces = PrivacyTrim.visible(path, zones: hiddenZones)
+                    if let first = pieces.first?.first, let last = pieces.last?.last {
+                        let hidden = hiddenZones.isEmpty ? "" : " (parts near private places are hidden)"
                         map = SVGMap(markers: [.init(coordinate: first, symbol: "S", title: "Start", primary: false),
                                                .init(coordinate: last, symbol: "F", title: "Finish", primary: true)],
-                                     tileURL: tileURL, path: path, label: "Map of the route from S (start) to F (finish)").svg
-                        let lats = path.map(\.latitude), lons = path.map(\.longitude)
+                                     tileURL: tileURL, paths: pieces, label: "Map of the route from S (start) to F (finish)\(hidden)").svg
+                        let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
                         osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"
                     }
                 }

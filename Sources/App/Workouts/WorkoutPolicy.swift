@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import Vapor
 
@@ -15,9 +16,9 @@ enum WorkoutPolicy {
         }
     }
 
-    /// The exact path, streams and exports: only the owner until privacy zones exist, as a route
-    /// usually starts at someone's front door.
-    static func canSeePlaces(_ workout: Workout, viewer: User?) -> Bool {
-        viewer?.id == workout.$user.id
+    /// The circles whose points this viewer must not see on the workout's map and exports: none for
+    /// the owner, the owner's privacy zones for everyone else.
+    static func hiddenZones(_ workout: Workout, viewer: User?, on db: any Database) async throws -> [PrivacyZone] {
+        viewer?.id == workout.$user.id ? [] : try await SavedPrivacyZone.zones(of: workout.$user.id, on: db)
     }
 }

@@ -1,0 +1,82 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// `/settings/privacy-zones`: add and remove the circles that hide places on one's workouts.
+struct PrivacyZoneController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let zones = routes.grouped("settings", "privacy-zones")
+        zones.get(use: page)
+        zones.post(use: add)
+        zones.post(":id", "delete", use: delete)
+    }
+
+    struct Row: Encodable {
+        let id: String
+        let name: String
+        let radius: String
+        let place: String
+    }
+
+    struct Form: Content {
+        var name: String?
+        var lat: String?
+        var lon: String?
+        var radius: String?
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let zones: [Row]
+        let form: Form
+        let errors: [String: String]
+        let radii: [String]
+        let full: Bool
+    }
+
+    private func render(_ req: Request, user: User, form: Form? = nil, errors: [String: String] = [:]) async throws -> Response {
+        let zones = try await SavedPrivacyZone.query(on: req.db).filter(\.$user.$id == user.requireID()).sort(\.$createdAt).all()
+        let home = user.homeLat.flatMap { lat in user.homeLon.map { (lat, $0) } }
+        let page = Page(
+            layout: req.layout(title: "Privacy zones"),
+            zones: try zones.map { Row(id: try $0.requireID().uuidString.lowercased(), name: $0.name, radius: "\(Int($0.radius)) m",
+                                       place: String(format: "%.4f, %.4f", $0.latitude, $0.longitude)) },
+            form: form ?? Form(name: zones.isEmpty ? "Home" : "", lat: home.map { String(format: "%.5f", $0.0) }, lon: home.map { String(format: "%.5f", $0.1) }, radius: "500"),
+            errors: errors, radii: ["200", "300", "500", "750", "1000", "1500", "2000"], full: zones.count >= SavedPrivacyZone.maxPerPerson)
+        return try await req.view.render("accounts/settings_privacy_zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    func page(req: Request) async throws -> Response {
+        try await render(req, user: try req.requireUser())
+    }
+
+    func add(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(Form.self)
+        var errors: [String: String] = [:]
+        let name = AccountRules.collapseWhitespace(form.name ?? "")
+        if name.isEmpty { errors["name"] = "Name the place, e.g. Home" } else if name.count > 60 { errors["name"] = "Keep the name to 60 characters" }
+        let lat = Double((form.lat ?? "").trimmingCharacters(in: .whitespaces)), lon = Double((form.lon ?? "").trimmingCharacters(in: .whitespaces))
+        let centre = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
+        if centre?.isValid != true { errors["lat"] = "Enter a latitude from −90 to 90 and a longitude from −180 to 180, or use your location" }
+        let radius = Double(form.radius ?? "")
+        if radius.map({ !PrivacyZone.radii.contains($0) }) ?? true { errors["radius"] = "Choose a radius from 200 m to 2 km" }
+        let count = try await SavedPrivacyZone.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
+        if count >= SavedPrivacyZone.maxPerPerson { errors["name"] = "You have \(SavedPrivacyZone.maxPerPerson) zones already; remove one first" }
+        guard errors.isEmpty, let centre, let radius else { return try await render(req, user: user, form: form, errors: errors) }
+        try await SavedPrivacyZone(user: user.requireID(), name: name, centre: centre, radius: radius).create(on: req.db)
+        req.flash(.success, "Added the zone “\(name)”. Points inside it are now hidden from everyone else on all your workouts.")
+        return req.redirect(to: "/settings/privacy-zones")
+    }
+
+    func delete(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let zone = try await SavedPrivacyZone.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            throw Abort(.notFound)
+        }
+        try await zone.delete(on: req.db)
+        req.flash(.success, "Removed the zone “\(zone.name)”.")
+        return req.redirect(to: "/settings/privacy-zones")
+    }
+}
