@@ -203,3 +203,35 @@ struct WorkoutFormTests {
         }
     }
 }
+
+@Suite("Statistics")
+struct StatsTests {
+    @Test func twelvePeriodsWithAveragesMaximaAndTotals() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            let yesterday = formatter.string(from: Date().addingTimeInterval(-86_400))
+            let earlier = formatter.string(from: Date().addingTimeInterval(-40 * 86_400))
+            for (sport, day, minutes, km) in [("running", yesterday, "30", "6"), ("cycling", earlier, "60", "24")] {
+                let made = try await ana.post("/workouts/new", [("sport", sport), ("day", day), ("time", "07:00"), ("minutes", minutes), ("distance", km)],
+                                              csrfFrom: "/workouts/new")
+                #expect(made.status == .seeOther)
+            }
+            let months = try await ana.get("/stats?period=month")
+            #expect(months.status == .ok)
+            #expect(months.contains("Last 12 months: 2 workouts"))
+            #expect(months.contains("Training time per month, last 12"))
+            // Duration: average 45:00, maximum 1:00:00, total 1:30:00; distance total 30 km, maximum 24 km.
+            #expect(months.contains("<th scope=\"row\">Duration</th><td>45:00</td><td>1:00:00</td><td>1:30:00</td>"))
+            #expect(months.contains("<th scope=\"row\">Distance</th><td>15.00 km</td><td>24.00 km</td><td>30.00 km</td>"))
+            let runs = try await ana.get("/stats?period=month&sport=running")
+            #expect(runs.contains("Last 12 months, running: 1 workout"))
+            let days = try await ana.get("/stats?period=day")
+            #expect(days.contains("Last 12 days: 1 workout"))
+            #expect(try await app.browser().get("/stats").status == .seeOther)
+        }
+    }
+}

@@ -56,3 +56,15 @@ import Testing
         #expect(WallClock(Date(timeIntervalSince1970: 1_795_725_000), secondsFromGMT: 3600).shortDay == "Thu 26 Nov")
     }
 }
+
+@Suite struct ReportPeriodTests {
+    @Test func weeksStartOnMondayAndMonthsWrapTheYear() {
+        let sunday = CalendarDate(iso: "2026-11-22")!
+        #expect(sunday.weekday == 0)
+        #expect(ReportPeriod.week.start(containing: sunday).description == "2026-11-16")
+        #expect(ReportPeriod.week.start(containing: CalendarDate(iso: "2026-11-16")!).description == "2026-11-16")
+        #expect(ReportPeriod.month.last(3, endingAt: CalendarDate(iso: "2027-01-15")!).map(\.description) == ["2026-11-01", "2026-12-01", "2027-01-01"])
+        #expect(ReportPeriod.day.last(2, endingAt: CalendarDate(iso: "2024-03-01")!).map(\.description) == ["2024-02-29", "2024-03-01"])
+        #expect(ReportPeriod.week.next(after: CalendarDate(iso: "2026-12-28")!).description == "2027-01-04")
+    }
+}

@@ -88,6 +88,28 @@ enum SVGChart {
         return out + "</svg>"
     }
 
+    /// Vertical bars, one per period, each with its label under it and its value over it.
+    static func columns(_ items: [(label: String, value: Double, text: String)], label: String, colour: String) -> String {
+        guard !items.isEmpty else { return "" }
+        let largest = max(items.map(\.value).max() ?? 0, 1e-9)
+        let plotH = height - top - bottom - 16
+        let slot = (width - 8) / Double(items.count)
+        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
+        out += "<line x1=\"4\" x2=\"\(n(width - 4))\" y1=\"\(n(top + 16 + plotH))\" y2=\"\(n(top + 16 + plotH))\" stroke=\"#8a96a3\"/>"
+        for (index, item) in items.enumerated() {
+            let h = plotH * item.value / largest
+            let x = 4 + Double(index) * slot
+            let y = top + 16 + plotH - h
+            out += "<g><title>\(SVGMap.escape(item.label)): \(SVGMap.escape(item.text))</title>"
+            out += "<rect x=\"\(n(x + slot * 0.15))\" y=\"\(n(y))\" width=\"\(n(slot * 0.7))\" height=\"\(n(max(h, 0)))\" rx=\"2\" fill=\"\(colour)\"/>"
+            if item.value > 0 {
+                out += "<text x=\"\(n(x + slot / 2))\" y=\"\(n(y - 4))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
+            }
+            out += "<text x=\"\(n(x + slot / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#4a5560\">\(SVGMap.escape(item.label))</text></g>"
+        }
+        return out + "</svg>"
+    }
+
     private static func niceStep(_ raw: Double) -> Double {
         let magnitude = pow(10, floor(log10(max(raw, 1e-9))))
         for factor in [1.0, 2, 2.5, 5, 10] where raw <= factor * magnitude { return factor * magnitude }
