@@ -93,5 +93,6 @@ enum Migrations {
         app.migrations.add(CreateWorkoutFile())
         app.migrations.add(CreateRoute())
         app.migrations.add(CreatePrivacyZone())
+        app.migrations.add(CreateGoal())
     }
 }

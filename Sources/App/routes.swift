@@ -36,6 +36,7 @@ func routes(_ app: Application) throws {
     try app.register(collection: WorkoutController())
     try app.register(collection: PrivacyZoneController())
     try app.register(collection: StatsController())
+    try app.register(collection: GoalController())
     try app.register(collection: OpenAPIController(app: app))
     try app.register(collection: UploadController(maxBytes: app.config.maxActivityFileBytes))
 }

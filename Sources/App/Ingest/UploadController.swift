@@ -62,6 +62,7 @@ struct UploadController: RouteCollection {
             externalID: WorkoutAPIController.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
             filename: String(file.filename.prefix(200)))
         let outcome = try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db)
+        try await GoalProgress.announce(for: user, on: req.db)
         switch outcome {
         case .created(let workout):
             return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)

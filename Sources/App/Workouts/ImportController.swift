@@ -101,6 +101,7 @@ struct ImportController: RouteCollection {
                 results.append(Result(filename: name, kind: "error", title: "Not imported", detail: error.description))
             }
         }
+        try await GoalProgress.announce(for: user, on: req.db)
         return try await render(req, results: results)
     }
 

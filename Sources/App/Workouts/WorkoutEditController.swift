@@ -113,6 +113,7 @@ struct WorkoutEditController: RouteCollection {
         workout.deviceCalories = calories.map { Int($0.rounded()) }
         workout.summariseTyped(for: user, averageHeartRate: heartRate.map { Int($0.rounded()) }, steps: steps.map { Int($0) })
         try await workout.create(on: req.db)
+        try await GoalProgress.announce(for: user, on: req.db)
         req.flash(.success, "Added “\(workout.name)”.")
         return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())")
     }

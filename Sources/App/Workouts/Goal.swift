@@ -1,0 +1,78 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+
+/// A daily or weekly target for distance, duration, steps or calories.
+final class Goal: Model, @unchecked Sendable {
+    static let schema = "goals"
+    static let maxPerPerson = 10
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "user_id") var user: User
+    @Enum(key: "period") var period: Period
+    @Enum(key: "metric") var metric: Metric
+    @Field(key: "target") var target: Double
+    @Field(key: "enabled") var enabled: Bool
+    /// The period ("2026-11-16") whose reaching was last announced, so it is announced once.
+    @OptionalField(key: "reached_period") var reachedPeriod: String?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    enum Period: String, Codable, CaseIterable, Sendable {
+        case day, week
+        var report: ReportPeriod { self == .day ? .day : .week }
+        var label: String { self == .day ? "Daily" : "Weekly" }
+    }
+
+    enum Metric: String, Codable, CaseIterable, Sendable {
+        case distance, duration, steps, calories
+
+        /// What a person types: kilometres (or miles), minutes, steps, kilocalories.
+        func unit(imperial: Bool) -> String {
+            switch self {
+            case .distance: imperial ? "mi" : "km"
+            case .duration: "min"
+            case .steps: "steps"
+            case .calories: "kcal"
+            }
+        }
+
+        /// The most one period may ask for, in the typed unit.
+        var limit: Double {
+            switch self {
+            case .distance: 2000
+            case .duration: 10_080
+            case .steps: 1_000_000
+            case .calories: 100_000
+            }
+        }
+    }
+
+    init() {}
+
+    init(user: UUID, period: Period, metric: Metric, target: Double) {
+        self.$user.id = user
+        self.period = period
+        self.metric = metric
+        self.target = target
+        self.enabled = true
+    }
+}
+
+struct CreateGoal: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(Goal.schema)
+            .id()
+            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("period", .string, .required)
+            .field("metric", .string, .required)
+            .field("target", .double, .required)
+            .field("enabled", .bool, .required)
+            .field("reached_period", .string)
+            .field("created_at", .datetime)
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(Goal.schema).delete()
+    }
+}

@@ -1,0 +1,75 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+
+/// How far each goal is in its current period, and the one-time "goal reached" notification.
+struct GoalProgress: Encodable {
+    let id: String
+    let title: String
+    let done: String
+    let percent: Int
+    let enabled: Bool
+
+    /// Targets are stored in metres, seconds, steps and kilocalories.
+    static func amount(_ metric: Goal.Metric, of workouts: [Workout]) -> Double {
+        switch metric {
+        case .distance: workouts.compactMap(\.distance).reduce(0, +)
+        case .duration: workouts.map(\.duration).reduce(0, +)
+        case .steps: Double(workouts.compactMap(\.steps).reduce(0, +))
+        case .calories: workouts.compactMap(\.calories).reduce(0, +)
+        }
+    }
+
+    static func describe(_ metric: Goal.Metric, _ value: Double, imperial: Bool) -> String {
+        switch metric {
+        case .distance: String(format: "%.1f %@", value / (imperial ? 1609.344 : 1000), imperial ? "mi" : "km")
+        case .duration: "\(Int((value / 60).rounded())) min"
+        case .steps: "\(Int(value.rounded())) steps"
+        case .calories: "\(Int(value.rounded())) kcal"
+        }
+    }
+
+    /// The current period's start (as a key) and its workouts, for a person.
+    static func current(_ period: Goal.Period, user: User, on db: any Database, now: Date = Date()) async throws -> (key: String, workouts: [Workout]) {
+        let today = CalendarDate(iso: LocalTime.parts(of: now, zone: user.timeZone).day) ?? .today
+        let start = period.report.start(containing: today)
+        let end = period.report.next(after: start)
+        func ms(_ day: CalendarDate) -> Int64 {
+            Int64((LocalTime.instant(day: day.description, time: "00:00", zone: user.timeZone) ?? now).timeIntervalSince1970 * 1000)
+        }
+        let workouts = try await Workout.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$endMS != nil)
+            .filter(\.$startMS >= ms(start)).filter(\.$startMS < ms(end)).all()
+        return (start.description, workouts)
+    }
+
+    /// Every goal of the person with its progress in the current period.
+    static func all(for user: User, on db: any Database) async throws -> [GoalProgress] {
+        let goals = try await Goal.query(on: db).filter(\.$user.$id == user.requireID()).sort(\.$createdAt).all()
+        var periods: [Goal.Period: [Workout]] = [:]
+        for period in Set(goals.map(\.period)) { periods[period] = try await current(period, user: user, on: db).workouts }
+        let imperial = user.units == .imperial
+        return try goals.map { goal in
+            let done = amount(goal.metric, of: periods[goal.period] ?? [])
+            return GoalProgress(
+                id: try goal.requireID().uuidString.lowercased(),
+                title: "\(goal.period.label) \(goal.metric.rawValue): \(describe(goal.metric, goal.target, imperial: imperial))",
+                done: describe(goal.metric, done, imperial: imperial),
+                percent: goal.target > 0 ? Int((done / goal.target * 100).rounded(.down)) : 0, enabled: goal.enabled)
+        }
+    }
+
+    /// After a workout was added or finished: announce each enabled goal reached for the first
+    /// time in its current period.
+    static func announce(for user: User, on db: any Database) async throws {
+        let goals = try await Goal.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$enabled == true).all()
+        for goal in goals {
+            let (key, workouts) = try await current(goal.period, user: user, on: db)
+            guard goal.reachedPeriod != key, amount(goal.metric, of: workouts) >= goal.target else { continue }
+            goal.reachedPeriod = key
+            try await goal.save(on: db)
+            let what = describe(goal.metric, goal.target, imperial: user.units == .imperial)
+            try await Notification.send(to: [user.requireID()], kind: .goalReached,
+                                        text: "You reached your \(goal.period.label.lowercased()) goal of \(what). Well done!", link: "/goals", on: db)
+        }
+    }
+}
