@@ -282,3 +282,25 @@ struct GoalTests {
         }
     }
 }
+
+@Suite("Home page: today")
+struct HomeTodayTests {
+    @Test func activeMinutesGoalsAndLastWorkouts() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            var home = try await ana.get("/")
+            #expect(home.contains("0 of 60 active minutes") && home.contains("Set a goal"))
+            _ = try await ana.post("/goals", [("period", "week"), ("metric", "duration"), ("target", "150")], csrfFrom: "/goals")
+            let token = try await ana.deviceToken()
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let start = max(now - 1_800_000, now - now % 86_400_000 + 1000)
+            let minutes = (now - start) / 60_000
+            _ = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": "running", "name": "Before school", "start": \#(start), "end": \#(now)}"#)
+            home = try await ana.get("/")
+            #expect(home.contains("\(minutes) of 60 active minutes"))
+            #expect(home.contains("Weekly duration: 150 min"))
+            #expect(home.contains("Before school"))
+        }
+    }
+}

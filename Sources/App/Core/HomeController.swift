@@ -23,6 +23,18 @@ struct HomeController: RouteCollection {
         let newFollowers: [PersonCard]
         let suggestions: [PersonCard]
         let games: [MyGamesController.Card]
+        /// Minutes of workouts today against the WHO's 60 a day for 5–17 year olds.
+        let activeMinutes: Int
+        let activePercent: Int
+        let goals: [GoalProgress]
+        let recent: [RecentWorkout]
+    }
+
+    struct RecentWorkout: Encodable {
+        let id: String
+        let name: String
+        let when: String
+        let summary: String
     }
 
     func home(req: Request) async throws -> View {
@@ -46,6 +58,12 @@ struct HomeController: RouteCollection {
                 .orderBy("created_at", .descending).limit(6)
         }
 
+        let (_, today) = try await GoalProgress.current(.day, user: user, on: req.db)
+        let minutes = Int((today.map { $0.moving > 0 ? $0.moving : $0.duration }.reduce(0, +) / 60).rounded(.down))
+        let format = WorkoutFormat(user)
+        let recentWorkouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
+            .sort(\.$startMS, .descending).limit(3).all()
+
         let page = DashboardPage(
             layout: req.layout(title: "Home", section: "home"),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
@@ -56,7 +74,14 @@ struct HomeController: RouteCollection {
             following: iFollow.count,
             newFollowers: try await PersonCard.list(recent, viewer: user, on: req.db),
             suggestions: try await PersonCard.list(suggestions, viewer: user, on: req.db),
-            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map(MyGamesController.card)
+            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map(MyGamesController.card),
+            activeMinutes: minutes, activePercent: min(100, minutes * 100 / 60),
+            goals: try await GoalProgress.all(for: user, on: req.db).filter(\.enabled),
+            recent: try recentWorkouts.map { workout in
+                RecentWorkout(id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
+                              summary: [WorkoutFormat.duration(workout.duration), workout.distance.map { format.distance($0) }]
+                                  .compactMap { $0 }.joined(separator: " · "))
+            }
         )
         return try await req.view.render("home/dashboard", page)
     }
