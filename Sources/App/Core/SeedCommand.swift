@@ -24,6 +24,7 @@ struct SeedCommand: AsyncCommand {
         let teams = try await DemoTeams.seed(app: app)
         let games = try await DemoGames.seed(app: app)
         let challenges = try await DemoChallenges.seed(app: app)
+        let workouts = try await DemoWorkouts.seed(app: app)
         if let count = signature.benchTeams, count > 0 {
             try await BenchTeams.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
@@ -39,6 +40,7 @@ struct SeedCommand: AsyncCommand {
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }
         if challenges > 0 { context.console.print("Added \(challenges) demo photo challenges with replies in every state.") }
+        if workouts > 0 { context.console.print("Added \(workouts) demo workouts and two goals for maya.") }
         context.console.print(added == 0
             ? "Demo data is already present."
             : "Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json").")

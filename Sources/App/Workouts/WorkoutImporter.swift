@@ -75,7 +75,8 @@ enum WorkoutImporter {
         return nil
     }
 
-    private static func save(_ recording: ActivityRecording, start: Int64, end: Int64, hash: String, options: Options,
+    /// Stores a recording already read (a file, or demo data) inside the caller's transaction.
+    static func save(_ recording: ActivityRecording, start: Int64, end: Int64, hash: String, options: Options,
                              user: User, on db: any Database) async throws -> Outcome {
         let userID = try user.requireID()
         let sql = db as! any SQLDatabase
