@@ -304,3 +304,20 @@ struct HomeTodayTests {
         }
     }
 }
+
+@Suite("Demo workouts")
+struct DemoWorkoutTests {
+    @Test func mayaGetsRecentWorkoutsOnce() async throws {
+        try await withApp { app in
+            _ = try await DemoPeople.seed(app: app.app)
+            #expect(try await DemoWorkouts.seed(app: app.app) == 5)
+            #expect(try await DemoWorkouts.seed(app: app.app) == 0)
+            let workouts = try await Workout.query(on: app.db).all()
+            #expect(workouts.count == 5)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            #expect(workouts.allSatisfy { ($0.endMS ?? .max) <= now && $0.startMS > now - 8 * 86_400_000 }, "all in the last week, none ahead")
+            #expect(workouts.contains { $0.name == "Harbour loop" && abs(($0.distance ?? 0) - 9007.07) < 0.01 && $0.avgHeartRate == 154 })
+            #expect(try await Goal.query(on: app.db).count() == 2)
+        }
+    }
+}
