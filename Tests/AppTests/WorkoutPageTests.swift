@@ -321,3 +321,41 @@ struct DemoWorkoutTests {
         }
     }
 }
+
+@Suite("Continuous heart rate")
+struct HeartRatePageTests {
+    @Test func bandSummaryRestingAndTheSwitch() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            #expect(try await ana.get("/heart-rate").contains("Continuous heart rate is switched off"))
+            #expect(try await ana.saveProfile(["continuous_hr": "on"]).status == .seeOther)
+
+            // Two hours at 1 Hz between 80 and 99 bpm, with ten calm minutes at 52 half an hour ago.
+            let token = try await ana.deviceToken()
+            let now = Int64(Date().timeIntervalSince1970 * 1000) / 1000 * 1000
+            var samples: [String] = []
+            for second in 0..<7200 {
+                let t = now - 7_200_000 + Int64(second) * 1000
+                let calm = t >= now - 1_800_000 && t < now - 1_200_000
+                samples.append(#"{"t": \#(t), "bpm": \#(calm ? 52 : 80 + second % 20)}"#)
+            }
+            #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(samples.joined(separator: ","))]}"#).status == .created)
+
+            let day = try await ana.get("/heart-rate")
+            #expect(day.status == .ok)
+            #expect(day.contains("Lowest 52 bpm, highest 99 bpm."))
+            #expect(day.contains("the band is the lowest to highest"))
+            #expect(day.contains("Resting heart rate") && day.contains("<td>52 bpm</td>"))
+
+            let lastHour = try #require(day.firstMatch(#"<a href="([^"]+)">Last hour</a>"#)).replacingOccurrences(of: "&amp;", with: "&")
+            let hour = try await ana.get(lastHour)
+            #expect(hour.contains("Lowest 52 bpm, highest 99 bpm."))
+            #expect(hour.contains("Zoom in") && hour.contains("Zoom out"))
+
+            let backwards = try await ana.get("/heart-rate?from=2026-11-02T10:00&to=2026-11-01T10:00")
+            #expect(backwards.status == .unprocessableEntity && backwards.contains("The end must be after the start"))
+            #expect(try await app.browser().get("/heart-rate").status == .seeOther)
+        }
+    }
+}

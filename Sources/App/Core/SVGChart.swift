@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Foundation
 
 /// Charts drawn as SVG on the server: a line over time with labelled axes (and optional labelled
@@ -84,6 +85,56 @@ enum SVGChart {
             out += "<text x=\"0\" y=\"\(n(y + 17))\" font-size=\"13\" fill=\"#17202a\">\(SVGMap.escape(item.label))</text>"
             out += "<rect x=\"\(n(labelW))\" y=\"\(n(y + 4))\" width=\"\(n(max(w, 1)))\" height=\"18\" rx=\"3\" fill=\"\(item.fill)\"/>"
             out += "<text x=\"\(n(labelW + max(w, 1) + 6))\" y=\"\(n(y + 17))\" font-size=\"13\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
+        }
+        return out + "</svg>"
+    }
+
+    /// A min–max band with a mean line over absolute time (continuous heart rate). Axis labels
+    /// follow the span: clock times within two days, dates beyond.
+    static func band(from start: Int64, to end: Int64, buckets: [(t: Int64, low: Double, high: Double, mean: Double)],
+                     zone: TimeZone, label: String, unit: String) -> String {
+        guard end > start, !buckets.isEmpty else { return "" }
+        let low = buckets.map(\.low).min()!, high = buckets.map(\.high).max()!
+        let step = niceStep(max(high - low, 10) / 4)
+        let minY = (low / step).rounded(.down) * step, maxY = max((high / step).rounded(.up) * step, minY + step)
+        let plotW = width - left - right, plotH = height - top - bottom
+        func x(_ t: Int64) -> Double { left + Double(t - start) / Double(end - start) * plotW }
+        func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
+        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        out += "<title>\(SVGMap.escape(label))</title>"
+        var tick = minY
+        while tick <= maxY + step / 2 {
+            out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
+            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
+            tick += step
+        }
+        out += "<text x=\"4\" y=\"14\" font-size=\"13\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
+        // Time ticks on round local times.
+        let span = Double(end - start) / 1000
+        let tickSeconds: Double = [600.0, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800, 1_209_600]
+            .first { span / $0 <= 6 } ?? 2_592_000
+        let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start) / 1000)))
+        var t = ((Double(start) / 1000 + offset) / tickSeconds).rounded(.up) * tickSeconds - offset
+        while t * 1000 <= Double(end) {
+            let clock = WallClock(Date(timeIntervalSince1970: t), zone: zone)
+            let text = tickSeconds < 86_400 ? clock.clock : "\(clock.day) \(WallClock.shortMonths[clock.month - 1])"
+            let px = x(Int64(t * 1000))
+            out += "<line x1=\"\(n(px))\" x2=\"\(n(px))\" y1=\"\(n(top))\" y2=\"\(n(top + plotH))\" stroke=\"#eef1f4\"/>"
+            out += "<text x=\"\(n(px))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"
+            t += tickSeconds
+        }
+        // The band: upper edge left to right, lower edge back; broken where there is no data.
+        let gap = Int64(Double(end - start) / 100)
+        var runs: [[(t: Int64, low: Double, high: Double, mean: Double)]] = [[]]
+        for bucket in buckets {
+            if let last = runs[runs.count - 1].last, bucket.t - last.t > max(gap, 180_000) { runs.append([]) }
+            runs[runs.count - 1].append(bucket)
+        }
+        for run in runs where !run.isEmpty {
+            var d = "M" + run.map { n(x($0.t)) + " " + n(y($0.high)) }.joined(separator: "L")
+            d += "L" + run.reversed().map { n(x($0.t)) + " " + n(y($0.low)) }.joined(separator: "L") + "Z"
+            out += "<path d=\"\(d)\" fill=\"#b3261e\" fill-opacity=\"0.18\" stroke=\"none\"/>"
+            out += "<path d=\"M" + run.map { n(x($0.t)) + " " + n(y($0.mean)) }.joined(separator: "L") + "\" fill=\"none\" stroke=\"#b3261e\" stroke-width=\"1.6\" vector-effect=\"non-scaling-stroke\"/>"
         }
         return out + "</svg>"
     }
