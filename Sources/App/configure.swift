@@ -94,5 +94,6 @@ enum Migrations {
         app.migrations.add(CreateRoute())
         app.migrations.add(CreatePrivacyZone())
         app.migrations.add(CreateGoal())
+        app.migrations.add(CreateReminder())
     }
 }

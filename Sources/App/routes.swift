@@ -38,6 +38,7 @@ func routes(_ app: Application) throws {
     try app.register(collection: StatsController())
     try app.register(collection: GoalController())
     try app.register(collection: HeartRateController())
+    try app.register(collection: ReminderController())
     try app.register(collection: OpenAPIController(app: app))
     try app.register(collection: UploadController(maxBytes: app.config.maxActivityFileBytes))
 }

@@ -18,6 +18,13 @@ public struct ICalendar: Sendable {
         public var sequence: Int
         public var cancelled: Bool
         public var lastModified: Date?
+        /// A wall-clock start without a zone ("20261123T070000"): RFC 5545 "floating" time, kept
+        /// at that hour in whatever zone the calendar is in. Used instead of `start` when set.
+        public var floatingStart: String?
+        /// Repeats every week on these days (0 = Sunday … 6 = Saturday).
+        public var weekdays: [Int] = []
+        /// A display alarm this many minutes before the start.
+        public var alarmMinutesBefore: Int?
 
         public init(uid: String, start: Date, durationMinutes: Int, summary: String, description: String? = nil,
                     location: String? = nil, latitude: Double? = nil, longitude: Double? = nil, url: String? = nil,
@@ -67,7 +74,11 @@ public struct ICalendar: Sendable {
             line("BEGIN:VEVENT")
             line("UID:" + Self.escape(event.uid))
             line("DTSTAMP:" + stampText)
-            line("DTSTART:" + Self.utc(event.start))
+            line("DTSTART:" + (event.floatingStart ?? Self.utc(event.start)))
+            if !event.weekdays.isEmpty {
+                let days = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
+                line("RRULE:FREQ=WEEKLY;BYDAY=" + event.weekdays.sorted().compactMap { days.indices.contains($0) ? days[$0] : nil }.joined(separator: ","))
+            }
             line("DURATION:" + Self.duration(minutes: event.durationMinutes))
             line("SUMMARY:" + Self.escape(event.summary))
             if let description = event.description, !description.isEmpty { line("DESCRIPTION:" + Self.escape(description)) }
@@ -79,6 +90,13 @@ public struct ICalendar: Sendable {
             line("SEQUENCE:\(event.sequence)")
             line("STATUS:" + (event.cancelled ? "CANCELLED" : "CONFIRMED"))
             if let modified = event.lastModified { line("LAST-MODIFIED:" + Self.utc(modified)) }
+            if let minutes = event.alarmMinutesBefore {
+                line("BEGIN:VALARM")
+                line("ACTION:DISPLAY")
+                line("DESCRIPTION:" + Self.escape(event.summary))
+                line("TRIGGER:-" + Self.duration(minutes: minutes))
+                line("END:VALARM")
+            }
             line("END:VEVENT")
         }
         line("END:VCALENDAR")

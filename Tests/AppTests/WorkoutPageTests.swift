@@ -359,3 +359,48 @@ struct HeartRatePageTests {
         }
     }
 }
+
+@Suite("Reminders")
+struct ReminderTests {
+    @Test func remindersRepeatInTheCalendarFeedWithTheirAlarm() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let noDays = try await ana.post("/reminders", [("title", "Stretch"), ("time", "07:30"), ("alert", "10")], csrfFrom: "/reminders")
+            #expect(noDays.status == .unprocessableEntity && noDays.contains("Choose at least one day"))
+            let badTime = try await ana.post("/reminders", [("title", "Stretch"), ("time", "25:00"), ("days[]", "1"), ("alert", "7")], csrfFrom: "/reminders")
+            #expect(badTime.status == .unprocessableEntity && badTime.contains("such as 07:30") && badTime.contains("from the list"))
+            let added = try await ana.post("/reminders", [("title", "Stretch; then run"), ("time", "07:30"), ("days[]", "1"), ("days[]", "4"), ("alert", "10")],
+                                           csrfFrom: "/reminders")
+            #expect(added.status == .seeOther)
+            let list = try await ana.get("/reminders")
+            #expect(list.contains("07:30, Mon, Thu") && list.contains("alert 10 min before"))
+
+            let feedURL = try #require(list.firstMatch(#"(/calendar/[A-Za-z0-9_-]+\.ics)"#))
+            var feed = try await app.browser().get(feedURL)
+            #expect(feed.status == .ok)
+            #expect(feed.contains("SUMMARY:Stretch\\; then run"))
+            #expect(feed.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,TH\r\n"))
+            #expect(feed.firstMatch(#"DTSTART:(\d{8}T073000)\r\n"#) != nil, "a floating 07:30 start")
+            #expect(feed.contains("TRIGGER:-PT10M"))
+
+            let id = try #require(try await Reminder.query(on: app.db).first()?.requireID().uuidString.lowercased())
+            let edited = try await ana.post("/reminders/\(id)/edit", [("title", "Stretch"), ("time", "18:00"), ("days[]", "6"), ("alert", "0")],
+                                            csrfFrom: "/reminders/\(id)/edit")
+            #expect(edited.status == .seeOther)
+            feed = try await app.browser().get(feedURL)
+            #expect(feed.contains("BYDAY=SA") && !feed.contains("VALARM"))
+            #expect(try await ana.post("/reminders/\(id)/toggle", [], csrfFrom: "/reminders").status == .seeOther)
+            #expect(!(try await app.browser().get(feedURL).contains("Stretch")))
+
+            let ben = app.browser()
+            try await ben.signUp("ben")
+            #expect(try await ben.get("/reminders/\(id)/edit").status == .notFound)
+            #expect(try await ben.post("/reminders/\(id)/delete", [], csrfFrom: "/reminders").status == .notFound)
+            let confirm = try await ana.get("/reminders/\(id)/delete")
+            #expect(confirm.contains("Delete “Stretch”?"))
+            #expect(try await ana.post("/reminders/\(id)/delete", [], csrfFrom: "/reminders/\(id)/delete").status == .seeOther)
+            #expect(try await rowCount("reminders", app.db) == 0)
+        }
+    }
+}

@@ -75,3 +75,16 @@ import Testing
         }
     }
 }
+
+@Suite struct ICalendarRecurrenceTests {
+    @Test func weeklyFloatingEventsWithAnAlarm() {
+        var event = ICalendar.Event(uid: "reminder-1@fieldhouse", start: Date(timeIntervalSince1970: 0), durationMinutes: 30, summary: "Stretch")
+        event.floatingStart = "20261123T070000"
+        event.weekdays = [3, 1, 5]
+        event.alarmMinutesBefore = 10
+        let text = ICalendar(name: "Me", events: [event]).render()
+        #expect(text.contains("DTSTART:20261123T070000\r\n"))
+        #expect(text.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR\r\n"))
+        #expect(text.contains("BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Stretch\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT"))
+    }
+}

@@ -57,7 +57,14 @@ struct CalendarController: RouteCollection {
                 lastModified: row.updated_at
             )
         }
-        let body = ICalendar(name: name, events: events).render()
+        // The personal feed (not a team's) also carries the person's reminders.
+        var reminders: [ICalendar.Event] = []
+        if teamID == nil {
+            for reminder in try await Reminder.query(on: req.db).filter(\.$user.$id == ownerID).filter(\.$enabled == true).all() {
+                if let event = try ReminderController.event(reminder, zone: owner.timeZone) { reminders.append(event) }
+            }
+        }
+        let body = ICalendar(name: name, events: events + reminders).render()
         var headers = HTTPHeaders()
         headers.contentType = HTTPMediaType(type: "text", subType: "calendar", parameters: ["charset": "utf-8"])
         headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=300")

@@ -1,0 +1,47 @@
+import Fluent
+import Foundation
+
+/// "Stretch at 07:00 on Mondays and Thursdays": a weekly reminder that reaches the person's phone
+/// through their calendar feed (a repeating event with an alarm).
+final class Reminder: Model, @unchecked Sendable {
+    static let schema = "reminders"
+    static let maxPerPerson = 20
+    static let alertChoices = [0, 5, 10, 30, 60]
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "user_id") var user: User
+    @Field(key: "title") var title: String
+    /// "07:00", the person's own wall-clock time.
+    @Field(key: "time") var time: String
+    /// Days of the week, "1,4" (0 = Sunday … 6 = Saturday).
+    @Field(key: "weekdays") var weekdays: String
+    /// Minutes before; 0 for no alert.
+    @Field(key: "alert_minutes") var alertMinutes: Int
+    @Field(key: "enabled") var enabled: Bool
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+    init() {}
+
+    var days: [Int] { weekdays.split(separator: ",").compactMap { Int($0) } }
+}
+
+struct CreateReminder: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(Reminder.schema)
+            .id()
+            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("title", .string, .required)
+            .field("time", .string, .required)
+            .field("weekdays", .string, .required)
+            .field("alert_minutes", .int, .required)
+            .field("enabled", .bool, .required)
+            .field("created_at", .datetime)
+            .field("updated_at", .datetime)
+            .create()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(Reminder.schema).delete()
+    }
+}

@@ -1,0 +1,178 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// `/reminders`: weekly reminders (title, time, days, alert, on/off) that the personal calendar
+/// feed carries as repeating events with an alarm, so the phone's calendar does the reminding.
+struct ReminderController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let reminders = routes.grouped("reminders")
+        reminders.get(use: page)
+        reminders.post(use: save)
+        reminders.get(":id", "edit", use: editPage)
+        reminders.post(":id", "edit", use: save)
+        reminders.post(":id", "toggle", use: toggle)
+        reminders.get(":id", "delete", use: confirmDelete)
+        reminders.post(":id", "delete", use: delete)
+    }
+
+    static let dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    /// Monday first, as weeks are shown.
+    static let dayOrder = [1, 2, 3, 4, 5, 6, 0]
+
+    struct Row: Encodable {
+        let id: String
+        let title: String
+        let when: String
+        let alert: String
+        let enabled: Bool
+    }
+
+    struct Day: Encodable {
+        let value: Int
+        let name: String
+        let checked: Bool
+    }
+
+    struct Option: Encodable {
+        let value: Int
+        let label: String
+        let selected: Bool
+    }
+
+    struct Form: Content {
+        var title: String?
+        var time: String?
+        var days: [String]?
+        var alert: String?
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let reminders: [Row]
+        let editing: String?
+        let form: Form
+        let days: [Day]
+        let alerts: [Option]
+        let errors: [String: String]
+        let feed: String
+    }
+
+    static func describe(_ reminder: Reminder) -> String {
+        let days = reminder.days
+        let names = days.count == 7 ? "every day" : dayOrder.filter(days.contains).map { String(dayNames[$0].prefix(3)) }.joined(separator: ", ")
+        return "\(reminder.time), \(names)"
+    }
+
+    private func render(_ req: Request, user: User, form: Form? = nil, editing: Reminder? = nil, errors: [String: String] = [:]) async throws -> Response {
+        let reminders = try await Reminder.query(on: req.db).filter(\.$user.$id == user.requireID()).sort(\.$time).all()
+        let form = form ?? Form(title: editing?.title ?? "", time: editing?.time ?? "07:00",
+                                days: editing.map { $0.days.map(String.init) } ?? ["1", "3", "5"], alert: String(editing?.alertMinutes ?? 10))
+        let chosen = Set(form.days ?? [])
+        let alert = Int(form.alert ?? "") ?? 10
+        let page = Page(
+            layout: req.layout(title: "Reminders", section: "workouts"),
+            reminders: try reminders.map { Row(id: try $0.requireID().uuidString.lowercased(), title: $0.title, when: Self.describe($0),
+                                              alert: $0.alertMinutes == 0 ? "no alert" : "alert \($0.alertMinutes) min before", enabled: $0.enabled) },
+            editing: try editing?.requireID().uuidString.lowercased(), form: form,
+            days: Self.dayOrder.map { Day(value: $0, name: Self.dayNames[$0], checked: chosen.contains(String($0))) },
+            alerts: Reminder.alertChoices.map { Option(value: $0, label: $0 == 0 ? "No alert" : "\($0) minutes before", selected: $0 == alert) },
+            errors: errors, feed: try await CalendarController.feedURL(for: user, req: req))
+        return try await req.view.render("workouts/reminders", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    func page(req: Request) async throws -> Response {
+        try await render(req, user: try req.requireUser())
+    }
+
+    private func own(_ req: Request, _ user: User) async throws -> Reminder {
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let reminder = try await Reminder.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            throw Abort(.notFound)
+        }
+        return reminder
+    }
+
+    func editPage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        return try await render(req, user: user, editing: try await own(req, user))
+    }
+
+    /// Adds a reminder, or changes the one in the address.
+    func save(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let existing = req.parameters.get("id") == nil ? nil : try await own(req, user)
+        let form = try req.content.decode(Form.self)
+        var errors: [String: String] = [:]
+        let title = AccountRules.collapseWhitespace(form.title ?? "")
+        if title.isEmpty { errors["title"] = "Say what to be reminded of" } else if title.count > 80 { errors["title"] = "Keep it to 80 characters" }
+        let time = (form.time ?? "").trimmingCharacters(in: .whitespaces)
+        if LocalTime.instant(day: "2026-01-05", time: time, zone: "UTC") == nil { errors["time"] = "Enter a time such as 07:30" }
+        let days = Set((form.days ?? []).compactMap(Int.init).filter { (0...6).contains($0) })
+        if days.isEmpty { errors["days"] = "Choose at least one day" }
+        let alert = Int(form.alert ?? "")
+        if alert.map({ !Reminder.alertChoices.contains($0) }) ?? true { errors["alert"] = "Choose an alert from the list" }
+        if existing == nil, try await Reminder.query(on: req.db).filter(\.$user.$id == user.requireID()).count() >= Reminder.maxPerPerson {
+            errors["title"] = "You have \(Reminder.maxPerPerson) reminders already; delete one first"
+        }
+        guard errors.isEmpty, let alert else { return try await render(req, user: user, form: form, editing: existing, errors: errors) }
+        let reminder = existing ?? Reminder()
+        if existing == nil {
+            reminder.$user.id = try user.requireID()
+            reminder.enabled = true
+        }
+        reminder.title = title
+        reminder.time = time
+        reminder.weekdays = days.sorted().map(String.init).joined(separator: ",")
+        reminder.alertMinutes = alert
+        try await reminder.save(on: req.db)
+        req.flash(.success, existing == nil ? "Reminder added. It reaches your phone through your calendar feed." : "Reminder saved.")
+        return req.redirect(to: "/reminders")
+    }
+
+    func toggle(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let reminder = try await own(req, user)
+        reminder.enabled.toggle()
+        try await reminder.save(on: req.db)
+        req.flash(.success, reminder.enabled ? "“\(reminder.title)” is on." : "“\(reminder.title)” is off.")
+        return req.redirect(to: "/reminders")
+    }
+
+    struct ConfirmPage: Encodable {
+        let layout: Layout
+        let id: String
+        let title: String
+        let when: String
+    }
+
+    func confirmDelete(req: Request) async throws -> View {
+        let user = try req.requireUser()
+        let reminder = try await own(req, user)
+        return try await req.view.render("workouts/reminder_delete", ConfirmPage(
+            layout: req.layout(title: "Delete reminder", section: "workouts"), id: try reminder.requireID().uuidString.lowercased(),
+            title: reminder.title, when: Self.describe(reminder)))
+    }
+
+    func delete(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let reminder = try await own(req, user)
+        try await reminder.delete(on: req.db)
+        req.flash(.success, "Deleted “\(reminder.title)”.")
+        return req.redirect(to: "/reminders")
+    }
+
+    /// The reminder as a weekly event at its wall-clock time (floating, so it stays at 07:00
+    /// through summer time), first on the next chosen day.
+    static func event(_ reminder: Reminder, zone: String) throws -> ICalendar.Event? {
+        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: zone).day) ?? .today
+        guard let first = (0..<7).map({ today.adding(days: $0) }).first(where: { reminder.days.contains($0.weekday) }) else { return nil }
+        let hhmm = reminder.time.replacingOccurrences(of: ":", with: "")
+        var event = ICalendar.Event(uid: "reminder-\(try reminder.requireID().uuidString.lowercased())@fieldhouse", start: Date(),
+                                    durationMinutes: 15, summary: reminder.title, lastModified: reminder.updatedAt)
+        event.floatingStart = first.description.replacingOccurrences(of: "-", with: "") + "T" + hhmm + "00"
+        event.weekdays = reminder.days
+        event.alarmMinutesBefore = reminder.alertMinutes > 0 ? reminder.alertMinutes : nil
+        return event
+    }
+}
