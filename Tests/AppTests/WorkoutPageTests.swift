@@ -175,8 +175,10 @@ struct WorkoutFormTests {
             #expect(workout.calorieMethod == "heart_rate", "Keytel: she gave sex, weight and a birth date")
             // Age 36 (born 1990-05-17): (−20.4022 + 0.4472×150 − 0.1263×60 + 0.074×36) / 4.184 = 9.98177 kcal/min × 50 min.
             #expect(abs((workout.calories ?? 0) - 499.09) < 0.05)
+            #expect(try await ana.post("/goals", [("period", "week"), ("metric", "distance"), ("target", "40")], csrfFrom: "/goals").status == .seeOther)
             let page = try await ana.get("/workouts/\(try workout.requireID().uuidString.lowercased())")
             #expect(page.contains("10.00 km") && page.contains("5:00 /km") && page.contains("&lt;b&gt;felt good&lt;/b&gt;"))
+            #expect(page.contains("Weekly distance goal") && page.contains("25 % of 40.0 km"))
 
             let same = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:30"), ("minutes", "20")], csrfFrom: "/workouts/new")
             #expect(same.status == .unprocessableEntity && same.contains("You already have"))

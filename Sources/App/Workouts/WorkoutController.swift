@@ -150,8 +150,9 @@ struct WorkoutController: RouteCollection {
         var timeline: WorkoutTimeline?
         if let end = workout.endMS { timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db) }
         let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
+        let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let page = try WorkoutPage(layout: req.layout(title: workout.name, section: "workouts"), workout: workout, timeline: timeline,
-                                   viewer: req.currentUser, owner: owner, hiddenZones: zones, tileURL: req.application.config.tileURL)
+                                   viewer: req.currentUser, owner: owner, hiddenZones: zones, goals: goals, tileURL: req.application.config.tileURL)
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }
 

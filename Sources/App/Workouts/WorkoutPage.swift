@@ -41,7 +41,7 @@ struct WorkoutPage: Encodable {
 
     /// `hiddenZones`: the owner's privacy zones when someone else looks (the map stops at their edges).
     init(layout: Layout, workout: Workout, timeline: WorkoutTimeline?, viewer: User?, owner: User, hiddenZones: [PrivacyZone],
-         tileURL: String?) throws {
+         goals: [Goal] = [], tileURL: String?) throws {
         let format = WorkoutFormat(viewer ?? owner)
         self.layout = layout
         id = try workout.requireID().uuidString.lowercased()
@@ -67,6 +67,14 @@ struct WorkoutPage: Encodable {
         if let calories = workout.calories { stats.append(.init(label: "Calories", value: "\(Int(calories.rounded())) kcal")) }
         if let steps = workout.steps { stats.append(.init(label: "Steps", value: "\(steps)")) }
         if let trimp = workout.trimp { stats.append(.init(label: "Training load (TRIMP)", value: "\(Int(trimp.rounded()))")) }
+        // How much of each of the owner's active goals this workout alone covers.
+        if isOwner {
+            for goal in goals where goal.enabled && goal.target > 0 {
+                let share = GoalProgress.amount(goal.metric, of: [workout]) / goal.target * 100
+                stats.append(.init(label: "\(goal.period.label) \(goal.metric.rawValue) goal",
+                                   value: "\(Int(share.rounded())) % of \(GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))"))
+            }
+        }
         self.stats = stats
         workoutNotes = workout.notes
         notes = isOwner ? (workout.summaryNotes?.split(separator: "\n").map(String.init) ?? []) : []
