@@ -195,6 +195,19 @@ public enum ActivityFile {
         }
     }
 
+    /// Reads an XML activity file, reporting a cut-off document as truncated and any other
+    /// breakage as corrupt.
+    static func scanXML<H: XMLHandler>(_ bytes: [UInt8], into handler: inout H) throws {
+        do {
+            try XMLScanner.scan(bytes, into: &handler)
+        } catch let failure as XMLScanner.Failure {
+            switch failure {
+            case .truncated: throw ActivityFileError.truncated(failure.description)
+            default: throw ActivityFileError.corrupt(failure.description)
+            }
+        }
+    }
+
     /// Numbers in XML text (already trimmed by the scanner) or attributes; nil when it is not one or not finite.
     static func number(_ text: String) -> Double? {
         guard let value = Double(text) ?? Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite else { return nil }

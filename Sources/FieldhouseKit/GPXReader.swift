@@ -6,14 +6,7 @@ import Foundation
 public enum GPXReader {
     public static func read(_ bytes: [UInt8]) throws -> ActivityFileContent {
         var handler = Handler()
-        do {
-            try XMLScanner.scan(bytes, into: &handler)
-        } catch let failure as XMLScanner.Failure {
-            switch failure {
-            case .truncated: throw ActivityFileError.truncated(failure.description)
-            default: throw ActivityFileError.corrupt(failure.description)
-            }
-        }
+        try ActivityFile.scanXML(bytes, into: &handler)
         guard handler.sawGPX else { throw ActivityFileError.unknownType }
         if let problem = handler.problem { throw ActivityFileError.corrupt(problem) }
 

@@ -6,14 +6,7 @@ import Foundation
 public enum TCXReader {
     public static func read(_ bytes: [UInt8]) throws -> ActivityRecording {
         var handler = Handler()
-        do {
-            try XMLScanner.scan(bytes, into: &handler)
-        } catch let failure as XMLScanner.Failure {
-            switch failure {
-            case .truncated: throw ActivityFileError.truncated(failure.description)
-            default: throw ActivityFileError.corrupt(failure.description)
-            }
-        }
+        try ActivityFile.scanXML(bytes, into: &handler)
         guard handler.sawRoot else { throw ActivityFileError.unknownType }
         if let problem = handler.problem { throw ActivityFileError.corrupt(problem) }
         guard handler.activities > 0 else {

@@ -57,6 +57,27 @@ struct WorkoutPageTests {
         }
     }
 
+    @Test func followersOnlyWorkoutsAreForAcceptedFollowers() async throws {
+        try await withApp { app in
+            let (_, id) = try await Self.anaWithWorkouts(app)
+            let workout = try #require(try await Workout.find(UUID(uuidString: id), on: app.db))
+            workout.visibility = .followers
+            try await workout.save(on: app.db)
+            let ben = app.browser(), cyd = app.browser()
+            try await ben.signUp("ben")
+            try await cyd.signUp("cyd")
+            // Ben follows Ana (her profile is public, so at once); Cyd does not.
+            #expect(try await ben.post("/u/ana/follow", [], csrfFrom: "/u/ana").status == .seeOther)
+            #expect(try await ben.get("/workouts/\(id)").status == .ok)
+            #expect(try await cyd.get("/workouts/\(id)").status == .notFound)
+            #expect(try await cyd.get("/workouts/\(id).gpx").status == .notFound)
+            #expect(try await app.browser().get("/workouts/\(id)").status == .notFound)
+            // Nobody's history, statistics or heart rate shows another person's workouts.
+            #expect(!(try await ben.get("/workouts").contains(id)))
+            #expect(try await ben.get("/stats?period=month").contains(": 0 workouts"))
+        }
+    }
+
     @Test func privacyZonesHideEveryPointInsideFromEveryoneElse() async throws {
         try await withApp { app in
             let (ana, id) = try await Self.anaWithWorkouts(app)
@@ -379,6 +400,10 @@ struct ReminderTests {
             #expect(list.contains("07:30, Mon, Thu") && list.contains("alert 10 min before"))
 
             let feedURL = try #require(list.firstMatch(#"(/calendar/[A-Za-z0-9_-]+\.ics)"#))
+            // A team's feed, which teammates may be given, never carries personal reminders.
+            let slug = try await ana.createTeam("Ana FC")
+            let teamFeed = try await app.browser().get(feedURL + "?team=\(slug)")
+            #expect(teamFeed.status == .ok && !teamFeed.contains("Stretch"))
             var feed = try await app.browser().get(feedURL)
             #expect(feed.status == .ok)
             #expect(feed.contains("SUMMARY:Stretch\\; then run"))

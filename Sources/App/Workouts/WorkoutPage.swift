@@ -152,16 +152,24 @@ struct WorkoutPage: Encodable {
                     }
                 }
                 // Splits per kilometre (or mile).
+                // One pass over the time line: heart rates add up until the next whole km (or mile).
                 var nextMark = format.splitLength
                 var markTime = located.first!.time
-                for (index, point) in located.enumerated() where distance[index] >= nextMark {
+                var locatedIndex = 0
+                var beats = 0, beatCount = 0
+                for point in points {
+                    if point.time > markTime, let bpm = point.heartRate { beats += bpm; beatCount += 1 }
+                    guard locatedIndex < located.count, located[locatedIndex].time == point.time else { continue }
+                    defer { locatedIndex += 1 }
+                    guard distance[locatedIndex] >= nextMark else { continue }
                     let time = Double(point.time - markTime) / 1000
-                    let window = points.filter { $0.time > markTime && $0.time <= point.time }.compactMap(\.heartRate)
                     splits.append(Split(number: "\(splits.count + 1)", time: WorkoutFormat.duration(time),
                                         pace: format.pace(format.splitLength / max(time, 1)),
-                                        heartRate: window.isEmpty ? "–" : "\(window.reduce(0, +) / window.count)"))
+                                        heartRate: beatCount == 0 ? "–" : "\(beats / beatCount)"))
                     markTime = point.time
                     nextMark += format.splitLength
+                    beats = 0
+                    beatCount = 0
                 }
             }
         }
