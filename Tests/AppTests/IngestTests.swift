@@ -6,11 +6,17 @@ import Testing
 import Vapor
 
 extension Browser {
-    /// Creates a device token through Settings → Devices and returns it.
-    func deviceToken(named name: String = "Polar strap") async throws -> String {
+    /// Creates a device token through Settings → Devices and returns it. Most devices in these
+    /// tests are straps worn all day, so continuous monitoring is switched on for their owner
+    /// (directly: the profile form would also reset the age and weight the summaries use).
+    func deviceToken(named name: String = "Polar strap", allDay: Bool = true) async throws -> String {
         let page = try await post("/settings/devices", [("name", name)], csrfFrom: "/settings/devices")
         #expect(page.status == .ok)
         #expect(page.headers.first(name: .cacheControl) == "no-store")
+        if allDay {
+            let username = try #require(username)
+            try await User.query(on: app.db).filter(\.$username == username).set(\.$continuousHeartRate, to: true).update()
+        }
         return try #require(page.firstMatch(#"id="token" class="mono" readonly value="([^"]+)""#))
     }
 
@@ -123,6 +129,49 @@ struct IngestTests {
             #expect((again.json["duplicates"] as? [String: Int])?["heart_rate"] == 2)
             #expect(try await count("heart_rate_samples", app.db) == 2)
             #expect(try await count("location_samples", app.db) == 1)
+        }
+    }
+
+    @Test func withContinuousMonitoringOffOnlySamplesInsideAWorkoutAreKept() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken(allDay: false)
+            let start = Int64(Date().timeIntervalSince1970) * 1000 - 3_600_000
+            func heartRate(_ seconds: Range<Int>) -> String {
+                #"{"heart_rate": [\#(seconds.map { #"{"t": \#(start + Int64($0) * 1000), "bpm": 90}"# }.joined(separator: ","))], "steps": [{"t": \#(start - 5000), "count": 4}]}"#
+            }
+            // No workout yet: an all-day strap's samples are answered, counted and not kept.
+            let before = try await ana.api(.POST, "/api/v1/samples", token: token, json: heartRate(-60..<0))
+            #expect(before.status == .ok)
+            #expect(before.json["skipped"] as? [String: Int] == ["heart_rate": 60, "rr": 0, "locations": 0, "steps": 1, "motion": 0])
+            #expect((before.json["skipped_reason"] as? String)?.contains("Continuous monitoring is off") == true)
+            #expect(try await count("heart_rate_samples", app.db) == 0)
+            #expect(try await count("step_samples", app.db) == 0)
+
+            // A recording workout keeps what falls after its start, and only that.
+            let started = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "w1", "sport": "running", "start": \#(start)}"#)
+            #expect(started.status == .created)
+            let during = try await ana.api(.POST, "/api/v1/samples", token: token, json: heartRate(-10..<120))
+            #expect(during.status == .created)
+            #expect((during.json["stored"] as? [String: Int])?["heart_rate"] == 120)
+            #expect((during.json["skipped"] as? [String: Int])?["heart_rate"] == 10)
+            #expect(during.json["skipped_reason"] != nil)
+            #expect(try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "w1", "end": \#(start + 120_000)}"#).status == .ok)
+
+            // Finished: samples after its end are all-day samples again.
+            let after = try await ana.api(.POST, "/api/v1/samples", token: token, json: heartRate(200..<230))
+            #expect((after.json["skipped"] as? [String: Int])?["heart_rate"] == 30)
+            #expect(try await count("heart_rate_samples", app.db) == 120)
+            #expect(try await ana.get("/heart-rate").contains("Continuous heart rate is switched off"))
+
+            // Switched on, the same all-day samples are kept.
+            #expect(try await ana.saveProfile(["continuous_hr": "on"]).status == .seeOther)
+            let on = try await ana.api(.POST, "/api/v1/samples", token: token, json: heartRate(200..<230))
+            #expect(on.status == .created)
+            #expect(on.json["skipped"] as? [String: Int] == ["heart_rate": 0, "rr": 0, "locations": 0, "steps": 0, "motion": 0])
+            #expect(on.json["skipped_reason"] == nil)
+            #expect(try await count("heart_rate_samples", app.db) == 150)
         }
     }
 

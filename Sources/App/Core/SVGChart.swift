@@ -18,7 +18,8 @@ enum SVGChart {
     static let height = 220.0
     private static let left = 46.0, right = 10.0, top = 24.0, bottom = 26.0
 
-    /// A line of `values` over `seconds` (nil values break the line).
+    /// A line of `values` over `seconds`; nil values and pauses (a gap of over a minute, or of
+    /// several times the usual spacing once thinned) break the line rather than bridge it.
     static func line(seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
                      bands: [Band] = [], fill: Bool = false) -> String {
         let present = values.compactMap { $0 }
@@ -58,13 +59,18 @@ enum SVGChart {
             t += timeStep
         }
         out += "<text x=\"4\" y=\"14\" font-size=\"13\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
-        // The line, broken where values are missing.
+        // The line, broken where values are missing or the recording paused.
+        let pause = max(60, 5 * end / Double(seconds.count))
         var path = ""
         var drawing = false
+        var previous = -Double.infinity
         for (s, value) in zip(seconds, values) {
             guard let value else { drawing = false; continue }
+            // A filled profile stays whole: its area would not close across a break.
+            if !fill && s - previous > pause { drawing = false }
             path += (drawing ? "L" : "M") + n(x(s)) + " " + n(y(value))
             drawing = true
+            previous = s
         }
         if fill, let first = seconds.first {
             out += "<path d=\"\(path)L\(n(x(end))) \(n(y(minY)))L\(n(x(first))) \(n(y(minY)))Z\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>"

@@ -40,7 +40,7 @@ struct SeedCommand: AsyncCommand {
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }
         if challenges > 0 { context.console.print("Added \(challenges) demo photo challenges with replies in every state.") }
-        if workouts > 0 { context.console.print("Added \(workouts) demo workouts and two goals for maya.") }
+        if workouts > 0 { context.console.print("Added \(workouts) demo workouts (a year of them), a week of all-day heart rate, goals and reminders for maya.") }
         context.console.print(added == 0
             ? "Demo data is already present."
             : "Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json").")

@@ -1,4 +1,5 @@
 import FieldhouseKit
+import Fluent
 import Foundation
 import Vapor
 
@@ -16,6 +17,10 @@ struct SampleController: RouteCollection {
     struct Answer: Content {
         let stored: SeriesCounts
         let duplicates: SeriesCounts
+        /// Samples not kept because they fall outside every workout while continuous monitoring
+        /// is off in the person's profile; `skipped_reason` says so in words.
+        let skipped: SeriesCounts
+        let skipped_reason: String?
         let refused: [Refusal]
     }
 
@@ -90,9 +95,27 @@ struct SampleController: RouteCollection {
 
     private func store(_ batch: SampleBatch, refused: [Refusal], on req: Request) async throws -> Response {
         let user = try req.auth.require(User.self)
+        var batch = batch
+        var skipped = SeriesCounts()
+        // Continuous monitoring off: only samples inside one of the person's workouts (a recording
+        // one counts from its start) are kept. A device should start the workout before sending
+        // its samples, or upload the workout's file.
+        if !user.continuousHeartRate, let span = batch.span {
+            let userID = try user.requireID()
+            let latest: Int64 = span.upperBound, earliest: Int64 = span.lowerBound
+            let workouts = try await Workout.query(on: req.db)
+                .filter(\.$user.$id == userID)
+                .filter(\.$startMS <= latest)
+                .group(.or) { $0.filter(\.$endMS == .null).filter(\.$endMS >= earliest) }
+                .all()
+            let windows: [ClosedRange<Int64>] = workouts.map { $0.startMS...($0.endMS ?? Int64.max) }
+            skipped = batch.keep(within: windows)
+        }
         let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
         let anything = stored != SeriesCounts()
-        return try await Answer(stored: stored, duplicates: duplicates, refused: refused)
+        let reason = skipped == SeriesCounts() ? nil
+            : "Continuous monitoring is off in your profile, so samples outside a workout are not kept. Start a workout first, or turn it on under Settings → Profile."
+        return try await Answer(stored: stored, duplicates: duplicates, skipped: skipped, skipped_reason: reason, refused: refused)
             .encodeResponse(status: anything ? .created : .ok, for: req)
     }
 

@@ -3,11 +3,17 @@ import Fluent
 import Vapor
 
 /// Maya's demo training: three real recordings from `Resources/Demo/workouts` (a FIT run, a GPX
-/// walk round a lake, a TCX run) moved to the last few days, two workouts typed in by hand, and
-/// two goals, so a newcomer finds charts, maps, statistics and progress bars to click through.
+/// walk round a lake, a TCX run) moved to the last few days, two workouts typed in by hand, a year
+/// of generated history before that (`DemoTraining`), a week of all-day heart rate, two goals, two
+/// reminders and a privacy zone round her home, so a newcomer finds charts, maps, statistics,
+/// trends and progress bars to click through.
 enum DemoWorkouts {
-    /// Returns how many workouts were added; does nothing once Maya has any.
-    static func seed(app: Application) async throws -> Int {
+    /// Maya's home, where her generated tracks begin (as in `Resources/Demo/people.json`).
+    static let home = Coordinate(latitude: 55.68, longitude: 12.57)
+
+    /// Returns how many workouts were added; does nothing once Maya has any. `weeks` is how far
+    /// back the generated history reaches.
+    static func seed(app: Application, weeks: Int = 52) async throws -> Int {
         guard let maya = try await User.query(on: app.db).filter(\.$username == "maya").first(),
               try await Workout.query(on: app.db).filter(\.$user.$id == maya.requireID()).first() == nil else { return 0 }
         let folder = app.directory.workingDirectory + "Resources/Demo/workouts/"
@@ -51,10 +57,52 @@ enum DemoWorkouts {
             try await workout.create(on: app.db)
             added += 1
         }
-        if try await Goal.query(on: app.db).filter(\.$user.$id == maya.requireID()).first() == nil {
-            try await Goal(user: maya.requireID(), period: .week, metric: .duration, target: 300 * 60).create(on: app.db)
-            try await Goal(user: maya.requireID(), period: .day, metric: .duration, target: 60 * 60).create(on: app.db)
+        let training = DemoTraining(shapes: try .load(from: folder), habit: DemoTraining.maya, home: home)
+        added += try await training.seed(for: maya, fromDaysAgo: 8, toDaysAgo: weeks * 7, seed: 2026, on: app.db)
+        try await seedAllDayHeartRate(for: maya, days: 7, on: app.db)
+
+        // After a reset Maya has none of these but may still have her privacy zone.
+        let mayaID = try maya.requireID()
+        try await Goal(user: mayaID, period: .week, metric: .duration, target: 300 * 60).create(on: app.db)
+        try await Goal(user: mayaID, period: .day, metric: .duration, target: 60 * 60).create(on: app.db)
+        for (title, time, days, alert) in [("Futsal: pack the bag", "16:30", "4", 30), ("Stretch", "21:00", "0,1,3,5", 0)] {
+            let reminder = Reminder()
+            reminder.$user.id = mayaID
+            reminder.title = title
+            reminder.time = time
+            reminder.weekdays = days
+            reminder.alertMinutes = alert
+            reminder.enabled = true
+            try await reminder.create(on: app.db)
         }
+        if try await SavedPrivacyZone.query(on: app.db).filter(\.$user.$id == mayaID).first() == nil {
+            try await SavedPrivacyZone(user: mayaID, name: "Home", centre: home, radius: 300).create(on: app.db)
+        }
+        maya.continuousHeartRate = true
+        try await maya.save(on: app.db)
         return added
+    }
+
+    /// An all-day strap's readings every 5 seconds: low and steady at night, higher and restless
+    /// by day, never inside a workout (the workout's own samples are there).
+    private static func seedAllDayHeartRate(for user: User, days: Int, on db: any Database) async throws {
+        let userID = try user.requireID()
+        let now = Int64(Date().timeIntervalSince1970) * 1000
+        let from = now - Int64(days) * 86_400_000
+        let windows = try await Workout.query(on: db).filter(\.$user.$id == userID).filter(\.$startMS >= from - 86_400_000).all()
+            .map { $0.startMS...($0.endMS ?? now) }
+        let offset = Int64((TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!).secondsFromGMT()) * 1000
+        var random = SeededGenerator(seed: 7)
+        var batch = SampleBatch()
+        var level = 60.0
+        for t in stride(from: from, to: now, by: 5000) where !windows.contains(where: { $0.contains(t) }) {
+            let hour = Double((t + offset) % 86_400_000) / 3_600_000
+            let asleep = hour < 6.5 || hour >= 23
+            let target = asleep ? 52 + 3 * sin(hour) : 72 + 8 * sin(hour / 3) + (hour > 12 && hour < 13 ? 20 : 0)
+            // Drift towards the time of day's level, with a little noise from second to second.
+            level += (target - level) * 0.02 + Double.random(in: -1.5...1.5, using: &random)
+            batch.heartRate.append((t, Int(level.rounded())))
+        }
+        _ = try await SampleStore.store(batch, for: userID, on: db)
     }
 }

@@ -15,6 +15,31 @@ struct SampleBatch {
     var cadence: [(t: Int64, rpm: Int)] = []
 
     var count: Int { heartRate.count + rr.count + locations.count + steps.count + motion.count + cadence.count }
+
+    /// The earliest and latest sample time, or nil for an empty batch.
+    var span: ClosedRange<Int64>? {
+        let times = [heartRate.map(\.t), rr.map(\.t), locations.map(\.t), steps.map(\.t), motion.map(\.t), cadence.map(\.t)]
+        guard let low = times.compactMap({ $0.min() }).min(), let high = times.compactMap({ $0.max() }).max() else { return nil }
+        return low...high
+    }
+
+    /// Drops every sample outside `windows` and returns how many of each series went.
+    mutating func keep(within windows: [ClosedRange<Int64>]) -> SeriesCounts {
+        func inside(_ t: Int64) -> Bool { windows.contains { $0.contains(t) } }
+        var dropped = SeriesCounts()
+        func filter<T>(_ items: inout [T], _ time: (T) -> Int64, _ count: inout Int) {
+            let before = items.count
+            items.removeAll { !inside(time($0)) }
+            count = before - items.count
+        }
+        filter(&heartRate, \.t, &dropped.heart_rate)
+        filter(&rr, \.t, &dropped.rr)
+        filter(&locations, \.t, &dropped.locations)
+        filter(&steps, \.t, &dropped.steps)
+        filter(&motion, \.t, &dropped.motion)
+        filter(&cadence, \.t, &dropped.cadence)
+        return dropped
+    }
 }
 
 /// Counts per series, as the API answers them.

@@ -8,6 +8,8 @@ import Vapor
 final class Browser: @unchecked Sendable {
     let app: TestApp
     private(set) var cookies: [String: String] = [:]
+    /// The username this browser last signed up or logged in with.
+    private(set) var username: String?
 
     init(app: TestApp) { self.app = app }
 
@@ -118,12 +120,14 @@ final class Browser: @unchecked Sendable {
             ("display_name", name ?? username.capitalized), ("birth_date", birthDate),
         ], csrfFrom: "/signup")
         #expect(page.status == .seeOther, "sign-up of \(username) failed: \(page.body.prefix(300))")
+        self.username = username
         return page
     }
 
     @discardableResult
     func logIn(_ login: String, password: String = Browser.password, next: String = "/") async throws -> Page {
-        try await post("/login", [("login", login), ("password", password), ("next", next)], csrfFrom: "/login")
+        if !login.contains("@") { username = login }
+        return try await post("/login", [("login", login), ("password", password), ("next", next)], csrfFrom: "/login")
     }
 
     func logOut() async throws {
