@@ -35,6 +35,7 @@ func routes(_ app: Application) throws {
     try app.register(collection: WorkoutEditController())
     try app.register(collection: WorkoutController())
     try app.register(collection: PrivacyZoneController())
+    try app.register(collection: ResetWorkoutsController())
     try app.register(collection: StatsController())
     try app.register(collection: GoalController())
     try app.register(collection: HeartRateController())

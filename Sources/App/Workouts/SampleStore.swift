@@ -176,6 +176,17 @@ enum SampleStore {
         return inserted
     }
 
+    /// Every table of a person's time series (the heart-rate rollup aside).
+    static let sampleTables = ["location_samples", "heart_rate_samples", "rr_intervals", "cadence_samples", "step_samples", "motion_samples"]
+
+    /// All of a person's samples and their heart-rate rollup.
+    static func deleteAllSamples(of user: UUID, on db: any Database) async throws {
+        let sql = db as! any SQLDatabase
+        for table in sampleTables + ["heart_rate_minutes"] {
+            try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: user)").run()
+        }
+    }
+
     /// Removes the samples inside a workout's window, unless another of the person's workouts
     /// overlaps it (those samples are that workout's too), and brings the minute rollup up to date.
     static func deleteSamples(of workout: Workout, on db: any Database) async throws {
@@ -185,7 +196,7 @@ enum SampleStore {
         guard others == 0 else { return }
         let sql = db as! any SQLDatabase
         let user = workout.$user.id
-        for table in ["location_samples", "heart_rate_samples", "rr_intervals", "cadence_samples", "step_samples", "motion_samples"] {
+        for table in sampleTables {
             try await sql.raw("""
                 DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: workout.startMS) AND \(bind: end)
                 """).run()

@@ -1,0 +1,67 @@
+import Fluent
+import SQLKit
+import Vapor
+
+/// `/settings/reset-workouts`: a fresh start for one's training history. Deletes every workout,
+/// sample, goal and reminder of the signed-in person once they type their username; their
+/// profile, teams, games, challenges, devices, routes and privacy zones stay.
+struct ResetWorkoutsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let reset = routes.grouped("settings", "reset-workouts")
+        reset.get(use: page)
+        reset.post(use: resetAll)
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let workouts: String
+        let samples: String
+        let goals: String
+        let reminders: String
+        let username: String
+        let error: String?
+    }
+
+    private func render(_ req: Request, user: User, error: String? = nil) async throws -> Response {
+        let userID = try user.requireID()
+        let sql = req.db as! any SQLDatabase
+        var samples = 0
+        for table in SampleStore.sampleTables {
+            struct Count: Decodable { let n: Int }
+            samples += try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID)")
+                .first(decoding: Count.self)?.n ?? 0
+        }
+        let page = Page(
+            layout: req.layout(title: "Reset workouts"),
+            workouts: try await Workout.query(on: req.db).filter(\.$user.$id == userID).count().counted("workout"),
+            samples: samples.counted("recorded sample"),
+            goals: try await Goal.query(on: req.db).filter(\.$user.$id == userID).count().counted("goal"),
+            reminders: try await Reminder.query(on: req.db).filter(\.$user.$id == userID).count().counted("reminder"),
+            username: user.username, error: error)
+        return try await req.view.render("workouts/reset", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+    }
+
+    func page(req: Request) async throws -> Response {
+        try await render(req, user: try req.requireUser())
+    }
+
+    func resetAll(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let typed = (try? req.content.get(String.self, at: "username"))?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard typed.lowercased() == user.username.lowercased() else {
+            return try await render(req, user: user, error: typed.isEmpty
+                ? "Type your username to confirm."
+                : "That is not your username; nothing was deleted.")
+        }
+        let userID = try user.requireID()
+        try await req.db.transaction { db in
+            try await SampleStore.deleteAllSamples(of: userID, on: db)
+            // Files hang off their workouts and go with them.
+            try await Workout.query(on: db).filter(\.$user.$id == userID).delete()
+            try await Goal.query(on: db).filter(\.$user.$id == userID).delete()
+            try await Reminder.query(on: db).filter(\.$user.$id == userID).delete()
+        }
+        req.flash(.success, "Your workouts, recorded data, goals and reminders are deleted. Everything else is as it was.")
+        return req.redirect(to: "/workouts")
+    }
+}
