@@ -21,18 +21,30 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
-.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 >/dev/null
+.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 --bench-training >/dev/null
 .build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 
-# Sign in as a demo person the way a browser does: fetch the form, send its CSRF token back.
-jar="$data/cookies.txt"
-token=$(curl -fs -c "$jar" "$base/login" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n 1)
-curl -fs -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$token" \
-  --data-urlencode "login=maya" --data-urlencode "password=fieldhouse-demo" "$base/login"
-session=$(awk '$6 == "fh_session" { print $7 }' "$jar")
-[[ -n "$session" ]] || { echo "could not sign in as the demo user" >&2; exit 1; }
+# Sign in the way a browser does: fetch the form, send its CSRF token back. Prints the session.
+sign_in() {
+  local jar="$data/cookies-$1.txt" token session
+  token=$(curl -fs -c "$jar" "$base/login" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n 1)
+  curl -fs -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$token" \
+    --data-urlencode "login=$1" --data-urlencode "password=$2" "$base/login"
+  session=$(awk '$6 == "fh_session" { print $7 }' "$jar")
+  [[ -n "$session" ]] || { echo "could not sign in as $1" >&2; exit 1; }
+  echo "$session"
+}
+jar="$data/cookies-maya.txt"
+session=$(sign_in maya fieldhouse-demo)
+athlete=$(sign_in bench_athlete bench-password)
+
+# bench_athlete's one-hour run (her newest workout) and the 30-day heart-rate range, as the pages link them.
+run=$(curl -fs -H "Cookie: fh_session=$athlete" "$base/workouts" | grep -o 'href="/workouts/[0-9a-f-]\{36\}"' | head -n 1 | cut -d'"' -f2)
+[[ -n "$run" ]] || { echo "could not find the bench run" >&2; exit 1; }
+month=$(curl -fs -H "Cookie: fh_session=$athlete" "$base/heart-rate" | sed -n 's/.*<a href="\([^"]*\)">30 days<\/a>.*/\1/p' | head -n 1 | sed 's/&amp;/\&/g')
+[[ -n "$month" ]] || { echo "could not find the 30-day heart-rate link" >&2; exit 1; }
 
 # maya's secret calendar address, as the settings page shows it.
 feed=$(curl -fs -b "$jar" "$base/settings/calendar" | sed -n 's/.*id="feed" readonly value="[^"]*\(\/calendar\/[^"]*\.ics\)".*/\1/p' | head -n 1)
@@ -56,9 +68,14 @@ SCENARIOS=(
   "calendar feed (300 games)|$feed|"
   "challenge inbox (500 challenges)|/challenges|fh_session=$session"
   "challenge photo (signed in)|$photo|fh_session=$session"
+  "workout page (1 h run, 1 Hz, HR+GPS)|$run|fh_session=$athlete"
+  "heart rate, 24 h of 1 Hz|/heart-rate|fh_session=$athlete"
+  "heart rate, 30 days of 1 Hz|$month|fh_session=$athlete"
+  "statistics by month (2,000 workouts)|/stats?period=month|fh_session=$athlete"
 )
 
-printf "%-34s %10s %9s %9s %9s   (wrk, %s connections, %s, 2 threads)\n" "scenario" "req/s" "p50" "p90" "p99" "$CONNECTIONS" "$DURATION"
+printf "%-38s %10s %9s %9s %9s %10s   (wrk, %s connections, %s, 2 threads; alone = p50 of one connection, 3s)\n" \
+  "scenario" "req/s" "p50" "p90" "p99" "alone" "$CONNECTIONS" "$DURATION"
 for scenario in "${SCENARIOS[@]}"; do
   IFS='|' read -r name path cookie <<<"$scenario"
   args=(-t2 -c"$CONNECTIONS" -d"$DURATION" --latency)
@@ -70,7 +87,11 @@ for scenario in "${SCENARIOS[@]}"; do
   p90=$(awk '$1 == "90%" { print $2 }' <<<"$out")
   p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
   errors=$(awk '/Non-2xx|Socket errors/ { printf "%s ", $0 }' <<<"$out")
-  printf "%-34s %10s %9s %9s %9s   HTTP %s %s\n" "$name" "$rps" "$p50" "$p90" "$p99" "$status" "$errors"
+  # One request at a time: the server's own time per request, without queueing behind others.
+  alone_args=(-t1 -c1 -d3s --latency)
+  [[ -n "$cookie" ]] && alone_args+=(-H "Cookie: $cookie")
+  alone=$(wrk "${alone_args[@]}" "$base$path" | awk '$1 == "50%" { print $2 }')
+  printf "%-38s %10s %9s %9s %9s %10s   HTTP %s %s\n" "$name" "$rps" "$p50" "$p90" "$p99" "$alone" "$status" "$errors"
 done
 
 # Uploads are POSTs of a 4 MB file, so they are timed by a small client of their own.

@@ -189,5 +189,5 @@ enum SVGChart {
         step < 1 ? String(format: "%.1f", value) : String(Int(value.rounded()))
     }
 
-    private static func n(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func n(_ value: Double) -> String { value.tenths }
 }

@@ -80,7 +80,7 @@ struct SVGMap {
         return out + "</svg>"
     }
 
-    private static func n(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func n(_ value: Double) -> String { value.tenths }
 
     static func escape(_ text: String) -> String {
         var out = ""

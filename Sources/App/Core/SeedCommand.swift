@@ -13,6 +13,9 @@ struct SeedCommand: AsyncCommand {
 
         @Option(name: "bench-challenges", help: "Also add this many challenges to maya's inbox, for `make bench`.")
         var benchChallenges: Int?
+
+        @Flag(name: "bench-training", help: "Also add bench_athlete: a one-hour 1 Hz run, 30 days of 1 Hz heart rate and 2,000 workouts, for `make bench`.")
+        var benchTraining: Bool
     }
 
     var help: String { "Adds demo people, profiles and follows (skipped when they already exist)." }
@@ -36,6 +39,10 @@ struct SeedCommand: AsyncCommand {
         if let count = signature.benchChallenges, count > 0 {
             try await BenchChallenges.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark challenges to maya's inbox.")
+        }
+        if signature.benchTraining {
+            try await BenchTraining.seed(app: app)
+            context.console.print("Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts.")
         }
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }

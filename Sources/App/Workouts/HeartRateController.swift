@@ -35,6 +35,11 @@ struct HeartRateController: RouteCollection {
         let to: String
         let title: String
         let chart: String
+        /// The chart's span in epoch milliseconds and the zone its times are in, for choosing a
+        /// range by dragging across it (app.js).
+        let fromMS: Int64
+        let toMS: Int64
+        let zone: String
         let summary: String?
         let resting: [Resting]
         let error: String?
@@ -112,25 +117,24 @@ struct HeartRateController: RouteCollection {
             if !buckets.isEmpty {
                 summary = "Lowest \(Int(buckets.map(\.low).min()!)) bpm, highest \(Int(buckets.map(\.high).max()!)) bpm."
             }
-            // Resting heart rate per local day: the lowest mean over 5 consecutive minutes.
+            // Resting heart rate per local day: the lowest mean of a complete five-minute block. The
+            // database reduces the minutes to the lowest block of each quarter hour (every time zone
+            // is a whole number of quarter hours from UTC), so a month is 2,880 rows, not 43,200.
             if span >= 86_400_000 / 2 {
                 let rows = try await sql.raw("""
-                    SELECT minute, sum_bpm, samples FROM heart_rate_minutes
-                    WHERE user_id = \(bind: userID) AND minute >= \(bind: from / 60_000) AND minute < \(bind: to / 60_000) ORDER BY minute
+                    SELECT block / 3 AS quarter, MIN(mean) AS low FROM (
+                        SELECT minute / 5 AS block, CAST(SUM(sum_bpm) AS DOUBLE PRECISION) / SUM(samples) AS mean
+                        FROM heart_rate_minutes WHERE user_id = \(bind: userID) AND minute >= \(bind: from / 60_000) AND minute < \(bind: to / 60_000)
+                        GROUP BY minute / 5 HAVING COUNT(*) = 5
+                    ) blocks GROUP BY block / 3
                     """).all()
-                var byDay: [String: [(Int64, Double)]] = [:]
+                var lowest: [String: Double] = [:]
                 for row in rows {
-                    let minute = try row.decode(column: "minute", as: Int64.self)
-                    let mean = Double(try row.decode(column: "sum_bpm", as: Int64.self)) / Double(max(try row.decode(column: "samples", as: Int.self), 1))
-                    byDay[LocalTime.parts(of: Date(timeIntervalSince1970: Double(minute * 60)), zone: user.timeZone).day, default: []].append((minute, mean))
+                    let clock = WallClock(Date(timeIntervalSince1970: Double(try row.decode(column: "quarter", as: Int64.self) * 900)), zone: zone)
+                    let day = String(format: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
+                    lowest[day] = min(lowest[day] ?? .infinity, try row.decode(column: "low", as: Double.self))
                 }
-                for (day, minutes) in byDay.sorted(by: { $0.key > $1.key }) where minutes.count >= 5 {
-                    var lowest = Double.infinity
-                    for i in 4..<minutes.count where minutes[i].0 - minutes[i - 4].0 == 4 {
-                        lowest = min(lowest, minutes[(i - 4)...i].map(\.1).reduce(0, +) / 5)
-                    }
-                    if lowest.isFinite { resting.append(Resting(day: day, bpm: Int(lowest.rounded()))) }
-                }
+                resting = lowest.sorted { $0.key > $1.key }.map { Resting(day: $0.key, bpm: Int($0.value.rounded())) }
             }
         }
         let title = "\(WorkoutFormat(user).when(from)) – \(WorkoutFormat(user).when(to))"
@@ -140,6 +144,7 @@ struct HeartRateController: RouteCollection {
             navigation: navigation, from: local(from), to: local(to), title: title,
             chart: SVGChart.band(from: from, to: to, buckets: buckets, zone: zone,
                                  label: "Heart rate from \(title): the band is the lowest to highest, the line the average", unit: "bpm"),
+            fromMS: from, toMS: to, zone: zone.identifier,
             summary: summary, resting: resting, error: error)
         return try await req.view.render("workouts/heart_rate", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }

@@ -1,5 +1,6 @@
 import FieldhouseKit
 import Fluent
+import SQLKit
 import Vapor
 
 /// `/stats?period=day|week|month&sport=`: the last 12 periods side by side, and the average, maximum
@@ -53,15 +54,38 @@ struct StatsController: RouteCollection {
             Int64((LocalTime.instant(day: day.description, time: "00:00", zone: user.timeZone) ?? Date()).timeIntervalSince1970 * 1000)
         }
         let bounds = starts.map(instant) + [instant(period.next(after: starts.last!))]
-        var query = try Workout.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$endMS != nil)
-            .filter(\.$startMS >= bounds.first!).filter(\.$startMS < bounds.last!)
-        if let sport { query = query.filter(\.$sport == sport.rawValue) }
-        let workouts = try await query.all()
-
-        var buckets = [[Workout]](repeating: [], count: 12)
-        for workout in workouts {
-            if let index = bounds.indices.dropLast().last(where: { bounds[$0] <= workout.startMS }) { buckets[index].append(workout) }
+        // One pass in the database: each workout's period by its start, and per period the sum,
+        // count and maximum of every number (hydrating thousands of workouts would cost far more).
+        let columns = ["duration_s", "moving_s", "distance_m", "elevation_gain_m", "avg_speed_mps", "avg_hr", "calories_kcal", "steps", "trimp"]
+        var text = "SELECT CASE"
+        for index in 1..<12 { text += " WHEN start_ms < \(bounds[index]) THEN \(index - 1)" }
+        text += " ELSE 11 END AS bucket, COUNT(*) AS n"
+        for column in columns {
+            text += ", CAST(SUM(\(column)) AS DOUBLE PRECISION) AS sum_\(column), COUNT(\(column)) AS n_\(column), CAST(MAX(\(column)) AS DOUBLE PRECISION) AS max_\(column)"
         }
+        var sql = SQLQueryString(text)
+        sql.appendInterpolation(unsafeRaw: " FROM workouts WHERE user_id = ")
+        sql.appendInterpolation(bind: try user.requireID())
+        sql.appendInterpolation(unsafeRaw: " AND end_ms IS NOT NULL AND start_ms >= \(bounds.first!) AND start_ms < \(bounds.last!)")
+        if let sport {
+            sql.appendInterpolation(unsafeRaw: " AND sport = ")
+            sql.appendInterpolation(bind: sport.rawValue)
+        }
+        sql.appendInterpolation(unsafeRaw: " GROUP BY 1")
+        struct Totals { var sum = 0.0, count = 0, maximum: Double? }
+        var counts = [Int](repeating: 0, count: 12)
+        var totals = [[String: Totals]](repeating: [:], count: 12)
+        for row in try await (req.db as! any SQLDatabase).raw(sql).all() {
+            let bucket = try row.decode(column: "bucket", as: Int.self)
+            counts[bucket] = try row.decode(column: "n", as: Int.self)
+            for column in columns {
+                totals[bucket][column] = Totals(sum: try row.decode(column: "sum_\(column)", as: Double?.self) ?? 0,
+                                                count: try row.decode(column: "n_\(column)", as: Int.self),
+                                                maximum: try row.decode(column: "max_\(column)", as: Double?.self))
+            }
+        }
+        func total(_ bucket: Int, _ column: String) -> Double { totals[bucket][column]?.sum ?? 0 }
+
         func label(_ day: CalendarDate) -> String {
             switch period {
             case .day: "\(day.day) \(WallClock.shortMonths[day.month - 1])"
@@ -69,41 +93,42 @@ struct StatsController: RouteCollection {
             case .month: WallClock.shortMonths[day.month - 1] + (day.month == 1 ? " \(day.year % 100)" : "")
             }
         }
-        let rows = zip(starts, buckets).map { start, list in
+        let rows = starts.enumerated().map { index, start in
             PeriodRow(label: (period == .week ? "Week of " : "") + label(start) + (period == .month ? "" : " \(start.year)"),
-                      workouts: list.count, duration: WorkoutFormat.duration(list.map(\.duration).reduce(0, +)),
-                      distance: format.distance(list.compactMap(\.distance).reduce(0, +)),
-                      calories: "\(Int(list.compactMap(\.calories).reduce(0, +).rounded()))",
-                      steps: "\(list.compactMap(\.steps).reduce(0, +))")
+                      workouts: counts[index], duration: WorkoutFormat.duration(total(index, "duration_s")),
+                      distance: format.distance(total(index, "distance_m")),
+                      calories: "\(Int(total(index, "calories_kcal").rounded()))",
+                      steps: "\(Int(total(index, "steps")))")
         }
-        let chart = SVGChart.columns(zip(starts, buckets).map { start, list in
-            let minutes = list.map(\.duration).reduce(0, +) / 60
+        let chart = SVGChart.columns(starts.enumerated().map { index, start in
+            let minutes = total(index, "duration_s") / 60
             return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(Int(minutes.rounded()))m")
         }, label: "Training time per \(period.rawValue), last 12", colour: "#0b6e4f")
 
         // Average, maximum and total of each number, over the workouts that have it.
-        func attribute(_ name: String, _ values: [Double], _ show: (Double) -> String, total: Bool = true) -> Attribute {
-            guard !values.isEmpty else { return Attribute(name: name, average: "–", maximum: "–", total: "–") }
-            return Attribute(name: name, average: show(values.reduce(0, +) / Double(values.count)), maximum: show(values.max()!),
-                             total: total ? show(values.reduce(0, +)) : "–")
+        func attribute(_ name: String, _ column: String, _ show: (Double) -> String, total: Bool = true) -> Attribute {
+            let parts = totals.compactMap { $0[column] }
+            let count = parts.map(\.count).reduce(0, +), sum = parts.map(\.sum).reduce(0, +)
+            guard count > 0, let maximum = parts.compactMap(\.maximum).max() else { return Attribute(name: name, average: "–", maximum: "–", total: "–") }
+            return Attribute(name: name, average: show(sum / Double(count)), maximum: show(maximum), total: total ? show(sum) : "–")
         }
         let attributes = [
-            attribute("Duration", workouts.map(\.duration), WorkoutFormat.duration),
-            attribute("Moving time", workouts.map(\.moving), WorkoutFormat.duration),
-            attribute("Distance", workouts.compactMap(\.distance), { format.distance($0) }),
-            attribute("Climbing", workouts.compactMap(\.elevationGain), { format.elevation($0) }),
-            attribute("Average speed", workouts.compactMap(\.avgSpeed), { format.speed($0) }, total: false),
-            attribute("Average heart rate", workouts.compactMap(\.avgHeartRate).map(Double.init), { "\(Int($0.rounded())) bpm" }, total: false),
-            attribute("Calories", workouts.compactMap(\.calories), { "\(Int($0.rounded())) kcal" }),
-            attribute("Steps", workouts.compactMap(\.steps).map(Double.init), { "\(Int($0.rounded()))" }),
-            attribute("Training load (TRIMP)", workouts.compactMap(\.trimp), { "\(Int($0.rounded()))" }),
+            attribute("Duration", "duration_s", WorkoutFormat.duration),
+            attribute("Moving time", "moving_s", WorkoutFormat.duration),
+            attribute("Distance", "distance_m", { format.distance($0) }),
+            attribute("Climbing", "elevation_gain_m", { format.elevation($0) }),
+            attribute("Average speed", "avg_speed_mps", { format.speed($0) }, total: false),
+            attribute("Average heart rate", "avg_hr", { "\(Int($0.rounded())) bpm" }, total: false),
+            attribute("Calories", "calories_kcal", { "\(Int($0.rounded())) kcal" }),
+            attribute("Steps", "steps", { "\(Int($0.rounded()))" }),
+            attribute("Training load (TRIMP)", "trimp", { "\(Int($0.rounded()))" }),
         ]
         let names: [ReportPeriod: String] = [.day: "Days", .week: "Weeks", .month: "Months"]
         let page = Page(
             layout: req.layout(title: "Statistics", section: "workouts"),
             periods: ReportPeriod.allCases.map { Option(value: $0.rawValue, label: names[$0]!, selected: $0 == period) },
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
-            chart: chart, rows: rows.reversed(), attributes: attributes, count: workouts.count,
+            chart: chart, rows: rows.reversed(), attributes: attributes, count: counts.reduce(0, +),
             heading: "Last 12 \(names[period]!.lowercased())" + (sport.map { ", \($0.label.lowercased())" } ?? ""))
         return try await req.view.render("workouts/stats", page).encodeResponse(for: req)
     }
