@@ -95,5 +95,6 @@ enum Migrations {
         app.migrations.add(CreatePrivacyZone())
         app.migrations.add(CreateGoal())
         app.migrations.add(CreateReminder())
+        app.migrations.add(CreateHeartRateQuarter())
     }
 }

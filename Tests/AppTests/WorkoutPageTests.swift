@@ -393,6 +393,15 @@ struct HeartRatePageTests {
             let hour = try await ana.get(lastHour)
             #expect(hour.contains("Lowest 52 bpm, highest 99 bpm."))
             #expect(hour.contains("Zoom in") && hour.contains("Zoom out"))
+            // The chart can be dragged across: its wrapper names its span and Ana's time zone.
+            #expect(hour.contains(#"data-select-range data-url="/heart-rate""#) && hour.contains(#"data-zone="Europe/Copenhagen""#))
+
+            // A month reads the quarter-hour rollup: the same extremes and the same resting rate.
+            let month = try #require(day.firstMatch(#"<a href="([^"]+)">30 days</a>"#)).replacingOccurrences(of: "&amp;", with: "&")
+            let thirty = try await ana.get(month)
+            #expect(thirty.contains("Lowest 52 bpm, highest 99 bpm."))
+            #expect(thirty.contains("<td>52 bpm</td>"))
+            #expect(try await rowCount("heart_rate_quarters", app.db) >= 8)
 
             let backwards = try await ana.get("/heart-rate?from=2026-11-02T10:00&to=2026-11-01T10:00")
             #expect(backwards.status == .unprocessableEntity && backwards.contains("The end must be after the start"))

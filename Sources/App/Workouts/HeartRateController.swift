@@ -9,6 +9,7 @@ import Vapor
 struct HeartRateController: RouteCollection {
     static let maxSpan: Int64 = 366 * 86_400_000
     static let rawLimit: Int64 = 6 * 3_600_000
+    static let minuteLimit: Int64 = 2 * 86_400_000
     static let buckets = 300
 
     func boot(routes: any RoutesBuilder) throws {
@@ -90,49 +91,39 @@ struct HeartRateController: RouteCollection {
         if user.continuousHeartRate {
             let sql = req.db as! any SQLDatabase
             let width = max(span / Int64(Self.buckets), 1000)
-            if span <= Self.rawLimit {
-                let rows = try await sql.raw("""
-                    SELECT t / \(unsafeRaw: String(width)) AS b, MIN(bpm) AS lo, MAX(bpm) AS hi, AVG(CAST(bpm AS DOUBLE PRECISION)) AS mean
-                    FROM heart_rate_samples WHERE user_id = \(bind: userID) AND t >= \(bind: from) AND t < \(bind: to)
-                    GROUP BY t / \(unsafeRaw: String(width)) ORDER BY b
-                    """).all()
-                for row in rows {
-                    buckets.append((try row.decode(column: "b", as: Int64.self) * width + width / 2, Double(try row.decode(column: "lo", as: Int.self)),
-                                    Double(try row.decode(column: "hi", as: Int.self)), try row.decode(column: "mean", as: Double.self)))
-                }
-            } else {
-                let minuteWidth = max(width / 60_000, 1)
-                let rows = try await sql.raw("""
-                    SELECT minute / \(unsafeRaw: String(minuteWidth)) AS b, MIN(min_bpm) AS lo, MAX(max_bpm) AS hi,
-                           CAST(SUM(sum_bpm) AS DOUBLE PRECISION) / SUM(samples) AS mean
-                    FROM heart_rate_minutes WHERE user_id = \(bind: userID) AND minute >= \(bind: from / 60_000) AND minute < \(bind: to / 60_000)
-                    GROUP BY minute / \(unsafeRaw: String(minuteWidth)) ORDER BY b
-                    """).all()
-                for row in rows {
-                    buckets.append((try row.decode(column: "b", as: Int64.self) * minuteWidth * 60_000 + minuteWidth * 30_000,
-                                    Double(try row.decode(column: "lo", as: Int.self)), Double(try row.decode(column: "hi", as: Int.self)),
-                                    try row.decode(column: "mean", as: Double.self)))
-                }
+            // The finest store that still answers quickly: samples up to six hours, the minute
+            // rollup up to two days, the quarter-hour rollup beyond.
+            let (table, key, unit, low, high, sum, count): (String, String, Int64, String, String, String, String) =
+                span <= Self.rawLimit ? ("heart_rate_samples", "t", 1, "bpm", "bpm", "bpm", "1")
+                : span <= Self.minuteLimit ? ("heart_rate_minutes", "minute", 60_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
+                : ("heart_rate_quarters", "quarter", 900_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
+            let per = max(width / unit, 1)
+            let rows = try await sql.numberRows("""
+                SELECT \(unsafeRaw: key) / \(unsafeRaw: String(per)) AS b, MIN(\(unsafeRaw: low)) AS lo, MAX(\(unsafeRaw: high)) AS hi,
+                       CAST(SUM(\(unsafeRaw: sum)) AS DOUBLE PRECISION) / SUM(\(unsafeRaw: count)) AS mean
+                FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID) AND \(unsafeRaw: key) >= \(bind: from / unit) AND \(unsafeRaw: key) < \(bind: to / unit)
+                GROUP BY \(unsafeRaw: key) / \(unsafeRaw: String(per)) ORDER BY b
+                """, columns: ["b", "lo", "hi", "mean"])
+            for row in rows {
+                guard let b = row[0], let lo = row[1], let hi = row[2], let mean = row[3] else { continue }
+                buckets.append((Int64(b) * per * unit + per * unit / 2, lo, hi, mean))
             }
             if !buckets.isEmpty {
                 summary = "Lowest \(Int(buckets.map(\.low).min()!)) bpm, highest \(Int(buckets.map(\.high).max()!)) bpm."
             }
-            // Resting heart rate per local day: the lowest mean of a complete five-minute block. The
-            // database reduces the minutes to the lowest block of each quarter hour (every time zone
-            // is a whole number of quarter hours from UTC), so a month is 2,880 rows, not 43,200.
+            // Resting heart rate per local day: the lowest mean of a complete five-minute block,
+            // which the quarter-hour rollup keeps for each quarter.
             if span >= 86_400_000 / 2 {
-                let rows = try await sql.raw("""
-                    SELECT block / 3 AS quarter, MIN(mean) AS low FROM (
-                        SELECT minute / 5 AS block, CAST(SUM(sum_bpm) AS DOUBLE PRECISION) / SUM(samples) AS mean
-                        FROM heart_rate_minutes WHERE user_id = \(bind: userID) AND minute >= \(bind: from / 60_000) AND minute < \(bind: to / 60_000)
-                        GROUP BY minute / 5 HAVING COUNT(*) = 5
-                    ) blocks GROUP BY block / 3
-                    """).all()
+                let rows = try await sql.numberRows("""
+                    SELECT quarter, rest_bpm FROM heart_rate_quarters
+                    WHERE user_id = \(bind: userID) AND quarter >= \(bind: from / 900_000) AND quarter < \(bind: to / 900_000) AND rest_bpm IS NOT NULL
+                    """, columns: ["quarter", "rest_bpm"])
                 var lowest: [String: Double] = [:]
                 for row in rows {
-                    let clock = WallClock(Date(timeIntervalSince1970: Double(try row.decode(column: "quarter", as: Int64.self) * 900)), zone: zone)
+                    guard let quarter = row[0], let rest = row[1] else { continue }
+                    let clock = WallClock(Date(timeIntervalSince1970: quarter * 900), zone: zone)
                     let day = String(format: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
-                    lowest[day] = min(lowest[day] ?? .infinity, try row.decode(column: "low", as: Double.self))
+                    lowest[day] = min(lowest[day] ?? .infinity, rest)
                 }
                 resting = lowest.sorted { $0.key > $1.key }.map { Resting(day: $0.key, bpm: Int($0.value.rounded())) }
             }

@@ -176,13 +176,13 @@ enum SampleStore {
         return inserted
     }
 
-    /// Every table of a person's time series (the heart-rate rollup aside).
+    /// Every table of a person's time series (the heart-rate rollups aside).
     static let sampleTables = ["location_samples", "heart_rate_samples", "rr_intervals", "cadence_samples", "step_samples", "motion_samples"]
 
     /// All of a person's samples and their heart-rate rollup.
     static func deleteAllSamples(of user: UUID, on db: any Database) async throws {
         let sql = db as! any SQLDatabase
-        for table in sampleTables + ["heart_rate_minutes"] {
+        for table in sampleTables + ["heart_rate_minutes", "heart_rate_quarters"] {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: user)").run()
         }
     }
@@ -220,5 +220,35 @@ enum SampleStore {
             ON CONFLICT (user_id, minute) DO UPDATE SET min_bpm = excluded.min_bpm, max_bpm = excluded.max_bpm,
                 sum_bpm = excluded.sum_bpm, samples = excluded.samples
             """).run()
+        let firstQuarter = firstMinute / 15, lastQuarter = lastMinute / 15
+        try await sql.raw("""
+            DELETE FROM heart_rate_quarters WHERE user_id = \(bind: user) AND quarter BETWEEN \(bind: firstQuarter) AND \(bind: lastQuarter)
+            """).run()
+        try await sql.raw(quarterRollUp(user: user, minutes: (firstQuarter * 15)...(lastQuarter * 15 + 14))).run()
+    }
+
+    /// Quarter-hour rows from the minute rollup, for one person's minutes in a range (or everyone's,
+    /// everywhere): extremes and sums, and the lowest mean of a complete five-minute block.
+    static func quarterRollUp(user: UUID?, minutes: ClosedRange<Int64>?) -> SQLQueryString {
+        var filter = SQLQueryString("")
+        if let user {
+            filter.appendInterpolation(unsafeRaw: " AND user_id = ")
+            filter.appendInterpolation(bind: user)
+        }
+        if let minutes {
+            filter.appendInterpolation(unsafeRaw: " AND minute BETWEEN \(minutes.lowerBound) AND \(minutes.upperBound)")
+        }
+        return """
+            INSERT INTO heart_rate_quarters (user_id, quarter, min_bpm, max_bpm, sum_bpm, samples, rest_bpm)
+            SELECT q.user_id, q.quarter, q.lo, q.hi, q.total, q.n, r.rest FROM (
+                SELECT user_id, minute / 15 AS quarter, MIN(min_bpm) AS lo, MAX(max_bpm) AS hi, SUM(sum_bpm) AS total, SUM(samples) AS n
+                FROM heart_rate_minutes WHERE 1 = 1\(filter) GROUP BY user_id, minute / 15
+            ) q LEFT JOIN (
+                SELECT user_id, block / 3 AS quarter, MIN(mean) AS rest FROM (
+                    SELECT user_id, minute / 5 AS block, CAST(SUM(sum_bpm) AS DOUBLE PRECISION) / SUM(samples) AS mean
+                    FROM heart_rate_minutes WHERE 1 = 1\(filter) GROUP BY user_id, minute / 5 HAVING COUNT(*) = 5
+                ) blocks GROUP BY user_id, block / 3
+            ) r ON r.user_id = q.user_id AND r.quarter = q.quarter
+            """
     }
 }

@@ -1,6 +1,5 @@
 import FieldhouseKit
 import Fluent
-import FluentSQLiteDriver
 import SQLKit
 import Vapor
 
@@ -62,10 +61,10 @@ struct WorkoutTimeline {
 
     static func load(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> WorkoutTimeline {
         let sql = db as! any SQLDatabase
-        let locationRows = try await series(sql, "location_samples", [("lat", false), ("lon", false), ("ele", false), ("accuracy", false), ("speed", false)],
+        let locationRows = try await series(sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
                                             user: user, from: from, to: to)
-        let heart = try await series(sql, "heart_rate_samples", [("bpm", true)], user: user, from: from, to: to).map { ($0.t, Int($0.values[0] ?? 0)) }
-        let cadence = try await series(sql, "cadence_samples", [("rpm", true)], user: user, from: from, to: to).map { ($0.t, Int($0.values[0] ?? 0)) }
+        let heart = try await series(sql, "heart_rate_samples", ["bpm"], user: user, from: from, to: to).map { ($0.t, Int($0.values[0] ?? 0)) }
+        let cadence = try await series(sql, "cadence_samples", ["rpm"], user: user, from: from, to: to).map { ($0.t, Int($0.values[0] ?? 0)) }
         let steps = try await steps(user: user, from: from, to: to, on: db)
 
         var locations: [TrackPoint] = []
@@ -96,32 +95,13 @@ struct WorkoutTimeline {
 }
 
 extension WorkoutTimeline {
-    /// One table's samples between two times, oldest first, as numbers (nil for NULL). SQLite rows
-    /// are read straight from the driver: a workout page reads thousands of them, and the generic
-    /// row decoder costs several times the query itself.
-    static func series(_ sql: any SQLDatabase, _ table: String, _ columns: [(name: String, integer: Bool)],
+    /// One table's samples between two times, oldest first, as numbers (nil for NULL).
+    static func series(_ sql: any SQLDatabase, _ table: String, _ columns: [String],
                        user: UUID, from: Int64, to: Int64) async throws -> [(t: Int64, values: [Double?])] {
-        let text = "SELECT t, \(columns.map(\.name).joined(separator: ", ")) FROM \(table) WHERE user_id = $1 AND t BETWEEN $2 AND $3 ORDER BY t"
-        if sql.dialect.name == "sqlite", let sqlite = sql as? any SQLiteDatabase {
-            let rows = try await sqlite.query(text.replacingOccurrences(of: "$", with: "?"),
-                                              [.text(user.uuidString), .integer(Int(from)), .integer(Int(to))])
-            return rows.map { row in
-                let t: Int64 = if case .integer(let value)? = row.column("t") { Int64(value) } else { 0 }
-                return (t, columns.map { column in
-                    switch row.column(column.name) {
-                    case .integer(let value)?: Double(value)
-                    case .float(let value)?: value
-                    default: nil
-                    }
-                })
-            }
-        }
-        return try await sql.raw(SQLQueryString(text.replacingOccurrences(of: "$1", with: "'\(user.uuidString)'")
-            .replacingOccurrences(of: "$2", with: String(from)).replacingOccurrences(of: "$3", with: String(to)))).all().map { row in
-            (try row.decode(column: "t", as: Int64.self), try columns.map { column in
-                column.integer ? try row.decode(column: column.name, as: Int?.self).map(Double.init) : try row.decode(column: column.name, as: Double?.self)
-            })
-        }
+        try await sql.numberRows("""
+            SELECT t, \(unsafeRaw: columns.joined(separator: ", ")) FROM \(unsafeRaw: table)
+            WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) ORDER BY t
+            """, columns: ["t"] + columns).map { (Int64($0[0] ?? 0), Array($0.dropFirst())) }
     }
 }
 
