@@ -8,6 +8,7 @@ import Vapor
 /// All wiring in one place: configuration, database, migrations, middleware, views and routes.
 public func configure(_ app: Application, config: AppConfig) async throws {
     app.config = config
+    app.renderCaches = RenderCaches()
     app.logger.logLevel = config.logLevel
     try config.prepareDataDirectory()
 

@@ -147,12 +147,12 @@ struct WorkoutController: RouteCollection {
         }
         let workout = try await visible(req, id: raw)
         guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
-        var timeline: WorkoutTimeline?
-        if let end = workout.endMS { timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db) }
         let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
+        let drawings = try await WorkoutDrawings.load(workout, format: WorkoutFormat(req.currentUser ?? owner), hiddenZones: zones,
+                                                      tileURL: req.application.config.tileURL, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
-        let page = try WorkoutPage(layout: req.layout(title: workout.name, section: "workouts"), workout: workout, timeline: timeline,
-                                   viewer: req.currentUser, owner: owner, hiddenZones: zones, goals: goals, tileURL: req.application.config.tileURL)
+        let page = try WorkoutPage(layout: req.layout(title: workout.name, section: "workouts"), workout: workout, drawings: drawings,
+                                   viewer: req.currentUser, owner: owner, goals: goals)
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }
 

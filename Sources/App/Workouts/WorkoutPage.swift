@@ -1,18 +1,11 @@
 import FieldhouseKit
 import Vapor
 
-/// Everything `/workouts/{id}` shows, worked out from the workout and its time line.
+/// Everything `/workouts/{id}` shows: the workout's numbers for this viewer, and its drawings.
 struct WorkoutPage: Encodable {
     struct Stat: Encodable {
         let label: String
         let value: String
-    }
-
-    struct Split: Encodable {
-        let number: String
-        let time: String
-        let pace: String
-        let heartRate: String
     }
 
     let layout: Layout
@@ -27,21 +20,9 @@ struct WorkoutPage: Encodable {
     let notes: [String]
     /// What the person wrote about it.
     let workoutNotes: String?
-    let heartRateChart: String
-    let speedChart: String
-    let elevationChart: String
-    let zoneChart: String
-    let map: String
-    let osmURL: String?
-    let splitUnit: String
-    let splits: [Split]
+    let drawings: WorkoutDrawings
 
-    static let zoneColours = ["#dbeafe", "#dcfce7", "#fef9c3", "#ffedd5", "#fee2e2"]
-    static let zoneBarColours = ["#60a5fa", "#4ade80", "#facc15", "#fb923c", "#ef4444"]
-
-    /// `hiddenZones`: the owner's privacy zones when someone else looks (the map stops at their edges).
-    init(layout: Layout, workout: Workout, timeline: WorkoutTimeline?, viewer: User?, owner: User, hiddenZones: [PrivacyZone],
-         goals: [Goal] = [], tileURL: String?) throws {
+    init(layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = []) throws {
         let format = WorkoutFormat(viewer ?? owner)
         self.layout = layout
         id = try workout.requireID().uuidString.lowercased()
@@ -79,111 +60,6 @@ struct WorkoutPage: Encodable {
         workoutNotes = workout.notes
         notes = isOwner ? (workout.summaryNotes?.split(separator: "\n").map(String.init) ?? []) : []
 
-        // Zones: "limits;seconds".
-        var zoneLimits: [Int] = []
-        var zoneSeconds: [Double] = []
-        if let zones = workout.zones {
-            let parts = zones.split(separator: ";")
-            if parts.count == 2 {
-                zoneLimits = parts[0].split(separator: ",").compactMap { Int($0) }
-                zoneSeconds = parts[1].split(separator: ",").compactMap { Double($0) }
-            }
-        }
-        if zoneLimits.count == 5, zoneSeconds.count == 5, zoneSeconds.reduce(0, +) > 0 {
-            let total = zoneSeconds.reduce(0, +)
-            zoneChart = SVGChart.bars((0..<5).map { index in
-                let upper = index < 4 ? "–\(zoneLimits[index + 1] - 1)" : "+"
-                return (label: "Zone \(index + 1) (\(zoneLimits[index])\(upper))", value: zoneSeconds[index],
-                        text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(Int((zoneSeconds[index] / total * 100).rounded())) %",
-                        fill: Self.zoneBarColours[index])
-            }, label: "Time in each heart-rate zone")
-        } else {
-            zoneChart = ""
-        }
-
-        // Charts from the time line, thinned to about 600 points (more than the chart's pixels).
-        var heartRateChart = "", speedChart = "", elevationChart = "", map = ""
-        var osmURL: String?
-        var splits: [Split] = []
-        if let timeline, !timeline.points.isEmpty {
-            let points = timeline.points
-            let seconds = points.map { Double($0.time - workout.startMS) / 1000 }
-            let keep = Self.thin(seconds: seconds, values: points.map { $0.heartRate.map(Double.init) ?? 0 }, target: 600)
-            if timeline.hasHeartRate {
-                let hr = points.map { $0.heartRate.map(Double.init) }
-                let bands = zoneLimits.count == 5 ? (0..<5).map { index in
-                    SVGChart.Band(from: Double(zoneLimits[index]), to: index < 4 ? Double(zoneLimits[index + 1]) : 250,
-                                  label: "Zone \(index + 1)", fill: Self.zoneColours[index])
-                } : []
-                heartRateChart = SVGChart.line(seconds: keep.map { seconds[$0] }, values: keep.map { hr[$0] },
-                                               label: "Heart rate over time, in beats per minute", unit: "bpm", colour: "#b3261e", bands: bands)
-            }
-            if timeline.hasLocations {
-                let located = points.filter { $0.coordinate != nil }
-                let base = located.map { Double($0.time - workout.startMS) / 1000 }
-                let distance = WorkoutSummary.cumulativeDistance(located, segmentStarts: workout.segmentStarts(in: located))
-                // Speed over ~10 s windows, as the summary measures it.
-                var speeds: [Double?] = []
-                var k = 0
-                for i in located.indices {
-                    while k + 1 < i && located[i].time - located[k + 1].time >= 10_000 { k += 1 }
-                    let span = Double(located[i].time - located[k].time) / 1000
-                    speeds.append(located[i].speed ?? (span > 0 ? (distance[i] - distance[k]) / span : nil))
-                }
-                let shown = Self.thin(seconds: base, values: speeds.map { $0 ?? 0 }, target: 600)
-                let factor = format.imperial ? 2.236936 : 3.6
-                speedChart = SVGChart.line(seconds: shown.map { base[$0] }, values: shown.map { speeds[$0].map { $0 * factor } },
-                                           label: "Speed over time", unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f")
-                if timeline.hasElevation {
-                    let ele = located.map { $0.elevation.map { format.imperial ? $0 * 3.28084 : $0 } }
-                    elevationChart = SVGChart.line(seconds: shown.map { base[$0] }, values: shown.map { ele[$0] },
-                                                   label: "Elevation profile", unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
-                }
-                do {
-                    let path = Self.thin(seconds: base, values: distance, target: 1500).compactMap { located[$0].coordinate }
-                    let pieces = PrivacyTrim.visible(path, zones: hiddenZones)
-                    if let first = pieces.first?.first, let last = pieces.last?.last {
-                        let hidden = hiddenZones.isEmpty ? "" : " (parts near private places are hidden)"
-                        map = SVGMap(markers: [.init(coordinate: first, symbol: "S", title: "Start", primary: false),
-                                               .init(coordinate: last, symbol: "F", title: "Finish", primary: true)],
-                                     tileURL: tileURL, paths: pieces, label: "Map of the route from S (start) to F (finish)\(hidden)").svg
-                        let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
-                        osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"
-                    }
-                }
-                // Splits per kilometre (or mile).
-                // One pass over the time line: heart rates add up until the next whole km (or mile).
-                var nextMark = format.splitLength
-                var markTime = located.first!.time
-                var locatedIndex = 0
-                var beats = 0, beatCount = 0
-                for point in points {
-                    if point.time > markTime, let bpm = point.heartRate { beats += bpm; beatCount += 1 }
-                    guard locatedIndex < located.count, located[locatedIndex].time == point.time else { continue }
-                    defer { locatedIndex += 1 }
-                    guard distance[locatedIndex] >= nextMark else { continue }
-                    let time = Double(point.time - markTime) / 1000
-                    splits.append(Split(number: "\(splits.count + 1)", time: WorkoutFormat.duration(time),
-                                        pace: format.pace(format.splitLength / max(time, 1)),
-                                        heartRate: beatCount == 0 ? "–" : "\(beats / beatCount)"))
-                    markTime = point.time
-                    nextMark += format.splitLength
-                    beats = 0
-                    beatCount = 0
-                }
-            }
-        }
-        self.heartRateChart = heartRateChart
-        self.speedChart = speedChart
-        self.elevationChart = elevationChart
-        self.map = map
-        self.osmURL = osmURL
-        splitUnit = format.splitUnit
-        self.splits = splits
-    }
-
-    /// Indexes to draw: LTTB over the series, so peaks survive the thinning.
-    static func thin(seconds: [Double], values: [Double], target: Int) -> [Int] {
-        LTTB.indexes(x: seconds, y: values, threshold: target)
+        self.drawings = drawings
     }
 }
