@@ -97,5 +97,9 @@ enum Migrations {
         app.migrations.add(CreateGoal())
         app.migrations.add(CreateReminder())
         app.migrations.add(CreateHeartRateQuarter())
+        app.migrations.add(CreateCoachGrant())
+        app.migrations.add(CreatePlannedWorkout())
+        app.migrations.add(CreateWorkoutComment())
+        app.migrations.add(AddHeartRateZonesToUsers())
     }
 }

@@ -46,6 +46,12 @@ extension CalendarDate {
     /// 0 = Sunday … 6 = Saturday.
     public var weekday: Int { ((dayNumber % 7) + 7 + 4) % 7 }
 
+    /// The date `number` days after 1970-01-01.
+    public static func fromDayNumber(_ number: Int) -> CalendarDate {
+        let clock = WallClock(Date(timeIntervalSince1970: Double(number) * 86_400), secondsFromGMT: 0)
+        return CalendarDate(year: clock.year, month: clock.month, day: clock.day)!
+    }
+
     public func adding(days: Int) -> CalendarDate {
         let clock = WallClock(Date(timeIntervalSince1970: Double(dayNumber + days) * 86_400), secondsFromGMT: 0)
         return CalendarDate(year: clock.year, month: clock.month, day: clock.day)!

@@ -19,6 +19,8 @@ extension User {
         let visibility: String
         let avatar_file: String?
         let calendar_token: String?
+        let max_hr, resting_hr: Int?
+        let zone_basis, zone_percents: String?
         let created_at, updated_at: Date?
     }
 
@@ -49,6 +51,10 @@ extension User {
         visibility = Visibility(rawValue: row.visibility) ?? .private
         avatarFile = row.avatar_file
         calendarToken = row.calendar_token
+        maxHeartRate = row.max_hr
+        restingHeartRate = row.resting_hr
+        zoneBasis = row.zone_basis
+        zonePercents = row.zone_percents
         createdAt = row.created_at
         updatedAt = row.updated_at
     }

@@ -33,6 +33,13 @@ final class User: Model, @unchecked Sendable {
     @OptionalField(key: "avatar_file") var avatarFile: String?
     /// The secret in this person's calendar feed URL; made on first use, replaced on request.
     @OptionalField(key: "calendar_token") var calendarToken: String?
+    // Heart-rate zones set by the person or their coach (`HeartRateZones`); nil until set.
+    @OptionalField(key: "max_hr") var maxHeartRate: Int?
+    @OptionalField(key: "resting_hr") var restingHeartRate: Int?
+    /// "max" or "reserve".
+    @OptionalField(key: "zone_basis") var zoneBasis: String?
+    /// Lower limits of zones 1–5 in per cent, "50,60,70,80,90".
+    @OptionalField(key: "zone_percents") var zonePercents: String?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 

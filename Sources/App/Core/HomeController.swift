@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import SQLKit
 import Vapor
@@ -28,6 +29,8 @@ struct HomeController: RouteCollection {
         let activePercent: Int
         let goals: [GoalProgress]
         let recent: [RecentWorkout]
+        /// Sessions the person's coaches planned for today and the week ahead.
+        let planned: [String]
     }
 
     struct RecentWorkout: Encodable {
@@ -58,11 +61,16 @@ struct HomeController: RouteCollection {
                 .orderBy("created_at", .descending).limit(6)
         }
 
-        let (_, today) = try await GoalProgress.current(.day, user: user, on: req.db)
-        let minutes = Int((today.map { $0.moving > 0 ? $0.moving : $0.duration }.reduce(0, +) / 60).rounded(.down))
+        let (_, todays) = try await GoalProgress.current(.day, user: user, on: req.db)
+        let minutes = Int((todays.map { $0.moving > 0 ? $0.moving : $0.duration }.reduce(0, +) / 60).rounded(.down))
         let format = WorkoutFormat(user)
         let recentWorkouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
             .sort(\.$startMS, .descending).limit(3).all()
+
+        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: user.timeZone).day) ?? .today
+        let coaches = try await CoachPolicy.coachIDs(of: userID, on: req.db)
+        let plans = coaches.isEmpty ? [] : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == userID).filter(\.$coach.$id ~~ coaches)
+            .filter(\.$day >= today.description).filter(\.$day <= today.adding(days: 7).description).sort(\.$day).with(\.$coach).all()
 
         let page = DashboardPage(
             layout: req.layout(title: "Home", section: "home"),
@@ -81,6 +89,13 @@ struct HomeController: RouteCollection {
                 RecentWorkout(id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
                               summary: [WorkoutFormat.duration(workout.duration), workout.distance.map { format.distance($0) }]
                                   .compactMap { $0 }.joined(separator: " · "))
+            },
+            planned: plans.map { plan in
+                let day = CalendarDate(iso: plan.day) ?? today
+                let amount = [plan.duration.map { WorkoutFormat.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
+                return "\(plan.day == today.description ? "Today" : "\(WallClock.shortWeekdays[day.weekday]) \(day.day) \(WallClock.shortMonths[day.month - 1])"): "
+                    + "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
+                    + (plan.description.isEmpty ? "" : " — \(plan.description)") + " (planned by \(plan.coach.displayName))"
             }
         )
         return try await req.view.render("home/dashboard", page)

@@ -20,9 +20,11 @@ enum SVGChart {
 
     /// A line of `values` over `seconds`; nil values and pauses (a gap of over a minute, or of
     /// several times the usual spacing once thinned) break the line rather than bridge it.
+    /// `also` draws a second, dashed series on the same axes; `firstDay` labels the time axis with
+    /// dates counted from that day rather than on a clock.
     static func line(seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
-                     bands: [Band] = [], fill: Bool = false) -> String {
-        let present = values.compactMap { $0 }
+                     bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil) -> String {
+        let present = values.compactMap { $0 } + (also?.values.compactMap { $0 } ?? [])
         guard seconds.count == values.count, seconds.count >= 2, let low = present.min(), let high = present.max(),
               let end = seconds.last, end > 0 else { return "" }
         // Axis range with a little room, on round numbers.
@@ -52,10 +54,11 @@ enum SVGChart {
             out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
             tick += step
         }
-        let timeStep = niceTimeStep(end / 6)
+        let timeStep = firstDay != nil ? max(7, (end / 86_400 / 6).rounded(.up)) * 86_400 : niceTimeStep(end / 6)
         var t = 0.0
         while t <= end {
-            out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(clock(t))</text>"
+            let text = firstDay.map { let date = $0.adding(days: Int(t / 86_400)); return "\(date.day) \(WallClock.shortMonths[date.month - 1])" } ?? clock(t)
+            out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"
             t += timeStep
         }
         out += "<text x=\"4\" y=\"14\" font-size=\"13\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
@@ -76,6 +79,14 @@ enum SVGChart {
             out += "<path d=\"\(path)L\(n(x(end))) \(n(y(minY)))L\(n(x(first))) \(n(y(minY)))Z\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>"
         }
         out += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/>"
+        if let also {
+            var second = ""
+            for (index, (s, value)) in zip(seconds, also.values).enumerated() {
+                guard let value else { continue }
+                second += (second.isEmpty || also.values[max(index - 1, 0)] == nil ? "M" : "L") + n(x(s)) + " " + n(y(value))
+            }
+            out += "<path d=\"\(second)\" fill=\"none\" stroke=\"\(also.colour)\" stroke-width=\"1.6\" stroke-dasharray=\"6 4\" vector-effect=\"non-scaling-stroke\"/>"
+        }
         return out + "</svg>"
     }
 

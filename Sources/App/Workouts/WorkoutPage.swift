@@ -21,8 +21,14 @@ struct WorkoutPage: Encodable {
     /// What the person wrote about it.
     let workoutNotes: String?
     let drawings: WorkoutDrawings
+    /// Shown to the athlete and their coaches only.
+    let comments: [CommentController.View]
+    let canComment: Bool
+    /// The athlete's username when the viewer coaches them, for links to the coaching pages.
+    let coachOf: String?
 
-    init(layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = []) throws {
+    init(layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
+         comments: [CommentController.View] = [], canComment: Bool = false, isCoach: Bool = false) throws {
         let format = WorkoutFormat(viewer ?? owner)
         self.layout = layout
         id = try workout.requireID().uuidString.lowercased()
@@ -61,5 +67,8 @@ struct WorkoutPage: Encodable {
         notes = isOwner ? (workout.summaryNotes?.split(separator: "\n").map(String.init) ?? []) : []
 
         self.drawings = drawings
+        self.comments = comments
+        self.canComment = canComment
+        coachOf = isCoach ? owner.username : nil
     }
 }

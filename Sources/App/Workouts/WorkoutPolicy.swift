@@ -6,14 +6,12 @@ import Vapor
 enum WorkoutPolicy {
     static func canView(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {
         guard let viewer, let viewerID = viewer.id else { return workout.visibility == .public }
-        if workout.$user.id == viewerID { return true }
-        switch workout.visibility {
-        case .public: return true
-        case .private: return false
-        case .followers:
-            return try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id == workout.$user.id)
-                .filter(\.$status == .accepted).first() != nil
-        }
+        if workout.$user.id == viewerID || workout.visibility == .public { return true }
+        // A coach the athlete accepted sees every workout, private ones too, while the grant lasts.
+        if try await CoachPolicy.coaches(viewerID, athlete: workout.$user.id, on: db) { return true }
+        guard workout.visibility == .followers else { return false }
+        return try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id == workout.$user.id)
+            .filter(\.$status == .accepted).first() != nil
     }
 
     /// The circles whose points this viewer must not see on the workout's map and exports: none for

@@ -110,7 +110,8 @@ extension AthleteProfile {
     init(_ user: User, today: CalendarDate = .today) {
         self.init(age: user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today),
                   sex: user.gender == .female ? .female : user.gender == .male ? .male : nil,
-                  weightKg: user.weightKg)
+                  weightKg: user.weightKg, maxHeartRate: user.maxHeartRate, restingHeartRate: user.restingHeartRate,
+                  zoneLimits: user.heartRateZones?.limits)
     }
 }
 

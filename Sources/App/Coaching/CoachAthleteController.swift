@@ -1,0 +1,221 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// `/coach/athletes/{username}`: one athlete as their coach sees them — five weeks of planned and
+/// completed sessions, twelve weeks of totals, the load trend and the time in each zone — and
+/// planning sessions for them. Only with an active grant; anyone else gets a 404.
+struct CoachAthleteController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let athlete = routes.grouped("coach", "athletes", ":username")
+        athlete.get(use: page)
+        athlete.post("plans", use: plan)
+        athlete.post("plans", ":id", "delete", use: deletePlan)
+    }
+
+    struct Item: Encodable {
+        let text: String
+        let url: String?
+        let planID: String?
+        let grade: String?
+        let gradeLabel: String?
+    }
+
+    struct Day: Encodable {
+        let label: String
+        let today: Bool
+        let items: [Item]
+    }
+
+    struct Week: Encodable {
+        let label: String
+        let days: [Day]
+        let totals: String
+    }
+
+    struct Option: Encodable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct PlanForm: Content {
+        var day: String?
+        var sport: String?
+        var duration: String?
+        var distance: String?
+        var description: String?
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let username: String
+        let name: String
+        let weeks: [Week]
+        let weeklyChart: String
+        let loadChart: String
+        let loadSummary: String
+        let zoneChart: String
+        let sports: [Option]
+        let form: PlanForm
+        let errors: [String: String]
+        let distanceUnit: String
+    }
+
+    func page(req: Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        return try await render(req, coach: coach, athlete: athlete)
+    }
+
+    private func render(_ req: Request, coach: User, athlete: User, form: PlanForm? = nil, errors: [String: String] = [:]) async throws -> Response {
+        let format = WorkoutFormat(coach)
+        let squad = SquadTraining(athletes: [.init(id: try athlete.requireID(), username: athlete.username, name: athlete.displayName,
+                                                   zone: TimeZone(identifier: athlete.timeZone) ?? TimeZone(identifier: "UTC")!)])
+        let clock = WallClock(Date(), zone: squad.athletes[0].zone)
+        let today = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!
+        let thisWeek = ReportPeriod.week.start(containing: today)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // 12 weeks of totals and a load trend that needs 28 days before its first day.
+        let firstWeek = thisWeek.adding(days: -77)
+        let from = Int64(firstWeek.adding(days: -29).dayNumber) * 86_400_000
+        let done = try await squad.workouts(from: from, to: now + 86_400_000, on: req.db)
+        let plans = try await squad.plans(from: thisWeek.adding(days: -21).description, through: thisWeek.adding(days: 13).description, on: req.db)
+        struct Listed: Decodable { let id: UUID; let name: String; let sport: String; let start_ms: Int64; let duration_s: Double; let distance_m: Double?; let zones: String? }
+        let listed = try await (req.db as! any SQLDatabase).raw("""
+            SELECT id, name, sport, start_ms, duration_s, distance_m, zones FROM workouts
+            WHERE user_id = \(bind: athlete.requireID()) AND end_ms IS NOT NULL AND start_ms >= \(bind: Int64(firstWeek.adding(days: -1).dayNumber) * 86_400_000)
+            ORDER BY start_ms
+            """).all(decoding: Listed.self)
+        func day(of ms: Int64) -> String {
+            let c = WallClock(Date(timeIntervalSince1970: Double(ms) / 1000), zone: squad.athletes[0].zone)
+            return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
+        }
+
+        // Five weeks: three behind, this one and the next, with plans and what was done.
+        var weeks: [Week] = []
+        for offset in [-21, -14, -7, 0, 7] {
+            let start = thisWeek.adding(days: offset)
+            var days: [Day] = []
+            var seconds = 0.0, metres = 0.0
+            for index in 0..<7 {
+                let date = start.adding(days: index)
+                let key = date.description
+                var items: [Item] = []
+                for plan in plans where plan.day == key {
+                    let grade = SquadTraining.compliance(of: plan, done: done, today: today.description)
+                    var amount: [String] = []
+                    if let duration = plan.duration { amount.append(WorkoutFormat.duration(duration)) }
+                    if let distance = plan.distance { amount.append(format.distance(distance)) }
+                    items.append(Item(text: "Planned: \(plan.sport.label) \(amount.joined(separator: ", "))" + (plan.description.isEmpty ? "" : " — \(plan.description)"),
+                                      url: nil, planID: plan.id.uuidString.lowercased(), grade: grade?.rawValue, gradeLabel: grade?.label))
+                }
+                for workout in listed where day(of: workout.start_ms) == key {
+                    seconds += workout.duration_s
+                    metres += workout.distance_m ?? 0
+                    items.append(Item(text: "\((WorkoutSport(rawValue: workout.sport) ?? .other).label): \(workout.name), \(WorkoutFormat.duration(workout.duration_s))"
+                                      + (workout.distance_m.map { ", \(format.distance($0))" } ?? ""),
+                                      url: "/workouts/\(workout.id.uuidString.lowercased())", planID: nil, grade: nil, gradeLabel: nil))
+                }
+                days.append(Day(label: "\(WallClock.shortWeekdays[date.weekday]) \(date.day)", today: date == today, items: items))
+            }
+            weeks.append(Week(label: offset == 0 ? "This week" : offset == 7 ? "Next week" : "Week of \(start.day) \(WallClock.shortMonths[start.month - 1])",
+                              days: days, totals: "\(WorkoutFormat.duration(seconds)) · \(format.distance(metres))"))
+        }
+
+        // Twelve weeks of time, and the daily load trend over them.
+        let weekStarts = (0..<12).map { firstWeek.adding(days: 7 * $0) }
+        let weeklyChart = SVGChart.columns(weekStarts.map { start in
+            let first = start.description, last = start.adding(days: 6).description
+            let hours = done.filter { $0.day >= first && $0.day <= last }.map(\.duration).reduce(0, +) / 3600
+            return (label: "\(start.day) \(WallClock.shortMonths[start.month - 1])", value: hours, text: String(format: "%.1f h", hours))
+        }, label: "Training time per week, last 12 weeks", colour: "#0b6e4f")
+        var trimpByDay: [String: Double] = [:]
+        for workout in done { trimpByDay[workout.day, default: 0] += workout.trimp ?? 0 }
+        var acute: [Double?] = [], chronic: [Double?] = [], seconds: [Double] = []
+        let trendDays = firstWeek.dayNumber...today.dayNumber
+        for number in trendDays {
+            func sum(_ days: Int) -> Double {
+                ((number - days + 1)...number).map { trimpByDay[CalendarDate.fromDayNumber($0).description] ?? 0 }.reduce(0, +)
+            }
+            acute.append(sum(7))
+            chronic.append(sum(28) / 4)
+            seconds.append(Double(number - trendDays.lowerBound) * 86_400)
+        }
+        let loadChart = SVGChart.line(seconds: seconds, values: acute, label: "Training load: last 7 days (solid) against the 28-day weekly average (dashed)",
+                                      unit: "TRIMP", colour: "#b3261e", also: (chronic, "#1d4ed8"), firstDay: firstWeek)
+        let load = TrainingLoad(acute: acute.last.flatMap { $0 } ?? 0, chronic28: (chronic.last.flatMap { $0 } ?? 0) * 4)
+        let loadSummary = "Last 7 days \(Int(load.acute.rounded())), usual week \(Int(load.chronicWeekly.rounded()))"
+            + (load.ratio.map { String(format: ": %.2f times", $0) } ?? "") + (load.overreaching ? ", well above what this athlete is used to." : ".")
+
+        // Time in each zone over the twelve weeks.
+        var zoneSeconds = [Double](repeating: 0, count: 5)
+        for workout in listed {
+            let parts = (workout.zones ?? "").split(separator: ";")
+            guard parts.count == 2 else { continue }
+            for (index, value) in parts[1].split(separator: ",").compactMap({ Double($0) }).prefix(5).enumerated() { zoneSeconds[index] += value }
+        }
+        let totalZone = zoneSeconds.reduce(0, +)
+        let zoneChart = totalZone == 0 ? "" : SVGChart.bars((0..<5).map { index in
+            (label: "Zone \(index + 1)", value: zoneSeconds[index],
+             text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(Int((zoneSeconds[index] / totalZone * 100).rounded())) %",
+             fill: WorkoutDrawings.zoneBarColours[index])
+        }, label: "Time in each heart-rate zone, last 12 weeks")
+
+        let form = form ?? PlanForm(day: today.adding(days: 1).description, sport: "running", duration: "45", distance: "", description: "")
+        let page = Page(
+            layout: req.layout(title: athlete.displayName + " · coaching"), username: athlete.username, name: athlete.displayName,
+            weeks: weeks, weeklyChart: weeklyChart, loadChart: loadChart, loadSummary: loadSummary, zoneChart: zoneChart,
+            sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
+            form: form, errors: errors, distanceUnit: format.imperial ? "mi" : "km")
+        return try await req.view.render("coaching/athlete", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// The coach plans a session: a day, a sport and a duration, a distance or both.
+    func plan(req: Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        let form = try req.content.decode(PlanForm.self)
+        var errors: [String: String] = [:]
+        let day = CalendarDate(iso: (form.day ?? "").trimmingCharacters(in: .whitespaces))
+        if day == nil { errors["day"] = "Choose a day." }
+        let sport = WorkoutSport(rawValue: form.sport ?? "")
+        if sport == nil { errors["sport"] = "Choose a sport from the list." }
+        let minutes = Double((form.duration ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "."))
+        let distance = Double((form.distance ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "."))
+        let imperial = WorkoutFormat(coach).imperial
+        if !(form.duration ?? "").trimmingCharacters(in: .whitespaces).isEmpty, !(minutes.map { $0 > 0 && $0 <= 1440 } ?? false) {
+            errors["duration"] = "Enter the planned minutes, more than 0 and at most 1,440."
+        }
+        if !(form.distance ?? "").trimmingCharacters(in: .whitespaces).isEmpty, !(distance.map { $0 > 0 && $0 <= 1000 } ?? false) {
+            errors["distance"] = "Enter a distance above 0 and at most 1,000."
+        }
+        if minutes == nil && distance == nil && errors["duration"] == nil && errors["distance"] == nil {
+            errors["duration"] = "Plan a duration, a distance or both."
+        }
+        let description = (form.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if description.count > 500 { errors["description"] = "Keep the description to 500 characters." }
+        guard errors.isEmpty, let day, let sport else { return try await render(req, coach: coach, athlete: athlete, form: form, errors: errors) }
+        try await PlannedWorkout(coach: coach.requireID(), athlete: athlete.requireID(), day: day.description, sport: sport,
+                                 duration: minutes.map { $0 * 60 }, distance: distance.map { $0 * (imperial ? 1609.344 : 1000) },
+                                 description: description).create(on: req.db)
+        try await Notification.send(to: [athlete.requireID()], kind: .sessionPlanned,
+                                    text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",
+                                    link: "/", on: req.db)
+        req.flash(.success, "Planned \(sport.label.lowercased()) on \(day.description) for \(athlete.displayName).")
+        return req.redirect(to: "/coach/athletes/\(athlete.username)")
+    }
+
+    func deletePlan(req: Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let plan = try await PlannedWorkout.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == athlete.requireID()).first() else {
+            throw Abort(.notFound)
+        }
+        try await plan.delete(on: req.db)
+        req.flash(.success, "Removed the planned session on \(plan.day).")
+        return req.redirect(to: "/coach/athletes/\(athlete.username)")
+    }
+}

@@ -1,0 +1,236 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// `/coach`: the coach's side. The dashboard (one row per athlete), invitations, requests from
+/// athletes, and asking a whole team at once. Athlete pages and the weekly review are in their
+/// own controllers.
+struct CoachController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let coach = routes.grouped("coach")
+        coach.get(use: dashboard)
+        coach.post("invite", use: invite)
+        coach.post("team-request", use: requestTeam)
+        coach.post("requests", ":id", "accept", use: accept)
+        coach.post("requests", ":id", "decline", use: decline)
+        coach.post("athletes", ":username", "stop", use: stop)
+    }
+
+    struct Option: Encodable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct Row: Encodable {
+        let username: String
+        let name: String
+        let last: String
+        let lastURL: String?
+        let daysSince: String
+        let idle: Bool
+        let duration: String
+        let durationAverage: String
+        let distance: String
+        let distanceAverage: String
+        let load: String
+        let loadAverage: String
+        let ratio: String
+        let overreaching: Bool
+        let goals: String
+        let compliance: String
+        let complianceClass: String
+    }
+
+    struct Request: Encodable {
+        let id: String
+        let name: String
+        let username: String
+        let team: String?
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let week: String
+        let rows: [Row]
+        let sorts: [Option]
+        let teams: [Option]
+        let coachedTeams: [Option]
+        let incoming: [Request]
+        let outgoing: [Request]
+        let invite: String
+        let error: String?
+    }
+
+    static let sorts: [(String, String)] = [("name", "Name"), ("idle", "Days since last workout"), ("load", "Load ratio"),
+                                            ("compliance", "Plan compliance"), ("duration", "This week's time")]
+
+    func dashboard(req: Vapor.Request) async throws -> Response {
+        try await render(req, coach: try req.requireUser())
+    }
+
+    private func render(_ req: Vapor.Request, coach: User, invite: String = "", error: String? = nil) async throws -> Response {
+        let coachID = try coach.requireID()
+        let format = WorkoutFormat(coach)
+        let sort = Self.sorts.map(\.0).contains(req.query[String.self, at: "sort"] ?? "") ? req.query[String.self, at: "sort"]! : "name"
+
+        // Teams: those the coach belongs to, to filter by; those they coach, to ask every member.
+        let memberships = try await Membership.query(on: req.db).filter(\.$user.$id == coachID).with(\.$team).all()
+        let teamSlug = req.query[String.self, at: "team"] ?? ""
+        let team = memberships.first { $0.team.slug == teamSlug }?.team
+        let squad = try await SquadTraining.load(coach: coachID, team: try team?.requireID(), on: req.db)
+
+        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: coach.timeZone).day) ?? .today
+        let weekStart = ReportPeriod.week.start(containing: today)
+        let firstDay = weekStart.adding(days: -28).description, weekFirst = weekStart.description, weekLast = weekStart.adding(days: 6).description
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // A day either side of the coach's week, for athletes in other time zones.
+        let from = min(Int64(weekStart.adding(days: -29).dayNumber) * 86_400_000, now - 29 * 86_400_000)
+        let done = try await squad.workouts(from: from, to: now + 86_400_000, on: req.db)
+        let last = try await squad.lastWorkouts(on: req.db)
+        let plans = try await squad.plans(from: weekFirst, through: weekLast, on: req.db)
+        let goals = try await squad.goalCompletion(done: done, on: req.db)
+
+        var rows: [(row: Row, keys: (idle: Int, ratio: Double, compliance: Double, duration: Double))] = []
+        for (index, athlete) in squad.athletes.enumerated() {
+            let mine = done.filter { $0.athlete == index }
+            let thisWeek = mine.filter { $0.day >= weekFirst && $0.day <= weekLast }
+            let before = mine.filter { $0.day >= firstDay && $0.day < weekFirst }
+            let load = TrainingLoad(acute: mine.filter { $0.start >= now - 7 * 86_400_000 }.compactMap(\.trimp).reduce(0, +),
+                                    chronic28: mine.filter { $0.start >= now - 28 * 86_400_000 }.compactMap(\.trimp).reduce(0, +))
+            // Calendar days in the athlete's own time zone: yesterday evening is "1 day".
+            let daysSince = last[index].map { workout in
+                let then = WallClock(Date(timeIntervalSince1970: Double(workout.start) / 1000), zone: athlete.zone)
+                let now = WallClock(Date(), zone: athlete.zone)
+                return CalendarDate(year: now.year, month: now.month, day: now.day)!.dayNumber
+                    - CalendarDate(year: then.year, month: then.month, day: then.day)!.dayNumber
+            }
+            let planned = plans.filter { $0.athlete == index }
+            let grades = planned.compactMap { SquadTraining.compliance(of: $0, done: done, today: today.description) }
+            let onPlan = grades.filter { $0 == .green }.count
+            let worst = grades.contains(.red) ? "red" : grades.contains(.yellow) ? "yellow" : grades.isEmpty ? "none" : "green"
+            let row = Row(
+                username: athlete.username, name: athlete.name,
+                last: last[index].map { "\($0.sport.label): \($0.name)" } ?? "No workouts yet",
+                lastURL: last[index].map { "/workouts/\($0.id.uuidString.lowercased())" },
+                daysSince: daysSince.map { $0 == 0 ? "today" : $0 == 1 ? "1 day" : "\($0) days" } ?? "–",
+                idle: (daysSince ?? Int.max) >= 7,
+                duration: WorkoutFormat.duration(thisWeek.map(\.duration).reduce(0, +)),
+                durationAverage: WorkoutFormat.duration(before.map(\.duration).reduce(0, +) / 4),
+                distance: format.distance(thisWeek.compactMap(\.distance).reduce(0, +)),
+                distanceAverage: format.distance(before.compactMap(\.distance).reduce(0, +) / 4),
+                load: "\(Int(thisWeek.compactMap(\.trimp).reduce(0, +).rounded()))",
+                loadAverage: "\(Int((before.compactMap(\.trimp).reduce(0, +) / 4).rounded()))",
+                ratio: load.ratio.map { String(format: "%.2f", $0) } ?? "–",
+                overreaching: load.overreaching,
+                goals: goals[index].map { "\($0.reached) of \($0.total)" } ?? "–",
+                compliance: planned.isEmpty ? "nothing planned" : "\(onPlan) of \(planned.count) on plan" + (grades.count < planned.count ? " (\(planned.count - grades.count) to come)" : ""),
+                complianceClass: worst)
+            rows.append((row, (daysSince ?? Int.max, load.ratio ?? 0, grades.isEmpty ? 2 : Double(onPlan) / Double(grades.count),
+                               thisWeek.map(\.duration).reduce(0, +))))
+        }
+        switch sort {
+        case "idle": rows.sort { $0.keys.idle > $1.keys.idle }
+        case "load": rows.sort { $0.keys.ratio > $1.keys.ratio }
+        case "compliance": rows.sort { $0.keys.compliance < $1.keys.compliance }
+        case "duration": rows.sort { $0.keys.duration > $1.keys.duration }
+        default: break
+        }
+
+        // Requests waiting for the coach, and invitations waiting for athletes.
+        let pending = try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coachID).filter(\.$status == .pending)
+            .with(\.$athlete).all()
+        func request(_ grant: CoachGrant) -> Request {
+            Request(id: grant.id?.uuidString.lowercased() ?? "", name: grant.athlete.displayName, username: grant.athlete.username,
+                    team: memberships.first { $0.$team.id == grant.teamID }?.team.name)
+        }
+        let coached = memberships.filter { $0.role == .coach || $0.role == .owner || $0.role == .manager }
+        let page = Page(
+            layout: req.layout(title: "Coaching"),
+            week: "Week of \(weekStart.day) \(WallClock.shortMonths[weekStart.month - 1])",
+            rows: rows.map(\.row),
+            sorts: Self.sorts.map { Option(value: $0.0, label: $0.1, selected: $0.0 == sort) },
+            teams: [Option(value: "", label: "All athletes", selected: team == nil)]
+                + memberships.map { Option(value: $0.team.slug, label: $0.team.name, selected: $0.team.slug == teamSlug) },
+            coachedTeams: coached.map { Option(value: $0.team.slug, label: $0.team.name, selected: false) },
+            incoming: pending.filter { $0.requestedBy == .athlete }.map(request),
+            outgoing: pending.filter { $0.requestedBy == .coach }.map(request),
+            invite: invite, error: error)
+        return try await req.view.render("coaching/dashboard", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// A coach asks an athlete, by username, to share their training.
+    func invite(req: Vapor.Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
+        let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
+        guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, error: "Type the athlete's username.") }
+        guard let athlete = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first() else {
+            return try await render(req, coach: coach, invite: typed, error: "There is nobody called \(name) here.")
+        }
+        guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, error: "You cannot coach yourself.") }
+        switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, on: req.db) {
+        case .asked: req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
+        case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")
+        case .already(let status): req.flash(.info, status == .active ? "You already coach \(athlete.displayName)." : "\(athlete.displayName) has not answered your earlier request yet.")
+        }
+        return req.redirect(to: "/coach")
+    }
+
+    /// A team's coach asks every member at once; each accepts on their own.
+    func requestTeam(req: Vapor.Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let slug = (try? req.content.get(String.self, at: "team")) ?? ""
+        guard let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
+              let membership = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == coach.requireID()).first(),
+              [.coach, .owner, .manager].contains(membership.role) else {
+            return try await render(req, coach: coach, error: "Choose a team you coach or manage.")
+        }
+        let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id != coach.requireID())
+            .with(\.$user).all()
+        var asked = 0
+        for member in members {
+            if case .asked = try await CoachGrants.ask(coach: coach, athlete: member.user, by: .coach, team: team.requireID(), on: req.db) { asked += 1 }
+        }
+        req.flash(.success, asked == 0 ? "Everyone in \(team.name) has already been asked." : "Asked \(asked.counted("member")) of \(team.name). Each decides for themselves.")
+        return req.redirect(to: "/coach")
+    }
+
+    func accept(req: Vapor.Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let grant = try await pendingRequest(req, coach: coach)
+        guard grant.requestedBy == .athlete else { throw Abort(.notFound) }
+        grant.status = .active
+        grant.acceptedAt = Date()
+        try await grant.save(on: req.db)
+        try await Notification.send(to: [grant.$athlete.id], kind: .coachAccepted, text: "\(coach.displayName) accepted your coaching request.",
+                                    link: "/settings/coaches", on: req.db)
+        req.flash(.success, "You now coach \(grant.athlete.displayName).")
+        return req.redirect(to: "/coach")
+    }
+
+    func decline(req: Vapor.Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let grant = try await pendingRequest(req, coach: coach)
+        try await grant.delete(on: req.db)
+        req.flash(.success, grant.requestedBy == .coach ? "Withdrew the request to \(grant.athlete.displayName)." : "Declined \(grant.athlete.displayName)'s request.")
+        return req.redirect(to: "/coach")
+    }
+
+    /// The coach stops coaching an athlete: access ends at once.
+    func stop(req: Vapor.Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coach.requireID()).filter(\.$athlete.$id == athlete.requireID()).delete()
+        req.flash(.success, "You no longer coach \(athlete.displayName); their training is hidden from you again.")
+        return req.redirect(to: "/coach")
+    }
+
+    private func pendingRequest(_ req: Vapor.Request, coach: User) async throws -> CoachGrant {
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$coach.$id == coach.requireID())
+                .filter(\.$status == .pending).with(\.$athlete).first() else { throw Abort(.notFound) }
+        return grant
+    }
+}

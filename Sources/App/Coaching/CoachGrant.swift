@@ -1,0 +1,59 @@
+import Fluent
+import SQLKit
+import Vapor
+
+/// A coach's access to one athlete's training, asked for by either side and active only once the
+/// other side accepts. Revoking deletes the row, so access ends with the next request.
+final class CoachGrant: Model, @unchecked Sendable {
+    static let schema = "coach_grants"
+
+    enum Status: String, Codable, Sendable {
+        case pending, active
+    }
+
+    /// Who asked: the other side is the one who must accept.
+    enum Side: String, Codable, Sendable {
+        case coach, athlete
+    }
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "coach_id") var coach: User
+    @Parent(key: "athlete_id") var athlete: User
+    @Enum(key: "status") var status: Status
+    @Enum(key: "requested_by") var requestedBy: Side
+    /// The team whose coach asked every member at once, if that is how it came.
+    @OptionalField(key: "team_id") var teamID: UUID?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @OptionalField(key: "accepted_at") var acceptedAt: Date?
+
+    init() {}
+
+    init(coach: UUID, athlete: UUID, requestedBy: Side, team: UUID? = nil) {
+        self.$coach.id = coach
+        self.$athlete.id = athlete
+        self.status = .pending
+        self.requestedBy = requestedBy
+        self.teamID = team
+    }
+}
+
+struct CreateCoachGrant: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(CoachGrant.schema)
+            .id()
+            .field("coach_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("athlete_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("status", .string, .required)
+            .field("requested_by", .string, .required)
+            .field("team_id", .uuid)
+            .field("created_at", .datetime)
+            .field("accepted_at", .datetime)
+            .unique(on: "coach_id", "athlete_id")
+            .create()
+        try await (database as! any SQLDatabase).create(index: "coach_grants_athlete").on(CoachGrant.schema).column("athlete_id").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(CoachGrant.schema).delete()
+    }
+}

@@ -1,0 +1,36 @@
+import Fluent
+import Vapor
+
+/// Asking for and answering coaching requests, the same whichever side asks.
+enum CoachGrants {
+    enum Outcome {
+        case asked
+        /// The other side had already asked: asking back is accepting.
+        case accepted
+        case already(CoachGrant.Status)
+    }
+
+    static func ask(coach: User, athlete: User, by side: CoachGrant.Side, team: UUID?, on db: any Database) async throws -> Outcome {
+        let coachID = try coach.requireID(), athleteID = try athlete.requireID()
+        if let existing = try await CoachGrant.query(on: db).filter(\.$coach.$id == coachID).filter(\.$athlete.$id == athleteID).first() {
+            guard existing.status == .pending, existing.requestedBy != side else { return .already(existing.status) }
+            existing.status = .active
+            existing.acceptedAt = Date()
+            try await existing.save(on: db)
+            try await Notification.send(to: [side == .coach ? athleteID : coachID], kind: .coachAccepted,
+                                        text: side == .coach ? "\(coach.displayName) now coaches you." : "You now coach \(athlete.displayName).",
+                                        link: side == .coach ? "/settings/coaches" : "/coach", on: db)
+            return .accepted
+        }
+        try await CoachGrant(coach: coachID, athlete: athleteID, requestedBy: side, team: team).create(on: db)
+        if side == .coach {
+            try await Notification.send(to: [athleteID], kind: .coachRequest,
+                                        text: "\(coach.displayName) would like to coach you and see your training. Nothing is shared unless you accept.",
+                                        link: "/settings/coaches", on: db)
+        } else {
+            try await Notification.send(to: [coachID], kind: .coachRequest, text: "\(athlete.displayName) asks you to be their coach.",
+                                        link: "/coach", on: db)
+        }
+        return .asked
+    }
+}

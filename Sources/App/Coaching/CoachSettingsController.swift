@@ -1,0 +1,109 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// `/settings/coaches`: the athlete's side. Who coaches me, who asks to, adding a coach, and
+/// revoking one (access ends with the next request the coach makes).
+struct CoachSettingsController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let coaches = routes.grouped("settings", "coaches")
+        coaches.get(use: page)
+        coaches.post(use: add)
+        coaches.post(":id", "accept", use: accept)
+        coaches.post(":id", "decline", use: decline)
+        coaches.post(":id", "revoke", use: revoke)
+    }
+
+    struct Row: Encodable {
+        let id: String
+        let name: String
+        let username: String
+        let since: String?
+        let team: String?
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let active: [Row]
+        let incoming: [Row]
+        let outgoing: [Row]
+        let username: String
+        let error: String?
+    }
+
+    private func render(_ req: Request, user: User, typed: String = "", error: String? = nil) async throws -> Response {
+        let grants = try await CoachGrant.query(on: req.db).filter(\.$athlete.$id == user.requireID()).with(\.$coach).sort(\.$createdAt).all()
+        let teamIDs = grants.compactMap(\.teamID)
+        let teams = teamIDs.isEmpty ? [:] : Dictionary(try await Team.query(on: req.db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.name) },
+                                                       uniquingKeysWith: { a, _ in a })
+        let format = WorkoutFormat(user)
+        func row(_ grant: CoachGrant) -> Row {
+            Row(id: grant.id?.uuidString.lowercased() ?? "", name: grant.coach.displayName, username: grant.coach.username,
+                since: grant.acceptedAt.map { format.when(Int64($0.timeIntervalSince1970 * 1000)) }, team: grant.teamID.flatMap { teams[$0] })
+        }
+        let page = Page(layout: req.layout(title: "Coaches"),
+                        active: grants.filter { $0.status == .active }.map(row),
+                        incoming: grants.filter { $0.status == .pending && $0.requestedBy == .coach }.map(row),
+                        outgoing: grants.filter { $0.status == .pending && $0.requestedBy == .athlete }.map(row),
+                        username: typed, error: error)
+        return try await req.view.render("coaching/settings_coaches", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+    }
+
+    func page(req: Request) async throws -> Response {
+        try await render(req, user: try req.requireUser())
+    }
+
+    /// The athlete asks someone to coach them.
+    func add(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
+        let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
+        guard !name.isEmpty else { return try await render(req, user: user, typed: typed, error: "Type your coach's username.") }
+        guard let coach = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first() else {
+            return try await render(req, user: user, typed: typed, error: "There is nobody called \(name) here.")
+        }
+        guard coach.id != user.id else { return try await render(req, user: user, typed: typed, error: "You cannot be your own coach.") }
+        switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, on: req.db) {
+        case .asked: req.flash(.success, "Asked \(coach.displayName). They see your training only once they accept, and you can revoke it at any time.")
+        case .accepted: req.flash(.success, "\(coach.displayName) had already asked: they now coach you.")
+        case .already(let status): req.flash(.info, status == .active ? "\(coach.displayName) already coaches you." : "\(coach.displayName) has not answered yet.")
+        }
+        return req.redirect(to: "/settings/coaches")
+    }
+
+    func accept(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let grant = try await mine(req, user: user, status: .pending)
+        guard grant.requestedBy == .coach else { throw Abort(.notFound) }
+        grant.status = .active
+        grant.acceptedAt = Date()
+        try await grant.save(on: req.db)
+        try await Notification.send(to: [grant.$coach.id], kind: .coachAccepted, text: "\(user.displayName) accepted: you now coach them.",
+                                    link: "/coach/athletes/\(user.username)", on: req.db)
+        req.flash(.success, "\(grant.coach.displayName) now sees your workouts and heart rate. Revoke it here whenever you like.")
+        return req.redirect(to: "/settings/coaches")
+    }
+
+    func decline(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let grant = try await mine(req, user: user, status: .pending)
+        try await grant.delete(on: req.db)
+        req.flash(.success, grant.requestedBy == .coach ? "Declined \(grant.coach.displayName)'s request." : "Withdrew your request to \(grant.coach.displayName).")
+        return req.redirect(to: "/settings/coaches")
+    }
+
+    func revoke(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let grant = try await mine(req, user: user, status: .active)
+        try await grant.delete(on: req.db)
+        req.flash(.success, "\(grant.coach.displayName) no longer sees your training.")
+        return req.redirect(to: "/settings/coaches")
+    }
+
+    private func mine(_ req: Request, user: User, status: CoachGrant.Status) async throws -> CoachGrant {
+        guard let id = req.parameters.get("id", as: UUID.self),
+              let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == user.requireID())
+                .filter(\.$status == status).with(\.$coach).first() else { throw Abort(.notFound) }
+        return grant
+    }
+}

@@ -1,0 +1,123 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// `POST /workouts/{id}/comments` and editing or deleting one's own: the athlete and their coaches
+/// talk under a workout. Only they see the comments, whoever else may see the workout; to anyone
+/// else these routes are 404.
+struct CommentController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let comments = routes.grouped("workouts", ":id", "comments")
+        comments.post(use: add)
+        comments.get(":comment", "edit", use: editPage)
+        comments.post(":comment", "edit", use: edit)
+        comments.post(":comment", "delete", use: delete)
+    }
+
+    struct View: Encodable {
+        let id: String
+        let author: String
+        let authorUsername: String
+        let when: String
+        let edited: Bool
+        let html: String
+        let mine: Bool
+    }
+
+    struct EditPage: Encodable {
+        let layout: Layout
+        let workoutID: String
+        let workoutName: String
+        let commentID: String
+        let body: String
+        let error: String?
+    }
+
+    /// Whether `viewer` may read and write comments under `workout`: its athlete, or a coach of theirs.
+    static func canTalk(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {
+        guard let viewerID = viewer?.id else { return false }
+        if workout.$user.id == viewerID { return true }
+        return try await CoachPolicy.coaches(viewerID, athlete: workout.$user.id, on: db)
+    }
+
+    /// The comments under a workout, oldest first, for someone who may read them.
+    static func views(of workout: Workout, viewer: User, on db: any Database) async throws -> [View] {
+        let format = WorkoutFormat(viewer)
+        return try await WorkoutComment.query(on: db).filter(\.$workout.$id == workout.requireID()).with(\.$author)
+            .sort(\.$createdAt).all().map { comment in
+                View(id: try comment.requireID().uuidString.lowercased(), author: comment.author.displayName, authorUsername: comment.author.username,
+                     when: format.when(Int64((comment.createdAt ?? Date()).timeIntervalSince1970 * 1000)),
+                     edited: (comment.updatedAt ?? .distantPast).timeIntervalSince(comment.createdAt ?? .distantPast) > 1,
+                     html: Markdown.html(comment.body), mine: comment.$author.id == viewer.id)
+            }
+    }
+
+    private func workout(_ req: Request) async throws -> (Workout, User) {
+        let user = try req.requireUser()
+        guard let id = req.parameters.get("id", as: UUID.self), let workout = try await Workout.find(id, on: req.db),
+              try await Self.canTalk(workout, viewer: user, on: req.db) else { throw Abort(.notFound) }
+        return (workout, user)
+    }
+
+    private static func check(_ body: String) -> String? {
+        if body.isEmpty { return "Write something first." }
+        if body.count > WorkoutComment.maxLength { return "Keep a comment to \(WorkoutComment.maxLength) characters; this one has \(body.count)." }
+        return nil
+    }
+
+    func add(req: Request) async throws -> Response {
+        let (workout, user) = try await workout(req)
+        let body = ((try? req.content.get(String.self, at: "body")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let link = "/workouts/\(try workout.requireID().uuidString.lowercased())"
+        if let problem = Self.check(body) {
+            req.flash(.error, problem)
+            return req.redirect(to: link + "#comments")
+        }
+        let comment = WorkoutComment(workout: try workout.requireID(), author: try user.requireID(), body: body)
+        try await comment.create(on: req.db)
+        // The other side hears of it: the athlete when a coach writes, the coaches when the athlete does.
+        let recipients = workout.$user.id == user.id ? try await CoachPolicy.coachIDs(of: workout.$user.id, on: req.db) : [workout.$user.id]
+        try await Notification.send(to: recipients, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
+                                    link: link + "#comments", on: req.db)
+        req.flash(.success, "Comment added.")
+        return req.redirect(to: link + "#comment-\(try comment.requireID().uuidString.lowercased())")
+    }
+
+    private func mine(_ req: Request, workout: Workout, user: User) async throws -> WorkoutComment {
+        guard let id = req.parameters.get("comment", as: UUID.self),
+              let comment = try await WorkoutComment.query(on: req.db).filter(\.$id == id).filter(\.$workout.$id == workout.requireID())
+                .filter(\.$author.$id == user.requireID()).first() else { throw Abort(.notFound) }
+        return comment
+    }
+
+    func editPage(req: Request) async throws -> Response {
+        let (workout, user) = try await workout(req)
+        let comment = try await mine(req, workout: workout, user: user)
+        return try await renderEdit(req, workout: workout, comment: comment, body: comment.body, error: nil)
+    }
+
+    private func renderEdit(_ req: Request, workout: Workout, comment: WorkoutComment, body: String, error: String?) async throws -> Response {
+        let page = EditPage(layout: req.layout(title: "Edit comment"), workoutID: try workout.requireID().uuidString.lowercased(),
+                            workoutName: workout.name, commentID: try comment.requireID().uuidString.lowercased(), body: body, error: error)
+        return try await req.view.render("coaching/comment_edit", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+    }
+
+    func edit(req: Request) async throws -> Response {
+        let (workout, user) = try await workout(req)
+        let comment = try await mine(req, workout: workout, user: user)
+        let body = ((try? req.content.get(String.self, at: "body")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if let problem = Self.check(body) { return try await renderEdit(req, workout: workout, comment: comment, body: body, error: problem) }
+        comment.body = body
+        try await comment.save(on: req.db)
+        req.flash(.success, "Comment updated.")
+        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())#comment-\(try comment.requireID().uuidString.lowercased())")
+    }
+
+    func delete(req: Request) async throws -> Response {
+        let (workout, user) = try await workout(req)
+        let comment = try await mine(req, workout: workout, user: user)
+        try await comment.delete(on: req.db)
+        req.flash(.success, "Comment deleted.")
+        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())#comments")
+    }
+}

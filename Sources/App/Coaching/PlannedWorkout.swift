@@ -1,0 +1,55 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// A session a coach plans for an athlete on a day: a sport and a planned duration, distance or
+/// both. A finished workout of that sport on that day (the athlete's own calendar) fulfils it.
+final class PlannedWorkout: Model, @unchecked Sendable {
+    static let schema = "planned_workouts"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "coach_id") var coach: User
+    @Parent(key: "athlete_id") var athlete: User
+    /// "2026-11-23", the athlete's local day.
+    @Field(key: "day") var day: String
+    @Field(key: "sport") var sport: String
+    @OptionalField(key: "duration_s") var duration: Double?
+    @OptionalField(key: "distance_m") var distance: Double?
+    @Field(key: "description") var description: String
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(coach: UUID, athlete: UUID, day: String, sport: WorkoutSport, duration: Double?, distance: Double?, description: String) {
+        self.$coach.id = coach
+        self.$athlete.id = athlete
+        self.day = day
+        self.sport = sport.rawValue
+        self.duration = duration
+        self.distance = distance
+        self.description = description
+    }
+}
+
+struct CreatePlannedWorkout: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(PlannedWorkout.schema)
+            .id()
+            .field("coach_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("athlete_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("day", .string, .required)
+            .field("sport", .string, .required)
+            .field("duration_s", .double)
+            .field("distance_m", .double)
+            .field("description", .string, .required)
+            .field("created_at", .datetime)
+            .create()
+        try await (database as! any SQLDatabase).create(index: "planned_workouts_athlete_day").on(PlannedWorkout.schema)
+            .column("athlete_id").column("day").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(PlannedWorkout.schema).delete()
+    }
+}

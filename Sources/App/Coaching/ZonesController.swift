@@ -1,0 +1,130 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Heart-rate zones: `/settings/zones` for one's own, `/coach/athletes/{username}/zones` for an
+/// athlete's coach. Saving recomputes the last four weeks' workouts, so time in zones and load
+/// (and the coach's dashboard) follow at once; older workouts keep the zones they were summed with.
+struct ZonesController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("settings", "zones", use: ownPage)
+        routes.post("settings", "zones", use: saveOwn)
+        routes.get("coach", "athletes", ":username", "zones", use: coachPage)
+        routes.post("coach", "athletes", ":username", "zones", use: saveByCoach)
+    }
+
+    struct Form: Content {
+        var max_hr: String?
+        var resting_hr: String?
+        var basis: String?
+        var zone1: String?
+        var zone2: String?
+        var zone3: String?
+        var zone4: String?
+        var zone5: String?
+
+        var percents: [String?] { [zone1, zone2, zone3, zone4, zone5] }
+    }
+
+    struct Zone: Encodable {
+        let number: Int
+        let field: String
+        let value: String
+        let bpm: String
+        let error: String?
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let action: String
+        let back: String
+        let whose: String
+        let form: Form
+        let zones: [Zone]
+        let errors: [String: String]
+        let estimate: String
+    }
+
+    func ownPage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        return try await render(req, athlete: user, action: "/settings/zones", back: "/settings/coaches", whose: "Your")
+    }
+
+    func coachPage(req: Request) async throws -> Response {
+        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: try req.requireUser(), on: req.db)
+        return try await render(req, athlete: athlete, action: "/coach/athletes/\(athlete.username)/zones",
+                                back: "/coach/athletes/\(athlete.username)", whose: "\(athlete.displayName)'s")
+    }
+
+    func saveOwn(req: Request) async throws -> Response {
+        try await save(req, athlete: try req.requireUser(), action: "/settings/zones", back: "/settings/coaches", whose: "Your")
+    }
+
+    func saveByCoach(req: Request) async throws -> Response {
+        let coach = try req.requireUser()
+        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        let response = try await save(req, athlete: athlete, action: "/coach/athletes/\(athlete.username)/zones",
+                                      back: "/coach/athletes/\(athlete.username)", whose: "\(athlete.displayName)'s")
+        if response.status == .seeOther {
+            try await Notification.send(to: [athlete.requireID()], kind: .zonesChanged,
+                                        text: "\(coach.displayName) updated your heart-rate zones.", link: "/settings/zones", on: req.db)
+        }
+        return response
+    }
+
+    private func render(_ req: Request, athlete: User, action: String, back: String, whose: String,
+                        form: Form? = nil, errors: [String: String] = [:]) async throws -> Response {
+        let current = athlete.heartRateZones
+        let form = form ?? Form(max_hr: current.map { "\($0.maximum)" } ?? "", resting_hr: athlete.restingHeartRate.map(String.init) ?? "",
+                                basis: current?.basis.rawValue ?? "max",
+                                zone1: "\(current?.percents[0] ?? 50)", zone2: "\(current?.percents[1] ?? 60)", zone3: "\(current?.percents[2] ?? 70)",
+                                zone4: "\(current?.percents[3] ?? 80)", zone5: "\(current?.percents[4] ?? 90)")
+        // The limits in bpm for what the form holds, when it adds up.
+        let parsed = Self.parse(form)
+        let limits = parsed.maximum.map { HeartRateZones(maximum: $0, resting: parsed.resting, basis: parsed.basis,
+                                                         percents: parsed.percents.map { $0 ?? 0 }).limits }
+        let zones = form.percents.enumerated().map { index, value in
+            Zone(number: index + 1, field: "zone\(index + 1)", value: value ?? "",
+                 bpm: limits.map { "from \($0[index]) bpm" } ?? "", error: errors["zone\(index + 1)"])
+        }
+        let age = athlete.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: .today)
+        let estimate = age.map { "Without a measured maximum, Fieldhouse uses 208 − 0.7 × age (Tanaka 2001): \(Int((208 - 0.7 * Double($0)).rounded())) bpm." }
+            ?? "Without a measured maximum, Fieldhouse assumes 190 bpm."
+        let page = Page(layout: req.layout(title: "\(whose) heart-rate zones"), action: action, back: back, whose: whose,
+                        form: form, zones: zones, errors: errors, estimate: estimate)
+        return try await req.view.render("coaching/zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    private static func parse(_ form: Form) -> (maximum: Int?, resting: Int?, basis: HeartRateZones.Basis, percents: [Int?]) {
+        func number(_ text: String?) -> Int? { Int((text ?? "").trimmingCharacters(in: .whitespaces)) }
+        return (number(form.max_hr), number(form.resting_hr), HeartRateZones.Basis(rawValue: form.basis ?? "") ?? .maximum,
+                form.percents.map(number))
+    }
+
+    private func save(_ req: Request, athlete: User, action: String, back: String, whose: String) async throws -> Response {
+        let form = try req.content.decode(Form.self)
+        let parsed = Self.parse(form)
+        var errors = HeartRateZones.problems(maximum: parsed.maximum, resting: parsed.resting, basis: parsed.basis, percents: parsed.percents)
+        if HeartRateZones.Basis(rawValue: form.basis ?? "") == nil { errors["basis"] = "Choose how the zones are counted." }
+        if !(form.max_hr ?? "").isEmpty && parsed.maximum == nil { errors["max_hr"] = "Enter the maximum as a whole number of beats per minute." }
+        if !(form.resting_hr ?? "").isEmpty && parsed.resting == nil { errors["resting_hr"] = "Enter the resting heart rate as a whole number." }
+        guard errors.isEmpty, let maximum = parsed.maximum else {
+            return try await render(req, athlete: athlete, action: action, back: back, whose: whose, form: form, errors: errors)
+        }
+        athlete.maxHeartRate = maximum
+        athlete.restingHeartRate = parsed.resting
+        athlete.zoneBasis = parsed.basis.rawValue
+        athlete.zonePercents = parsed.percents.compactMap { $0 }.map(String.init).joined(separator: ",")
+        try await athlete.save(on: req.db)
+        // The last four weeks take the new zones now.
+        let since = Int64(Date().timeIntervalSince1970 * 1000) - 28 * 86_400_000
+        let recent = try await Workout.query(on: req.db).filter(\.$user.$id == athlete.requireID()).filter(\.$startMS >= since)
+            .filter(\.$endMS != nil).filter(\.$source != "manual").all()
+        for workout in recent {
+            try await workout.summarise(for: athlete, on: req.db)
+            try await workout.save(on: req.db)
+        }
+        req.flash(.success, "Saved. Zones now start at \(athlete.heartRateZones!.limits.map(String.init).joined(separator: ", ")) bpm; \(recent.count.counted("recent workout")) recomputed.")
+        return req.redirect(to: action)
+    }
+}
