@@ -25,6 +25,8 @@ public struct ICalendar: Sendable {
         public var weekdays: [Int] = []
         /// A display alarm this many minutes before the start.
         public var alarmMinutesBefore: Int?
+        /// A whole day ("20261123") with no time: written as DTSTART;VALUE=DATE lasting one day.
+        public var allDay: String?
 
         public init(uid: String, start: Date, durationMinutes: Int, summary: String, description: String? = nil,
                     location: String? = nil, latitude: Double? = nil, longitude: Double? = nil, url: String? = nil,
@@ -74,12 +76,16 @@ public struct ICalendar: Sendable {
             line("BEGIN:VEVENT")
             line("UID:" + Self.escape(event.uid))
             line("DTSTAMP:" + stampText)
-            line("DTSTART:" + (event.floatingStart ?? Self.utc(event.start)))
+            if let day = event.allDay {
+                line("DTSTART;VALUE=DATE:" + day)
+            } else {
+                line("DTSTART:" + (event.floatingStart ?? Self.utc(event.start)))
+            }
             if !event.weekdays.isEmpty {
                 let days = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
                 line("RRULE:FREQ=WEEKLY;BYDAY=" + event.weekdays.sorted().compactMap { days.indices.contains($0) ? days[$0] : nil }.joined(separator: ","))
             }
-            line("DURATION:" + Self.duration(minutes: event.durationMinutes))
+            line("DURATION:" + (event.allDay != nil ? "P1D" : Self.duration(minutes: event.durationMinutes)))
             line("SUMMARY:" + Self.escape(event.summary))
             if let description = event.description, !description.isEmpty { line("DESCRIPTION:" + Self.escape(description)) }
             if let location = event.location, !location.isEmpty { line("LOCATION:" + Self.escape(location)) }

@@ -157,6 +157,12 @@ struct CoachingTests {
             try await ana.typedWorkout("running", daysAgo: 1, minutes: 55)
             try await ana.typedWorkout("cycling", daysAgo: 1, minutes: 40)
             #expect(try await ana.get("/").contains("(planned by Cora)"))
+            // Ana's calendar feed carries the plans as all-day events.
+            let settings = try await ana.get("/settings/calendar")
+            let feedURL = try #require(settings.firstMatch(#"id="feed" readonly value="[^"]*(/calendar/[^"]+\.ics)""#))
+            let feed = try await app.browser().get(feedURL)
+            #expect(feed.contains("DTSTART;VALUE=DATE:\(yesterday.replacingOccurrences(of: "-", with: ""))\r\nDURATION:P1D\r\nSUMMARY:Running 1:00:00"))
+            #expect(feed.contains("Planned by Cora"))
 
             let week = try await cora.get("/coach/week?start=\(yesterday)")
             #expect(week.status == .ok)

@@ -57,11 +57,26 @@ struct CalendarController: RouteCollection {
                 lastModified: row.updated_at
             )
         }
-        // The personal feed (not a team's) also carries the person's reminders.
+        // The personal feed (not a team's) also carries the person's reminders and the sessions
+        // their coaches planned (from coaches they still have), as all-day events.
         var reminders: [ICalendar.Event] = []
         if teamID == nil {
             for reminder in try await Reminder.query(on: req.db).filter(\.$user.$id == ownerID).filter(\.$enabled == true).all() {
                 if let event = try ReminderController.event(reminder, zone: owner.timeZone) { reminders.append(event) }
+            }
+            let coaches = try await CoachPolicy.coachIDs(of: ownerID, on: req.db)
+            let since = CalendarDate.today.adding(days: -60).description
+            let plans = coaches.isEmpty ? [] : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == ownerID)
+                .filter(\.$coach.$id ~~ coaches).filter(\.$day >= since).with(\.$coach).all()
+            let format = WorkoutFormat(owner)
+            for plan in plans {
+                let amount = [plan.duration.map { WorkoutFormat.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
+                var event = ICalendar.Event(uid: "plan-\(try plan.requireID().uuidString.lowercased())@fieldhouse", start: Date(), durationMinutes: 0,
+                                            summary: "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))",
+                                            description: [plan.description, "Planned by \(plan.coach.displayName)"].filter { !$0.isEmpty }.joined(separator: "\n"),
+                                            lastModified: plan.createdAt)
+                event.allDay = plan.day.replacingOccurrences(of: "-", with: "")
+                reminders.append(event)
             }
         }
         let body = ICalendar(name: name, events: events + reminders).render()
