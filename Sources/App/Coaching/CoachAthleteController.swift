@@ -121,7 +121,7 @@ struct CoachAthleteController: RouteCollection {
                 days.append(Day(label: "\(WallClock.shortWeekdays[date.weekday]) \(date.day)", today: date == today, items: items))
             }
             weeks.append(Week(label: offset == 0 ? "This week" : offset == 7 ? "Next week" : "Week of \(start.day) \(WallClock.shortMonths[start.month - 1])",
-                              days: days, totals: "\(WorkoutFormat.duration(seconds)) · \(format.distance(metres))"))
+                              days: days, totals: seconds == 0 ? "nothing yet" : WorkoutFormat.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
         }
 
         // Twelve weeks of time, and the daily load trend over them.

@@ -66,6 +66,11 @@ struct CoachController: RouteCollection {
     static let sorts: [(String, String)] = [("name", "Name"), ("idle", "Days since last workout"), ("load", "Load ratio"),
                                             ("compliance", "Plan compliance"), ("duration", "This week's time")]
 
+    /// Futsal and strength cover no distance: a dash rather than "0.00 km".
+    private static func distance(_ metres: Double, _ format: WorkoutFormat) -> String {
+        metres > 0 ? format.distance(metres) : "–"
+    }
+
     func dashboard(req: Vapor.Request) async throws -> Response {
         try await render(req, coach: try req.requireUser())
     }
@@ -118,8 +123,8 @@ struct CoachController: RouteCollection {
                 idle: (daysSince ?? Int.max) >= 7,
                 duration: WorkoutFormat.duration(thisWeek.map(\.duration).reduce(0, +)),
                 durationAverage: WorkoutFormat.duration(before.map(\.duration).reduce(0, +) / 4),
-                distance: format.distance(thisWeek.compactMap(\.distance).reduce(0, +)),
-                distanceAverage: format.distance(before.compactMap(\.distance).reduce(0, +) / 4),
+                distance: Self.distance(thisWeek.compactMap(\.distance).reduce(0, +), format),
+                distanceAverage: Self.distance(before.compactMap(\.distance).reduce(0, +) / 4, format),
                 load: "\(Int(thisWeek.compactMap(\.trimp).reduce(0, +).rounded()))",
                 loadAverage: "\(Int((before.compactMap(\.trimp).reduce(0, +) / 4).rounded()))",
                 ratio: load.ratio.map { String(format: "%.2f", $0) } ?? "–",

@@ -28,6 +28,7 @@ struct SeedCommand: AsyncCommand {
         let games = try await DemoGames.seed(app: app)
         let challenges = try await DemoChallenges.seed(app: app)
         let workouts = try await DemoWorkouts.seed(app: app)
+        let squad = try await DemoCoaching.seed(app: app)
         if let count = signature.benchTeams, count > 0 {
             try await BenchTeams.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
@@ -44,6 +45,7 @@ struct SeedCommand: AsyncCommand {
             try await BenchTraining.seed(app: app)
             context.console.print("Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts.")
         }
+        if squad > 0 { context.console.print("Jonas now coaches \(squad) demo athletes, with plans and comments (sign in as jonas, open Coaching).") }
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }
         if challenges > 0 { context.console.print("Added \(challenges) demo photo challenges with replies in every state.") }

@@ -78,8 +78,10 @@ struct DemoTraining {
     let home: Coordinate
 
     /// Adds workouts from `fromDaysAgo` back to `toDaysAgo` (inclusive, counted in the person's
-    /// time zone) and returns how many.
-    func seed(for user: User, fromDaysAgo newest: Int, toDaysAgo oldest: Int, seed: UInt64, on db: any Database) async throws -> Int {
+    /// time zone) and returns how many. Tracked workouts older than `samplesFor` days keep only
+    /// their numbers (no samples), which keeps a large squad's demo quick to load.
+    func seed(for user: User, fromDaysAgo newest: Int, toDaysAgo oldest: Int, seed: UInt64, samplesFor: Int = .max,
+              on db: any Database) async throws -> Int {
         var random = SeededGenerator(seed: seed)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
@@ -103,7 +105,7 @@ struct DemoTraining {
                 let start = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day)!
                 let startMS = Int64(start.timeIntervalSince1970) * 1000
                 guard startMS < Int64(Date().timeIntervalSince1970 * 1000) - 3 * 3_600_000 else { continue }
-                try await add(kind, start: startMS, progress: progress, user: user, random: &random, on: db)
+                try await add(kind, start: startMS, progress: progress, samples: daysAgo <= samplesFor, user: user, random: &random, on: db)
                 added += 1
                 break
             }
@@ -111,7 +113,8 @@ struct DemoTraining {
         return added
     }
 
-    private func add(_ kind: Kind, start: Int64, progress: Double, user: User, random: inout SeededGenerator, on db: any Database) async throws {
+    private func add(_ kind: Kind, start: Int64, progress: Double, samples: Bool, user: User, random: inout SeededGenerator,
+                     on db: any Database) async throws {
         let pace = 1 + habit.fitnessGain * (1 - progress) + Double.random(in: -0.04...0.04, using: &random)
         let calmer = Int((8 * (1 - progress)).rounded()) + Int.random(in: -3...3, using: &random)
         let userID = try user.requireID()
@@ -153,6 +156,14 @@ struct DemoTraining {
             return
         }
         let recording = variant.apply(to: shape, start: start, pace: pace, heartRateShift: calmer, home: home)
+        guard samples else {
+            let workout = Workout(user: userID, sport: kind.sport, name: kind.name, start: start, end: recording.end!,
+                                  source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
+            workout.summarise(WorkoutTimeline(points: recording.points, steps: nil), for: user)
+            workout.streams = ""
+            try await workout.create(on: db)
+            return
+        }
         let options = WorkoutImporter.Options(name: kind.name, sport: kind.sport, externalID: "demo-\(userID)-\(start)", filename: "demo")
         _ = try await db.transaction { db in
             try await WorkoutImporter.save(recording, start: recording.start!, end: recording.end!, hash: "demo-\(userID)-\(start)",
