@@ -39,6 +39,7 @@ sign_in() {
 jar="$data/cookies-maya.txt"
 session=$(sign_in maya fieldhouse-demo)
 athlete=$(sign_in bench_athlete bench-password)
+coach=$(sign_in bench_coach bench-password)
 
 # bench_athlete's one-hour run (her newest workout) and the 30-day heart-rate range, as the pages link them.
 run=$(curl -fs -H "Cookie: fh_session=$athlete" "$base/workouts" | grep -o 'href="/workouts/[0-9a-f-]\{36\}"' | head -n 1 | cut -d'"' -f2)
@@ -72,6 +73,8 @@ SCENARIOS=(
   "heart rate, 24 h of 1 Hz|/heart-rate|fh_session=$athlete"
   "heart rate, 30 days of 1 Hz|$month|fh_session=$athlete"
   "statistics by month (2,000 workouts)|/stats?period=month|fh_session=$athlete"
+  "coach dashboard (40 athletes, 2 years)|/coach|fh_session=$coach"
+  "coach weekly review (40 athletes)|/coach/week|fh_session=$coach"
 )
 
 printf "%-38s %10s %9s %9s %9s %10s   (wrk, %s connections, %s, 2 threads; alone = p50 of one connection, 3s)\n" \

@@ -14,7 +14,7 @@ struct SeedCommand: AsyncCommand {
         @Option(name: "bench-challenges", help: "Also add this many challenges to maya's inbox, for `make bench`.")
         var benchChallenges: Int?
 
-        @Flag(name: "bench-training", help: "Also add bench_athlete: a one-hour 1 Hz run, 30 days of 1 Hz heart rate and 2,000 workouts, for `make bench`.")
+        @Flag(name: "bench-training", help: "Also add bench_athlete (a one-hour 1 Hz run, 30 days of 1 Hz heart rate, 2,000 workouts) and bench_coach (40 athletes, two years each), for `make bench`.")
         var benchTraining: Bool
     }
 
@@ -43,7 +43,8 @@ struct SeedCommand: AsyncCommand {
         }
         if signature.benchTraining {
             try await BenchTraining.seed(app: app)
-            context.console.print("Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts.")
+            try await BenchTraining.seedSquad(app: app)
+            context.console.print("Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts, and bench_coach with 40 athletes.")
         }
         if squad > 0 { context.console.print("Jonas now coaches \(squad) demo athletes, with plans and comments (sign in as jonas, open Coaching).") }
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
