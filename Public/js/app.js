@@ -138,7 +138,8 @@
       mark.hidden = true;
       // A click or a tiny drag is not a choice of range.
       if (b - a < (to - from) / 100) return;
-      window.location.href = box.dataset.url + "?from=" + encodeURIComponent(local(a)) + "&to=" + encodeURIComponent(local(b));
+      var url = box.dataset.url;
+      window.location.href = url + (url.indexOf("?") < 0 ? "?" : "&") + "from=" + encodeURIComponent(local(a)) + "&to=" + encodeURIComponent(local(b));
     });
     svg.addEventListener("pointercancel", function () { startX = null; mark.hidden = true; });
   });

@@ -30,7 +30,8 @@ struct CoachingTests {
             try await ana.signUp("ana", birthDate: "2011-03-01")
             for (browser, name) in [(cora, "cora"), (tom, "tom"), (olga, "olga"), (sam, "sam"), (ben, "ben")] { try await browser.signUp(name) }
             let workout = try await ana.typedWorkout("running", daysAgo: 1, minutes: 40, heartRate: 150, distanceKm: 7)
-            let routes = ["/workouts/\(workout)", "/workouts/\(workout).gpx", "/workouts/\(workout).csv", "/coach/athletes/ana", "/coach/athletes/ana/zones"]
+            let routes = ["/workouts/\(workout)", "/workouts/\(workout).gpx", "/workouts/\(workout).csv", "/coach/athletes/ana", "/coach/athletes/ana/zones",
+                          "/heart-rate?athlete=ana"]
             func sees(_ browser: Browser) async throws -> [HTTPStatus] {
                 var statuses: [HTTPStatus] = []
                 for route in routes { statuses.append(try await browser.get(route).status) }

@@ -102,11 +102,16 @@ struct SquadTraining {
     func lastWorkouts(on db: any Database) async throws -> [Int: (id: UUID, name: String, sport: WorkoutSport, start: Int64)] {
         guard !athletes.isEmpty else { return [:] }
         struct Row: Decodable { let id: UUID; let user_id: UUID; let name: String; let sport: String; let start_ms: Int64 }
-        let rows = try await (db as! any SQLDatabase).raw("""
-            SELECT w.id, w.user_id, w.name, w.sport, w.start_ms FROM workouts w
-            WHERE w.user_id IN \(idList()) AND w.end_ms IS NOT NULL
-              AND w.start_ms = (SELECT MAX(l.start_ms) FROM workouts l WHERE l.user_id = w.user_id AND l.end_ms IS NOT NULL)
-            """).all(decoding: Row.self)
+        // One index lookup per athlete (newest first, first row), all in one statement: a MAX per
+        // group would read every workout the squad ever did.
+        var query = SQLQueryString("")
+        for (position, athlete) in athletes.enumerated() {
+            if position > 0 { query.appendInterpolation(unsafeRaw: " UNION ALL ") }
+            query.appendInterpolation(unsafeRaw: "SELECT * FROM (SELECT id, user_id, name, sport, start_ms FROM workouts WHERE user_id = ")
+            query.appendInterpolation(bind: athlete.id)
+            query.appendInterpolation(unsafeRaw: " AND end_ms IS NOT NULL ORDER BY start_ms DESC LIMIT 1) AS last\(position)")
+        }
+        let rows = try await (db as! any SQLDatabase).raw(query).all(decoding: Row.self)
         let index = Dictionary(athletes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         var last: [Int: (id: UUID, name: String, sport: WorkoutSport, start: Int64)] = [:]
         for row in rows {

@@ -29,6 +29,9 @@ struct HeartRateController: RouteCollection {
 
     struct Page: Encodable {
         let layout: Layout
+        /// Set when a coach looks at an athlete's heart rate: their username and name.
+        let athlete: String?
+        let athleteName: String?
         let enabled: Bool
         let presets: [Link]
         let navigation: [Link]
@@ -47,8 +50,12 @@ struct HeartRateController: RouteCollection {
     }
 
     func page(req: Request) async throws -> Response {
-        let user = try req.requireUser()
+        // `?athlete=` is a coach looking at an athlete who accepted them; anyone else gets a 404.
+        let viewer = try req.requireUser()
+        let athlete = req.query[String.self, at: "athlete"]
+        let user = athlete == nil ? viewer : try await CoachPolicy.athlete(athlete, coach: viewer, on: req.db)
         let userID = try user.requireID()
+        let base = "/heart-rate" + (athlete == nil ? "" : "?athlete=\(user.username)&")
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         func local(_ ms: Int64) -> String {
@@ -74,7 +81,7 @@ struct HeartRateController: RouteCollection {
         if to - from < 600_000 { let centre = (from + to) / 2; from = centre - 300_000; to = centre + 300_000 }
 
         func url(_ a: Int64, _ b: Int64) -> String {
-            "/heart-rate?from=\(local(a).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&to=\(local(b).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            (athlete == nil ? "/heart-rate?" : base) + "from=\(local(a).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&to=\(local(b).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         }
         let span = to - from
         let centre = from + span / 2
@@ -130,7 +137,8 @@ struct HeartRateController: RouteCollection {
         }
         let title = "\(WorkoutFormat(user).when(from)) – \(WorkoutFormat(user).when(to))"
         let page = Page(
-            layout: req.layout(title: "Heart rate", section: "workouts"), enabled: user.continuousHeartRate,
+            layout: req.layout(title: athlete == nil ? "Heart rate" : "\(user.displayName)'s heart rate", section: "workouts"),
+            athlete: athlete == nil ? nil : user.username, athleteName: athlete == nil ? nil : user.displayName, enabled: user.continuousHeartRate,
             presets: presetRanges.map { Link(label: $0.0, url: url($0.1, $0.2), current: abs($0.1 - from) < 60_000 && abs($0.2 - to) < 60_000) },
             navigation: navigation, from: local(from), to: local(to), title: title,
             chart: SVGChart.band(from: from, to: to, buckets: buckets, zone: zone,
