@@ -56,6 +56,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
 
     app.asyncCommands.use(SeedCommand(), as: "seed")
     app.asyncCommands.use(UserCommands(), as: "user")
+    app.asyncCommands.use(LearnCommands(), as: "learn")
 
     try routes(app)
 }
@@ -101,5 +102,6 @@ enum Migrations {
         app.migrations.add(CreatePlannedWorkout())
         app.migrations.add(CreateWorkoutComment())
         app.migrations.add(AddHeartRateZonesToUsers())
+        app.migrations.add(CreateLearnArticle())
     }
 }

@@ -29,6 +29,7 @@ struct SeedCommand: AsyncCommand {
         let challenges = try await DemoChallenges.seed(app: app)
         let workouts = try await DemoWorkouts.seed(app: app)
         let squad = try await DemoCoaching.seed(app: app)
+        let learn = try await LearnLibrary.importFiles(app: app)
         if let count = signature.benchTeams, count > 0 {
             try await BenchTeams.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
@@ -46,6 +47,7 @@ struct SeedCommand: AsyncCommand {
             try await BenchTraining.seedSquad(app: app)
             context.console.print("Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts, and bench_coach with 40 athletes.")
         }
+        if learn.added + learn.updated > 0 { context.console.print("Learn: \(learn.added) articles added, \(learn.updated) updated.") }
         if squad > 0 { context.console.print("Jonas now coaches \(squad) demo athletes, with plans and comments (sign in as jonas, open Coaching).") }
         if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
         if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }

@@ -1,0 +1,57 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Loads `Resources/Learn/*.md` into the database: new articles are added and published, changed
+/// ones updated with a new revision, unchanged ones left alone. Used by `fieldhouse seed` and
+/// `fieldhouse learn import`.
+enum LearnLibrary {
+    struct Outcome {
+        var added = 0
+        var updated = 0
+        var unchanged = 0
+    }
+
+    static let categories = ["Getting active", "Training", "Warm-up and mobility", "Nutrition and hydration",
+                             "Recovery and sleep", "Heart rate", "Safety", "For coaches and parents"]
+
+    static func importFiles(app: Application) async throws -> Outcome {
+        let folder = URL(fileURLWithPath: app.directory.workingDirectory + "Resources/Learn")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        var outcome = Outcome()
+        for file in files {
+            let document: LearnDocument
+            do { document = try LearnDocument(parsing: String(contentsOf: file, encoding: .utf8)) } catch {
+                throw UserCommands.CommandError("\(file.lastPathComponent): \(error)")
+            }
+            let existing = try await LearnArticle.query(on: app.db).filter(\.$slug == document.slug).first()
+            let article = existing ?? LearnArticle()
+            guard article.apply(document) else { outcome.unchanged += 1; continue }
+            if existing == nil { article.published = true }
+            try await app.db.transaction { db in
+                try await article.save(on: db)
+                try await LearnRevision(article: article.requireID(), title: article.title, body: article.body, author: nil).create(on: db)
+            }
+            if existing == nil { outcome.added += 1 } else { outcome.updated += 1 }
+        }
+        return outcome
+    }
+}
+
+/// `fieldhouse learn import`.
+struct LearnCommands: AsyncCommandGroup {
+    var help: String { "Manage the Learn library." }
+    var commands: [String: any AnyAsyncCommand] { ["import": Import()] }
+
+    struct Import: AsyncCommand {
+        struct Signature: CommandSignature {}
+        var help: String { "Adds new and updates changed articles from Resources/Learn/*.md (each change keeps a revision)." }
+
+        func run(using context: CommandContext, signature: Signature) async throws {
+            try await context.application.autoMigrate()
+            let outcome = try await LearnLibrary.importFiles(app: context.application)
+            context.console.print("Learn: \(outcome.added) added, \(outcome.updated) updated, \(outcome.unchanged) unchanged.")
+        }
+    }
+}
