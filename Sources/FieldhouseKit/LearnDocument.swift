@@ -101,6 +101,7 @@ public struct LearnDocument: Equatable, Sendable {
         text = text.replacingOccurrences(of: #"<https?://[^>]*>"#, with: " ", options: .regularExpression)
         text = text.replacingOccurrences(of: "[", with: " ").replacingOccurrences(of: "]", with: " ")
         text = text.replacingOccurrences(of: #"-{3,}"#, with: " ", options: .regularExpression)
-        return text.split { $0.isWhitespace }.joined(separator: " ")
+        // List markers stand alone once the words around them are split apart.
+        return text.split { $0.isWhitespace }.filter { $0 != "-" && $0 != "+" }.joined(separator: " ")
     }
 }

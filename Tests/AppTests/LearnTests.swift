@@ -38,6 +38,9 @@ struct LearnTests {
             #expect(hydration.status == .ok)
             let first = try #require(hydration.firstMatch(#"<ol class="learn-list"><li><a href="/learn/([a-z0-9-]+)""#))
             #expect(first == "hydration")
+            // The snippet starts at a whole word ("…through", not "…luid through").
+            #expect(hydration.contains("<p>…through sweat makes exercise feel harder"))
+            #expect(hydration.contains("<mark>hydration</mark>"))
             let drink = try await visitor.get("/learn?q=Drink")
             #expect(drink.contains("<mark>"))
             let nothing = try await visitor.get("/learn?q=quidditch")

@@ -93,8 +93,11 @@ struct LearnController: RouteCollection {
         if words.contains(where: { summary.contains($0) }) { return row.summary }
         let text = row.text
         guard let hit = words.compactMap({ text.range(of: $0, options: .caseInsensitive) }).min(by: { $0.lowerBound < $1.lowerBound }) else { return row.summary }
-        let start = text.index(hit.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
-        let end = text.index(hit.upperBound, offsetBy: 120, limitedBy: text.endIndex) ?? text.endIndex
+        var start = text.index(hit.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
+        var end = text.index(hit.upperBound, offsetBy: 120, limitedBy: text.endIndex) ?? text.endIndex
+        // Whole words at both ends.
+        if start > text.startIndex, let space = text[start..<hit.lowerBound].firstIndex(of: " ") { start = text.index(after: space) }
+        if end < text.endIndex, let space = text[hit.upperBound..<end].lastIndex(of: " ") { end = space }
         return (start > text.startIndex ? "…" : "") + text[start..<end] + (end < text.endIndex ? "…" : "")
     }
 
