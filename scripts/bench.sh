@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
-.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 --bench-training >/dev/null
+.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 --bench-training --bench-articles 500 >/dev/null
 .build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -75,6 +75,10 @@ SCENARIOS=(
   "statistics by month (2,000 workouts)|/stats?period=month|fh_session=$athlete"
   "coach dashboard (40 athletes, 2 years)|/coach|fh_session=$coach"
   "coach weekly review (40 athletes)|/coach/week|fh_session=$coach"
+  "learn article (anonymous)|/learn/hydration|"
+  "learn article (signed in)|/learn/hydration|fh_session=$athlete"
+  "learn search, 513 articles, 'hydration'|/learn?q=hydration|"
+  "learn search, 513 articles, 'heart rate'|/learn?q=heart+rate|"
 )
 
 printf "%-38s %10s %9s %9s %9s %10s   (wrk, %s connections, %s, 2 threads; alone = p50 of one connection, 3s)\n" \

@@ -143,4 +143,41 @@
     });
     svg.addEventListener("pointercancel", function () { startX = null; mark.hidden = true; });
   });
+
+  // Learn editor: the preview follows the text as it is typed, rendered by the server exactly as
+  // the article page will show it. Without this script the Preview button does the same.
+  document.querySelectorAll("[data-learn-editor]").forEach(function (form) {
+    var source = form.querySelector("[data-preview-source]");
+    var target = document.querySelector("[data-preview-target]");
+    var status = document.querySelector("[data-preview-status]");
+    var button = form.querySelector("[data-preview-button]");
+    if (!source || !target || !window.fetch) return;
+    if (button) button.hidden = true;
+    var timer = null, sent = 0, shown = 0;
+    function refresh() {
+      var number = ++sent;
+      var body = new URLSearchParams();
+      body.set("csrf", form.querySelector('input[name="csrf"]').value);
+      body.set("body", source.value);
+      if (status) status.textContent = "updating…";
+      fetch(target.dataset.previewUrl, { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) throw new Error(response.status === 413 ? "the text is too long to preview" : "the preview could not be made (" + response.status + ")");
+          return response.text();
+        })
+        .then(function (html) {
+          // Answers can arrive out of order; only the newest one is shown.
+          if (number < shown) return;
+          shown = number;
+          target.innerHTML = html || '<p class="muted">Nothing written yet.</p>';
+          if (status) status.textContent = "";
+        })
+        .catch(function (error) { if (status) status.textContent = "— " + error.message; });
+    }
+    source.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 350);
+    });
+    refresh();
+  });
 })();

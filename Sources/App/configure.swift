@@ -103,5 +103,8 @@ enum Migrations {
         app.migrations.add(CreateWorkoutComment())
         app.migrations.add(AddHeartRateZonesToUsers())
         app.migrations.add(CreateLearnArticle())
+        app.migrations.add(AddDetailsToLearnRevisions())
+        app.migrations.add(AddPublishedRevisionToLearnArticles())
+        app.migrations.add(CreateLearnSlug())
     }
 }

@@ -43,6 +43,7 @@ func routes(_ app: Application) throws {
     try app.register(collection: ZonesController())
     try app.register(collection: CommentController())
     try app.register(collection: LearnController())
+    try app.register(collection: LearnEditorController())
     try app.register(collection: StatsController())
     try app.register(collection: GoalController())
     try app.register(collection: HeartRateController())

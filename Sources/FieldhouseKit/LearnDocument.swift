@@ -11,6 +11,22 @@ public struct LearnDocument: Equatable, Sendable {
             self.title = title
             self.url = url
         }
+
+        /// `Title | https://…`, with or without the leading `- ` of a front-matter list. Only
+        /// https addresses are taken: a link card must not run script or downgrade the page.
+        public init(line: String) throws {
+            var text = Substring(line.trimmingCharacters(in: .whitespaces))
+            if text.hasPrefix("-") { text = text.dropFirst() }
+            let parts = text.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, parts[1].hasPrefix("https://"), parts[1].count > 8,
+                  !parts[1].contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" }) else {
+                throw Problem.badVideo(line.trimmingCharacters(in: .whitespaces))
+            }
+            self.init(title: parts[0], url: parts[1])
+        }
+
+        /// The line as written in front matter and in the editor's video field.
+        public var line: String { "\(title) | \(url)" }
     }
 
     public var title: String
@@ -60,9 +76,7 @@ public struct LearnDocument: Equatable, Sendable {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             if inVideos, line.hasPrefix("-") {
-                let parts = line.dropFirst().split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard parts.count == 2, !parts[0].isEmpty, parts[1].hasPrefix("https://") else { throw Problem.badVideo(line) }
-                videos.append(Video(title: parts[0], url: parts[1]))
+                videos.append(try Video(line: line))
                 continue
             }
             inVideos = false
@@ -78,12 +92,47 @@ public struct LearnDocument: Equatable, Sendable {
         }
         title = try required("title")
         slug = try required("slug")
-        guard slug.allSatisfy({ ($0.isLetter && $0.isLowercase && $0.isASCII) || $0.isNumber || $0 == "-" }) else { throw Problem.badSlug(slug) }
+        guard Self.isValidSlug(slug) else { throw Problem.badSlug(slug) }
         category = try required("category")
         summary = try required("summary")
         audience = fields["audience"] ?? "everyone"
         self.videos = videos
         body = lines[(end + 1)...].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Lowercase ASCII letters, digits and single hyphens inside, at most 80 characters.
+    public static func isValidSlug(_ slug: String) -> Bool {
+        !slug.isEmpty && slug.count <= 80 && !slug.hasPrefix("-") && !slug.hasSuffix("-") && !slug.contains("--")
+            && slug.allSatisfy { ($0.isLetter && $0.isLowercase && $0.isASCII) || ($0.isNumber && $0.isASCII) || $0 == "-" }
+    }
+
+    /// A slug made from a title: accents folded, anything else becomes a hyphen.
+    public static func slug(from title: String) -> String {
+        let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).lowercased()
+        var slug = ""
+        for character in folded {
+            if character.isASCII, character.isLetter || character.isNumber {
+                slug.append(character)
+            } else if !slug.isEmpty, slug.last != "-" {
+                slug.append("-")
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        if slug.count > 80 {
+            slug = String(slug.prefix(80))
+            while slug.hasSuffix("-") { slug.removeLast() }
+        }
+        return slug
+    }
+
+    /// The document as a file in `Resources/Learn`; parsing it gives the same document back.
+    /// Comparing two revisions compares these, so a changed summary or video shows too.
+    public var fileText: String {
+        var lines = ["---", "title: \(title)", "slug: \(slug)", "category: \(category)", "summary: \(summary)", "audience: \(audience)"]
+        lines.append("videos:")
+        lines += videos.map { "- \($0.line)" }
+        lines += ["---", "", body]
+        return lines.joined(separator: "\n")
     }
 
     /// Words in the body, for reading time and search.

@@ -26,3 +26,18 @@ import Testing
         #expect(Markdown.html("") == "")
     }
 }
+
+@Suite struct LearnDocumentTests {
+    @Test func slugsAreMadeFromTitles() {
+        #expect(LearnDocument.slug(from: "Warm-up & cool-down: the basics!") == "warm-up-cool-down-the-basics")
+        #expect(LearnDocument.slug(from: "Éducation physique à l’école") == "education-physique-a-l-ecole")
+        #expect(LearnDocument.slug(from: "   ") == "")
+        #expect(LearnDocument.isValidSlug("a-1") && !LearnDocument.isValidSlug("-a") && !LearnDocument.isValidSlug("a--b") && !LearnDocument.isValidSlug("A"))
+    }
+
+    @Test func aDocumentSurvivesWritingAndReadingBack() throws {
+        let document = LearnDocument(title: "Drinking", slug: "drinking", category: "Nutrition and hydration", summary: "Water.",
+                                     audience: "everyone", videos: [.init(title: "How much", url: "https://example.org/v")], body: "## One\n\nText.")
+        #expect(try LearnDocument(parsing: document.fileText) == document)
+    }
+}

@@ -45,6 +45,8 @@ final class MemoryCache<Value: Sendable>: Sendable {
 struct RenderCaches: Sendable {
     /// Charts, map and splits of workout pages: about 60 KB each.
     let workoutDrawings = MemoryCache<WorkoutDrawings>(capacity: 256)
+    /// The published Learn library with its search index.
+    let learn = LearnCatalog()
 }
 
 extension Application {

@@ -14,6 +14,9 @@ struct SeedCommand: AsyncCommand {
         @Option(name: "bench-challenges", help: "Also add this many challenges to maya's inbox, for `make bench`.")
         var benchChallenges: Int?
 
+        @Option(name: "bench-articles", help: "Also add this many published Learn articles (made from the shipped ones), for `make bench`.")
+        var benchArticles: Int?
+
         @Flag(name: "bench-training", help: "Also add bench_athlete (a one-hour 1 Hz run, 30 days of 1 Hz heart rate, 2,000 workouts) and bench_coach (40 athletes, two years each), for `make bench`.")
         var benchTraining: Bool
     }
@@ -41,6 +44,10 @@ struct SeedCommand: AsyncCommand {
         if let count = signature.benchChallenges, count > 0 {
             try await BenchChallenges.seed(count: count, app: app)
             context.console.print("Added \(count) benchmark challenges to maya's inbox.")
+        }
+        if let count = signature.benchArticles, count > 0 {
+            try await BenchLearn.seed(count: count, app: app)
+            context.console.print("Learn now has at least \(count) benchmark articles (/learn/bench-1 …).")
         }
         if signature.benchTraining {
             try await BenchTraining.seed(app: app)

@@ -29,70 +29,89 @@ struct LearnController: RouteCollection {
         let layout: Layout
         let q: String
         let searched: Bool
+        let total: Int
         let results: [Card]
+        let pager: Pager
         let categories: [Category]
+        /// Only for editors.
+        let desk: Desk?
     }
 
-    struct Row: Decodable {
+    /// An editor's view of articles that readers do not see yet.
+    struct DeskItem: Encodable {
         let slug: String
         let title: String
-        let category: String
-        let summary: String
-        let text: String
-        let reading_minutes: Int
+        let state: String
+    }
+
+    struct Desk: Encodable {
+        let items: [DeskItem]
+        let hasItems: Bool
     }
 
     func library(req: Request) async throws -> Response {
         let q = (req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespaces)
-        let words = Array(Set(q.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init).filter { $0.count >= 2 })).prefix(8)
-        let sql = req.db as! any SQLDatabase
-        var results: [Card]?
+        let words = LearnIndex.queryWords(q)
+        let snapshot = try await req.application.renderCaches.learn.snapshot(on: req.db as! any SQLDatabase)
+        var results: [Card] = []
         var categories: [Category] = []
+        var pager = Pager(req: req)
+        var total = 0
         if words.isEmpty {
-            let rows = try await sql.raw("""
-                SELECT slug, title, category, summary, '' AS text, reading_minutes FROM learn_articles WHERE published = \(bind: true) ORDER BY title
-                """).all(decoding: Row.self)
-            let names = LearnLibrary.categories + Set(rows.map(\.category)).subtracting(LearnLibrary.categories).sorted()
+            let names = LearnLibrary.categories + Set(snapshot.articles.map(\.category)).subtracting(LearnLibrary.categories).sorted()
             categories = names.compactMap { name in
-                let cards = rows.filter { $0.category == name }.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.reading_minutes) }
+                let cards = snapshot.articles.filter { $0.category == name }.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) }
                 return cards.isEmpty ? nil : Category(name: name, articles: cards)
             }
         } else {
-            // Articles holding any of the words; ranked by where and how often they appear.
-            var query = SQLQueryString("SELECT slug, title, category, summary, text, reading_minutes FROM learn_articles WHERE published = ")
-            query.appendInterpolation(bind: true)
-            query.appendInterpolation(unsafeRaw: " AND (")
-            for (index, word) in words.enumerated() {
-                if index > 0 { query.appendInterpolation(unsafeRaw: " OR ") }
-                query.appendInterpolation(unsafeRaw: "LOWER(title) LIKE ")
-                query.appendInterpolation(bind: "%\(word)%")
-                query.appendInterpolation(unsafeRaw: " OR LOWER(text) LIKE ")
-                query.appendInterpolation(bind: "%\(word)%")
+            let hits = snapshot.index.search(words)
+            let shown = pager.finish(Array(hits.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: "/learn", query: [("q", q)])
+            results = shown.map { hit in
+                let article = snapshot.articles[hit.article]
+                return Card(slug: article.slug, title: article.title,
+                            summary: Self.highlight(Self.snippet(article, words: words), words: words), minutes: article.minutes)
             }
-            query.appendInterpolation(unsafeRaw: ")")
-            let rows = try await sql.raw(query).all(decoding: Row.self)
-            func score(_ row: Row) -> Int {
-                let title = row.title.lowercased(), summary = row.summary.lowercased(), text = row.text.lowercased()
-                return words.reduce(0) { total, word in
-                    total + (title.contains(word) || row.slug.contains(word) ? 20 : 0) + (summary.contains(word) ? 5 : 0)
-                        + min(text.components(separatedBy: word).count - 1, 10)
-                }
-            }
-            results = rows.map { ($0, score($0)) }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.title < $1.0.title }.map { row, _ in
-                Card(slug: row.slug, title: row.title, summary: Self.highlight(Self.snippet(row, words: Array(words)), words: Array(words)), minutes: row.reading_minutes)
-            }
+            total = hits.count
         }
-        let page = LibraryPage(layout: req.layout(title: "Learn", section: "learn", hasForms: true), q: q, searched: results != nil,
-                               results: results ?? [], categories: categories)
+        let desk = LearnPolicy.isEditor(req.currentUser) ? try await Self.desk(on: req.db) : nil
+        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? "Learn" : "\(q) – Learn", section: "learn", hasForms: true), q: q,
+                               searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories, desk: desk)
         return try await req.view.render("learn/library", page).encodeResponse(for: req)
     }
 
+    private struct DeskRow: Decodable {
+        let slug: String
+        let title: String
+        let published: Bool
+        let published_revision_id: UUID?
+        let latest: UUID?
+    }
+
+    /// Drafts, unpublished articles and published ones with changes not yet published.
+    static func desk(on db: any Database) async throws -> Desk {
+        let rows = try await (db as! any SQLDatabase).raw("""
+            SELECT a.slug, a.title, a.published, a.published_revision_id,
+                   (SELECT r.id FROM learn_revisions r WHERE r.article_id = a.id ORDER BY r.created_at DESC LIMIT 1) AS latest
+            FROM learn_articles a ORDER BY a.updated_at DESC
+            """).all(decoding: DeskRow.self)
+        let items = rows.compactMap { row -> DeskItem? in
+            if !row.published {
+                return DeskItem(slug: row.slug, title: row.title, state: row.published_revision_id == nil ? "Draft, never published" : "Unpublished")
+            }
+            return row.latest != row.published_revision_id ? DeskItem(slug: row.slug, title: row.title, state: "Changes not published yet") : nil
+        }
+        return Desk(items: items, hasItems: !items.isEmpty)
+    }
+
     /// The summary when it holds a search word, else the sentence of the text that does.
-    private static func snippet(_ row: Row, words: [String]) -> String {
-        let summary = row.summary.lowercased()
-        if words.contains(where: { summary.contains($0) }) { return row.summary }
-        let text = row.text
-        guard let hit = words.compactMap({ text.range(of: $0, options: .caseInsensitive) }).min(by: { $0.lowerBound < $1.lowerBound }) else { return row.summary }
+    private static func snippet(_ article: LearnCatalog.Article, words: [String]) -> String {
+        let summary = article.summary.lowercased()
+        if words.contains(where: { summary.contains($0) }) { return article.summary }
+        let text = article.text
+        // The first place a word begins with a search word, as the index matches them.
+        guard let hit = words.compactMap({ word in
+            text.range(of: "(?<![\\p{L}\\p{N}])" + NSRegularExpression.escapedPattern(for: word), options: [.regularExpression, .caseInsensitive, .diacriticInsensitive])
+        }).min(by: { $0.lowerBound < $1.lowerBound }) else { return article.summary }
         var start = text.index(hit.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
         var end = text.index(hit.upperBound, offsetBy: 120, limitedBy: text.endIndex) ?? text.endIndex
         // Whole words at both ends.
@@ -119,16 +138,25 @@ struct LearnController: RouteCollection {
 
     struct ArticlePage: Encodable {
         let layout: Layout
+        let slug: String
         let title: String
         let category: String
         let summary: String
         let audience: String
         let minutes: Int
+        let byline: String
         let updated: String
         let html: String
         let toc: [LearnRendering.Heading]
         let videos: [Video]
         let related: [Card]
+        /// For editors: what readers see of this article, and where to change it.
+        let editor: EditorBar?
+    }
+
+    struct EditorBar: Encodable {
+        let state: String
+        let isDraft: Bool
     }
 
     struct Video: Encodable {
@@ -138,21 +166,44 @@ struct LearnController: RouteCollection {
     }
 
     func article(req: Request) async throws -> Response {
-        guard let slug = req.parameters.get("slug"),
-              let article = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).filter(\.$published == true).first() else {
-            throw Abort(.notFound)
+        guard let slug = req.parameters.get("slug") else { throw Abort(.notFound) }
+        let snapshot = try await req.application.renderCaches.learn.snapshot(on: req.db as! any SQLDatabase)
+        let isEditor = LearnPolicy.isEditor(req.currentUser)
+        if let article = snapshot.article(slug) {
+            var bar: EditorBar?
+            if isEditor {
+                let pending = try await Self.desk(on: req.db).items.contains { $0.slug == slug }
+                bar = EditorBar(state: pending ? "Published; there are changes not published yet." : "Published.", isDraft: false)
+            }
+            return try await render(req, article, related: snapshot.related(to: article), editor: bar)
         }
-        let related = try await LearnArticle.query(on: req.db).filter(\.$category == article.category).filter(\.$slug != slug)
-            .filter(\.$published == true).sort(\.$title).limit(4).all()
-        let updated = article.updatedAt ?? article.createdAt ?? Date()
-        let day = WallClock(updated, zone: TimeZone(identifier: "UTC")!)
+        if let draft = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).first() {
+            // Unpublished: only editors see it, everyone else as if it did not exist.
+            guard isEditor else { throw Abort(.notFound) }
+            let article = LearnCatalog.Article(id: try draft.requireID(), slug: draft.slug, title: draft.title, category: draft.category,
+                                               summary: draft.summary, audience: draft.audience, text: draft.text, html: draft.html,
+                                               minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? Date(),
+                                               author: nil, reviser: nil)
+            return try await render(req, article, related: [], editor: EditorBar(state: "Not published: only editors can see this page.", isDraft: true))
+        }
+        if let old = try await LearnSlug.query(on: req.db).filter(\.$slug == slug).with(\.$article).first() {
+            return req.redirect(to: "/learn/\(old.article.slug)", redirectType: .permanent)
+        }
+        throw Abort(.notFound)
+    }
+
+    private func render(_ req: Request, _ article: LearnCatalog.Article, related: [LearnCatalog.Article], editor: EditorBar?) async throws -> Response {
+        let day = WallClock(article.updated, zone: TimeZone(identifier: "UTC")!)
+        var byline = "by \(article.author ?? "the Fieldhouse editors")"
+        if let reviser = article.reviser, reviser != article.author { byline += ", revised by \(reviser)" }
         let page = ArticlePage(
-            layout: req.layout(title: article.title, section: "learn"), title: article.title, category: article.category,
-            summary: article.summary, audience: article.audience, minutes: article.readingMinutes,
+            layout: req.layout(title: article.title, section: "learn"), slug: article.slug, title: article.title, category: article.category,
+            summary: article.summary, audience: article.audience, minutes: article.minutes, byline: byline,
             updated: "\(day.day) \(WallClock.shortMonths[day.month - 1]) \(day.year)", html: article.html,
             toc: LearnRendering.headings(in: article.html),
-            videos: article.videoLinks.map { Video(title: $0.title, url: $0.url, host: URL(string: $0.url)?.host ?? "") },
-            related: related.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.readingMinutes) })
+            videos: article.videos.map { Video(title: $0.title, url: $0.url, host: URL(string: $0.url)?.host ?? "") },
+            related: related.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) },
+            editor: editor)
         return try await req.view.render("learn/article", page).encodeResponse(for: req)
     }
 }

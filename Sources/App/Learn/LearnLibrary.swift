@@ -10,6 +10,8 @@ enum LearnLibrary {
         var added = 0
         var updated = 0
         var unchanged = 0
+        /// Changed in the browser since it was imported: the file does not overwrite an editor's work.
+        var keptEdited = 0
     }
 
     static let categories = ["Getting active", "Training", "Warm-up and mobility", "Nutrition and hydration",
@@ -26,15 +28,27 @@ enum LearnLibrary {
                 throw UserCommands.CommandError("\(file.lastPathComponent): \(error)")
             }
             let existing = try await LearnArticle.query(on: app.db).filter(\.$slug == document.slug).first()
+            if let existing {
+                let edited = try await LearnRevision.query(on: app.db).filter(\.$article.$id == existing.requireID())
+                    .filter(\.$authorID != nil).count() > 0
+                if edited { outcome.keptEdited += 1; continue }
+            }
             let article = existing ?? LearnArticle()
             guard article.apply(document) else { outcome.unchanged += 1; continue }
-            if existing == nil { article.published = true }
             try await app.db.transaction { db in
+                if existing == nil {
+                    article.published = true
+                    try await article.create(on: db)
+                }
+                let revision = LearnRevision(article: try article.requireID(), document: document, author: nil)
+                revision.publishedAt = Date()
+                try await revision.create(on: db)
+                article.publishedRevisionID = try revision.requireID()
                 try await article.save(on: db)
-                try await LearnRevision(article: article.requireID(), title: article.title, body: article.body, author: nil).create(on: db)
             }
             if existing == nil { outcome.added += 1 } else { outcome.updated += 1 }
         }
+        app.renderCaches.learn.changed()
         return outcome
     }
 }
@@ -51,7 +65,8 @@ struct LearnCommands: AsyncCommandGroup {
         func run(using context: CommandContext, signature: Signature) async throws {
             try await context.application.autoMigrate()
             let outcome = try await LearnLibrary.importFiles(app: context.application)
-            context.console.print("Learn: \(outcome.added) added, \(outcome.updated) updated, \(outcome.unchanged) unchanged.")
+            context.console.print("Learn: \(outcome.added) added, \(outcome.updated) updated, \(outcome.unchanged) unchanged"
+                + (outcome.keptEdited > 0 ? ", \(outcome.keptEdited) left alone because editors changed them in the browser." : "."))
         }
     }
 }

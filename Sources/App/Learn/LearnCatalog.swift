@@ -1,0 +1,126 @@
+import FieldhouseKit
+import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
+
+/// The published library held in memory: every published article with its rendered HTML, the
+/// cards by category and a word index for search. Readers never wait on the database for Learn:
+/// the catalog is rebuilt when an article changes. A change saved through this server shows at
+/// once (`changed()`); one made by another process (`fieldhouse learn import`) within a second,
+/// the longest the catalog trusts itself before asking the database again.
+final class LearnCatalog: Sendable {
+    struct Article: Sendable {
+        let id: UUID
+        let slug: String
+        let title: String
+        let category: String
+        let summary: String
+        let audience: String
+        let text: String
+        let html: String
+        let minutes: Int
+        let videos: [LearnDocument.Video]
+        /// When the published revision was saved.
+        let updated: Date
+        /// Who wrote the first revision and who saved the published one; nil for shipped files.
+        let author: String?
+        let reviser: String?
+    }
+
+    struct Snapshot: Sendable {
+        let version: String
+        let articles: [Article]
+        let bySlug: [String: Int]
+        let index: LearnIndex
+    }
+
+    private struct State {
+        var snapshot: Snapshot?
+        var checked = Date.distantPast
+    }
+
+    private let state = NIOLockedValueBox(State())
+    /// How long a snapshot is trusted without asking the database whether anything changed.
+    let trust: TimeInterval
+
+    init(trust: TimeInterval = 1) { self.trust = trust }
+
+    /// Forget the snapshot: called after every write through this server.
+    func changed() {
+        state.withLockedValue { $0 = State() }
+    }
+
+    func snapshot(on sql: any SQLDatabase) async throws -> Snapshot {
+        let now = Date()
+        if let current = state.withLockedValue({ $0.checked.addingTimeInterval(trust) > now ? $0.snapshot : nil }) {
+            return current
+        }
+        let version = try await Self.version(on: sql)
+        if let current = state.withLockedValue({ $0.snapshot }), current.version == version {
+            state.withLockedValue { $0.checked = now }
+            return current
+        }
+        let snapshot = try await Self.load(version: version, on: sql)
+        state.withLockedValue { $0 = State(snapshot: snapshot, checked: now) }
+        return snapshot
+    }
+
+    private struct VersionRow: Decodable {
+        let count: Int
+        let newest: String?
+    }
+
+    /// Changes whenever an article is added or saved (every save touches `updated_at`).
+    private static func version(on sql: any SQLDatabase) async throws -> String {
+        let row = try await sql.raw("SELECT COUNT(*) AS count, CAST(MAX(updated_at) AS TEXT) AS newest FROM learn_articles")
+            .first(decoding: VersionRow.self)
+        return "\(row?.count ?? 0)|\(row?.newest ?? "")"
+    }
+
+    private struct Row: Decodable {
+        let id: UUID
+        let slug: String
+        let title: String
+        let category: String
+        let summary: String
+        let audience: String
+        let text: String
+        let html: String
+        let reading_minutes: Int
+        let videos: String
+        let updated: Date?
+        let reviser: String?
+        let author: String?
+    }
+
+    private static func load(version: String, on sql: any SQLDatabase) async throws -> Snapshot {
+        let rows = try await sql.raw("""
+            SELECT a.id, a.slug, a.title, a.category, a.summary, a.audience, a.text, a.html, a.reading_minutes, a.videos,
+                   r.created_at AS updated, ru.display_name AS reviser,
+                   (SELECT fu.display_name FROM learn_revisions f JOIN users fu ON fu.id = f.author_id
+                    WHERE f.article_id = a.id ORDER BY f.created_at LIMIT 1) AS author
+            FROM learn_articles a
+            LEFT JOIN learn_revisions r ON r.id = a.published_revision_id
+            LEFT JOIN users ru ON ru.id = r.author_id
+            WHERE a.published = \(bind: true)
+            ORDER BY a.title
+            """).all(decoding: Row.self)
+        let articles = rows.map { row in
+            Article(id: row.id, slug: row.slug, title: row.title, category: row.category, summary: row.summary, audience: row.audience,
+                    text: row.text, html: row.html, minutes: row.reading_minutes, videos: LearnArticle.videos(row.videos),
+                    updated: row.updated ?? Date(), author: row.author, reviser: row.reviser)
+        }
+        return Snapshot(version: version, articles: articles,
+                        bySlug: Dictionary(articles.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first }),
+                        index: LearnIndex(articles))
+    }
+}
+
+extension LearnCatalog.Snapshot {
+    func article(_ slug: String) -> LearnCatalog.Article? { bySlug[slug].map { articles[$0] } }
+
+    /// Up to four others from the same category, by title.
+    func related(to article: LearnCatalog.Article) -> [LearnCatalog.Article] {
+        Array(articles.lazy.filter { $0.category == article.category && $0.id != article.id }.prefix(4))
+    }
+}

@@ -1,0 +1,325 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Writing Learn articles in the browser (editors only): `/learn/new` and `/learn/{slug}/edit`
+/// with a server-rendered preview, drafts, publishing and unpublishing, and the revision history
+/// with what changed between two revisions. Every save is a revision; readers see the published
+/// one until another is published.
+struct LearnEditorController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("learn", "new", use: newPage)
+        routes.post("learn", "new", use: create)
+        routes.post("learn", "preview", use: preview)
+        routes.get("learn", ":slug", "edit", use: editPage)
+        routes.post("learn", ":slug", "edit", use: update)
+        routes.post("learn", ":slug", "unpublish", use: unpublish)
+        routes.get("learn", ":slug", "revisions", use: revisions)
+        routes.get("learn", ":slug", "compare", use: compare)
+    }
+
+    struct EditPage: Encodable {
+        let layout: Layout
+        let isNew: Bool
+        let action: String
+        let slug: String?
+        let state: String?
+        let isPublished: Bool
+        let form: LearnArticleForm
+        let categories: [String]
+        let errors: [String: String]
+        let preview: String?
+        /// Set when the form was filled from an older revision.
+        let restoring: String?
+    }
+
+    // MARK: Pages
+
+    func newPage(req: Request) async throws -> Response {
+        _ = try LearnPolicy.requireEditor(req)
+        return try await render(req, article: nil, form: LearnArticleForm(category: LearnLibrary.categories[0], audience: "everyone"))
+    }
+
+    func editPage(req: Request) async throws -> Response {
+        _ = try LearnPolicy.requireEditor(req)
+        let article = try await Self.find(req)
+        let latest = try await Self.latestRevision(of: article, on: req.db)
+        var source = latest
+        var restoring: String?
+        // "Restore": start from an older revision; saving makes it the newest.
+        if let wanted = req.query[UUID.self, at: "revision"] {
+            guard let older = try await LearnRevision.query(on: req.db).filter(\.$id == wanted)
+                .filter(\.$article.$id == article.requireID()).first() else { throw Abort(.notFound) }
+            source = older
+            restoring = "This form holds the revision of \(Self.when(older.createdAt, req)). Saving makes it the newest revision."
+        }
+        let document = source?.document(slug: article.slug) ?? Self.document(of: article)
+        return try await render(req, article: article, form: LearnArticleForm(document, base: latest?.id), restoring: restoring)
+    }
+
+    /// The form's Markdown as the article page would show it, for the live preview.
+    func preview(req: Request) async throws -> Response {
+        _ = try LearnPolicy.requireEditor(req)
+        let form = try req.content.decode(LearnArticleForm.self)
+        let body = form.body ?? ""
+        guard body.count <= LearnArticleForm.maxBody else {
+            throw Abort(.payloadTooLarge, reason: "The article is longer than \(LearnArticleForm.maxBody) characters.")
+        }
+        let response = Response(status: .ok, body: .init(string: LearnRendering.html(body)))
+        response.headers.contentType = .html
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    // MARK: Saving
+
+    func create(req: Request) async throws -> Response {
+        try await save(req, article: nil)
+    }
+
+    func update(req: Request) async throws -> Response {
+        _ = try LearnPolicy.requireEditor(req)
+        return try await save(req, article: try await Self.find(req))
+    }
+
+    private func save(_ req: Request, article existing: LearnArticle?) async throws -> Response {
+        let editor = try LearnPolicy.requireEditor(req)
+        var form = try req.content.decode(LearnArticleForm.self)
+        var (document, errors) = form.validated(currentSlug: existing?.slug)
+        if form.action == "preview" {
+            return try await render(req, article: existing, form: form, errors: errors, preview: LearnRendering.html(form.body ?? ""))
+        }
+        let latest = try await existing.asyncFlatMap { try await Self.latestRevision(of: $0, on: req.db) }
+        if let latest, form.base != latest.id?.uuidString {
+            let who = try await latest.authorID.asyncFlatMap { try await User.find($0, on: req.db) }?.displayName ?? "Someone"
+            errors["base"] = "\(who) saved this article at \(Self.when(latest.createdAt, req)), after you opened it. Your text is kept below; "
+                + "compare it with theirs under Revisions, then save again to make yours the newest."
+            form.base = latest.id?.uuidString
+        }
+        if let slug = document?.slug, errors.isEmpty, try await Self.slugTaken(slug, by: existing, on: req.db) {
+            errors["slug"] = "Another article uses (or used) “\(slug)”. Choose another."
+        }
+        guard errors.isEmpty, let document else {
+            return try await render(req, article: existing, form: form, errors: errors)
+        }
+        let publish = form.action == "publish"
+        let article = existing ?? LearnArticle()
+        try await req.db.transaction { db in
+            if existing == nil {
+                article.apply(document)
+                article.published = false
+                try await article.create(on: db)
+            }
+            let id = try article.requireID()
+            if article.slug != document.slug {
+                // The old address keeps working; taking back an old slug of this article clears it.
+                try await LearnSlug.query(on: db).filter(\.$slug == document.slug).delete()
+                try await LearnSlug(slug: article.slug, article: id).create(on: db)
+                article.slug = document.slug
+            }
+            // A save that changes nothing (say, publishing what was saved) adds no revision.
+            var revision = latest
+            if revision == nil || revision!.document(slug: document.slug) != document || existing == nil {
+                revision = LearnRevision(article: id, document: document, author: try editor.requireID())
+                try await revision!.create(on: db)
+            }
+            if publish {
+                article.apply(document)
+                article.published = true
+                article.publishedRevisionID = try revision!.requireID()
+                if revision!.publishedAt == nil {
+                    revision!.publishedAt = Date()
+                    try await revision!.save(on: db)
+                }
+            } else if !article.published {
+                // Nothing is public: the row follows the draft so editors can read it as a page.
+                article.apply(document)
+            }
+            // Touch the row whatever changed, so readers' caches notice.
+            article.updatedAt = Date()
+            try await article.save(on: db)
+        }
+        req.application.renderCaches.learn.changed()
+        if publish {
+            req.flash(.success, "Published. Everyone can read it now.")
+            return req.redirect(to: "/learn/\(article.slug)")
+        }
+        req.flash(.success, article.published ? "Draft saved. Readers still see the published version until you publish."
+                                              : "Draft saved. Only editors can see it until you publish.")
+        return req.redirect(to: "/learn/\(article.slug)/edit")
+    }
+
+    func unpublish(req: Request) async throws -> Response {
+        _ = try LearnPolicy.requireEditor(req)
+        let article = try await Self.find(req)
+        if article.published {
+            article.published = false
+            // Unpublished, the row follows the newest revision again.
+            if let latest = try await Self.latestRevision(of: article, on: req.db) {
+                article.apply(latest.document(slug: article.slug))
+            }
+            article.updatedAt = Date()
+            try await article.save(on: req.db)
+            req.application.renderCaches.learn.changed()
+        }
+        req.flash(.success, "Unpublished. Only editors can see it now; its address answers 404 to everyone else.")
+        return req.redirect(to: "/learn/\(article.slug)/edit")
+    }
+
+    // MARK: Revisions
+
+    struct RevisionItem: Encodable {
+        let id: String
+        let when: String
+        let author: String
+        let title: String
+        let words: Int
+        let published: Bool
+        let live: Bool
+        let newest: Bool
+        let previous: String?
+    }
+
+    struct RevisionsPage: Encodable {
+        let layout: Layout
+        let slug: String
+        let title: String
+        let revisions: [RevisionItem]
+        let pager: Pager
+        let canCompare: Bool
+    }
+
+    func revisions(req: Request) async throws -> Response {
+        _ = try LearnPolicy.requireEditor(req)
+        let article = try await Self.find(req)
+        var pager = Pager(req: req, perPage: 30)
+        // One more than a page so the last row can still link to the revision before it.
+        let rows = try await LearnRevision.query(on: req.db).filter(\.$article.$id == article.requireID())
+            .sort(\.$createdAt, .descending).range(pager.offset..<(pager.offset + pager.perPage + 2)).all()
+        let authors = try await Self.names(rows.compactMap(\.authorID), on: req.db)
+        let shown = pager.finish(rows, path: "/learn/\(article.slug)/revisions", query: [])
+        let items = shown.enumerated().map { index, revision in
+            RevisionItem(id: revision.id?.uuidString ?? "", when: Self.when(revision.createdAt, req),
+                         author: revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)",
+                         title: revision.title, words: revision.body.split { $0.isWhitespace }.count,
+                         published: revision.publishedAt != nil, live: article.published && revision.id == article.publishedRevisionID,
+                         newest: pager.page == 1 && index == 0,
+                         previous: index + 1 < rows.count ? rows[index + 1].id?.uuidString : nil)
+        }
+        let page = RevisionsPage(layout: req.layout(title: "Revisions of \(article.title)", section: "learn"), slug: article.slug,
+                                 title: article.title, revisions: items, pager: pager, canCompare: rows.count > 1)
+        return try await req.view.render("learn/revisions", page).encodeResponse(for: req)
+    }
+
+    struct DiffLine: Encodable {
+        let kind: String
+        let sign: String
+        let old: Int?
+        let new: Int?
+        let text: String
+    }
+
+    struct ComparePage: Encodable {
+        let layout: Layout
+        let slug: String
+        let title: String
+        let from: String
+        let to: String
+        let fromID: String
+        let hunks: [[DiffLine]]
+        let added: Int
+        let removed: Int
+    }
+
+    private static let signs: [LineDiff.Kind: String] = [.added: "+", .removed: "−", .same: " "]
+
+    func compare(req: Request) async throws -> Response {
+        _ = try LearnPolicy.requireEditor(req)
+        let article = try await Self.find(req)
+        guard let fromID = req.query[UUID.self, at: "from"], let toID = req.query[UUID.self, at: "to"] else {
+            throw Abort(.badRequest, reason: "Choose two revisions to compare.")
+        }
+        let pair = try await LearnRevision.query(on: req.db).filter(\.$article.$id == article.requireID()).filter(\.$id ~~ [fromID, toID]).all()
+        guard let from = pair.first(where: { $0.id == fromID }), let to = pair.first(where: { $0.id == toID }) else { throw Abort(.notFound) }
+        let hunks = LineDiff.hunks(from: from.document(slug: article.slug).fileText, to: to.document(slug: article.slug).fileText)
+        let lines = hunks.map { hunk in
+            hunk.lines.map { line in
+                DiffLine(kind: line.kind.rawValue, sign: Self.signs[line.kind] ?? " ", old: line.old, new: line.new, text: line.text)
+            }
+        }
+        let authors = try await Self.names([from.authorID, to.authorID].compactMap { $0 }, on: req.db)
+        func label(_ revision: LearnRevision) -> String {
+            "\(Self.when(revision.createdAt, req)) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
+        }
+        let page = ComparePage(layout: req.layout(title: "Changes to \(article.title)", section: "learn"), slug: article.slug, title: article.title,
+                               from: label(from), to: label(to), fromID: fromID.uuidString, hunks: lines,
+                               added: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .added }) },
+                               removed: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .removed }) })
+        return try await req.view.render("learn/compare", page).encodeResponse(for: req)
+    }
+
+    // MARK: Helpers
+
+    private func render(_ req: Request, article: LearnArticle?, form: LearnArticleForm, errors: [String: String] = [:],
+                        preview: String? = nil, restoring: String? = nil) async throws -> Response {
+        var state: String?
+        if let article {
+            let pending = try await LearnController.desk(on: req.db).items.first { $0.slug == article.slug }?.state
+            state = pending ?? (article.published ? "Published" : "Draft")
+        }
+        let page = EditPage(layout: req.layout(title: article.map { "Edit \($0.title)" } ?? "New article", section: "learn"),
+                            isNew: article == nil, action: article.map { "/learn/\($0.slug)/edit" } ?? "/learn/new",
+                            slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
+                            categories: LearnLibrary.categories, errors: errors, preview: preview, restoring: restoring)
+        return try await req.view.render("learn/edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// The article by its current slug (editor pages do not follow old slugs: they act on one article).
+    private static func find(_ req: Request) async throws -> LearnArticle {
+        guard let slug = req.parameters.get("slug"),
+              let article = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).first() else {
+            throw Abort(.notFound)
+        }
+        return article
+    }
+
+    static func latestRevision(of article: LearnArticle, on db: any Database) async throws -> LearnRevision? {
+        try await LearnRevision.query(on: db).filter(\.$article.$id == article.requireID()).sort(\.$createdAt, .descending).first()
+    }
+
+    private static func document(of article: LearnArticle) -> LearnDocument {
+        LearnDocument(title: article.title, slug: article.slug, category: article.category, summary: article.summary,
+                      audience: article.audience, videos: article.videoLinks, body: article.body)
+    }
+
+    /// Whether another article has this slug now or had it before.
+    private static func slugTaken(_ slug: String, by article: LearnArticle?, on db: any Database) async throws -> Bool {
+        let current = try await LearnArticle.query(on: db).filter(\.$slug == slug).first()
+        if let current, current.id != article?.id { return true }
+        let old = try await LearnSlug.query(on: db).filter(\.$slug == slug).first()
+        if let old, old.$article.id != article?.id { return true }
+        return false
+    }
+
+    private static func names(_ ids: [UUID], on db: any Database) async throws -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        let users = try await User.query(on: db).filter(\.$id ~~ Array(Set(ids))).all()
+        return Dictionary(users.compactMap { user in user.id.map { ($0, user.displayName) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// "Sat 21 Nov 2026, 14:05" in the viewer's time zone.
+    static func when(_ date: Date?, _ req: Request) -> String {
+        let zone = req.currentUser.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+        let clock = WallClock(date ?? Date(), zone: zone)
+        return "\(clock.shortDay) \(clock.year), \(clock.clock)"
+    }
+}
+
+extension Optional {
+    /// `map` for an async transform.
+    func asyncFlatMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}
