@@ -55,7 +55,8 @@ struct LearnEditorController: RouteCollection {
             restoring = "This form holds the revision of \(Self.when(older.createdAt, req)). Saving makes it the newest revision."
         }
         let document = source?.document(slug: article.slug) ?? Self.document(of: article)
-        return try await render(req, article: article, form: LearnArticleForm(document, base: latest?.id), restoring: restoring)
+        return try await render(req, article: article, form: LearnArticleForm(document, base: latest?.id),
+                                preview: LearnRendering.html(document.body), restoring: restoring)
     }
 
     /// The form's Markdown as the article page would show it, for the live preview.
