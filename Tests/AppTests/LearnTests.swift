@@ -51,6 +51,47 @@ struct LearnTests {
         }
     }
 
+    @Test func aLargeLibraryPagesItsSearchAndCategories() async throws {
+        try await withApp { app in
+            _ = try await LearnLibrary.importFiles(app: app.app)
+            try await BenchLearn.seed(count: 60, app: app.app)
+            let visitor = app.browser()
+            // A word finds the words it begins.
+            let prefix = try await visitor.get("/learn?q=hydrat")
+            #expect(prefix.firstMatch(#"<ol class="learn-list"><li><a href="/learn/([a-z0-9-]+)""#) == "hydration")
+            #expect(prefix.contains("<mark>hydrat</mark>ion") || prefix.contains("<mark>Hydrat</mark>ion"))
+            let water = try await visitor.get("/learn?q=water")
+            let total = Int(try #require(water.firstMatch(#"<h2 id="results-h">(\d+) results"#))) ?? 0
+            #expect(total > 20)
+            #expect(water.body.matches(of: /<li><a href="\/learn\//).count == 20, "twenty to a page")
+            let next = try #require(water.firstMatch(#"<a href="([^"]+)" rel="next""#)).replacingOccurrences(of: "&amp;", with: "&")
+            let second = try await visitor.get(next)
+            #expect(second.contains("Page 2") && second.body.matches(of: /<li><a href="\/learn\//).count == min(20, total - 20))
+
+            let library = try await visitor.get("/learn")
+            let more = try #require(library.firstMatch(#"<a href="(/learn\?category=[^"]+)">All \d+ articles in"#))
+            let category = try await visitor.get(more)
+            #expect(category.status == .ok && category.contains("← All categories"))
+            #expect(try await visitor.get("/learn?category=Nonsense").status == .ok)
+        }
+    }
+
+    @Test func readersShareACachedPageButEditorsSeeTheirBar() async throws {
+        try await withApp { app in
+            _ = try await LearnLibrary.importFiles(app: app.app)
+            let editor = try await Self.makeEditor(app, "ed_ed", name: "Edda Editor")
+            let visitor = app.browser()
+            #expect(!(try await visitor.get("/learn/hydration").contains("/learn/hydration/edit")))
+            #expect(try await editor.get("/learn/hydration").contains("/learn/hydration/edit"))
+            #expect(!(try await visitor.get("/learn/hydration").contains("/learn/hydration/edit")), "the editor's page is not cached for readers")
+            // A flash message is personal: that page is made for its reader.
+            visitor.setCookie(Flash.cookieName, "eyJraW5kIjoiaW5mbyIsIm1lc3NhZ2UiOiJIZWxsbyByZWFkZXIifQ")
+            #expect(try await visitor.get("/learn/hydration").contains("Hello reader"))
+            visitor.setCookie(Flash.cookieName, nil)
+            #expect(!(try await visitor.get("/learn/hydration").contains("Hello reader")))
+        }
+    }
+
     @Test func frontMatterIsChecked() throws {
         #expect(throws: LearnDocument.Problem.noFrontMatter) { try LearnDocument(parsing: "# Just text") }
         #expect(throws: LearnDocument.Problem.missing("summary")) { try LearnDocument(parsing: "---\ntitle: A\nslug: a\ncategory: Safety\n---\nBody") }

@@ -47,6 +47,8 @@ struct RenderCaches: Sendable {
     let workoutDrawings = MemoryCache<WorkoutDrawings>(capacity: 256)
     /// The published Learn library with its search index.
     let learn = LearnCatalog()
+    /// Learn article pages as anonymous readers get them, keyed by library version and slug.
+    let learnPages = MemoryCache<ByteBuffer>(capacity: 512)
 }
 
 extension Application {

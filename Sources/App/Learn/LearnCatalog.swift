@@ -25,6 +25,8 @@ final class LearnCatalog: Sendable {
         /// Who wrote the first revision and who saved the published one; nil for shipped files.
         let author: String?
         let reviser: String?
+        /// The table of contents, found once per revision rather than per page view.
+        let toc: [LearnRendering.Heading]
     }
 
     struct Snapshot: Sendable {
@@ -32,6 +34,8 @@ final class LearnCatalog: Sendable {
         let articles: [Article]
         let bySlug: [String: Int]
         let index: LearnIndex
+        /// Per article, up to four others from its category, by title.
+        let related: [[Int]]
     }
 
     private struct State {
@@ -108,19 +112,22 @@ final class LearnCatalog: Sendable {
         let articles = rows.map { row in
             Article(id: row.id, slug: row.slug, title: row.title, category: row.category, summary: row.summary, audience: row.audience,
                     text: row.text, html: row.html, minutes: row.reading_minutes, videos: LearnArticle.videos(row.videos),
-                    updated: row.updated ?? Date(), author: row.author, reviser: row.reviser)
+                    updated: row.updated ?? Date(), author: row.author, reviser: row.reviser, toc: LearnRendering.headings(in: row.html))
+        }
+        let byCategory = Dictionary(grouping: articles.indices, by: { articles[$0].category })
+        let related = articles.indices.map { number in
+            Array((byCategory[articles[number].category] ?? []).lazy.filter { $0 != number }.prefix(4))
         }
         return Snapshot(version: version, articles: articles,
                         bySlug: Dictionary(articles.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first }),
-                        index: LearnIndex(articles))
+                        index: LearnIndex(articles), related: related)
     }
 }
 
 extension LearnCatalog.Snapshot {
     func article(_ slug: String) -> LearnCatalog.Article? { bySlug[slug].map { articles[$0] } }
 
-    /// Up to four others from the same category, by title.
-    func related(to article: LearnCatalog.Article) -> [LearnCatalog.Article] {
-        Array(articles.lazy.filter { $0.category == article.category && $0.id != article.id }.prefix(4))
+    func related(to slug: String) -> [LearnCatalog.Article] {
+        bySlug[slug].map { related[$0].map { articles[$0] } } ?? []
     }
 }

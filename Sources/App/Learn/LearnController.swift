@@ -23,6 +23,9 @@ struct LearnController: RouteCollection {
     struct Category: Encodable {
         let name: String
         let articles: [Card]
+        /// How many there are in all; the library shows the first few of a large category.
+        let total: Int
+        let link: String
     }
 
     struct LibraryPage: Encodable {
@@ -33,6 +36,8 @@ struct LearnController: RouteCollection {
         let results: [Card]
         let pager: Pager
         let categories: [Category]
+        /// Set when one category is shown in full, page by page.
+        let category: String?
         /// Only for editors.
         let desk: Desk?
     }
@@ -57,11 +62,18 @@ struct LearnController: RouteCollection {
         var categories: [Category] = []
         var pager = Pager(req: req)
         var total = 0
+        let chosen = req.query[String.self, at: "category"].flatMap { name in snapshot.articles.contains { $0.category == name } ? name : nil }
         if words.isEmpty {
             let names = LearnLibrary.categories + Set(snapshot.articles.map(\.category)).subtracting(LearnLibrary.categories).sorted()
             categories = names.compactMap { name in
-                let cards = snapshot.articles.filter { $0.category == name }.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) }
-                return cards.isEmpty ? nil : Category(name: name, articles: cards)
+                guard chosen == nil || chosen == name else { return nil }
+                let all = snapshot.articles.filter { $0.category == name }
+                // A category page pages; the library shows each category's first six.
+                let shown = chosen == nil ? Array(all.prefix(6))
+                    : pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: "/learn", query: [("category", name)])
+                let cards = shown.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) }
+                let link = "/learn?category=" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                return cards.isEmpty ? nil : Category(name: name, articles: cards, total: all.count, link: link)
             }
         } else {
             let hits = snapshot.index.search(words)
@@ -74,8 +86,9 @@ struct LearnController: RouteCollection {
             total = hits.count
         }
         let desk = LearnPolicy.isEditor(req.currentUser) ? try await Self.desk(on: req.db) : nil
-        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? "Learn" : "\(q) – Learn", section: "learn", hasForms: true), q: q,
-                               searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories, desk: desk)
+        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: "learn", hasForms: true), q: q,
+                               searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
+                               category: words.isEmpty ? chosen : nil, desk: desk)
         return try await req.view.render("learn/library", page).encodeResponse(for: req)
     }
 
@@ -103,15 +116,14 @@ struct LearnController: RouteCollection {
         return Desk(items: items, hasItems: !items.isEmpty)
     }
 
-    /// The summary when it holds a search word, else the sentence of the text that does.
+    /// The summary when it holds a search word, else the passage of the text where one first
+    /// appears, cut at whole words.
     private static func snippet(_ article: LearnCatalog.Article, words: [String]) -> String {
-        let summary = article.summary.lowercased()
-        if words.contains(where: { summary.contains($0) }) { return article.summary }
+        if words.contains(where: { !LearnIndex.wordStarts(of: $0, in: article.summary).isEmpty }) { return article.summary }
         let text = article.text
-        // The first place a word begins with a search word, as the index matches them.
-        guard let hit = words.compactMap({ word in
-            text.range(of: "(?<![\\p{L}\\p{N}])" + NSRegularExpression.escapedPattern(for: word), options: [.regularExpression, .caseInsensitive, .diacriticInsensitive])
-        }).min(by: { $0.lowerBound < $1.lowerBound }) else { return article.summary }
+        guard let hit = words.compactMap({ LearnIndex.wordStarts(of: $0, in: text).first }).min(by: { $0.lowerBound < $1.lowerBound }) else {
+            return article.summary
+        }
         var start = text.index(hit.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
         var end = text.index(hit.upperBound, offsetBy: 120, limitedBy: text.endIndex) ?? text.endIndex
         // Whole words at both ends.
@@ -125,15 +137,20 @@ struct LearnController: RouteCollection {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    /// Escapes the text, then marks each search word (the words are letters and digits only, so
-    /// they cannot meet an escape sequence halfway).
+    /// Escapes the text, then marks where words begin with a search word (the longer search
+    /// word wins where two start at the same place).
     static func highlight(_ text: String, words: [String]) -> String {
-        var html = escape(text)
-        for word in words.sorted(by: { $0.count > $1.count }) {
-            guard let regex = try? NSRegularExpression(pattern: "(?<![\\w&])(" + NSRegularExpression.escapedPattern(for: word) + ")", options: .caseInsensitive) else { continue }
-            html = regex.stringByReplacingMatches(in: html, range: NSRange(html.startIndex..., in: html), withTemplate: "<mark>$1</mark>")
+        let html = escape(text)
+        let marks = words.sorted { $0.count > $1.count }.flatMap { LearnIndex.wordStarts(of: $0, in: html) }
+            .sorted { $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound > $1.upperBound }
+        var result = ""
+        var last = html.startIndex
+        for mark in marks where mark.lowerBound >= last {
+            result += html[last..<mark.lowerBound]
+            result += "<mark>" + html[mark] + "</mark>"
+            last = mark.upperBound
         }
-        return html
+        return result + html[last...]
     }
 
     struct ArticlePage: Encodable {
@@ -175,7 +192,16 @@ struct LearnController: RouteCollection {
                 let pending = try await Self.desk(on: req.db).items.contains { $0.slug == slug }
                 bar = EditorBar(state: pending ? "Published; there are changes not published yet." : "Published.", isDraft: false)
             }
-            return try await render(req, article, related: snapshot.related(to: article), editor: bar)
+            // Readers who are not signed in all get the same page: it is rendered once per version
+            // of the library (a flash message, being personal, skips the cache).
+            let shared = req.currentUser == nil && req.cookies[Flash.cookieName] == nil
+            let key = snapshot.version + "|" + slug
+            if shared, let cached = req.application.renderCaches.learnPages.get(key) {
+                return Self.htmlResponse(cached)
+            }
+            let view = try await render(req, article, related: snapshot.related(to: slug), editor: bar)
+            if shared { req.application.renderCaches.learnPages.set(key, view.data) }
+            return Self.htmlResponse(view.data)
         }
         if let draft = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).first() {
             // Unpublished: only editors see it, everyone else as if it did not exist.
@@ -183,8 +209,9 @@ struct LearnController: RouteCollection {
             let article = LearnCatalog.Article(id: try draft.requireID(), slug: draft.slug, title: draft.title, category: draft.category,
                                                summary: draft.summary, audience: draft.audience, text: draft.text, html: draft.html,
                                                minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? Date(),
-                                               author: nil, reviser: nil)
-            return try await render(req, article, related: [], editor: EditorBar(state: "Not published: only editors can see this page.", isDraft: true))
+                                               author: nil, reviser: nil, toc: LearnRendering.headings(in: draft.html))
+            let view = try await render(req, article, related: [], editor: EditorBar(state: "Not published: only editors can see this page.", isDraft: true))
+            return Self.htmlResponse(view.data)
         }
         if let old = try await LearnSlug.query(on: req.db).filter(\.$slug == slug).with(\.$article).first() {
             return req.redirect(to: "/learn/\(old.article.slug)", redirectType: .permanent)
@@ -192,7 +219,13 @@ struct LearnController: RouteCollection {
         throw Abort(.notFound)
     }
 
-    private func render(_ req: Request, _ article: LearnCatalog.Article, related: [LearnCatalog.Article], editor: EditorBar?) async throws -> Response {
+    private static func htmlResponse(_ body: ByteBuffer) -> Response {
+        var headers = HTTPHeaders()
+        headers.contentType = .html
+        return Response(status: .ok, headers: headers, body: .init(buffer: body))
+    }
+
+    private func render(_ req: Request, _ article: LearnCatalog.Article, related: [LearnCatalog.Article], editor: EditorBar?) async throws -> View {
         let day = WallClock(article.updated, zone: TimeZone(identifier: "UTC")!)
         var byline = "by \(article.author ?? "the Fieldhouse editors")"
         if let reviser = article.reviser, reviser != article.author { byline += ", revised by \(reviser)" }
@@ -200,10 +233,10 @@ struct LearnController: RouteCollection {
             layout: req.layout(title: article.title, section: "learn"), slug: article.slug, title: article.title, category: article.category,
             summary: article.summary, audience: article.audience, minutes: article.minutes, byline: byline,
             updated: "\(day.day) \(WallClock.shortMonths[day.month - 1]) \(day.year)", html: article.html,
-            toc: LearnRendering.headings(in: article.html),
+            toc: article.toc,
             videos: article.videos.map { Video(title: $0.title, url: $0.url, host: URL(string: $0.url)?.host ?? "") },
             related: related.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) },
             editor: editor)
-        return try await req.view.render("learn/article", page).encodeResponse(for: req)
+        return try await req.view.render("learn/article", page)
     }
 }

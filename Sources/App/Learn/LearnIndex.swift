@@ -91,3 +91,58 @@ struct LearnIndex: Sendable {
         return low
     }
 }
+
+extension LearnIndex {
+    /// Where words of `text` begin with `word` (lowercased, as `queryWords` gives them), the way
+    /// the index matches. ASCII words are compared byte by byte, which keeps snippets and marks
+    /// for a page of results well under a millisecond; others go through Foundation.
+    static func wordStarts(of word: String, in text: String) -> [Range<String.Index>] {
+        let needle = Array(word.utf8)
+        guard !needle.isEmpty else { return [] }
+        if needle.contains(where: { $0 >= 0x80 }) {
+            var ranges: [Range<String.Index>] = []
+            var from = text.startIndex
+            while let found = text.range(of: word, options: [.caseInsensitive, .diacriticInsensitive], range: from..<text.endIndex) {
+                if found.lowerBound == text.startIndex || !isWordCharacter(text[text.index(before: found.lowerBound)]) { ranges.append(found) }
+                from = found.upperBound
+            }
+            return ranges
+        }
+        var ranges: [Range<String.Index>] = []
+        let utf8 = text.utf8
+        var position = utf8.startIndex
+        var previous: UInt8 = 0x20
+        while position != utf8.endIndex {
+            let byte = utf8[position]
+            if !isWordByte(previous), lower(byte) == needle[0] {
+                var end = utf8.index(after: position)
+                var matched = 1
+                while matched < needle.count, end != utf8.endIndex, lower(utf8[end]) == needle[matched] {
+                    matched += 1
+                    end = utf8.index(after: end)
+                }
+                if matched == needle.count {
+                    ranges.append(position..<end)
+                    previous = needle[needle.count - 1]
+                    position = end
+                    continue
+                }
+            }
+            previous = byte
+            position = utf8.index(after: position)
+        }
+        return ranges
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+
+    /// Letters, digits, any byte of a non-ASCII character, and `&` (so the "amp" of an escaped
+    /// `&amp;` is never a word start).
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte >= 0x80 || byte == 38
+    }
+
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "&"
+    }
+}

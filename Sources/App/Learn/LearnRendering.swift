@@ -95,7 +95,7 @@ enum LearnRendering {
     private static let tocEntities: [String: String] = ["&rsquo;": "’", "&lsquo;": "‘", "&ldquo;": "“", "&rdquo;": "”", "&ndash;": "–", "&mdash;": "—",
                                       "&hellip;": "…", "&quot;": "\"", "&lt;": "<", "&gt;": ">", "&#39;": "'"]
 
-    struct Heading: Encodable {
+    struct Heading: Encodable, Sendable {
         let id: String
         let text: String
         let level: Int
