@@ -19,15 +19,7 @@ enum BenchLearn {
                 let body = (0..<20).map { paragraphs[(number * 7 + $0 * 13) % paragraphs.count] }.joined(separator: "\n\n")
                 let document = LearnDocument(title: "\(source.title) (\(number + 1))", slug: "bench-\(number + 1)", category: source.category,
                                              summary: source.summary, audience: source.audience, videos: [], body: body)
-                let article = LearnArticle()
-                article.apply(document)
-                article.published = true
-                try await article.create(on: db)
-                let revision = LearnRevision(article: try article.requireID(), document: document, author: nil)
-                revision.publishedAt = Date()
-                try await revision.create(on: db)
-                article.publishedRevisionID = try revision.requireID()
-                try await article.save(on: db)
+                try await LearnArticle().publish(document, author: nil, on: db)
             }
         }
         app.renderCaches.learn.changed()

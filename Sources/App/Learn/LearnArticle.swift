@@ -51,6 +51,19 @@ final class LearnArticle: Model, @unchecked Sendable {
         return true
     }
 
+    /// Saves `document` as a new revision and makes it the one readers see (the shipped files and
+    /// the benchmark library; editors go through `LearnEditorController`, which also keeps drafts).
+    func publish(_ document: LearnDocument, author: UUID?, on db: any Database) async throws {
+        apply(document)
+        published = true
+        if id == nil { try await create(on: db) }
+        let revision = LearnRevision(article: try requireID(), document: document, author: author)
+        revision.publishedAt = Date()
+        try await revision.create(on: db)
+        publishedRevisionID = try revision.requireID()
+        try await save(on: db)
+    }
+
     var videoLinks: [LearnDocument.Video] { LearnArticle.videos(videos) }
 
     /// Stored video lines back to videos (they were checked when saved).

@@ -86,7 +86,7 @@ struct LearnController: RouteCollection {
             total = hits.count
         }
         let desk = LearnPolicy.isEditor(req.currentUser) ? try await Self.desk(on: req.db) : nil
-        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: "learn", hasForms: true), q: q,
+        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: "learn"), q: q,
                                searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
                                category: words.isEmpty ? chosen : nil, desk: desk)
         return try await req.view.render("learn/library", page).encodeResponse(for: req)
@@ -119,9 +119,9 @@ struct LearnController: RouteCollection {
     /// The summary when it holds a search word, else the passage of the text where one first
     /// appears, cut at whole words.
     private static func snippet(_ article: LearnCatalog.Article, words: [String]) -> String {
-        if words.contains(where: { !LearnIndex.wordStarts(of: $0, in: article.summary).isEmpty }) { return article.summary }
+        if words.contains(where: { !LearnIndex.wordStarts(of: $0, in: article.summary, limit: 1).isEmpty }) { return article.summary }
         let text = article.text
-        guard let hit = words.compactMap({ LearnIndex.wordStarts(of: $0, in: text).first }).min(by: { $0.lowerBound < $1.lowerBound }) else {
+        guard let hit = words.compactMap({ LearnIndex.wordStarts(of: $0, in: text, limit: 1).first }).min(by: { $0.lowerBound < $1.lowerBound }) else {
             return article.summary
         }
         var start = text.index(hit.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
@@ -132,9 +132,21 @@ struct LearnController: RouteCollection {
         return (start > text.startIndex ? "…" : "") + text[start..<end] + (end < text.endIndex ? "…" : "")
     }
 
+    /// Escaped for HTML, built as a native string (Foundation's replacements can hand back a
+    /// bridged one, whose UTF-8 view `highlight` would walk slowly).
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        var html = ""
+        html.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": html += "&amp;"
+            case "<": html += "&lt;"
+            case ">": html += "&gt;"
+            case "\"": html += "&quot;"
+            default: html.unicodeScalars.append(scalar)
+            }
+        }
+        return html
     }
 
     /// Escapes the text, then marks where words begin with a search word (the longer search

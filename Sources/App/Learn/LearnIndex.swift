@@ -96,7 +96,7 @@ extension LearnIndex {
     /// Where words of `text` begin with `word` (lowercased, as `queryWords` gives them), the way
     /// the index matches. ASCII words are compared byte by byte, which keeps snippets and marks
     /// for a page of results well under a millisecond; others go through Foundation.
-    static func wordStarts(of word: String, in text: String) -> [Range<String.Index>] {
+    static func wordStarts(of word: String, in text: String, limit: Int = .max) -> [Range<String.Index>] {
         let needle = Array(word.utf8)
         guard !needle.isEmpty else { return [] }
         if needle.contains(where: { $0 >= 0x80 }) {
@@ -104,6 +104,7 @@ extension LearnIndex {
             var from = text.startIndex
             while let found = text.range(of: word, options: [.caseInsensitive, .diacriticInsensitive], range: from..<text.endIndex) {
                 if found.lowerBound == text.startIndex || !isWordCharacter(text[text.index(before: found.lowerBound)]) { ranges.append(found) }
+                if ranges.count >= limit { break }
                 from = found.upperBound
             }
             return ranges
@@ -123,6 +124,7 @@ extension LearnIndex {
                 }
                 if matched == needle.count {
                     ranges.append(position..<end)
+                    if ranges.count >= limit { break }
                     previous = needle[needle.count - 1]
                     position = end
                     continue

@@ -10,7 +10,7 @@ enum LearnLibrary {
         var added = 0
         var updated = 0
         var unchanged = 0
-        /// Changed in the browser since it was imported: the file does not overwrite an editor's work.
+        /// Edited or unpublished in the browser since it was imported: the file does not overwrite an editor's work.
         var keptEdited = 0
     }
 
@@ -29,23 +29,14 @@ enum LearnLibrary {
             }
             let existing = try await LearnArticle.query(on: app.db).filter(\.$slug == document.slug).first()
             if let existing {
+                // An editor's work wins over the file: edited or unpublished in the browser, it stays.
                 let edited = try await LearnRevision.query(on: app.db).filter(\.$article.$id == existing.requireID())
                     .filter(\.$authorID != nil).count() > 0
-                if edited { outcome.keptEdited += 1; continue }
+                if edited || !existing.published { outcome.keptEdited += 1; continue }
             }
             let article = existing ?? LearnArticle()
             guard article.apply(document) else { outcome.unchanged += 1; continue }
-            try await app.db.transaction { db in
-                if existing == nil {
-                    article.published = true
-                    try await article.create(on: db)
-                }
-                let revision = LearnRevision(article: try article.requireID(), document: document, author: nil)
-                revision.publishedAt = Date()
-                try await revision.create(on: db)
-                article.publishedRevisionID = try revision.requireID()
-                try await article.save(on: db)
-            }
+            try await app.db.transaction { db in try await article.publish(document, author: nil, on: db) }
             if existing == nil { outcome.added += 1 } else { outcome.updated += 1 }
         }
         app.renderCaches.learn.changed()
@@ -66,7 +57,7 @@ struct LearnCommands: AsyncCommandGroup {
             try await context.application.autoMigrate()
             let outcome = try await LearnLibrary.importFiles(app: context.application)
             context.console.print("Learn: \(outcome.added) added, \(outcome.updated) updated, \(outcome.unchanged) unchanged"
-                + (outcome.keptEdited > 0 ? ", \(outcome.keptEdited) left alone because editors changed them in the browser." : "."))
+                + (outcome.keptEdited > 0 ? ", \(outcome.keptEdited) left alone because editors changed or unpublished them in the browser." : "."))
         }
     }
 }
