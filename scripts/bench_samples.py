@@ -29,8 +29,10 @@ def request(method, path, body=None, headers=None):
 
 # Each batch is an hour at 1 Hz, in hours going back from now, one person per device so the
 # parallel devices do not write the same rows.
-# A random starting hour in the last five years keeps a second run from hitting the first one's rows.
-next_hour = [int(time.time()) * 1000 - 3_600_000 * (1 + random.randrange(40_000))]
+# A random starting hour keeps a second run from hitting the first one's rows; starting more than
+# two years back keeps clear of the demo person's year of workouts and week of all-day heart rate
+# (a sample at a time already stored is answered as a duplicate, not written again).
+next_hour = [int(time.time()) * 1000 - 3_600_000 * (2 * 366 * 24 + 1 + random.randrange(40_000))]
 lock = threading.Lock()
 
 
