@@ -218,6 +218,11 @@ struct LearnTests {
             #expect(try await visitor.get("/learn/cool-down").status == .notFound)
             #expect(!(try await visitor.get("/learn?q=cool").contains("/learn/cool-down")))
             #expect(try await editor.get("/learn/cool-down").contains("Not published"))
+            // Its old address no longer leads readers to the new one.
+            #expect(try await visitor.get("/learn/cooling-down-after-a-match").status == .notFound)
+            #expect(try await editor.get("/learn/cooling-down-after-a-match").location == "/learn/cool-down")
+            // Comparing needs two revisions named properly.
+            #expect(try await editor.get("/learn/cool-down/compare?from=nonsense&to=\(ids[0])").status == .badRequest)
         }
     }
 

@@ -225,7 +225,10 @@ struct LearnController: RouteCollection {
             let view = try await render(req, article, related: [], editor: EditorBar(state: "Not published: only editors can see this page.", isDraft: true))
             return Self.htmlResponse(view.data)
         }
-        if let old = try await LearnSlug.query(on: req.db).filter(\.$slug == slug).with(\.$article).first() {
+        // An old address redirects only to what the reader may see: an unpublished article's new
+        // address is not given away.
+        if let old = try await LearnSlug.query(on: req.db).filter(\.$slug == slug).with(\.$article).first(),
+           old.article.published || isEditor {
             return req.redirect(to: "/learn/\(old.article.slug)", redirectType: .permanent)
         }
         throw Abort(.notFound)
