@@ -179,10 +179,19 @@ public enum ActivityFile {
         return nil
     }
 
-    public static func read(_ bytes: [UInt8]) throws -> ActivityFileContent {
-        if Gzip.isCompressed(bytes) {
-            return try read(Gzip.decompress(bytes, limit: maxExpandedBytes))
+    /// Reads a file, unpacking one level of gzip to at most `expandedLimit` bytes (the server passes
+    /// its configured file limit). A gzip inside a gzip is refused: nobody makes one but to expand
+    /// a few kilobytes into gigabytes.
+    public static func read(_ bytes: [UInt8], expandedLimit: Int = maxExpandedBytes) throws -> ActivityFileContent {
+        guard Gzip.isCompressed(bytes) else { return try readPlain(bytes) }
+        let inner = try Gzip.decompress(bytes, limit: expandedLimit)
+        guard !Gzip.isCompressed(inner) else {
+            throw ActivityFileError.corrupt("the file is compressed twice (a .gz inside a .gz); compress it once")
         }
+        return try readPlain(inner)
+    }
+
+    private static func readPlain(_ bytes: [UInt8]) throws -> ActivityFileContent {
         switch format(of: bytes) {
         case .fit: return .activity(try FITReader.read(bytes))
         case .gpx: return try GPXReader.read(bytes)

@@ -7,6 +7,10 @@ public enum Gzip {
     }
 
     public static func decompress(_ input: [UInt8], limit: Int) throws -> [UInt8] {
+        // zlib counts input in 32 bits; no upload comes near 4 GB, but a count must never trap.
+        guard input.count <= Int(UInt32.max) else {
+            throw ActivityFileError.tooLarge("The compressed file is larger than 4 GB.")
+        }
         var stream = z_stream()
         // 15 + 16: a gzip wrapper around a full-size window.
         guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {

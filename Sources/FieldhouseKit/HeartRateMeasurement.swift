@@ -64,12 +64,13 @@ public struct HeartRateMeasurement: Equatable, Sendable {
 
     /// "10480203", "10 48 02 03" or "0x10,0x48" → bytes; nil for anything else.
     public static func bytes(hex: String) -> [UInt8]? {
-        var digits = Array(hex.lowercased().replacingOccurrences(of: "0x", with: "").utf8.filter { $0 != 0x20 && $0 != 0x2C && $0 != 0x3A })
+        let digits = Array(hex.lowercased().replacingOccurrences(of: "0x", with: "").utf8.filter { $0 != 0x20 && $0 != 0x2C && $0 != 0x3A })
         guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(digits.count / 2)
-        while !digits.isEmpty {
-            guard let high = nibble(digits.removeFirst()), let low = nibble(digits.removeFirst()) else { return nil }
+        // Pairs by index: taking digits off the front of an array one at a time is quadratic.
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
             out.append(high << 4 | low)
         }
         return out

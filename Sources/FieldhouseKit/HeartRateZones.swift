@@ -23,16 +23,16 @@ public struct HeartRateZones: Equatable, Sendable {
         self.percents = percents
     }
 
-    /// The lower limit of each zone in beats per minute.
+    /// The lower limit of each zone in beats per minute (0 for numbers no heart has: the limits
+    /// are only meaningful for zones `problems` finds sound).
     public var limits: [Int] {
         percents.map { percent in
             let share = Double(percent) / 100
-            switch basis {
-            case .maximum: return Int((Double(maximum) * share).rounded())
-            case .reserve:
-                let rest = Double(resting ?? 60)
-                return Int((rest + share * (Double(maximum) - rest)).rounded())
+            let bpm: Double = switch basis {
+            case .maximum: Double(maximum) * share
+            case .reserve: Double(resting ?? 60) + share * (Double(maximum) - Double(resting ?? 60))
             }
+            return Int(exactly: bpm.rounded()).map { Swift.max(0, Swift.min($0, 1_000)) } ?? 0
         }
     }
 

@@ -33,8 +33,10 @@ public enum SampleTime {
                 digits += 1
                 index += 1
             }
+            // Any precision is a time (Python writes microseconds, .NET ten-millionths); past the
+            // milliseconds the digits are read and dropped.
             guard digits > 0 else { return nil }
-            for _ in digits..<3 where digits < 3 { millis *= 10 }
+            for _ in 0..<max(0, 3 - digits) { millis *= 10 }
         }
         guard index < utf8.count else { return nil }
         var offset = 0
@@ -53,7 +55,6 @@ public enum SampleTime {
         return seconds * 1000 + Int64(millis)
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days-from-civil).
     /// "2026-11-21T10:00:00Z", with ".250" when the time has milliseconds.
     public static func rfc3339(milliseconds: Int64) -> String {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
@@ -68,6 +69,7 @@ public enum SampleTime {
         return text + "Z"
     }
 
+    /// Days since 1970-01-01 (Howard Hinnant's days-from-civil).
     public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

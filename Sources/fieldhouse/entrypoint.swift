@@ -26,6 +26,7 @@ enum Entrypoint {
             do {
                 try await configure(app, config: config)
                 if Self.command(in: env) == "serve" {
+                    app.logger.notice("\(config.startupSummary)")
                     try await prepareDatabaseForServing(app)
                 }
                 try await app.execute()

@@ -153,7 +153,7 @@ struct CoachingTests {
                 #expect(planned.status == .seeOther)
             }
             let bad = try await cora.post("/coach/athletes/ana/plans", [("day", "someday"), ("sport", "running"), ("duration", "0")], csrfFrom: "/coach/athletes/ana")
-            #expect(bad.status == .unprocessableEntity && bad.contains("Choose a day.") && bad.contains("more than 0"))
+            #expect(bad.status == .unprocessableEntity && bad.contains("Choose a day.") && bad.contains("from 1 to 1,440"))
             #expect(try await rowCount("planned_workouts", app.db) == 4)
             try await ana.typedWorkout("running", daysAgo: 1, minutes: 55)
             try await ana.typedWorkout("cycling", daysAgo: 1, minutes: 40)
@@ -204,6 +204,51 @@ struct CoachingTests {
             #expect(anaRow.lowerBound < benRow.lowerBound, "sorted by load ratio, highest first")
             let byIdle = try await cora.get("/coach?sort=idle")
             #expect(try #require(byIdle.body.range(of: "/coach/athletes/ben")).lowerBound < (try #require(byIdle.body.range(of: "/coach/athletes/ana"))).lowerBound)
+        }
+    }
+
+    /// A coach in Lisbon types "8,5": that is eight and a half kilometres, not 85. A distance that
+    /// cannot be run in the time given, or a number that could be read two ways, is sent back.
+    @Test func planNumbersTakeADecimalCommaAndImpossiblePlansAreRefused() async throws {
+        try await withApp { app in
+            let ana = app.browser(), cora = app.browser()
+            try await ana.signUp("ana")
+            try await cora.signUp("cora")
+            #expect(try await ana.post("/settings/coaches", [("username", "cora")], csrfFrom: "/settings/coaches").status == .seeOther)
+            let grant = try #require(try await CoachGrant.query(on: app.db).first())
+            #expect(try await cora.post("/coach/requests/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/coach").status == .seeOther)
+            let day = CalendarDate.today.adding(days: 1).description
+            func plan(_ minutes: String, _ distance: String, sport: String = "running") async throws -> Browser.Page {
+                try await cora.post("/coach/athletes/ana/plans", [("day", day), ("sport", sport), ("duration", minutes), ("distance", distance)],
+                                    csrfFrom: "/coach/athletes/ana")
+            }
+
+            // The form's fields are text fields: a browser's number field would turn "8,5" into 85 before sending.
+            let form = try await cora.get("/coach/athletes/ana")
+            #expect(form.contains(#"<input id="distance" name="distance" inputmode="decimal""#))
+
+            #expect(try await plan("50", "8,5").status == .seeOther)
+            #expect(try await plan("45,5", "8.25").status == .seeOther)
+            let plans = try await PlannedWorkout.query(on: app.db).sort(\.$distance).all()
+            #expect(plans.map(\.distance) == [8_250, 8_500])
+            #expect(plans.map(\.duration) == [2_730, 3_000])
+
+            let tooFast = try await plan("50", "85")
+            #expect(tooFast.status == .unprocessableEntity)
+            #expect(tooFast.contains("85.00 km in 50:00 is 102.0 km/h, faster than a whole running session can be"))
+            #expect(tooFast.contains(#"value="85""#), "what was typed is kept")
+            // The same pace is fine on a bike.
+            #expect(try await plan("150", "85", sport: "cycling").status == .seeOther)
+
+            for ambiguous in ["1,234.5", "1.234,5", "12,000,000"] {
+                let refused = try await plan("", ambiguous)
+                #expect(refused.status == .unprocessableEntity)
+                #expect(refused.contains("one decimal point or comma"), "\(ambiguous)")
+            }
+            for nonsense in ["8.5km", "1e3", "nan", "inf", "-5", "0", "--1", "."] {
+                #expect(try await plan("30", nonsense).status == .unprocessableEntity, "\(nonsense)")
+            }
+            #expect(try await rowCount("planned_workouts", app.db) == 3)
         }
     }
 

@@ -92,12 +92,32 @@ struct PickupGameTests {
             let waiting = try await ana.get(url)
             #expect(waiting.contains("Asked to join"))
             #expect(!waiting.contains("Secret Courts"))
-            #expect(try await ana.get("/games").contains("Waiting for you or for others"))
+
+            // Every list that shows the game follows the game page's rule: the area, not the place.
+            let settings = try await ana.get("/settings/calendar")
+            let feedURL = try #require(settings.firstMatch(#"id="feed" readonly value="[^"]*(/calendar/[^"]+\.ics)""#))
+            let myGames = try await ana.get("/games")
+            #expect(myGames.contains("Waiting for you or for others"))
+            #expect(myGames.contains(url))
+            #expect(myGames.contains("Around 55.7, 12.6 (the exact place is shown once you&#39;re in)"))
+            for (name, page) in [("my games", myGames), ("home", try await ana.get("/")), ("calendar feed", try await app.browser().get(feedURL))] {
+                #expect(!page.contains("Secret Courts"), "\(name) gives the place away")
+                #expect(!page.contains("55.6812"), "\(name) gives the pin away")
+                #expect(!page.contains("Bring water"), "\(name) shows the organiser's notes")
+            }
+            // A move is announced to her without the new place.
+            #expect(try await organiser.post("\(url)/edit", pickupFields(privacy: "protected", days: 4, lat: "55.6812", lon: "12.5734", place: "Secret Courts West"), csrfFrom: "\(url)/edit").status == .seeOther)
+            let moved = try await ana.get("/notifications")
+            #expect(moved.contains("moved to"))
+            #expect(!moved.contains("Secret Courts"))
 
             try await organiser.post("\(url)/players/ana/approve", [], csrfFrom: url)
             let told = try await ana.get("/notifications")
             #expect(told.contains("You&#39;re in") || told.contains("You're in"))
             #expect(try await ana.get(url).contains("Secret Courts"))
+            #expect(try await ana.get("/games").contains("Secret Courts West"))
+            #expect(try await ana.get("/").contains("Secret Courts West"))
+            #expect(try await app.browser().get(feedURL).contains("Secret Courts West"))
         }
     }
 

@@ -180,15 +180,21 @@ struct WorkoutFormTests {
             let bad = try await ana.post("/workouts/new", [("sport", "quidditch"), ("day", "2026-02-30"), ("time", "07:00"),
                                                             ("minutes", "0"), ("distance", "-1"), ("heart_rate", "400")], csrfFrom: "/workouts/new")
             #expect(bad.status == .unprocessableEntity)
-            for message in ["Choose a sport", "Enter a real date", "from 1 to 1440", "distance from 0", "heart rate from 25"] {
+            for message in ["Choose a sport", "Enter a real date", "from 1 to 1,440", "distance from 0", "heart rate from 25"] {
                 #expect(bad.contains(message), "\(message)")
             }
             let future = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2999-01-01"), ("time", "07:00"), ("minutes", "30")], csrfFrom: "/workouts/new")
             #expect(future.status == .unprocessableEntity && future.contains("cannot end in the future"))
+            let tooFast = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
+                                                               ("distance", "85")], csrfFrom: "/workouts/new")
+            #expect(tooFast.status == .unprocessableEntity && tooFast.contains("faster than a whole running session can be"))
+            let halfSteps = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
+                                                                 ("steps", "8,5"), ("distance", "1,234.5")], csrfFrom: "/workouts/new")
+            #expect(halfSteps.status == .unprocessableEntity && halfSteps.contains("Enter whole steps") && halfSteps.contains("one decimal point or comma"))
             #expect(try await rowCount("workouts", app.db) == 0)
 
             let made = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
-                                                            ("distance", "10"), ("heart_rate", "150"), ("notes", "<b>felt good</b>"), ("visibility", "private")],
+                                                            ("distance", "10,0"), ("heart_rate", "150"), ("notes", "<b>felt good</b>"), ("visibility", "private")],
                                           csrfFrom: "/workouts/new")
             #expect(made.status == .seeOther)
             let workout = try #require(try await Workout.query(on: app.db).first())

@@ -104,13 +104,17 @@ struct ProfileForm: Content {
     }
 
     private static func measure(_ raw: String?, name: String, range: ClosedRange<Double>, unit: String) -> (value: Double?, error: String?) {
-        let text = (raw ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-        if text.isEmpty { return (nil, "Enter your \(name)") }
-        guard let value = Double(text), value.isFinite else { return (nil, "Enter your \(name) as a number, like \(Int(range.lowerBound + (range.upperBound - range.lowerBound) / 3))") }
-        guard range.contains(value) else {
-            return (nil, "Enter a \(name) between \(Int(range.lowerBound)) and \(Int(range.upperBound)) \(unit)")
+        let example = Int(range.lowerBound + (range.upperBound - range.lowerBound) / 3)
+        switch NumberInput.read(raw) {
+        case .blank: return (nil, "Enter your \(name)")
+        case .invalid(let ambiguous):
+            return (nil, ambiguous ? "Enter your \(name). " + NumberInput.ambiguityHint : "Enter your \(name) as a number, like \(example)")
+        case .value(let value):
+            guard range.contains(value) else {
+                return (nil, "Enter a \(name) between \(Int(range.lowerBound)) and \(Int(range.upperBound)) \(unit)")
+            }
+            return ((value * 10).rounded() / 10, nil)
         }
-        return ((value * 10).rounded() / 10, nil)
     }
 
     private static func number(_ value: Double) -> String {

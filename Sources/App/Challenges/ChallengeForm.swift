@@ -51,7 +51,7 @@ struct ChallengeForm: Encodable {
         case "none":
             return nil
         case "here":
-            guard let lat = Double(latitude), let lon = Double(longitude) else {
+            guard case .value(let lat) = NumberInput.read(latitude), case .value(let lon) = NumberInput.read(longitude) else {
                 errors["location"] = "Enter a latitude and longitude (for example 55.6761 and 12.5683), or choose another option."
                 return nil
             }

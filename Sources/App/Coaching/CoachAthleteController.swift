@@ -182,23 +182,23 @@ struct CoachAthleteController: RouteCollection {
         if day == nil { errors["day"] = "Choose a day." }
         let sport = WorkoutSport(rawValue: form.sport ?? "")
         if sport == nil { errors["sport"] = "Choose a sport from the list." }
-        let minutes = Double((form.duration ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "."))
-        let distance = Double((form.distance ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "."))
-        let imperial = WorkoutFormat(coach).imperial
-        if !(form.duration ?? "").trimmingCharacters(in: .whitespaces).isEmpty, !(minutes.map { $0 > 0 && $0 <= 1440 } ?? false) {
-            errors["duration"] = "Enter the planned minutes, more than 0 and at most 1,440."
-        }
-        if !(form.distance ?? "").trimmingCharacters(in: .whitespaces).isEmpty, !(distance.map { $0 > 0 && $0 <= 1000 } ?? false) {
-            errors["distance"] = "Enter a distance above 0 and at most 1,000."
-        }
+        let format = WorkoutFormat(coach)
+        let minutes = FormNumber.read(form.duration, in: 1...1440, field: "duration",
+                                      message: "Enter the planned minutes, from 1 to 1,440", errors: &errors)
+        let distance = FormNumber.read(form.distance, in: 0.01...1000, field: "distance",
+                                       message: "Enter a distance above 0 and at most 1,000 \(format.imperial ? "mi" : "km")", errors: &errors)
+            .map { $0 * (format.imperial ? WorkoutFormat.metresPerMile : 1000) }
         if minutes == nil && distance == nil && errors["duration"] == nil && errors["distance"] == nil {
             errors["duration"] = "Plan a duration, a distance or both."
+        }
+        if let sport, let minutes, let distance, let problem = WorkoutFormat.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
+            errors["distance"] = problem
         }
         let description = (form.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if description.count > 500 { errors["description"] = "Keep the description to 500 characters." }
         guard errors.isEmpty, let day, let sport else { return try await render(req, coach: coach, athlete: athlete, form: form, errors: errors) }
         try await PlannedWorkout(coach: coach.requireID(), athlete: athlete.requireID(), day: day.description, sport: sport,
-                                 duration: minutes.map { $0 * 60 }, distance: distance.map { $0 * (imperial ? 1609.344 : 1000) },
+                                 duration: minutes.map { $0 * 60 }, distance: distance,
                                  description: description).create(on: req.db)
         try await Notification.send(to: [athlete.requireID()], kind: .sessionPlanned,
                                     text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",

@@ -79,10 +79,11 @@ struct ZonesController: RouteCollection {
                                 basis: current?.basis.rawValue ?? "max",
                                 zone1: "\(current?.percents[0] ?? 50)", zone2: "\(current?.percents[1] ?? 60)", zone3: "\(current?.percents[2] ?? 70)",
                                 zone4: "\(current?.percents[3] ?? 80)", zone5: "\(current?.percents[4] ?? 90)")
-        // The limits in bpm for what the form holds, when it adds up.
+        // The limits in bpm for what the form holds, only when it adds up: typed numbers can be anything.
         let parsed = Self.parse(form)
-        let limits = parsed.maximum.map { HeartRateZones(maximum: $0, resting: parsed.resting, basis: parsed.basis,
-                                                         percents: parsed.percents.map { $0 ?? 0 }).limits }
+        let sound = HeartRateZones.problems(maximum: parsed.maximum, resting: parsed.resting, basis: parsed.basis, percents: parsed.percents).isEmpty
+        let limits = sound ? parsed.maximum.map { HeartRateZones(maximum: $0, resting: parsed.resting, basis: parsed.basis,
+                                                                 percents: parsed.percents.map { $0 ?? 0 }).limits } : nil
         let zones = form.percents.enumerated().map { index, value in
             Zone(number: index + 1, field: "zone\(index + 1)", value: value ?? "",
                  bpm: limits.map { "from \($0[index]) bpm" } ?? "", error: errors["zone\(index + 1)"])

@@ -165,6 +165,25 @@ public struct AppConfig: Sendable {
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
+    /// The release, logged at start so that a restart (after a crash or an upgrade) is visible in the log.
+    public static let version = "2026.11"
+
+    /// One line with every setting, and no secret: the database password is left out.
+    public var startupSummary: String {
+        let store: String
+        switch database {
+        case .sqlite(let path): store = "SQLite at \(path)"
+        case .postgres(let url, _):
+            let parsed = URL(string: url)
+            store = "PostgreSQL at \(parsed?.host ?? "?")\(parsed?.port.map { ":\($0)" } ?? "")\(parsed?.path ?? "")"
+                + (parsed?.user.map { " as \($0)" } ?? "")
+        }
+        return "Fieldhouse \(Self.version) (pid \(ProcessInfo.processInfo.processIdentifier)) serving http://\(host):\(port) as \(baseURL); "
+            + "\(store); data in \(dataDirectory); uploads up to \(maxUploadBytes / 1_048_576) MB, activity files up to "
+            + "\(maxActivityFileBytes / 1_048_576) MB; secure cookies \(secureCookies ? "on" : "off"); "
+            + "map tiles \(tileOrigin ?? "off"); challenge flag at \(challengeFlagMetres / 1000) km; log level \(logLevel.rawValue)"
+    }
+
     public var isPostgres: Bool {
         if case .postgres = database { return true }
         return false

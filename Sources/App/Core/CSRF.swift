@@ -66,6 +66,9 @@ struct CSRFMiddleware: AsyncMiddleware {
     }
 
     private func verify(_ request: Request) async throws {
+        // Without a session or a token cookie no body can pass, so none is read: an anonymous
+        // stranger cannot make the server buffer a 20 MB multipart body just to be refused.
+        guard request.expectedCSRFToken != nil else { try request.verifyCSRF(submitted: nil); return }
         var submitted = request.headers.first(name: "X-CSRF-Token")
         if submitted == nil {
             // Routes collect their bodies after middleware runs, so collect here, within the same

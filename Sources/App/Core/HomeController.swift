@@ -82,7 +82,7 @@ struct HomeController: RouteCollection {
             following: iFollow.count,
             newFollowers: try await PersonCard.list(recent, viewer: user, on: req.db),
             suggestions: try await PersonCard.list(suggestions, viewer: user, on: req.db),
-            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map(MyGamesController.card),
+            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map { MyGamesController.card($0, viewer: userID) },
             activeMinutes: minutes, activePercent: min(100, minutes * 100 / 60),
             goals: try await GoalProgress.all(for: user, on: req.db).filter(\.enabled),
             recent: try recentWorkouts.map { workout in

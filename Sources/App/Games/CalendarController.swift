@@ -42,7 +42,7 @@ struct CalendarController: RouteCollection {
         let base = req.application.config.baseURL
         let events = rows.map { row in
             // Someone still asking to join a protected game learns the place only once let in.
-            let placeKnown = row.privacy == Team.Privacy.public.rawValue || row.is_member == 1 || (row.myStatus.map { $0 != .requested } ?? false)
+            let placeKnown = row.canSeeExactPlace(viewer: ownerID)
             var lines: [String] = []
             if let status = row.myStatus { lines.append("Your answer: \(row.is_sub == true ? "Substitute" : status.label)") }
             else if row.game == .team { lines.append("You have not answered yet.") }

@@ -91,7 +91,7 @@ struct FindController: RouteCollection {
 
     static func formatDistance(_ metres: Double, imperial: Bool) -> String {
         if imperial {
-            let miles = metres / 1609.344
+            let miles = metres / WorkoutFormat.metresPerMile
             return miles < 10 ? String(format: "%.1f mi", miles) : String(format: "%.0f mi", miles)
         }
         if metres < 1000 { return "\(Int((metres / 10).rounded()) * 10) m" }

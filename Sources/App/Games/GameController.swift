@@ -221,12 +221,19 @@ struct GameController: RouteCollection {
             if game.kind == .team {
                 try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$isSub == false).delete()
             }
-            try await Notification.send(
-                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, kind: .gameChanged,
-                text: "\(game.title(teamName: access.team?.name)) moved to \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))\(game.placeName.map { ", \($0)" } ?? "")"
-                    + (game.kind == .team ? ". Please answer again." : ""),
-                link: "/games/\(gameID.uuidString)", on: db
-            )
+            // The new place goes only to those the game page would show it to: not to people who only asked to join.
+            let recipients = try await Self.everyone(in: game, on: db).filter { $0 != user.id }
+            let asking = Set(try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .requested).all().map { $0.$user.id })
+            let moment = "\(game.title(teamName: access.team?.name)) moved to \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
+            let again = game.kind == .team ? ". Please answer again." : ""
+            let placeShown = game.privacy == Team.Privacy.public.rawValue || (access.team?.privacy == .public)
+            for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)] where !group.isEmpty {
+                try await Notification.send(
+                    to: group, kind: .gameChanged,
+                    text: moment + (withPlace ? game.placeName.map { ", \($0)" } ?? "" : "") + again,
+                    link: "/games/\(gameID.uuidString)", on: db
+                )
+            }
         }
         req.flash(.success, moved && game.kind == .team ? "Saved. Members were told and asked to answer again." : moved ? "Saved. Players were told." : "Saved.")
         return req.redirect(to: "/games/\(gameID.uuidString)")

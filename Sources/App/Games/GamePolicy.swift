@@ -17,7 +17,21 @@ struct GameAccess {
     var isOrganiser: Bool { viewer?.id != nil && viewer?.id == game.$organiser.id }
     /// Managers of the team, or the organiser of a pick-up game.
     var canManage: Bool { isTeamGame ? (teamAccess?.canManage ?? false) : isOrganiser }
-    var holdsPlace: Bool { player.map { [.joined, .waitlisted, .going, .maybe].contains($0.status) || $0.isSub } ?? false }
+    var holdsPlace: Bool { Self.holdsPlace(player?.status, isSub: player?.isSub ?? false) }
+
+    /// On the list with a place (or a place in the queue): not someone who only asked to join.
+    static func holdsPlace(_ status: GamePlayer.Status?, isSub: Bool) -> Bool {
+        guard let status else { return false }
+        return [.joined, .waitlisted, .going, .maybe].contains(status) || isSub
+    }
+
+    /// The one rule for a game's exact place (its name, pin and notes), used by the game page, every
+    /// list of games and the calendar feeds: public games show it to everyone; protected ones to the
+    /// team's members, the organiser and people holding a place. `privacy` is the team's for team
+    /// games and the game's own for pick-up games.
+    static func canSeeExactPlace(privacy: String, isMember: Bool, isOrganiser: Bool, holdsPlace: Bool) -> Bool {
+        privacy == Team.Privacy.public.rawValue || isMember || isOrganiser || holdsPlace
+    }
 
     var canSee: Bool {
         // An invitation lets someone see a private team, but not its games: those are for members.
@@ -32,8 +46,7 @@ struct GameAccess {
 
     /// Protected games show only the area until the organiser (or the team) lets you in.
     var canSeeExactPlace: Bool {
-        if let teamAccess { return teamAccess.canSeeExactLocation || holdsPlace }
-        return game.privacy == Team.Privacy.public.rawValue || isOrganiser || holdsPlace
+        Self.canSeeExactPlace(privacy: team?.privacy.rawValue ?? game.privacy, isMember: isMember, isOrganiser: isOrganiser, holdsPlace: holdsPlace)
     }
 
     var isUpcoming: Bool { game.endsAt > Date() && !game.isCancelled }

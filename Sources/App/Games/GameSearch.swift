@@ -37,9 +37,8 @@ struct FindQuery {
             errors[latText.isEmpty ? "lat" : "lon"] = "Enter both latitude and longitude"
         }
         let radiusText = text("radius_km")
-        if !radiusText.isEmpty {
-            if let radius = Double(radiusText), radius.isFinite, (1...200).contains(radius) { radiusKm = radius }
-            else { errors["radius_km"] = "Choose a distance between 1 and 200 km" }
+        if let radius = FormNumber.read(radiusText, in: 1...200, field: "radius_km", message: "Choose a distance between 1 and 200 km", errors: &errors) {
+            radiusKm = radius
         }
         func pick<T: RawRepresentable>(_ key: String, _ type: T.Type, message: String) -> T? where T.RawValue == String {
             let raw = text(key)

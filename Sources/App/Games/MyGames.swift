@@ -25,6 +25,8 @@ enum MyGames {
         let team_id: UUID?
         let team_name: String?
         let team_slug: String?
+        let team_privacy: String?
+        let organiser_id: UUID?
         let my_status: String?
         let is_sub: Bool?
         let is_member: Int
@@ -32,8 +34,14 @@ enum MyGames {
 
         var game: Game.Kind { Game.Kind(rawValue: kind) ?? .pickup }
         var isCancelled: Bool { status == Game.Status.cancelled.rawValue }
+        var coordinate: Coordinate? { latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } } }
         var endsAt: Date { starts_at.addingTimeInterval(Double(duration_minutes) * 60) }
         var myStatus: GamePlayer.Status? { my_status.flatMap(GamePlayer.Status.init(rawValue:)) }
+        /// The game page's rule: someone who only asked to join sees the area, not the place.
+        func canSeeExactPlace(viewer: UUID) -> Bool {
+            GameAccess.canSeeExactPlace(privacy: team_privacy ?? privacy, isMember: is_member == 1, isOrganiser: organiser_id == viewer,
+                                        holdsPlace: GameAccess.holdsPlace(myStatus, isSub: is_sub ?? false))
+        }
         var title: String {
             let sportLabel = Sport(rawValue: sport)?.label ?? sport
             return game == .team ? (team_name ?? sportLabel) + (opponent_name.map { " vs. \($0)" } ?? "") : "\(sportLabel) pick-up game"
@@ -57,8 +65,8 @@ enum MyGames {
         // indexed by person) and only then joined to the games, never by scanning all games.
         var sql: SQLQueryString = """
             SELECT g.id, g.kind, g.sport, g.starts_at, g.duration_minutes, g.time_zone, g.place_name, g.latitude, g.longitude,
-                   g.privacy, g.description, g.status, g.sequence, g.opponent_name, g.team_id, g.updated_at,
-                   t.name AS team_name, t.slug AS team_slug, p.status AS my_status, p.is_sub,
+                   g.privacy, g.description, g.status, g.sequence, g.opponent_name, g.team_id, g.updated_at, g.organiser_id,
+                   t.name AS team_name, t.slug AS team_slug, t.privacy AS team_privacy, p.status AS my_status, p.is_sub,
                    CASE WHEN m.id IS NULL THEN 0 ELSE 1 END AS is_member
             FROM (SELECT g2.id FROM games g2 JOIN memberships m2 ON m2.team_id = g2.team_id WHERE m2.user_id = \(bind: userID)
                   UNION SELECT p2.game_id FROM game_players p2 WHERE p2.user_id = \(bind: userID)) AS mine

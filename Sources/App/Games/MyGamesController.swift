@@ -29,7 +29,8 @@ struct MyGamesController: RouteCollection {
         let feedURL: String
     }
 
-    static func card(_ row: MyGames.Row) -> Card {
+    /// One game as a card for `viewer`, showing its exact place only as its page would.
+    static func card(_ row: MyGames.Row, viewer: UUID) -> Card {
         let status: String
         if row.isCancelled { status = "Cancelled" }
         else if let mine = row.myStatus { status = row.is_sub == true ? "Substitute" : mine.label }
@@ -37,7 +38,9 @@ struct MyGamesController: RouteCollection {
         return Card(
             url: "/games/\(row.id.uuidString)", title: row.title, sport: Sport(rawValue: row.sport)?.label ?? row.sport,
             team: row.team_name, when: "\(GameTime.shortDay(row.starts_at, zone: row.time_zone)) · \(GameTime.range(row.starts_at, row.endsAt, zone: row.time_zone))",
-            place: row.place_name, status: status,
+            place: PlaceView(name: row.place_name, coordinate: row.coordinate, exact: row.canSeeExactPlace(viewer: viewer),
+                             hiddenNote: "the exact place is shown once you're in").text,
+            status: status,
             statusValue: row.isCancelled ? "cancelled" : row.myStatus?.rawValue ?? "none", cancelled: row.isCancelled
         )
     }
@@ -51,9 +54,9 @@ struct MyGamesController: RouteCollection {
                                 path: "/games", query: [])
         return try await req.view.render("games/index", IndexPage(
             layout: req.layout(title: "My games", section: "games"),
-            pending: pager.page == 1 ? upcoming.filter(\.isPending).map(Self.card) : [],
-            upcoming: pager.page == 1 ? upcoming.filter { !$0.isPending }.map(Self.card) : [],
-            past: past.map(Self.card), pager: pager,
+            pending: pager.page == 1 ? upcoming.filter(\.isPending).map { Self.card($0, viewer: userID) } : [],
+            upcoming: pager.page == 1 ? upcoming.filter { !$0.isPending }.map { Self.card($0, viewer: userID) } : [],
+            past: past.map { Self.card($0, viewer: userID) }, pager: pager,
             feedURL: try await CalendarController.feedURL(for: user, req: req)
         ))
     }

@@ -58,12 +58,12 @@ struct SampleInput: Decodable {
         var checker = SampleChecker(now: now)
         var batch = SampleBatch()
         for (i, s) in (heart_rate ?? []).enumerated() {
-            if let t = checker.time(s.t, "heart_rate", i), let bpm = checker.range(s.bpm, 25...250, "heart_rate", i, "bpm") {
+            if let t = checker.time(s.t, "heart_rate", i), let bpm = checker.range(s.bpm, Plausible.heartRate, "heart_rate", i, "bpm") {
                 batch.heartRate.append((t, Int(bpm.rounded())))
             }
         }
         for (i, s) in (rr ?? []).enumerated() {
-            if let t = checker.time(s.t, "rr", i), let ms = checker.range(s.ms, 200...3000, "rr", i, "ms") {
+            if let t = checker.time(s.t, "rr", i), let ms = checker.range(s.ms, Plausible.rrInterval, "rr", i, "ms") {
                 batch.rr.append((t, ms))
             }
         }
@@ -71,13 +71,13 @@ struct SampleInput: Decodable {
             guard let t = checker.time(s.t, "locations", i),
                   let lat = checker.range(s.lat, -90...90, "locations", i, "lat"),
                   let lon = checker.range(s.lon, -180...180, "locations", i, "lon"),
-                  checker.optional(s.ele, -500...9000, "locations", i, "ele"),
-                  checker.optional(s.accuracy, 0...100_000, "locations", i, "accuracy"),
-                  checker.optional(s.speed, 0...150, "locations", i, "speed") else { continue }
+                  checker.optional(s.ele, Plausible.elevation, "locations", i, "ele"),
+                  checker.optional(s.accuracy, Plausible.accuracy, "locations", i, "accuracy"),
+                  checker.optional(s.speed, Plausible.speed, "locations", i, "speed") else { continue }
             batch.locations.append(.init(t: t, lat: lat, lon: lon, ele: s.ele, accuracy: s.accuracy, speed: s.speed))
         }
         for (i, s) in (steps ?? []).enumerated() {
-            if let t = checker.time(s.t, "steps", i), let count = checker.range(s.count, 0...100_000, "steps", i, "count") {
+            if let t = checker.time(s.t, "steps", i), let count = checker.range(s.count, Plausible.stepsPerSample, "steps", i, "count") {
                 batch.steps.append((t, Int(count.rounded())))
             }
         }
@@ -95,16 +95,12 @@ struct SampleInput: Decodable {
 
 /// Range checks that record why an item was refused.
 struct SampleChecker {
-    /// 2000-01-01T00:00:00Z: older times are a device whose clock was never set.
-    static let earliest: Int64 = 946_684_800_000
-    /// Five minutes of clock drift into the future are allowed.
-    static let futureAllowance: Int64 = 300_000
-    let earliest = SampleChecker.earliest
+    let earliest = Plausible.earliestMilliseconds
     let latest: Int64
     private(set) var refused: [Refusal] = []
 
     init(now: Date) {
-        latest = Int64(now.timeIntervalSince1970 * 1000) + Self.futureAllowance
+        latest = Plausible.latestMilliseconds(now: now)
     }
 
     mutating func refuse(_ series: String, _ index: Int, _ field: String, _ reason: String) {
@@ -158,7 +154,14 @@ extension SampleInput {
                 throw APIError(status: .badRequest, code: "invalid_form", reason: "“interval” must be a number of seconds from 0 to 3600.")
             }
             let base = SampleTimeValue.milliseconds(form: start)
-            times = { index in SampleTimeValue(milliseconds: base.map { $0 + Int64((Double(index) * interval * 1000).rounded()) }) }
+            // A start outside the plausible years is refused per item below; the sum never overflows.
+            times = { index in
+                SampleTimeValue(milliseconds: base.flatMap { start in
+                    let step = Int64((Double(index) * interval * 1000).rounded())
+                    let (sum, overflow) = start.addingReportingOverflow(step)
+                    return overflow ? nil : sum
+                })
+            }
         } else if let t = form["t"] {
             let value = SampleTimeValue.milliseconds(form: t)
             times = { _ in SampleTimeValue(milliseconds: value) }

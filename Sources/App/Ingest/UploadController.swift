@@ -60,7 +60,7 @@ struct UploadController: RouteCollection {
             name: WorkoutAPIController.name(form["name"]),
             sport: form["sport"].flatMap { $0.isEmpty ? nil : $0 }.map(WorkoutAPIController.sport),
             externalID: WorkoutAPIController.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
-            filename: String(file.filename.prefix(200)))
+            filename: String(file.filename.prefix(200)), maxExpandedBytes: maxBytes)
         let outcome = try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db)
         try await GoalProgress.announce(for: user, on: req.db)
         switch outcome {

@@ -177,10 +177,10 @@ struct WorkoutAPIController: RouteCollection {
         guard let t = value.milliseconds else {
             throw APIError(status: .badRequest, code: "invalid_json", reason: "\(field) must be an RFC 3339 time or epoch milliseconds.")
         }
-        guard t >= SampleChecker.earliest else {
+        guard t >= Plausible.earliestMilliseconds else {
             throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be before the year 2000.")
         }
-        guard t <= Int64(now.timeIntervalSince1970 * 1000) + SampleChecker.futureAllowance else {
+        guard t <= Plausible.latestMilliseconds(now: now) else {
             throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be more than 5 minutes in the future.")
         }
         return t

@@ -128,12 +128,10 @@ struct Attributes {
     }
 
     static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
-        let text = (raw ?? "").trimmingCharacters(in: .whitespaces)
-        if text.isEmpty { return (nil, nil) }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            return (nil, "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))")
-        }
-        return (value, nil)
+        var errors: [String: String] = [:]
+        let value = FormNumber.read(raw, in: range, field: axis,
+                                    message: "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))", errors: &errors)
+        return (value, errors[axis])
     }
 }
 

@@ -62,10 +62,11 @@ struct GoalController: RouteCollection {
         guard let period = Goal.Period(rawValue: form.period ?? ""), let metric = Goal.Metric(rawValue: form.metric ?? "") else {
             return try await render(req, user: user, form: form, error: "Choose a period and what to count.", status: .unprocessableEntity)
         }
-        let typed = Double((form.target ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "."))
-        guard let typed, typed.isFinite, typed > 0, typed <= metric.limit else {
-            let limit = "Enter a target above 0 and at most \(Int(metric.limit)) \(metric.unit(imperial: user.units == .imperial))."
-            return try await render(req, user: user, form: form, error: limit, status: .unprocessableEntity)
+        var errors: [String: String] = [:]
+        let limit = "Enter a target above 0 and at most \(Int(metric.limit)) \(metric.unit(imperial: user.units == .imperial))"
+        guard let typed = FormNumber.read(form.target, in: 0...metric.limit, required: true, field: "target", message: limit, errors: &errors),
+              typed > 0 else {
+            return try await render(req, user: user, form: form, error: (errors["target"] ?? limit) + ".", status: .unprocessableEntity)
         }
         let count = try await Goal.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
         guard count < Goal.maxPerPerson else {
@@ -73,7 +74,7 @@ struct GoalController: RouteCollection {
         }
         // Stored in metres, seconds, steps and kilocalories.
         let target: Double = switch metric {
-        case .distance: typed * (user.units == .imperial ? 1609.344 : 1000)
+        case .distance: typed * (user.units == .imperial ? WorkoutFormat.metresPerMile : 1000)
         case .duration: typed * 60
         case .steps, .calories: typed.rounded()
         }

@@ -22,7 +22,7 @@ struct GoalProgress: Encodable {
 
     static func describe(_ metric: Goal.Metric, _ value: Double, imperial: Bool) -> String {
         switch metric {
-        case .distance: String(format: "%.1f %@", value / (imperial ? 1609.344 : 1000), imperial ? "mi" : "km")
+        case .distance: String(format: "%.1f %@", value / (imperial ? WorkoutFormat.metresPerMile : 1000), imperial ? "mi" : "km")
         case .duration: "\(Int((value / 60).rounded())) min"
         case .steps: "\(Int(value.rounded())) steps"
         case .calories: "\(Int(value.rounded())) kcal"

@@ -80,7 +80,7 @@ struct ImportController: RouteCollection {
         var results: [Result] = []
         for file in chosen {
             let name = String(file.filename.prefix(200))
-            let options = WorkoutImporter.Options(name: nil, sport: sport, externalID: nil, filename: name)
+            let options = WorkoutImporter.Options(name: nil, sport: sport, externalID: nil, filename: name, maxExpandedBytes: maxBytes)
             do {
                 switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db) {
                 case .created(let workout):
@@ -114,7 +114,7 @@ struct ImportController: RouteCollection {
     }
 
     static func distance(_ metres: Double, imperial: Bool) -> String {
-        imperial ? String(format: "%.2f mi", metres / 1609.344) : String(format: "%.2f km", metres / 1000)
+        imperial ? String(format: "%.2f mi", metres / WorkoutFormat.metresPerMile) : String(format: "%.2f km", metres / 1000)
     }
 
     static func describe(_ workout: Workout, imperial: Bool) -> String {

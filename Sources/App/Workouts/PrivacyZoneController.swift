@@ -56,7 +56,9 @@ struct PrivacyZoneController: RouteCollection {
         var errors: [String: String] = [:]
         let name = AccountRules.collapseWhitespace(form.name ?? "")
         if name.isEmpty { errors["name"] = "Name the place, e.g. Home" } else if name.count > 60 { errors["name"] = "Keep the name to 60 characters" }
-        let lat = Double((form.lat ?? "").trimmingCharacters(in: .whitespaces)), lon = Double((form.lon ?? "").trimmingCharacters(in: .whitespaces))
+        var unread: [String: String] = [:]
+        let lat = FormNumber.read(form.lat, in: -90...90, field: "lat", message: "", errors: &unread)
+        let lon = FormNumber.read(form.lon, in: -180...180, field: "lon", message: "", errors: &unread)
         let centre = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
         if centre?.isValid != true { errors["lat"] = "Enter a latitude from −90 to 90 and a longitude from −180 to 180, or use your location" }
         let radius = Double(form.radius ?? "")

@@ -84,15 +84,25 @@ struct WorkoutEditController: RouteCollection {
         if sport == nil { errors["sport"] = "Choose a sport from the list" }
         let start = LocalTime.instant(day: form.day ?? "", time: form.time ?? "", zone: user.timeZone)
         if start == nil { errors[CalendarDate(iso: form.day ?? "") == nil ? "day" : "time"] = "Enter a real date and time" }
-        let minutes = Self.number(form.minutes, 1...1440, "minutes", "Enter the duration in minutes, from 1 to 1440", &errors)
+        let minutes = FormNumber.read(form.minutes, in: 1...1440, required: true, field: "minutes",
+                                      message: "Enter the duration in minutes, from 1 to 1,440", errors: &errors)
         if let start, let minutes, start.addingTimeInterval(minutes * 60) > Date().addingTimeInterval(300) {
             errors["day"] = "A workout you add by hand must be over: it cannot end in the future"
         }
-        if let start, start < Date(timeIntervalSince1970: 946_684_800) { errors["day"] = "Enter a date from 2000 on" }
-        let distance = Self.number(form.distance, 0...1000, "distance", "Enter a distance from 0 to 1000", &errors)
-        let heartRate = Self.number(form.heart_rate, 25...250, "heart_rate", "Enter an average heart rate from 25 to 250", &errors)
-        let steps = Self.number(form.steps, 0...200_000, "steps", "Enter whole steps from 0 to 200,000", &errors)
-        let calories = Self.number(form.calories, 0...20_000, "calories", "Enter calories from 0 to 20,000", &errors)
+        if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = "Enter a date from 2000 on" }
+        let format = WorkoutFormat(user)
+        let distance = FormNumber.read(form.distance, in: 0...1000, field: "distance",
+                                       message: "Enter a distance from 0 to 1,000 \(format.imperial ? "mi" : "km")", errors: &errors)
+            .map { $0 * (format.imperial ? WorkoutFormat.metresPerMile : 1000) }
+        let heartRate = FormNumber.whole(form.heart_rate, in: 25...250, field: "heart_rate",
+                                         message: "Enter an average heart rate from 25 to 250, in whole beats a minute", errors: &errors)
+        let steps = FormNumber.whole(form.steps, in: 0...200_000, field: "steps", message: "Enter whole steps from 0 to 200,000", errors: &errors)
+        let calories = FormNumber.whole(form.calories, in: 0...20_000, field: "calories",
+                                        message: "Enter whole kilocalories from 0 to 20,000", errors: &errors)
+        if let sport, let minutes, let distance, errors["distance"] == nil,
+           let problem = WorkoutFormat.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
+            errors["distance"] = problem
+        }
         let notes = Self.notes(form.notes, &errors)
         let visibility = Workout.Visibility(rawValue: form.visibility ?? "") ?? Workout.defaultVisibility(for: user)
         form.visibility = visibility.rawValue
@@ -109,9 +119,9 @@ struct WorkoutEditController: RouteCollection {
         let workout = Workout(user: userID, sport: sport, name: Workout.defaultName(sport: sport, start: startMS, timeZone: user.timeZone),
                               start: startMS, end: endMS, source: "manual", visibility: visibility)
         workout.notes = notes
-        workout.deviceDistance = distance.map { $0 * (user.units == .imperial ? 1609.344 : 1000) }
-        workout.deviceCalories = calories.map { Int($0.rounded()) }
-        workout.summariseTyped(for: user, averageHeartRate: heartRate.map { Int($0.rounded()) }, steps: steps.map { Int($0) })
+        workout.deviceDistance = distance
+        workout.deviceCalories = calories
+        workout.summariseTyped(for: user, averageHeartRate: heartRate, steps: steps)
         try await workout.create(on: req.db)
         try await GoalProgress.announce(for: user, on: req.db)
         req.flash(.success, "Added “\(workout.name)”.")
@@ -158,20 +168,6 @@ struct WorkoutEditController: RouteCollection {
         try await workout.save(on: req.db)
         req.flash(.success, "Saved.")
         return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())")
-    }
-
-    /// An optional number field: nil when blank, an error when not a number in range.
-    static func number(_ raw: String?, _ range: ClosedRange<Double>, _ field: String, _ message: String, _ errors: inout [String: String]) -> Double? {
-        let text = (raw ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-        guard !text.isEmpty else {
-            if field == "minutes" { errors[field] = message }
-            return nil
-        }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            errors[field] = message
-            return nil
-        }
-        return value
     }
 
     static func notes(_ raw: String?, _ errors: inout [String: String]) -> String? {

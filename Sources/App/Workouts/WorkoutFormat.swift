@@ -6,14 +6,16 @@ struct WorkoutFormat {
     let imperial: Bool
     let zone: TimeZone
 
-    init(_ user: User) {
-        imperial = user.units == .imperial
-        zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+    init(imperial: Bool, zone: TimeZone) {
+        self.imperial = imperial
+        self.zone = zone
     }
 
-    /// "1:02:03" or "45:12".
+    static let metresPerMile = 1609.344
+
+    /// "1:02:03" or "45:12". Never traps: a value no workout can have reads as "–".
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        guard let total = Int(exactly: seconds.rounded()), total >= 0, total < 100 * 365 * 86_400 else { return "–" }
         let h = total / 3600, m = total % 3600 / 60, s = total % 60
         let mm = m < 10 && h > 0 ? "0\(m)" : "\(m)", ss = s < 10 ? "0\(s)" : "\(s)"
         return h > 0 ? "\(h):\(mm):\(ss)" : "\(mm):\(ss)"
@@ -21,7 +23,7 @@ struct WorkoutFormat {
 
     func distance(_ metres: Double?) -> String {
         guard let metres else { return "–" }
-        return imperial ? String(format: "%.2f mi", metres / 1609.344) : String(format: "%.2f km", metres / 1000)
+        return imperial ? String(format: "%.2f mi", metres / Self.metresPerMile) : String(format: "%.2f km", metres / 1000)
     }
 
     func speed(_ metresPerSecond: Double?) -> String {
@@ -32,13 +34,14 @@ struct WorkoutFormat {
     /// Minutes per kilometre (or mile): "5:12 /km".
     func pace(_ metresPerSecond: Double?) -> String {
         guard let metresPerSecond, metresPerSecond > 0.3 else { return "–" }
-        let seconds = (imperial ? 1609.344 : 1000) / metresPerSecond
+        let seconds = (imperial ? Self.metresPerMile : 1000) / metresPerSecond
         return Self.duration(seconds) + (imperial ? " /mi" : " /km")
     }
 
     func elevation(_ metres: Double?) -> String {
         guard let metres else { return "–" }
-        return imperial ? "\(Int((metres * 3.28084).rounded())) ft" : "\(Int(metres.rounded())) m"
+        guard let whole = Int(exactly: (imperial ? metres * 3.28084 : metres).rounded()) else { return "–" }
+        return imperial ? "\(whole) ft" : "\(whole) m"
     }
 
     /// "Sat 21 Nov 2026, 07:30" in the person's zone.
@@ -47,6 +50,14 @@ struct WorkoutFormat {
         return "\(clock.shortDay) \(clock.year), \(clock.clock)"
     }
 
-    var splitLength: Double { imperial ? 1609.344 : 1000 }
+    /// Why a typed distance and time cannot both be right ("85.00 km in 50:00 is 102.0 km/h, faster
+    /// than anyone goes running for a whole session"), or nil when they can.
+    static func implausibleSpeed(metres: Double, seconds: Double, sport: WorkoutSport, format: WorkoutFormat) -> String? {
+        guard seconds > 0, metres > 0, metres / seconds > Plausible.topAverageSpeed(sport) else { return nil }
+        return "\(format.distance(metres)) in \(duration(seconds)) is \(format.speed(metres / seconds)), faster than "
+            + "a whole \(sport.label.lowercased()) session can be: check the distance and the time"
+    }
+
+    var splitLength: Double { imperial ? Self.metresPerMile : 1000 }
     var splitUnit: String { imperial ? "mi" : "km" }
 }

@@ -14,6 +14,8 @@ enum WorkoutImporter {
         var sport: WorkoutSport?
         var externalID: String?
         var filename: String
+        /// How far a .gz may expand: the server's activity-file limit for uploads.
+        var maxExpandedBytes = ActivityFile.maxExpandedBytes
     }
 
     enum Outcome {
@@ -35,7 +37,7 @@ enum WorkoutImporter {
         if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
 
         let content: ActivityFileContent
-        do { content = try ActivityFile.read(bytes) } catch let error as ActivityFileError { throw error.apiError }
+        do { content = try ActivityFile.read(bytes, expandedLimit: options.maxExpandedBytes) } catch let error as ActivityFileError { throw error.apiError }
         _ = consume bytes
 
         switch content {
@@ -45,7 +47,7 @@ enum WorkoutImporter {
             guard let start = recording.start, let end = recording.end, end > start else {
                 throw APIError(status: .unprocessableEntity, code: "no_data", reason: "The file has a single moment of data; there is no workout in it.")
             }
-            let earliest = SampleChecker.earliest, latest = Int64(now.timeIntervalSince1970 * 1000) + SampleChecker.futureAllowance
+            let earliest = Plausible.earliestMilliseconds, latest = Plausible.latestMilliseconds(now: now)
             guard start >= earliest, end <= latest else {
                 throw APIError(status: .unprocessableEntity, code: "bad_times",
                                reason: "The file's times (\(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end))) are before 2000 or in the future; check the device's clock.")

@@ -9,22 +9,29 @@ func gameDay(_ days: Double) -> (day: String, time: String) {
     LocalTime.parts(of: Date().addingTimeInterval(days * 86_400), zone: "UTC")
 }
 
+/// The pick-up game form's fields, for creating a game or editing one.
+func pickupFields(sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
+                  days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
+                  place: String = "Beach courts, net 3") -> [(String, String)] {
+    let when = gameDay(days)
+    return [
+        ("sport", sport), ("day", when.day), ("time", "19:30"), ("time_zone", "UTC"), ("duration_minutes", "90"),
+        ("place_name", place), ("latitude", lat), ("longitude", lon), ("privacy", privacy), ("age_group", age),
+        ("gender", "any"), ("skill", "any"), ("capacity", String(capacity)), ("min_players", String(minimum)),
+        ("description", "Bring water."),
+    ]
+}
+
 extension Browser {
     /// Organises a pick-up game through the form and returns its page's path.
     func createPickup(sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
                       days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
                       place: String = "Beach courts, net 3") async throws -> String {
-        let when = gameDay(days)
-        let page = try await post("/games/new", [
-            ("sport", sport), ("day", when.day), ("time", "19:30"), ("time_zone", "UTC"), ("duration_minutes", "90"),
-            ("place_name", place), ("latitude", lat), ("longitude", lon), ("privacy", privacy), ("age_group", age),
-            ("gender", "any"), ("skill", "any"), ("capacity", String(capacity)), ("min_players", String(minimum)),
-            ("description", "Bring water."),
-        ], csrfFrom: "/games/new")
+        let page = try await post("/games/new", pickupFields(sport: sport, privacy: privacy, capacity: capacity, minimum: minimum,
+                                                              days: days, lat: lat, lon: lon, age: age, place: place), csrfFrom: "/games/new")
         #expect(page.status == .seeOther, "game not created: \(page.body.prefix(600))")
         return try #require(page.location)
     }
-
     /// Schedules a team game through the form and returns its page's path.
     func createTeamGame(team slug: String, days: Double = 3, opponent: String = "Old Town", extra: [(String, String)] = []) async throws -> String {
         let when = gameDay(days)

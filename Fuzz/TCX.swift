@@ -1,0 +1,13 @@
+// fuzz-covers: TCXReader ActivityRecording WorkoutSummary
+// fuzz-seeds: Tests/Fixtures/tcx
+// fuzz-sources: Fuzz/Support/PageSteps.swift Sources/App/Core/SVGChart.swift Sources/App/Core/SVGMap.swift Sources/App/Core/Tenths.swift Sources/App/Workouts/WorkoutFormat.swift
+import FieldhouseKit
+
+// A TCX upload as the importer reads it, then summarised and drawn as the workout page draws it.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTCX(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard case .activity(let recording)? = try? ActivityFile.read(bytes, expandedLimit: 1 << 20) else { return 0 }
+    summariseAndDraw(recording)
+    return 0
+}
