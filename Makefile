@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 DATA_DIR ?= ./data
 
-.PHONY: run test test-postgres bench deps build clean
+.PHONY: run test test-postgres bench fuzz deps build clean
 
 ## run: install what is missing, build, seed demo data on first run, and serve on http://127.0.0.1:8080
 run: deps
@@ -21,6 +21,10 @@ test-postgres: deps
 ## bench: release build, demo data, and wrk figures for the main pages
 bench: deps
 	scripts/bench.sh
+
+## fuzz: build every libFuzzer harness in Fuzz/ and run each for FUZZ_SECONDS (default 60); crashes go to Fuzz/crashes/
+fuzz: deps
+	scripts/fuzz.sh
 
 deps:
 	@scripts/install-deps.sh

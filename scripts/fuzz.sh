@@ -7,7 +7,8 @@
 #   FUZZ_SEED=1 ...                # a repeatable run (CI uses it)
 #
 # A harness is a Swift file in Fuzz/ whose header names what it covers (`// fuzz-covers:` FieldhouseKit
-# files), its seed corpus (`// fuzz-seeds:` folders) and any app files it compiles in (`// fuzz-sources:`).
+# files), its seed corpus (`// fuzz-seeds:` folders), any app files it compiles in (`// fuzz-sources:`) and
+# `// fuzz-links: NIOCore` when those files use SwiftNIO's ByteBuffer (linked from the package's debug build).
 # FieldhouseKit is built once with coverage and AddressSanitizer; each harness links against it.
 # Inputs that crash are saved under Fuzz/crashes/; turn each into a regression test. The run fails
 # when a harness does not build, when it finds a crash, or when a FieldhouseKit reader has no harness.
@@ -39,15 +40,32 @@ echo "fuzz: building FieldhouseKit with coverage…"
 swiftc "${common[@]}" -module-name FieldhouseKit -emit-module -emit-module-path "$out/FieldhouseKit.swiftmodule" \
   -emit-library -static -o "$out/libFieldhouseKit.a" Sources/FieldhouseKit/*.swift
 
+# NIOCore and what it depends on, as `swift build` compiled them, for harnesses of code that uses ByteBuffer.
+nio=()
+nio_objects() {
+  if (( ${#nio[@]} == 0 )); then
+    swift build --target NIOCore >/dev/null 2>&1
+    local target file
+    for target in NIOCore _NIODataStructures _NIOBase64 NIOConcurrencyHelpers Atomics _AtomicsShims CNIOAtomics DequeModule \
+                  InternalCollectionsUtilities ContainersPreview CNIOLinux CNIODarwin CNIOWindows CNIOWASI; do
+      while IFS= read -r -d '' file; do nio+=("$file"); done < <(find ".build/debug/$target.build" -name '*.o' -print0)
+    done
+    for file in .build/debug/*.build/module.modulemap; do nio+=(-Xcc "-fmodule-map-file=$file"); done
+    nio+=(-I .build/debug/Modules -Xcc -I.build/checkouts/swift-atomics/Sources/_AtomicsShims/include)
+  fi
+}
+
 failed=()
 for harness in "${harnesses[@]}"; do
   name=$(basename "$harness" .swift)
   [[ -n "${FUZZ_ONLY:-}" && "$name" != "$FUZZ_ONLY" ]] && continue
   read -r -a extra <<< "$(header "$harness" fuzz-sources)"
   read -r -a seeds <<< "$(header "$harness" fuzz-seeds)"
+  links=()
+  if [[ "$(header "$harness" fuzz-links)" == "NIOCore" ]]; then nio_objects; links=("${nio[@]}"); fi
   echo "fuzz: building $name…"
   if ! swiftc "${common[@]}" -module-name "Fuzz$name" -I "$out" "$harness" "${extra[@]}" "$out/libFieldhouseKit.a" \
-      -lz -lmarkdown -o "$out/bin/$name"; then
+      "${links[@]}" -lz -lmarkdown -o "$out/bin/$name" 2> >(grep -v "Cannot export local symbol" >&2); then
     failed+=("$name (does not build)")
     continue
   fi

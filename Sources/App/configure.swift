@@ -106,5 +106,6 @@ enum Migrations {
         app.migrations.add(AddDetailsToLearnRevisions())
         app.migrations.add(AddPublishedRevisionToLearnArticles())
         app.migrations.add(CreateLearnSlug())
+        app.migrations.add(AddImportNotesToWorkouts())
     }
 }

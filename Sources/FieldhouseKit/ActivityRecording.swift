@@ -41,6 +41,26 @@ public struct TrackPoint: Equatable, Sendable {
 
 /// Totals a device wrote itself (FIT session, TCX laps). They are kept next to what Fieldhouse
 /// computes, because a wheel sensor measures distance better than GPS.
+extension TrackPoint {
+    /// Drops each reading outside `Plausible` limits; returns how many were dropped.
+    mutating func keepPlausible() -> Int {
+        var dropped = 0
+        func check(_ value: inout Double?, _ range: ClosedRange<Double>) {
+            if value != nil && Plausible.keep(value, in: range) == nil { value = nil; dropped += 1 }
+        }
+        func check(_ value: inout Int?, _ range: ClosedRange<Double>) {
+            if let whole = value, !range.contains(Double(whole)) { value = nil; dropped += 1 }
+        }
+        check(&elevation, Plausible.elevation)
+        check(&distance, Plausible.distancePerWorkout)
+        check(&speed, Plausible.speed)
+        check(&accuracy, Plausible.accuracy)
+        check(&heartRate, Plausible.heartRate)
+        check(&cadence, Plausible.cadence)
+        return dropped
+    }
+}
+
 public struct DeviceTotals: Equatable, Sendable {
     /// Epoch milliseconds; laps have one.
     public var start: Int64?
@@ -59,6 +79,20 @@ public struct DeviceTotals: Equatable, Sendable {
         self.calories = calories
         self.averageHeartRate = averageHeartRate
         self.maximumHeartRate = maximumHeartRate
+    }
+}
+
+extension DeviceTotals {
+    /// Drops each total outside `Plausible` limits; returns how many were dropped.
+    mutating func keepPlausible() -> Int {
+        var dropped = 0
+        if elapsed != nil && Plausible.keep(elapsed, in: Plausible.durationPerWorkout) == nil { elapsed = nil; dropped += 1 }
+        if distance != nil && Plausible.keep(distance, in: Plausible.distancePerWorkout) == nil { distance = nil; dropped += 1 }
+        if let value = calories, !Plausible.caloriesPerWorkout.contains(Double(value)) { calories = nil; dropped += 1 }
+        if let value = averageHeartRate, !Plausible.heartRate.contains(Double(value)) { averageHeartRate = nil; dropped += 1 }
+        if let value = maximumHeartRate, !Plausible.heartRate.contains(Double(value)) { maximumHeartRate = nil; dropped += 1 }
+        if let value = start, !(Plausible.earliestMilliseconds...Int64(4_102_444_800_000)).contains(value) { start = nil; dropped += 1 }
+        return dropped
     }
 }
 
@@ -96,9 +130,22 @@ public struct ActivityRecording: Sendable {
 
     public var start: Int64? { points.first?.time }
     public var end: Int64? { points.last?.time }
+    /// What the reader left out and why, in sentences for the person who uploaded the file.
+    public var notes: [String] = []
+    /// Readings a reader dropped before `normalise` (totals it had to check before adding them up).
+    var droppedReadings = 0
 
-    /// Sorts by time and keeps the first point of any repeated time, so each time is stored once.
+    /// Drops readings outside `Plausible` limits (keeping the rest of each point), sorts by time and
+    /// keeps the first point of any repeated time, so each time is stored once. Every reader ends here.
     mutating func normalise() {
+        var dropped = droppedReadings
+        for index in points.indices { dropped += points[index].keepPlausible() }
+        for index in laps.indices { dropped += laps[index].keepPlausible() }
+        dropped += totals.keepPlausible()
+        if dropped > 0 {
+            notes.append("\(dropped == 1 ? "One reading" : "\(dropped) readings") outside what a body or a device can produce "
+                         + "(an elevation above 9,000 m, a heart rate of 0, a speed over 150 km/h …) \(dropped == 1 ? "was" : "were") left out.")
+        }
         guard !points.isEmpty else { return }
         var ordered = true
         for i in 1..<points.count where points[i].time <= points[i - 1].time { ordered = false; break }
@@ -169,6 +216,20 @@ public enum ActivityFileError: Error, Equatable, CustomStringConvertible {
 public enum ActivityFile {
     /// The most a compressed file may expand to: a bigger one is refused rather than filling memory.
     public static let maxExpandedBytes = 256 * 1024 * 1024
+    /// The most points a file may hold (a million): a week at one a second, with room to spare. Readers stop at
+    /// the next one, so a file made of tiny messages cannot fill the memory.
+    public static let maxPoints = 1_000_000
+
+    static func refuseMorePoints(than count: Int) throws {
+        guard count < maxPoints else {
+            throw ActivityFileError.tooLarge("The file has more than a million points; split it or record less often.")
+        }
+    }
+
+    /// A whole number from a file's text, when it is one an `Int` can hold (readers check ranges after).
+    static func whole(_ value: Double?) -> Int? {
+        value.flatMap { Int(exactly: $0.rounded()) }
+    }
 
     public static func format(of bytes: [UInt8]) -> ActivityFormat? {
         if bytes.count >= 12, bytes[8] == 0x2E, bytes[9] == 0x46, bytes[10] == 0x49, bytes[11] == 0x54 { return .fit } // ".FIT"

@@ -70,6 +70,7 @@ public enum FITReader {
         var laps: [DeviceTotals] = []
         var session: DeviceTotals?
         var sport: Int?
+        var dropped = 0
         var fileStart = 0
         // A FIT file may be several chained one after the other; each has its own header and CRC.
         repeat {
@@ -97,7 +98,7 @@ public enum FITReader {
                 throw ActivityFileError.corrupt("the FIT file's checksum does not match its content")
             }
             try readMessages(bytes, from: fileStart + headerSize, to: end, fileType: &fileType, points: &points,
-                             laps: &laps, session: &session, sport: &sport)
+                             laps: &laps, session: &session, sport: &sport, dropped: &dropped)
             fileStart = end + 2
         } while fileStart < bytes.count
 
@@ -108,13 +109,14 @@ public enum FITReader {
         guard !points.isEmpty else { throw ActivityFileError.noData("This FIT activity has no records, so there is nothing to import.") }
         var recording = ActivityRecording(format: .fit, sport: sport.flatMap(WorkoutSport.init(fitSport:)), points: points,
                                           laps: laps, totals: session ?? DeviceTotals())
+        recording.droppedReadings = dropped
         recording.normalise()
         return recording
     }
 
     private static func readMessages(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, fileType: inout Int?,
                                      points: inout [TrackPoint], laps: inout [DeviceTotals], session: inout DeviceTotals?,
-                                     sport: inout Int?) throws {
+                                     sport: inout Int?, dropped: inout Int) throws {
         var definitions: [Int: Definition] = [:]
         var index = start
         var lastTimestamp: UInt32 = 0
@@ -155,7 +157,10 @@ public enum FITReader {
             }
         }
 
-        func unixMilliseconds(_ fitSeconds: Int64) -> Int64 { (fitSeconds + epoch) * 1000 }
+        /// FIT times are 32-bit seconds; a wider field holding more is not a time.
+        func unixMilliseconds(_ fitSeconds: Int64) -> Int64? {
+            (0...Int64(UInt32.max)).contains(fitSeconds) ? (fitSeconds + epoch) * 1000 : nil
+        }
 
         var values = FieldValues()
 
@@ -174,8 +179,9 @@ public enum FITReader {
             case 0: // file_id
                 if let type = values[0] { fileType = Int(type) }
             case 20: // record
-                guard let time else { return }
-                var point = TrackPoint(time: unixMilliseconds(time))
+                guard let time, let milliseconds = unixMilliseconds(time) else { return }
+                try ActivityFile.refuseMorePoints(than: points.count)
+                var point = TrackPoint(time: milliseconds)
                 if let lat = values[0], let lon = values[1] {
                     let latitude = Double(lat) * degreesPerSemicircle, longitude = Double(lon) * degreesPerSemicircle
                     if Coordinate(latitude: latitude, longitude: longitude).isValid {
@@ -192,18 +198,21 @@ public enum FITReader {
             case 19, 18: // lap, session
                 let isSession = definition.global == 18
                 var totals = DeviceTotals()
-                totals.start = values[2].map(unixMilliseconds)
+                totals.start = values[2].flatMap(unixMilliseconds)
                 totals.elapsed = values[7].map { Double($0) / 1000 }
                 totals.distance = values[9].map { Double($0) / 100 }
                 totals.calories = values[11].map { Int($0) }
                 totals.averageHeartRate = values[isSession ? 16 : 15].map { Int($0) }
                 totals.maximumHeartRate = values[isSession ? 17 : 16].map { Int($0) }
+                // Checked before adding up, so two sessions' totals can never overflow.
+                dropped += totals.keepPlausible()
                 if isSession {
                     // A multisport file has several sessions; their totals add up, the first sport names it.
                     if var existing = session {
-                        existing.elapsed = [existing.elapsed, totals.elapsed].compactMap { $0 }.reduce(0, +)
-                        existing.distance = [existing.distance, totals.distance].compactMap { $0 }.reduce(0, +)
-                        existing.calories = [existing.calories, totals.calories].compactMap { $0 }.reduce(0, +)
+                        func sum<T: AdditiveArithmetic>(_ a: T?, _ b: T?) -> T? { a.map { $0 + (b ?? .zero) } ?? b }
+                        existing.elapsed = sum(existing.elapsed, totals.elapsed)
+                        existing.distance = sum(existing.distance, totals.distance)
+                        existing.calories = sum(existing.calories, totals.calories)
                         existing.maximumHeartRate = [existing.maximumHeartRate, totals.maximumHeartRate].compactMap { $0 }.max()
                         session = existing
                     } else {
@@ -230,7 +239,8 @@ public enum FITReader {
                 guard index + definition.size <= end else { throw ActivityFileError.corrupt("a message runs past the end of the data") }
                 let offset = UInt32(header & 0x1F)
                 var timestamp = (lastTimestamp & ~0x1F) + offset
-                if offset < (lastTimestamp & 0x1F) { timestamp += 0x20 }
+                // The five bits rolled over; FIT's 32-bit clock wraps too.
+                if offset < (lastTimestamp & 0x1F) { timestamp &+= 0x20 }
                 lastTimestamp = timestamp
                 try message(definition, at: index, timestamp: timestamp)
                 index += definition.size
@@ -248,6 +258,8 @@ public enum FITReader {
                 var fields: [FieldDefinition] = []
                 fields.reserveCapacity(count)
                 for _ in 0..<count {
+                    // A field has at least one byte; a message of nothing would let one header byte make one point.
+                    guard bytes[index + 1] > 0 else { throw ActivityFileError.corrupt("a definition has a field of size 0") }
                     fields.append(FieldDefinition(number: bytes[index], size: Int(bytes[index + 1]), baseType: bytes[index + 2]))
                     index += 3
                 }

@@ -21,22 +21,28 @@ public enum GPXReader {
             return .route(PlannedRoute(name: handler.routeName ?? handler.trackName ?? handler.metadataName,
                                        points: source.map(\.0), elevations: source.map(\.1)))
         }
-        if timed < handler.points.count {
-            throw ActivityFileError.noData("\(handler.points.count - timed) of the \(handler.points.count) track points have no time. Fieldhouse does not invent times; export the file again with times, or remove those points.")
-        }
         var starts: Set<Int> = []
         var points: [TrackPoint] = []
-        points.reserveCapacity(handler.points.count)
+        points.reserveCapacity(timed)
         let raw = handler.points
         handler.points = [] // one copy of a long track in memory at a time
+        // Points without a time are left out (Fieldhouse does not invent times) and the rest imported;
+        // a segment that began on a left-out point begins at its first timed one.
+        var segmentPending = false
         for (index, point) in raw.enumerated() {
-            if handler.segmentStarts.contains(index) && index > 0 { starts.insert(points.count) }
-            points.append(TrackPoint(time: point.time!, latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
+            if handler.segmentStarts.contains(index) && index > 0 { segmentPending = true }
+            guard let time = point.time else { continue }
+            if segmentPending && !points.isEmpty { starts.insert(points.count) }
+            segmentPending = false
+            points.append(TrackPoint(time: time, latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
                                      elevation: point.elevation, heartRate: point.heartRate, cadence: point.cadence, speed: point.speed))
         }
         var recording = ActivityRecording(format: .gpx, sport: handler.trackType.flatMap(WorkoutSport.init(fileValue:)),
                                           name: handler.trackName ?? handler.metadataName, points: points,
                                           segmentStarts: starts)
+        if timed < raw.count {
+            recording.notes.append("\(raw.count - timed) of the \(raw.count) track points had no time and were left out.")
+        }
         recording.normalise()
         return .activity(recording)
     }
@@ -99,13 +105,20 @@ public enum GPXReader {
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             switch name {
             case "trkpt":
-                if let point = current { points.append(point) }
+                if let point = current {
+                    try ActivityFile.refuseMorePoints(than: points.count)
+                    points.append(point)
+                }
                 current = nil
             case "rtept":
-                if let point = current { routePoints.append((point.coordinate, point.elevation)) }
+                if let point = current {
+                    try ActivityFile.refuseMorePoints(than: routePoints.count)
+                    routePoints.append((point.coordinate, point.elevation))
+                }
                 current = nil
             case "ele":
-                if current != nil { current?.elevation = ActivityFile.number(text) }
+                // Routes have no `normalise`, so their elevations are checked here.
+                if current != nil { current?.elevation = Plausible.keep(ActivityFile.number(text), in: Plausible.elevation) }
             case "time":
                 guard current != nil else { return }
                 // GPX times are UTC; a few writers leave out the "Z".

@@ -15,7 +15,10 @@ public enum TCXReader {
         guard !handler.points.isEmpty else {
             throw ActivityFileError.noData("This TCX activity has no trackpoints with times, so there is nothing to import.")
         }
-        let laps = handler.laps
+        var laps = handler.laps
+        // Checked before adding up, so the laps' totals can never overflow or make an infinite mean.
+        var dropped = 0
+        for index in laps.indices { dropped += laps[index].keepPlausible() }
         var totals = DeviceTotals(start: laps.first?.start)
         func sum<T: AdditiveArithmetic>(_ values: [T?]) -> T? {
             let present = values.compactMap { $0 }
@@ -28,11 +31,12 @@ public enum TCXReader {
         // The activity's mean heart rate is the laps' means weighted by their durations.
         let weighted = laps.compactMap { lap in lap.averageHeartRate.flatMap { hr in lap.elapsed.map { (Double(hr), $0) } } }
         let weight = weighted.map(\.1).reduce(0, +)
-        if weight > 0 { totals.averageHeartRate = Int((weighted.map { $0.0 * $0.1 }.reduce(0, +) / weight).rounded()) }
+        if weight > 0 { totals.averageHeartRate = ActivityFile.whole(weighted.map { $0.0 * $0.1 }.reduce(0, +) / weight) }
 
         var recording = ActivityRecording(format: .tcx, sport: handler.sport.flatMap(WorkoutSport.init(fileValue:)),
                                           name: handler.notes, points: handler.points, segmentStarts: handler.segmentStarts,
                                           laps: laps, totals: totals)
+        recording.droppedReadings = dropped
         recording.normalise()
         return recording
     }
@@ -53,8 +57,10 @@ public enum TCXReader {
         private var lon: Double?
         private var text = ""
 
-        /// Only the first activity is read; a file with several is rare and would mix workouts.
-        private var inFirstActivity: Bool { activities == 1 && path.contains("Activity") }
+        /// Only the first activity is read; a file with several is rare and would mix workouts. Kept as
+        /// a flag (set and cleared at the Activity's own depth) rather than searched for on every tag.
+        private var inFirstActivity = false
+        private var activityDepth = 0
 
         mutating func start(_ name: String, attributes: [(name: String, value: String)]) throws {
             if path.isEmpty { sawRoot = name == "TrainingCenterDatabase" }
@@ -63,7 +69,11 @@ public enum TCXReader {
             switch name {
             case "Activity":
                 activities += 1
-                if activities == 1 { sport = attributes.first { $0.name == "Sport" }?.value }
+                if activities == 1 {
+                    sport = attributes.first { $0.name == "Sport" }?.value
+                    inFirstActivity = true
+                    activityDepth = path.count
+                }
             case "Lap" where inFirstActivity:
                 let start = attributes.first { $0.name == "StartTime" }.flatMap { SampleTime.milliseconds(rfc3339: $0.value) }
                 laps.append(DeviceTotals(start: start))
@@ -83,7 +93,11 @@ public enum TCXReader {
         }
 
         mutating func end(_ name: String) throws {
-            defer { path.removeLast(); text = "" }
+            defer {
+                if inFirstActivity && name == "Activity" && path.count == activityDepth { inFirstActivity = false }
+                path.removeLast()
+                text = ""
+            }
             guard inFirstActivity else { return }
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             let grandparent = path.count >= 3 ? path[path.count - 3] : ""
@@ -97,7 +111,10 @@ public enum TCXReader {
                         else { problem = problem ?? "trackpoint \(points.count + 1) has an impossible position" }
                     }
                     // Trackpoints without a time carry nothing that can be placed; Garmin writes none.
-                    if current.time != Int64.min { points.append(current) }
+                    if current.time != Int64.min {
+                        try ActivityFile.refuseMorePoints(than: points.count)
+                        points.append(current)
+                    }
                     point = nil
                     return
                 case "Time":
@@ -130,11 +147,11 @@ public enum TCXReader {
             switch name {
             case "TotalTimeSeconds" where parent == "Lap": laps[laps.count - 1].elapsed = value
             case "DistanceMeters" where parent == "Lap": laps[laps.count - 1].distance = value
-            case "Calories" where parent == "Lap": laps[laps.count - 1].calories = value.map { Int($0.rounded()) }
+            case "Calories" where parent == "Lap": laps[laps.count - 1].calories = ActivityFile.whole(value)
             case "Value" where parent == "AverageHeartRateBpm" && grandparent == "Lap":
-                laps[laps.count - 1].averageHeartRate = value.map { Int($0.rounded()) }
+                laps[laps.count - 1].averageHeartRate = ActivityFile.whole(value)
             case "Value" where parent == "MaximumHeartRateBpm" && grandparent == "Lap":
-                laps[laps.count - 1].maximumHeartRate = value.map { Int($0.rounded()) }
+                laps[laps.count - 1].maximumHeartRate = ActivityFile.whole(value)
             case "Notes" where parent == "Activity":
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !trimmed.isEmpty { notes = trimmed }

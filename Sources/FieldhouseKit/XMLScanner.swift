@@ -29,6 +29,9 @@ public enum XMLScanner {
         }
     }
 
+    /// The deepest nesting read.
+    public static let maxDepth = 64
+
     public static func scan<H: XMLHandler>(_ bytes: [UInt8], into handler: inout H) throws {
         try bytes.withUnsafeBufferPointer { try scan($0, into: &handler) }
     }
@@ -126,7 +129,11 @@ public enum XMLScanner {
                 sawRoot = true
                 let localName = local(name)
                 try handler.start(localName, attributes: attributes)
-                if selfClosing { try handler.end(localName) } else { open.append(name) }
+                if selfClosing { try handler.end(localName) } else {
+                    // Activity files nest a handful of levels; thousands are only there to make handlers work hard.
+                    guard open.count < maxDepth else { throw reader.failure("elements are nested more than \(maxDepth) deep") }
+                    open.append(name)
+                }
             }
         }
         if let unclosed = open.last { throw Failure.truncated(openElement: local(unclosed)) }

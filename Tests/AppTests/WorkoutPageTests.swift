@@ -272,7 +272,7 @@ struct GoalTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let bad = try await ana.post("/goals", [("period", "day"), ("metric", "duration"), ("target", "-5")], csrfFrom: "/goals")
-            #expect(bad.status == .unprocessableEntity && bad.contains("above 0"))
+            #expect(bad.status == .unprocessableEntity && bad.contains("Enter a target from 1 to 10,080"))
             #expect(try await ana.post("/goals", [("period", "day"), ("metric", "duration"), ("target", "2")], csrfFrom: "/goals").status == .seeOther)
             #expect(try await ana.post("/goals", [("period", "week"), ("metric", "distance"), ("target", "20")], csrfFrom: "/goals").status == .seeOther)
 

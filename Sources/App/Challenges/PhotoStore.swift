@@ -59,8 +59,12 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     static func receiveForm(_ req: Request) async throws -> (form: StreamedForm, photo: PhotoReceiver) {
         let config = req.application.config
         let receiver = PhotoReceiver(config: config, field: "photo")
+        // One photo per form: a second `photo` part is not read (one receiver holds one file).
+        var handedOut = false
         let form = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
-            field == "photo" ? receiver : nil
+            guard field == "photo", !handedOut else { return nil }
+            handedOut = true
+            return receiver
         }
         return (form, receiver)
     }
@@ -145,6 +149,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     }
 
     func complete() async throws {
+        guard received == nil else { return }
         if sanitizer == nil {
             // Fewer than 12 bytes in all: too short for any photo.
             _ = try Self.format(of: head)
@@ -155,14 +160,15 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         do { result = try sanitizer!.finish() } catch let failure as ImageSanitizer.Failure {
             throw Self.abort(for: failure)
         }
+        guard let served, let names else { throw Abort(.internalServerError, reason: "The photo's files were not open.") }
         for patch in result.patches {
-            try await served!.write(contentsOf: patch.bytes, toAbsoluteOffset: Int64(patch.offset))
+            try await served.write(contentsOf: patch.bytes, toAbsoluteOffset: Int64(patch.offset))
         }
         try await original?.close(makeChangesVisible: true)
-        try await served?.close(makeChangesVisible: true)
+        try await served.close(makeChangesVisible: true)
         original = nil
-        served = nil
-        let (originalName, servedName) = names!
+        self.served = nil
+        let (originalName, servedName) = names
         try FileManager.default.moveItem(atPath: PhotoStore.originalPath(originalName, config: config) + ".part",
                                          toPath: PhotoStore.originalPath(originalName, config: config))
         try FileManager.default.moveItem(atPath: PhotoStore.servedPath(servedName, config: config) + ".part",

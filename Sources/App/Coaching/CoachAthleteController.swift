@@ -146,7 +146,7 @@ struct CoachAthleteController: RouteCollection {
         let loadChart = SVGChart.line(seconds: seconds, values: acute, label: "Training load: last 7 days (solid) against the 28-day weekly average (dashed)",
                                       unit: "TRIMP", colour: "#b3261e", also: (chronic, "#1d4ed8"), firstDay: firstWeek)
         let load = TrainingLoad(acute: acute.last.flatMap { $0 } ?? 0, chronic28: (chronic.last.flatMap { $0 } ?? 0) * 4)
-        let loadSummary = "Last 7 days \(Int(load.acute.rounded())), usual week \(Int(load.chronicWeekly.rounded()))"
+        let loadSummary = "Last 7 days \(WorkoutFormat.whole(load.acute)), usual week \(WorkoutFormat.whole(load.chronicWeekly))"
             + (load.ratio.map { String(format: ": %.2f times", $0) } ?? "") + (load.overreaching ? ", well above what this athlete is used to." : ".")
 
         // Time in each zone over the twelve weeks.
@@ -159,7 +159,7 @@ struct CoachAthleteController: RouteCollection {
         let totalZone = zoneSeconds.reduce(0, +)
         let zoneChart = totalZone == 0 ? "" : SVGChart.bars((0..<5).map { index in
             (label: "Zone \(index + 1)", value: zoneSeconds[index],
-             text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(Int((zoneSeconds[index] / totalZone * 100).rounded())) %",
+             text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(WorkoutFormat.whole(zoneSeconds[index] / totalZone * 100)) %",
              fill: WorkoutDrawings.zoneBarColours[index])
         }, label: "Time in each heart-rate zone, last 12 weeks")
 

@@ -26,7 +26,7 @@ enum SVGChart {
                      bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil) -> String {
         let present = values.compactMap { $0 } + (also?.values.compactMap { $0 } ?? [])
         guard seconds.count == values.count, seconds.count >= 2, let low = present.min(), let high = present.max(),
-              let end = seconds.last, end > 0 else { return "" }
+              let end = seconds.last, end > 0, Self.drawable(low), Self.drawable(high), Self.drawable(end) else { return "" }
         // Axis range with a little room, on round numbers.
         let span = max(high - low, 1)
         let step = niceStep(span / 4)
@@ -48,11 +48,9 @@ enum SVGChart {
                 out += "<text x=\"\(n(width - right - 4))\" y=\"\(n(y1 + 11))\" text-anchor=\"end\" font-size=\"13\" fill=\"#3b4650\">\(SVGMap.escape(band.label))</text>"
             }
         }
-        var tick = minY
-        while tick <= maxY + step / 2 {
+        for tick in ticks(from: minY, to: maxY, step: step) {
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
             out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
-            tick += step
         }
         let timeStep = firstDay != nil ? max(7, (end / 86_400 / 6).rounded(.up)) * 86_400 : niceTimeStep(end / 6)
         var t = 0.0
@@ -110,8 +108,8 @@ enum SVGChart {
     /// follow the span: clock times within two days, dates beyond.
     static func band(from start: Int64, to end: Int64, buckets: [(t: Int64, low: Double, high: Double, mean: Double)],
                      zone: TimeZone, label: String, unit: String) -> String {
-        guard end > start, !buckets.isEmpty else { return "" }
-        let low = buckets.map(\.low).min()!, high = buckets.map(\.high).max()!
+        guard end > start, let low = buckets.map(\.low).min(), let high = buckets.map(\.high).max(),
+              drawable(low), drawable(high), end - start < 400 * 86_400_000 else { return "" }
         let step = niceStep(max(high - low, 10) / 4)
         let minY = (low / step).rounded(.down) * step, maxY = max((high / step).rounded(.up) * step, minY + step)
         let plotW = width - left - right, plotH = height - top - bottom
@@ -119,11 +117,9 @@ enum SVGChart {
         func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
         var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<title>\(SVGMap.escape(label))</title>"
-        var tick = minY
-        while tick <= maxY + step / 2 {
+        for tick in ticks(from: minY, to: maxY, step: step) {
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
             out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
-            tick += step
         }
         out += "<text x=\"4\" y=\"14\" font-size=\"13\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
         // Time ticks on round local times.
@@ -178,6 +174,18 @@ enum SVGChart {
         return out + "</svg>"
     }
 
+    /// Whether a value can be drawn: finite and well inside what axes and `Int` hold. Readers keep
+    /// values plausible, but a chart never trusts that; a chart it cannot draw is left out.
+    private static func drawable(_ value: Double) -> Bool {
+        value.isFinite && Swift.abs(value) < 1e9
+    }
+
+    /// The axis ticks, counted rather than stepped: adding a step to a large Double can leave it unchanged.
+    private static func ticks(from minY: Double, to maxY: Double, step: Double) -> [Double] {
+        guard step > 0, let count = Int(exactly: ((maxY - minY) / step).rounded()) else { return [] }
+        return (0...min(max(count, 0), 50)).map { minY + Double($0) * step }
+    }
+
     private static func niceStep(_ raw: Double) -> Double {
         let magnitude = pow(10, floor(log10(max(raw, 1e-9))))
         for factor in [1.0, 2, 2.5, 5, 10] where raw <= factor * magnitude { return factor * magnitude }
@@ -190,14 +198,14 @@ enum SVGChart {
     }
 
     private static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds)
+        let total = Int(exactly: seconds.rounded(.down)) ?? 0
         let h = total / 3600, m = total % 3600 / 60, s = total % 60
         if h > 0 { return "\(h):\(m < 10 ? "0" : "")\(m)" + (s > 0 ? ":\(s < 10 ? "0" : "")\(s)" : "") }
         return "\(m):\(s < 10 ? "0" : "")\(s)"
     }
 
     private static func format(_ value: Double, _ step: Double) -> String {
-        step < 1 ? String(format: "%.1f", value) : String(Int(value.rounded()))
+        step < 1 ? String(format: "%.1f", value) : Int(exactly: value.rounded()).map(String.init) ?? String(format: "%.0f", value)
     }
 
     private static func n(_ value: Double) -> String { value.tenths }

@@ -100,7 +100,7 @@ struct GameForm: Content {
         if let start, start != previousStart, start <= now { errors["day"] = "Choose a date and time in the future" }
 
         let duration = FormNumber.whole(duration_minutes, in: 5...1440, required: true, field: "duration_minutes",
-                                        message: "Enter a duration in whole minutes, between 5 minutes and 24 hours (1,440 minutes)", errors: &errors)
+                                        message: "Enter a duration between 5 minutes and 24 hours (1,440 minutes), in whole minutes", errors: &errors)
 
         let placeName = AccountRules.collapseWhitespace(place_name ?? "")
         if placeName.count > 120 { errors["place_name"] = "Keep the place name to 120 characters or fewer" }

@@ -53,7 +53,7 @@ struct WorkoutJSON: Content {
         max_speed_mps = rounded(workout.maxSpeed, 1000)
         trimp = rounded(workout.trimp)
         streams = workout.streamList
-        notes = workout.summaryNotes?.split(separator: "\n").map(String.init) ?? []
+        notes = workout.notesForOwner
     }
 
     enum CodingKeys: String, CodingKey {

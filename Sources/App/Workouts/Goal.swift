@@ -36,6 +36,14 @@ final class Goal: Model, @unchecked Sendable {
             }
         }
 
+        /// The least a goal may ask for, in the typed unit: a goal of a millionth of a step is a typing mistake.
+        var minimum: Double {
+            switch self {
+            case .distance: 0.1
+            case .duration, .steps, .calories: 1
+            }
+        }
+
         /// The most one period may ask for, in the typed unit.
         var limit: Double {
             switch self {

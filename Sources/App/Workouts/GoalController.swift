@@ -63,9 +63,10 @@ struct GoalController: RouteCollection {
             return try await render(req, user: user, form: form, error: "Choose a period and what to count.", status: .unprocessableEntity)
         }
         var errors: [String: String] = [:]
-        let limit = "Enter a target above 0 and at most \(Int(metric.limit)) \(metric.unit(imperial: user.units == .imperial))"
-        guard let typed = FormNumber.read(form.target, in: 0...metric.limit, required: true, field: "target", message: limit, errors: &errors),
-              typed > 0 else {
+        let unit = metric.unit(imperial: user.units == .imperial)
+        let limit = "Enter a target from \(WorkoutFormat.decimal(metric.minimum)) to \(WorkoutFormat.decimal(metric.limit)) \(unit)"
+        guard let typed = FormNumber.read(form.target, in: metric.minimum...metric.limit, required: true, field: "target", message: limit,
+                                          errors: &errors) else {
             return try await render(req, user: user, form: form, error: (errors["target"] ?? limit) + ".", status: .unprocessableEntity)
         }
         let count = try await Goal.query(on: req.db).filter(\.$user.$id == user.requireID()).count()

@@ -23,9 +23,9 @@ struct GoalProgress: Encodable {
     static func describe(_ metric: Goal.Metric, _ value: Double, imperial: Bool) -> String {
         switch metric {
         case .distance: String(format: "%.1f %@", value / (imperial ? WorkoutFormat.metresPerMile : 1000), imperial ? "mi" : "km")
-        case .duration: "\(Int((value / 60).rounded())) min"
-        case .steps: "\(Int(value.rounded())) steps"
-        case .calories: "\(Int(value.rounded())) kcal"
+        case .duration: "\(WorkoutFormat.whole(value / 60)) min"
+        case .steps: "\(WorkoutFormat.whole(value)) steps"
+        case .calories: "\(WorkoutFormat.whole(value)) kcal"
         }
     }
 
@@ -54,7 +54,7 @@ struct GoalProgress: Encodable {
                 id: try goal.requireID().uuidString.lowercased(),
                 title: "\(goal.period.label) \(goal.metric.rawValue): \(describe(goal.metric, goal.target, imperial: imperial))",
                 done: describe(goal.metric, done, imperial: imperial),
-                percent: goal.target > 0 ? Int((done / goal.target * 100).rounded(.down)) : 0, enabled: goal.enabled)
+                percent: WorkoutFormat.percent(done, of: goal.target), enabled: goal.enabled)
         }
     }
 

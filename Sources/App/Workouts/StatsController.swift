@@ -97,12 +97,12 @@ struct StatsController: RouteCollection {
             PeriodRow(label: (period == .week ? "Week of " : "") + label(start) + (period == .month ? "" : " \(start.year)"),
                       workouts: counts[index], duration: WorkoutFormat.duration(total(index, "duration_s")),
                       distance: format.distance(total(index, "distance_m")),
-                      calories: "\(Int(total(index, "calories_kcal").rounded()))",
-                      steps: "\(Int(total(index, "steps")))")
+                      calories: WorkoutFormat.whole(total(index, "calories_kcal")),
+                      steps: WorkoutFormat.whole(total(index, "steps")))
         }
         let chart = SVGChart.columns(starts.enumerated().map { index, start in
             let minutes = total(index, "duration_s") / 60
-            return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(Int(minutes.rounded()))m")
+            return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(WorkoutFormat.whole(minutes))m")
         }, label: "Training time per \(period.rawValue), last 12", colour: "#0b6e4f")
 
         // Average, maximum and total of each number, over the workouts that have it.
@@ -118,10 +118,10 @@ struct StatsController: RouteCollection {
             attribute("Distance", "distance_m", { format.distance($0) }),
             attribute("Climbing", "elevation_gain_m", { format.elevation($0) }),
             attribute("Average speed", "avg_speed_mps", { format.speed($0) }, total: false),
-            attribute("Average heart rate", "avg_hr", { "\(Int($0.rounded())) bpm" }, total: false),
-            attribute("Calories", "calories_kcal", { "\(Int($0.rounded())) kcal" }),
-            attribute("Steps", "steps", { "\(Int($0.rounded()))" }),
-            attribute("Training load (TRIMP)", "trimp", { "\(Int($0.rounded()))" }),
+            attribute("Average heart rate", "avg_hr", { "\(WorkoutFormat.whole($0)) bpm" }, total: false),
+            attribute("Calories", "calories_kcal", { "\(WorkoutFormat.whole($0)) kcal" }),
+            attribute("Steps", "steps", { WorkoutFormat.whole($0) }),
+            attribute("Training load (TRIMP)", "trimp", { WorkoutFormat.whole($0) }),
         ]
         let names: [ReportPeriod: String] = [.day: "Days", .week: "Weeks", .month: "Months"]
         let page = Page(

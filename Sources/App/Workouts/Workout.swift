@@ -52,6 +52,13 @@ final class Workout: Model, @unchecked Sendable {
     @Field(key: "streams") var streams: String
     /// What the summary had to assume, one note per line.
     @OptionalField(key: "summary_notes") var summaryNotes: String?
+    @OptionalField(key: "import_notes") var importNotes: String?
+
+    /// What the owner is told about how the numbers came about: what the import left out, then
+    /// what the summary assumed.
+    var notesForOwner: [String] {
+        [importNotes, summaryNotes].compactMap { $0 }.flatMap { $0.split(separator: "\n").map(String.init) }
+    }
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 

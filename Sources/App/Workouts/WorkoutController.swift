@@ -107,7 +107,7 @@ struct WorkoutController: RouteCollection {
             return Group(label: label, count: workouts.count,
                          duration: WorkoutFormat.duration(workouts.map(\.duration).reduce(0, +)),
                          distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
-                         calories: "\(Int(workouts.compactMap(\.calories).reduce(0, +).rounded())) kcal", rows: [])
+                         calories: "\(WorkoutFormat.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
         }
         let byKey = Dictionary(grouping: all, by: key)
         var groups: [Group] = []
@@ -119,7 +119,7 @@ struct WorkoutController: RouteCollection {
                 sport: (WorkoutSport(rawValue: workout.sport) ?? .other).label, name: workout.name,
                 duration: WorkoutFormat.duration(workout.duration), distance: format.distance(workout.distance),
                 heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
-                calories: workout.calories.map { "\(Int($0.rounded())) kcal" } ?? "–"))
+                calories: workout.calories.map { "\(WorkoutFormat.whole($0)) kcal" } ?? "–"))
         }
         let context = HistoryPage(
             layout: req.layout(title: "Workouts", section: "workouts"),

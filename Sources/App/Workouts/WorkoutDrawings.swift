@@ -60,7 +60,7 @@ struct WorkoutDrawings: Encodable, Sendable {
             zoneChart = SVGChart.bars((0..<5).map { index in
                 let upper = index < 4 ? "–\(zoneLimits[index + 1] - 1)" : "+"
                 return (label: "Zone \(index + 1) (\(zoneLimits[index])\(upper))", value: zoneSeconds[index],
-                        text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(Int((zoneSeconds[index] / total * 100).rounded())) %",
+                        text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(WorkoutFormat.whole(zoneSeconds[index] / total * 100)) %",
                         fill: Self.zoneBarColours[index])
             }, label: "Time in each heart-rate zone")
         } else {

@@ -21,6 +21,23 @@ struct WorkoutFormat {
         return h > 0 ? "\(h):\(mm):\(ss)" : "\(mm):\(ss)"
     }
 
+    /// A whole number for a page ("312"), or "–" for a value no workout can have: never traps.
+    static func whole(_ value: Double) -> String {
+        Int(exactly: value.rounded()).map(String.init) ?? "–"
+    }
+
+    /// A typed limit as a person writes it: "0.1", "2,000".
+    static func decimal(_ value: Double) -> String {
+        guard value == value.rounded(), let whole = Int(exactly: value) else { return String(value) }
+        return whole.grouped
+    }
+
+    /// How much of `whole` `part` is, in whole per cent (0 when there is no whole), at most 9,999.
+    static func percent(_ part: Double, of whole: Double) -> Int {
+        guard whole > 0, let share = Int(exactly: (part / whole * 100).rounded(.down)) else { return 0 }
+        return min(max(share, 0), 9_999)
+    }
+
     func distance(_ metres: Double?) -> String {
         guard let metres else { return "–" }
         return imperial ? String(format: "%.2f mi", metres / Self.metresPerMile) : String(format: "%.2f km", metres / 1000)

@@ -52,6 +52,10 @@ enum WorkoutImporter {
                 throw APIError(status: .unprocessableEntity, code: "bad_times",
                                reason: "The file's times (\(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end))) are before 2000 or in the future; check the device's clock.")
             }
+            guard Double(end - start) / 1000 <= Plausible.durationPerWorkout.upperBound else {
+                throw APIError(status: .unprocessableEntity, code: "bad_times",
+                               reason: "The file runs from \(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end)), more than the 7 days one workout may last; check the device's clock or split the file.")
+            }
             do {
                 return try await db.transaction { db in
                     try await save(recording, start: start, end: end, hash: hash, options: options, user: user, on: db)
@@ -109,8 +113,10 @@ enum WorkoutImporter {
         // A new workout. Samples the person already has in the window (an all-day strap) stay, and
         // the file's samples of that stream are left out rather than interleaved with them.
         let present = try await presentStreams(user: userID, from: start, to: end, on: sql)
-        let workout = Workout(user: userID, sport: sport, name: options.name ?? recording.name ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone),
+        let named = (options.name ?? recording.name).map { String(AccountRules.collapseWhitespace($0).prefix(100)) }.flatMap { $0.isEmpty ? nil : $0 }
+        let workout = Workout(user: userID, sport: sport, name: named ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone),
                               start: start, end: end, source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
+        workout.importNotes = recording.notes.isEmpty ? nil : recording.notes.joined(separator: "\n")
         workout.externalID = options.externalID
         workout.deviceDistance = recording.points.last?.distance ?? recording.totals.distance
         workout.deviceCalories = recording.totals.calories

@@ -51,20 +51,20 @@ struct WorkoutPage: Encodable {
         if let avg = workout.avgHeartRate {
             stats.append(.init(label: "Heart rate min / avg / max", value: "\(workout.minHeartRate ?? avg) / \(avg) / \(workout.maxHeartRate ?? avg) bpm"))
         }
-        if let calories = workout.calories { stats.append(.init(label: "Calories", value: "\(Int(calories.rounded())) kcal")) }
+        if let calories = workout.calories { stats.append(.init(label: "Calories", value: "\(WorkoutFormat.whole(calories)) kcal")) }
         if let steps = workout.steps { stats.append(.init(label: "Steps", value: "\(steps)")) }
-        if let trimp = workout.trimp { stats.append(.init(label: "Training load (TRIMP)", value: "\(Int(trimp.rounded()))")) }
+        if let trimp = workout.trimp { stats.append(.init(label: "Training load (TRIMP)", value: WorkoutFormat.whole(trimp))) }
         // How much of each of the owner's active goals this workout alone covers.
         if isOwner {
             for goal in goals where goal.enabled && goal.target > 0 {
-                let share = GoalProgress.amount(goal.metric, of: [workout]) / goal.target * 100
+                let share = WorkoutFormat.percent(GoalProgress.amount(goal.metric, of: [workout]), of: goal.target)
                 stats.append(.init(label: "\(goal.period.label) \(goal.metric.rawValue) goal",
-                                   value: "\(Int(share.rounded())) % of \(GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))"))
+                                   value: "\(share) % of \(GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))"))
             }
         }
         self.stats = stats
         workoutNotes = workout.notes
-        notes = isOwner ? (workout.summaryNotes?.split(separator: "\n").map(String.init) ?? []) : []
+        notes = isOwner ? workout.notesForOwner : []
 
         self.drawings = drawings
         self.comments = comments

@@ -63,8 +63,11 @@ struct WorkoutTimeline {
         let sql = db as! any SQLDatabase
         let locationRows = try await series(sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
                                             user: user, from: from, to: to)
-        let heart = try await series(sql, "heart_rate_samples", ["bpm"], user: user, from: from, to: to).map { ($0.t, Int($0.values[0] ?? 0)) }
-        let cadence = try await series(sql, "cadence_samples", ["rpm"], user: user, from: from, to: to).map { ($0.t, Int($0.values[0] ?? 0)) }
+        // Whole numbers only when a stored value is one an Int holds: a row is never trusted to be.
+        let heart = try await series(sql, "heart_rate_samples", ["bpm"], user: user, from: from, to: to)
+            .compactMap { row in row.values[0].flatMap { Int(exactly: $0.rounded()) }.map { (row.t, $0) } }
+        let cadence = try await series(sql, "cadence_samples", ["rpm"], user: user, from: from, to: to)
+            .compactMap { row in row.values[0].flatMap { Int(exactly: $0.rounded()) }.map { (row.t, $0) } }
         let steps = try await steps(user: user, from: from, to: to, on: db)
 
         var locations: [TrackPoint] = []
@@ -179,7 +182,7 @@ extension Workout {
         trimp = summary.trimp
         zoneMaximum = summary.zoneMaximum
         zones = summary.zoneLimits.isEmpty ? nil
-            : summary.zoneLimits.map(String.init).joined(separator: ",") + ";" + summary.zoneSeconds.map { String(Int($0.rounded())) }.joined(separator: ",")
+            : summary.zoneLimits.map(String.init).joined(separator: ",") + ";" + summary.zoneSeconds.map(WorkoutFormat.whole).joined(separator: ",")
         summaryNotes = summary.notes.isEmpty ? nil : summary.notes.joined(separator: "\n")
     }
 }

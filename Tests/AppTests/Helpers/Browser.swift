@@ -62,6 +62,12 @@ final class Browser: @unchecked Sendable {
     /// fields in order, then the file.
     func multipart(_ path: String, fields: [(String, String)], file: (field: String, filename: String, contentType: String, data: [UInt8])?,
                    csrfFrom page: String?, headers extra: HTTPHeaders = [:]) async throws -> Page {
+        try await multipartFiles(path, fields: fields, files: file.map { [$0] } ?? [], csrfFrom: page, headers: extra)
+    }
+
+    /// The same with any number of file parts (a hostile form may send two where one is expected).
+    func multipartFiles(_ path: String, fields: [(String, String)], files: [(field: String, filename: String, contentType: String, data: [UInt8])],
+                        csrfFrom page: String?, headers extra: HTTPHeaders = [:]) async throws -> Page {
         let boundary = "----fieldhouse" + UUID().uuidString
         var body = ByteBuffer()
         if let page, let token = try await get(page).csrf {
@@ -70,7 +76,7 @@ final class Browser: @unchecked Sendable {
         for (name, value) in fields {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
         }
-        if let file {
+        for file in files {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.contentType)\r\n\r\n")
             body.writeBytes(file.data)
             body.writeString("\r\n")
