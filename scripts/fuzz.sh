@@ -3,7 +3,7 @@
 #
 #   make fuzz                      # each harness for a minute, random seeds
 #   FUZZ_SECONDS=600 make fuzz     # longer
-#   FUZZ_ONLY=GPX make fuzz        # one harness
+#   FUZZ_ONLY="GPX FIT" make fuzz  # some harnesses
 #   FUZZ_SEED=1 ...                # a repeatable run (CI uses it)
 #
 # A harness is a Swift file in Fuzz/ whose header names what it covers (`// fuzz-covers:` FieldhouseKit
@@ -58,7 +58,7 @@ nio_objects() {
 failed=()
 for harness in "${harnesses[@]}"; do
   name=$(basename "$harness" .swift)
-  [[ -n "${FUZZ_ONLY:-}" && "$name" != "$FUZZ_ONLY" ]] && continue
+  [[ -n "${FUZZ_ONLY:-}" && " $FUZZ_ONLY " != *" $name "* ]] && continue
   read -r -a extra <<< "$(header "$harness" fuzz-sources)"
   read -r -a seeds <<< "$(header "$harness" fuzz-seeds)"
   links=()

@@ -35,8 +35,10 @@ public struct CaptureTime: Equatable, Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utcOffset.flatMap { TimeZone(secondsFromGMT: $0) } ?? fallbackZone
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
+        // A camera whose clock was never set says 1970 or 2099: neither is when a photo was taken.
+        guard components.isValidDate(in: calendar), let date = calendar.date(from: components),
+              Plausible.isTime(Int64(date.timeIntervalSince1970 * 1000)) else { return nil }
+        return date
     }
 }
 
@@ -65,9 +67,9 @@ public enum Exif {
         if let offset = ifd0[0x8825].flatMap(reader.integers)?.first, offset != reader.firstIFDOffset,
            let gps = reader.ifd(at: offset) {
             info.coordinate = coordinate(gps, reader)
-            if let metres = gps[0x0006].flatMap(reader.rationals)?.first, metres.isFinite {
+            if let metres = gps[0x0006].flatMap(reader.rationals)?.first {
                 let below = gps[0x0005].flatMap(reader.integers)?.first == 1
-                info.altitude = below ? -metres : metres
+                info.altitude = Plausible.keep(below ? -metres : metres, in: Plausible.elevation)
             }
         }
         return info

@@ -148,4 +148,11 @@ import Testing
         #expect(HeartRateMeasurement.bytes(hex: hex)?.count == 1_000_000)
         #expect(ContinuousClock.now - started < .seconds(10), "taking digits off the front of an array was quadratic: hours for this")
     }
+
+    @Test func photoTimesFromClocksNeverSetAreNotTimes() {
+        let utc = TimeZone(identifier: "UTC")!
+        #expect(CaptureTime(year: 2099, month: 1, day: 1, hour: 0, minute: 0, second: 0).instant(fallbackZone: utc) == nil)
+        #expect(CaptureTime(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0).instant(fallbackZone: utc) == nil)
+        #expect(CaptureTime(year: 2024, month: 6, day: 1, hour: 12, minute: 0, second: 0).instant(fallbackZone: utc) != nil)
+    }
 }

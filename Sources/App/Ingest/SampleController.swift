@@ -64,6 +64,12 @@ struct SampleController: RouteCollection {
         var batch = SampleBatch()
         for (index, notification) in input.notifications.enumerated() {
             guard let t = checker.time(notification.t, "notifications", index) else { continue }
+            // A Bluetooth notification carries at most 512 bytes: anything longer is not one, and is not read.
+            let field = notification.hex != nil ? "hex" : "base64"
+            guard (notification.hex ?? notification.base64 ?? "").utf8.count <= 2_048 else {
+                checker.refuse("notifications", index, field, "is longer than a Bluetooth notification can be (512 bytes)")
+                continue
+            }
             let bytes = notification.hex.flatMap(HeartRateMeasurement.bytes(hex:))
                 ?? notification.base64.flatMap { Data(base64Encoded: $0) }.map { Array($0) }
             guard let bytes else {
@@ -80,13 +86,13 @@ struct SampleController: RouteCollection {
                 checker.refuse("notifications", index, "flags", "the strap reported no skin contact; the reading is not stored")
                 continue
             }
-            if let bpm = checker.range(Double(measurement.bpm), 25...250, "notifications", index, "bpm") {
+            if let bpm = checker.range(Double(measurement.bpm), Plausible.heartRate, "notifications", index, "bpm") {
                 batch.heartRate.append((t, Int(bpm)))
             }
             // The last interval ends at the notification's time; each earlier one ends where the next began.
             var end = Double(t)
             for ms in measurement.rrIntervals.reversed() {
-                if (200...3000).contains(ms) { batch.rr.append((Int64(end.rounded()), ms)) }
+                if Plausible.rrInterval.contains(ms), Plausible.isTime(Int64(end.rounded())) { batch.rr.append((Int64(end.rounded()), ms)) }
                 end -= ms
             }
         }
