@@ -118,10 +118,15 @@ struct AccountTests {
             let back = try await browser.logIn("walker", next: "/settings/privacy")
             #expect(back.location == "/settings/privacy")
 
-            for hostile in ["https://evil.example/", "//evil.example/x", "/\\evil.example"] {
+            // Browsers drop tabs and line breaks from addresses: "/<TAB>/evil.example" is "//evil.example".
+            for hostile in ["https://evil.example/", "//evil.example/x", "/\\evil.example", "/\t/evil.example", "/\n/evil.example",
+                            "/\r/evil.example", "/ /evil.example", "/\u{0B}/evil.example"] {
                 let other = app.browser()
                 let page = try await other.logIn("walker", next: hostile)
                 #expect(page.location == "/", "followed \(hostile)")
+                // The same address through the sign-in page's link: the form does not carry it on.
+                let form = try await app.browser().get("/login?next=" + (hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+                #expect(form.status == .ok && !form.contains("evil.example"), "the form kept \(hostile)")
             }
         }
     }

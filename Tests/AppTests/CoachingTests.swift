@@ -252,6 +252,33 @@ struct CoachingTests {
         }
     }
 
+    /// Ana has two coaches: each plans for her, and each may remove only their own sessions.
+    @Test func eachCoachRemovesOnlyTheirOwnPlans() async throws {
+        try await withApp { app in
+            let ana = app.browser(), cora = app.browser(), carl = app.browser()
+            try await ana.signUp("ana")
+            try await cora.signUp("cora")
+            try await carl.signUp("carl")
+            for coach in [cora, carl] {
+                #expect(try await ana.post("/settings/coaches", [("username", coach.username!)], csrfFrom: "/settings/coaches").status == .seeOther)
+                let grant = try #require(try await CoachGrant.query(on: app.db).filter(\.$status == .pending).first())
+                #expect(try await coach.post("/coach/requests/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/coach").status == .seeOther)
+            }
+            let day = CalendarDate.today.adding(days: 1).description
+            #expect(try await cora.post("/coach/athletes/ana/plans", [("day", day), ("sport", "running"), ("duration", "40")],
+                                        csrfFrom: "/coach/athletes/ana").status == .seeOther)
+            let plan = try #require(try await PlannedWorkout.query(on: app.db).first())
+            let remove = "/coach/athletes/ana/plans/\(try plan.requireID().uuidString.lowercased())/delete"
+            #expect(try await cora.get("/coach/athletes/ana").contains(remove))
+            #expect(!(try await carl.get("/coach/athletes/ana").contains(remove)), "no remove button on another coach's plan")
+            let refused = try await carl.post(remove, [], csrfFrom: "/coach/athletes/ana")
+            #expect(refused.status == .forbidden && refused.contains("Only the coach who planned this session can remove it."))
+            #expect(try await rowCount("planned_workouts", app.db) == 1)
+            #expect(try await cora.post(remove, [], csrfFrom: "/coach/athletes/ana").status == .seeOther)
+            #expect(try await rowCount("planned_workouts", app.db) == 0)
+        }
+    }
+
     @Test func zonesAreCheckedAndUsedForTheAthlete() async throws {
         try await withApp { app in
             let ana = app.browser()

@@ -92,6 +92,7 @@ struct PickupGameTests {
             let waiting = try await ana.get(url)
             #expect(waiting.contains("Asked to join"))
             #expect(!waiting.contains("Secret Courts"))
+            #expect(!waiting.contains("Bring water"), "the organiser's notes follow the place's rule")
 
             // Every list that shows the game follows the game page's rule: the area, not the place.
             let settings = try await ana.get("/settings/calendar")
@@ -115,6 +116,7 @@ struct PickupGameTests {
             let told = try await ana.get("/notifications")
             #expect(told.contains("You&#39;re in") || told.contains("You're in"))
             #expect(try await ana.get(url).contains("Secret Courts"))
+            #expect(try await ana.get(url).contains("Bring water"))
             #expect(try await ana.get("/games").contains("Secret Courts West"))
             #expect(try await ana.get("/").contains("Secret Courts West"))
             #expect(try await app.browser().get(feedURL).contains("Secret Courts West"))

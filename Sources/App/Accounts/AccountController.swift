@@ -154,9 +154,11 @@ struct AccountController: RouteCollection {
     }
 
     /// Only paths on this site: "//evil.example" and "https://…" would send people elsewhere.
+    /// A same-site path to go to after signing in, or "/". Only visible ASCII is accepted: browsers drop
+    /// tabs and line breaks from addresses, so "/<TAB>/evil.example" would become "//evil.example", another site.
     static func safeNext(_ raw: String?) -> String {
-        guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\"),
-              !raw.contains(where: { $0.isNewline }) else { return "/" }
+        guard let raw, raw.utf8.count <= 2_000, raw.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }),
+              raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\") else { return "/" }
         return raw
     }
 }

@@ -109,7 +109,8 @@ struct CoachAthleteController: RouteCollection {
                     if let duration = plan.duration { amount.append(WorkoutFormat.duration(duration)) }
                     if let distance = plan.distance { amount.append(format.distance(distance)) }
                     items.append(Item(text: "Planned: \(plan.sport.label) \(amount.joined(separator: ", "))" + (plan.description.isEmpty ? "" : " — \(plan.description)"),
-                                      url: nil, planID: plan.id.uuidString.lowercased(), grade: grade?.rawValue, gradeLabel: grade?.label))
+                                      url: nil, planID: plan.coach == coach.id ? plan.id.uuidString.lowercased() : nil,
+                                      grade: grade?.rawValue, gradeLabel: grade?.label))
                 }
                 for workout in listed where day(of: workout.start_ms) == key {
                     seconds += workout.duration_s
@@ -214,6 +215,8 @@ struct CoachAthleteController: RouteCollection {
               let plan = try await PlannedWorkout.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == athlete.requireID()).first() else {
             throw Abort(.notFound)
         }
+        // An athlete may have several coaches; each removes only what they planned.
+        guard plan.$coach.id == coach.id else { throw Abort(.forbidden, reason: "Only the coach who planned this session can remove it.") }
         try await plan.delete(on: req.db)
         req.flash(.success, "Removed the planned session on \(plan.day).")
         return req.redirect(to: "/coach/athletes/\(athlete.username)")

@@ -29,6 +29,8 @@ struct SquadTraining {
     struct Plan: Sendable {
         let id: UUID
         let athlete: Int
+        /// Who planned it: only they may remove it.
+        let coach: UUID
         let day: String
         let sport: WorkoutSport
         let duration: Double?
@@ -124,15 +126,18 @@ struct SquadTraining {
     /// Planned sessions on the days from `first` to `last` ("2026-11-23"), oldest first.
     func plans(from first: String, through last: String, on db: any Database) async throws -> [Plan] {
         guard !athletes.isEmpty else { return [] }
-        struct Row: Decodable { let id: UUID; let athlete_id: UUID; let day: String; let sport: String; let duration_s: Double?; let distance_m: Double?; let description: String }
+        struct Row: Decodable {
+            let id: UUID; let athlete_id: UUID; let coach_id: UUID; let day: String; let sport: String
+            let duration_s: Double?; let distance_m: Double?; let description: String
+        }
         let rows = try await (db as! any SQLDatabase).raw("""
-            SELECT id, athlete_id, day, sport, duration_s, distance_m, description FROM planned_workouts
+            SELECT id, athlete_id, coach_id, day, sport, duration_s, distance_m, description FROM planned_workouts
             WHERE athlete_id IN \(idList()) AND day >= \(bind: first) AND day <= \(bind: last) ORDER BY day, created_at
             """).all(decoding: Row.self)
         let index = Dictionary(athletes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         return rows.compactMap { row in
             guard let who = index[row.athlete_id] else { return nil }
-            return Plan(id: row.id, athlete: who, day: row.day, sport: WorkoutSport(rawValue: row.sport) ?? .other,
+            return Plan(id: row.id, athlete: who, coach: row.coach_id, day: row.day, sport: WorkoutSport(rawValue: row.sport) ?? .other,
                         duration: row.duration_s, distance: row.distance_m, description: row.description)
         }
     }

@@ -173,7 +173,8 @@ struct GamePage: Encodable {
             duration: GameTime.duration(minutes: game.durationMinutes),
             cancelled: game.isCancelled, isPast: game.endsAt <= Date(),
             place: shownPlace.text, mapURL: shownPlace.mapURL, distance: distance,
-            description: game.description,
+            // The organiser's notes often say exactly where ("court 2, behind the hall"): the place's rule.
+            description: access.canSeeExactPlace ? game.description : "",
             team: access.team.map { LinkTo(url: "/teams/\($0.slug)", name: $0.name) },
             opponent: opponent, opponentName: game.opponentName, score: score,
             counts: counts, capacity: game.capacity, minPlayers: game.minPlayers, joined: game.joinedCount,
