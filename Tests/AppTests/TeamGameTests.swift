@@ -6,6 +6,33 @@ import Vapor
 
 @Suite("Team games: scheduling, answers, reminders, results, substitutes")
 struct TeamGameTests {
+    /// Leaving a private team, or being removed from it, ends its games for that person at once: the
+    /// answer they gave no longer opens the game, lists it, puts it in their calendar or tells them of changes.
+    @Test func aRemovedOrDepartedMemberLosesThePrivateTeamsGamesAtOnce() async throws {
+        try await withApp { app in
+            let cast = try await TeamCast.make(app, privacy: "private")
+            let url = try await cast.manager.createTeamGame(team: cast.slug, opponent: "Old Town")
+            var feeds: [String] = []
+            for browser in [cast.player, cast.coach] {
+                feeds.append(try #require(try await browser.get("/settings/calendar").firstMatch(#"id="feed" readonly value="[^"]*(/calendar/[^"]+\.ics)""#)))
+            }
+            for browser in [cast.player, cast.coach] {
+                #expect(try await browser.post("\(url)/rsvp", [("status", "going")], csrfFrom: url).status == .seeOther)
+                #expect(try await browser.get(url).contains("Riverside Hall"))
+            }
+            #expect(try await cast.manager.post("/teams/\(cast.slug)/members/player_p/remove", [], csrfFrom: "/teams/\(cast.slug)").status == .seeOther)
+            #expect(try await cast.coach.post("/teams/\(cast.slug)/leave", [], csrfFrom: "/teams/\(cast.slug)").status == .seeOther)
+            #expect(try await cast.manager.post("\(url)/cancel", [("confirm", "yes")], csrfFrom: url).status == .seeOther)
+            for (browser, feed) in zip([cast.player, cast.coach], feeds) {
+                #expect(try await browser.get(url).status == .notFound)
+                #expect(!(try await browser.get("/games").contains(url)))
+                #expect(!(try await browser.get("/").contains("Old Town")))
+                #expect(!(try await app.browser().get(feed).contains("Old Town")))
+                #expect(!(try await browser.get("/notifications").contains("Cancelled")))
+            }
+        }
+    }
+
     @Test func aManagerSchedulesAGameAndSeesWhoIsComing() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")

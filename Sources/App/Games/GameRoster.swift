@@ -72,6 +72,15 @@ enum GameRoster {
     }
 
     /// Moves people from the waitlist into free places, first come first served, and tells them.
+    /// Someone left a team or was removed: their answers to its games go too, since an answer lets a
+    /// person see a game (its place, roster and notices) and follow it in their calendar feed.
+    /// Substitute places are not a member's and stay.
+    static func forgetAnswers(of userID: UUID, inTeam teamID: UUID, on db: any Database) async throws {
+        let games = try await Game.query(on: db).filter(\.$team.$id == teamID).all().map { try $0.requireID() }
+        guard !games.isEmpty else { return }
+        try await GamePlayer.query(on: db).filter(\.$user.$id == userID).filter(\.$game.$id ~~ games).filter(\.$isSub == false).delete()
+    }
+
     static func promoteWaiting(in game: Game, on db: any Database) async throws {
         let gameID = try game.requireID()
         while true {

@@ -67,7 +67,7 @@ struct MembershipController: RouteCollection {
         if membership.role == .owner, try await Self.ownerCount(teamID, on: req.db) == 1 {
             throw Abort(.conflict, reason: "You are the team's only owner. Make another member an owner before you leave, or delete the team.")
         }
-        try await membership.delete(on: req.db)
+        try await Self.end(membership, on: req.db)
         req.flash(.info, "You have left \(access.team.name).")
         return req.redirect(to: "/teams")
     }
@@ -139,7 +139,7 @@ struct MembershipController: RouteCollection {
                 throw Abort(.conflict, reason: "A team needs at least one owner. Make someone else an owner first.")
             }
         }
-        try await membership.delete(on: req.db)
+        try await Self.end(membership, on: req.db)
         req.flash(.info, "\(member.displayName) is no longer in the team.")
         return req.redirect(to: "/teams/\(access.team.slug)")
     }
@@ -154,6 +154,15 @@ struct MembershipController: RouteCollection {
             let user = try? membership.joined(User.self)
         else { throw Abort(.notFound, reason: "That person is not in the team.") }
         return (membership, user)
+    }
+
+    /// Ends a membership and everything it gave: leaving or being removed takes away the team's games at once.
+    static func end(_ membership: Membership, on db: any Database) async throws {
+        let (userID, teamID) = (membership.$user.id, membership.$team.id)
+        try await db.transaction { db in
+            try await membership.delete(on: db)
+            try await GameRoster.forgetAnswers(of: userID, inTeam: teamID, on: db)
+        }
     }
 
     static func ownerCount(_ teamID: UUID, on db: any Database) async throws -> Int {
