@@ -142,6 +142,17 @@ public struct ActivityRecording: Sendable {
         for index in points.indices { dropped += points[index].keepPlausible() }
         for index in laps.indices { dropped += laps[index].keepPlausible() }
         dropped += totals.keepPlausible()
+        // A point or two from a clock that reset (1980, 1989, 2099) is left out; when every time is
+        // impossible the file is kept whole, so the importer can say which times the device wrote.
+        let timed = points.filter { Plausible.isTime($0.time) }
+        if !timed.isEmpty && timed.count < points.count {
+            let wrong = points.count - timed.count
+            notes.append("\(wrong == 1 ? "One point" : "\(wrong) points") with a time before 2000 or in the future (a device clock that reset) \(wrong == 1 ? "was" : "were") left out.")
+            var moved = [Int](repeating: -1, count: points.count), next = 0
+            for index in points.indices where Plausible.isTime(points[index].time) { moved[index] = next; next += 1 }
+            segmentStarts = Set(segmentStarts.compactMap { $0 < moved.count && moved[$0] >= 0 ? moved[$0] : nil })
+            points = timed
+        }
         if dropped > 0 {
             notes.append("\(dropped == 1 ? "One reading" : "\(dropped) readings") outside what a body or a device can produce "
                          + "(an elevation above 9,000 m, a heart rate of 0, a speed over 150 km/h …) \(dropped == 1 ? "was" : "were") left out.")
@@ -219,6 +230,13 @@ public enum ActivityFile {
     /// The most points a file may hold (a million): a week at one a second, with room to spare. Readers stop at
     /// the next one, so a file made of tiny messages cannot fill the memory.
     public static let maxPoints = 1_000_000
+
+    /// The most laps a file may hold; a lap is a few bytes in a file and more in memory.
+    public static let maxLaps = 10_000
+
+    static func refuseMoreLaps(than count: Int) throws {
+        guard count < maxLaps else { throw ActivityFileError.tooLarge("The file has more than 10,000 laps; split it.") }
+    }
 
     static func refuseMorePoints(than count: Int) throws {
         guard count < maxPoints else {

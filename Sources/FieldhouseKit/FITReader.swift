@@ -220,6 +220,7 @@ public enum FITReader {
                         sport = values[5].map { Int($0) }
                     }
                 } else {
+                    try ActivityFile.refuseMoreLaps(than: laps.count)
                     laps.append(totals)
                 }
             case 12: // sport
@@ -238,6 +239,7 @@ public enum FITReader {
                 guard let definition = definitions[local] else { throw ActivityFileError.corrupt("a data message uses an undefined type") }
                 guard index + definition.size <= end else { throw ActivityFileError.corrupt("a message runs past the end of the data") }
                 let offset = UInt32(header & 0x1F)
+                // Compressed headers may carry no fields (the header is the time), but still add a point each: the cap holds them.
                 var timestamp = (lastTimestamp & ~0x1F) + offset
                 // The five bits rolled over; FIT's 32-bit clock wraps too.
                 if offset < (lastTimestamp & 0x1F) { timestamp &+= 0x20 }
@@ -277,6 +279,8 @@ public enum FITReader {
                 definitions[local] = Definition(global: global, bigEndian: bigEndian, fields: fields, developerBytes: developerBytes)
             } else {
                 guard let definition = definitions[local] else { throw ActivityFileError.corrupt("a data message uses an undefined type") }
+                // A message of no bytes carries nothing; a file of them would make one message per byte.
+                guard definition.size > 0 else { throw ActivityFileError.corrupt("a data message has no content") }
                 guard index + definition.size <= end else { throw ActivityFileError.corrupt("a message runs past the end of the data") }
                 try message(definition, at: index, timestamp: nil)
                 index += definition.size

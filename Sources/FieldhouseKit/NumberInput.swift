@@ -40,7 +40,8 @@ public enum NumberInput {
         if marks > 1 { return .invalid(ambiguous: true) }
         // At least one digit, and not a lone mark: "." or "-" are not numbers.
         guard digits.contains(where: \.isNumber), let value = Double(digits), value.isFinite else { return .invalid(ambiguous: false) }
-        return .value(negative ? -value : value)
+        // "-0" is zero, not a negative zero that would print as "-0.00 km".
+        return .value(negative && value != 0 ? -value : value)
     }
 
     /// The sentence a form adds when a number could be read two ways.

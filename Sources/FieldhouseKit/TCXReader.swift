@@ -75,6 +75,7 @@ public enum TCXReader {
                     activityDepth = path.count
                 }
             case "Lap" where inFirstActivity:
+                try ActivityFile.refuseMoreLaps(than: laps.count)
                 let start = attributes.first { $0.name == "StartTime" }.flatMap { SampleTime.milliseconds(rfc3339: $0.value) }
                 laps.append(DeviceTotals(start: start))
             case "Track" where inFirstActivity:

@@ -48,7 +48,8 @@ struct CoachingTests {
             #expect(try await olga.post("/coach/requests/\(try #require(try await CoachGrant.query(on: app.db).first()?.id).uuidString.lowercased())/accept",
                                         [], csrfFrom: "/coach").status == .seeOther)
 
-            // Cora asks; nothing is shared yet.
+            // Cora asks (Ana follows her: a stranger's request would not reach a 15-year-old); nothing is shared yet.
+            #expect(try await ana.post("/u/cora/follow", [], csrfFrom: "/u/cora").status == .seeOther)
             let typo = try await cora.post("/coach/invite", [("username", "nobody_here")], csrfFrom: "/coach")
             #expect(typo.status == .unprocessableEntity && typo.contains("There is nobody called nobody_here here."))
             #expect(try await cora.post("/coach/invite", [("username", "@Ana")], csrfFrom: "/coach").status == .seeOther)

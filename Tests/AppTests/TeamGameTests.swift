@@ -33,6 +33,21 @@ struct TeamGameTests {
         }
     }
 
+    /// A manager who scheduled a protected team's game and then left is an outsider like any other.
+    @Test func aFormerManagerNoLongerSeesWhereTheGameIs() async throws {
+        try await withApp { app in
+            let cast = try await TeamCast.make(app, privacy: "protected")
+            let url = try await cast.manager.createTeamGame(team: cast.slug, opponent: "Old Town")
+            #expect(try await cast.manager.post("\(url)/rsvp", [("status", "going")], csrfFrom: url).status == .seeOther)
+            #expect(try await cast.manager.get(url).contains("Riverside Hall"))
+            #expect(try await cast.owner.post("/teams/\(cast.slug)/members/manager_m/remove", [], csrfFrom: "/teams/\(cast.slug)").status == .seeOther)
+            let page = try await cast.manager.get(url)
+            #expect(page.status == .ok, "a protected team's games are listed for everyone")
+            #expect(!page.contains("Riverside Hall") && !page.contains("Arrive 20 minutes early"))
+            #expect(!(try await cast.manager.get("/games").contains(url)))
+        }
+    }
+
     @Test func aManagerSchedulesAGameAndSeesWhoIsComing() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")

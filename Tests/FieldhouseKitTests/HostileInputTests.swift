@@ -155,4 +155,25 @@ import Testing
         #expect(CaptureTime(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0).instant(fallbackZone: utc) == nil)
         #expect(CaptureTime(year: 2024, month: 6, day: 1, hour: 12, minute: 0, second: 0).instant(fallbackZone: utc) != nil)
     }
+
+    @Test func aMessageOfNoBytesIsRefused() throws {
+        var fit = FITBuilder.activity()
+        fit.define(local: 1, global: 19, fields: [])
+        for _ in 0..<1_000 { fit.message(local: 1, []) }
+        #expect(throws: ActivityFileError.corrupt("a data message has no content")) { try FITReader.read(fit.file) }
+    }
+
+    @Test func pointsFromAClockThatResetAreLeftOutWithANote() throws {
+        let t = { (date: Date) in ISO8601DateFormatter().string(from: date) }
+        let now = Date().addingTimeInterval(-3600)
+        let recording = try Self.activity(Self.gpx("""
+            <trkpt lat="55.6" lon="12.5"><time>1980-01-06T00:00:00Z</time></trkpt>
+            <trkpt lat="55.6" lon="12.5001"><time>\(t(now))</time></trkpt><trkpt lat="55.6" lon="12.5002"><time>\(t(now.addingTimeInterval(1)))</time></trkpt>
+            """))
+        #expect(recording.points.count == 2)
+        #expect(recording.notes == ["One point with a time before 2000 or in the future (a device clock that reset) was left out."])
+        // A file whose every time is impossible is kept whole, for the importer to name the times it refuses.
+        let allOld = try Self.activity(Self.gpx(#"<trkpt lat="55.6" lon="12.5"><time>1980-01-06T00:00:00Z</time></trkpt><trkpt lat="55.6" lon="12.5001"><time>1980-01-06T00:00:01Z</time></trkpt>"#))
+        #expect(allOld.points.count == 2)
+    }
 }

@@ -11,6 +11,8 @@ struct NumberInputTests {
         #expect(NumberInput.read("−0,25") == .value(-0.25), "the typographic minus")
         #expect(NumberInput.read(",5") == .value(0.5))
         #expect(NumberInput.read("5.") == .value(5))
+        guard case .value(let zero) = NumberInput.read("-0") else { Issue.record("-0 is a number"); return }
+        #expect(zero.sign == .plus, "no negative zero to print as -0.00 km")
     }
 
     @Test func blanksAndNonsenseAreToldApart() {

@@ -118,6 +118,6 @@ struct ProfileForm: Content {
     }
 
     private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        FormNumber.text(value)
     }
 }

@@ -27,6 +27,32 @@ enum ProfilePolicy {
             || relation.viewerFollows != nil || relation.followsViewer != nil
     }
 
+    /// What a request (a team invitation, a coaching request) from `sender` does when it names `person`.
+    enum Reach {
+        /// `person` is hidden from `sender`: answer exactly as for a username nobody has.
+        case unknown
+        /// `person` is under 16 and does not know `sender`: answer as if sent, and send nothing.
+        case dropped
+        case allowed
+    }
+
+    /// Strangers cannot find private people through a request, and cannot reach children: someone
+    /// under 16 (or without a birth date) hears only from people they follow or share a team with.
+    static func reach(_ person: User?, from sender: User, on db: any Database) async throws -> Reach {
+        guard let person else { return .unknown }
+        let personID = try person.requireID(), senderID = try sender.requireID()
+        let relation = try await Relations.load(viewer: sender, people: [personID], on: db).relation(to: person)
+        guard canSeeExists(person, relation) else { return .unknown }
+        let age = person.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: .today)
+        guard age.map({ $0 < 16 }) ?? true else { return .allowed }
+        if relation.followsViewer == .accepted { return .allowed }
+        let shared = try await (db as! any SQLDatabase).raw("""
+            SELECT 1 AS found FROM memberships a JOIN memberships b ON b.team_id = a.team_id
+            WHERE a.user_id = \(bind: personID) AND b.user_id = \(bind: senderID) LIMIT 1
+            """).first()
+        return shared == nil ? .dropped : .allowed
+    }
+
     /// Following a public profile needs nobody's approval; anything else is a request.
     static func followStatus(for target: User) -> Follow.Status {
         target.visibility == .public ? .accepted : .pending

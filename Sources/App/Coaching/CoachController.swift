@@ -171,10 +171,16 @@ struct CoachController: RouteCollection {
         let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
         guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, error: "Type the athlete's username.") }
-        guard let athlete = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first() else {
+        let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
+        let reach = try await ProfilePolicy.reach(found, from: coach, on: req.db)
+        guard let athlete = found, reach != .unknown else {
             return try await render(req, coach: coach, invite: typed, error: "There is nobody called \(name) here.")
         }
         guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, error: "You cannot coach yourself.") }
+        guard reach == .allowed else {
+            req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
+            return req.redirect(to: "/coach")
+        }
         switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, on: req.db) {
         case .asked: req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
         case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")

@@ -59,7 +59,9 @@ struct CoachSettingsController: RouteCollection {
         let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
         guard !name.isEmpty else { return try await render(req, user: user, typed: typed, error: "Type your coach's username.") }
-        guard let coach = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first() else {
+        let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
+        // Someone hidden from the athlete is answered for exactly like nobody.
+        guard let coach = found, try await ProfilePolicy.reach(coach, from: user, on: req.db) != .unknown else {
             return try await render(req, user: user, typed: typed, error: "There is nobody called \(name) here.")
         }
         guard coach.id != user.id else { return try await render(req, user: user, typed: typed, error: "You cannot be your own coach.") }

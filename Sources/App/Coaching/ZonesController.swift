@@ -97,7 +97,10 @@ struct ZonesController: RouteCollection {
     }
 
     private static func parse(_ form: Form) -> (maximum: Int?, resting: Int?, basis: HeartRateZones.Basis, percents: [Int?]) {
-        func number(_ text: String?) -> Int? { Int((text ?? "").trimmingCharacters(in: .whitespaces)) }
+        func number(_ text: String?) -> Int? {
+            guard case .value(let value) = NumberInput.read(text), !(text ?? "").contains(where: { $0 == "," || $0 == "." }) else { return nil }
+            return Int(exactly: value)
+        }
         return (number(form.max_hr), number(form.resting_hr), HeartRateZones.Basis(rawValue: form.basis ?? "") ?? .maximum,
                 form.percents.map(number))
     }

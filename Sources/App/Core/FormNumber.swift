@@ -13,6 +13,10 @@ enum FormNumber {
         case .invalid(let ambiguous):
             errors[field] = ambiguous ? message + ". " + NumberInput.ambiguityHint : message
             return nil
+        case .value where whole && (raw ?? "").contains(where: { $0 == "," || $0 == "." }):
+            // "10,000 steps" must not become 10: whole numbers are written without any mark.
+            errors[field] = message + ". Write it without separators, like 10000"
+            return nil
         case .value(let value):
             guard range.contains(value), !whole || value == value.rounded() else {
                 errors[field] = message
@@ -20,6 +24,15 @@ enum FormNumber {
             }
             return value
         }
+    }
+
+    /// A stored number as a form shows it for editing: plain digits, never "1e-05", which `read` refuses.
+    static func text(_ value: Double) -> String {
+        guard value.isFinite else { return "" }
+        if value == value.rounded(), let whole = Int(exactly: value) { return String(whole) }
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
     /// `read` for whole numbers that fit in an `Int` (counts, minutes, beats).

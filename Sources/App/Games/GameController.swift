@@ -141,8 +141,8 @@ struct GameController: RouteCollection {
         let user = try req.requireUser()
         var form = GameForm(zone: user.timeZone)
         form.place_name = user.homeName
-        form.latitude = user.homeLat.map { String($0) }
-        form.longitude = user.homeLon.map { String($0) }
+        form.latitude = user.homeLat.map(FormNumber.text)
+        form.longitude = user.homeLon.map(FormNumber.text)
         return try await render(req, kind: .pickup, form: form, errors: [:], team: nil, game: nil, opponents: [])
     }
 

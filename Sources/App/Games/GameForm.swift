@@ -29,8 +29,8 @@ struct GameForm: Content {
     init(team: Team, zone: String) {
         self.init(zone: zone)
         place_name = team.placeName
-        latitude = team.latitude.map { String($0) }
-        longitude = team.longitude.map { String($0) }
+        latitude = team.latitude.map(FormNumber.text)
+        longitude = team.longitude.map(FormNumber.text)
     }
 
     /// A new pick-up game with the usual choices.
@@ -55,8 +55,8 @@ struct GameForm: Content {
         time_zone = game.timeZone
         duration_minutes = String(game.durationMinutes)
         place_name = game.placeName
-        latitude = game.latitude.map { String($0) }
-        longitude = game.longitude.map { String($0) }
+        latitude = game.latitude.map(FormNumber.text)
+        longitude = game.longitude.map(FormNumber.text)
         description = game.description
         opponent_team = opponentSlug
         opponent_name = opponentSlug == nil ? game.opponentName : nil

@@ -14,10 +14,15 @@ struct GameAccess {
 
     var isTeamGame: Bool { game.kind == .team }
     var isMember: Bool { teamAccess?.isMember ?? false }
-    var isOrganiser: Bool { viewer?.id != nil && viewer?.id == game.$organiser.id }
+    /// The organiser of a pick-up game (a team game's are its managers, who may since have left).
+    var isOrganiser: Bool { game.kind == .pickup && viewer?.id != nil && viewer?.id == game.$organiser.id }
     /// Managers of the team, or the organiser of a pick-up game.
     var canManage: Bool { isTeamGame ? (teamAccess?.canManage ?? false) : isOrganiser }
-    var holdsPlace: Bool { Self.holdsPlace(player?.status, isSub: player?.isSub ?? false) }
+    /// A team game's answer counts only from a member or a substitute: someone who left keeps nothing.
+    var holdsPlace: Bool {
+        guard !isTeamGame || isMember || player?.isSub == true else { return false }
+        return Self.holdsPlace(player?.status, isSub: player?.isSub ?? false)
+    }
 
     /// On the list with a place (or a place in the queue): not someone who only asked to join.
     static func holdsPlace(_ status: GamePlayer.Status?, isSub: Bool) -> Bool {
@@ -35,7 +40,7 @@ struct GameAccess {
 
     var canSee: Bool {
         // An invitation lets someone see a private team, but not its games: those are for members.
-        if let teamAccess { return (team?.privacy == .private ? teamAccess.isMember : teamAccess.canSee) || player != nil }
+        if let teamAccess { return (team?.privacy == .private ? teamAccess.isMember : teamAccess.canSee) || player?.isSub == true }
         return true
     }
 

@@ -71,16 +71,17 @@ enum GameRoster {
         return removed
     }
 
-    /// Moves people from the waitlist into free places, first come first served, and tells them.
     /// Someone left a team or was removed: their answers to its games go too, since an answer lets a
     /// person see a game (its place, roster and notices) and follow it in their calendar feed.
     /// Substitute places are not a member's and stay.
     static func forgetAnswers(of userID: UUID, inTeam teamID: UUID, on db: any Database) async throws {
-        let games = try await Game.query(on: db).filter(\.$team.$id == teamID).all().map { try $0.requireID() }
-        guard !games.isEmpty else { return }
-        try await GamePlayer.query(on: db).filter(\.$user.$id == userID).filter(\.$game.$id ~~ games).filter(\.$isSub == false).delete()
+        try await (db as! any SQLDatabase).raw("""
+            DELETE FROM game_players WHERE user_id = \(bind: userID) AND is_sub = \(bind: false)
+              AND game_id IN (SELECT id FROM games WHERE team_id = \(bind: teamID))
+            """).run()
     }
 
+    /// Moves people from the waitlist into free places, first come first served, and tells them.
     static func promoteWaiting(in game: Game, on db: any Database) async throws {
         let gameID = try game.requireID()
         while true {

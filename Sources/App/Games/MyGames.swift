@@ -39,8 +39,8 @@ enum MyGames {
         var myStatus: GamePlayer.Status? { my_status.flatMap(GamePlayer.Status.init(rawValue:)) }
         /// The game page's rule: someone who only asked to join sees the area, not the place.
         func canSeeExactPlace(viewer: UUID) -> Bool {
-            GameAccess.canSeeExactPlace(privacy: team_privacy ?? privacy, isMember: is_member == 1, isOrganiser: organiser_id == viewer,
-                                        holdsPlace: GameAccess.holdsPlace(myStatus, isSub: is_sub ?? false))
+            GameAccess.canSeeExactPlace(privacy: team_privacy ?? privacy, isMember: is_member == 1, isOrganiser: game == .pickup && organiser_id == viewer,
+                                        holdsPlace: (game == .pickup || is_member == 1 || is_sub == true) && GameAccess.holdsPlace(myStatus, isSub: is_sub ?? false))
         }
         var title: String {
             let sportLabel = Sport(rawValue: sport)?.label ?? sport
@@ -74,7 +74,7 @@ enum MyGames {
             LEFT JOIN teams t ON t.id = g.team_id
             LEFT JOIN memberships m ON m.team_id = g.team_id AND m.user_id = \(bind: userID)
             LEFT JOIN game_players p ON p.game_id = g.id AND p.user_id = \(bind: userID)
-            WHERE 1 = 1
+            WHERE (g.team_id IS NULL OR m.id IS NOT NULL OR p.is_sub = \(bind: true))
             """
         if let team {
             sql.appendInterpolation(raw: " AND g.team_id = ")

@@ -66,7 +66,7 @@ struct SampleController: RouteCollection {
             guard let t = checker.time(notification.t, "notifications", index) else { continue }
             // A Bluetooth notification carries at most 512 bytes: anything longer is not one, and is not read.
             let field = notification.hex != nil ? "hex" : "base64"
-            guard (notification.hex ?? notification.base64 ?? "").utf8.count <= 2_048 else {
+            guard (notification.hex ?? "").utf8.count <= 2_048, (notification.base64 ?? "").utf8.count <= 2_048 else {
                 checker.refuse("notifications", index, field, "is longer than a Bluetooth notification can be (512 bytes)")
                 continue
             }

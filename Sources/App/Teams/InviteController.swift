@@ -36,12 +36,15 @@ struct InviteController: RouteCollection {
         let username = AccountRules.collapseWhitespace(form.username ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
         guard !username.isEmpty else { throw Abort(.unprocessableEntity, reason: "Enter the username of the person to invite.") }
         let found = try await User.query(on: req.db).filter(\.$username == username).first()
-        // A private profile cannot be invited (or even confirmed to exist) by someone it is hidden from:
-        // otherwise any stranger could create a team and message a teenager through invitations.
-        guard let invitee = found, ProfilePolicy.canSeeExists(
-            invitee, try await Relations.load(viewer: manager, people: [invitee.requireID()], on: req.db).relation(to: invitee)
-        ) else {
+        // A private profile cannot be invited (or even confirmed to exist) by someone it is hidden from,
+        // and a child cannot be reached by a stranger: otherwise anyone could create a team and message a teenager.
+        let reach = try await ProfilePolicy.reach(found, from: manager, on: req.db)
+        guard let invitee = found, reach != .unknown else {
             throw Abort(.unprocessableEntity, reason: "Nobody has the username “\(username)”. Check the spelling on their profile page.")
+        }
+        guard reach == .allowed else {
+            req.flash(.success, "\(invitee.displayName) is invited. They will see it under My teams.")
+            return req.redirect(to: "/teams/\(team.slug)")
         }
         let inviteeID = try invitee.requireID()
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == inviteeID).first() != nil {

@@ -30,8 +30,8 @@ struct TeamForm: Content {
         sport = team.sport
         privacy = team.privacy.rawValue
         place_name = team.placeName
-        latitude = team.latitude.map { String($0) }
-        longitude = team.longitude.map { String($0) }
+        latitude = team.latitude.map(FormNumber.text)
+        longitude = team.longitude.map(FormNumber.text)
         age_group = team.ageGroup
         gender = team.gender
         skill = team.skill
