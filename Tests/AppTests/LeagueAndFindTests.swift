@@ -1,4 +1,5 @@
 @testable import App
+import FieldhouseKit
 import Fluent
 import Foundation
 import Testing
@@ -91,6 +92,30 @@ struct LeagueAndFindTests {
 
             let ask = try await searcher.get("/find")
             #expect(ask.contains("Enter a location"))
+        }
+    }
+
+    /// A protected team is searched at its area (0.1°), so no centre and radius, however fine, can narrow
+    /// down its ground: standing on it finds nothing within a kilometre and shows the area's distance.
+    @Test func aProtectedTeamsGroundCannotBeBisectedBySearching() async throws {
+        try await withApp { app in
+            let owner = app.browser(); try await owner.signUp("owner")
+            // The ground is 2.1 km from its area's centre (55.7, 12.6); a public team on the same spot for comparison.
+            _ = try await owner.createTeam("Hidden Ground", privacy: "protected", extra: [("latitude", "55.6812"), ("longitude", "12.5734")])
+            _ = try await owner.createTeam("Open Ground", privacy: "public", extra: [("latitude", "55.6812"), ("longitude", "12.5734")])
+            let searcher = app.browser()
+            let onTheSpot = try await searcher.get("/find?what=teams&lat=55.6812&lon=12.5734&radius_km=1")
+            #expect(onTheSpot.contains("Open Ground"))
+            #expect(!onTheSpot.contains("Hidden Ground"), "found by standing on its ground")
+            for (lat, lon) in [("55.6812", "12.5734"), ("55.69", "12.59"), ("55.67", "12.55")] {
+                let page = try await searcher.get("/find?what=teams&lat=\(lat)&lon=\(lon)&radius_km=5")
+                let here = Coordinate(latitude: Double(lat)!, longitude: Double(lon)!)
+                let fromArea = Geo.distance(here, Coordinate(latitude: 55.7, longitude: 12.6))
+                #expect(page.contains("Hidden Ground") == (fromArea <= 5000), "\(lat), \(lon)")
+            }
+            // A box edge cannot give it away either: from 6 km due north the area is in reach, the ground is not.
+            let north = try await searcher.get("/find?what=teams&lat=55.745&lon=12.6&radius_km=5.1")
+            #expect(north.contains("Hidden Ground"))
         }
     }
 

@@ -18,13 +18,19 @@ enum TeamSearch {
     /// Latitude/longitude box on the index first, then the exact great-circle distance.
     static func search(_ query: FindQuery, centre: Coordinate, limit: Int, offset: Int, on db: any Database) async throws -> [Hit] {
         let radius = query.radiusKm * 1000
-        let box = Geo.boundingBox(around: centre, radius: radius)
+        // A protected team is found, measured and shown at its area (0.1°), never its ground: the box
+        // is widened by more than half a cell, so which teams come back depends only on their areas,
+        // and no choice of centre and radius can bisect the exact place.
+        var box = Geo.boundingBox(around: centre, radius: radius)
+        box.minLatitude = max(-90, box.minLatitude - 0.06)
+        box.maxLatitude = min(90, box.maxLatitude + 0.06)
+        box.longitudeRanges = box.longitudeRanges.map { max(-180, $0.lowerBound - 0.06)...min(180, $0.upperBound + 0.06) }
         let sql = db as! any SQLDatabase
         // Two steps: positions of every candidate (three columns, read straight from the index),
         // then the details of just the page shown. Decoding whole rows for every candidate in a big
         // city cost more than the query itself.
         var select = sql.select()
-            .columns("slug", "latitude", "longitude")
+            .columns("slug", "latitude", "longitude", "privacy")
             .from(Team.schema)
             .where("latitude", .greaterThanOrEqual, box.minLatitude)
             .where("latitude", .lessThanOrEqual, box.maxLatitude)
@@ -48,8 +54,10 @@ enum TeamSearch {
         let candidates = try await select.all().compactMap { row -> (slug: String, metres: Double)? in
             guard let slug = try? row.decode(column: "slug", as: String.self),
                   let lat = try? row.decode(column: "latitude", as: Double.self),
-                  let lon = try? row.decode(column: "longitude", as: Double.self) else { return nil }
-            let metres = Geo.distance(centre, Coordinate(latitude: lat, longitude: lon))
+                  let lon = try? row.decode(column: "longitude", as: Double.self),
+                  let privacy = try? row.decode(column: "privacy", as: String.self) else { return nil }
+            let ground = Coordinate(latitude: lat, longitude: lon)
+            let metres = Geo.distance(centre, privacy == Team.Privacy.public.rawValue ? ground : PlaceView.area(of: ground))
             return metres <= radius ? (slug, metres) : nil
         }.sorted { ($0.metres, $0.slug) < ($1.metres, $1.slug) }
         let page = Array(candidates.dropFirst(offset).prefix(limit))
