@@ -49,4 +49,54 @@ struct PrivacyTests {
             #expect(told.contains("Sam Stranger"))
         }
     }
+
+    /// A public run's page and exports show the run's own samples, not those of a private walk the
+    /// owner recorded at the same time through the device API.
+    @Test func aPublicWorkoutShowsOnlyItsOwnSamples() async throws {
+        try await withApp { app in
+            let ana = app.browser(), stranger = app.browser()
+            try await ana.signUp("ana")
+            try await stranger.signUp("stranger")
+            let token = try await ana.deviceToken(allDay: false)
+            let start = Date().addingTimeInterval(-3 * 3600).rounded
+            let run = try await ana.uploadFile(syntheticGPX(start: start, seconds: 3600), filename: "run.gpx", token: token)
+            #expect(run.status == .created)
+            let runID = try #require(run.workout["id"] as? String)
+            let iso = ISO8601DateFormatter()
+            let walk = try await ana.api(.POST, "/api/v1/workouts", token: token, json: """
+                {"external_id": "walk-1", "sport": "walking", "start": "\(iso.string(from: start.addingTimeInterval(1200)))",
+                 "end": "\(iso.string(from: start.addingTimeInterval(2400)))"}
+                """)
+            #expect(walk.status == .created)
+            try await Workout.query(on: app.db).filter(\.$sport == "walking").set(\.$visibility, to: .private).update()
+            // The walk's positions, half a second after the run's, far to the north.
+            let base = Int64(start.timeIntervalSince1970 * 1000)
+            let locations = (0..<60).map { #"{"t": \#(base + 1_200_500 + Int64($0) * 10_000), "lat": 55.9123, "lon": 12.4}"# }.joined(separator: ",")
+            let samples = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(locations)]}"#)
+            #expect((samples.json["stored"] as? [String: Int])?["locations"] == 60)
+
+            #expect(try await ana.get("/workouts/\(runID).gpx").contains("55.9123"), "the owner sees everything in the window")
+            for path in ["/workouts/\(runID).gpx", "/workouts/\(runID).csv"] {
+                let export = try await stranger.get(path)
+                #expect(export.status == .ok && export.contains("55.6761"), "\(path)")
+                #expect(!export.contains("55.9123"), "\(path) shows the private walk")
+            }
+            #expect(try await stranger.get("/workouts/\(runID)").status == .ok)
+        }
+    }
+
+    @Test func childrenShareARouteWithFollowersAtMost() async throws {
+        try await withApp { app in
+            let kid = app.browser()
+            try await kid.signUp("kid", birthDate: "2012-03-01")
+            let token = try await kid.deviceToken(allDay: false)
+            let run = try await kid.uploadFile(syntheticGPX(start: Date().addingTimeInterval(-7200).rounded, seconds: 600), filename: "run.gpx", token: token)
+            let id = try #require(run.workout["id"] as? String)
+            let edit = "/workouts/\(id)/edit"
+            let refused = try await kid.post(edit, [("name", "Run"), ("sport", "running"), ("visibility", "public")], csrfFrom: edit)
+            #expect(refused.status == .unprocessableEntity && refused.contains("People under 16 can share a workout with a map with their followers at most"))
+            #expect(try await kid.post(edit, [("name", "Run"), ("sport", "running"), ("visibility", "followers")], csrfFrom: edit).status == .seeOther)
+            #expect(try await Workout.query(on: app.db).first()?.visibility == .followers)
+        }
+    }
 }

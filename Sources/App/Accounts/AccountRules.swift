@@ -68,3 +68,10 @@ extension CalendarDate {
         return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
     }
 }
+
+extension User {
+    /// Under 16, or of unknown age: the people whose data and whereabouts get the strictest defaults.
+    func isUnder16(on today: CalendarDate = .today) -> Bool {
+        birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: today) < 16 } ?? true
+    }
+}

@@ -43,8 +43,7 @@ enum ProfilePolicy {
         let personID = try person.requireID(), senderID = try sender.requireID()
         let relation = try await Relations.load(viewer: sender, people: [personID], on: db).relation(to: person)
         guard canSeeExists(person, relation) else { return .unknown }
-        let age = person.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: .today)
-        guard age.map({ $0 < 16 }) ?? true else { return .allowed }
+        guard person.isUnder16() else { return .allowed }
         if relation.followsViewer == .accepted { return .allowed }
         let shared = try await (db as! any SQLDatabase).raw("""
             SELECT 1 AS found FROM memberships a JOIN memberships b ON b.team_id = a.team_id

@@ -92,8 +92,7 @@ final class Workout: Model, @unchecked Sendable {
 
     /// The default for a new workout: private for people under 16, otherwise like their profile.
     static func defaultVisibility(for user: User, today: CalendarDate = .today) -> Visibility {
-        let age = user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today)
-        if age.map({ $0 < 16 }) ?? true { return .private }
+        if user.isUnder16(on: today) { return .private }
         switch user.visibility {
         case .public: return .public
         case .followers: return .followers

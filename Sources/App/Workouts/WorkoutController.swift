@@ -149,7 +149,7 @@ struct WorkoutController: RouteCollection {
         guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
         let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
         let drawings = try await WorkoutDrawings.load(workout, format: WorkoutFormat(req.currentUser ?? owner), hiddenZones: zones,
-                                                      tileURL: req.application.config.tileURL, on: req)
+                                                      tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let canComment = try await CommentController.canTalk(workout, viewer: req.currentUser, on: req.db)
         let comments = canComment ? try await CommentController.views(of: workout, viewer: req.requireUser(), on: req.db) : []
@@ -163,9 +163,10 @@ struct WorkoutController: RouteCollection {
     /// re-import computes the same numbers) or CSV. Anyone else gets only the samples outside the
     /// owner's privacy zones (and, in CSV, only those with a position), split where parts are hidden.
     private func export(_ req: Request, workout: Workout, format: String) async throws -> Response {
-        guard let end = workout.endMS else { throw Abort(.notFound) }
         let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
-        var timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db)
+        guard var timeline = try await WorkoutTimeline.load(workout, ownerView: req.currentUser?.id == workout.$user.id, on: req.db) else {
+            throw Abort(.notFound)
+        }
         var starts = workout.segmentStarts(in: timeline.points)
         if req.currentUser?.id != workout.$user.id {
             var kept: [TrackPoint] = []

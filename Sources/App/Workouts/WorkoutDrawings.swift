@@ -26,17 +26,17 @@ struct WorkoutDrawings: Encodable, Sendable {
     static let zoneBarColours = ["#60a5fa", "#4ade80", "#facc15", "#fb923c", "#ef4444"]
 
     /// The cache key: everything besides the samples that changes what is drawn.
-    static func key(_ workout: Workout, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?) -> String {
+    static func key(_ workout: Workout, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
         let zones = hiddenZones.map { "\($0.centre.latitude),\($0.centre.longitude),\($0.radius)" }.joined(separator: ";")
-        return "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")"
+        return "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)"
     }
 
     /// Reads the time line only when the cache has no drawings for this key.
-    static func load(_ workout: Workout, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?, on req: Request) async throws -> WorkoutDrawings {
-        let key = key(workout, format: format, hiddenZones: hiddenZones, tileURL: tileURL)
+    static func load(_ workout: Workout, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
+                     on req: Request) async throws -> WorkoutDrawings {
+        let key = key(workout, format: format, hiddenZones: hiddenZones, tileURL: tileURL, ownerView: ownerView)
         if let cached = req.application.renderCaches.workoutDrawings.get(key) { return cached }
-        var timeline: WorkoutTimeline?
-        if let end = workout.endMS { timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db) }
+        let timeline = try await WorkoutTimeline.load(workout, ownerView: ownerView, on: req.db)
         let drawings = WorkoutDrawings(workout: workout, timeline: timeline, format: format, hiddenZones: hiddenZones, tileURL: tileURL)
         // A workout still recording changes with every sample: not worth keeping.
         if workout.endMS != nil { req.application.renderCaches.workoutDrawings.set(key, drawings) }

@@ -156,6 +156,10 @@ struct WorkoutEditController: RouteCollection {
             errors["visibility"] = "Choose who can see it"
             return try await render(req, user: user, form: form, errors: errors, workout: workout)
         }
+        // A route shows where a child runs: under 16 it is shared with followers at most.
+        if visibility == .public, workout.streamList.contains("latlng"), user.isUnder16() {
+            errors["visibility"] = "People under 16 can share a workout with a map with their followers at most"
+        }
         form.name = name
         guard errors.isEmpty, let sport else { return try await render(req, user: user, form: form, errors: errors, workout: workout) }
         let sportChanged = workout.sport != sport.rawValue

@@ -49,6 +49,21 @@ struct WorkoutTimeline {
         self.hasCadence = hasCadence
     }
 
+    /// A finished workout's time line as a viewer may see it. The owner sees every sample in the window;
+    /// anyone else only this workout's own, without the samples of the owner's other workouts at the same
+    /// time (a private walk overlapping a public run stays private).
+    static func load(_ workout: Workout, ownerView: Bool, on db: any Database) async throws -> WorkoutTimeline? {
+        guard let end = workout.endMS else { return nil }
+        let timeline = try await load(user: workout.$user.id, from: workout.startMS, to: end, on: db)
+        guard !ownerView else { return timeline }
+        let others = try await Workout.query(on: db).filter(\.$user.$id == workout.$user.id).filter(\.$id != workout.requireID())
+            .filter(\.$startMS <= end).group(.or) { $0.filter(\.$endMS >= workout.startMS).filter(\.$endMS == nil) }.all()
+        guard !others.isEmpty else { return timeline }
+        let windows = others.map { $0.startMS...($0.endMS ?? .max) }
+        // Steps are a total over the window and cannot be split between the workouts: left out.
+        return WorkoutTimeline(points: timeline.points.filter { point in !windows.contains { $0.contains(point.time) } }, steps: nil)
+    }
+
     /// Steps counted between two times (nil when the person has no step samples there).
     static func steps(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> Int? {
         struct Total: Decodable { let n: Int64?; let rows: Int }
