@@ -107,5 +107,6 @@ enum Migrations {
         app.migrations.add(AddPublishedRevisionToLearnArticles())
         app.migrations.add(CreateLearnSlug())
         app.migrations.add(AddImportNotesToWorkouts())
+        app.migrations.add(AddHiddenCircleToPrivacyZones())
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A circle around a place someone does not want shown (home, school).
 public struct PrivacyZone: Equatable, Sendable {
     public var centre: Coordinate
@@ -10,6 +12,22 @@ public struct PrivacyZone: Equatable, Sendable {
     }
 
     public static let radii = 200.0...2000.0
+
+    /// How far the circle actually hidden is moved from the place, in metres: far enough that fitting
+    /// a circle through where routes stop lands well away from home.
+    public static let offsets = 160.0...300.0
+
+    /// The circle hidden for a place: its centre moved a random 160–300 m in a random direction and its
+    /// radius grown by as much, so the place's own circle stays wholly inside. Routes stop on this circle;
+    /// three stopping points give its centre, which is not home.
+    public static func hiding(_ place: Coordinate, radius: Double, using generator: inout some RandomNumberGenerator) -> PrivacyZone {
+        let offset = Double.random(in: offsets, using: &generator)
+        let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
+        let metresPerDegree = 111_320.0
+        let latitude = place.latitude + offset * cos(bearing) / metresPerDegree
+        let longitude = place.longitude + offset * sin(bearing) / (metresPerDegree * max(cos(place.latitude * .pi / 180), 0.01))
+        return PrivacyZone(centre: Coordinate(latitude: min(max(latitude, -90), 90), longitude: longitude), radius: radius + offset)
+    }
 
     public func contains(_ point: Coordinate) -> Bool { Geo.distance(centre, point) < radius }
 }

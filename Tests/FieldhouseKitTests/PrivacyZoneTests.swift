@@ -1,4 +1,5 @@
 import FieldhouseKit
+import Foundation
 import Testing
 
 @Suite struct PrivacyZoneTests {
@@ -31,5 +32,56 @@ import Testing
         let far = PrivacyZone(centre: Coordinate(latitude: 0, longitude: 0.025), radius: 200_000)
         #expect(PrivacyTrim.visible(Self.line, zones: [far]).isEmpty)
         #expect(PrivacyTrim.visible(Self.line, zones: [everywhere]).count == 2)
+    }
+}
+
+/// The attack the moved circle answers: routes stop where they cross the hidden circle, so fitting a
+/// circle through the stopping points of a few workouts gives its centre. That centre must not be home.
+@Suite struct PrivacyZoneCentreTests {
+    /// A least-squares circle through points (Kåsa's fit), in metres on a local plane around `origin`.
+    static func fittedCentre(_ points: [Coordinate], origin: Coordinate) -> Coordinate {
+        let metresPerDegree = 111_320.0, cosLat = cos(origin.latitude * .pi / 180)
+        let xy = points.map { ((($0.longitude - origin.longitude) * metresPerDegree * cosLat), ($0.latitude - origin.latitude) * metresPerDegree) }
+        // Solve [Σx² Σxy Σx; Σxy Σy² Σy; Σx Σy n] · [a b c] = [Σx·z; Σy·z; Σz] with z = x² + y²; centre = (a/2, b/2).
+        var m = [[Double]](repeating: [0, 0, 0, 0], count: 3)
+        for (x, y) in xy {
+            let z = x * x + y * y, row = [x, y, 1.0]
+            for i in 0..<3 {
+                for j in 0..<3 { m[i][j] += row[i] * row[j] }
+                m[i][3] += row[i] * z
+            }
+        }
+        for i in 0..<3 {
+            let pivot = m[i][i]
+            for j in i..<4 { m[i][j] /= pivot }
+            for k in 0..<3 where k != i {
+                let factor = m[k][i]
+                for j in i..<4 { m[k][j] -= factor * m[i][j] }
+            }
+        }
+        let (cx, cy) = (m[0][3] / 2, m[1][3] / 2)
+        return Coordinate(latitude: origin.latitude + cy / metresPerDegree, longitude: origin.longitude + cx / (metresPerDegree * cosLat))
+    }
+
+    @Test func theHomeCannotBeFoundFromWhereRoutesStop() {
+        var generator = SystemRandomNumberGenerator()
+        let home = Coordinate(latitude: 55.6761, longitude: 12.5683)
+        for _ in 0..<50 {
+            let zone = PrivacyZone.hiding(home, radius: 300, using: &generator)
+            // Runs leaving home in eight directions, a point every 10 m for 1.5 km.
+            var stops: [Coordinate] = []
+            for direction in 0..<8 {
+                let bearing = Double(direction) * .pi / 4 + 0.3
+                let run = (0...150).map { step in
+                    Coordinate(latitude: home.latitude + Double(step) * 10 * cos(bearing) / 111_320,
+                               longitude: home.longitude + Double(step) * 10 * sin(bearing) / (111_320 * cos(home.latitude * .pi / 180)))
+                }
+                let pieces = PrivacyTrim.visible(run, zones: [zone])
+                #expect(pieces.joined().allSatisfy { Geo.distance($0, home) >= 300 }, "the place's own circle stays hidden")
+                if let first = pieces.first?.first { stops.append(first) }
+            }
+            let guess = Self.fittedCentre(stops, origin: home)
+            #expect(Geo.distance(guess, home) > 150, "the fitted centre is within 150 m of home")
+        }
     }
 }

@@ -14,6 +14,10 @@ final class SavedPrivacyZone: Model, @unchecked Sendable {
     @Field(key: "lat") var latitude: Double
     @Field(key: "lon") var longitude: Double
     @Field(key: "radius_m") var radius: Double
+    /// The circle actually hidden (`PrivacyZone.hiding`): chosen once, so every workout stops on the same one.
+    @OptionalField(key: "hidden_lat") var hiddenLatitude: Double?
+    @OptionalField(key: "hidden_lon") var hiddenLongitude: Double?
+    @OptionalField(key: "hidden_radius_m") var hiddenRadius: Double?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
     init() {}
@@ -24,9 +28,25 @@ final class SavedPrivacyZone: Model, @unchecked Sendable {
         self.latitude = centre.latitude
         self.longitude = centre.longitude
         self.radius = radius
+        hide()
     }
 
-    var zone: PrivacyZone { PrivacyZone(centre: Coordinate(latitude: latitude, longitude: longitude), radius: radius) }
+    /// Draws the hidden circle for the place.
+    func hide() {
+        var generator = SystemRandomNumberGenerator()
+        let hidden = PrivacyZone.hiding(Coordinate(latitude: latitude, longitude: longitude), radius: radius, using: &generator)
+        hiddenLatitude = hidden.centre.latitude
+        hiddenLongitude = hidden.centre.longitude
+        hiddenRadius = hidden.radius
+    }
+
+    /// The circle others' maps and exports stop at: never the place's own circle, whose centre is home.
+    var zone: PrivacyZone {
+        guard let hiddenLatitude, let hiddenLongitude, let hiddenRadius else {
+            return PrivacyZone(centre: Coordinate(latitude: latitude, longitude: longitude), radius: radius + PrivacyZone.offsets.upperBound)
+        }
+        return PrivacyZone(centre: Coordinate(latitude: hiddenLatitude, longitude: hiddenLongitude), radius: hiddenRadius)
+    }
 
     static func zones(of user: UUID, on db: any Database) async throws -> [PrivacyZone] {
         try await query(on: db).filter(\.$user.$id == user).all().map(\.zone)
@@ -48,5 +68,25 @@ struct CreatePrivacyZone: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(SavedPrivacyZone.schema).delete()
+    }
+}
+
+/// Zones made before routes stopped on a moved circle get one now.
+struct AddHiddenCircleToPrivacyZones: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        // One column per statement: SQLite adds a single column per ALTER TABLE.
+        for field in ["hidden_lat", "hidden_lon", "hidden_radius_m"] {
+            try await database.schema(SavedPrivacyZone.schema).field(.string(field), .double).update()
+        }
+        for zone in try await SavedPrivacyZone.query(on: database).all() {
+            zone.hide()
+            try await zone.save(on: database)
+        }
+    }
+
+    func revert(on database: any Database) async throws {
+        for field in ["hidden_lat", "hidden_lon", "hidden_radius_m"] {
+            try await database.schema(SavedPrivacyZone.schema).deleteField(.string(field)).update()
+        }
     }
 }
