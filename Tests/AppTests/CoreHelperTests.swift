@@ -27,3 +27,12 @@ struct MemoryCacheTests {
         #expect(cache.get("missing") == nil)
     }
 }
+
+@Suite("Request log")
+struct RequestLogTests {
+    @Test func secretsInPathsAreMasked() {
+        #expect(RequestLogMiddleware.masked("/calendar/Xk3_abcdefghijklmnopqrstuvwxyz0123456789ab.ics") == "/calendar/….ics")
+        #expect(RequestLogMiddleware.masked("/join/Xk3_abcdefghijklmnopqrstuvwxyz") == "/join/…")
+        #expect(RequestLogMiddleware.masked("/teams/river%20side") == "/teams/river side")
+    }
+}

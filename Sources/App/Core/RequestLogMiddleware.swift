@@ -1,0 +1,23 @@
+import Vapor
+
+/// Logs each request's method and path, like Vapor's own route logging, but with the secrets that
+/// live in some paths masked: a calendar feed's or an invitation link's token is a key to someone's
+/// games or team, and logs are read by more people, and kept longer, than keys should be.
+struct RequestLogMiddleware: AsyncMiddleware {
+    let logLevel: Logger.Level
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        request.logger.log(level: logLevel, "\(request.method) \(Self.masked(request.url.path))")
+        return try await next.respond(to: request)
+    }
+
+    /// Paths whose last part is a bearer secret.
+    static let secretPrefixes = ["/calendar/", "/join/"]
+
+    static func masked(_ path: String) -> String {
+        for prefix in secretPrefixes where path.hasPrefix(prefix) {
+            return prefix + "…" + (path.hasSuffix(".ics") ? ".ics" : "")
+        }
+        return path.removingPercentEncoding ?? path
+    }
+}
