@@ -197,9 +197,36 @@ struct AccountTests {
             #expect(retry % 60 == 0 && retry <= 900 && retry >= 900 - (waited / 60 + 1) * 60, "\(retry) s after \(waited) s")
             #expect(limited.contains("Too many failed sign-in attempts. Try again in \(retry / 60) minutes."))
 
-            // The account is protected from every address, the right password included.
+            // From that address the account is closed, the right password included.
+            let sameAddress = app.browser()
+            #expect(try await sameAddress.logIn("target@example.org").status == .tooManyRequests)
+        }
+    }
+
+    /// Behind a proxy the limits follow each visitor's own address: a stranger failing someone's password
+    /// elsewhere does not lock them out, and the address the visitor writes into the header is not believed.
+    @Test func signInLimitsFollowTheVisitorsAddressBehindATrustedProxy() async throws {
+        try await withApp(config: { $0.trustedProxies = ["127.0.0.1"] }) { app in
+            try await app.browser().signUp("target")
+            let attacker = app.browser()
+            // A visitor can put anything first; the proxy appends the address it saw.
+            attacker.extraHeaders.add(name: .xForwardedFor, value: "198.51.100.7, 203.0.113.9")
+            for attempt in 1...10 { _ = try await attacker.logIn("target", password: "guess \(attempt)") }
+            #expect(try await attacker.logIn("target").status == .tooManyRequests)
+
             let owner = app.browser()
-            #expect(try await owner.logIn("target@example.org").status == .tooManyRequests)
+            owner.extraHeaders.add(name: .xForwardedFor, value: "198.51.100.7")
+            #expect(try await owner.logIn("target").status == .seeOther, "the owner, at another address, is not locked out")
+        }
+        // Without a trusted proxy the header is ignored: everyone here is 127.0.0.1.
+        try await withApp { app in
+            try await app.browser().signUp("target")
+            let attacker = app.browser()
+            attacker.extraHeaders.add(name: .xForwardedFor, value: "203.0.113.9")
+            for attempt in 1...10 { _ = try await attacker.logIn("target", password: "guess \(attempt)") }
+            let owner = app.browser()
+            owner.extraHeaders.add(name: .xForwardedFor, value: "198.51.100.7")
+            #expect(try await owner.logIn("target").status == .tooManyRequests)
         }
     }
 }

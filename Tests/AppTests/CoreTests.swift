@@ -64,6 +64,7 @@ struct CoreTests {
             ("DATABASE_URL", "mysql://x@y/z"), ("FIELDHOUSE_BASE_URL", "not a url"),
             ("FIELDHOUSE_TILE_URL", "https://tiles.example.org/map.png"), ("FIELDHOUSE_TILE_URL", "javascript:{z}{x}{y}"),
             ("FIELDHOUSE_CHALLENGE_FLAG_KM", "0"), ("FIELDHOUSE_CHALLENGE_FLAG_KM", "far"),
+            ("FIELDHOUSE_TRUSTED_PROXIES", "nginx.local"), ("FIELDHOUSE_TRUSTED_PROXIES", "10.0.0.1,,x"),
         ]
         for (variable, value) in cases {
             do {
@@ -82,6 +83,21 @@ struct CoreTests {
         let maps = try AppConfig.fromEnvironment(["FIELDHOUSE_TILE_URL": "https://tile.example.org:8443/{z}/{x}/{y}.png", "FIELDHOUSE_CHALLENGE_FLAG_KM": "0.5"])
         #expect(maps.tileOrigin == "https://tile.example.org:8443")
         #expect(maps.challengeFlagMetres == 500)
+        #expect(try AppConfig.fromEnvironment(["FIELDHOUSE_TRUSTED_PROXIES": "127.0.0.1, ::1"]).trustedProxies == ["127.0.0.1", "::1"])
+        // The start-up line names every setting and no password.
+        let summary = try AppConfig.fromEnvironment(["DATABASE_URL": "postgres://fh:s3cret@db:5432/fh"]).startupSummary
+        #expect(summary.contains("PostgreSQL at db:5432/fh as fh") && !summary.contains("s3cret"))
+    }
+
+    @Test func httpsSitesAskBrowsersToStayOnHTTPS() async throws {
+        try await withApp(config: { $0.secureCookies = true }) { app in
+            let page = try await app.browser().get("/healthz")
+            #expect(page.headers.first(name: "Strict-Transport-Security") == "max-age=31536000")
+        }
+        try await withApp { app in
+            let page = try await app.browser().get("/healthz")
+            #expect(page.headers.first(name: "Strict-Transport-Security") == nil, "plain HTTP must not promise HTTPS")
+        }
     }
 
     @Test func seedingTwiceAddsTheDemoPeopleOnce() async throws {

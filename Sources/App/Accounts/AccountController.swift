@@ -120,7 +120,7 @@ struct AccountController: RouteCollection {
             .group(.or) { $0.filter(\.$username == login).filter(\.$email == login) }
             .first()
         let limiter = LoginLimiter(db: req.db, now: Date())
-        let keys = LoginLimiter.keys(login: user?.username ?? login, address: req.remoteAddress?.ipAddress)
+        let keys = LoginLimiter.keys(login: user?.username ?? login, address: req.clientAddress)
         if let until = try await limiter.retryAfter(keys: keys) {
             let minutes = max(1, Int((until.timeIntervalSinceNow / 60).rounded(.up)))
             let message = "Too many failed sign-in attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
@@ -135,7 +135,7 @@ struct AccountController: RouteCollection {
             try await limiter.recordFailure(keys: keys)
             return try await renderLogin(req, login: login, next: next, error: "That username or email and password do not match.", status: .unauthorized)
         }
-        try await limiter.recordSuccess(login: user.username)
+        try await limiter.recordSuccess(login: user.username, address: req.clientAddress)
         let response = req.redirect(to: next)
         try await req.signIn(user, on: response)
         return response

@@ -1,33 +1,41 @@
 import Fluent
 import Vapor
 
-/// Slows down password guessing: after 10 failures in 15 minutes for one account, or from one
-/// address, sign-in answers 429 until the oldest of those failures is 15 minutes old.
+/// Slows down password guessing: after 10 failures in 15 minutes for one account from one address,
+/// or 30 from one address across accounts, sign-in from there answers 429 until the oldest of those
+/// failures is 15 minutes old. Counted per account *and* address, so a stranger failing someone's
+/// password elsewhere cannot lock them out.
 struct LoginLimiter {
+    struct Key {
+        let name: String
+        let limit: Int
+    }
+
     static let maxFailures = 10
+    static let maxFailuresPerAddress = 30
     static let window: TimeInterval = 15 * 60
 
     let db: any Database
     let now: Date
 
-    static func keys(login: String, address: String?) -> [String] {
-        var keys = ["account:" + login.lowercased()]
-        if let address { keys.append("address:" + address) }
-        return keys
+    static func keys(login: String, address: String?) -> [Key] {
+        let address = address ?? "unknown"
+        return [Key(name: "account:" + login.lowercased() + "@" + address, limit: maxFailures),
+                Key(name: "address:" + address, limit: maxFailuresPerAddress)]
     }
 
     /// When the caller may try again, or nil when they may try now.
-    func retryAfter(keys: [String]) async throws -> Date? {
+    func retryAfter(keys: [Key]) async throws -> Date? {
         let since = now.addingTimeInterval(-Self.window)
         var latest: Date?
         for key in keys {
             let recent = try await LoginAttempt.query(on: db)
-                .filter(\.$key == key)
+                .filter(\.$key == key.name)
                 .filter(\.$attemptedAt > since)
                 .sort(\.$attemptedAt, .descending)
-                .limit(Self.maxFailures)
+                .limit(key.limit)
                 .all()
-            if recent.count >= Self.maxFailures, let oldest = recent.last?.attemptedAt {
+            if recent.count >= key.limit, let oldest = recent.last?.attemptedAt {
                 let until = oldest.addingTimeInterval(Self.window)
                 latest = max(latest ?? until, until)
             }
@@ -35,20 +43,21 @@ struct LoginLimiter {
         return latest
     }
 
-    func recordFailure(keys: [String]) async throws {
+    func recordFailure(keys: [Key]) async throws {
         let cutoff = now.addingTimeInterval(-Self.window)
         try await db.transaction { db in
             for key in keys {
-                try await LoginAttempt(key: key, at: now).create(on: db)
+                try await LoginAttempt(key: key.name, at: now).create(on: db)
             }
             // Old failures no longer count; dropping them keeps the table small.
             try await LoginAttempt.query(on: db).filter(\.$attemptedAt < cutoff).delete()
         }
     }
 
-    /// A successful sign-in clears the account's count, not the address's: one right password
-    /// must not reset a guessing run against other accounts.
-    func recordSuccess(login: String) async throws {
-        try await LoginAttempt.query(on: db).filter(\.$key == "account:" + login.lowercased()).delete()
+    /// A successful sign-in clears the account's count from that address, not the address's: one
+    /// right password must not reset a guessing run against other accounts.
+    func recordSuccess(login: String, address: String?) async throws {
+        guard let pair = Self.keys(login: login, address: address).first else { return }
+        try await LoginAttempt.query(on: db).filter(\.$key == pair.name).delete()
     }
 }

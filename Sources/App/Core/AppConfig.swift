@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Vapor
 
 /// Every setting Fieldhouse reads from the environment, read once at start-up.
@@ -27,6 +28,9 @@ public struct AppConfig: Sendable {
     public var tileURL: String?
     /// A challenge reply taken further than this from the challenge's place is flagged to the judge.
     public var challengeFlagMetres: Double = 1000
+    /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (nginx in front of the app).
+    /// Without them every visitor behind the proxy would share the proxy's address.
+    public var trustedProxies: Set<String> = []
     /// bcrypt work factor; only the test suite lowers it, to keep thousands of hashes fast.
     public var passwordCost: Int = 12
 
@@ -136,6 +140,15 @@ public struct AppConfig: Sendable {
             tileURL = raw
         }
 
+        var trustedProxies: Set<String> = []
+        if let raw = value("FIELDHOUSE_TRUSTED_PROXIES") {
+            let addresses = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !addresses.isEmpty, addresses.allSatisfy({ (try? SocketAddress(ipAddress: $0, port: 0)) != nil }) else {
+                throw Invalid(variable: "FIELDHOUSE_TRUSTED_PROXIES", value: raw, expected: "IP addresses separated by commas, such as 127.0.0.1,::1")
+            }
+            trustedProxies = Set(addresses)
+        }
+
         var flagKM = 1.0
         if let raw = value("FIELDHOUSE_CHALLENGE_FLAG_KM") {
             guard let parsed = Double(raw), parsed.isFinite, parsed > 0, parsed <= 1000 else {
@@ -144,11 +157,13 @@ public struct AppConfig: Sendable {
             flagKM = parsed
         }
 
-        return AppConfig(
+        var config = AppConfig(
             dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
             maxUploadMB: maxUploadMB, maxActivityFileMB: maxActivityFileMB, secureCookies: secureCookies, logLevel: logLevel,
             tileURL: tileURL, challengeFlagMetres: flagKM * 1000
         )
+        config.trustedProxies = trustedProxies
+        return config
     }
 
     /// Creates the data directory (and its upload folders) if it is missing.
@@ -181,7 +196,8 @@ public struct AppConfig: Sendable {
         return "Fieldhouse \(Self.version) (pid \(ProcessInfo.processInfo.processIdentifier)) serving http://\(host):\(port) as \(baseURL); "
             + "\(store); data in \(dataDirectory); uploads up to \(maxUploadBytes / 1_048_576) MB, activity files up to "
             + "\(maxActivityFileBytes / 1_048_576) MB; secure cookies \(secureCookies ? "on" : "off"); "
-            + "map tiles \(tileOrigin ?? "off"); challenge flag at \(challengeFlagMetres / 1000) km; log level \(logLevel.rawValue)"
+            + "map tiles \(tileOrigin ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
+            + " challenge flag at \(challengeFlagMetres / 1000) km; log level \(logLevel.rawValue)"
     }
 
     public var isPostgres: Bool {
@@ -200,5 +216,17 @@ extension Application {
             return config
         }
         set { storage[AppConfigKey.self] = newValue }
+    }
+}
+
+extension Request {
+    /// The visitor's address: the connection's, or when that is a trusted proxy, the nearest address in
+    /// `X-Forwarded-For` that is not one (a visitor can prepend anything to the header, not append).
+    var clientAddress: String? {
+        let direct = remoteAddress?.ipAddress
+        let trusted = application.config.trustedProxies
+        guard let direct, trusted.contains(direct) else { return direct }
+        let forwarded = headers[.xForwardedFor].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        return forwarded.reversed().first { !trusted.contains($0) && !$0.isEmpty } ?? direct
     }
 }

@@ -20,9 +20,12 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
     }
 
     let contentSecurityPolicy: String
+    /// Sent when the site runs behind HTTPS (secure cookies on): browsers then never try plain HTTP.
+    let strictTransportSecurity: Bool
 
-    init(tileOrigin: String?) {
+    init(tileOrigin: String?, strictTransportSecurity: Bool = false) {
         contentSecurityPolicy = Self.contentSecurityPolicy(tileOrigin: tileOrigin)
+        self.strictTransportSecurity = strictTransportSecurity
     }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
@@ -34,6 +37,7 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")
         response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
+        if strictTransportSecurity { response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000") }
         return response
     }
 }

@@ -10,6 +10,8 @@ final class Browser: @unchecked Sendable {
     private(set) var cookies: [String: String] = [:]
     /// The username this browser last signed up or logged in with.
     private(set) var username: String?
+    /// Headers sent with every request, e.g. the `X-Forwarded-For` a reverse proxy would add.
+    var extraHeaders = HTTPHeaders()
 
     init(app: TestApp) { self.app = app }
 
@@ -89,6 +91,7 @@ final class Browser: @unchecked Sendable {
 
     func send(_ method: HTTPMethod, _ path: String, headers: HTTPHeaders, body: ByteBuffer?) async throws -> Page {
         var headers = headers
+        for (name, value) in extraHeaders { headers.replaceOrAdd(name: name, value: value) }
         if !cookies.isEmpty {
             headers.replaceOrAdd(name: .cookie, value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
         }
