@@ -99,4 +99,14 @@ struct PrivacyTests {
             #expect(try await Workout.query(on: app.db).first()?.visibility == .followers)
         }
     }
+
+    @Test func childrensChallengeFormsStartWithoutAPlace() async throws {
+        try await withApp { app in
+            let kid = app.browser(), adult = app.browser()
+            try await kid.signUp("kid", birthDate: "2012-03-01")
+            try await adult.signUp("adult")
+            #expect(try await kid.get("/challenges/new").contains(#"id="location-none" name="location" value="none" checked"#))
+            #expect(try await adult.get("/challenges/new").contains(#"id="location-photo" name="location" value="photo" checked"#))
+        }
+    }
 }

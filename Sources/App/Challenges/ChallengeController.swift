@@ -51,7 +51,7 @@ struct ChallengeController: RouteCollection {
 
     func newPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        var form = ChallengeForm()
+        var form = ChallengeForm(for: user)
         if let to = req.query[String.self, at: "to"] { form.recipients = [to] }
         return try await renderNew(req, user: user, form: form, errors: [:])
     }
@@ -133,7 +133,7 @@ struct ChallengeController: RouteCollection {
 
     func show(req: Request) async throws -> View {
         let access = try await ChallengeAccess.load(req)
-        let page = try await ChallengePage.build(req, access: access, replyForm: ChallengeForm(), replyErrors: [:])
+        let page = try await ChallengePage.build(req, access: access, replyForm: ChallengeForm(for: req.currentUser), replyErrors: [:])
         return try await req.view.render("challenges/show", page)
     }
 

@@ -22,8 +22,10 @@ struct ChallengeForm: Encodable {
     static let noteLimit = 280
     static let maxRecipients = 50
 
-    init() {
+    /// A blank form for `user`: someone under 16 starts with "don't show a place", everyone else with the photo's.
+    init(for user: User?) {
         key = RandomToken.make()
+        if user?.isUnder16() ?? false { location = "none" }
     }
 
     init(_ form: StreamedForm) {
