@@ -19,6 +19,16 @@ extension Browser {
     }
 }
 
+extension Browser {
+    /// This athlete asks `coach` to coach them and the coach accepts: an active grant.
+    func getsCoached(by coach: Browser) async throws {
+        let name = try #require(coach.username)
+        #expect(try await post("/settings/coaches", [("username", name)], csrfFrom: "/settings/coaches").status == .seeOther)
+        let grant = try #require(try await CoachGrant.query(on: app.db).filter(\.$status == .pending).first())
+        #expect(try await coach.post("/coach/requests/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/coach").status == .seeOther)
+    }
+}
+
 @Suite("Coaching")
 struct CoachingTests {
     /// Consent both ways, and who sees what: coach with a grant, after revocation, a team coach
@@ -143,9 +153,7 @@ struct CoachingTests {
             let ana = app.browser(), cora = app.browser()
             try await ana.signUp("ana")
             try await cora.signUp("cora")
-            #expect(try await ana.post("/settings/coaches", [("username", "cora")], csrfFrom: "/settings/coaches").status == .seeOther)
-            let grant = try #require(try await CoachGrant.query(on: app.db).first())
-            #expect(try await cora.post("/coach/requests/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/coach").status == .seeOther)
+            try await ana.getsCoached(by: cora)
 
             let yesterday = CalendarDate.today.adding(days: -1).description, today = CalendarDate.today.description
             for (sport, day, minutes) in [("running", yesterday, "60"), ("cycling", yesterday, "60"), ("swimming", yesterday, "30"), ("walking", today, "30")] {
@@ -215,9 +223,7 @@ struct CoachingTests {
             let ana = app.browser(), cora = app.browser()
             try await ana.signUp("ana")
             try await cora.signUp("cora")
-            #expect(try await ana.post("/settings/coaches", [("username", "cora")], csrfFrom: "/settings/coaches").status == .seeOther)
-            let grant = try #require(try await CoachGrant.query(on: app.db).first())
-            #expect(try await cora.post("/coach/requests/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/coach").status == .seeOther)
+            try await ana.getsCoached(by: cora)
             let day = CalendarDate.today.adding(days: 1).description
             func plan(_ minutes: String, _ distance: String, sport: String = "running") async throws -> Browser.Page {
                 try await cora.post("/coach/athletes/ana/plans", [("day", day), ("sport", sport), ("duration", minutes), ("distance", distance)],
@@ -260,11 +266,7 @@ struct CoachingTests {
             try await ana.signUp("ana")
             try await cora.signUp("cora")
             try await carl.signUp("carl")
-            for coach in [cora, carl] {
-                #expect(try await ana.post("/settings/coaches", [("username", coach.username!)], csrfFrom: "/settings/coaches").status == .seeOther)
-                let grant = try #require(try await CoachGrant.query(on: app.db).filter(\.$status == .pending).first())
-                #expect(try await coach.post("/coach/requests/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/coach").status == .seeOther)
-            }
+            for coach in [cora, carl] { try await ana.getsCoached(by: coach) }
             let day = CalendarDate.today.adding(days: 1).description
             #expect(try await cora.post("/coach/athletes/ana/plans", [("day", day), ("sport", "running"), ("duration", "40")],
                                         csrfFrom: "/coach/athletes/ana").status == .seeOther)
