@@ -108,5 +108,7 @@ enum Migrations {
         app.migrations.add(CreateLearnSlug())
         app.migrations.add(AddImportNotesToWorkouts())
         app.migrations.add(AddHiddenCircleToPrivacyZones())
+        app.migrations.add(AddHeldToTeamInvites())
+        app.migrations.add(AddHeldToCoachGrants())
     }
 }

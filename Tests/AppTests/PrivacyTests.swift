@@ -29,22 +29,35 @@ struct PrivacyTests {
             let hiddenInvite = try await sam.post("/teams/\(team)/invites", [("username", "ada")], csrfFrom: "/teams/\(team)")
             #expect(hiddenInvite.status == .unprocessableEntity && hiddenInvite.contains("Nobody has the username"))
 
-            // The child: the stranger is told it went, and nothing is sent or stored.
+            // The child: to the stranger it looks sent, exactly as to anyone (his lists show it waiting), and she sees nothing.
             let toKid = try await sam.post("/coach/invite", [("username", "kid")], csrfFrom: "/coach")
             #expect(toKid.status == .seeOther)
             let kidInvite = try await sam.post("/teams/\(team)/invites", [("username", "kid")], csrfFrom: "/teams/\(team)")
             #expect(kidInvite.status == .seeOther)
-            #expect(try await rowCount("coach_grants", app.db) == 0)
-            #expect(try await rowCount("team_invites", app.db) == 0)
+            #expect(try await sam.get("/coach").contains("Kim Kid"), "his outgoing requests read as for anyone")
+            #expect(try await sam.get("/teams/\(team)").contains("Kim Kid"), "his pending invitations too")
+            #expect(!(try await kid.get("/settings/coaches").contains("Sam Stranger")))
+            #expect(!(try await kid.get("/teams").contains("Strangers FC")))
             #expect(try await rowCount("notifications", app.db) == 0)
-            #expect(!(try await kid.get("/notifications").contains("Sam Stranger")))
+            // A stranger asking a child to coach *him* is held back the same way.
+            let other = app.browser()
+            try await other.signUp("other", name: "Otto Other")
+            #expect(try await other.post("/settings/coaches", [("username", "kid")], csrfFrom: "/settings/coaches").status == .seeOther)
+            #expect(!(try await kid.get("/coach").contains("Otto Other")))
+            #expect(try await rowCount("notifications", app.db) == 0)
 
-            // Once she follows him, his requests reach her.
+            // Joining her public team (anyone can, at once) does not make him someone she knows.
+            let kidsTeam = try await kid.createTeam("Kids FC", privacy: "public")
+            #expect(try await sam.post("/teams/\(kidsTeam)/join", [], csrfFrom: "/teams/\(kidsTeam)").status == .seeOther)
+            #expect(try await sam.post("/coach/invite", [("username", "kid")], csrfFrom: "/coach").status == .seeOther)
+            #expect(!(try await kid.get("/settings/coaches").contains("Sam Stranger")))
+
+            // Once she follows him, asking again reaches her.
             #expect(try await kid.post("/u/sam/follow", [], csrfFrom: "/u/sam").status == .seeOther)
             #expect(try await sam.post("/coach/invite", [("username", "kid")], csrfFrom: "/coach").status == .seeOther)
             #expect(try await sam.post("/teams/\(team)/invites", [("username", "kid")], csrfFrom: "/teams/\(team)").status == .seeOther)
-            #expect(try await rowCount("coach_grants", app.db) == 1)
-            #expect(try await rowCount("team_invites", app.db) == 1)
+            #expect(try await kid.get("/settings/coaches").contains("Sam Stranger"))
+            #expect(try await kid.get("/teams").contains("Strangers FC"))
             let told = try await kid.get("/notifications")
             #expect(told.contains("Sam Stranger"))
         }

@@ -45,9 +45,11 @@ enum ProfilePolicy {
         guard canSeeExists(person, relation) else { return .unknown }
         guard person.isUnder16() else { return .allowed }
         if relation.followsViewer == .accepted { return .allowed }
+        // Anyone can join a public team at once, so only a team one is let into, or runs, counts.
         let shared = try await (db as! any SQLDatabase).raw("""
-            SELECT 1 AS found FROM memberships a JOIN memberships b ON b.team_id = a.team_id
-            WHERE a.user_id = \(bind: personID) AND b.user_id = \(bind: senderID) LIMIT 1
+            SELECT 1 AS found FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
+            WHERE a.user_id = \(bind: personID) AND b.user_id = \(bind: senderID)
+              AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach')) LIMIT 1
             """).first()
         return shared == nil ? .dropped : .allowed
     }

@@ -144,8 +144,9 @@ struct CoachController: RouteCollection {
         }
 
         // Requests waiting for the coach, and invitations waiting for athletes.
+        // A request held back from this coach (a stranger asking a child to coach them) is not theirs to see.
         let pending = try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coachID).filter(\.$status == .pending)
-            .with(\.$athlete).all()
+            .with(\.$athlete).all().filter { !($0.held && $0.requestedBy == .athlete) }
         func request(_ grant: CoachGrant) -> Request {
             Request(id: grant.id?.uuidString.lowercased() ?? "", name: grant.athlete.displayName, username: grant.athlete.username,
                     team: memberships.first { $0.$team.id == grant.teamID }?.team.name)
@@ -177,11 +178,7 @@ struct CoachController: RouteCollection {
             return try await render(req, coach: coach, invite: typed, error: "There is nobody called \(name) here.")
         }
         guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, error: "You cannot coach yourself.") }
-        guard reach == .allowed else {
-            req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
-            return req.redirect(to: "/coach")
-        }
-        switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, on: req.db) {
+        switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, held: reach == .dropped, on: req.db) {
         case .asked: req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
         case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")
         case .already(let status): req.flash(.info, status == .active ? "You already coach \(athlete.displayName)." : "\(athlete.displayName) has not answered your earlier request yet.")
@@ -241,7 +238,7 @@ struct CoachController: RouteCollection {
     private func pendingRequest(_ req: Vapor.Request, coach: User) async throws -> CoachGrant {
         guard let id = req.parameters.get("id", as: UUID.self),
               let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$coach.$id == coach.requireID())
-                .filter(\.$status == .pending).with(\.$athlete).first() else { throw Abort(.notFound) }
+                .filter(\.$status == .pending).with(\.$athlete).first(), !(grant.held && grant.requestedBy == .athlete) else { throw Abort(.notFound) }
         return grant
     }
 }

@@ -25,10 +25,14 @@ final class CoachGrant: Model, @unchecked Sendable {
     @OptionalField(key: "team_id") var teamID: UUID?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @OptionalField(key: "accepted_at") var acceptedAt: Date?
+    /// Kept but never shown to the one asked: a stranger's request to someone under 16 looks sent to
+    /// its sender and reaches nobody (`ProfilePolicy.reach`).
+    @Field(key: "held") var held: Bool
 
-    init() {}
+    init() { held = false }
 
-    init(coach: UUID, athlete: UUID, requestedBy: Side, team: UUID? = nil) {
+    init(coach: UUID, athlete: UUID, requestedBy: Side, team: UUID? = nil, held: Bool = false) {
+        self.held = held
         self.$coach.id = coach
         self.$athlete.id = athlete
         self.status = .pending

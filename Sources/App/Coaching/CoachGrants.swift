@@ -10,10 +10,17 @@ enum CoachGrants {
         case already(CoachGrant.Status)
     }
 
-    static func ask(coach: User, athlete: User, by side: CoachGrant.Side, team: UUID?, on db: any Database) async throws -> Outcome {
+    /// `held`: the one asked is a child the asker may not reach; the request is kept, so the asker's
+    /// lists read as for any request, and never shown to them. Asking again once allowed delivers it.
+    static func ask(coach: User, athlete: User, by side: CoachGrant.Side, team: UUID?, held: Bool = false, on db: any Database) async throws -> Outcome {
         let coachID = try coach.requireID(), athleteID = try athlete.requireID()
         if let existing = try await CoachGrant.query(on: db).filter(\.$coach.$id == coachID).filter(\.$athlete.$id == athleteID).first() {
-            guard existing.status == .pending, existing.requestedBy != side else { return .already(existing.status) }
+            if existing.held && existing.requestedBy == side && !held {
+                try await existing.delete(on: db)
+                return try await ask(coach: coach, athlete: athlete, by: side, team: team, on: db)
+            }
+            guard existing.status == .pending, existing.requestedBy != side, !(existing.held && held) else { return .already(existing.status) }
+            existing.held = false
             existing.status = .active
             existing.acceptedAt = Date()
             try await existing.save(on: db)
@@ -22,7 +29,8 @@ enum CoachGrants {
                                         link: side == .coach ? "/settings/coaches" : "/coach", on: db)
             return .accepted
         }
-        try await CoachGrant(coach: coachID, athlete: athleteID, requestedBy: side, team: team).create(on: db)
+        try await CoachGrant(coach: coachID, athlete: athleteID, requestedBy: side, team: team, held: held).create(on: db)
+        if held { return .asked }
         if side == .coach {
             try await Notification.send(to: [athleteID], kind: .coachRequest,
                                         text: "\(coach.displayName) would like to coach you and see your training. Nothing is shared unless you accept.",

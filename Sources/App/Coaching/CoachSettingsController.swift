@@ -33,6 +33,7 @@ struct CoachSettingsController: RouteCollection {
 
     private func render(_ req: Request, user: User, typed: String = "", error: String? = nil) async throws -> Response {
         let grants = try await CoachGrant.query(on: req.db).filter(\.$athlete.$id == user.requireID()).with(\.$coach).sort(\.$createdAt).all()
+            .filter { !($0.held && $0.requestedBy == .coach) }
         let teamIDs = grants.compactMap(\.teamID)
         let teams = teamIDs.isEmpty ? [:] : Dictionary(try await Team.query(on: req.db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.name) },
                                                        uniquingKeysWith: { a, _ in a })
@@ -61,11 +62,12 @@ struct CoachSettingsController: RouteCollection {
         guard !name.isEmpty else { return try await render(req, user: user, typed: typed, error: "Type your coach's username.") }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
         // Someone hidden from the athlete is answered for exactly like nobody.
-        guard let coach = found, try await ProfilePolicy.reach(coach, from: user, on: req.db) != .unknown else {
+        let reach = try await ProfilePolicy.reach(found, from: user, on: req.db)
+        guard let coach = found, reach != .unknown else {
             return try await render(req, user: user, typed: typed, error: "There is nobody called \(name) here.")
         }
         guard coach.id != user.id else { return try await render(req, user: user, typed: typed, error: "You cannot be your own coach.") }
-        switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, on: req.db) {
+        switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, held: reach == .dropped, on: req.db) {
         case .asked: req.flash(.success, "Asked \(coach.displayName). They see your training only once they accept, and you can revoke it at any time.")
         case .accepted: req.flash(.success, "\(coach.displayName) had already asked: they now coach you.")
         case .already(let status): req.flash(.info, status == .active ? "\(coach.displayName) already coaches you." : "\(coach.displayName) has not answered yet.")
@@ -105,7 +107,7 @@ struct CoachSettingsController: RouteCollection {
     private func mine(_ req: Request, user: User, status: CoachGrant.Status) async throws -> CoachGrant {
         guard let id = req.parameters.get("id", as: UUID.self),
               let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == user.requireID())
-                .filter(\.$status == status).with(\.$coach).first() else { throw Abort(.notFound) }
+                .filter(\.$status == status).with(\.$coach).first(), !(grant.held && grant.requestedBy == .coach) else { throw Abort(.notFound) }
         return grant
     }
 }

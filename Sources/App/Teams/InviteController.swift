@@ -42,21 +42,23 @@ struct InviteController: RouteCollection {
         guard let invitee = found, reach != .unknown else {
             throw Abort(.unprocessableEntity, reason: "Nobody has the username “\(username)”. Check the spelling on their profile page.")
         }
-        guard reach == .allowed else {
-            req.flash(.success, "\(invitee.displayName) is invited. They will see it under My teams.")
-            return req.redirect(to: "/teams/\(team.slug)")
-        }
         let inviteeID = try invitee.requireID()
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == inviteeID).first() != nil {
             throw Abort(.conflict, reason: "\(invitee.displayName) is already in the team.")
         }
-        if try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == inviteeID).first() == nil {
+        // A held invitation is stored like any other, so the team page lists it the same way, but the
+        // invitee never sees it; once the sender may reach them, asking again delivers it.
+        let existing = try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == inviteeID).first()
+        let held = reach == .dropped
+        if existing == nil || (existing?.held == true && !held) {
             try await req.db.transaction { db in
-                try await TeamInvite.forPerson(teamID: teamID, invitee: inviteeID, by: managerID).create(on: db)
-                try await Notification.send(
-                    to: [inviteeID], kind: .invited,
-                    text: "\(manager.displayName) invited you to join \(team.name)", link: "/teams", on: db
-                )
+                let invite = existing ?? TeamInvite.forPerson(teamID: teamID, invitee: inviteeID, by: managerID)
+                invite.held = held
+                try await invite.save(on: db)
+                if !held {
+                    try await Notification.send(to: [inviteeID], kind: .invited, text: "\(manager.displayName) invited you to join \(team.name)",
+                                                link: "/teams", on: db)
+                }
             }
         }
         req.flash(.success, "\(invitee.displayName) is invited. They will see it under My teams.")
@@ -79,7 +81,8 @@ struct InviteController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$invitee.$id == userID).with(\.$team).first()
+              let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$invitee.$id == userID).filter(\.$held == false)
+                .with(\.$team).first()
         else { throw Abort(.notFound, reason: "That invitation is no longer open.") }
         let team = invite.team
         try await req.db.transaction { db in

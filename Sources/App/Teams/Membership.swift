@@ -59,9 +59,12 @@ final class TeamInvite: Model, @unchecked Sendable {
     @OptionalParent(key: "invitee_id") var invitee: User?
     @OptionalField(key: "token_hash") var tokenHash: String?
     @Parent(key: "created_by_id") var createdBy: User
+    /// Kept but never shown to the invitee: a stranger's invitation to someone under 16 looks sent
+    /// to its sender (so it does not reveal the child) and reaches nobody (`ProfilePolicy.reach`).
+    @Field(key: "held") var held: Bool
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
-    init() {}
+    init() { held = false }
 
     static func forPerson(teamID: UUID, invitee: UUID, by: UUID) -> TeamInvite {
         let invite = TeamInvite()

@@ -180,7 +180,7 @@ struct TeamController: RouteCollection {
         let userID = try user.requireID()
         let memberships = try await Membership.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
         let requests = try await JoinRequest.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
-        let invites = try await TeamInvite.query(on: req.db).filter(\.$invitee.$id == userID).with(\.$team).all()
+        let invites = try await TeamInvite.query(on: req.db).filter(\.$invitee.$id == userID).filter(\.$held == false).with(\.$team).all()
         let page = MyTeamsPage(
             layout: req.layout(title: "My teams", section: "teams"),
             teams: memberships.map { TeamCard($0.team, role: $0.role) }.sorted { $0.name < $1.name },
