@@ -18,15 +18,17 @@ public struct PrivacyZone: Equatable, Sendable {
     public static let offsets = 160.0...300.0
 
     /// The circle hidden for a place: its centre moved a random 160–300 m in a random direction and its
-    /// radius grown by as much, so the place's own circle stays wholly inside. Routes stop on this circle;
-    /// three stopping points give its centre, which is not home.
+    /// radius grown by as much, so the place's own circle stays wholly inside, and by a further random
+    /// 0–250 m, so the fitted radius less the zone's does not tell how far the centre moved. Routes stop
+    /// on this circle; three stopping points give its centre, which is not home.
     public static func hiding(_ place: Coordinate, radius: Double, using generator: inout some RandomNumberGenerator) -> PrivacyZone {
         let offset = Double.random(in: offsets, using: &generator)
         let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
         let metresPerDegree = 111_320.0
         let latitude = place.latitude + offset * cos(bearing) / metresPerDegree
         let longitude = place.longitude + offset * sin(bearing) / (metresPerDegree * max(cos(place.latitude * .pi / 180), 0.01))
-        return PrivacyZone(centre: Coordinate(latitude: min(max(latitude, -90), 90), longitude: longitude), radius: radius + offset)
+        let slack = Double.random(in: 0...250, using: &generator)
+        return PrivacyZone(centre: Coordinate(latitude: min(max(latitude, -90), 90), longitude: longitude), radius: radius + offset + slack)
     }
 
     public func contains(_ point: Coordinate) -> Bool { Geo.distance(centre, point) < radius }
