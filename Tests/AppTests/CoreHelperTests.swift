@@ -34,5 +34,8 @@ struct RequestLogTests {
         #expect(RequestLogMiddleware.masked("/calendar/Xk3_abcdefghijklmnopqrstuvwxyz0123456789ab.ics") == "/calendar/….ics")
         #expect(RequestLogMiddleware.masked("/join/Xk3_abcdefghijklmnopqrstuvwxyz") == "/join/…")
         #expect(RequestLogMiddleware.masked("/teams/river%20side") == "/teams/river side")
+        #expect(RequestLogMiddleware.masked("//calendar/Xk3_secret.ics") == "//calendar/….ics")
+        #expect(RequestLogMiddleware.masked("/%63alendar/Xk3_secret.ics") == "/calendar/….ics")
+        #expect(RequestLogMiddleware.masked("/x%0Aforged line") == "/x forged line")
     }
 }

@@ -15,9 +15,14 @@ struct RequestLogMiddleware: AsyncMiddleware {
     static let secretPrefixes = ["/calendar/", "/join/"]
 
     static func masked(_ path: String) -> String {
-        for prefix in secretPrefixes where path.hasPrefix(prefix) {
-            return prefix + "…" + (path.hasSuffix(".ics") ? ".ics" : "")
+        let decoded = path.removingPercentEncoding ?? path
+        // Anywhere in the path: "//calendar/…" reaches the same route.
+        for prefix in secretPrefixes {
+            if let range = decoded.range(of: prefix) {
+                return String(decoded[..<range.upperBound]) + "…" + (decoded.hasSuffix(".ics") ? ".ics" : "")
+            }
         }
-        return path.removingPercentEncoding ?? path
+        // One line per request: a path cannot add lines of its own.
+        return String(decoded.map { $0.isNewline ? " " : $0 })
     }
 }
