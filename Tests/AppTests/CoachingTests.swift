@@ -143,6 +143,10 @@ struct CoachingTests {
             #expect(rows.contains("/coach/athletes/mia") && !rows.contains("/coach/athletes/noa") && !rows.contains("/coach/athletes/eli"))
             // A team Tom does not run cannot be asked.
             #expect(try await tom.post("/coach/team-request", [("team", "no-such-team")], csrfFrom: "/coach").status == .unprocessableEntity)
+            // Coaching that came through the team ends when Mia leaves it.
+            #expect(try await members[0].post("/teams/\(slug)/leave", [], csrfFrom: "/teams/\(slug)").status == .seeOther)
+            #expect(try await tom.get("/coach/athletes/mia").status == .notFound)
+            #expect(!(try await members[0].get("/settings/coaches").contains("coach of Harbour Hawks")))
         }
     }
 

@@ -156,12 +156,15 @@ struct MembershipController: RouteCollection {
         return (membership, user)
     }
 
-    /// Ends a membership and everything it gave: leaving or being removed takes away the team's games at once.
+    /// Ends a membership and everything it gave: leaving or being removed takes away the team's games
+    /// at once, and coaching that came through the team (a coach asking every member) ends with it.
     static func end(_ membership: Membership, on db: any Database) async throws {
         let (userID, teamID) = (membership.$user.id, membership.$team.id)
         try await db.transaction { db in
             try await membership.delete(on: db)
             try await GameRoster.forgetAnswers(of: userID, inTeam: teamID, on: db)
+            try await CoachGrant.query(on: db).filter(\.$teamID == teamID)
+                .group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }.delete()
         }
     }
 
