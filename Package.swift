@@ -27,9 +27,16 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Photos: decoding, EXIF rotation, re-encoding without metadata, thumbnails, HEIC.
+        .systemLibrary(
+            name: "CVips",
+            path: "Sources/CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         .target(
             name: "FieldhouseKit",
-            dependencies: ["CDiscount", "CZlib"]
+            dependencies: ["CDiscount", "CZlib", "CVips"]
         ),
         .target(
             name: "App",
