@@ -52,7 +52,7 @@ feed=$(curl -fs -b "$jar" "$base/settings/calendar" | sed -n 's/.*id="feed" read
 [[ -n "$feed" ]] || { echo "could not read the calendar address" >&2; exit 1; }
 
 # One of maya's challenge photos, as her inbox links it.
-photo=$(curl -fs -b "$jar" "$base/challenges" | sed -n 's/.*src="\(\/photos\/[0-9a-f-]*\)".*/\1/p' | head -n 1)
+photo=$(curl -fs -b "$jar" "$base/challenges" | sed -n 's/.*src="\(\/photos\/[0-9a-f-]*\(\/small\)\{0,1\}\)".*/\1/p' | head -n 1)
 [[ -n "$photo" ]] || { echo "could not find a challenge photo" >&2; exit 1; }
 
 # name | path | cookie

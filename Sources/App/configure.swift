@@ -54,11 +54,21 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.middleware.use(FlashMiddleware())
     app.middleware.use(CSRFMiddleware(maxUploadBytes: config.maxUploadBytes))
 
+    app.photoSizer = PhotoSizer(application: app)
+    app.lifecycle.use(PhotoSizerLifecycle())
+
     app.asyncCommands.use(SeedCommand(), as: "seed")
     app.asyncCommands.use(UserCommands(), as: "user")
     app.asyncCommands.use(LearnCommands(), as: "learn")
 
     try routes(app)
+}
+
+/// Work `fieldhouse serve` resumes once the database is ready: photos left half-done by a restart,
+/// and pictures stored before they were re-encoded.
+public func startBackgroundWork(_ app: Application) async throws {
+    try await AvatarStore.catchUp(app)
+    try await app.photoSizer.catchUp()
 }
 
 enum Migrations {
@@ -110,5 +120,6 @@ enum Migrations {
         app.migrations.add(AddHiddenCircleToPrivacyZones())
         app.migrations.add(AddHeldToTeamInvites())
         app.migrations.add(AddHeldToCoachGrants())
+        app.migrations.add(AddSizesToPhotos())
     }
 }

@@ -32,6 +32,24 @@ static inline int fh_vips_read_header(const void *bytes, size_t length, fh_vips_
     return 0;
 }
 
+/// Copies the picture's EXIF block (for HEIC, whose container `ImageSanitizer` does not read) into
+/// `*out`, freed by the caller with `fh_vips_free`. Returns -1 when the picture has none.
+static inline int fh_vips_copy_exif(const void *bytes, size_t length, void **out, size_t *out_length) {
+    VipsImage *image = vips_image_new_from_buffer(bytes, length, "", NULL);
+    if (!image) return -1;
+    const void *data = NULL;
+    size_t size = 0;
+    int result = -1;
+    if (vips_image_get_typeof(image, VIPS_META_EXIF_NAME) &&
+        !vips_image_get_blob(image, VIPS_META_EXIF_NAME, &data, &size) && size > 0) {
+        *out = g_memdup2(data, size);
+        *out_length = size;
+        result = 0;
+    }
+    g_object_unref(image);
+    return result;
+}
+
 /// Decodes, turns the pixels upright by the EXIF orientation, converts to sRGB, shrinks to fit
 /// `width`×`height` (never enlarges; `crop` fills the box from the centre instead) and encodes
 /// with no metadata at all. `format`: 0 JPEG, 1 PNG. (Not WebP: libvips 8.14's WebP

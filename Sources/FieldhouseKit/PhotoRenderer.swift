@@ -58,6 +58,17 @@ public enum PhotoRenderer {
         return header
     }
 
+    /// The EXIF block of a picture libvips reads (used for HEIC), at most 64 KiB; nil if none.
+    public static func exif<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8]? {
+        guard started else { return nil }
+        var out: UnsafeMutableRawPointer?
+        var length = 0
+        let status = bytes.withUnsafeBytes { buffer in fh_vips_copy_exif(buffer.baseAddress, buffer.count, &out, &length) }
+        defer { fh_vips_free(out) }
+        guard status == 0, let out, length > 0, length <= 65_536 else { return nil }
+        return Array(UnsafeRawBufferPointer(start: out, count: length))
+    }
+
     /// The format a picture is served in: PNG stays PNG (screenshots, drawings) and anything with
     /// transparency becomes PNG; every other photo becomes JPEG. Not WebP: libvips 8.14's WebP
     /// saver keeps the EXIF block even when told to strip it. Not HEIC: only Safari shows it.

@@ -28,6 +28,7 @@ enum Entrypoint {
                 if Self.command(in: env) == "serve" {
                     app.logger.notice("\(config.startupSummary)")
                     try await prepareDatabaseForServing(app)
+                    try await startBackgroundWork(app)
                 }
                 try await app.execute()
             } catch {

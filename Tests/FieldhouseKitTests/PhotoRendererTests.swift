@@ -93,14 +93,7 @@ import Testing
 
     static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + body
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in typed {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        crc ^= 0xFFFF_FFFF
-        let length = UInt32(body.count)
-        return Self.bigEndian(length) + typed + Self.bigEndian(crc)
+        return bigEndian(UInt32(body.count)) + typed + bigEndian(PNGWriter.crc32(typed))
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {

@@ -1,46 +1,78 @@
 import FieldhouseKit
+import Fluent
 import Vapor
 
 /// Avatar files under `<data>/avatars`, named randomly: a name the uploader chose never reaches
-/// the file system.
+/// the file system. What is stored is never the upload itself: libvips turns it upright, crops it
+/// to a square of `side` pixels and re-encodes it with no metadata (no camera, time or GPS).
 enum AvatarStore {
+    /// Shown at most 160 CSS pixels wide, so 400 is sharp on a phone's screen.
+    static let side = 400
+    /// Marks a re-encoded file; avatars stored before re-encoding existed lack it (see `catchUp`).
+    static let suffix = "-sq"
+
     static func path(of file: String, config: AppConfig) -> String {
         config.dataDirectory + "/avatars/" + file
     }
 
+    /// The served format of a stored avatar, from its name (which this store chose).
     static func format(ofFile file: String) -> ImageFormat? {
+        guard file.contains(suffix + ".") else { return nil }
         switch file.split(separator: ".").last {
-        case "jpg": .jpeg
-        case "png": .png
-        case "webp": .webp
-        default: nil
+        case "jpg": return .jpeg
+        case "png": return .png
+        default: return nil
         }
     }
 
-    /// Checks the bytes and writes them; returns the new file name.
+    /// Checks and re-encodes the bytes and writes them; returns the new file name.
     static func save(_ bytes: ByteBuffer, on req: Request) async throws -> String {
         guard bytes.readableBytes > 0 else {
             throw Abort(.unprocessableEntity, reason: "Choose a picture to upload; the file was empty.")
         }
         let head = bytes.getBytes(at: bytes.readerIndex, length: min(12, bytes.readableBytes)) ?? []
-        let format = ImageFormat.sniff(head)
-        if format == .heic {
-            throw Abort(.unsupportedMediaType, reason: "HEIC photos cannot be used yet. On an iPhone, choose the photo with “Most Compatible” format, or save it as JPEG first.")
+        guard let format = ImageFormat.sniff(head) else {
+            throw Abort(.unsupportedMediaType, reason: PhotoFiles.notAPicture)
         }
-        guard let format else {
-            throw Abort(.unsupportedMediaType, reason: "That file is not a JPEG, PNG or WebP picture. Choose a photo in one of those formats.")
+        let data = Data(buffer: bytes)
+        let config = req.application.config
+        return try await req.application.threadPool.runIfActive {
+            do {
+                return try reencode(data, format: format, config: config)
+            } catch let failure as PhotoRenderer.Failure {
+                throw PhotoFiles.abort(for: failure, format: format)
+            }
         }
-        let name = UUID().uuidString.lowercased() + "." + format.fileExtension
-        let final = path(of: name, config: req.application.config)
-        // Write to a temporary name and rename, so a crash never leaves half a picture in place.
-        let temporary = final + ".part"
-        try await req.fileio.writeFile(bytes, at: temporary)
-        try FileManager.default.moveItem(atPath: temporary, toPath: final)
+    }
+
+    private static func reencode(_ data: Data, format: ImageFormat, config: AppConfig) throws -> String {
+        let header = try PhotoRenderer.header(data)
+        let rendered = try PhotoRenderer.render(data, box: side, square: true,
+                                                as: PhotoRenderer.servedFormat(for: format, hasAlpha: header.hasAlpha))
+        let name = UUID().uuidString.lowercased() + suffix + "." + rendered.format.fileExtension
+        try PhotoFiles.writeAtomically(rendered.bytes, to: path(of: name, config: config))
         return name
     }
 
     static func remove(_ file: String?, config: AppConfig) {
         guard let file else { return }
         try? FileManager.default.removeItem(atPath: path(of: file, config: config))
+    }
+
+    /// Re-encodes avatars stored as uploaded (before this store re-encoded them), so none still
+    /// carries its EXIF. One that cannot be read is removed: it was never shown correctly either.
+    static func catchUp(_ app: Application) async throws {
+        let config = app.config
+        let people = try await User.query(on: app.db).filter(\.$avatarFile != nil).all()
+        for person in people {
+            guard let old = person.avatarFile, format(ofFile: old) == nil else { continue }
+            let name: String? = try await app.threadPool.runIfActive {
+                guard let data = FileManager.default.contents(atPath: path(of: old, config: config)),
+                      let format = ImageFormat.sniff(data.prefix(12)) else { return nil }
+                return try? reencode(data, format: format, config: config)
+            }
+            try await User.query(on: app.db).filter(\.$id == person.requireID()).set(\.$avatarFile, to: name).update()
+            remove(old, config: config)
+        }
     }
 }

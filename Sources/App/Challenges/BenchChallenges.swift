@@ -31,6 +31,7 @@ enum BenchChallenges {
                 photo.width = DemoChallenges.Picture.size
                 photo.height = DemoChallenges.Picture.size
                 photo.orientation = 1
+                photo.sizes = .pending
                 try await photo.create(on: db)
                 let challenge = Challenge()
                 challenge.$sender.id = owner

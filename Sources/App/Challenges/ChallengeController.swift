@@ -115,6 +115,7 @@ struct ChallengeController: RouteCollection {
                 )
                 return challenge
             }
+            await req.application.photoSizer.enqueue([challenge.$photo.id])
             var message = recipients.isEmpty ? "Your public challenge is up." : "Challenge sent to \(recipients.count) friend\(recipients.count == 1 ? "" : "s")."
             if form.location == "photo" && place == nil { message += " Your photo had no location, so none is shown." }
             req.flash(.success, message)

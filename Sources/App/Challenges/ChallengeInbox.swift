@@ -48,6 +48,7 @@ enum ChallengeInbox {
         let created_at: Date
         let photo_id: UUID
         let orientation: Int
+        let sizes: String
         let sender_name: String
         let sender_id: UUID
         let is_public: Bool
@@ -64,6 +65,7 @@ enum ChallengeInbox {
         let created_at: Date
         let photo_id: UUID
         let orientation: Int
+        let sizes: String
         let replier_name: String
         let distance_m: Double?
         let taken_before: Bool
@@ -77,14 +79,14 @@ enum ChallengeInbox {
         let zone = viewer.timeZone
         let imperial = viewer.units == .imperial
         let columns = SQLRaw("""
-            c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, u.display_name AS sender_name,
+            c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, p.sizes, u.display_name AS sender_name,
             c.sender_id, c.is_public, c.recipient_count, c.completed_count
             """)
         let rows: [ChallengeRow]
         switch list {
         case .judge:
             let replies = try await sql.raw("""
-                SELECT r.id AS response_id, c.id, c.caption, r.created_at, r.photo_id, p.orientation,
+                SELECT r.id AS response_id, c.id, c.caption, r.created_at, r.photo_id, p.orientation, p.sizes,
                        u.display_name AS replier_name, r.distance_m, r.taken_before
                 FROM challenge_responses r
                 JOIN challenges c ON c.id = r.challenge_id
@@ -101,7 +103,7 @@ enum ChallengeInbox {
                 if row.taken_before { flags.append("Photo taken before the challenge") }
                 return Item(
                     url: "/challenges/\(row.id.uuidString.lowercased())#reply-\(row.response_id.uuidString.lowercased())",
-                    photoURL: "/photos/\(row.photo_id.uuidString.lowercased())", orientation: row.orientation,
+                    photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil), orientation: row.orientation,
                     caption: row.caption, who: "Reply from \(row.replier_name)", detail: "Waiting for your judgement",
                     flags: flags, when: ChallengePage.when(row.created_at, zone: zone)
                 )
@@ -176,7 +178,7 @@ enum ChallengeInbox {
                 ? (row.is_public ? "Public challenge" : "To \(row.recipient_count) friend\(row.recipient_count == 1 ? "" : "s")")
                 : "From \(row.sender_name)"
             return Item(
-                url: "/challenges/\(row.id.uuidString.lowercased())", photoURL: "/photos/\(row.photo_id.uuidString.lowercased())",
+                url: "/challenges/\(row.id.uuidString.lowercased())", photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil),
                 orientation: row.orientation, caption: row.caption, who: who, detail: detail, flags: [],
                 when: ChallengePage.when(row.created_at, zone: zone)
             )

@@ -6,18 +6,31 @@ import Vapor
 /// actions open to the viewer.
 struct ChallengePage: Encodable {
     struct PhotoView: Encodable {
+        /// The 1,280 px copy once made, else the full copy.
         let url: String
+        /// The full copy, for "open full size".
+        let fullURL: String
         let orientation: Int
         let width: Int?
         let height: Int?
 
         init(_ photo: Photo) {
-            url = photo.url
+            let id = photo.id!
+            url = Photo.url(id, size: photo.sizes == .ready ? .large : nil)
+            fullURL = Photo.url(id)
             orientation = photo.orientation
             // A quarter turn swaps the sides the browser lays out.
             let turned = photo.orientation >= 5
-            width = turned ? photo.height : photo.width
-            height = turned ? photo.width : photo.height
+            var width = turned ? photo.height : photo.width
+            var height = turned ? photo.width : photo.height
+            // The large copy is at most 1,280 px a side; the page reserves its shape, not its size.
+            if let w = width, let h = height, max(w, h) > Photo.Size.large.box {
+                let scale = Double(Photo.Size.large.box) / Double(max(w, h))
+                width = max(1, Int((Double(w) * scale).rounded()))
+                height = max(1, Int((Double(h) * scale).rounded()))
+            }
+            self.width = width
+            self.height = height
         }
     }
 

@@ -31,6 +31,7 @@ enum DemoChallenges {
                 photo.width = Picture.size
                 photo.height = Picture.size
                 photo.orientation = 1
+                photo.sizes = .pending
                 try await photo.create(on: db)
                 return photo
             }

@@ -2,9 +2,10 @@ import FieldhouseKit
 import Fluent
 import Foundation
 
-/// An uploaded photo. Two files exist for it: the original as received (never served) and the
-/// copy without metadata that `/photos/{id}` sends. What was read from the original's EXIF is kept
-/// here, so the original never needs reading again.
+/// An uploaded photo. Its files: the original as received (never served); the copy without
+/// metadata that `/photos/{id}` sends; and, once `sizes` is `ready`, a 1,280 px copy for pages and a
+/// 160 px square for lists. What was read from the original's EXIF is kept here, so the original
+/// never needs reading again.
 final class Photo: Model, @unchecked Sendable {
     static let schema = "photos"
 
@@ -16,12 +17,32 @@ final class Photo: Model, @unchecked Sendable {
     @Field(key: "byte_count") var byteCount: Int
     @OptionalField(key: "width") var width: Int?
     @OptionalField(key: "height") var height: Int?
-    /// EXIF orientation 1–8; the served copy has no EXIF, so pages rotate it with CSS.
+    /// EXIF orientation 1–8. Until the photo is re-encoded the served copy is the stored pixels
+    /// without EXIF, so pages rotate it with CSS; afterwards the pixels are upright and this is 1.
     @Field(key: "orientation") var orientation: Int
     @OptionalField(key: "exif_latitude") var exifLatitude: Double?
     @OptionalField(key: "exif_longitude") var exifLongitude: Double?
     @OptionalField(key: "taken_at") var takenAt: Date?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @Field(key: "sizes") var sizes: Sizes
+
+    /// The re-encoding `PhotoSizer` does after the upload has been answered.
+    enum Sizes: String, Codable, Sendable {
+        /// Served as the metadata-free copy made while uploading; no smaller sizes yet.
+        case pending
+        /// Served re-encoded and upright, with `large` and `small` copies.
+        case ready
+        /// libvips could not read it; the metadata-free copy is served at every size.
+        case failed
+    }
+
+    /// The copies `/photos/{id}/{size}` serves; each falls back to the full copy until it exists.
+    enum Size: String, CaseIterable, Sendable {
+        case large, small
+
+        /// Long side in pixels (`small` is a square, cropped from the centre).
+        var box: Int { self == .large ? 1280 : 160 }
+    }
 
     init() {}
 
@@ -32,5 +53,9 @@ final class Photo: Model, @unchecked Sendable {
         return Coordinate(latitude: exifLatitude, longitude: exifLongitude)
     }
 
-    var url: String { "/photos/\(id!.uuidString.lowercased())" }
+    var url: String { Self.url(id!) }
+
+    static func url(_ id: UUID, size: Size? = nil) -> String {
+        "/photos/\(id.uuidString.lowercased())" + (size.map { "/" + $0.rawValue } ?? "")
+    }
 }

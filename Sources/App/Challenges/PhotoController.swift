@@ -1,23 +1,34 @@
 import Fluent
 import Vapor
 
-/// `/photos/{id}`: the metadata-free copy of a challenge or reply photo, for exactly the people who
-/// may see that challenge or reply. Everyone else gets 404, signed in or not.
+/// `/photos/{id}` and `/photos/{id}/{large|small}`: the metadata-free copies of a challenge or reply
+/// photo, for exactly the people who may see that challenge or reply. Everyone else gets 404,
+/// signed in or not.
 struct PhotoController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("photos", ":id", use: serve)
+        routes.get("photos", ":id") { try await serve(req: $0, size: nil) }
+        routes.get("photos", ":id", ":size") { req in
+            guard let size = req.parameters.get("size").flatMap(Photo.Size.init(rawValue:)) else { throw Abort(.notFound) }
+            return try await serve(req: req, size: size)
+        }
     }
 
-    func serve(req: Request) async throws -> Response {
+    func serve(req: Request, size: Photo.Size?) async throws -> Response {
         guard let viewer = req.currentUser, let id = req.parameters.get("id", as: UUID.self),
               let photo = try await Photo.find(id, on: req.db), try await Self.mayView(photo, viewer: viewer, on: req.db)
         else { throw Abort(.notFound) }
-        let response = try await req.fileio.asyncStreamFile(
-            at: PhotoStore.servedPath(photo.servedFile, config: req.application.config), mediaType: nil)
+        let config = req.application.config
+        let ready = photo.sizes == .ready
+        // Until the sizes exist, every size is the full metadata-free copy.
+        let path = ready && size != nil
+            ? PhotoStore.sizePath(photo.servedFile, size!, config: config)
+            : PhotoStore.servedPath(photo.servedFile, config: config)
+        let response = try await req.fileio.asyncStreamFile(at: path, mediaType: nil)
         response.headers.replaceOrAdd(name: .contentType, value: photo.imageFormat.mimeType)
-        // Private: a shared cache must never hand a photo to someone else. The bytes behind an id
-        // never change, so the browser may keep them.
-        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=86400")
+        // Private: a shared cache must never hand a photo to someone else. Once re-encoded the bytes
+        // behind a URL never change, so the browser may keep them; before that it must ask again,
+        // because the upright copy replaces the first one.
+        response.headers.replaceOrAdd(name: .cacheControl, value: ready ? "private, max-age=86400" : "private, no-cache")
         response.headers.replaceOrAdd(name: .contentDisposition, value: "inline")
         return response
     }

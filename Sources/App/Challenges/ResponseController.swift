@@ -54,8 +54,9 @@ struct ResponseController: RouteCollection {
             }
 
             let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: user.timeZone) ?? .gmt)
+            let photoID: UUID
             do {
-                try await req.db.transaction { db in
+                photoID = try await req.db.transaction { db in
                     let photo = try await receiver.save(owner: userID, zone: user.timeZone, on: db)
                     let response = ChallengeResponse()
                     response.$challenge.id = challengeID
@@ -78,11 +79,13 @@ struct ResponseController: RouteCollection {
                         text: "\(user.displayName) replied to your challenge “\(ChallengeController.excerpt(challenge.caption))”",
                         link: challenge.url, on: db
                     )
+                    return try photo.requireID()
                 }
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 // Two replies raced past the check above; the unique index kept one.
                 throw Abort(.conflict, reason: "You already replied; wait for the judgement before trying again.")
             }
+            await req.application.photoSizer.enqueue([photoID])
             req.flash(.success, "Reply sent. You'll be told when it has been judged.")
             return req.redirect(to: challenge.url)
         } catch {

@@ -57,7 +57,7 @@ struct ChallengeCast {
 
 /// The `/photos/…` addresses on a page, in order.
 func photoURLs(in page: Browser.Page) -> [String] {
-    guard let regex = try? NSRegularExpression(pattern: #"src="(/photos/[0-9a-f-]+)""#) else { return [] }
+    guard let regex = try? NSRegularExpression(pattern: #"src="(/photos/[0-9a-f-]+(?:/large|/small)?)""#) else { return [] }
     let body = page.body
     return regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).compactMap {
         Range($0.range(at: 1), in: body).map { String(body[$0]) }
