@@ -11,6 +11,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.renderCaches = RenderCaches()
     app.logger.logLevel = config.logLevel
     try config.prepareDataDirectory()
+    app.serverSecret = try ServerSecret.load(config: config)
 
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
@@ -121,5 +122,6 @@ enum Migrations {
         app.migrations.add(AddHeldToTeamInvites())
         app.migrations.add(AddHeldToCoachGrants())
         app.migrations.add(AddSizesToPhotos())
+        app.migrations.add(AddCalendarTokenHashToUsers())
     }
 }

@@ -2,6 +2,7 @@
 import FieldhouseKit
 import Fluent
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 
@@ -9,6 +10,48 @@ import Vapor
 @Suite("Privacy: strangers, children and requests")
 struct PrivacyTests {
     /// A stranger cannot tell a private person from nobody, and cannot reach a child at all: requests to
+    /// The calendar feed's secret is never stored: a copy of the database holds only its hash, yet
+    /// the settings page shows the same working address on every visit and after a restart.
+    @Test func calendarFeedTokensAreNotStored() async throws {
+        try await withStore { store in
+            var feedURL = ""
+            var token = ""
+            var cookie = ""
+            do {
+                let app = try await TestApp.start(store)
+                let person = app.browser()
+                try await person.signUp("feeder")
+                let settings = try await person.get("/settings/calendar")
+                feedURL = try #require(settings.firstMatch(#"id="feed" readonly value="[^"]*(/calendar/[^"]+\.ics)""#))
+                token = String(feedURL.dropFirst("/calendar/".count).dropLast(4))
+                #expect(try await person.get("/settings/calendar").contains(feedURL), "the same address on the next visit")
+                #expect(try await app.browser().get(feedURL).status == .ok)
+                let rows = try await (app.db as! any SQLDatabase).raw("SELECT * FROM users").all()
+                for row in rows {
+                    for column in row.allColumns {
+                        #expect((try? row.decode(column: column, as: String?.self)) != token, "\(column) holds the token")
+                    }
+                }
+                let stored = try await User.query(on: app.db).filter(\.$username == "feeder").first()?.calendarTokenHash
+                #expect(stored == RandomToken.hash(token))
+                cookie = try #require(person.cookies[SessionMiddleware.cookieName])
+                await app.stop()
+            }
+            let app = try await TestApp.start(store)
+            #expect(try await app.browser().get(feedURL).status == .ok, "the address survives a restart")
+            let person = app.browser()
+            person.setCookie(SessionMiddleware.cookieName, cookie)
+            #expect(try await person.get("/settings/calendar").contains(feedURL))
+            try await person.post("/settings/calendar/reset", [], csrfFrom: "/settings/calendar")
+            #expect(try await app.browser().get(feedURL).status == .notFound, "the old address stops working")
+            let renewed = try await person.get("/settings/calendar")
+            let newURL = try #require(renewed.firstMatch(#"id="feed" readonly value="[^"]*(/calendar/[^"]+\.ics)""#))
+            #expect(newURL != feedURL)
+            #expect(try await app.browser().get(newURL).status == .ok)
+            await app.stop()
+        }
+    }
+
     /// a 14-year-old from someone she does not follow and shares no team with are answered as sent and dropped.
     @Test func strangersCannotFindPrivatePeopleOrReachChildren() async throws {
         try await withApp { app in

@@ -18,7 +18,8 @@ extension User {
         let continuous_hr: Bool
         let visibility: String
         let avatar_file: String?
-        let calendar_token: String?
+        let calendar_token_hash: String?
+        let calendar_generation: Int
         let max_hr, resting_hr: Int?
         let zone_basis, zone_percents: String?
         let created_at, updated_at: Date?
@@ -50,7 +51,8 @@ extension User {
         // An unreadable visibility must fail closed.
         visibility = Visibility(rawValue: row.visibility) ?? .private
         avatarFile = row.avatar_file
-        calendarToken = row.calendar_token
+        calendarTokenHash = row.calendar_token_hash
+        calendarGeneration = row.calendar_generation
         maxHeartRate = row.max_hr
         restingHeartRate = row.resting_hr
         zoneBasis = row.zone_basis

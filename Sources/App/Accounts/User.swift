@@ -31,8 +31,11 @@ final class User: Model, @unchecked Sendable {
     @Enum(key: "visibility") var visibility: Visibility
     /// File name under `<data>/avatars`, never a path the user supplied.
     @OptionalField(key: "avatar_file") var avatarFile: String?
-    /// The secret in this person's calendar feed URL; made on first use, replaced on request.
-    @OptionalField(key: "calendar_token") var calendarToken: String?
+    /// The hash of the secret in this person's calendar feed URL (see `CalendarController.feedURL`);
+    /// nil until the feed is first shown.
+    @OptionalField(key: "calendar_token_hash") var calendarTokenHash: String?
+    /// Counts "make a new address": the feed's token is derived from the server key, the person and this.
+    @Field(key: "calendar_generation") var calendarGeneration: Int
     // Heart-rate zones set by the person or their coach (`HeartRateZones`); nil until set.
     @OptionalField(key: "max_hr") var maxHeartRate: Int?
     @OptionalField(key: "resting_hr") var restingHeartRate: Int?
@@ -60,6 +63,7 @@ final class User: Model, @unchecked Sendable {
         self.units = .metric
         self.continuousHeartRate = false
         self.visibility = .public
+        self.calendarGeneration = 0
     }
 
     enum Role: String, Codable, CaseIterable, Sendable {

@@ -31,6 +31,9 @@ public struct AppConfig: Sendable {
     /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (nginx in front of the app).
     /// Without them every visitor behind the proxy would share the proxy's address.
     public var trustedProxies: Set<String> = []
+    /// `FIELDHOUSE_SECRET_KEY`: the key behind secret addresses (see `ServerSecret`); nil keeps one
+    /// in the data folder.
+    public var secretKeyHex: String?
     /// bcrypt work factor; only the test suite lowers it, to keep thousands of hashes fast.
     public var passwordCost: Int = 12
 
@@ -149,6 +152,14 @@ public struct AppConfig: Sendable {
             trustedProxies = Set(addresses)
         }
 
+        var secretKeyHex: String?
+        if let raw = value("FIELDHOUSE_SECRET_KEY") {
+            guard ServerSecret.isValid(hex: raw) else {
+                throw Invalid(variable: "FIELDHOUSE_SECRET_KEY", value: "(hidden)", expected: "64 hexadecimal digits, such as the output of `openssl rand -hex 32`")
+            }
+            secretKeyHex = raw.lowercased()
+        }
+
         var flagKM = 1.0
         if let raw = value("FIELDHOUSE_CHALLENGE_FLAG_KM") {
             guard let parsed = Double(raw), parsed.isFinite, parsed > 0, parsed <= 1000 else {
@@ -163,6 +174,7 @@ public struct AppConfig: Sendable {
             tileURL: tileURL, challengeFlagMetres: flagKM * 1000
         )
         config.trustedProxies = trustedProxies
+        config.secretKeyHex = secretKeyHex
         return config
     }
 
@@ -197,7 +209,8 @@ public struct AppConfig: Sendable {
             + "\(store); data in \(dataDirectory); uploads up to \(maxUploadBytes / 1_048_576) MB, activity files up to "
             + "\(maxActivityFileBytes / 1_048_576) MB; secure cookies \(secureCookies ? "on" : "off"); "
             + "map tiles \(tileOrigin ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
-            + " challenge flag at \(challengeFlagMetres / 1000) km; log level \(logLevel.rawValue)"
+            + " challenge flag at \(challengeFlagMetres / 1000) km; secret key \(secretKeyHex == nil ? "in \(dataDirectory)/secret.key" : "from FIELDHOUSE_SECRET_KEY");"
+            + " log level \(logLevel.rawValue)"
     }
 
     public var isPostgres: Bool {

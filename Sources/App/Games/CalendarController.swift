@@ -4,7 +4,8 @@ import Vapor
 
 /// Calendar feeds: `/calendar/{token}.ics` lists every game that concerns the token's owner, or,
 /// with `?team=slug`, one of their teams' games. The token is the only key (calendar programs
-/// send no cookies), so it is long, random, and replaceable from settings.
+/// send no cookies), so it is long, unguessable, replaceable from settings, and never stored: the
+/// database holds its hash, and pages work it out again from the server key (`ServerSecret`).
 struct CalendarController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("calendar", ":file", use: feed)
@@ -12,20 +13,24 @@ struct CalendarController: RouteCollection {
         routes.post("settings", "calendar", "reset", use: reset)
     }
 
-    /// The person's feed URL, minting the token on first use.
+    /// The person's feed URL. Its hash is stored on first use, and again when the server key has
+    /// changed, so the address shown is always the one that works.
     static func feedURL(for user: User, req: Request) async throws -> String {
-        if user.calendarToken == nil {
-            user.calendarToken = RandomToken.make()
+        let token = req.application.serverSecret.token(for: "calendar", try user.requireID().uuidString, String(user.calendarGeneration))
+        let hash = RandomToken.hash(token)
+        if user.calendarTokenHash != hash {
+            user.calendarTokenHash = hash
             try await user.save(on: req.db)
         }
-        return "\(req.application.config.baseURL)/calendar/\(user.calendarToken!).ics"
+        return "\(req.application.config.baseURL)/calendar/\(token).ics"
     }
 
     func feed(req: Request) async throws -> Response {
         let file = req.parameters.get("file") ?? ""
         guard file.hasSuffix(".ics") else { throw Abort(.notFound) }
         let token = String(file.dropLast(4))
-        guard token.count >= 20, let owner = try await User.query(on: req.db).filter(\.$calendarToken == token).first() else {
+        guard token.count >= 20, token.count <= 100,
+              let owner = try await User.query(on: req.db).filter(\.$calendarTokenHash == RandomToken.hash(token)).first() else {
             throw Abort(.notFound, reason: "This calendar address is not valid any more. Copy the new one from your settings.")
         }
         let ownerID = try owner.requireID()
@@ -111,8 +116,8 @@ struct CalendarController: RouteCollection {
 
     func reset(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        user.calendarToken = RandomToken.make()
-        try await user.save(on: req.db)
+        user.calendarGeneration += 1
+        _ = try await Self.feedURL(for: user, req: req)
         req.flash(.success, "Your calendar has a new address. The old one has stopped working; subscribe again with the new one.")
         return req.redirect(to: "/settings/calendar")
     }
