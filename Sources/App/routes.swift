@@ -13,6 +13,7 @@ func routes(_ app: Application) throws {
     try app.register(collection: AccountController())
     try app.register(collection: ProfileController())
     try app.register(collection: SettingsController(maxUploadBytes: app.config.maxUploadBytes))
+    try app.register(collection: DeleteAccountController())
     try app.register(collection: FollowController())
     try app.register(collection: TeamController())
     try app.register(collection: MembershipController())

@@ -36,3 +36,14 @@ final class Challenge: Model, @unchecked Sendable {
         deadline.map { $0 <= now } ?? false
     }
 }
+
+extension Challenge {
+    /// Deletes this challenge, its replies and their photos' rows; returns the photos, whose files
+    /// the caller removes once the transaction has committed.
+    func deleteWithReplies(on db: any Database) async throws -> [Photo] {
+        let id = try requireID()
+        let replyPhotos = try await ChallengeResponse.query(on: db).filter(\.$challenge.$id == id).all().map { $0.$photo.id }
+        try await delete(on: db)
+        return try await PhotoStore.deleteRows([$photo.id] + replyPhotos, on: db)
+    }
+}

@@ -146,20 +146,9 @@ struct ChallengeController: RouteCollection {
         guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
             throw Abort(.badRequest, reason: "Tick the box to confirm that the challenge and all its photos should be deleted.")
         }
-        try await Self.delete(access.challenge, on: req.db, config: req.application.config)
+        let photos = try await req.db.transaction { db in try await access.challenge.deleteWithReplies(on: db) }
+        PhotoStore.removeFiles(of: photos, config: req.application.config)
         req.flash(.success, "The challenge and its photos are deleted.")
         return req.redirect(to: "/challenges")
-    }
-
-    /// Deletes a challenge with its replies, their photos' rows and files.
-    static func delete(_ challenge: Challenge, on db: any Database, config: AppConfig) async throws {
-        let id = try challenge.requireID()
-        let responsePhotos = try await ChallengeResponse.query(on: db).filter(\.$challenge.$id == id).all().map { $0.$photo.id }
-        let photoIDs = [challenge.$photo.id] + responsePhotos
-        let photos = try await db.transaction { db in
-            try await challenge.delete(on: db)
-            return try await PhotoStore.deleteRows(photoIDs, on: db)
-        }
-        PhotoStore.removeFiles(of: photos, config: config)
     }
 }

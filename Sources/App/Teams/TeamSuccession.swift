@@ -1,0 +1,48 @@
+import Fluent
+import Vapor
+
+/// What happens to someone's teams when they delete their account. A team they alone own passes to
+/// its longest-serving manager, or, with no manager, is deleted with its games; team games they
+/// scheduled pass to an owner, so nobody's fixture list empties because one person left.
+enum TeamSuccession {
+    struct Step {
+        let team: Team
+        /// Who becomes owner; nil when the team is deleted.
+        let successor: User?
+    }
+
+    /// The teams `userID` is the only owner of, and who would take each over.
+    static func plan(for userID: UUID, on db: any Database) async throws -> [Step] {
+        let owned = try await Membership.query(on: db).filter(\.$user.$id == userID).filter(\.$role == .owner).with(\.$team).all()
+        var steps: [Step] = []
+        for membership in owned {
+            let teamID = membership.$team.id
+            let others = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID)
+                .filter(\.$role ~~ [.owner, .manager]).sort(\.$createdAt).with(\.$user).all()
+            guard !others.contains(where: { $0.role == .owner }) else { continue }
+            steps.append(Step(team: membership.team, successor: others.first?.user))
+        }
+        return steps.sorted { $0.team.name < $1.team.name }
+    }
+
+    /// Carries out `plan` and hands over the team games `userID` organised. Call inside the
+    /// transaction that deletes the person.
+    static func apply(for userID: UUID, on db: any Database) async throws {
+        for step in try await plan(for: userID, on: db) {
+            if let successor = step.successor {
+                try await Membership.query(on: db).filter(\.$team.$id == step.team.requireID())
+                    .filter(\.$user.$id == successor.requireID()).set(\.$role, to: .owner).update()
+            } else {
+                try await step.team.delete(on: db)
+            }
+        }
+        let games = try await Game.query(on: db).filter(\.$organiser.$id == userID).filter(\.$team.$id != nil).all()
+        for game in games {
+            guard let teamID = game.$team.id,
+                  let owner = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID)
+                      .filter(\.$role == .owner).sort(\.$createdAt).first() else { continue }
+            game.$organiser.id = owner.$user.id
+            try await game.update(on: db)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+@testable import App
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+/// `/settings/delete-account`: after it, no row mentions the person and no file of theirs is on
+/// disk, while what others share with them carries on (teams pass to a manager, games keep their
+/// counts and waiting lists move up).
+@Suite struct AccountDeletionTests {
+    /// Every table and column of the database, searched for `needle` (as a UUID or inside text).
+    static func rowsMentioning(_ needle: UUID, in app: TestApp) async throws -> [String] {
+        let sql = app.db as! any SQLDatabase
+        let tables: [String]
+        if app.store.schema != nil {
+            tables = try await sql.raw("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()")
+                .all().map { try $0.decode(column: "name", as: String.self) }
+        } else {
+            tables = try await sql.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                .all().map { try $0.decode(column: "name", as: String.self) }
+        }
+        let text = needle.uuidString.lowercased()
+        var found: [String] = []
+        for table in tables {
+            for row in try await sql.raw("SELECT * FROM \(ident: table)").all() {
+                for column in row.allColumns {
+                    let asUUID = try? row.decode(column: column, as: UUID?.self)
+                    let asText = (try? row.decode(column: column, as: String?.self)) ?? nil
+                    if asUUID == needle || asText?.lowercased().contains(text) == true {
+                        found.append("\(table).\(column)")
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    static func files(under folder: String) -> [String] {
+        (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
+            .filter { !$0.hasSuffix(".sqlite") && !$0.contains(".sqlite-") && $0 != "secret.key" }
+            .filter { var isDirectory: ObjCBool = false; FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isDirectory); return !isDirectory.boolValue }
+    }
+
+    @Test func deletingAnAccountLeavesNoTraceButKeepsWhatOthersShare() async throws {
+        try await withApp { app in
+            // Olga owns Matrix United alone (Mads manages it) and a second team with nobody else.
+            let cast = try await TeamCast.make(app, privacy: "protected")
+            let olga = cast.owner
+            let solo = try await olga.createTeam("Olga Solo")
+            let fixture = try await olga.createTeamGame(team: cast.slug)
+            // Ben's pick-up game has two places, Ben's own and Olga's; Cleo waits first, then Pia.
+            let ben = app.browser(); try await ben.signUp("ben")
+            let pickup = try await ben.createPickup(capacity: 2, minimum: 2)
+            for player in [olga, cast.coach, cast.player] {
+                try await player.post("\(pickup)/join", [], csrfFrom: pickup)
+            }
+            // A picture, a challenge with a friend's reply, a reply to the friend's challenge, a workout.
+            try await olga.upload("/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
+                                  data: try fixturePhoto("rotated_gps.jpg"), csrfFrom: "/settings/avatar")
+            try await olga.befriend(ben, "ben", me: "owner_o")
+            let sent = try #require(try await olga.sendChallenge(to: ["ben"]).location)
+            #expect(try await ben.reply(to: sent).status == .seeOther)
+            let bens = try #require(try await ben.sendChallenge(to: ["owner_o"]).location)
+            #expect(try await olga.reply(to: bens).status == .seeOther)
+            let token = try await olga.deviceToken()
+            #expect(try await olga.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "w1", "sport": "running", "start": \#(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)}"#).status == .created)
+            _ = try await olga.get("/settings/calendar")
+            await app.app.photoSizer.idle()
+
+            let olgaID = try #require(try await User.query(on: app.db).filter(\.$username == "owner_o").first()?.requireID())
+            let filesBefore = Self.files(under: app.store.config.dataDirectory)
+            #expect(filesBefore.count >= 10, "avatar and four photos with their sizes: \(filesBefore)")
+
+            // The page says what happens to the teams.
+            let page = try await olga.get("/settings/delete-account")
+            #expect(page.contains("passes to <strong>Mads Manager</strong>"))
+            #expect(page.contains("Olga Solo</a>: <strong>deleted</strong>"))
+            // Wrong username or password: nothing happens.
+            let wrongName = try await olga.post("/settings/delete-account", [("username", "owner"), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
+            #expect(wrongName.status == .unprocessableEntity && wrongName.contains("Type your username, owner_o, exactly"))
+            let wrongPassword = try await olga.post("/settings/delete-account", [("username", "owner_o"), ("password", "not-it-at-all")], csrfFrom: "/settings/delete-account")
+            #expect(wrongPassword.status == .unprocessableEntity && wrongPassword.contains("That is not your password"))
+            #expect(try await User.find(olgaID, on: app.db) != nil)
+
+            let done = try await olga.post("/settings/delete-account", [("username", "Owner_O "), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
+            #expect(done.status == .seeOther && done.location == "/")
+            #expect(try await olga.get("/settings/profile").status != .ok, "signed out")
+            #expect(try await Self.rowsMentioning(olgaID, in: app) == [])
+            // Olga's files are gone; Ben's challenge photo is all that is left.
+            let filesAfter = Self.files(under: app.store.config.dataDirectory)
+            #expect(filesAfter.count == 4, "Ben's challenge photo: original, served, large, small: \(filesAfter)")
+            #expect(try await app.browser().get("/u/owner_o").status == .notFound)
+
+            // Matrix United carries on under Mads, with the fixture Olga scheduled; Olga Solo is gone.
+            #expect(try await cast.manager.get("/teams/\(cast.slug)").contains("Olga") == false)
+            let team = try #require(try await Team.query(on: app.db).filter(\.$slug == cast.slug).first())
+            let owners = try await Membership.query(on: app.db).filter(\.$team.$id == team.requireID()).filter(\.$role == .owner).with(\.$user).all()
+            #expect(owners.map(\.user.username) == ["manager_m"])
+            #expect(try await cast.player.get(fixture).status == .ok)
+            #expect(try await Team.query(on: app.db).filter(\.$slug == solo).first() == nil)
+            // Cleo, first on the waiting list, has Olga's place; Pia still waits.
+            let game = try #require(try await Game.find(UUID(uuidString: String(pickup.split(separator: "/").last!)), on: app.db))
+            #expect(game.joinedCount == 2)
+            for (username, status) in [("coach_c", GamePlayer.Status.joined), ("player_p", .waitlisted)] {
+                let person = try #require(try await User.query(on: app.db).filter(\.$username == username).first())
+                let place = try await GamePlayer.query(on: app.db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == person.requireID()).first()
+                #expect(place?.status == status, "\(username)")
+            }
+        }
+    }
+}
