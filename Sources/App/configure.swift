@@ -56,7 +56,8 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.middleware.use(CSRFMiddleware(maxUploadBytes: config.maxUploadBytes))
 
     app.photoSizer = PhotoSizer(application: app)
-    app.lifecycle.use(PhotoSizerLifecycle())
+    app.exportJobs = ExportJobs(logger: app.logger)
+    app.lifecycle.use(BackgroundWorkLifecycle())
 
     app.asyncCommands.use(SeedCommand(), as: "seed")
     app.asyncCommands.use(UserCommands(), as: "user")
@@ -123,5 +124,13 @@ enum Migrations {
         app.migrations.add(AddHeldToCoachGrants())
         app.migrations.add(AddSizesToPhotos())
         app.migrations.add(AddCalendarTokenHashToUsers())
+    }
+}
+
+/// Lets the photo and the exports in hand finish before the database closes.
+struct BackgroundWorkLifecycle: LifecycleHandler {
+    func shutdownAsync(_ application: Application) async {
+        await application.photoSizer.stop()
+        await application.exportJobs.idle()
     }
 }

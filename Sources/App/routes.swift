@@ -14,6 +14,7 @@ func routes(_ app: Application) throws {
     try app.register(collection: ProfileController())
     try app.register(collection: SettingsController(maxUploadBytes: app.config.maxUploadBytes))
     try app.register(collection: DeleteAccountController())
+    try app.register(collection: ExportController())
     try app.register(collection: FollowController())
     try app.register(collection: TeamController())
     try app.register(collection: MembershipController())

@@ -103,5 +103,6 @@ enum AccountDeletion {
         }
         PhotoStore.removeFiles(of: photos, config: config)
         AvatarStore.remove(user.avatarFile, config: config)
+        try? FileManager.default.removeItem(atPath: AccountExport.path(for: userID, config: config))
     }
 }

@@ -128,10 +128,3 @@ extension Application {
         set { storage[PhotoSizerKey.self] = newValue }
     }
 }
-
-/// Lets the photo in hand finish before the database closes.
-struct PhotoSizerLifecycle: LifecycleHandler {
-    func shutdownAsync(_ application: Application) async {
-        await application.photoSizer.stop()
-    }
-}

@@ -180,7 +180,7 @@ public struct AppConfig: Sendable {
 
     /// Creates the data directory (and its upload folders) if it is missing.
     public func prepareDataDirectory() throws {
-        for folder in ["", "/avatars", "/photos/originals", "/photos/served", "/photos/large", "/photos/small"] {
+        for folder in ["", "/avatars", "/photos/originals", "/photos/served", "/photos/large", "/photos/small", "/exports"] {
             try FileManager.default.createDirectory(atPath: dataDirectory + folder, withIntermediateDirectories: true)
         }
     }

@@ -19,10 +19,12 @@ struct Layout: Encodable {
     let flash: Flash?
     /// Challenge replies waiting for the viewer's judgement (0 when signed out).
     let toJudge: Int
+    /// Reload the page after this many seconds, while something it shows is being made.
+    let refreshSeconds: Int?
 }
 
 extension Request {
-    func layout(title: String, section: String? = nil, hasForms: Bool = false) -> Layout {
+    func layout(title: String, section: String? = nil, hasForms: Bool = false, refreshSeconds: Int? = nil) -> Layout {
         let viewer = currentUser.map {
             Layout.Viewer(
                 username: $0.username, displayName: $0.displayName, initials: $0.initials,
@@ -34,7 +36,7 @@ extension Request {
         // visit to a public page and defeat caching.
         let csrf = viewer != nil || hasForms ? csrfToken : ""
         return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
-                      toJudge: viewer == nil ? 0 : storage[PendingJudgementsKey.self] ?? 0)
+                      toJudge: viewer == nil ? 0 : storage[PendingJudgementsKey.self] ?? 0, refreshSeconds: refreshSeconds)
     }
 }
 

@@ -182,43 +182,9 @@ struct WorkoutController: RouteCollection {
             timeline.points = kept
         }
         let filename = Slug.make(workout.name).isEmpty ? "workout" : Slug.make(workout.name)
-        var body = ""
-        let type: String
-        if format == ".gpx" {
-            type = "application/gpx+xml"
-            body = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <gpx version="1.1" creator="Fieldhouse" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
-                <trk><name>\(SVGMap.escape(workout.name))</name><type>\(workout.sport)</type><trkseg>\n
-                """
-            for (index, point) in timeline.points.enumerated() {
-                guard let lat = point.latitude, let lon = point.longitude else { continue }
-                if starts.contains(index) && index > 0 { body += "</trkseg><trkseg>\n" }
-                body += "<trkpt lat=\"\(lat)\" lon=\"\(lon)\">"
-                if let ele = point.elevation { body += "<ele>\(ele)</ele>" }
-                body += "<time>\(SampleTime.rfc3339(milliseconds: point.time))</time>"
-                let hr = point.heartRate, cad = point.cadence, speed = point.speed
-                if hr != nil || cad != nil || speed != nil {
-                    body += "<extensions><gpxtpx:TrackPointExtension>"
-                    if let hr { body += "<gpxtpx:hr>\(hr)</gpxtpx:hr>" }
-                    if let cad { body += "<gpxtpx:cad>\(cad)</gpxtpx:cad>" }
-                    if let speed { body += "<gpxtpx:speed>\(speed)</gpxtpx:speed>" }
-                    body += "</gpxtpx:TrackPointExtension></extensions>"
-                }
-                body += "</trkpt>\n"
-            }
-            body += "</trkseg></trk></gpx>\n"
-        } else {
-            type = "text/csv; charset=utf-8"
-            body = "time,latitude,longitude,elevation_m,heart_rate_bpm,cadence\n"
-            func text(_ value: Double?) -> String { value.map { String($0) } ?? "" }
-            func text(_ value: Int?) -> String { value.map { String($0) } ?? "" }
-            for point in timeline.points {
-                let fields: [String] = [SampleTime.rfc3339(milliseconds: point.time), text(point.latitude), text(point.longitude),
-                                        text(point.elevation), text(point.heartRate), text(point.cadence)]
-                body += fields.joined(separator: ",") + "\n"
-            }
-        }
+        let type = format == ".gpx" ? "application/gpx+xml" : "text/csv; charset=utf-8"
+        let body = format == ".gpx" ? WorkoutExport.gpx(workout, points: timeline.points, segmentStarts: starts)
+            : WorkoutExport.csv(timeline.points)
         return Response(status: .ok, headers: [
             "Content-Type": type, "Cache-Control": "private, no-store",
             "Content-Disposition": "attachment; filename=\"\(filename)\(format)\"",

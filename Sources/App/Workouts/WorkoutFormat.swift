@@ -67,6 +67,14 @@ struct WorkoutFormat {
         return "\(clock.shortDay) \(clock.year), \(clock.clock)"
     }
 
+    /// "2.4 MB", "830 KB": a file's size as people read it (decimal units, as file managers show).
+    static func fileSize(_ bytes: Int) -> String {
+        if bytes >= 1_000_000, let tenths = Int(exactly: (Double(bytes) / 100_000).rounded()) {
+            return "\(tenths / 10).\(tenths % 10) MB"
+        }
+        return "\(max(1, (bytes + 999) / 1000)) KB"
+    }
+
     /// Why a typed distance and time cannot both be right ("85.00 km in 50:00 is 102.0 km/h, faster
     /// than anyone goes running for a whole session"), or nil when they can.
     static func implausibleSpeed(metres: Double, seconds: Double, sport: WorkoutSport, format: WorkoutFormat) -> String? {

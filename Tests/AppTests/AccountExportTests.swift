@@ -1,0 +1,80 @@
+@testable import App
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+/// `/settings/export`: one ZIP with everything held about the person, read back by another ZIP
+/// implementation (Python's zipfile, which checks every CRC), and for nobody else.
+@Suite struct AccountExportTests {
+    /// Entry names with their text (JSON, CSV, GPX, README) or byte count (photos).
+    static func readZip(_ bytes: [UInt8]) throws -> [String: String] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).zip").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import json, sys, zipfile
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                out = {}
+                for i in z.infolist():
+                    data = z.read(i)
+                    out[i.filename] = data.decode("utf-8") if i.filename.endswith((".json", ".csv", ".gpx", ".txt")) else str(len(data))
+                print(json.dumps(out))
+            """, path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try JSONDecoder().decode([String: String].self, from: data)
+    }
+
+    @Test func anExportHoldsEverythingAndOnlyItsOwnerGetsIt() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let ana = cast.ana
+            let token = try await ana.deviceToken()
+            let start = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
+            let hr = (0..<120).map { #"{"t": \#(start + Int64($0) * 1000), "bpm": \#(100 + $0 % 40)}"# }.joined(separator: ",")
+            let points = (0..<120).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(55.68 + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
+            #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(hr)], "locations": [\#(points)]}"#).status == .created)
+            #expect(try await ana.api(.POST, "/api/v1/workouts", token: token,
+                                      json: #"{"external_id": "run1", "sport": "running", "start": \#(start), "end": \#(start + 119_000)}"#).status == .created)
+            #expect(try await ana.sendChallenge(to: ["ben"], caption: "Bridge at dawn").status == .seeOther)
+
+            #expect(try await ana.get("/settings/export").contains("Prepare my export"))
+            #expect(try await cast.ben.get("/settings/export/download").status == .notFound, "nothing made yet, and never Ana's")
+            let asked = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
+            #expect(asked.status == .seeOther)
+            await app.app.exportJobs.idle()
+            let page = try await ana.get("/settings/export")
+            #expect(page.contains("href=\"/settings/export/download\""))
+
+            let download = try await ana.get("/settings/export/download")
+            #expect(download.status == .ok)
+            #expect(download.headers.first(name: .contentDisposition) == "attachment; filename=\"fieldhouse-ana.zip\"")
+            #expect(download.headers.first(name: .cacheControl) == "private, no-store")
+            let entries = try Self.readZip(download.bytes)
+            #expect(entries["profile.json"]?.contains("\"username\" : \"ana\"") == true)
+            #expect(entries["profile.json"]?.contains("password") == false)
+            #expect(entries["samples/heart_rate_samples.csv"]?.split(separator: "\n").count == 121)
+            #expect(entries["samples/location_samples.csv"]?.split(separator: "\n").count == 121)
+            #expect(entries["workouts.json"]?.contains("run1") == true)
+            let gpx = try #require(entries.first { $0.key.hasPrefix("workouts/") && $0.key.hasSuffix(".gpx") }?.value)
+            #expect(gpx.components(separatedBy: "<trkpt").count - 1 == 120)
+            #expect(gpx.contains("<gpxtpx:hr>"))
+            #expect(entries["challenges/sent.json"]?.contains("Bridge at dawn") == true)
+            let photo = try #require(entries.first { $0.key.hasPrefix("photos/") && $0.key.hasSuffix(".jpg") })
+            #expect(Int(photo.value) == (try fixturePhoto("geotagged_sony.jpg")).count, "the original as uploaded")
+            #expect(entries["README.txt"] != nil)
+
+            // Nobody else reaches it: Ben's download is his own (none), and signed out is refused.
+            #expect(try await cast.ben.get("/settings/export/download").status == .notFound)
+            #expect(try await app.browser().get("/settings/export/download").status != .ok)
+        }
+    }
+}
