@@ -1,0 +1,254 @@
+@testable import App
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+/// Every route the app registers, classified. A route missing from `access` fails the test, so a new
+/// route cannot ship without someone deciding who may use it. Each route is then requested with real
+/// private objects (a private team and its game, a private workout with a route, a private challenge
+/// and its photo files, a private profile, an export) by anonymous visitors and, for the routes that
+/// show such an object, by every persona, and the answers are checked against who may see it.
+@Suite struct RouteMatrixTests {
+    enum Access {
+        /// Anyone, signed in or not (sign-in, public pages, feeds whose key is in the URL).
+        case anyone
+        /// Needs a signed-in person; what it shows is theirs.
+        case signedIn
+        /// The API: a device token (or a session) is required.
+        case device
+        /// Shows or changes one object; `personas` below lists who may see it.
+        case object
+    }
+
+    /// Who may use each route: exhaustive, in the order the routes are listed by `app.routes.all`.
+    static let access: [String: Access] = {
+        var table: [String: Access] = [:]
+        for route in ["GET /", "GET /api/v1/openapi.json", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
+                      "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues", "GET /leagues/:slug",
+                      "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /learn/:slug/revisions",
+                      "GET /learn/:slug/compare", "GET /people", "GET /games"] {
+            table[route] = .anyone
+        }
+        for route in ["GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
+                      "GET /games/:id", "GET /games/:id/edit", "GET /workouts/:id", "GET /workouts/:id/edit",
+                      "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
+                      "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username",
+                      "GET /coach/athletes/:username/zones", "GET /settings/export/download"] {
+            table[route] = .object
+        }
+        for route in ["GET /api/v1/workouts", "GET /api/v1/workouts/:id", "GET /api/v1/workouts/:id/streams", "POST /api/v1/heart-rate/ble",
+                      "POST /api/v1/samples", "POST /api/v1/uploads", "POST /api/v1/workouts", "POST /api/v1/workouts/:id/finish"] {
+            table[route] = .device
+        }
+        return table
+    }()
+
+    /// Routes not listed above need a signed-in person (every other page and form).
+    static func classify(_ route: String) -> Access { access[route] ?? .signedIn }
+
+    /// Routes that are `signedIn` by `classify`'s default, listed so that a new route is a decision:
+    /// adding a route to the app without adding it here (or to `access`) fails the test.
+    static let signedInRoutes: Set<String> = [
+        "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach", "GET /coach/week", "GET /friends",
+        "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/edit", "GET /learn/new",
+        "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",
+        "GET /settings/avatar", "GET /settings/calendar", "GET /settings/coaches", "GET /settings/delete-account", "GET /settings/devices",
+        "GET /settings/export", "GET /settings/password", "GET /settings/privacy", "GET /settings/privacy-zones", "GET /settings/profile",
+        "GET /settings/reset-workouts", "GET /settings/zones", "GET /stats", "GET /teams", "GET /teams/new", "GET /workouts",
+        "GET /workouts/:id/comments/:comment/edit", "GET /workouts/import", "GET /workouts/new",
+        "POST /challenges/:id/delete", "POST /challenges/:id/responses", "POST /challenges/:id/responses/:rid/accept",
+        "POST /challenges/:id/responses/:rid/reject", "POST /challenges/new", "POST /coach/athletes/:username/plans",
+        "POST /coach/athletes/:username/plans/:id/delete", "POST /coach/athletes/:username/stop", "POST /coach/athletes/:username/zones",
+        "POST /coach/invite", "POST /coach/requests/:id/accept", "POST /coach/requests/:id/decline", "POST /coach/team-request",
+        "POST /friends/requests/:username/approve", "POST /friends/requests/:username/decline", "POST /games/:id/cancel",
+        "POST /games/:id/edit", "POST /games/:id/join", "POST /games/:id/leave", "POST /games/:id/players/:username/approve",
+        "POST /games/:id/players/:username/remove", "POST /games/:id/remind", "POST /games/:id/result", "POST /games/:id/rsvp",
+        "POST /games/:id/subs", "POST /games/:id/subs/claim", "POST /games/:id/subs/close", "POST /games/new", "POST /goals",
+        "POST /goals/:id/delete", "POST /goals/:id/toggle", "POST /invites/:id/accept", "POST /invites/:id/decline", "POST /join/:token",
+        "POST /leagues/:slug/teams", "POST /leagues/:slug/teams/:team/accept", "POST /leagues/:slug/teams/:team/decline",
+        "POST /leagues/:slug/teams/:team/remove", "POST /leagues/new", "POST /learn/:slug/edit", "POST /learn/:slug/unpublish",
+        "POST /learn/new", "POST /learn/preview", "POST /logout", "POST /notifications/read", "POST /reminders", "POST /reminders/:id/delete",
+        "POST /reminders/:id/edit", "POST /reminders/:id/toggle", "POST /settings/avatar", "POST /settings/avatar/remove",
+        "POST /settings/calendar/reset", "POST /settings/coaches", "POST /settings/coaches/:id/accept", "POST /settings/coaches/:id/decline",
+        "POST /settings/coaches/:id/revoke", "POST /settings/delete-account", "POST /settings/devices", "POST /settings/devices/:id/revoke",
+        "POST /settings/export", "POST /settings/password", "POST /settings/privacy", "POST /settings/privacy-zones",
+        "POST /settings/privacy-zones/:id/delete", "POST /settings/profile", "POST /settings/reset-workouts", "POST /settings/zones",
+        "POST /teams/:slug/delete", "POST /teams/:slug/edit", "POST /teams/:slug/games/new", "POST /teams/:slug/invites",
+        "POST /teams/:slug/invites/:id/revoke", "POST /teams/:slug/join", "POST /teams/:slug/leave", "POST /teams/:slug/members/:username/remove",
+        "POST /teams/:slug/members/:username/role", "POST /teams/:slug/requests/:id/approve", "POST /teams/:slug/requests/:id/decline",
+        "POST /teams/new", "POST /u/:username/follow", "POST /u/:username/unfollow", "POST /workouts/:id/comments",
+        "POST /workouts/:id/comments/:comment/delete", "POST /workouts/:id/comments/:comment/edit", "POST /workouts/:id/delete",
+        "POST /workouts/:id/edit", "POST /workouts/import", "POST /workouts/new",
+    ]
+
+    /// The personas and the private objects they stand around.
+    struct World {
+        let people: [(String, Browser)]
+        let team: String
+        let game: String
+        let workout: String
+        let challenge: String
+        let photo: String
+    }
+
+    static func makeWorld(_ app: TestApp) async throws -> World {
+        // A private team: owner Olga, manager Mads, coach Cleo, player Pia; Rui asked to join.
+        let cast = try await TeamCast.make(app, privacy: "private")
+        let game = try await cast.manager.createTeamGame(team: cast.slug)
+        // Ana: a profile for followers only, a private workout with a route, a private challenge to Ben.
+        let ana = app.browser(); try await ana.signUp("ana_a", name: "Ana Athlete")
+        let ben = app.browser(); try await ben.signUp("ben_b", name: "Ben Friend")
+        let follower = app.browser(); try await follower.signUp("fay_f", name: "Fay Follower")
+        let coach = app.browser(); try await coach.signUp("kai_k", name: "Kai Coach")
+        let exCoach = app.browser(); try await exCoach.signUp("lou_l", name: "Lou Former")
+        try await ana.befriend(ben, "ben_b", me: "ana_a")
+        try await follower.post("/u/ana_a/follow", [], csrfFrom: "/u/ana_a")
+        try await ana.getsCoached(by: coach)
+        try await ana.getsCoached(by: exCoach)
+        let louID = try #require(try await User.query(on: app.db).filter(\.$username == "lou_l").first()?.requireID())
+        let lou = try #require(try await CoachGrant.query(on: app.db).filter(\.$coach.$id == louID).first())
+        try await ana.post("/settings/coaches/\(try lou.requireID().uuidString.lowercased())/revoke", [], csrfFrom: "/settings/coaches")
+        try await ana.post("/settings/privacy", [("visibility", "private")], csrfFrom: "/settings/privacy")
+        try await ana.upload("/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
+                             data: try fixturePhoto("rotated_gps.jpg"), csrfFrom: "/settings/avatar")
+
+        let token = try await ana.deviceToken()
+        let start = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
+        let points = (0..<60).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(55.68 + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
+        #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(points)]}"#).status == .created)
+        let made = try await ana.api(.POST, "/api/v1/workouts", token: token,
+                                     json: #"{"external_id": "m1", "sport": "running", "start": \#(start), "end": \#(start + 59_000)}"#)
+        #expect(made.status == .created)
+        try await Workout.query(on: app.db).set(\.$visibility, to: .private).update()
+        let workout = try #require(try await Workout.query(on: app.db).first()?.requireID().uuidString.lowercased())
+
+        let challenge = try #require(try await ana.sendChallenge(to: ["ben_b"]).location)
+        let photo = try #require(try await Challenge.query(on: app.db).first()?.$photo.id.uuidString.lowercased())
+        await app.app.photoSizer.idle()
+        _ = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
+        await app.app.exportJobs.idle()
+
+        return World(
+            people: [("anonymous", app.browser()), ("stranger", cast.stranger), ("requester", cast.requester), ("invitee", cast.invitee),
+                     ("player", cast.player), ("teamCoach", cast.coach), ("manager", cast.manager), ("owner", cast.owner),
+                     ("ana", ana), ("friend", ben), ("follower", follower), ("coach", coach), ("exCoach", exCoach)],
+            team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)"
+        )
+    }
+
+    /// The concrete paths each object route is tried at, with the personas that must get 200.
+    static func objectPaths(_ world: World) -> [(route: String, path: String, allowed: Set<String>)] {
+        let team: Set<String> = ["player", "teamCoach", "manager", "owner"]
+        // Someone a manager invited may look at the team before answering, not at its games.
+        let teamPage = team.union(["invitee"])
+        let managers: Set<String> = ["manager", "owner"]
+        let ana: Set<String> = ["ana"]
+        let workout: Set<String> = ["ana", "coach"]
+        let challenge: Set<String> = ["ana", "friend"]
+        let profile: Set<String> = ["ana", "follower", "friend"]
+        return [
+            ("GET /teams/:slug", "/teams/\(world.team)", teamPage),
+            ("GET /teams/:slug/edit", "/teams/\(world.team)/edit", managers),
+            ("GET /teams/:slug/delete", "/teams/\(world.team)/delete", ["owner"]),
+            ("GET /teams/:slug/games/new", "/teams/\(world.team)/games/new", managers),
+            ("GET /games/:id", world.game, team),
+            ("GET /games/:id/edit", world.game + "/edit", managers),
+            ("GET /workouts/:id", world.workout, workout),
+            ("GET /workouts/:id", world.workout + ".gpx", workout),
+            ("GET /workouts/:id", world.workout + ".csv", workout),
+            ("GET /workouts/:id/edit", world.workout + "/edit", ana),
+            ("GET /challenges/:id", world.challenge, challenge),
+            ("GET /photos/:id", world.photo, challenge),
+            ("GET /photos/:id/:size", world.photo + "/small", challenge),
+            ("GET /photos/:id/:size", world.photo + "/large", challenge),
+            ("GET /u/:username", "/u/ana_a", profile),
+            ("GET /u/:username/avatar", "/u/ana_a/avatar", profile),
+            ("GET /u/:username/followers", "/u/ana_a/followers", profile),
+            ("GET /u/:username/following", "/u/ana_a/following", profile),
+            ("GET /coach/athletes/:username", "/coach/athletes/ana_a", ["coach"]),
+            ("GET /coach/athletes/:username/zones", "/coach/athletes/ana_a/zones", ["coach"]),
+            ("GET /settings/export/download", "/settings/export/download", ana),
+        ]
+    }
+
+    @Test func everyRouteIsClassifiedAndAnswersOnlyThoseAllowed() async throws {
+        try await withApp { app in
+            let registered = Set(app.app.routes.all.map { "\($0.method.rawValue) /" + $0.path.map { "\($0)" }.joined(separator: "/") })
+            let classified = Set(Self.access.keys).union(Self.signedInRoutes)
+            #expect(registered.subtracting(classified).sorted() == [], "routes nobody has classified")
+            #expect(classified.subtracting(registered).sorted() == [], "classified routes that no longer exist")
+            #expect(Set(Self.access.keys).intersection(Self.signedInRoutes).isEmpty)
+
+            let world = try await Self.makeWorld(app)
+            let anonymous = world.people[0].1
+
+            // Anonymous visitors: signed-in routes send them to sign in (pages) or are refused (forms);
+            // the API wants a token; nothing ever fails with a 5xx.
+            for route in registered.sorted() {
+                let parts = route.split(separator: " ", maxSplits: 1)
+                let method = String(parts[0]), pattern = String(parts[1])
+                let path = Self.fill(pattern, world: world)
+                let page = method == "GET" ? try await anonymous.get(path) : try await anonymous.send(.POST, path, headers: [:], body: nil)
+                #expect(page.status.code < 500, "\(route) at \(path): \(page.status)")
+                switch Self.classify(route) {
+                case .anyone:
+                    break
+                case .signedIn:
+                    // `/settings` sends on to its first tab, which then asks for sign-in.
+                    var page = page
+                    if page.status == .seeOther, let next = page.location, next.hasPrefix("/"), !next.hasPrefix("/login") {
+                        page = try await anonymous.get(next)
+                    }
+                    let toLogin = page.status == .seeOther && page.location?.hasPrefix("/login") == true
+                    #expect(toLogin || [401, 403, 404].contains(page.status.code), "\(route) answered \(page.status) to a stranger signed out")
+                case .device:
+                    #expect([401, 403].contains(page.status.code), "\(route) answered \(page.status) without a token")
+                case .object:
+                    break // below, with every persona
+                }
+            }
+
+            // Every object route, for every persona: 200 exactly for those allowed, and for nobody
+            // else anything that shows the object (no 200, no 5xx).
+            let covered = Set(Self.objectPaths(world).map(\.route))
+            #expect(covered == Set(Self.access.filter { $0.value == .object }.map(\.key)), "an object route without persona expectations")
+            for (route, path, allowed) in Self.objectPaths(world) {
+                for (name, browser) in world.people {
+                    let page = try await browser.get(path)
+                    if allowed.contains(name) {
+                        #expect(page.status == .ok, "\(name) should see \(path) (\(route)) but got \(page.status)")
+                    } else {
+                        #expect(page.status != .ok && page.status.code < 500, "\(name) must not see \(path) (\(route)) but got \(page.status)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A concrete path for a route pattern, using the private objects where the pattern names them.
+    static func fill(_ pattern: String, world: World) -> String {
+        let id = { (path: String) in String(path.split(separator: "/").last ?? "") }
+        let random = UUID().uuidString.lowercased()
+        var parts: [String] = []
+        let segments = pattern.split(separator: "/").map(String.init)
+        for (index, segment) in segments.enumerated() {
+            guard segment.hasPrefix(":") else { parts.append(segment); continue }
+            let owner = index > 0 ? segments[index - 1] : ""
+            switch (owner, segment) {
+            case ("teams", ":slug"): parts.append(world.team)
+            case ("games", ":id"): parts.append(id(world.game))
+            case ("workouts", ":id"): parts.append(id(world.workout))
+            case ("challenges", ":id"): parts.append(id(world.challenge))
+            case ("photos", ":id"): parts.append(id(world.photo))
+            case (_, ":size"): parts.append("small")
+            case (_, ":username"): parts.append("ana_a")
+            case (_, ":file"): parts.append(String(repeating: "x", count: 43) + ".ics")
+            case (_, ":token"): parts.append(String(repeating: "y", count: 43))
+            case (_, ":slug"): parts.append("no-such-thing")
+            default: parts.append(random)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
