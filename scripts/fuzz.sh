@@ -18,7 +18,9 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/corpus" Fuzz/crashes
-common=(-sanitize=fuzzer,address -O -g -parse-as-library -I Sources/CZlib -I Sources/CDiscount -Xcc -I/usr/include)
+common=(-sanitize=fuzzer,address -O -g -parse-as-library -I Sources/CZlib -I Sources/CDiscount -I Sources/CVips -Xcc -I/usr/include)
+# libvips's headers include GLib's; pkg-config knows where they are.
+for flag in $(pkg-config --cflags vips); do common+=(-Xcc "$flag"); done
 
 header() { sed -n "s|^// $2: ||p" "$1" | head -n 1; }
 harnesses=(Fuzz/*.swift)
@@ -27,7 +29,7 @@ harnesses=(Fuzz/*.swift)
 # initialiser) must be covered by some harness, so a new reader cannot arrive without one.
 covered=" $(for h in "${harnesses[@]}"; do header "$h" fuzz-covers; done | tr '\n' ' ') "
 missing=()
-for file in $(grep -lE 'public (static func (read|parse|milliseconds)\(|init\(parsing)|public mutating func feed\(' Sources/FieldhouseKit/*.swift); do
+for file in $(grep -lE 'public (static func (read|parse|milliseconds|header)\(|init\(parsing)|public mutating func feed\(' Sources/FieldhouseKit/*.swift); do
   name=$(basename "$file" .swift)
   [[ "$covered" == *" $name "* ]] || missing+=("$name")
 done
@@ -65,7 +67,7 @@ for harness in "${harnesses[@]}"; do
   if [[ "$(header "$harness" fuzz-links)" == "NIOCore" ]]; then nio_objects; links=("${nio[@]}"); fi
   echo "fuzz: building $name…"
   if ! swiftc "${common[@]}" -module-name "Fuzz$name" -I "$out" "$harness" "${extra[@]}" "$out/libFieldhouseKit.a" \
-      "${links[@]}" -lz -lmarkdown -o "$out/bin/$name" 2> >(grep -v "Cannot export local symbol" >&2); then
+      "${links[@]}" -lz -lmarkdown -lvips -lgobject-2.0 -lglib-2.0 -o "$out/bin/$name" 2> >(grep -v "Cannot export local symbol" >&2); then
     failed+=("$name (does not build)")
     continue
   fi
