@@ -2,6 +2,7 @@ import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import Leaf
+import NIOPosix
 import SQLKit
 import Vapor
 
@@ -55,6 +56,8 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.middleware.use(FlashMiddleware())
     app.middleware.use(CSRFMiddleware(maxUploadBytes: config.maxUploadBytes))
 
+    app.photoThreadPool = NIOThreadPool(numberOfThreads: 1)
+    app.photoThreadPool.start()
     app.photoSizer = PhotoSizer(application: app)
     app.exportJobs = ExportJobs(logger: app.logger)
     app.lifecycle.use(BackgroundWorkLifecycle())
@@ -132,5 +135,6 @@ struct BackgroundWorkLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
         await application.photoSizer.stop()
         await application.exportJobs.idle()
+        try? await application.photoThreadPool.shutdownGracefully()
     }
 }

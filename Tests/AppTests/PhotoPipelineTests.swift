@@ -39,7 +39,10 @@ import Testing
                 let served = try await cast.ben.get(path)
                 #expect(served.status == .ok, "\(path)")
                 #expect(served.headers.first(name: .contentType) == "image/jpeg")
-                #expect(served.headers.first(name: .cacheControl) == "private, max-age=86400")
+                // Asked again every time (a 304 when unchanged), so a lost right to see it takes effect at once.
+                #expect(served.headers.first(name: .cacheControl) == "private, no-cache")
+                let etag = try #require(served.headers.first(name: .eTag))
+                #expect(try await cast.ben.get(path, headers: ["If-None-Match": etag]).status == .notModified)
                 let seen = try Self.inspect(served)
                 #expect((seen.width, seen.height) == (width, height), "\(path)")
                 #expect(!seen.exif && !served.body.contains("Fieldhouse fixture"), "\(path) carries no EXIF")

@@ -45,6 +45,11 @@ enum AccountExport {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
+        // Deleted while this ran: nothing of theirs may stay.
+        guard try await User.find(userID, on: db) != nil else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            return
+        }
         guard rename(temporary, final) == 0 else { throw Abort(.internalServerError, reason: "Could not finish the export file.") }
     }
 
@@ -125,13 +130,24 @@ enum AccountExport {
             ["team": $0.team.name, "slug": $0.team.slug, "role": $0.role.rawValue,
              "since": $0.createdAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? ""]
         }))
+        // A game's place only where the person may see it (not while a protected game's organiser
+        // has yet to accept them), as on the game's page.
         let answers = try await GamePlayer.query(on: db).filter(\.$user.$id == userID).with(\.$game).all()
-        try zip.add("games.json", json(answers.map {
-            ["game": $0.game.id?.uuidString.lowercased() ?? "", "sport": $0.game.sport, "place": $0.game.placeName ?? "",
-             "starts_at": SampleTime.rfc3339(milliseconds: Int64($0.game.startsAt.timeIntervalSince1970 * 1000)), "answer": $0.status.rawValue]
+        try zip.add("games.json", json(answers.map { answer in
+            let game = answer.game
+            let showPlace = GameAccess.canSeeExactPlace(privacy: game.privacy, isMember: game.$team.id != nil && answer.status != .requested,
+                                                        isOrganiser: game.$organiser.id == userID, holdsPlace: answer.status == .joined)
+            return ["game": game.id?.uuidString.lowercased() ?? "", "sport": game.sport, "place": showPlace ? game.placeName ?? "" : "",
+                    "starts_at": SampleTime.rfc3339(milliseconds: Int64(game.startsAt.timeIntervalSince1970 * 1000)), "answer": answer.status.rawValue]
         }))
-        try zip.add("coaching/grants.json", json(try await CoachGrant.query(on: db)
-            .group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }.all()))
+        // A request held back from a child is theirs to never see, and looks sent to the coach.
+        let grants = try await CoachGrant.query(on: db).group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }
+            .with(\.$coach).with(\.$athlete).all()
+            .filter { !($0.held && $0.$athlete.id == userID) }
+        try zip.add("coaching/grants.json", json(grants.map {
+            ["coach": $0.coach.username, "athlete": $0.athlete.username, "status": $0.status.rawValue,
+             "accepted_at": $0.acceptedAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? ""]
+        }))
         try zip.add("coaching/plans.json", json(try await PlannedWorkout.query(on: db)
             .group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }.sort(\.$day).all()))
     }

@@ -36,7 +36,7 @@ enum AvatarStore {
         }
         let data = Data(buffer: bytes)
         let config = req.application.config
-        return try await req.application.threadPool.runIfActive {
+        return try await PhotoFiles.render(on: req.application) {
             do {
                 return try reencode(data, format: format, config: config)
             } catch let failure as PhotoRenderer.Failure {
@@ -66,7 +66,7 @@ enum AvatarStore {
         let people = try await User.query(on: app.db).filter(\.$avatarFile != nil).all()
         for person in people {
             guard let old = person.avatarFile, format(ofFile: old) == nil else { continue }
-            let name: String? = try await app.threadPool.runIfActive {
+            let name: String? = try await PhotoFiles.render(on: app) {
                 guard let data = FileManager.default.contents(atPath: path(of: old, config: config)),
                       let format = ImageFormat.sniff(data.prefix(12)) else { return nil }
                 return try? reencode(data, format: format, config: config)

@@ -64,6 +64,8 @@ struct DeleteAccountController: RouteCollection {
         guard errors.isEmpty else {
             return try await render(req, user: user, errors: errors).encodeResponse(status: .unprocessableEntity, for: req)
         }
+        // An export being made would otherwise write their file after everything else is gone.
+        await req.application.exportJobs.wait(for: try user.requireID())
         try await AccountDeletion.delete(user, on: req.db, config: req.application.config)
         let response = req.redirect(to: "/")
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
@@ -103,6 +105,7 @@ enum AccountDeletion {
         }
         PhotoStore.removeFiles(of: photos, config: config)
         AvatarStore.remove(user.avatarFile, config: config)
-        try? FileManager.default.removeItem(atPath: AccountExport.path(for: userID, config: config))
+        let export = AccountExport.path(for: userID, config: config)
+        for path in [export, export + ".part"] { try? FileManager.default.removeItem(atPath: path) }
     }
 }

@@ -92,6 +92,11 @@ actor ExportJobs {
     private func markFailed(_ userID: UUID) { failed.insert(userID) }
     private func finish(_ userID: UUID) { running[userID] = nil }
 
+    /// Waits for this person's export, if one is being made (before their account is deleted).
+    func wait(for userID: UUID) async {
+        await running[userID]?.value
+    }
+
     /// Waits for every export under way (tests, and shutdown before the database closes).
     func idle() async {
         while let task = running.values.first { await task.value }

@@ -18,17 +18,17 @@ struct PhotoController: RouteCollection {
               let photo = try await Photo.find(id, on: req.db), try await Self.mayView(photo, viewer: viewer, on: req.db)
         else { throw Abort(.notFound) }
         let config = req.application.config
-        let ready = photo.sizes == .ready
         // Until the sizes exist, every size is the full metadata-free copy.
-        let path = ready && size != nil
+        let path = photo.sizes == .ready && size != nil
             ? PhotoStore.sizePath(photo.servedFile, size!, config: config)
             : PhotoStore.servedPath(photo.servedFile, config: config)
         let response = try await req.fileio.asyncStreamFile(at: path, mediaType: nil)
         response.headers.replaceOrAdd(name: .contentType, value: photo.imageFormat.mimeType)
-        // Private: a shared cache must never hand a photo to someone else. Once re-encoded the bytes
-        // behind a URL never change, so the browser may keep them; before that it must ask again,
-        // because the upright copy replaces the first one.
-        response.headers.replaceOrAdd(name: .cacheControl, value: ready ? "private, max-age=86400" : "private, no-cache")
+        // Private: a shared cache must never hand a photo to someone else. And the browser asks
+        // again each time (an ETag makes that a 304), so a photo is not shown from its cache once its
+        // viewer signed out, was unfriended or the photo was deleted, and the upright copy replaces
+        // the first one as soon as it exists.
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
         response.headers.replaceOrAdd(name: .contentDisposition, value: "inline")
         return response
     }

@@ -68,7 +68,7 @@ actor PhotoSizer {
             let base = String(photo.servedFile.prefix { $0 != "." })
             let made: Made
             do {
-                made = try await app.threadPool.runIfActive { try Self.render(original: original, base: base, config: config) }
+                made = try await PhotoFiles.render(on: app) { try Self.render(original: original, base: base, config: config) }
             } catch let failure as PhotoRenderer.Failure {
                 logger.warning("Photo \(id) could not be re-encoded; its metadata-free copy stays: \(failure)")
                 try await Photo.query(on: app.db).filter(\.$id == id).set(\.$sizes, to: .failed).update()

@@ -13,10 +13,13 @@ enum PhotoStore {
         config.dataDirectory + "/photos/" + size.rawValue + "/" + file
     }
 
-    /// Every file a photo may have, whether or not it has been made yet.
+    /// Every file a photo may have, whether or not it has been made yet, under each name its copies
+    /// can have had: re-encoding may change the extension (WebP becomes JPEG) while a deletion runs.
     static func paths(of photo: Photo, config: AppConfig) -> [String] {
-        [originalPath(photo.originalFile, config: config), servedPath(photo.servedFile, config: config)]
-            + Photo.Size.allCases.map { sizePath(photo.servedFile, $0, config: config) }
+        let base = String(photo.servedFile.prefix { $0 != "." })
+        let names = ["jpg", "png", "webp"].map { base + "." + $0 }
+        return [originalPath(photo.originalFile, config: config)]
+            + names.flatMap { name in [servedPath(name, config: config)] + Photo.Size.allCases.map { sizePath(name, $0, config: config) } }
     }
 
     /// Removes the files of these photos (their rows go with the challenge or response).
@@ -64,15 +67,18 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     private var names: (original: String, served: String)?
     private(set) var received: Received?
 
-    init(config: AppConfig, field: String) {
-        self.config = config
+    private let application: Application
+
+    init(application: Application, field: String) {
+        self.application = application
+        self.config = application.config
         self.field = field
     }
 
     /// Reads a streamed form whose `photo` field is a photo; the photo is on disk when this returns.
     static func receiveForm(_ req: Request) async throws -> (form: StreamedForm, photo: PhotoReceiver) {
         let config = req.application.config
-        let receiver = PhotoReceiver(config: config, field: "photo")
+        let receiver = PhotoReceiver(application: req.application, field: "photo")
         // One photo per form: a second `photo` part is not read (one receiver holds one file).
         var handedOut = false
         let form = try await StreamedForm.receive(req, maxBytes: config.maxUploadBytes) { field, _ in
@@ -207,7 +213,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     private func convertHEIC(at path: String, servedName: String) async throws -> Received {
         let config = config
         let byteCount = Int(originalOffset)
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await PhotoFiles.render(on: application) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw Abort(.internalServerError, reason: "The photo was not stored.")
             }

@@ -1,10 +1,17 @@
 import FieldhouseKit
 import Foundation
+import NIOPosix
 import Vapor
 
 /// What avatars and challenge photos share once libvips has made their bytes: putting a file in
 /// place, and telling a person why a picture was refused.
 enum PhotoFiles {
+    /// Decoding runs here, one picture at a time, not on the shared blocking pool: that pool also
+    /// serves files and checks passwords, and two large pictures must not stall sign-ins.
+    static func render<T: Sendable>(on app: Application, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await app.photoThreadPool.runIfActive(work)
+    }
+
     /// Writes `bytes` under a temporary name and renames it into place, so a reader never sees half
     /// a picture and a crash never leaves one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
@@ -46,4 +53,14 @@ enum PhotoFiles {
     }
 
     static let notAPicture = "That file is not a JPEG, PNG, WebP or HEIC picture. Choose a photo in one of those formats."
+}
+
+extension Application {
+    private struct PhotoThreadPoolKey: StorageKey { typealias Value = NIOThreadPool }
+
+    /// One thread for libvips; started by `configure`, stopped by `BackgroundWorkLifecycle`.
+    var photoThreadPool: NIOThreadPool {
+        get { storage[PhotoThreadPoolKey.self]! }
+        set { storage[PhotoThreadPoolKey.self] = newValue }
+    }
 }
