@@ -72,6 +72,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
 /// Work `fieldhouse serve` resumes once the database is ready: photos left half-done by a restart,
 /// and pictures stored before they were re-encoded.
 public func startBackgroundWork(_ app: Application) async throws {
+    AccountExport.removeExpired(config: app.config)
     try await AvatarStore.catchUp(app)
     try await app.photoSizer.catchUp()
 }
@@ -127,6 +128,7 @@ enum Migrations {
         app.migrations.add(AddHeldToCoachGrants())
         app.migrations.add(AddSizesToPhotos())
         app.migrations.add(AddCalendarTokenHashToUsers())
+        app.migrations.add(AddActorToNotifications())
     }
 }
 

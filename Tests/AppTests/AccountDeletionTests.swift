@@ -11,15 +11,8 @@ import Vapor
 @Suite struct AccountDeletionTests {
     /// Every table and column of the database, searched for `needle` (as a UUID or inside text).
     static func rowsMentioning(_ needle: UUID, in app: TestApp) async throws -> [String] {
-        let sql = app.db as! any SQLDatabase
-        let tables: [String]
-        if app.store.schema != nil {
-            tables = try await sql.raw("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()")
-                .all().map { try $0.decode(column: "name", as: String.self) }
-        } else {
-            tables = try await sql.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                .all().map { try $0.decode(column: "name", as: String.self) }
-        }
+        let sql = app.sql
+        let tables = try await app.tableNames()
         let text = needle.uuidString.lowercased()
         var found: [String] = []
         for table in tables {
@@ -63,6 +56,16 @@ import Vapor
             #expect(try await ben.reply(to: sent).status == .seeOther)
             let bens = try #require(try await ben.sendChallenge(to: ["owner_o"]).location)
             #expect(try await olga.reply(to: bens).status == .seeOther)
+            // Ben accepts Olga's reply; his challenge to Olga and Pia counts her as done.
+            try await ben.befriend(cast.player, "player_p", me: "ben")
+            _ = try #require(try await ben.sendChallenge(to: ["owner_o", "player_p"], caption: "Two of you, one bench").location)
+            let olgaReply = try #require(try await ChallengeResponse.query(on: app.db).filter(\.$challenge.$id == UUID(uuidString: String(bens.split(separator: "/").last!))!).first())
+            #expect(try await ben.post("\(bens)/responses/\(try olgaReply.requireID().uuidString.lowercased())/accept", [("stars", "5")], csrfFrom: bens).status == .seeOther)
+            #expect(try await ben.get(bens).contains("1 of 1 completed"))
+            // Ben plays in Olga Solo, which nobody can take over.
+            try await olga.post("/teams/\(solo)/invites", [("username", "ben")], csrfFrom: "/teams/\(solo)")
+            let invite = try #require(try await ben.get("/teams").firstMatch(#"action="/invites/([^/]+)/accept""#))
+            try await ben.post("/invites/\(invite)/accept", [], csrfFrom: "/teams")
             let token = try await olga.deviceToken()
             #expect(try await olga.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "w1", "sport": "running", "start": \#(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)}"#).status == .created)
             _ = try await olga.get("/settings/calendar")
@@ -89,8 +92,15 @@ import Vapor
             #expect(try await Self.rowsMentioning(olgaID, in: app) == [])
             // Olga's files are gone; Ben's challenge photo is all that is left.
             let filesAfter = Self.files(under: app.store.config.dataDirectory)
-            #expect(filesAfter.count == 4, "Ben's challenge photo: original, served, large, small: \(filesAfter)")
+            #expect(filesAfter.count == 8, "Ben's two challenge photos: original, served, large, small: \(filesAfter)")
             #expect(try await app.browser().get("/u/owner_o").status == .notFound)
+            // Nothing she did is told under her name any more; Mads and Ben hear what became of her teams.
+            #expect(try await Notification.query(on: app.db).all().filter { $0.text.contains("Olga Owner") }.map(\.text) == [])
+            #expect(try await cast.manager.get("/notifications").contains("You are now the owner of Matrix United"))
+            #expect(try await ben.get("/notifications").contains("Olga Solo is closed"))
+            // Ben's challenges count without her: the one she completed is open again, the other waits only for Pia.
+            let counts = try await Challenge.query(on: app.db).all().map { "\($0.caption): \($0.completedCount)/\($0.recipientCount)" }.sorted()
+            #expect(counts == ["Find this mural and copy the pose: 0/0", "Two of you, one bench: 0/1"])
 
             // Matrix United carries on under Mads, with the fixture Olga scheduled; Olga Solo is gone.
             #expect(try await cast.manager.get("/teams/\(cast.slug)").contains("Olga") == false)
@@ -107,6 +117,28 @@ import Vapor
                 let place = try await GamePlayer.query(on: app.db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == person.requireID()).first()
                 #expect(place?.status == status, "\(username)")
             }
+        }
+    }
+
+    /// Asking for the password again (to delete the account or change the password) counts wrong
+    /// answers like sign-in does: a borrowed session cannot be used to guess it.
+    @Test func passwordRechecksAreLimited() async throws {
+        try await withApp { app in
+            let ana = app.browser(); try await ana.signUp("ana")
+            for attempt in 1...LoginLimiter.maxFailures {
+                let form = attempt.isMultiple(of: 2) ? "/settings/password" : "/settings/delete-account"
+                let fields = attempt.isMultiple(of: 2)
+                    ? [("current_password", "guess-\(attempt)"), ("new_password", "a-new-long-password"), ("confirm_password", "a-new-long-password")]
+                    : [("username", "ana"), ("password", "guess-\(attempt)")]
+                #expect(try await ana.post(form, fields, csrfFrom: form).status == .unprocessableEntity)
+            }
+            // Now even the right password waits, on both forms, and the account is untouched.
+            let locked = try await ana.post("/settings/delete-account", [("username", "ana"), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
+            #expect(locked.status == .tooManyRequests && locked.contains("Too many wrong passwords. Try again in 15 minutes."))
+            let change = try await ana.post("/settings/password", [("current_password", Browser.password), ("new_password", "a-new-long-password"),
+                                                                  ("confirm_password", "a-new-long-password")], csrfFrom: "/settings/password")
+            #expect(change.status == .tooManyRequests)
+            #expect(try await ana.get("/settings/profile").status == .ok)
         }
     }
 }

@@ -75,6 +75,16 @@ import Vapor
             // Nobody else reaches it: Ben's download is his own (none), and signed out is refused.
             #expect(try await cast.ben.get("/settings/export/download").status == .notFound)
             #expect(try await app.browser().get("/settings/export/download").status != .ok)
+
+            // A week later the file is gone from the server and the page offers a new one.
+            #expect(page.contains("kept until"))
+            let anaID = try #require(try await User.query(on: app.db).filter(\.$username == "ana").first()?.requireID())
+            let path = AccountExport.path(for: anaID, config: app.store.config)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-AccountExport.keptFor - 60)], ofItemAtPath: path)
+            #expect(try await ana.get("/settings/export/download").status == .notFound)
+            #expect(!FileManager.default.fileExists(atPath: path))
+            let later = try await ana.get("/settings/export")
+            #expect(!later.contains("/settings/export/download") && later.contains("Prepare my export"))
         }
     }
 }

@@ -72,7 +72,14 @@ struct PrivacyTests {
             let hiddenInvite = try await sam.post("/teams/\(team)/invites", [("username", "ada")], csrfFrom: "/teams/\(team)")
             #expect(hiddenInvite.status == .unprocessableEntity && hiddenInvite.contains("Nobody has the username"))
 
-            // The child: to the stranger it looks sent, exactly as to anyone (his lists show it waiting), and she sees nothing.
+            // The child's profile is for followers, so to a stranger she does not exist at all.
+            let unknownKid = try await sam.post("/coach/invite", [("username", "kid")], csrfFrom: "/coach")
+            #expect(unknownKid.status == nobody.status && unknownKid.contains("There is nobody called kid here."))
+            let unknownInvite = try await sam.post("/teams/\(team)/invites", [("username", "kid")], csrfFrom: "/teams/\(team)")
+            #expect(unknownInvite.status == .unprocessableEntity && unknownInvite.contains("Nobody has the username") && !unknownInvite.contains("Kim Kid"))
+
+            // With a public profile: to the stranger it looks sent, exactly as to anyone (his lists show it waiting), and she sees nothing.
+            try await kid.post("/settings/privacy", [("visibility", "public")], csrfFrom: "/settings/privacy")
             let toKid = try await sam.post("/coach/invite", [("username", "kid")], csrfFrom: "/coach")
             #expect(toKid.status == .seeOther)
             let kidInvite = try await sam.post("/teams/\(team)/invites", [("username", "kid")], csrfFrom: "/teams/\(team)")

@@ -97,11 +97,20 @@ struct ProfileTests {
             #expect(young.visibility == .followers)
             #expect(adult.visibility == .public)
 
-            let stranger = app.browser()
+            // Strangers cannot find a child: not the page, not search, and so they cannot ask to follow.
+            let stranger = app.browser(); try await stranger.signUp("stranger_x")
+            #expect(try await app.browser().get("/u/young_one").status == .notFound)
+            #expect(try await stranger.get("/u/young_one").status == .notFound)
+            #expect(try await stranger.get("/people?q=young").contains("young_one") == false)
+            #expect(try await stranger.post("/u/young_one/follow", [], csrfFrom: "/people").status == .notFound)
+            // Once she follows him he may see who she is, no more, and following her is a request.
+            try await teen.post("/u/stranger_x/follow", [], csrfFrom: "/u/stranger_x")
             let page = try await stranger.get("/u/young_one")
             #expect(page.status == .ok)
             #expect(page.contains("shares their profile with followers only"))
             #expect(!page.contains("12–14"))
+            try await stranger.post("/u/young_one/follow", [], csrfFrom: "/u/young_one")
+            #expect(try await Follow.query(on: app.db).filter(\.$status == .pending).count() == 1)
         }
     }
 

@@ -90,6 +90,19 @@ import Vapor
         let workout: String
         let challenge: String
         let photo: String
+        /// A 13-year-old's workout, shown to their followers.
+        let teenWorkout: String
+    }
+
+    /// A workout with a 60-point route, made over the API the way a phone makes one.
+    static func recordWorkout(_ browser: Browser, latitude: Double) async throws {
+        let token = try await browser.deviceToken()
+        let start = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
+        let points = (0..<60).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(latitude + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
+        #expect(try await browser.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(points)]}"#).status == .created)
+        let made = try await browser.api(.POST, "/api/v1/workouts", token: token,
+                                         json: #"{"external_id": "m1", "sport": "running", "start": \#(start), "end": \#(start + 59_000)}"#)
+        #expect(made.status == .created)
     }
 
     static func makeWorld(_ app: TestApp) async throws -> World {
@@ -113,15 +126,43 @@ import Vapor
         try await ana.upload("/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
                              data: try fixturePhoto("rotated_gps.jpg"), csrfFrom: "/settings/avatar")
 
-        let token = try await ana.deviceToken()
-        let start = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
-        let points = (0..<60).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(55.68 + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
-        #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(points)]}"#).status == .created)
-        let made = try await ana.api(.POST, "/api/v1/workouts", token: token,
-                                     json: #"{"external_id": "m1", "sport": "running", "start": \#(start), "end": \#(start + 59_000)}"#)
-        #expect(made.status == .created)
+        try await recordWorkout(ana, latitude: 55.68)
         try await Workout.query(on: app.db).set(\.$visibility, to: .private).update()
         let workout = try #require(try await Workout.query(on: app.db).first()?.requireID().uuidString.lowercased())
+
+        // Rex played in the team until a manager removed him.
+        let rex = app.browser(); try await rex.signUp("rex_r", name: "Rex Removed")
+        try await cast.owner.post("/teams/\(cast.slug)/invites", [("username", "rex_r")], csrfFrom: "/teams/\(cast.slug)")
+        let invite = try #require(try await rex.get("/teams").firstMatch(#"action="/invites/([^/]+)/accept""#))
+        try await rex.post("/invites/\(invite)/accept", [], csrfFrom: "/teams")
+        #expect(try await rex.get(game).status == .ok)
+        try await cast.manager.post("/teams/\(cast.slug)/members/rex_r/remove", [], csrfFrom: "/teams/\(cast.slug)")
+        // The site's editor and admin have no view of private things.
+        let editor = app.browser(); try await editor.signUp("eda_e", name: "Eda Editor")
+        let admin = app.browser(); try await admin.signUp("adam_a", name: "Adam Admin")
+        try await User.query(on: app.db).filter(\.$username == "eda_e").set(\.$role, to: .editor).update()
+        try await User.query(on: app.db).filter(\.$username == "adam_a").set(\.$role, to: .admin).update()
+        // Tia is 13: her profile and her workout are for her followers, and Tom is her friend.
+        let teen = app.browser(); try await teen.signUp("tia_t", name: "Tia Teen", birthDate: "2013-02-01")
+        let teenFriend = app.browser(); try await teenFriend.signUp("tom_t", name: "Tom Teen", birthDate: "2012-06-01")
+        // They play in Kai's youth squad, which let them in; until then neither could find the other.
+        #expect(try await teenFriend.get("/u/tia_t").status == .notFound)
+        let squad = try await coach.createTeam("Youth Squad")
+        for child in [teen, teenFriend] {
+            try await child.post("/teams/\(squad)/join", [("message", "")], csrfFrom: "/teams/\(squad)")
+            let request = try #require(try await JoinRequest.query(on: app.db).join(Team.self, on: \JoinRequest.$team.$id == \Team.$id)
+                .filter(Team.self, \.$slug == squad).first())
+            try await coach.post("/teams/\(squad)/requests/\(try request.requireID().uuidString.lowercased())/approve", [], csrfFrom: "/teams/\(squad)")
+        }
+        try await teen.post("/u/tom_t/follow", [], csrfFrom: "/u/tom_t")
+        try await teenFriend.post("/friends/requests/tia_t/approve", [], csrfFrom: "/friends")
+        try await teenFriend.post("/u/tia_t/follow", [], csrfFrom: "/u/tia_t")
+        try await teen.post("/friends/requests/tom_t/approve", [], csrfFrom: "/friends")
+        try await recordWorkout(teen, latitude: 55.70)
+        let tiaID = try #require(try await User.query(on: app.db).filter(\.$username == "tia_t").first()?.requireID())
+        let tiaWorkout = try #require(try await Workout.query(on: app.db).filter(\.$user.$id == tiaID).first())
+        tiaWorkout.visibility = .followers
+        try await tiaWorkout.update(on: app.db)
 
         let challenge = try #require(try await ana.sendChallenge(to: ["ben_b"]).location)
         let photo = try #require(try await Challenge.query(on: app.db).first()?.$photo.id.uuidString.lowercased())
@@ -132,8 +173,10 @@ import Vapor
         return World(
             people: [("anonymous", app.browser()), ("stranger", cast.stranger), ("requester", cast.requester), ("invitee", cast.invitee),
                      ("player", cast.player), ("teamCoach", cast.coach), ("manager", cast.manager), ("owner", cast.owner),
-                     ("ana", ana), ("friend", ben), ("follower", follower), ("coach", coach), ("exCoach", exCoach)],
-            team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)"
+                     ("ana", ana), ("friend", ben), ("follower", follower), ("coach", coach), ("exCoach", exCoach),
+                     ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend)],
+            team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)",
+            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())"
         )
     }
 
@@ -147,6 +190,7 @@ import Vapor
         let workout: Set<String> = ["ana", "coach"]
         let challenge: Set<String> = ["ana", "friend"]
         let profile: Set<String> = ["ana", "follower", "friend"]
+        let teen: Set<String> = ["teen", "teenFriend"]
         return [
             ("GET /teams/:slug", "/teams/\(world.team)", teamPage),
             ("GET /teams/:slug/edit", "/teams/\(world.team)/edit", managers),
@@ -169,6 +213,43 @@ import Vapor
             ("GET /coach/athletes/:username", "/coach/athletes/ana_a", ["coach"]),
             ("GET /coach/athletes/:username/zones", "/coach/athletes/ana_a/zones", ["coach"]),
             ("GET /settings/export/download", "/settings/export/download", ana),
+            // Kai runs her squad, so he may know she exists (the page says no more), not see her followers.
+            ("GET /u/:username", "/u/tia_t", teen.union(["coach"])),
+            ("GET /u/:username/followers", "/u/tia_t/followers", teen),
+            ("GET /workouts/:id", world.teenWorkout, teen),
+            ("GET /workouts/:id", world.teenWorkout + ".gpx", teen),
+        ]
+    }
+
+    /// Forms that change one of the private objects, with who may send them. Everybody else's
+    /// attempt is refused and changes nothing at all in the database. Forms that end something
+    /// (deleting, cancelling) come last, as the allowed person then sends each for real.
+    static func objectForms(_ world: World) -> [(path: String, fields: [(String, String)], allowed: Set<String>)] {
+        let managers: Set<String> = ["manager", "owner"]
+        let team = "/teams/\(world.team)", game = world.game
+        let gameForm: [(String, String)] = [("day", gameDay(5).day), ("time", "19:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                                            ("place_name", "Hijack Hall"), ("latitude", "55.6"), ("longitude", "12.5"), ("opponent", "Nobody")]
+        let workoutForm: [(String, String)] = [("name", "Hijacked run"), ("sport", "running"), ("visibility", "public")]
+        let plan: [(String, String)] = [("day", gameDay(2).day), ("sport", "running"), ("duration", "30"), ("description", "Hijacked")]
+        return [
+            (team + "/edit", TeamCast.validEdit(privacy: "public").map { $0.0 == "name" ? ($0.0, "Hijacked United") : $0 }, managers),
+            (team + "/invites", [("username", "stranger_s")], managers),
+            (team + "/members/coach_c/role", [("role", "player")], managers),
+            (team + "/games/new", gameForm, managers),
+            (game + "/edit", gameForm, managers),
+            (game + "/rsvp", [("status", "going")], ["player", "teamCoach", "manager", "owner"]),
+            (game + "/remind", [], managers),
+            (world.workout + "/edit", workoutForm, ["ana"]),
+            (world.workout + "/comments", [("body", "Nice route, where is it?")], ["ana", "coach"]),
+            (world.teenWorkout + "/comments", [("body", "Where do you live?")], ["teen"]),
+            ("/coach/athletes/ana_a/plans", plan, ["coach"]),
+            ("/coach/athletes/ana_a/zones", [("max_hr", "150"), ("resting_hr", "50"), ("basis", "max"), ("zone1", "50"), ("zone2", "60"),
+                                              ("zone3", "70"), ("zone4", "80"), ("zone5", "90")], ["coach"]),
+            (team + "/members/player_p/remove", [], managers),
+            (game + "/cancel", [("confirm", "yes")], managers),
+            (world.challenge + "/delete", [("confirm", "yes")], ["ana"]),
+            (world.workout + "/delete", [], ["ana"]),
+            (team + "/delete", [], ["owner"]),
         ]
     }
 
@@ -230,6 +311,29 @@ import Vapor
                         #expect(page.status != .ok && page.status.code < 500, "\(name) must not see \(path) (\(route)) but got \(page.status)")
                     }
                 }
+            }
+
+            // Every form that changes a private object, from everybody not allowed to send it: refused,
+            // and the database is exactly as before (not one row written, notifications included).
+            let before = try await app.dump(except: ["sessions"])
+            for (path, fields, allowed) in Self.objectForms(world) {
+                for (name, browser) in world.people where !allowed.contains(name) {
+                    let page = try await browser.post(path, fields, csrfFrom: name == "anonymous" ? "/login" : "/settings/profile")
+                    let refused = name == "anonymous" ? page.status == .seeOther && page.location?.hasPrefix("/login") == true || page.status == .unauthorized
+                        : [403, 404].contains(page.status.code)
+                    #expect(refused, "\(name) sent \(path) and got \(page.status) \(page.location ?? "")")
+                }
+            }
+            let after = try await app.dump(except: ["sessions"])
+            for table in before.keys.sorted() where before[table] != after[table] {
+                Issue.record("a refused form changed \(table): \(Set(after[table] ?? []).symmetricDifference(before[table] ?? []).sorted())")
+            }
+            // The people allowed get through: the forms are real, not refused for another reason.
+            for (path, fields, allowed) in Self.objectForms(world) {
+                let name = try #require(allowed.sorted().first)
+                let browser = try #require(world.people.first { $0.0 == name }?.1)
+                let page = try await browser.post(path, fields, csrfFrom: "/settings/profile")
+                #expect(page.status == .seeOther, "\(name) sent \(path) and got \(page.status): \(page.body.prefix(300))")
             }
         }
     }

@@ -122,10 +122,9 @@ struct AccountController: RouteCollection {
         let limiter = LoginLimiter(db: req.db, now: Date())
         let keys = LoginLimiter.keys(login: user?.username ?? login, address: req.clientAddress)
         if let until = try await limiter.retryAfter(keys: keys) {
-            let minutes = max(1, Int((until.timeIntervalSinceNow / 60).rounded(.up)))
-            let message = "Too many failed sign-in attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
-            let response = try await renderLogin(req, login: login, next: next, error: message, status: .tooManyRequests)
-            response.headers.replaceOrAdd(name: .retryAfter, value: String(minutes * 60))
+            let wait = LoginLimiter.waitMessage(until: until)
+            let response = try await renderLogin(req, login: login, next: next, error: wait.text, status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: .retryAfter, value: String(wait.seconds))
             return response
         }
 

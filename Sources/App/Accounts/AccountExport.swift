@@ -16,6 +16,40 @@ enum AccountExport {
         config.dataDirectory + "/exports/" + userID.uuidString.lowercased() + ".zip"
     }
 
+    /// How long a finished export is offered. It holds everything about a person, so it is not kept
+    /// on the server longer than it takes to fetch it.
+    static let keptFor: TimeInterval = 7 * 24 * 3600
+
+    struct Ready {
+        let path: String
+        let made: Date
+        let bytes: Int
+    }
+
+    /// This person's finished export, or nil; an export older than `keptFor` is deleted instead.
+    static func ready(for userID: UUID, config: AppConfig, now: Date = Date()) -> Ready? {
+        let path = path(for: userID, config: config)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let made = attributes[.modificationDate] as? Date, let bytes = attributes[.size] as? Int else { return nil }
+        guard now.timeIntervalSince(made) < keptFor else {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
+        return Ready(path: path, made: made, bytes: bytes)
+    }
+
+    /// Deletes every export past `keptFor`, and half-made ones a restart interrupted (run at start).
+    static func removeExpired(config: AppConfig, now: Date = Date()) {
+        let folder = config.dataDirectory + "/exports"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let path = folder + "/" + name
+            let made = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            if name.hasSuffix(".part") || made.map({ now.timeIntervalSince($0) >= keptFor }) ?? true {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
     /// The raw sample tables and their columns, exported as they are stored.
     private static let sampleTables: [(table: String, columns: [(name: String, kind: SampleTable.Column.Kind)])] = [
         ("heart_rate_samples", [("bpm", .integer)]),

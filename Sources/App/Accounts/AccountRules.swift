@@ -74,4 +74,10 @@ extension User {
     func isUnder16(on today: CalendarDate = .today) -> Bool {
         birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: today) < 16 } ?? true
     }
+
+    /// The latest birth date (as stored, "YYYY-MM-DD") of someone 16 or older today, for queries:
+    /// `birth_date <= cutoff` is `!isUnder16()`, NULL included as under 16.
+    static func sixteenCutoff(on today: CalendarDate = .today) -> String {
+        String(format: "%04d-%02d-%02d", today.year - 16, today.month, today.day)
+    }
 }

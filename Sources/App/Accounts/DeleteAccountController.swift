@@ -56,13 +56,19 @@ struct DeleteAccountController: RouteCollection {
         if (form.username ?? "").trimmingCharacters(in: .whitespaces).lowercased() != user.username {
             errors["username"] = "Type your username, \(user.username), exactly."
         }
+        var status = HTTPStatus.unprocessableEntity
         if (form.password ?? "").isEmpty {
             errors["password"] = "Enter your password."
-        } else if try await !req.password.async.verify(form.password ?? "", created: user.passwordHash) {
-            errors["password"] = "That is not your password."
+        } else if errors.isEmpty {
+            // Only a complete form costs a try, so a mistyped username does not count against anyone.
+            switch try await req.recheckPassword(of: user, form.password ?? "") {
+            case .right: break
+            case .wrong: errors["password"] = "That is not your password."
+            case .locked(let message): errors["password"] = message; status = .tooManyRequests
+            }
         }
         guard errors.isEmpty else {
-            return try await render(req, user: user, errors: errors).encodeResponse(status: .unprocessableEntity, for: req)
+            return try await render(req, user: user, errors: errors).encodeResponse(status: status, for: req)
         }
         // An export being made would otherwise write their file after everything else is gone.
         await req.application.exportJobs.wait(for: try user.requireID())
@@ -89,6 +95,7 @@ enum AccountDeletion {
             for place in places where place.game.$organiser.id != userID && place.game.startsAt > Date() {
                 try await GameRoster.remove(userID: userID, from: place.game, on: db)
             }
+            try await Challenge.forgetPerson(userID, on: db)
             var photos: [Photo] = []
             for challenge in try await Challenge.query(on: db).filter(\.$sender.$id == userID).all() {
                 photos += try await challenge.deleteWithReplies(on: db)

@@ -16,6 +16,8 @@ struct ExportController: RouteCollection {
         let preparing: Bool
         let failed: Bool
         let ready: String?
+        /// When the finished file is deleted.
+        let until: String?
         let size: String?
     }
 
@@ -23,15 +25,14 @@ struct ExportController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         let state = await req.application.exportJobs.state(of: userID)
-        let path = AccountExport.path(for: userID, config: req.application.config)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let made = attributes?[.modificationDate] as? Date
-        let bytes = attributes?[.size] as? Int
+        let ready = state == .running ? nil : AccountExport.ready(for: userID, config: req.application.config)
         let format = WorkoutFormat(user)
+        let when = { (date: Date) in format.when(Int64(date.timeIntervalSince1970 * 1000)) }
         return try await req.view.render("accounts/settings_export", Page(
             layout: req.layout(title: "Export your data", section: "settings", refreshSeconds: state == .running ? 3 : nil),
             preparing: state == .running, failed: state == .failed,
-            ready: made.map { format.when(Int64($0.timeIntervalSince1970 * 1000)) }, size: bytes.map(WorkoutFormat.fileSize)
+            ready: ready.map { when($0.made) }, until: ready.map { when($0.made.addingTimeInterval(AccountExport.keptFor)) },
+            size: ready.map { WorkoutFormat.fileSize($0.bytes) }
         ))
     }
 
@@ -47,11 +48,12 @@ struct ExportController: RouteCollection {
 
     func download(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let path = AccountExport.path(for: try user.requireID(), config: req.application.config)
-        guard FileManager.default.fileExists(atPath: path) else {
+        let userID = try user.requireID()
+        guard await req.application.exportJobs.state(of: userID) != .running,
+              let ready = AccountExport.ready(for: userID, config: req.application.config) else {
             throw Abort(.notFound, reason: "There is no export ready. Prepare one on the export page.")
         }
-        let response = try await req.fileio.asyncStreamFile(at: path, mediaType: .zip)
+        let response = try await req.fileio.asyncStreamFile(at: ready.path, mediaType: .zip)
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-store")
         response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"fieldhouse-\(user.username).zip\"")
         return response

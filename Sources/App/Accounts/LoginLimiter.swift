@@ -54,10 +54,42 @@ struct LoginLimiter {
         }
     }
 
+    /// The message for someone who must wait until `until`.
+    static func waitMessage(until: Date, tooMany: String = "failed sign-in attempts") -> (text: String, seconds: Int) {
+        let minutes = max(1, Int((until.timeIntervalSinceNow / 60).rounded(.up)))
+        return ("Too many \(tooMany). Try again in \(minutes) minute\(minutes == 1 ? "" : "s").", minutes * 60)
+    }
+
     /// A successful sign-in clears the account's count from that address, not the address's: one
     /// right password must not reset a guessing run against other accounts.
     func recordSuccess(login: String, address: String?) async throws {
         guard let pair = Self.keys(login: login, address: address).first else { return }
         try await LoginAttempt.query(on: db).filter(\.$key == pair.name).delete()
+    }
+}
+
+/// What asking a signed-in person for their password again found.
+enum PasswordRecheck {
+    case right
+    case wrong
+    /// Too many wrong answers lately; the message says how long to wait.
+    case locked(String)
+}
+
+extension Request {
+    /// Asks for the signed-in person's password again (to change it or delete the account). Wrong
+    /// answers count with failed sign-ins for the account from this address, so a borrowed session
+    /// cannot be used to guess the password either.
+    func recheckPassword(of user: User, _ password: String) async throws -> PasswordRecheck {
+        let limiter = LoginLimiter(db: db, now: Date())
+        let keys = LoginLimiter.keys(login: user.username, address: clientAddress)
+        if let until = try await limiter.retryAfter(keys: keys) {
+            return .locked(LoginLimiter.waitMessage(until: until, tooMany: "wrong passwords").text)
+        }
+        guard try await self.password.async.verify(password, created: user.passwordHash) else {
+            try await limiter.recordFailure(keys: keys)
+            return .wrong
+        }
+        return .right
     }
 }

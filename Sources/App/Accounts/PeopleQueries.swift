@@ -25,7 +25,10 @@ enum PeopleQueries {
     /// Restricts a query of users to people the viewer may know exist (see `ProfilePolicy.canSeeExists`).
     static func visible(_ query: SQLSelectBuilder, connected: [UUID]) -> SQLSelectBuilder {
         query.where { group in
-            let group = group.where("visibility", .notEqual, User.Visibility.private.rawValue)
+            let group = group.where("visibility", .equal, User.Visibility.public.rawValue).orWhere { adult in
+                adult.where("visibility", .equal, User.Visibility.followers.rawValue)
+                    .where("birth_date", .isNot, SQLLiteral.null).where("birth_date", .lessThanOrEqual, User.sixteenCutoff())
+            }
             return connected.isEmpty ? group : group.orWhere("id", .in, connected)
         }
     }

@@ -13,6 +13,9 @@ enum ProfilePolicy {
         var viewerFollows: Follow.Status?
         /// The person's follow of the viewer, if any.
         var followsViewer: Follow.Status?
+        /// Both are in a team one is let into (not a public one anyone joins), or the viewer runs
+        /// or coaches a team the person is in.
+        var sharesTeam = false
     }
 
     /// Bio, sports, counts, avatar and follower lists.
@@ -22,9 +25,15 @@ enum ProfilePolicy {
 
     /// Whether the viewer may know the person exists at all (page not 404, listed in search).
     /// Someone who follows you, or asked to, is never hidden from you: you must see who they are.
+    /// A child's profile for followers is hidden like a private one, except from teammates: strangers
+    /// cannot find, and so cannot ask to follow, someone under 16 who has not followed them first.
     static func canSeeExists(_ user: User, _ relation: Relation) -> Bool {
-        canViewProfile(user, relation) || user.visibility != .private
-            || relation.viewerFollows != nil || relation.followsViewer != nil
+        if canViewProfile(user, relation) || relation.viewerFollows != nil || relation.followsViewer != nil { return true }
+        switch user.visibility {
+        case .public: return true
+        case .followers: return !user.isUnder16() || relation.sharesTeam
+        case .private: return false
+        }
     }
 
     /// What a request (a team invitation, a coaching request) from `sender` does when it names `person`.
@@ -40,23 +49,16 @@ enum ProfilePolicy {
     /// under 16 (or without a birth date) hears only from people they follow or share a team with.
     static func reach(_ person: User?, from sender: User, on db: any Database) async throws -> Reach {
         guard let person else { return .unknown }
-        let personID = try person.requireID(), senderID = try sender.requireID()
-        let relation = try await Relations.load(viewer: sender, people: [personID], on: db).relation(to: person)
+        let relation = try await Relations.load(viewer: sender, people: [try person.requireID()], on: db).relation(to: person)
         guard canSeeExists(person, relation) else { return .unknown }
         guard person.isUnder16() else { return .allowed }
-        if relation.followsViewer == .accepted { return .allowed }
-        // Anyone can join a public team at once, so only a team one is let into, or runs, counts.
-        let shared = try await (db as! any SQLDatabase).raw("""
-            SELECT 1 AS found FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
-            WHERE a.user_id = \(bind: personID) AND b.user_id = \(bind: senderID)
-              AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach')) LIMIT 1
-            """).first()
-        return shared == nil ? .dropped : .allowed
+        return relation.followsViewer == .accepted || relation.sharesTeam ? .allowed : .dropped
     }
 
-    /// Following a public profile needs nobody's approval; anything else is a request.
+    /// Following a public profile needs nobody's approval; anything else, and following anyone under
+    /// 16, is a request they answer.
     static func followStatus(for target: User) -> Follow.Status {
-        target.visibility == .public ? .accepted : .pending
+        target.visibility == .public && !target.isUnder16() ? .accepted : .pending
     }
 }
 
@@ -64,6 +66,7 @@ enum ProfilePolicy {
 struct Relations {
     private var outgoing: [UUID: Follow.Status] = [:]
     private var incoming: [UUID: Follow.Status] = [:]
+    private var teammates: Set<UUID> = []
     private let viewerID: UUID?
 
     static func load(viewer: User?, people: [UUID], on db: any Database) async throws -> Relations {
@@ -76,6 +79,13 @@ struct Relations {
         for edge in try await FollowEdge.all(on: db, { $0.where("followee_id", .equal, viewerID).where("follower_id", .in, people) }) {
             relations.incoming[edge.follower] = edge.status
         }
+        // Anyone can join a public team at once, so only a team one is let into, or runs, counts.
+        struct Row: Decodable { let user_id: UUID }
+        relations.teammates = Set(try await (db as! any SQLDatabase).raw("""
+            SELECT DISTINCT a.user_id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
+            WHERE a.user_id IN (\(binds: people)) AND b.user_id = \(bind: viewerID)
+              AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach'))
+            """).all(decoding: Row.self).map(\.user_id))
         return relations
     }
 
@@ -83,7 +93,7 @@ struct Relations {
 
     func relation(to user: User) -> ProfilePolicy.Relation {
         guard let id = user.id, let viewerID else { return .init() }
-        return .init(isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id])
+        return .init(isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id], sharesTeam: teammates.contains(id))
     }
 }
 

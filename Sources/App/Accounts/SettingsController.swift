@@ -186,10 +186,15 @@ struct SettingsController: RouteCollection {
         let user = try req.requireUser()
         let form = try req.content.decode(PasswordForm.self)
         var errors: [String: String] = [:]
+        var status = HTTPStatus.unprocessableEntity
         if (form.current_password ?? "").isEmpty {
             errors["current_password"] = "Enter your current password"
-        } else if try await !req.password.async.verify(form.current_password ?? "", created: user.passwordHash) {
-            errors["current_password"] = "That is not your current password"
+        } else {
+            switch try await req.recheckPassword(of: user, form.current_password ?? "") {
+            case .right: break
+            case .wrong: errors["current_password"] = "That is not your current password"
+            case .locked(let message): errors["current_password"] = message; status = .tooManyRequests
+            }
         }
         errors["new_password"] = AccountRules.password(form.new_password)
         if errors["new_password"] == nil, form.new_password != form.confirm_password {
@@ -197,7 +202,7 @@ struct SettingsController: RouteCollection {
         }
         guard errors.isEmpty, let password = form.new_password else {
             let page = PasswordPage(layout: req.layout(title: "Change password", section: "settings"), errors: errors)
-            return try await req.view.render("accounts/settings_password", page).encodeResponse(status: .unprocessableEntity, for: req)
+            return try await req.view.render("accounts/settings_password", page).encodeResponse(status: status, for: req)
         }
         user.passwordHash = try await req.password.async.hash(password)
         try await user.update(on: req.db)
@@ -240,8 +245,8 @@ struct SettingsController: RouteCollection {
         try await req.db.transaction { db in
             user.visibility = visibility
             try await user.update(on: db)
-            if visibility == .public {
-                // A public profile needs no approval, so waiting requests are let in.
+            if ProfilePolicy.followStatus(for: user) == .accepted {
+                // A public profile needs no approval (unless its owner is under 16), so waiting requests are let in.
                 try await Follow.query(on: db).filter(\.$followee.$id == user.requireID())
                     .filter(\.$status == .pending).set(\.$status, to: .accepted).update()
             }

@@ -1,5 +1,6 @@
 import FieldhouseKit
 import Fluent
+import SQLKit
 import Foundation
 
 /// A photo and a dare sent to several friends at once, or to everyone ("public").
@@ -40,6 +41,22 @@ final class Challenge: Model, @unchecked Sendable {
 extension Challenge {
     /// Deletes this challenge, its replies and their photos' rows; returns the photos, whose files
     /// the caller removes once the transaction has committed.
+    /// Takes a person out of the counts of the challenges they were sent or completed, before their
+    /// account (and with it their recipient rows and replies) is deleted: a challenge they left
+    /// undone would otherwise stay open for everybody else.
+    static func forgetPerson(_ userID: UUID, on db: any Database) async throws {
+        let sql = db as! any SQLDatabase
+        let accepted = try await ChallengeResponse.query(on: db).filter(\.$user.$id == userID).filter(\.$status == .accepted).all()
+        for challengeID in Set(accepted.map { $0.$challenge.id }) {
+            try await sql.update(Challenge.schema).set("completed_count", to: SQLRaw("completed_count - 1"))
+                .where("id", .equal, challengeID).where("completed_count", .greaterThan, 0).run()
+        }
+        for recipient in try await ChallengeRecipient.query(on: db).filter(\.$user.$id == userID).all() {
+            try await sql.update(Challenge.schema).set("recipient_count", to: SQLRaw("recipient_count - 1"))
+                .where("id", .equal, recipient.$challenge.id).where("recipient_count", .greaterThan, 0).run()
+        }
+    }
+
     func deleteWithReplies(on db: any Database) async throws -> [Photo] {
         let id = try requireID()
         let replyPhotos = try await ChallengeResponse.query(on: db).filter(\.$challenge.$id == id).all().map { $0.$photo.id }

@@ -110,7 +110,7 @@ struct ChallengeController: RouteCollection {
                     try await ChallengeRecipient(challenge: challengeID, user: byUsername[username]!.requireID()).create(on: db)
                 }
                 try await Notification.send(
-                    to: recipients.compactMap { byUsername[$0]?.id }, kind: .challengeReceived,
+                    to: recipients.compactMap { byUsername[$0]?.id }, from: user.id, kind: .challengeReceived,
                     text: "\(user.displayName) challenged you: \(Self.excerpt(form.caption))", link: challenge.url, on: db
                 )
                 return challenge
@@ -144,7 +144,7 @@ struct ChallengeController: RouteCollection {
         let access = try await ChallengeAccess.load(req)
         try access.requireSender()
         guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
-            throw Abort(.badRequest, reason: "Tick the box to confirm that the challenge and all its photos should be deleted.")
+            throw Abort(.unprocessableEntity, reason: "Tick the box to confirm that the challenge and all its photos should be deleted.")
         }
         let photos = try await req.db.transaction { db in try await access.challenge.deleteWithReplies(on: db) }
         PhotoStore.removeFiles(of: photos, config: req.application.config)

@@ -113,7 +113,7 @@ enum DemoChallenges {
             try await reply(goal, by: "priya", picture: .goal, note: "Third try!", at: Coordinate(latitude: 55.7004, longitude: 12.5722),
                             status: .accepted, stars: 5)
 
-            try await Notification.send(to: [maya.requireID()], kind: .challengeReceived,
+            try await Notification.send(to: [maya.requireID()], from: id("jonas"), kind: .challengeReceived,
                                         text: "Jonas challenged you: Touch the top of Bakken hill before Sunday", link: "/challenges", on: db)
             return 4
         }

@@ -75,7 +75,7 @@ struct ResponseController: RouteCollection {
                     response.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
                     try await response.create(on: db)
                     try await Notification.send(
-                        to: [challenge.$sender.id], kind: .challengeReply,
+                        to: [challenge.$sender.id], from: user.id, kind: .challengeReply,
                         text: "\(user.displayName) replied to your challenge “\(ChallengeController.excerpt(challenge.caption))”",
                         link: challenge.url, on: db
                     )
@@ -143,7 +143,7 @@ struct ResponseController: RouteCollection {
             let text = accept
                 ? "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was accepted with \(input.stars!) star\(input.stars == 1 ? "" : "s")."
                 : "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was not accepted: \(reason)"
-            try await Notification.send(to: [response.$user.id], kind: .challengeJudged, text: text, link: challenge.url, on: db)
+            try await Notification.send(to: [response.$user.id], from: challenge.$sender.id, kind: .challengeJudged, text: text, link: challenge.url, on: db)
             return true
         }
         guard judged else { throw Abort(.conflict, reason: "This reply has already been judged.") }

@@ -201,7 +201,7 @@ struct CoachAthleteController: RouteCollection {
         try await PlannedWorkout(coach: coach.requireID(), athlete: athlete.requireID(), day: day.description, sport: sport,
                                  duration: minutes.map { $0 * 60 }, distance: distance,
                                  description: description).create(on: req.db)
-        try await Notification.send(to: [athlete.requireID()], kind: .sessionPlanned,
+        try await Notification.send(to: [athlete.requireID()], from: coach.id, kind: .sessionPlanned,
                                     text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",
                                     link: "/", on: req.db)
         req.flash(.success, "Planned \(sport.label.lowercased()) on \(day.description) for \(athlete.displayName).")

@@ -24,7 +24,7 @@ enum CoachGrants {
             existing.status = .active
             existing.acceptedAt = Date()
             try await existing.save(on: db)
-            try await Notification.send(to: [side == .coach ? athleteID : coachID], kind: .coachAccepted,
+            try await Notification.send(to: [side == .coach ? athleteID : coachID], from: side == .coach ? coachID : athleteID, kind: .coachAccepted,
                                         text: side == .coach ? "\(coach.displayName) now coaches you." : "You now coach \(athlete.displayName).",
                                         link: side == .coach ? "/settings/coaches" : "/coach", on: db)
             return .accepted
@@ -32,11 +32,11 @@ enum CoachGrants {
         try await CoachGrant(coach: coachID, athlete: athleteID, requestedBy: side, team: team, held: held).create(on: db)
         if held { return .asked }
         if side == .coach {
-            try await Notification.send(to: [athleteID], kind: .coachRequest,
+            try await Notification.send(to: [athleteID], from: coachID, kind: .coachRequest,
                                         text: "\(coach.displayName) would like to coach you and see your training. Nothing is shared unless you accept.",
                                         link: "/settings/coaches", on: db)
         } else {
-            try await Notification.send(to: [coachID], kind: .coachRequest, text: "\(athlete.displayName) asks you to be their coach.",
+            try await Notification.send(to: [coachID], from: athleteID, kind: .coachRequest, text: "\(athlete.displayName) asks you to be their coach.",
                                         link: "/coach", on: db)
         }
         return .asked

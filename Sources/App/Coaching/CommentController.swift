@@ -77,7 +77,7 @@ struct CommentController: RouteCollection {
         try await comment.create(on: req.db)
         // The other side hears of it: the athlete when a coach writes, the coaches when the athlete does.
         let recipients = workout.$user.id == user.id ? try await CoachPolicy.coachIDs(of: workout.$user.id, on: req.db) : [workout.$user.id]
-        try await Notification.send(to: recipients, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
+        try await Notification.send(to: recipients, from: user.id, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
                                     link: link + "#comments", on: req.db)
         req.flash(.success, "Comment added.")
         return req.redirect(to: link + "#comment-\(try comment.requireID().uuidString.lowercased())")

@@ -66,7 +66,7 @@ struct ZonesController: RouteCollection {
         let response = try await save(req, athlete: athlete, action: "/coach/athletes/\(athlete.username)/zones",
                                       back: "/coach/athletes/\(athlete.username)", whose: "\(athlete.displayName)'s")
         if response.status == .seeOther {
-            try await Notification.send(to: [athlete.requireID()], kind: .zonesChanged,
+            try await Notification.send(to: [athlete.requireID()], from: coach.id, kind: .zonesChanged,
                                         text: "\(coach.displayName) updated your heart-rate zones.", link: "/settings/zones", on: req.db)
         }
         return response

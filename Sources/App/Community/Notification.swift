@@ -8,6 +8,8 @@ final class Notification: Model, @unchecked Sendable {
 
     @ID(key: .id) var id: UUID?
     @Parent(key: "recipient_id") var recipient: User
+    /// The person whose action it tells of, when it names one: deleting their account deletes it.
+    @OptionalParent(key: "actor_id") var actor: User?
     @Field(key: "kind") var kind: String
     @Field(key: "text") var text: String
     @Field(key: "link") var link: String
@@ -16,8 +18,9 @@ final class Notification: Model, @unchecked Sendable {
 
     init() {}
 
-    init(recipient: UUID, kind: Kind, text: String, link: String) {
+    init(recipient: UUID, actor: UUID?, kind: Kind, text: String, link: String) {
         self.$recipient.id = recipient
+        self.$actor.id = actor
         self.kind = kind.rawValue
         self.text = text
         self.link = link
@@ -25,7 +28,7 @@ final class Notification: Model, @unchecked Sendable {
     }
 
     enum Kind: String {
-        case joinRequest = "join_request", invited, approved, roleChanged = "role_changed", leagueInvite = "league_invite"
+        case joinRequest = "join_request", invited, approved, roleChanged = "role_changed", leagueInvite = "league_invite", teamClosed = "team_closed"
         case newGame = "new_game", gameChanged = "game_changed", gameCancelled = "game_cancelled", gameReminder = "game_reminder"
         case gameJoinRequest = "game_join_request", gamePlace = "game_place", gameRemoved = "game_removed", subsFilled = "subs_filled"
         case challengeReceived = "challenge_received", challengeReply = "challenge_reply", challengeJudged = "challenge_judged"
@@ -33,10 +36,11 @@ final class Notification: Model, @unchecked Sendable {
         case coachRequest = "coach_request", coachAccepted = "coach_accepted", sessionPlanned = "session_planned", workoutComment = "workout_comment", zonesChanged = "zones_changed"
     }
 
-    /// Records one notification per recipient.
-    static func send(to recipients: [UUID], kind: Kind, text: String, link: String, on db: any Database) async throws {
+    /// Records one notification per recipient. `actor` is whoever the text names (nil for news that
+    /// names nobody), so that the text goes when they delete their account.
+    static func send(to recipients: [UUID], from actor: UUID?, kind: Kind, text: String, link: String, on db: any Database) async throws {
         for recipient in Set(recipients) {
-            try await Notification(recipient: recipient, kind: kind, text: text, link: link).create(on: db)
+            try await Notification(recipient: recipient, actor: actor, kind: kind, text: text, link: link).create(on: db)
         }
     }
 }
@@ -61,3 +65,4 @@ struct CreateNotification: AsyncMigration {
         try await database.schema(Notification.schema).delete()
     }
 }
+

@@ -102,7 +102,7 @@ struct GameController: RouteCollection {
         try await req.db.transaction { db in
             try await game.create(on: db)
             try await Notification.send(
-                to: members.filter { $0 != user.id }, kind: .newGame,
+                to: members.filter { $0 != user.id }, from: user.id, kind: .newGame,
                 text: "New game for \(team.name): \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
                 link: "/games/\(game.id!.uuidString)", on: db
             )
@@ -229,7 +229,7 @@ struct GameController: RouteCollection {
             let placeShown = game.privacy == Team.Privacy.public.rawValue || (access.team?.privacy == .public)
             for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)] where !group.isEmpty {
                 try await Notification.send(
-                    to: group, kind: .gameChanged,
+                    to: group, from: nil, kind: .gameChanged,
                     text: moment + (withPlace ? game.placeName.map { ", \($0)" } ?? "" : "") + again,
                     link: "/games/\(gameID.uuidString)", on: db
                 )
@@ -263,7 +263,7 @@ struct GameController: RouteCollection {
         try await req.db.transaction { db in
             try await game.update(on: db)
             try await Notification.send(
-                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, kind: .gameCancelled,
+                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, from: user.id, kind: .gameCancelled,
                 text: "Cancelled: \(game.title(teamName: access.team?.name)) on \(GameTime.shortDay(game.startsAt, zone: game.timeZone))",
                 link: "/games/\(game.id!.uuidString)", on: db
             )

@@ -111,7 +111,7 @@ struct GamePlayerController: RouteCollection {
         guard user.id != me.id else { throw Abort(.unprocessableEntity, reason: "Use “Leave game” to take yourself off.") }
         try await GameRoster.remove(userID: user.requireID(), from: access.game, on: req.db)
         try await Notification.send(
-            to: [user.requireID()], kind: .gameRemoved,
+            to: [user.requireID()], from: me.id, kind: .gameRemoved,
             text: player.status == .requested ? "Your request to join the \(access.game.sportLabel.lowercased()) game was declined"
                 : "The organiser took you off the \(access.game.sportLabel.lowercased()) game",
             link: "/games/\(access.game.id!.uuidString)", on: req.db
@@ -131,7 +131,7 @@ struct GamePlayerController: RouteCollection {
         let waiting = try await Membership.query(on: req.db).filter(\.$team.$id == teamID).all().map { $0.$user.id }.filter { !answered.contains($0) }
         let game = access.game
         try await Notification.send(
-            to: waiting, kind: .gameReminder,
+            to: waiting, from: nil, kind: .gameReminder,
             text: "Are you playing? \(game.title(teamName: access.team?.name)), \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
             link: "/games/\(game.id!.uuidString)", on: req.db
         )
@@ -194,7 +194,7 @@ struct GamePlayerController: RouteCollection {
         }
         if claimed.filled == claimed.needed, let teamID = game.$team.id {
             try await Notification.send(
-                to: try await MembershipController.managerIDs(of: teamID, on: req.db), kind: .subsFilled,
+                to: try await MembershipController.managerIDs(of: teamID, on: req.db), from: nil, kind: .subsFilled,
                 text: "All \(claimed.needed) substitute place\(claimed.needed == 1 ? " is" : "s are") filled for \(game.title(teamName: access.team?.name))",
                 link: "/games/\(game.id!.uuidString)", on: req.db
             )

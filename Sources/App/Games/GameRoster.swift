@@ -17,7 +17,7 @@ enum GameRoster {
         if game.privacy == Team.Privacy.protected.rawValue {
             try await insert(GamePlayer(gameID: gameID, userID: userID, status: .requested, note: note), on: db)
             try await Notification.send(
-                to: [game.$organiser.id], kind: .gameJoinRequest,
+                to: [game.$organiser.id], from: user.id, kind: .gameJoinRequest,
                 text: "\(user.displayName) asked to join your \(game.sportLabel.lowercased()) game", link: "/games/\(gameID)", on: db
             )
             return .requested
@@ -40,7 +40,7 @@ enum GameRoster {
             return took ? .joined : .waitlisted
         }
         try await Notification.send(
-            to: [player.$user.id], kind: .gamePlace,
+            to: [player.$user.id], from: nil, kind: .gamePlace,
             text: outcome == .joined ? "You're in the \(game.sportLabel.lowercased()) game" : "You're on the waitlist for the \(game.sportLabel.lowercased()) game",
             link: "/games/\(gameID)", on: db
         )
@@ -91,7 +91,7 @@ enum GameRoster {
             next.status = .joined
             try await next.update(on: db)
             try await Notification.send(
-                to: [next.$user.id], kind: .gamePlace,
+                to: [next.$user.id], from: nil, kind: .gamePlace,
                 text: "A place opened up: you're in the \(game.sportLabel.lowercased()) game", link: "/games/\(gameID)", on: db
             )
         }

@@ -56,7 +56,7 @@ struct InviteController: RouteCollection {
                 invite.held = held
                 try await invite.save(on: db)
                 if !held {
-                    try await Notification.send(to: [inviteeID], kind: .invited, text: "\(manager.displayName) invited you to join \(team.name)",
+                    try await Notification.send(to: [inviteeID], from: managerID, kind: .invited, text: "\(manager.displayName) invited you to join \(team.name)",
                                                 link: "/teams", on: db)
                 }
             }

@@ -40,7 +40,7 @@ struct MembershipController: RouteCollection {
             try await req.db.transaction { db in
                 try await JoinRequest(teamID: teamID, userID: userID, message: message.isEmpty ? nil : message).create(on: db)
                 try await Notification.send(
-                    to: try await Self.managerIDs(of: teamID, on: db), kind: .joinRequest,
+                    to: try await Self.managerIDs(of: teamID, on: db), from: userID, kind: .joinRequest,
                     text: "\(user.displayName) asked to join \(team.name)", link: "/teams/\(team.slug)", on: db
                 )
             }
@@ -84,7 +84,7 @@ struct MembershipController: RouteCollection {
             if approve {
                 try await Membership(teamID: teamID, userID: request.$user.id, role: .player).create(on: db)
                 try await Notification.send(
-                    to: [request.$user.id], kind: .approved,
+                    to: [request.$user.id], from: nil, kind: .approved,
                     text: "You are now a member of \(access.team.name)", link: "/teams/\(access.team.slug)", on: db
                 )
             }
@@ -120,7 +120,7 @@ struct MembershipController: RouteCollection {
         try await req.db.transaction { db in
             try await membership.update(on: db)
             try await Notification.send(
-                to: [membership.$user.id], kind: .roleChanged,
+                to: [membership.$user.id], from: nil, kind: .roleChanged,
                 text: "You are now \(role == .owner ? "an" : "a") \(role.rawValue) of \(access.team.name)", link: "/teams/\(access.team.slug)", on: db
             )
         }

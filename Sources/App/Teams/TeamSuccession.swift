@@ -29,10 +29,18 @@ enum TeamSuccession {
     /// transaction that deletes the person.
     static func apply(for userID: UUID, on db: any Database) async throws {
         for step in try await plan(for: userID, on: db) {
+            let teamID = try step.team.requireID()
             if let successor = step.successor {
-                try await Membership.query(on: db).filter(\.$team.$id == step.team.requireID())
+                try await Membership.query(on: db).filter(\.$team.$id == teamID)
                     .filter(\.$user.$id == successor.requireID()).set(\.$role, to: .owner).update()
+                try await Notification.send(to: [successor.requireID()], from: nil, kind: .roleChanged,
+                                            text: "You are now the owner of \(step.team.name): its owner closed their account.",
+                                            link: "/teams/\(step.team.slug)", on: db)
             } else {
+                // The members hear why the team is gone from their list.
+                let members = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID).all()
+                try await Notification.send(to: members.map { $0.$user.id }, from: nil, kind: .teamClosed,
+                                            text: "\(step.team.name) is closed: its owner deleted their account.", link: "/teams", on: db)
                 try await step.team.delete(on: db)
             }
         }
