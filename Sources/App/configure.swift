@@ -9,7 +9,6 @@ import Vapor
 /// All wiring in one place: configuration, database, migrations, middleware, views and routes.
 public func configure(_ app: Application, config: AppConfig) async throws {
     app.config = config
-    app.renderCaches = RenderCaches()
     app.logger.logLevel = config.logLevel
     try config.prepareDataDirectory()
     app.serverSecret = try ServerSecret.load(config: config)
@@ -56,25 +55,21 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.middleware.use(FlashMiddleware())
     app.middleware.use(CSRFMiddleware(maxUploadBytes: config.maxUploadBytes))
 
+    // Registered before the features, so it shuts down after them (handlers stop in reverse order).
     app.photoThreadPool = NIOThreadPool(numberOfThreads: 1)
     app.photoThreadPool.start()
-    app.photoSizer = PhotoSizer(application: app)
-    app.exportJobs = ExportJobs(logger: app.logger)
-    app.lifecycle.use(BackgroundWorkLifecycle())
+    app.lifecycle.use(PhotoThreadPoolLifecycle())
 
     app.asyncCommands.use(SeedCommand(), as: "seed")
-    app.asyncCommands.use(UserCommands(), as: "user")
-    app.asyncCommands.use(LearnCommands(), as: "learn")
 
     try routes(app)
 }
 
-/// Work `fieldhouse serve` resumes once the database is ready: photos left half-done by a restart,
-/// and pictures stored before they were re-encoded.
+/// Work `fieldhouse serve` resumes once the database is ready, feature by feature.
 public func startBackgroundWork(_ app: Application) async throws {
-    AccountExport.removeExpired(config: app.config)
-    try await AvatarStore.catchUp(app)
-    try await app.photoSizer.catchUp()
+    for feature in Features.all {
+        try await feature.resume(app)
+    }
 }
 
 enum Migrations {
@@ -133,10 +128,8 @@ enum Migrations {
 }
 
 /// Lets the photo and the exports in hand finish before the database closes.
-struct BackgroundWorkLifecycle: LifecycleHandler {
+struct PhotoThreadPoolLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
-        await application.photoSizer.stop()
-        await application.exportJobs.idle()
         try? await application.photoThreadPool.shutdownGracefully()
     }
 }

@@ -13,15 +13,19 @@ struct SessionMiddleware: AsyncMiddleware {
         }
         let now = Date()
         // One plain-SQL query per signed-in request (see `User.Row` for why not Fluent).
-        let row = try await (request.db as! any SQLDatabase).raw("""
+        // The features' header counts ride along as scalar subqueries over `u`.
+        var query: SQLQueryString = """
             SELECT s.id AS session_id, s.csrf_token AS session_csrf, s.created_at AS session_created,
                    s.last_seen_at AS session_seen, s.expires_at AS session_expires,
-                   (SELECT COUNT(*) FROM notifications n WHERE n.recipient_id = u.id AND n.read = \(bind: false)) AS unread_notifications,
-                   (SELECT COUNT(*) FROM challenge_responses r WHERE r.challenger_id = u.id AND r.status = 'pending') AS pending_judgements,
-                   u.*
-            FROM sessions s JOIN users u ON u.id = s.user_id
+            """
+        for count in HeaderCount.all {
+            query += " (" + count.subquery + ") AS \(ident: "count_" + count.name),"
+        }
+        query += """
+             u.* FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(bind: RandomToken.hash(token)) AND s.expires_at > \(bind: now)
-            """).first()
+            """
+        let row = try await (request.db as! any SQLDatabase).raw(query).first()
         guard let row, let user = try? User(row: row.decode(model: User.Row.self)),
               let stored = try? row.decode(model: SessionRow.self) else {
             let response = try await next.respond(to: request)
@@ -30,8 +34,11 @@ struct SessionMiddleware: AsyncMiddleware {
         }
         let session = stored.model(userID: try user.requireID())
         request.auth.login(user)
-        request.storage[UnreadNotificationsKey.self] = stored.unread_notifications
-        request.storage[PendingJudgementsKey.self] = stored.pending_judgements
+        var counts: [String: Int] = [:]
+        for count in HeaderCount.all {
+            counts[count.name] = (try? row.decode(column: "count_" + count.name, as: Int.self)) ?? 0
+        }
+        request.storage[HeaderCountsKey.self] = counts
         request.storage[CurrentSessionKey.self] = session
         if now.timeIntervalSince(session.lastSeenAt) > UserSession.refreshInterval {
             session.lastSeenAt = now
@@ -50,10 +57,7 @@ struct SessionMiddleware: AsyncMiddleware {
 }
 
 struct CurrentSessionKey: StorageKey { typealias Value = UserSession }
-/// Counted with the session lookup, so the header's bell costs no extra query.
-struct UnreadNotificationsKey: StorageKey { typealias Value = Int }
-/// Challenge replies waiting for this person's judgement, for the header's badge; same query.
-struct PendingJudgementsKey: StorageKey { typealias Value = Int }
+
 
 private struct SessionRow: Decodable {
     let session_id: UUID
@@ -61,8 +65,6 @@ private struct SessionRow: Decodable {
     let session_created: Date
     let session_seen: Date
     let session_expires: Date
-    let unread_notifications: Int
-    let pending_judgements: Int
 
     func model(userID: UUID) -> UserSession {
         let session = UserSession()

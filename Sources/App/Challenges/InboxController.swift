@@ -50,7 +50,7 @@ struct InboxController: RouteCollection {
             sections.append(Section(
                 key: list.rawValue, title: list.title, empty: list.empty, items: Array(rows.prefix(Self.perSection)),
                 moreURL: rows.count > Self.perSection ? "/challenges?list=\(list.rawValue)" : nil,
-                count: list == .judge ? req.storage[PendingJudgementsKey.self] ?? 0 : 0
+                count: list == .judge ? req.storage[HeaderCountsKey.self]?["toJudge"] ?? 0 : 0
             ))
         }
         sections.append(Section(key: "finished", title: ChallengeInbox.List.finished.title, empty: "", items: [],

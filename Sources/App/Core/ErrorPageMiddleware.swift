@@ -17,12 +17,14 @@ struct ErrorPageMiddleware: AsyncMiddleware {
         var headers = HTTPHeaders()
         var code: String?
         var accepted: [String]?
+        var fields: [String: String]?
         switch error {
         case let api as APIError:
             status = api.status
             message = api.reason
             code = api.code
             accepted = api.accepted
+            fields = api.fields
         case let abort as any AbortError where (300..<400).contains(abort.status.code):
             // `Abort.redirect` (e.g. "sign in first") is an answer, not a failure.
             return Response(status: abort.status, headers: abort.headers)
@@ -39,7 +41,7 @@ struct ErrorPageMiddleware: AsyncMiddleware {
         }
 
         if request.url.path.hasPrefix("/api/") {
-            let body = APIErrorBody(error: .init(code: code ?? Self.code(for: status), message: message, accepted: accepted))
+            let body = APIErrorBody(error: .init(code: code ?? Self.code(for: status), message: message, accepted: accepted, fields: fields))
             let response = Response(status: status, headers: headers)
             try? response.content.encode(body)
             return response
@@ -116,6 +118,8 @@ struct APIError: AbortError {
     let reason: String
     /// For 415: the types that would have been taken.
     var accepted: [String]? = nil
+    /// For 422 on a query: a message per bad parameter.
+    var fields: [String: String]? = nil
 }
 
 struct APIErrorBody: Content {
@@ -123,6 +127,7 @@ struct APIErrorBody: Content {
         let code: String
         let message: String
         var accepted: [String]? = nil
+        var fields: [String: String]? = nil
     }
     let error: Detail
 }

@@ -9,7 +9,6 @@ struct Layout: Encodable {
         let initials: String
         let avatarURL: String?
         let isAdmin: Bool
-        let unread: Int
     }
 
     let title: String
@@ -17,8 +16,8 @@ struct Layout: Encodable {
     let csrf: String
     let viewer: Viewer?
     let flash: Flash?
-    /// Challenge replies waiting for the viewer's judgement (0 when signed out).
-    let toJudge: Int
+    /// The features' header counts by name (`HeaderCount`); all 0 when signed out.
+    let counts: [String: Int]
     /// Reload the page after this many seconds, while something it shows is being made.
     let refreshSeconds: Int?
 }
@@ -28,15 +27,15 @@ extension Request {
         let viewer = currentUser.map {
             Layout.Viewer(
                 username: $0.username, displayName: $0.displayName, initials: $0.initials,
-                avatarURL: $0.avatarFile == nil ? nil : "/u/\($0.username)/avatar", isAdmin: $0.role == .admin,
-                unread: storage[UnreadNotificationsKey.self] ?? 0
+                avatarURL: $0.avatarFile == nil ? nil : "/u/\($0.username)/avatar", isAdmin: $0.role == .admin
             )
         }
         // Anonymous pages without forms must not mint a token: that would set a cookie on every
         // visit to a public page and defeat caching.
         let csrf = viewer != nil || hasForms ? csrfToken : ""
         return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
-                      toJudge: viewer == nil ? 0 : storage[PendingJudgementsKey.self] ?? 0, refreshSeconds: refreshSeconds)
+                      counts: Dictionary(uniqueKeysWithValues: HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }),
+                      refreshSeconds: refreshSeconds)
     }
 }
 

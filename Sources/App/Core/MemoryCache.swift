@@ -40,25 +40,3 @@ final class MemoryCache<Value: Sendable>: Sendable {
         }
     }
 }
-
-/// The application's caches, one per kind of value.
-struct RenderCaches: Sendable {
-    /// Charts, map and splits of workout pages: about 60 KB each.
-    let workoutDrawings = MemoryCache<WorkoutDrawings>(capacity: 256)
-    /// The published Learn library with its search index.
-    let learn = LearnCatalog()
-    /// Learn article pages as anonymous readers get them, keyed by library version and slug.
-    let learnPages = MemoryCache<ByteBuffer>(capacity: 512)
-}
-
-extension Application {
-    private struct RenderCachesKey: StorageKey {
-        typealias Value = RenderCaches
-    }
-
-    /// Set once by `configure`, before any request, so it is only ever read while serving.
-    var renderCaches: RenderCaches {
-        get { storage[RenderCachesKey.self]! }
-        set { storage[RenderCachesKey.self] = newValue }
-    }
-}

@@ -26,42 +26,18 @@ struct SeedCommand: AsyncCommand {
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
         try await app.autoMigrate()
-        let added = try await DemoPeople.seed(app: app)
-        let teams = try await DemoTeams.seed(app: app)
-        let games = try await DemoGames.seed(app: app)
-        let challenges = try await DemoChallenges.seed(app: app)
-        let workouts = try await DemoWorkouts.seed(app: app)
-        let squad = try await DemoCoaching.seed(app: app)
-        let learn = try await LearnLibrary.importFiles(app: app)
-        if let count = signature.benchTeams, count > 0 {
-            try await BenchTeams.seed(count: count, app: app)
-            context.console.print("Added \(count) benchmark teams and the 25-member team bench-25.")
+        let bench = BenchOptions(teams: signature.benchTeams ?? 0, games: signature.benchGames ?? 0,
+                                 challenges: signature.benchChallenges ?? 0, articles: signature.benchArticles ?? 0,
+                                 training: signature.benchTraining)
+        var told: [String] = []
+        for feature in Features.all {
+            told += try await feature.seedDemo(app)
         }
-        if let count = signature.benchGames, count > 0 {
-            try await BenchGames.seed(count: count, app: app)
-            context.console.print("Added \(count) benchmark games, a game of 30 (/games/\(BenchGames.bigGameID)) and 300 games for bench-25.")
+        let demo = told.count
+        for feature in Features.all {
+            told += try await feature.seedBench(app, options: bench)
         }
-        if let count = signature.benchChallenges, count > 0 {
-            try await BenchChallenges.seed(count: count, app: app)
-            context.console.print("Added \(count) benchmark challenges to maya's inbox.")
-        }
-        if let count = signature.benchArticles, count > 0 {
-            try await BenchLearn.seed(count: count, app: app)
-            context.console.print("Learn now has at least \(count) benchmark articles (/learn/bench-1 …).")
-        }
-        if signature.benchTraining {
-            try await BenchTraining.seed(app: app)
-            try await BenchTraining.seedSquad(app: app)
-            context.console.print("Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts, and bench_coach with 40 athletes.")
-        }
-        if learn.added + learn.updated > 0 { context.console.print("Learn: \(learn.added) articles added, \(learn.updated) updated.") }
-        if squad > 0 { context.console.print("Jonas now coaches \(squad) demo athletes, with plans and comments (sign in as jonas, open Coaching).") }
-        if teams > 0 { context.console.print("Added \(teams) demo teams with members, requests and leagues.") }
-        if games > 0 { context.console.print("Added \(games) demo games with answers, a waitlist and a substitute request.") }
-        if challenges > 0 { context.console.print("Added \(challenges) demo photo challenges with replies in every state.") }
-        if workouts > 0 { context.console.print("Added \(workouts) demo workouts (a year of them), a week of all-day heart rate, goals and reminders for maya.") }
-        context.console.print(added == 0
-            ? "Demo data is already present."
-            : "Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json").")
+        if demo == 0 { told.insert("Demo data is already present.", at: 0) }
+        for line in told { context.console.print(line) }
     }
 }

@@ -58,17 +58,12 @@ struct FindController: RouteCollection {
         let longitude: Double
     }
 
-    struct APIErrors: Content {
-        let error: String
-        let fields: [String: String]
-    }
 
     func api(req: Request) async throws -> Response {
         var query = FindQuery(req)
         if query.isValid, query.centre == nil { query.errors["lat"] = "Give lat and lon (or sign in with a home area)" }
         guard query.isValid, let centre = query.centre else {
-            return try await APIErrors(error: "Some search parameters are not valid.", fields: query.errors)
-                .encodeResponse(status: .unprocessableEntity, for: req)
+            throw APIError(status: .unprocessableEntity, code: "invalid_query", reason: "Some search parameters are not valid.", fields: query.errors)
         }
         var pager = Pager(req: req)
         let hits = try await searchGames(req, query, centre: centre, pager: pager)

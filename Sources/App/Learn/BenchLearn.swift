@@ -22,6 +22,6 @@ enum BenchLearn {
                 try await LearnArticle().publish(document, author: nil, on: db)
             }
         }
-        app.renderCaches.learn.changed()
+        app.learnCaches.library.changed()
     }
 }

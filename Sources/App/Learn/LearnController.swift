@@ -57,7 +57,7 @@ struct LearnController: RouteCollection {
     func library(req: Request) async throws -> Response {
         let q = (req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespaces)
         let words = LearnIndex.queryWords(q)
-        let snapshot = try await req.application.renderCaches.learn.snapshot(on: req.db as! any SQLDatabase)
+        let snapshot = try await req.application.learnCaches.library.snapshot(on: req.db as! any SQLDatabase)
         var results: [Card] = []
         var categories: [Category] = []
         var pager = Pager(req: req)
@@ -196,7 +196,7 @@ struct LearnController: RouteCollection {
 
     func article(req: Request) async throws -> Response {
         guard let slug = req.parameters.get("slug") else { throw Abort(.notFound) }
-        let snapshot = try await req.application.renderCaches.learn.snapshot(on: req.db as! any SQLDatabase)
+        let snapshot = try await req.application.learnCaches.library.snapshot(on: req.db as! any SQLDatabase)
         let isEditor = LearnPolicy.isEditor(req.currentUser)
         if let article = snapshot.article(slug) {
             var bar: EditorBar?
@@ -208,11 +208,11 @@ struct LearnController: RouteCollection {
             // of the library (a flash message, being personal, skips the cache).
             let shared = req.currentUser == nil && req.cookies[Flash.cookieName] == nil
             let key = snapshot.version + "|" + slug
-            if shared, let cached = req.application.renderCaches.learnPages.get(key) {
+            if shared, let cached = req.application.learnCaches.pages.get(key) {
                 return Self.htmlResponse(cached)
             }
             let view = try await render(req, article, related: snapshot.related(to: slug), editor: bar)
-            if shared { req.application.renderCaches.learnPages.set(key, view.data) }
+            if shared { req.application.learnCaches.pages.set(key, view.data) }
             return Self.htmlResponse(view.data)
         }
         if let draft = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).first() {

@@ -141,7 +141,7 @@ struct LearnEditorController: RouteCollection {
             article.updatedAt = Date()
             try await article.save(on: db)
         }
-        req.application.renderCaches.learn.changed()
+        req.application.learnCaches.library.changed()
         if publish {
             req.flash(.success, "Published. Everyone can read it now.")
             return req.redirect(to: "/learn/\(article.slug)")
@@ -162,7 +162,7 @@ struct LearnEditorController: RouteCollection {
             }
             article.updatedAt = Date()
             try await article.save(on: req.db)
-            req.application.renderCaches.learn.changed()
+            req.application.learnCaches.library.changed()
         }
         req.flash(.success, "Unpublished. Only editors can see it now; its address answers 404 to everyone else.")
         return req.redirect(to: "/learn/\(article.slug)/edit")

@@ -39,7 +39,7 @@ enum LearnLibrary {
             try await app.db.transaction { db in try await article.publish(document, author: nil, on: db) }
             if existing == nil { outcome.added += 1 } else { outcome.updated += 1 }
         }
-        app.renderCaches.learn.changed()
+        app.learnCaches.library.changed()
         return outcome
     }
 }

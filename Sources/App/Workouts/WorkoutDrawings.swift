@@ -35,11 +35,11 @@ struct WorkoutDrawings: Encodable, Sendable {
     static func load(_ workout: Workout, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
                      on req: Request) async throws -> WorkoutDrawings {
         let key = key(workout, format: format, hiddenZones: hiddenZones, tileURL: tileURL, ownerView: ownerView)
-        if let cached = req.application.renderCaches.workoutDrawings.get(key) { return cached }
+        if let cached = req.application.workoutDrawings.get(key) { return cached }
         let timeline = try await WorkoutTimeline.load(workout, ownerView: ownerView, on: req.db)
         let drawings = WorkoutDrawings(workout: workout, timeline: timeline, format: format, hiddenZones: hiddenZones, tileURL: tileURL)
         // A workout still recording changes with every sample: not worth keeping.
-        if workout.endMS != nil { req.application.renderCaches.workoutDrawings.set(key, drawings) }
+        if workout.endMS != nil { req.application.workoutDrawings.set(key, drawings) }
         return drawings
     }
 

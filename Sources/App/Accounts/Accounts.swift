@@ -1,0 +1,34 @@
+import Vapor
+
+/// People: signing up and in, profiles, follows, settings, and the export and deletion of an account.
+enum Accounts: Feature {
+    static func boot(_ app: Application) throws {
+        try app.register(collection: AccountController())
+        try app.register(collection: ProfileController())
+        try app.register(collection: SettingsController(maxUploadBytes: app.config.maxUploadBytes))
+        try app.register(collection: DeleteAccountController())
+        try app.register(collection: ExportController())
+        try app.register(collection: FollowController())
+        app.asyncCommands.use(UserCommands(), as: "user")
+        app.exportJobs = ExportJobs(logger: app.logger)
+        app.lifecycle.use(ExportJobsLifecycle())
+    }
+
+    static func seedDemo(_ app: Application) async throws -> [String] {
+        let added = try await DemoPeople.seed(app: app)
+        guard added > 0 else { return [] }
+        return ["Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json")."]
+    }
+
+    static func resume(_ app: Application) async throws {
+        AccountExport.removeExpired(config: app.config)
+        try await AvatarStore.catchUp(app)
+    }
+}
+
+/// An export being written when the server stops is finished before the database closes.
+struct ExportJobsLifecycle: LifecycleHandler {
+    func shutdownAsync(_ application: Application) async {
+        await application.exportJobs.idle()
+    }
+}

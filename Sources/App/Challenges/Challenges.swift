@@ -1,0 +1,40 @@
+import Vapor
+
+/// Photo challenges: sending, replying, judging, scoreboards, and the photo pipeline behind them.
+enum Challenges: Feature {
+    static func boot(_ app: Application) throws {
+        try app.register(collection: InboxController())
+        try app.register(collection: ChallengeController())
+        try app.register(collection: ResponseController())
+        try app.register(collection: PhotoController())
+        app.photoSizer = PhotoSizer(application: app)
+        app.lifecycle.use(PhotoSizerLifecycle())
+    }
+
+    static func seedDemo(_ app: Application) async throws -> [String] {
+        let challenges = try await DemoChallenges.seed(app: app)
+        return challenges > 0 ? ["Added \(challenges) demo photo challenges with replies in every state."] : []
+    }
+
+    static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] {
+        guard options.challenges > 0 else { return [] }
+        try await BenchChallenges.seed(count: options.challenges, app: app)
+        return ["Added \(options.challenges) benchmark challenges to maya's inbox."]
+    }
+
+    /// Photos left half-sized by a restart, and every photo stored before sizes existed.
+    static func resume(_ app: Application) async throws {
+        try await app.photoSizer.catchUp()
+    }
+
+    static var headerCounts: [HeaderCount] {
+        [HeaderCount(name: "toJudge", subquery: "SELECT COUNT(*) FROM challenge_responses r WHERE r.challenger_id = u.id AND r.status = 'pending'")]
+    }
+}
+
+/// The sizer stops taking photos before the photo thread pool and the database close.
+struct PhotoSizerLifecycle: LifecycleHandler {
+    func shutdownAsync(_ application: Application) async {
+        await application.photoSizer.stop()
+    }
+}

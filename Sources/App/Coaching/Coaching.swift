@@ -1,0 +1,18 @@
+import Vapor
+
+/// Coaching: consent both ways, the coach's athletes and week, plans, comments and zones.
+enum Coaching: Feature {
+    static func boot(_ app: Application) throws {
+        try app.register(collection: CoachController())
+        try app.register(collection: CoachAthleteController())
+        try app.register(collection: CoachWeekController())
+        try app.register(collection: CoachSettingsController())
+        try app.register(collection: ZonesController())
+        try app.register(collection: CommentController())
+    }
+
+    static func seedDemo(_ app: Application) async throws -> [String] {
+        let squad = try await DemoCoaching.seed(app: app)
+        return squad > 0 ? ["Jonas now coaches \(squad) demo athletes, with plans and comments (sign in as jonas, open Coaching)."] : []
+    }
+}

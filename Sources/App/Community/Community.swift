@@ -1,0 +1,12 @@
+import Vapor
+
+/// What happened that concerns a person: notifications, and the bell in the header.
+enum Community: Feature {
+    static func boot(_ app: Application) throws {
+        try app.register(collection: NotificationController())
+    }
+
+    static var headerCounts: [HeaderCount] {
+        [HeaderCount(name: "unread", subquery: "SELECT COUNT(*) FROM notifications n WHERE n.recipient_id = u.id AND n.read = \(bind: false)")]
+    }
+}

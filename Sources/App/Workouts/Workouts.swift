@@ -1,0 +1,41 @@
+import Vapor
+
+/// Workouts: the history, pages with charts and maps, imports, privacy zones, stats, goals,
+/// heart rate and reminders.
+enum Workouts: Feature {
+    static func boot(_ app: Application) throws {
+        try app.register(collection: ImportController())
+        try app.register(collection: WorkoutEditController())
+        try app.register(collection: WorkoutController())
+        try app.register(collection: PrivacyZoneController())
+        try app.register(collection: ResetWorkoutsController())
+        try app.register(collection: StatsController())
+        try app.register(collection: GoalController())
+        try app.register(collection: HeartRateController())
+        try app.register(collection: ReminderController())
+        // Charts, map and splits of workout pages: about 60 KB each.
+        app.workoutDrawings = MemoryCache(capacity: 256)
+    }
+
+    static func seedDemo(_ app: Application) async throws -> [String] {
+        let workouts = try await DemoWorkouts.seed(app: app)
+        return workouts > 0 ? ["Added \(workouts) demo workouts (a year of them), a week of all-day heart rate, goals and reminders for maya."] : []
+    }
+
+    static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] {
+        guard options.training else { return [] }
+        try await BenchTraining.seed(app: app)
+        try await BenchTraining.seedSquad(app: app)
+        return ["Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts, and bench_coach with 40 athletes."]
+    }
+}
+
+extension Application {
+    private struct WorkoutDrawingsKey: StorageKey { typealias Value = MemoryCache<WorkoutDrawings> }
+
+    /// Set once by `Workouts.boot`, before any request.
+    var workoutDrawings: MemoryCache<WorkoutDrawings> {
+        get { storage[WorkoutDrawingsKey.self]! }
+        set { storage[WorkoutDrawingsKey.self] = newValue }
+    }
+}
