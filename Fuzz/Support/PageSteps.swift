@@ -14,13 +14,13 @@ func summariseAndDraw(_ recording: ActivityRecording) {
 }
 
 func drawPage(points: [TrackPoint], summary: WorkoutSummary, laps: [DeviceTotals]) {
-    for format in [WorkoutFormat(imperial: false, zone: TimeZone(identifier: "UTC")!), WorkoutFormat(imperial: true, zone: TimeZone(identifier: "Pacific/Kiritimati")!)] {
+    for format in [Format(imperial: false, zone: TimeZone(identifier: "UTC")!), Format(imperial: true, zone: TimeZone(identifier: "Pacific/Kiritimati")!)] {
         var shown = [
-            WorkoutFormat.duration(summary.elapsed), format.distance(summary.distance), format.speed(summary.maxSpeed),
+            Format.duration(summary.elapsed), format.distance(summary.distance), format.speed(summary.maxSpeed),
             format.pace(summary.avgSpeed), format.elevation(summary.elevationGain),
         ]
         if let first = points.first { shown.append(format.when(first.time)) }
-        for lap in laps { shown.append(format.distance(lap.distance)); shown.append(WorkoutFormat.duration(lap.elapsed ?? 0)) }
+        for lap in laps { shown.append(format.distance(lap.distance)); shown.append(Format.duration(lap.elapsed ?? 0)) }
         guard let start = points.first?.time else { continue }
         let seconds = points.map { Double($0.time &- start) / 1000 }
         _ = SVGChart.line(seconds: seconds, values: points.map { $0.heartRate.map(Double.init) }, label: "hr", unit: "bpm", colour: "#000",

@@ -1,4 +1,5 @@
 @testable import App
+import Foundation
 import Testing
 
 @Suite("SVG numbers")
@@ -37,5 +38,31 @@ struct RequestLogTests {
         #expect(RequestLogMiddleware.masked("//calendar/Xk3_secret.ics") == "//calendar/….ics")
         #expect(RequestLogMiddleware.masked("/%63alendar/Xk3_secret.ics") == "/calendar/….ics")
         #expect(RequestLogMiddleware.masked("/x%0Aforged line") == "/x forged line")
+    }
+}
+
+@Suite("Formatting and URLs")
+struct FormatTests {
+    @Test func distancesDurationsAndTimesReadTheSameEverywhere() throws {
+        let oslo = Format(imperial: false, zone: Format.zone(named: "Europe/Oslo"))
+        let miles = Format(imperial: true, zone: Format.zone(named: "America/New_York"))
+        #expect(oslo.distance(12_345) == "12.35 km" && miles.distance(12_345) == "7.67 mi")
+        #expect(Format.proximity(847, imperial: false) == "850 m")
+        #expect(Format.proximity(3_240, imperial: false) == "3.2 km" && Format.proximity(12_600, imperial: false) == "13 km")
+        #expect(Format.proximity(3_240, imperial: true) == "2.0 mi")
+        #expect(Format.duration(3_723) == "1:02:03" && Format.duration(.infinity) == "–")
+        #expect(oslo.pace(1000.0 / 312) == "5:12 /km")
+        // 2025-11-21 17:00 UTC is 18:00 in Oslo and 12:00 in New York.
+        let instant = Date(timeIntervalSince1970: 1_763_744_400)
+        #expect(oslo.when(instant) == "Fri 21 Nov 2025, 18:00")
+        #expect(oslo.shortWhen(instant) == "Fri 21 Nov, 18:00" && miles.shortWhen(instant) == "Fri 21 Nov, 12:00")
+        #expect(Format.zone(named: "Not/AZone").secondsFromGMT(for: instant) == 0)
+    }
+
+    @Test func pathsAreBuiltOnceWithLowerCaseIds() throws {
+        let id = try #require(UUID(uuidString: "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D"))
+        #expect(SiteURL.game(id).path == "/games/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+        #expect(SiteURL.editGame(id).path == "/games/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/edit")
+        #expect(SiteURL.newTeamGame(slug: "river-fc").path == "/teams/river-fc/games/new")
     }
 }

@@ -26,13 +26,12 @@ struct ExportController: RouteCollection {
         let userID = try user.requireID()
         let state = await req.application.exportJobs.state(of: userID)
         let ready = state == .running ? nil : AccountExport.ready(for: userID, config: req.application.config)
-        let format = WorkoutFormat(user)
-        let when = { (date: Date) in format.when(Int64(date.timeIntervalSince1970 * 1000)) }
+        let format = Format(user)
         return try await req.view.render("accounts/settings_export", Page(
             layout: req.layout(title: "Export your data", section: "settings", refreshSeconds: state == .running ? 3 : nil),
             preparing: state == .running, failed: state == .failed,
-            ready: ready.map { when($0.made) }, until: ready.map { when($0.made.addingTimeInterval(AccountExport.keptFor)) },
-            size: ready.map { WorkoutFormat.fileSize($0.bytes) }
+            ready: ready.map { format.when($0.made) }, until: ready.map { format.when($0.made.addingTimeInterval(AccountExport.keptFor)) },
+            size: ready.map { Format.fileSize($0.bytes) }
         ))
     }
 

@@ -76,7 +76,7 @@ enum ChallengeInbox {
         let sql = db as! any SQLDatabase
         let me = try viewer.requireID()
         let now = Date()
-        let zone = viewer.timeZone
+        let format = Format(viewer)
         let imperial = viewer.units == .imperial
         let columns = SQLRaw("""
             c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, p.sizes, u.display_name AS sender_name,
@@ -98,14 +98,14 @@ enum ChallengeInbox {
             return replies.map { row in
                 var flags: [String] = []
                 if let metres = row.distance_m, metres > flagMetres {
-                    flags.append("Taken \(FindController.formatDistance(metres, imperial: imperial)) away")
+                    flags.append("Taken \(Format.proximity(metres, imperial: imperial)) away")
                 }
                 if row.taken_before { flags.append("Photo taken before the challenge") }
                 return Item(
                     url: "/challenges/\(row.id.uuidString.lowercased())#reply-\(row.response_id.uuidString.lowercased())",
                     photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil), orientation: row.orientation,
                     caption: row.caption, who: "Reply from \(row.replier_name)", detail: "Waiting for your judgement",
-                    flags: flags, when: ChallengePage.when(row.created_at, zone: zone)
+                    flags: flags, when: format.shortWhen(row.created_at)
                 )
             }
         case .todo:
@@ -166,12 +166,12 @@ enum ChallengeInbox {
             case (.finished, "accepted"): detail = "You completed it"
             case (.finished, "missed"): detail = "Closed before you completed it"
             case (.public, _):
-                detail = "\(row.completed_count) completed" + (row.deadline.map { " · due \(ChallengePage.when($0, zone: zone))" } ?? "")
+                detail = "\(row.completed_count) completed" + (row.deadline.map { " · due \(format.shortWhen($0))" } ?? "")
             default:
                 if mine {
                     detail = ChallengePage.progress(recipients: row.recipient_count, completed: row.completed_count, isPublic: row.is_public)
                 } else {
-                    detail = row.deadline.map { "Due \(ChallengePage.when($0, zone: zone))" } ?? "No deadline"
+                    detail = row.deadline.map { "Due \(format.shortWhen($0))" } ?? "No deadline"
                 }
             }
             let who = mine && list == .public ? "From you" : mine
@@ -180,7 +180,7 @@ enum ChallengeInbox {
             return Item(
                 url: "/challenges/\(row.id.uuidString.lowercased())", photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil),
                 orientation: row.orientation, caption: row.caption, who: who, detail: detail, flags: [],
-                when: ChallengePage.when(row.created_at, zone: zone)
+                when: format.shortWhen(row.created_at)
             )
         }
     }

@@ -91,7 +91,7 @@ struct ChallengePage: Encodable {
         let viewer = try req.requireUser()
         let challenge = access.challenge
         let challengeID = try challenge.requireID()
-        let zone = viewer.timeZone
+        let format = Format(viewer)
         let imperial = viewer.units == .imperial
         guard let photo = try await Photo.find(challenge.$photo.id, on: req.db),
               let sender = try await User.find(challenge.$sender.id, on: req.db) else { throw Abort(.notFound) }
@@ -114,7 +114,7 @@ struct ChallengePage: Encodable {
             var flags: [String] = []
             if access.isSender || response.$user.id == access.viewerID {
                 if let metres = response.distanceMetres, metres > req.application.config.challengeFlagMetres {
-                    flags.append("Taken \(FindController.formatDistance(metres, imperial: imperial)) away from the challenge location")
+                    flags.append("Taken \(Format.proximity(metres, imperial: imperial)) away from the challenge location")
                 }
                 if response.takenBefore { flags.append("Photo taken before the challenge was sent") }
             }
@@ -126,8 +126,8 @@ struct ChallengePage: Encodable {
                 status: response.status.rawValue, statusLabel: Self.label(response.status),
                 stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
                 reason: response.reason, place: place?.text, mapURL: place?.mapURL,
-                distance: response.distanceMetres.map { "\(FindController.formatDistance($0, imperial: imperial)) from the challenge" },
-                flags: flags, sentAt: Self.when(response.createdAt ?? Date(), zone: zone),
+                distance: response.distanceMetres.map { "\(Format.proximity($0, imperial: imperial)) from the challenge" },
+                flags: flags, sentAt: format.shortWhen(response.createdAt ?? Date()),
                 canJudge: access.isSender && response.status == .pending
             ))
         }
@@ -150,7 +150,7 @@ struct ChallengePage: Encodable {
             } else if mine.contains(where: { $0.status == .pending }) {
                 blocked = "Your reply is waiting for \(sender.displayName)'s judgement."
             } else if challenge.isClosed() {
-                blocked = "This challenge closed \(Self.when(challenge.deadline!, zone: zone))."
+                blocked = "This challenge closed \(format.shortWhen(challenge.deadline!))."
             }
         }
         let place = challenge.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
@@ -160,8 +160,8 @@ struct ChallengePage: Encodable {
             layout: req.layout(title: "Challenge from \(sender.displayName)", section: "challenges"),
             id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
             senderName: sender.displayName, senderURL: "/u/\(sender.username)",
-            sentAt: Self.when(challenge.createdAt ?? Date(), zone: zone),
-            deadline: challenge.deadline.map { Self.when($0, zone: zone) }, closed: challenge.isClosed(),
+            sentAt: format.shortWhen(challenge.createdAt ?? Date()),
+            deadline: challenge.deadline.map(format.shortWhen), closed: challenge.isClosed(),
             isPublic: challenge.isPublic, isSender: access.isSender, progress: Self.progress(recipients: challenge.recipientCount, completed: challenge.completedCount, isPublic: challenge.isPublic),
             recipients: recipients, place: place?.text, placeSource: challenge.locationSource.map(Self.sourceLabel),
             mapURL: place?.mapURL, mapSVG: map, replies: replies,
@@ -191,11 +191,5 @@ struct ChallengePage: Encodable {
     static func progress(recipients: Int, completed: Int, isPublic: Bool) -> String {
         if recipients == 0 || isPublic && completed > recipients { return "\(completed) completed" }
         return "\(min(completed, recipients)) of \(recipients) completed"
-    }
-
-    /// "Sat 21 Nov, 18:00" in the viewer's zone.
-    static func when(_ date: Date, zone: String) -> String {
-        let time = WallClock(date, zone: TimeZone(identifier: zone) ?? .gmt)
-        return "\(time.shortDay), \(time.clock)"
     }
 }

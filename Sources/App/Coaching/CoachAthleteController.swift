@@ -70,7 +70,7 @@ struct CoachAthleteController: RouteCollection {
     }
 
     private func render(_ req: Request, coach: User, athlete: User, form: PlanForm? = nil, errors: [String: String] = [:]) async throws -> Response {
-        let format = WorkoutFormat(coach)
+        let format = Format(coach)
         let squad = SquadTraining(athletes: [.init(id: try athlete.requireID(), username: athlete.username, name: athlete.displayName,
                                                    zone: TimeZone(identifier: athlete.timeZone) ?? TimeZone(identifier: "UTC")!)])
         let clock = WallClock(Date(), zone: squad.athletes[0].zone)
@@ -106,7 +106,7 @@ struct CoachAthleteController: RouteCollection {
                 for plan in plans where plan.day == key {
                     let grade = SquadTraining.compliance(of: plan, done: done, today: today.description)
                     var amount: [String] = []
-                    if let duration = plan.duration { amount.append(WorkoutFormat.duration(duration)) }
+                    if let duration = plan.duration { amount.append(Format.duration(duration)) }
                     if let distance = plan.distance { amount.append(format.distance(distance)) }
                     items.append(Item(text: "Planned: \(plan.sport.label) \(amount.joined(separator: ", "))" + (plan.description.isEmpty ? "" : " — \(plan.description)"),
                                       url: nil, planID: plan.coach == coach.id ? plan.id.uuidString.lowercased() : nil,
@@ -115,14 +115,14 @@ struct CoachAthleteController: RouteCollection {
                 for workout in listed where day(of: workout.start_ms) == key {
                     seconds += workout.duration_s
                     metres += workout.distance_m ?? 0
-                    items.append(Item(text: "\((WorkoutSport(rawValue: workout.sport) ?? .other).label): \(workout.name), \(WorkoutFormat.duration(workout.duration_s))"
+                    items.append(Item(text: "\((WorkoutSport(rawValue: workout.sport) ?? .other).label): \(workout.name), \(Format.duration(workout.duration_s))"
                                       + (workout.distance_m.map { ", \(format.distance($0))" } ?? ""),
                                       url: "/workouts/\(workout.id.uuidString.lowercased())", planID: nil, grade: nil, gradeLabel: nil))
                 }
                 days.append(Day(label: "\(WallClock.shortWeekdays[date.weekday]) \(date.day)", today: date == today, items: items))
             }
             weeks.append(Week(label: offset == 0 ? "This week" : offset == 7 ? "Next week" : "Week of \(start.day) \(WallClock.shortMonths[start.month - 1])",
-                              days: days, totals: seconds == 0 ? "nothing yet" : WorkoutFormat.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
+                              days: days, totals: seconds == 0 ? "nothing yet" : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
         }
 
         // Twelve weeks of time, and the daily load trend over them.
@@ -147,7 +147,7 @@ struct CoachAthleteController: RouteCollection {
         let loadChart = SVGChart.line(seconds: seconds, values: acute, label: "Training load: last 7 days (solid) against the 28-day weekly average (dashed)",
                                       unit: "TRIMP", colour: "#b3261e", also: (chronic, "#1d4ed8"), firstDay: firstWeek)
         let load = TrainingLoad(acute: acute.last.flatMap { $0 } ?? 0, chronic28: (chronic.last.flatMap { $0 } ?? 0) * 4)
-        let loadSummary = "Last 7 days \(WorkoutFormat.whole(load.acute)), usual week \(WorkoutFormat.whole(load.chronicWeekly))"
+        let loadSummary = "Last 7 days \(Format.whole(load.acute)), usual week \(Format.whole(load.chronicWeekly))"
             + (load.ratio.map { String(format: ": %.2f times", $0) } ?? "") + (load.overreaching ? ", well above what this athlete is used to." : ".")
 
         // Time in each zone over the twelve weeks.
@@ -160,7 +160,7 @@ struct CoachAthleteController: RouteCollection {
         let totalZone = zoneSeconds.reduce(0, +)
         let zoneChart = totalZone == 0 ? "" : SVGChart.bars((0..<5).map { index in
             (label: "Zone \(index + 1)", value: zoneSeconds[index],
-             text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(WorkoutFormat.whole(zoneSeconds[index] / totalZone * 100)) %",
+             text: "\(Format.duration(zoneSeconds[index])) · \(Format.whole(zoneSeconds[index] / totalZone * 100)) %",
              fill: WorkoutDrawings.zoneBarColours[index])
         }, label: "Time in each heart-rate zone, last 12 weeks")
 
@@ -183,16 +183,16 @@ struct CoachAthleteController: RouteCollection {
         if day == nil { errors["day"] = "Choose a day." }
         let sport = WorkoutSport(rawValue: form.sport ?? "")
         if sport == nil { errors["sport"] = "Choose a sport from the list." }
-        let format = WorkoutFormat(coach)
+        let format = Format(coach)
         let minutes = FormNumber.read(form.duration, in: 1...1440, field: "duration",
                                       message: "Enter the planned minutes, from 1 to 1,440", errors: &errors)
         let distance = FormNumber.read(form.distance, in: 0.01...1000, field: "distance",
                                        message: "Enter a distance above 0 and at most 1,000 \(format.imperial ? "mi" : "km")", errors: &errors)
-            .map { $0 * (format.imperial ? WorkoutFormat.metresPerMile : 1000) }
+            .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
         if minutes == nil && distance == nil && errors["duration"] == nil && errors["distance"] == nil {
             errors["duration"] = "Plan a duration, a distance or both."
         }
-        if let sport, let minutes, let distance, let problem = WorkoutFormat.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
+        if let sport, let minutes, let distance, let problem = Format.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
             errors["distance"] = problem
         }
         let description = (form.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

@@ -67,7 +67,7 @@ struct CoachController: RouteCollection {
                                             ("compliance", "Plan compliance"), ("duration", "This week's time")]
 
     /// Futsal and strength cover no distance: a dash rather than "0.00 km".
-    private static func distance(_ metres: Double, _ format: WorkoutFormat) -> String {
+    private static func distance(_ metres: Double, _ format: Format) -> String {
         metres > 0 ? format.distance(metres) : "–"
     }
 
@@ -77,7 +77,7 @@ struct CoachController: RouteCollection {
 
     private func render(_ req: Vapor.Request, coach: User, invite: String = "", error: String? = nil) async throws -> Response {
         let coachID = try coach.requireID()
-        let format = WorkoutFormat(coach)
+        let format = Format(coach)
         let sort = Self.sorts.map(\.0).contains(req.query[String.self, at: "sort"] ?? "") ? req.query[String.self, at: "sort"]! : "name"
 
         // Teams: those the coach belongs to, to filter by; those they coach, to ask every member.
@@ -121,12 +121,12 @@ struct CoachController: RouteCollection {
                 lastURL: last[index].map { "/workouts/\($0.id.uuidString.lowercased())" },
                 daysSince: daysSince.map { $0 == 0 ? "today" : $0 == 1 ? "1 day" : "\($0) days" } ?? "–",
                 idle: (daysSince ?? Int.max) >= 7,
-                duration: WorkoutFormat.duration(thisWeek.map(\.duration).reduce(0, +)),
-                durationAverage: WorkoutFormat.duration(before.map(\.duration).reduce(0, +) / 4),
+                duration: Format.duration(thisWeek.map(\.duration).reduce(0, +)),
+                durationAverage: Format.duration(before.map(\.duration).reduce(0, +) / 4),
                 distance: Self.distance(thisWeek.compactMap(\.distance).reduce(0, +), format),
                 distanceAverage: Self.distance(before.compactMap(\.distance).reduce(0, +) / 4, format),
-                load: WorkoutFormat.whole(thisWeek.compactMap(\.trimp).reduce(0, +)),
-                loadAverage: WorkoutFormat.whole(before.compactMap(\.trimp).reduce(0, +) / 4),
+                load: Format.whole(thisWeek.compactMap(\.trimp).reduce(0, +)),
+                loadAverage: Format.whole(before.compactMap(\.trimp).reduce(0, +) / 4),
                 ratio: load.ratio.map { String(format: "%.2f", $0) } ?? "–",
                 overreaching: load.overreaching,
                 goals: goals[index].map { "\($0.reached) of \($0.total)" } ?? "–",

@@ -37,10 +37,10 @@ struct CoachSettingsController: RouteCollection {
         let teamIDs = grants.compactMap(\.teamID)
         let teams = teamIDs.isEmpty ? [:] : Dictionary(try await Team.query(on: req.db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.name) },
                                                        uniquingKeysWith: { a, _ in a })
-        let format = WorkoutFormat(user)
+        let format = Format(user)
         func row(_ grant: CoachGrant) -> Row {
             Row(id: grant.id?.uuidString.lowercased() ?? "", name: grant.coach.displayName, username: grant.coach.username,
-                since: grant.acceptedAt.map { format.when(Int64($0.timeIntervalSince1970 * 1000)) }, team: grant.teamID.flatMap { teams[$0] })
+                since: grant.acceptedAt.map(format.when), team: grant.teamID.flatMap { teams[$0] })
         }
         let page = Page(layout: req.layout(title: "Coaches"),
                         active: grants.filter { $0.status == .active }.map(row),

@@ -32,7 +32,7 @@ struct CoachWeekController: RouteCollection {
 
     func page(req: Request) async throws -> Response {
         let coach = try req.requireUser()
-        let format = WorkoutFormat(coach)
+        let format = Format(coach)
         let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: coach.timeZone).day) ?? .today
         var error: String?
         var start = ReportPeriod.week.start(containing: today)
@@ -53,12 +53,12 @@ struct CoachWeekController: RouteCollection {
                     planned += 1
                     let grade = SquadTraining.compliance(of: plan, done: done, today: today.description)
                     if grade == .green { onPlan += 1 }
-                    let amount = [plan.duration.map { WorkoutFormat.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
+                    let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
                     items.append(.init(text: "Plan: \(plan.sport.label) \(amount.joined(separator: ", "))", url: nil, planID: nil,
                                        grade: grade?.rawValue, gradeLabel: grade?.label))
                 }
                 for workout in done where workout.athlete == index && workout.day == key {
-                    items.append(.init(text: "\(workout.sport.label) \(WorkoutFormat.duration(workout.duration))" + (workout.distance.map { ", \(format.distance($0))" } ?? ""),
+                    items.append(.init(text: "\(workout.sport.label) \(Format.duration(workout.duration))" + (workout.distance.map { ", \(format.distance($0))" } ?? ""),
                                        url: nil, planID: nil, grade: nil, gradeLabel: nil))
                 }
                 return Cell(items: items)

@@ -42,11 +42,11 @@ struct CommentController: RouteCollection {
 
     /// The comments under a workout, oldest first, for someone who may read them.
     static func views(of workout: Workout, viewer: User, on db: any Database) async throws -> [View] {
-        let format = WorkoutFormat(viewer)
+        let format = Format(viewer)
         return try await WorkoutComment.query(on: db).filter(\.$workout.$id == workout.requireID()).with(\.$author)
             .sort(\.$createdAt).all().map { comment in
                 View(id: try comment.requireID().uuidString.lowercased(), author: comment.author.displayName, authorUsername: comment.author.username,
-                     when: format.when(Int64((comment.createdAt ?? Date()).timeIntervalSince1970 * 1000)),
+                     when: format.when(comment.createdAt ?? Date()),
                      edited: (comment.updatedAt ?? .distantPast).timeIntervalSince(comment.createdAt ?? .distantPast) > 1,
                      html: Markdown.html(comment.body), mine: comment.$author.id == viewer.id)
             }

@@ -52,13 +52,13 @@ struct CalendarController: RouteCollection {
             if let status = row.myStatus { lines.append("Your answer: \(row.is_sub == true ? "Substitute" : status.label)") }
             else if row.game == .team { lines.append("You have not answered yet.") }
             if placeKnown, !row.description.isEmpty { lines.append(row.description) }
-            lines.append("\(base)/games/\(row.id.uuidString)")
+            lines.append(base + SiteURL.game(row.id).path)
             return ICalendar.Event(
                 uid: "game-\(row.id.uuidString.lowercased())@fieldhouse", start: row.starts_at, durationMinutes: row.duration_minutes,
                 summary: row.title, description: lines.joined(separator: "\n"),
                 location: placeKnown ? row.place_name : nil,
                 latitude: placeKnown ? row.latitude : nil, longitude: placeKnown ? row.longitude : nil,
-                url: "\(base)/games/\(row.id.uuidString)", sequence: row.sequence, cancelled: row.isCancelled,
+                url: base + SiteURL.game(row.id).path, sequence: row.sequence, cancelled: row.isCancelled,
                 lastModified: row.updated_at
             )
         }
@@ -73,9 +73,9 @@ struct CalendarController: RouteCollection {
             let since = CalendarDate.today.adding(days: -60).description
             let plans = coaches.isEmpty ? [] : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == ownerID)
                 .filter(\.$coach.$id ~~ coaches).filter(\.$day >= since).with(\.$coach).all()
-            let format = WorkoutFormat(owner)
+            let format = Format(owner)
             for plan in plans {
-                let amount = [plan.duration.map { WorkoutFormat.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
+                let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
                 var event = ICalendar.Event(uid: "plan-\(try plan.requireID().uuidString.lowercased())@fieldhouse", start: Date(), durationMinutes: 0,
                                             summary: "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))",
                                             description: [plan.description, "Planned by \(plan.coach.displayName)"].filter { !$0.isEmpty }.joined(separator: "\n"),

@@ -83,14 +83,4 @@ struct FindController: RouteCollection {
         }
         return try await GameSearch.search(query, centre: centre, excludingTeams: mine, limit: pager.fetchLimit, offset: pager.offset, on: req.db)
     }
-
-    static func formatDistance(_ metres: Double, imperial: Bool) -> String {
-        if imperial {
-            let miles = metres / WorkoutFormat.metresPerMile
-            return miles < 10 ? String(format: "%.1f mi", miles) : String(format: "%.0f mi", miles)
-        }
-        if metres < 1000 { return "\(Int((metres / 10).rounded()) * 10) m" }
-        let km = metres / 1000
-        return km < 10 ? String(format: "%.1f km", km) : String(format: "%.0f km", km)
-    }
 }

@@ -39,9 +39,9 @@ struct GameController: RouteCollection {
         let page = FormPage(
             layout: req.layout(title: title, section: "games"), kind: kind.rawValue, form: form, errors: errors,
             choices: Choices(), timeZones: SettingsController.timeZones, opponents: opponents, teamName: team?.name,
-            action: game.map { "/games/\($0.id!.uuidString)/edit" } ?? (team.map { "/teams/\($0.slug)/games/new" } ?? "/games/new"),
+            action: game.map { SiteURL.editGame($0.id!).path } ?? (team.map { SiteURL.newTeamGame(slug: $0.slug).path } ?? SiteURL.newGame.path),
             submit: game == nil ? (kind == .team ? "Schedule game" : "Create game") : "Save changes",
-            cancelURL: game.map { "/games/\($0.id!.uuidString)" } ?? (team.map { "/teams/\($0.slug)" } ?? "/games")
+            cancelURL: game.map { SiteURL.game($0.id!).path } ?? (team.map { SiteURL.team(slug: $0.slug).path } ?? SiteURL.games.path)
         )
         return try await req.view.render("games/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
@@ -104,11 +104,11 @@ struct GameController: RouteCollection {
             try await Notification.send(
                 to: members.filter { $0 != user.id }, from: user.id, kind: .newGame,
                 text: "New game for \(team.name): \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
-                link: "/games/\(game.id!.uuidString)", on: db
+                link: SiteURL.game(game.id!).path, on: db
             )
         }
         req.flash(.success, "Game scheduled; every member has been told.")
-        return req.redirect(to: "/games/\(game.id!.uuidString)")
+        return req.redirect(to: .game(game.id!))
     }
 
     private func apply(_ valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?, to game: Game) {
@@ -166,7 +166,7 @@ struct GameController: RouteCollection {
             try await GamePlayer(gameID: game.requireID(), userID: user.requireID(), status: .joined).create(on: db)
         }
         req.flash(.success, "Your game is listed. Share the link, or wait for people nearby to find it.")
-        return req.redirect(to: "/games/\(game.id!.uuidString)")
+        return req.redirect(to: .game(game.id!))
     }
 
     // MARK: Page
@@ -231,12 +231,12 @@ struct GameController: RouteCollection {
                 try await Notification.send(
                     to: group, from: nil, kind: .gameChanged,
                     text: moment + (withPlace ? game.placeName.map { ", \($0)" } ?? "" : "") + again,
-                    link: "/games/\(gameID.uuidString)", on: db
+                    link: SiteURL.game(gameID).path, on: db
                 )
             }
         }
         req.flash(.success, moved && game.kind == .team ? "Saved. Members were told and asked to answer again." : moved ? "Saved. Players were told." : "Saved.")
-        return req.redirect(to: "/games/\(gameID.uuidString)")
+        return req.redirect(to: .game(gameID))
     }
 
     /// Team members and everyone on the game's list.
@@ -253,7 +253,7 @@ struct GameController: RouteCollection {
         let access = try await GameAccess.load(req)
         try access.requireManager()
         let game = access.game
-        guard !game.isCancelled else { return req.redirect(to: "/games/\(game.id!.uuidString)") }
+        guard !game.isCancelled else { return req.redirect(to: .game(game.id!)) }
         struct Confirm: Content { var confirm: String? }
         guard try req.content.decode(Confirm.self).confirm == "yes" else {
             throw Abort(.unprocessableEntity, reason: "Tick “Yes, cancel it” to confirm; nothing was changed.")
@@ -265,11 +265,11 @@ struct GameController: RouteCollection {
             try await Notification.send(
                 to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, from: user.id, kind: .gameCancelled,
                 text: "Cancelled: \(game.title(teamName: access.team?.name)) on \(GameTime.shortDay(game.startsAt, zone: game.timeZone))",
-                link: "/games/\(game.id!.uuidString)", on: db
+                link: SiteURL.game(game.id!).path, on: db
             )
         }
         req.flash(.info, "The game is cancelled and everyone has been told.")
-        return req.redirect(to: "/games/\(game.id!.uuidString)")
+        return req.redirect(to: .game(game.id!))
     }
 
     // MARK: Results
@@ -296,6 +296,6 @@ struct GameController: RouteCollection {
         game.awayScore = away
         try await game.update(on: req.db)
         req.flash(.success, game.$league.id != nil ? "Score saved; the league table is updated." : "Score saved.")
-        return req.redirect(to: "/games/\(game.id!.uuidString)")
+        return req.redirect(to: .game(game.id!))
     }
 }

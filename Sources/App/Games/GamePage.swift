@@ -146,13 +146,13 @@ struct GamePage: Encodable {
         if let coordinate = game.coordinate, let viewer, let lat = viewer.homeLat, let lon = viewer.homeLon {
             let shown = access.canSeeExactPlace ? coordinate : PlaceView.area(of: coordinate)
             let metres = Geo.distance(Coordinate(latitude: lat, longitude: lon), shown)
-            distance = FindController.formatDistance(metres, imperial: viewer.units == .imperial) + " from your home area"
+            distance = Format.proximity(metres, imperial: viewer.units == .imperial) + " from your home area"
         }
 
         var opponent: LinkTo?
         if let opponentID = game.$opponentTeam.id, let other = try await Team.find(opponentID, on: req.db),
            try await TeamAccess.of(other, viewer: viewer, on: req.db).canSee {
-            opponent = LinkTo(url: "/teams/\(other.slug)", name: other.name)
+            opponent = LinkTo(url: SiteURL.team(slug: other.slug).path, name: other.name)
         }
         var score: String?
         if let home = game.homeScore, let away = game.awayScore {
@@ -164,7 +164,7 @@ struct GamePage: Encodable {
         let title = game.title(teamName: access.team?.name)
         return GamePage(
             layout: req.layout(title: title, section: "games"),
-            id: gameID.uuidString, title: title, isTeamGame: access.isTeamGame,
+            id: SiteURL.id(gameID), title: title, isTeamGame: access.isTeamGame,
             sport: game.sportLabel,
             level: levelLabel(ageGroup: game.ageGroup, gender: game.gender, skill: game.skill),
             privacy: Team.Privacy(rawValue: game.privacy)?.shortLabel ?? "",
@@ -175,14 +175,14 @@ struct GamePage: Encodable {
             place: shownPlace.text, mapURL: shownPlace.mapURL, distance: distance,
             // The organiser's notes often say exactly where ("court 2, behind the hall"): the place's rule.
             description: access.canSeeExactPlace ? game.description : "",
-            team: access.team.map { LinkTo(url: "/teams/\($0.slug)", name: $0.name) },
+            team: access.team.map { LinkTo(url: SiteURL.team(slug: $0.slug).path, name: $0.name) },
             opponent: opponent, opponentName: game.opponentName, score: score,
             counts: counts, capacity: game.capacity, minPlayers: game.minPlayers, joined: game.joinedCount,
             roster: access.canSeeRoster ? visibleRoster : nil,
             noAnswer: access.canManage ? unanswered.map { entry($0, status: nil, note: nil, isSub: false) } : [],
             subsNeeded: game.subsNeeded, subsFilled: game.subsFilled, subsOpen: game.subsOpen,
             subsWanted: max(0, game.subsNeeded - game.subsFilled),
-            signInURL: viewer == nil ? "/login?next=%2Fgames%2F\(gameID.uuidString)" : nil,
+            signInURL: viewer == nil ? "/login?next=%2Fgames%2F" + SiteURL.id(gameID) : nil,
             yourStatus: mine?.status.label, yourStatusValue: mine?.status.rawValue, yourNote: mine?.note ?? "",
             yourPosition: position, isSub: mine?.isSub ?? false,
             canAnswer: access.canAnswer, canJoin: access.canJoin,

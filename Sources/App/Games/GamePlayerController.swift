@@ -17,7 +17,7 @@ struct GamePlayerController: RouteCollection {
         game.post("subs", "close", use: closeSubs)
     }
 
-    private func back(_ req: Request, _ game: Game) -> Response { req.redirect(to: "/games/\(game.id!.uuidString)") }
+    private func back(_ req: Request, _ game: Game) -> Response { req.redirect(to: .game(game.id!)) }
 
     struct AnswerForm: Content {
         var status: String?
@@ -114,7 +114,7 @@ struct GamePlayerController: RouteCollection {
             to: [user.requireID()], from: me.id, kind: .gameRemoved,
             text: player.status == .requested ? "Your request to join the \(access.game.sportLabel.lowercased()) game was declined"
                 : "The organiser took you off the \(access.game.sportLabel.lowercased()) game",
-            link: "/games/\(access.game.id!.uuidString)", on: req.db
+            link: SiteURL.game(access.game.id!).path, on: req.db
         )
         req.flash(.info, "\(user.displayName) is off the list.")
         return back(req, access.game)
@@ -133,7 +133,7 @@ struct GamePlayerController: RouteCollection {
         try await Notification.send(
             to: waiting, from: nil, kind: .gameReminder,
             text: "Are you playing? \(game.title(teamName: access.team?.name)), \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
-            link: "/games/\(game.id!.uuidString)", on: req.db
+            link: SiteURL.game(game.id!).path, on: req.db
         )
         req.flash(.success, waiting.isEmpty ? "Everyone has answered." : "Reminder sent to \(waiting.count) \(waiting.count == 1 ? "person" : "people").")
         return back(req, game)
@@ -196,7 +196,7 @@ struct GamePlayerController: RouteCollection {
             try await Notification.send(
                 to: try await MembershipController.managerIDs(of: teamID, on: req.db), from: nil, kind: .subsFilled,
                 text: "All \(claimed.needed) substitute place\(claimed.needed == 1 ? " is" : "s are") filled for \(game.title(teamName: access.team?.name))",
-                link: "/games/\(game.id!.uuidString)", on: req.db
+                link: SiteURL.game(game.id!).path, on: req.db
             )
         }
         req.flash(.success, "You're in as a substitute. Thanks for helping out!")

@@ -18,7 +18,7 @@ enum GameRoster {
             try await insert(GamePlayer(gameID: gameID, userID: userID, status: .requested, note: note), on: db)
             try await Notification.send(
                 to: [game.$organiser.id], from: user.id, kind: .gameJoinRequest,
-                text: "\(user.displayName) asked to join your \(game.sportLabel.lowercased()) game", link: "/games/\(gameID)", on: db
+                text: "\(user.displayName) asked to join your \(game.sportLabel.lowercased()) game", link: SiteURL.game(gameID).path, on: db
             )
             return .requested
         }
@@ -42,7 +42,7 @@ enum GameRoster {
         try await Notification.send(
             to: [player.$user.id], from: nil, kind: .gamePlace,
             text: outcome == .joined ? "You're in the \(game.sportLabel.lowercased()) game" : "You're on the waitlist for the \(game.sportLabel.lowercased()) game",
-            link: "/games/\(gameID)", on: db
+            link: SiteURL.game(gameID).path, on: db
         )
         return outcome
     }
@@ -92,7 +92,7 @@ enum GameRoster {
             try await next.update(on: db)
             try await Notification.send(
                 to: [next.$user.id], from: nil, kind: .gamePlace,
-                text: "A place opened up: you're in the \(game.sportLabel.lowercased()) game", link: "/games/\(gameID)", on: db
+                text: "A place opened up: you're in the \(game.sportLabel.lowercased()) game", link: SiteURL.game(gameID).path, on: db
             )
         }
     }

@@ -214,7 +214,7 @@ enum GameSearch {
             let teamName = try row.decode(column: "team_name", as: String?.self)
             let opponent = try row.decode(column: "opponent_name", as: String?.self)
             return Result(
-                id: hit.id.uuidString, url: "/games/\(hit.id.uuidString)", kind: kind.rawValue,
+                id: SiteURL.id(hit.id), url: SiteURL.game(hit.id).path, kind: kind.rawValue,
                 title: kind == .team ? (teamName ?? sportLabel) + (opponent.map { " vs. \($0)" } ?? "") : "\(sportLabel) pick-up game",
                 sport: sportLabel,
                 level: levelLabel(ageGroup: try row.decode(column: "age_group", as: String.self),
@@ -226,7 +226,7 @@ enum GameSearch {
                 place: hit.exact ? try row.decode(column: "place_name", as: String?.self) : nil,
                 latitude: shown.latitude, longitude: shown.longitude, exactPlace: hit.exact,
                 distanceMetres: Int(hit.metres.rounded()),
-                distance: FindController.formatDistance(hit.metres, imperial: imperial),
+                distance: Format.proximity(hit.metres, imperial: imperial),
                 capacity: capacity, joined: joined, full: capacity.map { joined >= $0 } ?? false,
                 subsWanted: kind == .team ? max(0, try row.decode(column: "subs_needed", as: Int.self) - (try row.decode(column: "subs_filled", as: Int.self))) : 0
             )

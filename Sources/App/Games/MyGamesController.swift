@@ -36,7 +36,7 @@ struct MyGamesController: RouteCollection {
         else if let mine = row.myStatus { status = row.is_sub == true ? "Substitute" : mine.label }
         else { status = row.game == .team ? "No answer yet" : "" }
         return Card(
-            url: "/games/\(row.id.uuidString)", title: row.title, sport: Sport(rawValue: row.sport)?.label ?? row.sport,
+            url: SiteURL.game(row.id).path, title: row.title, sport: Sport(rawValue: row.sport)?.label ?? row.sport,
             team: row.team_name, when: "\(GameTime.shortDay(row.starts_at, zone: row.time_zone)) · \(GameTime.range(row.starts_at, row.endsAt, zone: row.time_zone))",
             place: PlaceView(name: row.place_name, coordinate: row.coordinate, exact: row.canSeeExactPlace(viewer: viewer),
                              hiddenNote: "the exact place is shown once you're in").text,
@@ -51,7 +51,7 @@ struct MyGamesController: RouteCollection {
         let upcoming = try await MyGames.load(for: userID, range: .upcoming(limit: 200), on: req.db)
         var pager = Pager(req: req)
         let past = pager.finish(try await MyGames.load(for: userID, range: .past(limit: pager.fetchLimit, offset: pager.offset), on: req.db),
-                                path: "/games", query: [])
+                                path: SiteURL.games.path, query: [])
         return try await req.view.render("games/index", IndexPage(
             layout: req.layout(title: "My games", section: "games"),
             pending: pager.page == 1 ? upcoming.filter(\.isPending).map { Self.card($0, viewer: userID) } : [],

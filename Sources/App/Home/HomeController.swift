@@ -63,7 +63,7 @@ struct HomeController: RouteCollection {
 
         let (_, todays) = try await GoalProgress.current(.day, user: user, on: req.db)
         let minutes = Int((todays.map { $0.moving > 0 ? $0.moving : $0.duration }.reduce(0, +) / 60).rounded(.down))
-        let format = WorkoutFormat(user)
+        let format = Format(user)
         let recentWorkouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
             .sort(\.$startMS, .descending).limit(3).all()
 
@@ -87,12 +87,12 @@ struct HomeController: RouteCollection {
             goals: try await GoalProgress.all(for: user, on: req.db).filter(\.enabled),
             recent: try recentWorkouts.map { workout in
                 RecentWorkout(id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
-                              summary: [WorkoutFormat.duration(workout.duration), workout.distance.map { format.distance($0) }]
+                              summary: [Format.duration(workout.duration), workout.distance.map { format.distance($0) }]
                                   .compactMap { $0 }.joined(separator: " · "))
             },
             planned: plans.map { plan in
                 let day = CalendarDate(iso: plan.day) ?? today
-                let amount = [plan.duration.map { WorkoutFormat.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
+                let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
                 return "\(plan.day == today.description ? "Today" : "\(WallClock.shortWeekdays[day.weekday]) \(day.day) \(WallClock.shortMonths[day.month - 1])"): "
                     + "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
                     + (plan.description.isEmpty ? "" : " — \(plan.description)") + " (planned by \(plan.coach.displayName))"

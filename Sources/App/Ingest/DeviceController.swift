@@ -34,8 +34,8 @@ struct DeviceController: RouteCollection {
             .filter(\.$revokedAt == nil).sort(\.$createdAt, .descending).all()
         let rows = try tokens.map { token in
             Row(id: try token.requireID().uuidString.lowercased(), name: token.name,
-                created: ChallengePage.when(token.createdAt ?? Date(), zone: user.timeZone),
-                lastUsed: token.lastUsedAt.map { ChallengePage.when($0, zone: user.timeZone) } ?? "Never")
+                created: Format(user).shortWhen(token.createdAt ?? Date()),
+                lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? "Never")
         }
         let page = DevicesPage(layout: req.layout(title: "Devices", section: nil), devices: rows, newToken: newToken,
                                newName: newName, name: name, error: error, exampleURL: req.application.config.baseURL + "/api/v1/samples")

@@ -52,7 +52,7 @@ struct LearnEditorController: RouteCollection {
             guard let older = try await LearnRevision.query(on: req.db).filter(\.$id == wanted)
                 .filter(\.$article.$id == article.requireID()).first() else { throw Abort(.notFound) }
             source = older
-            restoring = "This form holds the revision of \(Self.when(older.createdAt, req)). Saving makes it the newest revision."
+            restoring = "This form holds the revision of \(Format(viewer: req.currentUser).when(older.createdAt ?? Date())). Saving makes it the newest revision."
         }
         let document = source?.document(slug: article.slug) ?? Self.document(of: article)
         return try await render(req, article: article, form: LearnArticleForm(document, base: latest?.id),
@@ -94,7 +94,7 @@ struct LearnEditorController: RouteCollection {
         let latest = try await existing.asyncFlatMap { try await Self.latestRevision(of: $0, on: req.db) }
         if let latest, form.base != latest.id?.uuidString {
             let who = try await latest.authorID.asyncFlatMap { try await User.find($0, on: req.db) }?.displayName ?? "Someone"
-            errors["base"] = "\(who) saved this article at \(Self.when(latest.createdAt, req)), after you opened it. Your text is kept below; "
+            errors["base"] = "\(who) saved this article at \(Format(viewer: req.currentUser).when(latest.createdAt ?? Date())), after you opened it. Your text is kept below; "
                 + "compare it with theirs under Revisions, then save again to make yours the newest."
             form.base = latest.id?.uuidString
         }
@@ -201,7 +201,7 @@ struct LearnEditorController: RouteCollection {
         let authors = try await Self.names(rows.compactMap(\.authorID), on: req.db)
         let shown = pager.finish(rows, path: "/learn/\(article.slug)/revisions", query: [])
         let items = shown.enumerated().map { index, revision in
-            RevisionItem(id: revision.id?.uuidString ?? "", when: Self.when(revision.createdAt, req),
+            RevisionItem(id: revision.id?.uuidString ?? "", when: Format(viewer: req.currentUser).when(revision.createdAt ?? Date()),
                          author: revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)",
                          title: revision.title, words: revision.body.split { $0.isWhitespace }.count,
                          published: revision.publishedAt != nil, live: article.published && revision.id == article.publishedRevisionID,
@@ -251,7 +251,7 @@ struct LearnEditorController: RouteCollection {
         }
         let authors = try await Self.names([from.authorID, to.authorID].compactMap { $0 }, on: req.db)
         func label(_ revision: LearnRevision) -> String {
-            "\(Self.when(revision.createdAt, req)) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
+            "\(Format(viewer: req.currentUser).when(revision.createdAt ?? Date())) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
         }
         let page = ComparePage(layout: req.layout(title: "Changes to \(article.title)", section: "learn"), slug: article.slug, title: article.title,
                                from: label(from), to: label(to), fromID: fromID.uuidString, hunks: lines,
@@ -307,13 +307,6 @@ struct LearnEditorController: RouteCollection {
         guard !ids.isEmpty else { return [:] }
         let users = try await User.query(on: db).filter(\.$id ~~ Array(Set(ids))).all()
         return Dictionary(users.compactMap { user in user.id.map { ($0, user.displayName) } }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// "Sat 21 Nov 2026, 14:05" in the viewer's time zone.
-    static func when(_ date: Date?, _ req: Request) -> String {
-        let zone = req.currentUser.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
-        let clock = WallClock(date ?? Date(), zone: zone)
-        return "\(clock.shortDay) \(clock.year), \(clock.clock)"
     }
 }
 

@@ -30,7 +30,7 @@ struct InviteController: RouteCollection {
             try await TeamInvite.link(teamID: teamID, tokenHash: RandomToken.hash(token), by: managerID).create(on: req.db)
             let link = req.application.config.baseURL + "/join/" + token
             req.flash(.success, "Share this link to invite people: \(link) — it is shown only now; revoke it below when you are done.")
-            return req.redirect(to: "/teams/\(team.slug)")
+            return req.redirect(to: .team(slug: team.slug))
         }
 
         let username = AccountRules.collapseWhitespace(form.username ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
@@ -57,12 +57,12 @@ struct InviteController: RouteCollection {
                 try await invite.save(on: db)
                 if !held {
                     try await Notification.send(to: [inviteeID], from: managerID, kind: .invited, text: "\(manager.displayName) invited you to join \(team.name)",
-                                                link: "/teams", on: db)
+                                                link: SiteURL.teams.path, on: db)
                 }
             }
         }
         req.flash(.success, "\(invitee.displayName) is invited. They will see it under My teams.")
-        return req.redirect(to: "/teams/\(team.slug)")
+        return req.redirect(to: .team(slug: team.slug))
     }
 
     func revoke(req: Request) async throws -> Response {
@@ -74,7 +74,7 @@ struct InviteController: RouteCollection {
         else { throw Abort(.notFound, reason: "That invitation no longer exists.") }
         try await invite.delete(on: req.db)
         req.flash(.info, invite.tokenHash == nil ? "Invitation withdrawn." : "Invitation link revoked; it no longer works.")
-        return req.redirect(to: "/teams/\(access.team.slug)")
+        return req.redirect(to: .team(slug: access.team.slug))
     }
 
     func answer(req: Request, accept: Bool) async throws -> Response {
@@ -93,7 +93,7 @@ struct InviteController: RouteCollection {
             try await invite.delete(on: db)
         }
         req.flash(accept ? .success : .info, accept ? "Welcome to \(team.name)!" : "Invitation to \(team.name) declined.")
-        return req.redirect(to: accept ? "/teams/\(team.slug)" : "/teams")
+        return req.redirect(to: accept ? SiteURL.team(slug: team.slug).path : SiteURL.teams.path)
     }
 
     // MARK: Links
@@ -142,6 +142,6 @@ struct InviteController: RouteCollection {
             }
             req.flash(.success, "Welcome to \(invite.team.name)!")
         }
-        return req.redirect(to: "/teams/\(invite.team.slug)")
+        return req.redirect(to: .team(slug: invite.team.slug))
     }
 }

@@ -22,7 +22,7 @@ struct MembershipController: RouteCollection {
         let access = try await TeamAccess.load(req)
         let team = access.team
         let teamID = try team.requireID(), userID = try user.requireID()
-        guard !access.isMember else { return req.redirect(to: "/teams/\(team.slug)") }
+        guard !access.isMember else { return req.redirect(to: .team(slug: team.slug)) }
 
         if access.canJoinNow {
             try await req.db.transaction { db in
@@ -41,7 +41,7 @@ struct MembershipController: RouteCollection {
                 try await JoinRequest(teamID: teamID, userID: userID, message: message.isEmpty ? nil : message).create(on: db)
                 try await Notification.send(
                     to: try await Self.managerIDs(of: teamID, on: db), from: userID, kind: .joinRequest,
-                    text: "\(user.displayName) asked to join \(team.name)", link: "/teams/\(team.slug)", on: db
+                    text: "\(user.displayName) asked to join \(team.name)", link: SiteURL.team(slug: team.slug).path, on: db
                 )
             }
             req.flash(.success, "Request sent. A manager of \(team.name) will answer it.")
@@ -50,7 +50,7 @@ struct MembershipController: RouteCollection {
         } else {
             throw Abort(.forbidden, reason: "This team takes new players by invitation only.")
         }
-        return req.redirect(to: "/teams/\(team.slug)")
+        return req.redirect(to: .team(slug: team.slug))
     }
 
     func leave(req: Request) async throws -> Response {
@@ -61,7 +61,7 @@ struct MembershipController: RouteCollection {
             // Leaving before being let in withdraws the request.
             try await request.delete(on: req.db)
             req.flash(.info, "Your request to join \(access.team.name) is withdrawn.")
-            return req.redirect(to: "/teams")
+            return req.redirect(to: .teams)
         }
         guard let membership = access.membership else { throw Abort(.notFound, reason: "You are not a member of this team.") }
         if membership.role == .owner, try await Self.ownerCount(teamID, on: req.db) == 1 {
@@ -69,7 +69,7 @@ struct MembershipController: RouteCollection {
         }
         try await Self.end(membership, on: req.db)
         req.flash(.info, "You have left \(access.team.name).")
-        return req.redirect(to: "/teams")
+        return req.redirect(to: .teams)
     }
 
     func answer(req: Request, approve: Bool) async throws -> Response {
@@ -85,7 +85,7 @@ struct MembershipController: RouteCollection {
                 try await Membership(teamID: teamID, userID: request.$user.id, role: .player).create(on: db)
                 try await Notification.send(
                     to: [request.$user.id], from: nil, kind: .approved,
-                    text: "You are now a member of \(access.team.name)", link: "/teams/\(access.team.slug)", on: db
+                    text: "You are now a member of \(access.team.name)", link: SiteURL.team(slug: access.team.slug).path, on: db
                 )
             }
             try await request.delete(on: db)
@@ -93,7 +93,7 @@ struct MembershipController: RouteCollection {
         req.flash(approve ? .success : .info, approve
             ? "\(request.user.displayName) is now a player in the team."
             : "Request from \(request.user.displayName) declined.")
-        return req.redirect(to: "/teams/\(access.team.slug)")
+        return req.redirect(to: .team(slug: access.team.slug))
     }
 
     struct RoleForm: Content {
@@ -115,17 +115,17 @@ struct MembershipController: RouteCollection {
         if membership.role == .owner, role != .owner, try await Self.ownerCount(access.team.requireID(), on: req.db) == 1 {
             throw Abort(.conflict, reason: "A team needs at least one owner. Make someone else an owner first.")
         }
-        guard role != membership.role else { return req.redirect(to: "/teams/\(access.team.slug)") }
+        guard role != membership.role else { return req.redirect(to: .team(slug: access.team.slug)) }
         membership.role = role
         try await req.db.transaction { db in
             try await membership.update(on: db)
             try await Notification.send(
                 to: [membership.$user.id], from: nil, kind: .roleChanged,
-                text: "You are now \(role == .owner ? "an" : "a") \(role.rawValue) of \(access.team.name)", link: "/teams/\(access.team.slug)", on: db
+                text: "You are now \(role == .owner ? "an" : "a") \(role.rawValue) of \(access.team.name)", link: SiteURL.team(slug: access.team.slug).path, on: db
             )
         }
         req.flash(.success, "\(member.displayName) is now \(role == .owner ? "an" : "a") \(role.rawValue).")
-        return req.redirect(to: "/teams/\(access.team.slug)")
+        return req.redirect(to: .team(slug: access.team.slug))
     }
 
     func remove(req: Request) async throws -> Response {
@@ -141,7 +141,7 @@ struct MembershipController: RouteCollection {
         }
         try await Self.end(membership, on: req.db)
         req.flash(.info, "\(member.displayName) is no longer in the team.")
-        return req.redirect(to: "/teams/\(access.team.slug)")
+        return req.redirect(to: .team(slug: access.team.slug))
     }
 
     static func member(_ req: Request, access: TeamAccess) async throws -> (Membership, User) {

@@ -49,7 +49,7 @@ struct TeamController: RouteCollection {
             try await Membership(teamID: team.requireID(), userID: userID, role: .owner).create(on: db)
         }
         req.flash(.success, "\(team.name) is ready. Invite your players below.")
-        return req.redirect(to: "/teams/\(team.slug)")
+        return req.redirect(to: .team(slug: team.slug))
     }
 
     func editPage(req: Request) async throws -> View {
@@ -85,7 +85,7 @@ struct TeamController: RouteCollection {
             }
         }
         req.flash(.success, "Team details saved.")
-        return req.redirect(to: "/teams/\(access.team.slug)")
+        return req.redirect(to: .team(slug: access.team.slug))
     }
 
     private func apply(_ valid: TeamForm.Valid, to team: Team) {
@@ -106,9 +106,9 @@ struct TeamController: RouteCollection {
         let page = FormPage(
             layout: req.layout(title: team == nil ? "New team" : "Edit \(team!.name)", section: "teams"),
             form: form, errors: errors, choices: Choices(),
-            action: team == nil ? "/teams/new" : "/teams/\(team!.slug)/edit",
+            action: team == nil ? SiteURL.newTeam.path : SiteURL.editTeam(slug: team!.slug).path,
             submit: team == nil ? "Create team" : "Save changes",
-            cancelURL: team == nil ? "/teams" : "/teams/\(team!.slug)"
+            cancelURL: team == nil ? SiteURL.teams.path : SiteURL.team(slug: team!.slug).path
         )
         return try await req.view.render("teams/form", page)
     }
@@ -158,7 +158,7 @@ struct TeamController: RouteCollection {
         // Memberships, requests, invitations and league places go with it (ON DELETE CASCADE).
         try await access.team.delete(on: req.db)
         req.flash(.info, "\(access.team.name) has been deleted.")
-        return req.redirect(to: "/teams")
+        return req.redirect(to: .teams)
     }
 
     // MARK: My teams
@@ -185,7 +185,7 @@ struct TeamController: RouteCollection {
             layout: req.layout(title: "My teams", section: "teams"),
             teams: memberships.map { TeamCard($0.team, role: $0.role) }.sorted { $0.name < $1.name },
             requested: requests.map { TeamCard($0.team, role: nil) },
-            invitations: invites.map { InvitationCard(id: $0.id!.uuidString, team: TeamCard($0.team, role: nil)) }
+            invitations: invites.map { InvitationCard(id: SiteURL.id($0.id!), team: TeamCard($0.team, role: nil)) }
         )
         return try await req.view.render("teams/index", page)
     }

@@ -105,14 +105,14 @@ struct TeamPage: Encodable {
         var linkInvites: [LinkInvite] = []
         if access.canManage {
             requests = try await JoinRequest.query(on: req.db).filter(\.$team.$id == teamID).with(\.$user).sort(\.$createdAt).all().map {
-                Pending(id: $0.id!.uuidString, username: $0.user.username, displayName: $0.user.displayName, message: $0.message)
+                Pending(id: SiteURL.id($0.id!), username: $0.user.username, displayName: $0.user.displayName, message: $0.message)
             }
             let invites = try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).with(\.$invitee).sort(\.$createdAt).all()
             personInvites = invites.compactMap { invite in
-                invite.invitee.map { Pending(id: invite.id!.uuidString, username: $0.username, displayName: $0.displayName, message: nil) }
+                invite.invitee.map { Pending(id: SiteURL.id(invite.id!), username: $0.username, displayName: $0.displayName, message: nil) }
             }
             linkInvites = invites.filter { $0.tokenHash != nil }.map {
-                LinkInvite(id: $0.id!.uuidString, created: ($0.createdAt ?? Date()).formatted(date: .abbreviated, time: .omitted))
+                LinkInvite(id: SiteURL.id($0.id!), created: ($0.createdAt ?? Date()).formatted(date: .abbreviated, time: .omitted))
             }
         }
 
@@ -130,7 +130,7 @@ struct TeamPage: Encodable {
             .filter { $0.endsAt > Date() }.prefix(10)
         let games = upcoming.map { game in
             MyGamesController.Card(
-                url: "/games/\(game.id!.uuidString)", title: game.title(teamName: team.name), sport: game.sportLabel, team: nil,
+                url: SiteURL.game(game.id!).path, title: game.title(teamName: team.name), sport: game.sportLabel, team: nil,
                 when: "\(GameTime.shortDay(game.startsAt, zone: game.timeZone)) · \(GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone))",
                 place: access.canSeeExactLocation ? game.placeName : nil,
                 status: game.isCancelled ? "Cancelled" : game.subsOpen ? "Substitutes wanted" : "",
@@ -151,7 +151,7 @@ struct TeamPage: Encodable {
             canManage: access.canManage, isOwner: access.isOwner,
             canJoinNow: access.canJoinNow, canRequest: access.canRequest,
             hasRequested: access.joinRequest != nil,
-            isInvited: access.invite != nil, inviteID: access.invite?.id?.uuidString,
+            isInvited: access.invite != nil, inviteID: access.invite?.id.map(SiteURL.id),
             signInURL: req.currentUser == nil ? "/login?next=%2Fteams%2F\(team.slug)" : nil,
             memberCount: memberships.count,
             roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,

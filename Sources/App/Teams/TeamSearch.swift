@@ -86,7 +86,7 @@ enum TeamSearch {
                 slug: hit.row.slug, name: hit.row.name, sport: Sport(rawValue: hit.row.sport)?.label ?? hit.row.sport,
                 level: levelLabel(ageGroup: hit.row.age_group, gender: hit.row.gender, skill: hit.row.skill),
                 privacy: Team.Privacy(rawValue: hit.row.privacy)?.shortLabel ?? "",
-                distance: FindController.formatDistance(hit.metres, imperial: imperial)
+                distance: Format.proximity(hit.metres, imperial: imperial)
             )
         }
     }

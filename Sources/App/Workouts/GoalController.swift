@@ -64,7 +64,7 @@ struct GoalController: RouteCollection {
         }
         var errors: [String: String] = [:]
         let unit = metric.unit(imperial: user.units == .imperial)
-        let limit = "Enter a target from \(WorkoutFormat.decimal(metric.minimum)) to \(WorkoutFormat.decimal(metric.limit)) \(unit)"
+        let limit = "Enter a target from \(Format.decimal(metric.minimum)) to \(Format.decimal(metric.limit)) \(unit)"
         guard let typed = FormNumber.read(form.target, in: metric.minimum...metric.limit, required: true, field: "target", message: limit,
                                           errors: &errors) else {
             return try await render(req, user: user, form: form, error: (errors["target"] ?? limit) + ".", status: .unprocessableEntity)
@@ -75,7 +75,7 @@ struct GoalController: RouteCollection {
         }
         // Stored in metres, seconds, steps and kilocalories.
         let target: Double = switch metric {
-        case .distance: typed * (user.units == .imperial ? WorkoutFormat.metresPerMile : 1000)
+        case .distance: typed * (user.units == .imperial ? Format.metresPerMile : 1000)
         case .duration: typed * 60
         case .steps, .calories: typed.rounded()
         }

@@ -22,10 +22,10 @@ struct GoalProgress: Encodable {
 
     static func describe(_ metric: Goal.Metric, _ value: Double, imperial: Bool) -> String {
         switch metric {
-        case .distance: String(format: "%.1f %@", value / (imperial ? WorkoutFormat.metresPerMile : 1000), imperial ? "mi" : "km")
-        case .duration: "\(WorkoutFormat.whole(value / 60)) min"
-        case .steps: "\(WorkoutFormat.whole(value)) steps"
-        case .calories: "\(WorkoutFormat.whole(value)) kcal"
+        case .distance: String(format: "%.1f %@", value / (imperial ? Format.metresPerMile : 1000), imperial ? "mi" : "km")
+        case .duration: "\(Format.whole(value / 60)) min"
+        case .steps: "\(Format.whole(value)) steps"
+        case .calories: "\(Format.whole(value)) kcal"
         }
     }
 
@@ -54,7 +54,7 @@ struct GoalProgress: Encodable {
                 id: try goal.requireID().uuidString.lowercased(),
                 title: "\(goal.period.label) \(goal.metric.rawValue): \(describe(goal.metric, goal.target, imperial: imperial))",
                 done: describe(goal.metric, done, imperial: imperial),
-                percent: WorkoutFormat.percent(done, of: goal.target), enabled: goal.enabled)
+                percent: Format.percent(done, of: goal.target), enabled: goal.enabled)
         }
     }
 

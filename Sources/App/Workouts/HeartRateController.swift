@@ -135,7 +135,7 @@ struct HeartRateController: RouteCollection {
                 resting = lowest.sorted { $0.key > $1.key }.map { Resting(day: $0.key, bpm: Int($0.value.rounded())) }
             }
         }
-        let title = "\(WorkoutFormat(user).when(from)) – \(WorkoutFormat(user).when(to))"
+        let title = "\(Format(user).when(from)) – \(Format(user).when(to))"
         let page = Page(
             layout: req.layout(title: athlete == nil ? "Heart rate" : "\(user.displayName)'s heart rate", section: "workouts"),
             athlete: athlete == nil ? nil : user.username, athleteName: athlete == nil ? nil : user.displayName, enabled: user.continuousHeartRate,

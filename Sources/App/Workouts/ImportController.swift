@@ -93,7 +93,7 @@ struct ImportController: RouteCollection {
                                           detail: "It brought \(streams.map(Self.label).joined(separator: " and ")) the workout did not have."))
                 case .route(let route, let duplicate):
                     results.append(Result(filename: name, kind: "route", title: duplicate ? "Route “\(route.name)” is already saved" : "Saved the route “\(route.name)”",
-                                          detail: "A planned route without times (\(Self.distance(route.distance, imperial: imperial))), kept for planning rather than as a workout."))
+                                          detail: "A planned route without times (\(Format.distance(route.distance, imperial: imperial))), kept for planning rather than as a workout."))
                 }
             } catch let error as APIError {
                 results.append(Result(filename: name, kind: "error", title: "Not imported", detail: error.reason))
@@ -113,15 +113,11 @@ struct ImportController: RouteCollection {
         }
     }
 
-    static func distance(_ metres: Double, imperial: Bool) -> String {
-        imperial ? String(format: "%.2f mi", metres / WorkoutFormat.metresPerMile) : String(format: "%.2f km", metres / 1000)
-    }
-
     static func describe(_ workout: Workout, imperial: Bool) -> String {
         var parts: [String] = [workout.sport.capitalized, SampleTime.rfc3339(milliseconds: workout.startMS).prefix(10).description]
         let minutes = Int((workout.duration / 60).rounded())
         parts.append(minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min")
-        if let distance = workout.distance { parts.append(Self.distance(distance, imperial: imperial)) }
+        if let distance = workout.distance { parts.append(Format.distance(distance, imperial: imperial)) }
         if let hr = workout.avgHeartRate { parts.append("average heart rate \(hr) bpm") }
         return parts.joined(separator: " · ")
     }

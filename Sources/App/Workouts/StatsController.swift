@@ -45,7 +45,7 @@ struct StatsController: RouteCollection {
 
     func page(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let format = WorkoutFormat(user)
+        let format = Format(user)
         let period = ReportPeriod(rawValue: req.query[String.self, at: "period"] ?? "") ?? .week
         let sport = req.query[String.self, at: "sport"].flatMap(WorkoutSport.init(rawValue:))
         let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: user.timeZone).day) ?? .today
@@ -95,14 +95,14 @@ struct StatsController: RouteCollection {
         }
         let rows = starts.enumerated().map { index, start in
             PeriodRow(label: (period == .week ? "Week of " : "") + label(start) + (period == .month ? "" : " \(start.year)"),
-                      workouts: counts[index], duration: WorkoutFormat.duration(total(index, "duration_s")),
+                      workouts: counts[index], duration: Format.duration(total(index, "duration_s")),
                       distance: format.distance(total(index, "distance_m")),
-                      calories: WorkoutFormat.whole(total(index, "calories_kcal")),
-                      steps: WorkoutFormat.whole(total(index, "steps")))
+                      calories: Format.whole(total(index, "calories_kcal")),
+                      steps: Format.whole(total(index, "steps")))
         }
         let chart = SVGChart.columns(starts.enumerated().map { index, start in
             let minutes = total(index, "duration_s") / 60
-            return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(WorkoutFormat.whole(minutes))m")
+            return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(Format.whole(minutes))m")
         }, label: "Training time per \(period.rawValue), last 12", colour: "#0b6e4f")
 
         // Average, maximum and total of each number, over the workouts that have it.
@@ -113,15 +113,15 @@ struct StatsController: RouteCollection {
             return Attribute(name: name, average: show(sum / Double(count)), maximum: show(maximum), total: total ? show(sum) : "–")
         }
         let attributes = [
-            attribute("Duration", "duration_s", WorkoutFormat.duration),
-            attribute("Moving time", "moving_s", WorkoutFormat.duration),
+            attribute("Duration", "duration_s", Format.duration),
+            attribute("Moving time", "moving_s", Format.duration),
             attribute("Distance", "distance_m", { format.distance($0) }),
             attribute("Climbing", "elevation_gain_m", { format.elevation($0) }),
             attribute("Average speed", "avg_speed_mps", { format.speed($0) }, total: false),
-            attribute("Average heart rate", "avg_hr", { "\(WorkoutFormat.whole($0)) bpm" }, total: false),
-            attribute("Calories", "calories_kcal", { "\(WorkoutFormat.whole($0)) kcal" }),
-            attribute("Steps", "steps", { WorkoutFormat.whole($0) }),
-            attribute("Training load (TRIMP)", "trimp", { WorkoutFormat.whole($0) }),
+            attribute("Average heart rate", "avg_hr", { "\(Format.whole($0)) bpm" }, total: false),
+            attribute("Calories", "calories_kcal", { "\(Format.whole($0)) kcal" }),
+            attribute("Steps", "steps", { Format.whole($0) }),
+            attribute("Training load (TRIMP)", "trimp", { Format.whole($0) }),
         ]
         let names: [ReportPeriod: String] = [.day: "Days", .week: "Weeks", .month: "Months"]
         let page = Page(

@@ -54,7 +54,7 @@ struct WorkoutController: RouteCollection {
 
     func history(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let format = WorkoutFormat(user)
+        let format = Format(user)
         let sport = req.query[String.self, at: "sport"].flatMap { WorkoutSport(rawValue: $0) }
         let asked: String = req.query[String.self, at: "group"] ?? "week"
         let grouping: String = ["day", "week", "month"].contains(asked) ? asked : "week"
@@ -105,9 +105,9 @@ struct WorkoutController: RouteCollection {
         func summary(_ label: String, _ workouts: [Workout]) -> Group {
             let distances = workouts.compactMap(\.distance)
             return Group(label: label, count: workouts.count,
-                         duration: WorkoutFormat.duration(workouts.map(\.duration).reduce(0, +)),
+                         duration: Format.duration(workouts.map(\.duration).reduce(0, +)),
                          distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
-                         calories: "\(WorkoutFormat.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
+                         calories: "\(Format.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
         }
         let byKey = Dictionary(grouping: all, by: key)
         var groups: [Group] = []
@@ -117,9 +117,9 @@ struct WorkoutController: RouteCollection {
             groups[groups.count - 1].rows.append(Row(
                 id: try workout.requireID().uuidString.lowercased(), when: format.when(workout.startMS),
                 sport: (WorkoutSport(rawValue: workout.sport) ?? .other).label, name: workout.name,
-                duration: WorkoutFormat.duration(workout.duration), distance: format.distance(workout.distance),
+                duration: Format.duration(workout.duration), distance: format.distance(workout.distance),
                 heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
-                calories: workout.calories.map { "\(WorkoutFormat.whole($0)) kcal" } ?? "–"))
+                calories: workout.calories.map { "\(Format.whole($0)) kcal" } ?? "–"))
         }
         let context = HistoryPage(
             layout: req.layout(title: "Workouts", section: "workouts"),
@@ -148,7 +148,7 @@ struct WorkoutController: RouteCollection {
         let workout = try await visible(req, id: raw)
         guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
         let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
-        let drawings = try await WorkoutDrawings.load(workout, format: WorkoutFormat(req.currentUser ?? owner), hiddenZones: zones,
+        let drawings = try await WorkoutDrawings.load(workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
                                                       tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let canComment = try await CommentController.canTalk(workout, viewer: req.currentUser, on: req.db)

@@ -26,13 +26,13 @@ struct WorkoutDrawings: Encodable, Sendable {
     static let zoneBarColours = ["#60a5fa", "#4ade80", "#facc15", "#fb923c", "#ef4444"]
 
     /// The cache key: everything besides the samples that changes what is drawn.
-    static func key(_ workout: Workout, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
+    static func key(_ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
         let zones = hiddenZones.map { "\($0.centre.latitude),\($0.centre.longitude),\($0.radius)" }.joined(separator: ";")
         return "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)"
     }
 
     /// Reads the time line only when the cache has no drawings for this key.
-    static func load(_ workout: Workout, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
+    static func load(_ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
                      on req: Request) async throws -> WorkoutDrawings {
         let key = key(workout, format: format, hiddenZones: hiddenZones, tileURL: tileURL, ownerView: ownerView)
         if let cached = req.application.workoutDrawings.get(key) { return cached }
@@ -44,7 +44,7 @@ struct WorkoutDrawings: Encodable, Sendable {
     }
 
     /// `hiddenZones`: the owner's privacy zones when someone else looks (the map stops at their edges).
-    init(workout: Workout, timeline: WorkoutTimeline?, format: WorkoutFormat, hiddenZones: [PrivacyZone], tileURL: String?) {
+    init(workout: Workout, timeline: WorkoutTimeline?, format: Format, hiddenZones: [PrivacyZone], tileURL: String?) {
         // Zones: "limits;seconds".
         var zoneLimits: [Int] = []
         var zoneSeconds: [Double] = []
@@ -60,7 +60,7 @@ struct WorkoutDrawings: Encodable, Sendable {
             zoneChart = SVGChart.bars((0..<5).map { index in
                 let upper = index < 4 ? "–\(zoneLimits[index + 1] - 1)" : "+"
                 return (label: "Zone \(index + 1) (\(zoneLimits[index])\(upper))", value: zoneSeconds[index],
-                        text: "\(WorkoutFormat.duration(zoneSeconds[index])) · \(WorkoutFormat.whole(zoneSeconds[index] / total * 100)) %",
+                        text: "\(Format.duration(zoneSeconds[index])) · \(Format.whole(zoneSeconds[index] / total * 100)) %",
                         fill: Self.zoneBarColours[index])
             }, label: "Time in each heart-rate zone")
         } else {
@@ -129,7 +129,7 @@ struct WorkoutDrawings: Encodable, Sendable {
                     defer { locatedIndex += 1 }
                     guard distance[locatedIndex] >= nextMark else { continue }
                     let time = Double(point.time - markTime) / 1000
-                    splits.append(Split(number: "\(splits.count + 1)", time: WorkoutFormat.duration(time),
+                    splits.append(Split(number: "\(splits.count + 1)", time: Format.duration(time),
                                         pace: format.pace(format.splitLength / max(time, 1)),
                                         heartRate: beatCount == 0 ? "–" : "\(beats / beatCount)"))
                     markTime = point.time

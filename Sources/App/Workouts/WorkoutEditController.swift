@@ -90,17 +90,17 @@ struct WorkoutEditController: RouteCollection {
             errors["day"] = "A workout you add by hand must be over: it cannot end in the future"
         }
         if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = "Enter a date from 2000 on" }
-        let format = WorkoutFormat(user)
+        let format = Format(user)
         let distance = FormNumber.read(form.distance, in: 0...1000, field: "distance",
                                        message: "Enter a distance from 0 to 1,000 \(format.imperial ? "mi" : "km")", errors: &errors)
-            .map { $0 * (format.imperial ? WorkoutFormat.metresPerMile : 1000) }
+            .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
         let heartRate = FormNumber.whole(form.heart_rate, in: 25...250, field: "heart_rate",
                                          message: "Enter an average heart rate from 25 to 250, in whole beats a minute", errors: &errors)
         let steps = FormNumber.whole(form.steps, in: 0...200_000, field: "steps", message: "Enter whole steps from 0 to 200,000", errors: &errors)
         let calories = FormNumber.whole(form.calories, in: 0...20_000, field: "calories",
                                         message: "Enter whole kilocalories from 0 to 20,000", errors: &errors)
         if let sport, let minutes, let distance, errors["distance"] == nil,
-           let problem = WorkoutFormat.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
+           let problem = Format.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
             errors["distance"] = problem
         }
         let notes = Self.notes(form.notes, &errors)

@@ -29,7 +29,7 @@ struct WorkoutPage: Encodable {
 
     init(layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
          comments: [CommentController.View] = [], canComment: Bool = false, isCoach: Bool = false) throws {
-        let format = WorkoutFormat(viewer ?? owner)
+        let format = Format(viewer ?? owner)
         self.layout = layout
         id = try workout.requireID().uuidString.lowercased()
         name = workout.name
@@ -39,8 +39,8 @@ struct WorkoutPage: Encodable {
         isOwner = viewer?.id == workout.$user.id
         visibility = workout.visibility.rawValue
 
-        var stats: [Stat] = [.init(label: "Duration", value: WorkoutFormat.duration(workout.duration)),
-                             .init(label: "Moving time", value: WorkoutFormat.duration(workout.moving))]
+        var stats: [Stat] = [.init(label: "Duration", value: Format.duration(workout.duration)),
+                             .init(label: "Moving time", value: Format.duration(workout.moving))]
         if workout.distance != nil {
             stats.append(.init(label: "Distance", value: format.distance(workout.distance)))
             stats.append(.init(label: "Average pace", value: format.pace(workout.avgSpeed)))
@@ -51,13 +51,13 @@ struct WorkoutPage: Encodable {
         if let avg = workout.avgHeartRate {
             stats.append(.init(label: "Heart rate min / avg / max", value: "\(workout.minHeartRate ?? avg) / \(avg) / \(workout.maxHeartRate ?? avg) bpm"))
         }
-        if let calories = workout.calories { stats.append(.init(label: "Calories", value: "\(WorkoutFormat.whole(calories)) kcal")) }
+        if let calories = workout.calories { stats.append(.init(label: "Calories", value: "\(Format.whole(calories)) kcal")) }
         if let steps = workout.steps { stats.append(.init(label: "Steps", value: "\(steps)")) }
-        if let trimp = workout.trimp { stats.append(.init(label: "Training load (TRIMP)", value: WorkoutFormat.whole(trimp))) }
+        if let trimp = workout.trimp { stats.append(.init(label: "Training load (TRIMP)", value: Format.whole(trimp))) }
         // How much of each of the owner's active goals this workout alone covers.
         if isOwner {
             for goal in goals where goal.enabled && goal.target > 0 {
-                let share = WorkoutFormat.percent(GoalProgress.amount(goal.metric, of: [workout]), of: goal.target)
+                let share = Format.percent(GoalProgress.amount(goal.metric, of: [workout]), of: goal.target)
                 stats.append(.init(label: "\(goal.period.label) \(goal.metric.rawValue) goal",
                                    value: "\(share) % of \(GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))"))
             }

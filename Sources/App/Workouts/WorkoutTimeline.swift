@@ -197,7 +197,7 @@ extension Workout {
         trimp = summary.trimp
         zoneMaximum = summary.zoneMaximum
         zones = summary.zoneLimits.isEmpty ? nil
-            : summary.zoneLimits.map(String.init).joined(separator: ",") + ";" + summary.zoneSeconds.map(WorkoutFormat.whole).joined(separator: ",")
+            : summary.zoneLimits.map(String.init).joined(separator: ",") + ";" + summary.zoneSeconds.map(Format.whole).joined(separator: ",")
         summaryNotes = summary.notes.isEmpty ? nil : summary.notes.joined(separator: "\n")
     }
 }

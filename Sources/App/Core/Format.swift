@@ -1,8 +1,9 @@
 import FieldhouseKit
 import Foundation
 
-/// How workout numbers read on pages, in the person's units.
-struct WorkoutFormat {
+/// How numbers, distances, durations, paces, dates and times read on pages, in the viewer's units
+/// and time zone. Every page formats through here, so a unit or a date reads the same everywhere.
+struct Format {
     let imperial: Bool
     let zone: TimeZone
 
@@ -38,9 +39,30 @@ struct WorkoutFormat {
         return min(max(share, 0), 9_999)
     }
 
+    /// The zone named in a person's settings, or UTC for a name this system does not know.
+    static func zone(named identifier: String) -> TimeZone {
+        TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
+    }
+
+    /// A measured distance to the hundredth: "12.35 km", "7.67 mi".
     func distance(_ metres: Double?) -> String {
         guard let metres else { return "–" }
-        return imperial ? String(format: "%.2f mi", metres / Self.metresPerMile) : String(format: "%.2f km", metres / 1000)
+        return Self.distance(metres, imperial: imperial)
+    }
+
+    static func distance(_ metres: Double, imperial: Bool) -> String {
+        imperial ? String(format: "%.2f mi", metres / metresPerMile) : String(format: "%.2f km", metres / 1000)
+    }
+
+    /// How far away something is, as precise as matters: "850 m", "3.2 km", "12 km", "4.5 mi".
+    static func proximity(_ metres: Double, imperial: Bool) -> String {
+        if imperial {
+            let miles = metres / metresPerMile
+            return miles < 10 ? String(format: "%.1f mi", miles) : String(format: "%.0f mi", miles)
+        }
+        if metres < 1000 { return "\(Int((metres / 10).rounded()) * 10) m" }
+        let km = metres / 1000
+        return km < 10 ? String(format: "%.1f km", km) : String(format: "%.0f km", km)
     }
 
     func speed(_ metresPerSecond: Double?) -> String {
@@ -63,8 +85,18 @@ struct WorkoutFormat {
 
     /// "Sat 21 Nov 2026, 07:30" in the person's zone.
     func when(_ milliseconds: Int64) -> String {
-        let clock = WallClock(Date(timeIntervalSince1970: Double(milliseconds) / 1000), zone: zone)
+        when(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    func when(_ date: Date) -> String {
+        let clock = WallClock(date, zone: zone)
         return "\(clock.shortDay) \(clock.year), \(clock.clock)"
+    }
+
+    /// "Sat 21 Nov, 18:00" in the person's zone: for what happened or falls due within the year.
+    func shortWhen(_ date: Date) -> String {
+        let clock = WallClock(date, zone: zone)
+        return "\(clock.shortDay), \(clock.clock)"
     }
 
     /// "2.4 MB", "830 KB": a file's size as people read it (decimal units, as file managers show).
@@ -77,7 +109,7 @@ struct WorkoutFormat {
 
     /// Why a typed distance and time cannot both be right ("85.00 km in 50:00 is 102.0 km/h, faster
     /// than anyone goes running for a whole session"), or nil when they can.
-    static func implausibleSpeed(metres: Double, seconds: Double, sport: WorkoutSport, format: WorkoutFormat) -> String? {
+    static func implausibleSpeed(metres: Double, seconds: Double, sport: WorkoutSport, format: Format) -> String? {
         guard seconds > 0, metres > 0, metres / seconds > Plausible.topAverageSpeed(sport) else { return nil }
         return "\(format.distance(metres)) in \(duration(seconds)) is \(format.speed(metres / seconds)), faster than "
             + "a whole \(sport.label.lowercased()) session can be: check the distance and the time"
