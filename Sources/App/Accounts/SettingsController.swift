@@ -92,14 +92,13 @@ struct SettingsController: RouteCollection {
             units: User.Units.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             skills: Skill.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             sports: Sport.allCases.map { SportRow(key: $0.rawValue, label: $0.label, selected: form.sports?[$0.rawValue] ?? "") },
-            timeZones: Self.timeZones,
+            timeZones: Format.timeZoneIdentifiers,
             today: CalendarDate.today.description,
             age: age
         )
         return try await req.view.render("accounts/settings_profile", page).encodeResponse(status: status, for: req)
     }
 
-    static let timeZones = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") || $0 == "UTC" }.sorted()
 
     // MARK: Avatar
 

@@ -31,7 +31,7 @@ final class User: Model, @unchecked Sendable {
     @Enum(key: "visibility") var visibility: Visibility
     /// File name under `<data>/avatars`, never a path the user supplied.
     @OptionalField(key: "avatar_file") var avatarFile: String?
-    /// The hash of the secret in this person's calendar feed URL (see `CalendarController.feedURL`);
+    /// The hash of the secret in this person's calendar feed URL (see `CalendarFeed.url`);
     /// nil until the feed is first shown.
     @OptionalField(key: "calendar_token_hash") var calendarTokenHash: String?
     /// Counts "make a new address": the feed's token is derived from the server key, the person and this.

@@ -14,16 +14,6 @@ struct CommentController: RouteCollection {
         comments.post(":comment", "delete", use: delete)
     }
 
-    struct View: Encodable {
-        let id: String
-        let author: String
-        let authorUsername: String
-        let when: String
-        let edited: Bool
-        let html: String
-        let mine: Bool
-    }
-
     struct EditPage: Encodable {
         let layout: Layout
         let workoutID: String
@@ -33,29 +23,10 @@ struct CommentController: RouteCollection {
         let error: String?
     }
 
-    /// Whether `viewer` may read and write comments under `workout`: its athlete, or a coach of theirs.
-    static func canTalk(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {
-        guard let viewerID = viewer?.id else { return false }
-        if workout.$user.id == viewerID { return true }
-        return try await CoachPolicy.coaches(viewerID, athlete: workout.$user.id, on: db)
-    }
-
-    /// The comments under a workout, oldest first, for someone who may read them.
-    static func views(of workout: Workout, viewer: User, on db: any Database) async throws -> [View] {
-        let format = Format(viewer)
-        return try await WorkoutComment.query(on: db).filter(\.$workout.$id == workout.requireID()).with(\.$author)
-            .sort(\.$createdAt).all().map { comment in
-                View(id: try comment.requireID().uuidString.lowercased(), author: comment.author.displayName, authorUsername: comment.author.username,
-                     when: format.when(comment.createdAt ?? Date()),
-                     edited: (comment.updatedAt ?? .distantPast).timeIntervalSince(comment.createdAt ?? .distantPast) > 1,
-                     html: Markdown.html(comment.body), mine: comment.$author.id == viewer.id)
-            }
-    }
-
     private func workout(_ req: Request) async throws -> (Workout, User) {
         let user = try req.requireUser()
         guard let id = req.parameters.get("id", as: UUID.self), let workout = try await Workout.find(id, on: req.db),
-              try await Self.canTalk(workout, viewer: user, on: req.db) else { throw Abort(.notFound) }
+              try await WorkoutComments.canTalk(workout, viewer: user, on: req.db) else { throw Abort(.notFound) }
         return (workout, user)
     }
 

@@ -6,7 +6,7 @@ import Vapor
 ///
 /// Migrations are the exception: they stay in the one ordered list in `configure.swift`, because
 /// the order they landed in is history that every database already has.
-protocol Feature {
+protocol Feature: Sendable {
     /// Routes, commands, caches and services the feature sets up. Called once by `configure`.
     static func boot(_ app: Application) throws
 

@@ -39,6 +39,9 @@ struct Format {
         return min(max(share, 0), 9_999)
     }
 
+    /// The zones a person can choose from, as the system names them ("Europe/Oslo").
+    static let timeZoneIdentifiers = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") || $0 == "UTC" }.sorted()
+
     /// The zone named in a person's settings, or UTC for a name this system does not know.
     static func zone(named identifier: String) -> TimeZone {
         TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!

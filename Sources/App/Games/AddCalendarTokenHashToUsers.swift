@@ -2,7 +2,7 @@ import Fluent
 import SQLKit
 
 /// Calendar feed tokens stop being stored: only their hash is kept, and the token is derived from
-/// the server key when its owner opens a page (see `CalendarController.feedURL`). Tokens stored
+/// the server key when its owner opens a page (see `CalendarFeed.url`). Tokens stored
 /// before cannot be kept (their plain text is what goes), so each person's feed gets a new address
 /// the next time they open a page that shows it.
 struct AddCalendarTokenHashToUsers: AsyncMigration {

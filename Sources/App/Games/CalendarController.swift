@@ -13,18 +13,6 @@ struct CalendarController: RouteCollection {
         routes.post("settings", "calendar", "reset", use: reset)
     }
 
-    /// The person's feed URL. Its hash is stored on first use, and again when the server key has
-    /// changed, so the address shown is always the one that works.
-    static func feedURL(for user: User, req: Request) async throws -> String {
-        let token = req.application.serverSecret.token(for: "calendar", try user.requireID().uuidString, String(user.calendarGeneration))
-        let hash = RandomToken.hash(token)
-        if user.calendarTokenHash != hash {
-            user.calendarTokenHash = hash
-            try await user.save(on: req.db)
-        }
-        return "\(req.application.config.baseURL)/calendar/\(token).ics"
-    }
-
     func feed(req: Request) async throws -> Response {
         let file = req.parameters.get("file") ?? ""
         guard file.hasSuffix(".ics") else { throw Abort(.notFound) }
@@ -67,7 +55,7 @@ struct CalendarController: RouteCollection {
         var reminders: [ICalendar.Event] = []
         if teamID == nil {
             for reminder in try await Reminder.query(on: req.db).filter(\.$user.$id == ownerID).filter(\.$enabled == true).all() {
-                if let event = try ReminderController.event(reminder, zone: owner.timeZone) { reminders.append(event) }
+                if let event = try reminder.calendarEvent(zone: owner.timeZone) { reminders.append(event) }
             }
             let coaches = try await CoachPolicy.coachIDs(of: ownerID, on: req.db)
             let since = CalendarDate.today.adding(days: -60).description
@@ -105,7 +93,7 @@ struct CalendarController: RouteCollection {
 
     func settingsPage(req: Request) async throws -> View {
         let user = try req.requireUser()
-        let url = try await Self.feedURL(for: user, req: req)
+        let url = try await CalendarFeed.url(for: user, req: req)
         let teams = try await Membership.query(on: req.db).filter(\.$user.$id == user.requireID()).with(\.$team).all()
             .map(\.team).sorted { $0.name < $1.name }
         return try await req.view.render("accounts/settings_calendar", SettingsPage(
@@ -117,7 +105,7 @@ struct CalendarController: RouteCollection {
     func reset(req: Request) async throws -> Response {
         let user = try req.requireUser()
         user.calendarGeneration += 1
-        _ = try await Self.feedURL(for: user, req: req)
+        _ = try await CalendarFeed.url(for: user, req: req)
         req.flash(.success, "Your calendar has a new address. The old one has stopped working; subscribe again with the new one.")
         return req.redirect(to: "/settings/calendar")
     }

@@ -194,7 +194,7 @@ struct GamePlayerController: RouteCollection {
         }
         if claimed.filled == claimed.needed, let teamID = game.$team.id {
             try await Notification.send(
-                to: try await MembershipController.managerIDs(of: teamID, on: req.db), from: nil, kind: .subsFilled,
+                to: try await Membership.managerIDs(of: teamID, on: req.db), from: nil, kind: .subsFilled,
                 text: "All \(claimed.needed) substitute place\(claimed.needed == 1 ? " is" : "s are") filled for \(game.title(teamName: access.team?.name))",
                 link: SiteURL.game(game.id!).path, on: req.db
             )

@@ -23,7 +23,7 @@ struct HomeController: RouteCollection {
         let following: Int
         let newFollowers: [PersonCard]
         let suggestions: [PersonCard]
-        let games: [MyGamesController.Card]
+        let games: [GameCard]
         /// Minutes of workouts today against the WHO's 60 a day for 5–17 year olds.
         let activeMinutes: Int
         let activePercent: Int
@@ -82,7 +82,7 @@ struct HomeController: RouteCollection {
             following: iFollow.count,
             newFollowers: try await PersonCard.list(recent, viewer: user, on: req.db),
             suggestions: try await PersonCard.list(suggestions, viewer: user, on: req.db),
-            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map { MyGamesController.card($0, viewer: userID) },
+            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map { GameCard($0, viewer: userID) },
             activeMinutes: minutes, activePercent: min(100, minutes * 100 / 60),
             goals: try await GoalProgress.all(for: user, on: req.db).filter(\.enabled),
             recent: try recentWorkouts.map { workout in

@@ -82,3 +82,10 @@ final class TeamInvite: Model, @unchecked Sendable {
         return invite
     }
 }
+
+extension Membership {
+    /// The team's owners and managers: the people who hear of requests and answer for the team.
+    static func managerIDs(of teamID: UUID, on db: any Database) async throws -> [UUID] {
+        try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$role ~~ [.owner, .manager]).all().map { $0.$user.id }
+    }
+}

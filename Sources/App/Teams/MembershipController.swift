@@ -40,7 +40,7 @@ struct MembershipController: RouteCollection {
             try await req.db.transaction { db in
                 try await JoinRequest(teamID: teamID, userID: userID, message: message.isEmpty ? nil : message).create(on: db)
                 try await Notification.send(
-                    to: try await Self.managerIDs(of: teamID, on: db), from: userID, kind: .joinRequest,
+                    to: try await Membership.managerIDs(of: teamID, on: db), from: userID, kind: .joinRequest,
                     text: "\(user.displayName) asked to join \(team.name)", link: SiteURL.team(slug: team.slug).path, on: db
                 )
             }
@@ -170,9 +170,5 @@ struct MembershipController: RouteCollection {
 
     static func ownerCount(_ teamID: UUID, on db: any Database) async throws -> Int {
         try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$role == .owner).count()
-    }
-
-    static func managerIDs(of teamID: UUID, on db: any Database) async throws -> [UUID] {
-        try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$role ~~ [.owner, .manager]).all().map { $0.$user.id }
     }
 }

@@ -55,7 +55,7 @@ struct TeamPage: Encodable {
     let linkInvites: [LinkInvite]
     let newLink: String?
     let leagues: [LeagueLink]
-    let games: [MyGamesController.Card]
+    let games: [GameCard]
     let feedURL: String?
     let roles: [Choices.Option]
 
@@ -129,7 +129,7 @@ struct TeamPage: Encodable {
             .filter(\.$startsAt >= Date().addingTimeInterval(-86_400)).sort(\.$startsAt).limit(11).all()
             .filter { $0.endsAt > Date() }.prefix(10)
         let games = upcoming.map { game in
-            MyGamesController.Card(
+            GameCard(
                 url: SiteURL.game(game.id!).path, title: game.title(teamName: team.name), sport: game.sportLabel, team: nil,
                 when: "\(GameTime.shortDay(game.startsAt, zone: game.timeZone)) · \(GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone))",
                 place: access.canSeeExactLocation ? game.placeName : nil,
@@ -139,7 +139,7 @@ struct TeamPage: Encodable {
         }
         var feedURL: String?
         if access.isMember, let viewer = req.currentUser {
-            feedURL = try await CalendarController.feedURL(for: viewer, req: req) + "?team=\(team.slug)"
+            feedURL = try await CalendarFeed.url(for: viewer, req: req) + "?team=\(team.slug)"
         }
 
         return TeamPage(

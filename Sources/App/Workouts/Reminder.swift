@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import Foundation
 
@@ -43,5 +44,21 @@ struct CreateReminder: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(Reminder.schema).delete()
+    }
+}
+
+extension Reminder {
+    /// The reminder as a weekly event at its wall-clock time (floating, so it stays at 07:00
+    /// through summer time), first on the next chosen day.
+    func calendarEvent(zone: String) throws -> ICalendar.Event? {
+        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: zone).day) ?? .today
+        guard let first = (0..<7).map({ today.adding(days: $0) }).first(where: { days.contains($0.weekday) }) else { return nil }
+        let hhmm = time.replacingOccurrences(of: ":", with: "")
+        var event = ICalendar.Event(uid: "reminder-\(try requireID().uuidString.lowercased())@fieldhouse", start: Date(),
+                                    durationMinutes: 15, summary: title, lastModified: updatedAt)
+        event.floatingStart = first.description.replacingOccurrences(of: "-", with: "") + "T" + hhmm + "00"
+        event.weekdays = days
+        event.alarmMinutesBefore = alertMinutes > 0 ? alertMinutes : nil
+        return event
     }
 }

@@ -77,7 +77,7 @@ struct ReminderController: RouteCollection {
             editing: try editing?.requireID().uuidString.lowercased(), form: form,
             days: Self.dayOrder.map { Day(value: $0, name: Self.dayNames[$0], checked: chosen.contains(String($0))) },
             alerts: Reminder.alertChoices.map { Option(value: $0, label: $0 == 0 ? "No alert" : "\($0) minutes before", selected: $0 == alert) },
-            errors: errors, feed: try await CalendarController.feedURL(for: user, req: req))
+            errors: errors, feed: try await CalendarFeed.url(for: user, req: req))
         return try await req.view.render("workouts/reminders", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
@@ -162,17 +162,4 @@ struct ReminderController: RouteCollection {
         return req.redirect(to: "/reminders")
     }
 
-    /// The reminder as a weekly event at its wall-clock time (floating, so it stays at 07:00
-    /// through summer time), first on the next chosen day.
-    static func event(_ reminder: Reminder, zone: String) throws -> ICalendar.Event? {
-        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: zone).day) ?? .today
-        guard let first = (0..<7).map({ today.adding(days: $0) }).first(where: { reminder.days.contains($0.weekday) }) else { return nil }
-        let hhmm = reminder.time.replacingOccurrences(of: ":", with: "")
-        var event = ICalendar.Event(uid: "reminder-\(try reminder.requireID().uuidString.lowercased())@fieldhouse", start: Date(),
-                                    durationMinutes: 15, summary: reminder.title, lastModified: reminder.updatedAt)
-        event.floatingStart = first.description.replacingOccurrences(of: "-", with: "") + "T" + hhmm + "00"
-        event.weekdays = reminder.days
-        event.alarmMinutesBefore = reminder.alertMinutes > 0 ? reminder.alertMinutes : nil
-        return event
-    }
 }

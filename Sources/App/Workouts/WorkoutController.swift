@@ -151,8 +151,8 @@ struct WorkoutController: RouteCollection {
         let drawings = try await WorkoutDrawings.load(workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
                                                       tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
-        let canComment = try await CommentController.canTalk(workout, viewer: req.currentUser, on: req.db)
-        let comments = canComment ? try await CommentController.views(of: workout, viewer: req.requireUser(), on: req.db) : []
+        let canComment = try await WorkoutComments.canTalk(workout, viewer: req.currentUser, on: req.db)
+        let comments = canComment ? try await WorkoutComments.views(of: workout, viewer: req.requireUser(), on: req.db) : []
         let page = try WorkoutPage(layout: req.layout(title: workout.name, section: "workouts"), workout: workout, drawings: drawings,
                                    viewer: req.currentUser, owner: owner, goals: goals, comments: comments, canComment: canComment,
                                    isCoach: canComment && req.currentUser?.id != owner.id)

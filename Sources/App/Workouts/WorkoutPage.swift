@@ -22,13 +22,13 @@ struct WorkoutPage: Encodable {
     let workoutNotes: String?
     let drawings: WorkoutDrawings
     /// Shown to the athlete and their coaches only.
-    let comments: [CommentController.View]
+    let comments: [WorkoutComments.Item]
     let canComment: Bool
     /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
 
     init(layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
-         comments: [CommentController.View] = [], canComment: Bool = false, isCoach: Bool = false) throws {
+         comments: [WorkoutComments.Item] = [], canComment: Bool = false, isCoach: Bool = false) throws {
         let format = Format(viewer ?? owner)
         self.layout = layout
         id = try workout.requireID().uuidString.lowercased()
