@@ -181,3 +181,11 @@
     refresh();
   });
 })();
+
+// A row of tabs wider than the screen starts scrolled to the current tab.
+(function () {
+  var current = document.querySelector(".tabs [aria-current=page]");
+  if (current && current.parentElement.scrollWidth > current.parentElement.clientWidth) {
+    current.parentElement.scrollLeft = current.offsetLeft - current.parentElement.offsetLeft - 16;
+  }
+})();

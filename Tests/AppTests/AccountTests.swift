@@ -229,4 +229,19 @@ struct AccountTests {
             #expect(try await owner.logIn("target").status == .tooManyRequests)
         }
     }
+
+    /// Every settings page shows every tab, its own marked as the current one.
+    @Test func everySettingsPageMarksItsOwnTab() async throws {
+        try await withApp { app in
+            let ana = app.browser(); try await ana.signUp("ana")
+            #expect(SettingsTab.all.count == 12)
+            for tab in SettingsTab.all {
+                let page = try await ana.get(tab.path)
+                #expect(page.status == .ok, "\(tab.path)")
+                #expect(page.contains(#"<a href="\#(tab.path)" aria-current="page">\#(tab.label)</a>"#), "\(tab.path) does not mark its tab")
+                #expect(page.body.components(separatedBy: #"aria-current="page""#).count == 2, "\(tab.path) marks one tab only")
+                for other in SettingsTab.all { #expect(page.contains(#"href="\#(other.path)""#)) }
+            }
+        }
+    }
 }

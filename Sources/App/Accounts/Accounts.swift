@@ -24,6 +24,15 @@ enum Accounts: Feature {
         AccountExport.removeExpired(config: app.config)
         try await AvatarStore.catchUp(app)
     }
+
+    static var settingsTabs: [SettingsTab] {
+        [SettingsTab(order: 10, label: "Profile", path: "/settings/profile"),
+         SettingsTab(order: 20, label: "Picture", path: "/settings/avatar"),
+         SettingsTab(order: 30, label: "Privacy", path: "/settings/privacy"),
+         SettingsTab(order: 50, label: "Password", path: "/settings/password"),
+         SettingsTab(order: 100, label: "Export", path: "/settings/export"),
+         SettingsTab(order: 110, label: "Delete account", path: "/settings/delete-account")]
+    }
 }
 
 /// An export being written when the server stops is finished before the database closes.

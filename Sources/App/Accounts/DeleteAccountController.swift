@@ -43,7 +43,7 @@ struct DeleteAccountController: RouteCollection {
         let pickups = try await Game.query(on: req.db).filter(\.$organiser.$id == userID).filter(\.$team.$id == nil)
             .filter(\.$status == .scheduled).filter(\.$startsAt > Date()).count()
         return try await req.view.render("accounts/settings_delete", Page(
-            layout: req.layout(title: "Delete account", section: "settings", hasForms: true), username: user.username,
+            layout: req.layout(title: "Delete account", section: .settings, hasForms: true), username: user.username,
             teams: steps.map { TeamFate(name: $0.team.name, url: SiteURL.team(slug: $0.team.slug).path, successor: $0.successor?.displayName) },
             leagues: leagues, upcomingPickups: pickups, errors: errors
         ))

@@ -28,7 +28,7 @@ struct ExportController: RouteCollection {
         let ready = state == .running ? nil : AccountExport.ready(for: userID, config: req.application.config)
         let format = Format(user)
         return try await req.view.render("accounts/settings_export", Page(
-            layout: req.layout(title: "Export your data", section: "settings", refreshSeconds: state == .running ? 3 : nil),
+            layout: req.layout(title: "Export your data", section: .settings, refreshSeconds: state == .running ? 3 : nil),
             preparing: state == .running, failed: state == .failed,
             ready: ready.map { format.when($0.made) }, until: ready.map { format.when($0.made.addingTimeInterval(AccountExport.keptFor)) },
             size: ready.map { Format.fileSize($0.bytes) }

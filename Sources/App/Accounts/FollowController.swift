@@ -74,7 +74,7 @@ struct FollowController: RouteCollection {
         }
 
         let page = FriendsPage(
-            layout: req.layout(title: "Friends", section: "people"),
+            layout: req.layout(title: "Friends", section: .people),
             requests: try await PersonCard.list(requests, viewer: viewer, on: req.db),
             friends: try await PersonCard.list(friends, viewer: viewer, on: req.db),
             followBack: try await PersonCard.list(followBack, viewer: viewer, on: req.db),

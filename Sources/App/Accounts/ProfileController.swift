@@ -80,7 +80,7 @@ struct ProfileController: RouteCollection {
             }
         }
         let page = ProfilePage(
-            layout: req.layout(title: user.displayName, section: "people"),
+            layout: req.layout(title: user.displayName, section: .people),
             person: PersonCard(user, relation: relation),
             isSelf: relation.isSelf,
             isLimited: !full,
@@ -149,7 +149,7 @@ struct ProfileController: RouteCollection {
         let users = pager.finish(rows, path: "/u/\(user.username)/\(direction.rawValue)", query: [])
         let heading = direction == .followers ? "Followers of \(user.displayName)" : "People \(user.displayName) follows"
         let page = FollowListPage(
-            layout: req.layout(title: heading, section: "people"),
+            layout: req.layout(title: heading, section: .people),
             owner: PersonCard(user, relation: relation),
             heading: heading,
             people: try await PersonCard.list(users, viewer: req.currentUser, on: req.db),
@@ -172,7 +172,7 @@ struct ProfileController: RouteCollection {
         let rows = try await PeopleQueries.search(query, viewer: req.currentUser, pager: pager, on: req.db)
         let users = pager.finish(rows, path: "/people", query: [("q", query)])
         let page = PeoplePage(
-            layout: req.layout(title: query.isEmpty ? "People" : "People matching “\(query)”", section: "people"),
+            layout: req.layout(title: query.isEmpty ? "People" : "People matching “\(query)”", section: .people),
             query: query,
             people: try await PersonCard.list(users, viewer: req.currentUser, on: req.db),
             pager: pager

@@ -86,7 +86,7 @@ struct SettingsController: RouteCollection {
     private func renderProfile(_ req: Request, form: ProfileForm, errors: [String: String], status: HTTPStatus) async throws -> Response {
         let age = form.birth_date.flatMap(CalendarDate.init(iso:)).map { "\($0.age(on: .today)) years old" }
         let page = ProfileSettingsPage(
-            layout: req.layout(title: "Your profile", section: "settings"),
+            layout: req.layout(title: "Your profile", section: .settings),
             form: form, errors: errors,
             genders: User.Gender.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             units: User.Units.allCases.map { Option(value: $0.rawValue, label: $0.label) },
@@ -120,7 +120,7 @@ struct SettingsController: RouteCollection {
 
     private func renderAvatar(_ req: Request, user: User, error: String?) async throws -> View {
         let page = AvatarPage(
-            layout: req.layout(title: "Your picture", section: "settings"),
+            layout: req.layout(title: "Your picture", section: .settings),
             avatarURL: user.avatarFile == nil ? nil : "/u/\(user.username)/avatar?v=\(user.avatarFile!.prefix(8))",
             error: error, maxMB: req.application.config.maxUploadBytes / 1024 / 1024
         )
@@ -178,7 +178,7 @@ struct SettingsController: RouteCollection {
 
     func passwordPage(req: Request) async throws -> View {
         _ = try req.requireUser()
-        return try await req.view.render("accounts/settings_password", PasswordPage(layout: req.layout(title: "Change password", section: "settings"), errors: [:]))
+        return try await req.view.render("accounts/settings_password", PasswordPage(layout: req.layout(title: "Change password", section: .settings), errors: [:]))
     }
 
     func savePassword(req: Request) async throws -> Response {
@@ -200,7 +200,7 @@ struct SettingsController: RouteCollection {
             errors["confirm_password"] = "The two new passwords do not match"
         }
         guard errors.isEmpty, let password = form.new_password else {
-            let page = PasswordPage(layout: req.layout(title: "Change password", section: "settings"), errors: errors)
+            let page = PasswordPage(layout: req.layout(title: "Change password", section: .settings), errors: errors)
             return try await req.view.render("accounts/settings_password", page).encodeResponse(status: status, for: req)
         }
         user.passwordHash = try await req.password.async.hash(password)
@@ -228,7 +228,7 @@ struct SettingsController: RouteCollection {
     func privacyPage(req: Request) async throws -> View {
         let user = try req.requireUser()
         let page = PrivacyPage(
-            layout: req.layout(title: "Privacy", section: "settings"),
+            layout: req.layout(title: "Privacy", section: .settings),
             current: user.visibility.rawValue,
             options: User.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label) }
         )

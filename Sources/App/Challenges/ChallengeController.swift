@@ -43,7 +43,7 @@ struct ChallengeController: RouteCollection {
         }
         let today = LocalTime.parts(of: Date(), zone: user.timeZone)
         let page = NewPage(
-            layout: req.layout(title: "New challenge", section: "challenges"), form: form, errors: errors, friends: friends,
+            layout: req.layout(title: "New challenge", section: .challenges), form: form, errors: errors, friends: friends,
             maxMB: req.application.config.maxUploadBytes / (1024 * 1024), deadlineMin: today.day + "T" + today.time
         )
         return try await req.view.render("challenges/new", page).encodeResponse(status: status, for: req)

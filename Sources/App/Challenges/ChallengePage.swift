@@ -157,7 +157,7 @@ struct ChallengePage: Encodable {
         let map = markers.isEmpty ? nil : SVGMap(markers: markers, tileURL: req.application.config.tileURL).svg
 
         return ChallengePage(
-            layout: req.layout(title: "Challenge from \(sender.displayName)", section: "challenges"),
+            layout: req.layout(title: "Challenge from \(sender.displayName)", section: .challenges),
             id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
             senderName: sender.displayName, senderURL: "/u/\(sender.username)",
             sentAt: format.shortWhen(challenge.createdAt ?? Date()),

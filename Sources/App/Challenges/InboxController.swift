@@ -40,7 +40,7 @@ struct InboxController: RouteCollection {
             let items = pager.finish(rows, path: "/challenges", query: [("list", list.rawValue)])
             let section = Section(key: list.rawValue, title: list.title, empty: list.empty, items: items, moreURL: nil, count: 0)
             return try await req.view.render("challenges/inbox", InboxPage(
-                layout: req.layout(title: list.title, section: "challenges"), sections: [section], single: true, pager: pager))
+                layout: req.layout(title: list.title, section: .challenges), sections: [section], single: true, pager: pager))
         }
         var sections: [Section] = []
         // Finished challenges are history: linked from the inbox rather than searched for on every
@@ -56,7 +56,7 @@ struct InboxController: RouteCollection {
         sections.append(Section(key: "finished", title: ChallengeInbox.List.finished.title, empty: "", items: [],
                                 moreURL: "/challenges?list=finished", count: 0, linkOnly: true))
         return try await req.view.render("challenges/inbox", InboxPage(
-            layout: req.layout(title: "Challenges", section: "challenges"), sections: sections, single: false, pager: nil))
+            layout: req.layout(title: "Challenges", section: .challenges), sections: sections, single: false, pager: nil))
     }
 
     struct PublicPage: Encodable {
@@ -72,7 +72,7 @@ struct InboxController: RouteCollection {
                                                   flagMetres: req.application.config.challengeFlagMetres, on: req.db)
         let items = pager.finish(rows, path: "/challenges/public", query: [])
         return try await req.view.render("challenges/public", PublicPage(
-            layout: req.layout(title: "Public challenges", section: "challenges"), items: items, pager: pager))
+            layout: req.layout(title: "Public challenges", section: .challenges), items: items, pager: pager))
     }
 
     struct ScoreboardPage: Encodable {
@@ -90,7 +90,7 @@ struct InboxController: RouteCollection {
         let entries = try await Scoreboard.entries(scope: scope, period: period, viewer: viewer, on: req.db)
         let heading = (scope == .friends ? "You and your friends" : "Everyone, public challenges") + (period == .week ? ", this week" : ", all time")
         return try await req.view.render("challenges/scoreboard", ScoreboardPage(
-            layout: req.layout(title: "Challenge scoreboard", section: "challenges"),
+            layout: req.layout(title: "Challenge scoreboard", section: .challenges),
             scope: scope.rawValue, period: period.rawValue, entries: entries, heading: heading))
     }
 }

@@ -15,4 +15,9 @@ enum Coaching: Feature {
         let squad = try await DemoCoaching.seed(app: app)
         return squad > 0 ? ["Jonas now coaches \(squad) demo athletes, with plans and comments (sign in as jonas, open Coaching)."] : []
     }
+
+    static var settingsTabs: [SettingsTab] {
+        [SettingsTab(order: 60, label: "Heart-rate zones", path: "/settings/zones"),
+         SettingsTab(order: 80, label: "Coaches", path: "/settings/coaches")]
+    }
 }

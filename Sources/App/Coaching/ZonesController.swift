@@ -91,7 +91,7 @@ struct ZonesController: RouteCollection {
         let age = athlete.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: .today)
         let estimate = age.map { "Without a measured maximum, Fieldhouse uses 208 − 0.7 × age (Tanaka 2001): \(Int((208 - 0.7 * Double($0)).rounded())) bpm." }
             ?? "Without a measured maximum, Fieldhouse assumes 190 bpm."
-        let page = Page(layout: req.layout(title: "\(whose) heart-rate zones"), action: action, back: back, whose: whose,
+        let page = Page(layout: req.layout(title: "\(whose) heart-rate zones", section: whose == "Your" ? .settings : nil), action: action, back: back, whose: whose,
                         form: form, zones: zones, errors: errors, estimate: estimate)
         return try await req.view.render("coaching/zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }

@@ -23,6 +23,9 @@ protocol Feature: Sendable {
     /// Counts shown in the page header for a signed-in person, each a scalar subquery over the
     /// signed-in user `u`: they are folded into the one query `SessionMiddleware` makes anyway.
     static var headerCounts: [HeaderCount] { get }
+
+    /// The feature's tabs on the settings pages.
+    static var settingsTabs: [SettingsTab] { get }
 }
 
 extension Feature {
@@ -30,6 +33,7 @@ extension Feature {
     static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] { [] }
     static func resume(_ app: Application) async throws {}
     static var headerCounts: [HeaderCount] { [] }
+    static var settingsTabs: [SettingsTab] { [] }
 }
 
 /// A number in the header (unread notifications, replies to judge), read as `layout.counts.<name>`.
@@ -38,6 +42,15 @@ struct HeaderCount: Sendable {
     let name: String
     /// `SELECT COUNT(*) …` over the signed-in user, whose id is `u.id`.
     let subquery: SQLQueryString
+}
+
+/// A tab on the settings pages; tabs from every feature are shown together, by `order`.
+struct SettingsTab: Sendable {
+    let order: Int
+    let label: String
+    let path: String
+
+    static let all = Features.all.flatMap { $0.settingsTabs }.sorted { $0.order < $1.order }
 }
 
 extension HeaderCount {

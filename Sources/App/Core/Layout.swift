@@ -11,19 +11,32 @@ struct Layout: Encodable {
         let isAdmin: Bool
     }
 
+    /// The part of the site a page belongs to, for the main navigation.
+    enum Section: String, Encodable {
+        case home, teams, games, challenges, workouts, learn, people, settings
+    }
+
+    struct Tab: Encodable {
+        let label: String
+        let url: String
+        let current: Bool
+    }
+
     let title: String
-    let section: String?
+    let section: Section?
     let csrf: String
     let viewer: Viewer?
     let flash: Flash?
     /// The features' header counts by name (`HeaderCount`); all 0 when signed out.
     let counts: [String: Int]
+    /// The settings tabs, on pages under /settings/ only; the one for this path is current.
+    let settingsTabs: [Tab]
     /// Reload the page after this many seconds, while something it shows is being made.
     let refreshSeconds: Int?
 }
 
 extension Request {
-    func layout(title: String, section: String? = nil, hasForms: Bool = false, refreshSeconds: Int? = nil) -> Layout {
+    func layout(title: String, section: Layout.Section? = nil, hasForms: Bool = false, refreshSeconds: Int? = nil) -> Layout {
         let viewer = currentUser.map {
             Layout.Viewer(
                 username: $0.username, displayName: $0.displayName, initials: $0.initials,
@@ -35,6 +48,8 @@ extension Request {
         let csrf = viewer != nil || hasForms ? csrfToken : ""
         return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
                       counts: Dictionary(uniqueKeysWithValues: HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }),
+                      settingsTabs: url.path.hasPrefix("/settings/")
+                          ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.path, current: $0.path == url.path) } : [],
                       refreshSeconds: refreshSeconds)
     }
 }

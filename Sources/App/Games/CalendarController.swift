@@ -97,7 +97,7 @@ struct CalendarController: RouteCollection {
         let teams = try await Membership.query(on: req.db).filter(\.$user.$id == user.requireID()).with(\.$team).all()
             .map(\.team).sorted { $0.name < $1.name }
         return try await req.view.render("accounts/settings_calendar", SettingsPage(
-            layout: req.layout(title: "Calendar", section: "settings"), feedURL: url,
+            layout: req.layout(title: "Calendar", section: .settings), feedURL: url,
             teams: teams.map { TeamFeed(name: $0.name, url: "\(url)?team=\($0.slug)") }
         ))
     }

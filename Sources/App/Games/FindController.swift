@@ -42,7 +42,7 @@ struct FindController: RouteCollection {
         var form = Dictionary(query.echo, uniquingKeysWith: { first, _ in first })
         if form["radius_km", default: ""].isEmpty { form["radius_km"] = "25" }
         let page = FindPage(
-            layout: req.layout(title: what == "teams" ? "Find a team" : "Find a game", section: what == "teams" ? "teams" : "games"),
+            layout: req.layout(title: what == "teams" ? "Find a team" : "Find a game", section: what == "teams" ? .teams : .games),
             what: what, form: form, choices: Choices(),
             needsLocation: query.centre == nil && query.isValid,
             errors: query.errors, games: games, teams: teams, pager: pager

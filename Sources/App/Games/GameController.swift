@@ -37,7 +37,7 @@ struct GameController: RouteCollection {
                         game: Game?, opponents: [Choices.Option]) async throws -> Response {
         let title = game != nil ? "Edit game" : kind == .team ? "New game for \(team?.name ?? "")" : "Organise a pick-up game"
         let page = FormPage(
-            layout: req.layout(title: title, section: "games"), kind: kind.rawValue, form: form, errors: errors,
+            layout: req.layout(title: title, section: .games), kind: kind.rawValue, form: form, errors: errors,
             choices: Choices(), timeZones: Format.timeZoneIdentifiers, opponents: opponents, teamName: team?.name,
             action: game.map { SiteURL.editGame($0.id!).path } ?? (team.map { SiteURL.newTeamGame(slug: $0.slug).path } ?? SiteURL.newGame.path),
             submit: game == nil ? (kind == .team ? "Schedule game" : "Create game") : "Save changes",

@@ -163,7 +163,7 @@ struct GamePage: Encodable {
         let position = mine?.status == .waitlisted ? visibleRoster.first(where: \.isYou)?.position : nil
         let title = game.title(teamName: access.team?.name)
         return GamePage(
-            layout: req.layout(title: title, section: "games"),
+            layout: req.layout(title: title, section: .games),
             id: SiteURL.id(gameID), title: title, isTeamGame: access.isTeamGame,
             sport: game.sportLabel,
             level: levelLabel(ageGroup: game.ageGroup, gender: game.gender, skill: game.skill),

@@ -20,4 +20,8 @@ enum Games: Feature {
         try await BenchGames.seed(count: options.games, app: app)
         return ["Added \(options.games) benchmark games, a game of 30 (/games/\(BenchGames.bigGameID)) and 300 games for bench-25."]
     }
+
+    static var settingsTabs: [SettingsTab] {
+        [SettingsTab(order: 65, label: "Calendar", path: "/settings/calendar")]
+    }
 }

@@ -25,7 +25,7 @@ struct MyGamesController: RouteCollection {
         let past = pager.finish(try await MyGames.load(for: userID, range: .past(limit: pager.fetchLimit, offset: pager.offset), on: req.db),
                                 path: SiteURL.games.path, query: [])
         return try await req.view.render("games/index", IndexPage(
-            layout: req.layout(title: "My games", section: "games"),
+            layout: req.layout(title: "My games", section: .games),
             pending: pager.page == 1 ? upcoming.filter(\.isPending).map { GameCard($0, viewer: userID) } : [],
             upcoming: pager.page == 1 ? upcoming.filter { !$0.isPending }.map { GameCard($0, viewer: userID) } : [],
             past: past.map { GameCard($0, viewer: userID) }, pager: pager,

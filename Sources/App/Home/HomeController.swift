@@ -73,7 +73,7 @@ struct HomeController: RouteCollection {
             .filter(\.$day >= today.description).filter(\.$day <= today.adding(days: 7).description).sort(\.$day).with(\.$coach).all()
 
         let page = DashboardPage(
-            layout: req.layout(title: "Home", section: "home"),
+            layout: req.layout(title: "Home", section: .home),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
             profileIncomplete: user.heightCm == nil || user.weightKg == nil,
             followRequests: incoming.filter { $0.status == .pending }.count,

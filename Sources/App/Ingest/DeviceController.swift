@@ -37,7 +37,7 @@ struct DeviceController: RouteCollection {
                 created: Format(user).shortWhen(token.createdAt ?? Date()),
                 lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? "Never")
         }
-        let page = DevicesPage(layout: req.layout(title: "Devices", section: nil), devices: rows, newToken: newToken,
+        let page = DevicesPage(layout: req.layout(title: "Devices", section: .settings), devices: rows, newToken: newToken,
                                newName: newName, name: name, error: error, exampleURL: req.application.config.baseURL + "/api/v1/samples")
         return try await req.view.render("accounts/settings_devices", page)
             .encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)

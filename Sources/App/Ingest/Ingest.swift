@@ -9,4 +9,8 @@ enum Ingest: Feature {
         try app.register(collection: OpenAPIController(app: app))
         try app.register(collection: UploadController(maxBytes: app.config.maxActivityFileBytes))
     }
+
+    static var settingsTabs: [SettingsTab] {
+        [SettingsTab(order: 70, label: "Devices", path: "/settings/devices")]
+    }
 }

@@ -86,7 +86,7 @@ struct LearnController: RouteCollection {
             total = hits.count
         }
         let desk = LearnPolicy.isEditor(req.currentUser) ? try await Self.desk(on: req.db) : nil
-        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: "learn"), q: q,
+        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: .learn), q: q,
                                searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
                                category: words.isEmpty ? chosen : nil, desk: desk)
         return try await req.view.render("learn/library", page).encodeResponse(for: req)
@@ -245,7 +245,7 @@ struct LearnController: RouteCollection {
         var byline = "by \(article.author ?? "the Fieldhouse editors")"
         if let reviser = article.reviser, reviser != article.author { byline += ", revised by \(reviser)" }
         let page = ArticlePage(
-            layout: req.layout(title: article.title, section: "learn"), slug: article.slug, title: article.title, category: article.category,
+            layout: req.layout(title: article.title, section: .learn), slug: article.slug, title: article.title, category: article.category,
             summary: article.summary, audience: article.audience, minutes: article.minutes, byline: byline,
             updated: "\(day.day) \(WallClock.shortMonths[day.month - 1]) \(day.year)", html: article.html,
             toc: article.toc,

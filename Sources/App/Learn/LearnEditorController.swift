@@ -208,7 +208,7 @@ struct LearnEditorController: RouteCollection {
                          newest: pager.page == 1 && index == 0,
                          previous: index + 1 < rows.count ? rows[index + 1].id?.uuidString : nil)
         }
-        let page = RevisionsPage(layout: req.layout(title: "Revisions of \(article.title)", section: "learn"), slug: article.slug,
+        let page = RevisionsPage(layout: req.layout(title: "Revisions of \(article.title)", section: .learn), slug: article.slug,
                                  title: article.title, revisions: items, pager: pager, canCompare: rows.count > 1)
         return try await req.view.render("learn/revisions", page).encodeResponse(for: req)
     }
@@ -253,7 +253,7 @@ struct LearnEditorController: RouteCollection {
         func label(_ revision: LearnRevision) -> String {
             "\(Format(viewer: req.currentUser).when(revision.createdAt ?? Date())) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
         }
-        let page = ComparePage(layout: req.layout(title: "Changes to \(article.title)", section: "learn"), slug: article.slug, title: article.title,
+        let page = ComparePage(layout: req.layout(title: "Changes to \(article.title)", section: .learn), slug: article.slug, title: article.title,
                                from: label(from), to: label(to), fromID: fromID.uuidString, hunks: lines,
                                added: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .added }) },
                                removed: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .removed }) })
@@ -269,7 +269,7 @@ struct LearnEditorController: RouteCollection {
             let pending = try await LearnController.desk(on: req.db).items.first { $0.slug == article.slug }?.state
             state = pending ?? (article.published ? "Published" : "Draft")
         }
-        let page = EditPage(layout: req.layout(title: article.map { "Edit \($0.title)" } ?? "New article", section: "learn"),
+        let page = EditPage(layout: req.layout(title: article.map { "Edit \($0.title)" } ?? "New article", section: .learn),
                             isNew: article == nil, action: article.map { "/learn/\($0.slug)/edit" } ?? "/learn/new",
                             slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
                             categories: LearnLibrary.categories, errors: errors, preview: preview, restoring: restoring)

@@ -122,7 +122,7 @@ struct InviteController: RouteCollection {
             member = try await Membership.query(on: req.db).filter(\.$team.$id == invite.$team.id).filter(\.$user.$id == userID).first() != nil
         }
         let page = LinkPage(
-            layout: req.layout(title: "Join \(invite.team.name)", section: "teams", hasForms: true),
+            layout: req.layout(title: "Join \(invite.team.name)", section: .teams, hasForms: true),
             team: TeamCard(invite.team, role: nil), token: token,
             signInURL: req.currentUser == nil ? "/login?next=%2Fjoin%2F\(token)" : nil,
             alreadyMember: member

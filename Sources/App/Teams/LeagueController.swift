@@ -66,7 +66,7 @@ struct LeagueController: RouteCollection {
             LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate)
         }
         return try await req.view.render("leagues/index", IndexPage(
-            layout: req.layout(title: "Leagues", section: "teams"), mine: mine.map(card), others: others.map(card)
+            layout: req.layout(title: "Leagues", section: .teams), mine: mine.map(card), others: others.map(card)
         ))
     }
 
@@ -77,7 +77,7 @@ struct LeagueController: RouteCollection {
         form.age_group = AgeGroup.any.rawValue
         form.gender = TeamGender.any.rawValue
         form.privacy = "public"
-        return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: "teams"), form: form, errors: [:], choices: Choices()))
+        return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: [:], choices: Choices()))
     }
 
     func create(req: Request) async throws -> Response {
@@ -90,7 +90,7 @@ struct LeagueController: RouteCollection {
         )
         if !["public", "private"].contains(form.privacy ?? "") { errors["privacy"] = "Choose public or private" }
         guard errors.isEmpty, let attributes else {
-            return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: "teams"), form: form, errors: errors, choices: Choices()))
+            return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: errors, choices: Choices()))
                 .encodeResponse(status: .unprocessableEntity, for: req)
         }
         let league = League()
@@ -191,7 +191,7 @@ struct LeagueController: RouteCollection {
             .map { InvitedTeam(slug: $0.team.slug, name: $0.team.name, canAnswer: access.managedTeamIDs.contains($0.$team.id)) }
         let manager = try await User.find(league.$manager.id, on: req.db)
         let page = ShowPage(
-            layout: req.layout(title: league.name, section: "teams"),
+            layout: req.layout(title: league.name, section: .teams),
             league: LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate),
             level: levelLabel(ageGroup: league.ageGroup, gender: league.gender, skill: league.skill),
             place: league.placeName,

@@ -104,7 +104,7 @@ struct TeamController: RouteCollection {
 
     private func renderForm(_ req: Request, form: TeamForm, errors: [String: String], team: Team?) async throws -> View {
         let page = FormPage(
-            layout: req.layout(title: team == nil ? "New team" : "Edit \(team!.name)", section: "teams"),
+            layout: req.layout(title: team == nil ? "New team" : "Edit \(team!.name)", section: .teams),
             form: form, errors: errors, choices: Choices(),
             action: team == nil ? SiteURL.newTeam.path : SiteURL.editTeam(slug: team!.slug).path,
             submit: team == nil ? "Create team" : "Save changes",
@@ -146,7 +146,7 @@ struct TeamController: RouteCollection {
         guard access.isOwner else { throw Abort(.forbidden, reason: "Only the team's owners can delete it.") }
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == access.team.requireID()).count()
         return try await req.view.render("teams/delete", DeletePage(
-            layout: req.layout(title: "Delete \(access.team.name)", section: "teams"),
+            layout: req.layout(title: "Delete \(access.team.name)", section: .teams),
             name: access.team.name, slug: access.team.slug, members: members
         ))
     }
@@ -182,7 +182,7 @@ struct TeamController: RouteCollection {
         let requests = try await JoinRequest.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
         let invites = try await TeamInvite.query(on: req.db).filter(\.$invitee.$id == userID).filter(\.$held == false).with(\.$team).all()
         let page = MyTeamsPage(
-            layout: req.layout(title: "My teams", section: "teams"),
+            layout: req.layout(title: "My teams", section: .teams),
             teams: memberships.map { TeamCard($0.team, role: $0.role) }.sorted { $0.name < $1.name },
             requested: requests.map { TeamCard($0.team, role: nil) },
             invitations: invites.map { InvitationCard(id: SiteURL.id($0.id!), team: TeamCard($0.team, role: nil)) }

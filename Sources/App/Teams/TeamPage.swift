@@ -143,7 +143,7 @@ struct TeamPage: Encodable {
         }
 
         return TeamPage(
-            layout: req.layout(title: team.name, section: "teams"),
+            layout: req.layout(title: team.name, section: .teams),
             team: TeamCard(team, role: access.role),
             description: team.description,
             place: shownPlace.text, mapURL: shownPlace.mapURL,

@@ -137,7 +137,7 @@ struct HeartRateController: RouteCollection {
         }
         let title = "\(Format(user).when(from)) – \(Format(user).when(to))"
         let page = Page(
-            layout: req.layout(title: athlete == nil ? "Heart rate" : "\(user.displayName)'s heart rate", section: "workouts"),
+            layout: req.layout(title: athlete == nil ? "Heart rate" : "\(user.displayName)'s heart rate", section: .workouts),
             athlete: athlete == nil ? nil : user.username, athleteName: athlete == nil ? nil : user.displayName, enabled: user.continuousHeartRate,
             presets: presetRanges.map { Link(label: $0.0, url: url($0.1, $0.2), current: abs($0.1 - from) < 60_000 && abs($0.2 - to) < 60_000) },
             navigation: navigation, from: local(from), to: local(to), title: title,

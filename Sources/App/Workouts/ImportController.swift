@@ -37,7 +37,7 @@ struct ImportController: RouteCollection {
         let imported = results.filter { $0.kind != "error" }.count
         let summary = results.isEmpty ? nil
             : "\(imported) of \(results.count) file\(results.count == 1 ? "" : "s") imported" + (imported < results.count ? "; see the problems below." : ".")
-        let page = Page(layout: req.layout(title: "Import workouts", section: "workouts"),
+        let page = Page(layout: req.layout(title: "Import workouts", section: .workouts),
                         sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
                         maxMB: req.application.config.maxActivityFileBytes / 1_048_576, results: results, error: error, summary: summary)
         return try await req.view.render("workouts/import", page).encodeResponse(status: status, for: req)

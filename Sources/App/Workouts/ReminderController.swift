@@ -71,7 +71,7 @@ struct ReminderController: RouteCollection {
         let chosen = Set(form.days ?? [])
         let alert = Int(form.alert ?? "") ?? 10
         let page = Page(
-            layout: req.layout(title: "Reminders", section: "workouts"),
+            layout: req.layout(title: "Reminders", section: .workouts),
             reminders: try reminders.map { Row(id: try $0.requireID().uuidString.lowercased(), title: $0.title, when: Self.describe($0),
                                               alert: $0.alertMinutes == 0 ? "no alert" : "alert \($0.alertMinutes) min before", enabled: $0.enabled) },
             editing: try editing?.requireID().uuidString.lowercased(), form: form,
@@ -150,7 +150,7 @@ struct ReminderController: RouteCollection {
         let user = try req.requireUser()
         let reminder = try await own(req, user)
         return try await req.view.render("workouts/reminder_delete", ConfirmPage(
-            layout: req.layout(title: "Delete reminder", section: "workouts"), id: try reminder.requireID().uuidString.lowercased(),
+            layout: req.layout(title: "Delete reminder", section: .workouts), id: try reminder.requireID().uuidString.lowercased(),
             title: reminder.title, when: Self.describe(reminder)))
     }
 

@@ -125,7 +125,7 @@ struct StatsController: RouteCollection {
         ]
         let names: [ReportPeriod: String] = [.day: "Days", .week: "Weeks", .month: "Months"]
         let page = Page(
-            layout: req.layout(title: "Statistics", section: "workouts"),
+            layout: req.layout(title: "Statistics", section: .workouts),
             periods: ReportPeriod.allCases.map { Option(value: $0.rawValue, label: names[$0]!, selected: $0 == period) },
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
             chart: chart, rows: rows.reversed(), attributes: attributes, count: counts.reduce(0, +),

@@ -122,7 +122,7 @@ struct WorkoutController: RouteCollection {
                 calories: workout.calories.map { "\(Format.whole($0)) kcal" } ?? "–"))
         }
         let context = HistoryPage(
-            layout: req.layout(title: "Workouts", section: "workouts"),
+            layout: req.layout(title: "Workouts", section: .workouts),
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
             groupings: ["day", "week", "month"].map { Option(value: $0, label: "By " + $0, selected: $0 == grouping) },
             from: fromText, to: toText, groups: groups, total: summary("All", all), pager: pager, error: error)
@@ -153,7 +153,7 @@ struct WorkoutController: RouteCollection {
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let canComment = try await WorkoutComments.canTalk(workout, viewer: req.currentUser, on: req.db)
         let comments = canComment ? try await WorkoutComments.views(of: workout, viewer: req.requireUser(), on: req.db) : []
-        let page = try WorkoutPage(layout: req.layout(title: workout.name, section: "workouts"), workout: workout, drawings: drawings,
+        let page = try WorkoutPage(layout: req.layout(title: workout.name, section: .workouts), workout: workout, drawings: drawings,
                                    viewer: req.currentUser, owner: owner, goals: goals, comments: comments, canComment: canComment,
                                    isCoach: canComment && req.currentUser?.id != owner.id)
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)

@@ -55,7 +55,7 @@ struct WorkoutEditController: RouteCollection {
     private func render(_ req: Request, user: User, form: Form, errors: [String: String], workout: Workout?) async throws -> Response {
         let id = try workout?.requireID().uuidString.lowercased()
         let page = Page(
-            layout: req.layout(title: workout == nil ? "Add a workout" : "Edit workout", section: "workouts"),
+            layout: req.layout(title: workout == nil ? "Add a workout" : "Edit workout", section: .workouts),
             title: workout == nil ? "Add a workout by hand" : "Edit “\(workout!.name)”",
             action: id.map { "/workouts/\($0)/edit" } ?? "/workouts/new",
             backURL: id.map { "/workouts/\($0)" } ?? "/workouts", backLabel: workout == nil ? "Workouts" : workout!.name,

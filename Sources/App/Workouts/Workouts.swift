@@ -28,6 +28,11 @@ enum Workouts: Feature {
         try await BenchTraining.seedSquad(app: app)
         return ["Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts, and bench_coach with 40 athletes."]
     }
+
+    static var settingsTabs: [SettingsTab] {
+        [SettingsTab(order: 40, label: "Privacy zones", path: "/settings/privacy-zones"),
+         SettingsTab(order: 90, label: "Reset workouts", path: "/settings/reset-workouts")]
+    }
 }
 
 extension Application {

@@ -106,6 +106,11 @@ final class Browser: @unchecked Sendable {
             if expired { cookies[name] = nil } else { cookies[name] = value }
         }
         let bytes = response.body.map { Array($0.readableBytesView) } ?? []
+        // No test expects the server to fail: a 5xx fails the test wherever it happens, even where
+        // the test only checks that something is *not* on the page.
+        if response.status.code >= 500 {
+            Issue.record("\(method) \(path) answered \(response.status)")
+        }
         return Page(status: response.status, headers: response.headers, body: String(decoding: bytes, as: UTF8.self), bytes: bytes)
     }
 
