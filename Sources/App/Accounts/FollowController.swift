@@ -28,7 +28,7 @@ struct FollowController: RouteCollection {
                 ? "You now follow \(target.displayName)."
                 : "Follow request sent. \(target.displayName) will see it and can accept it.")
         }
-        return req.redirect(to: Self.back(req, fallback: "/u/\(target.username)"))
+        return req.redirect(to: Self.back(req, fallback: SiteURL.person(username: target.username).path))
     }
 
     func unfollow(req: Request) async throws -> Response {
@@ -39,7 +39,7 @@ struct FollowController: RouteCollection {
             .filter(\.$followee.$id == target.requireID())
             .delete()
         req.flash(.info, "You no longer follow \(target.displayName).")
-        return req.redirect(to: Self.back(req, fallback: "/u/\(target.username)"))
+        return req.redirect(to: Self.back(req, fallback: SiteURL.person(username: target.username).path))
     }
 
     struct FriendsPage: Encodable {

@@ -115,7 +115,7 @@ struct PersonCard: Encodable {
         username = user.username
         displayName = user.displayName
         initials = user.initials
-        avatarURL = visible && user.avatarFile != nil ? "/u/\(user.username)/avatar" : nil
+        avatarURL = visible && user.avatarFile != nil ? SiteURL.avatar(username: user.username).path : nil
         bio = visible ? user.bio.map { $0.count > 140 ? String($0.prefix(137)) + "…" : $0 } : nil
         sports = visible && user.$sports.value != nil
             ? user.sports.compactMap { Sport(rawValue: $0.sport)?.label }.sorted().joined(separator: ", ")

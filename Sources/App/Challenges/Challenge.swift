@@ -31,7 +31,7 @@ final class Challenge: Model, @unchecked Sendable {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    var url: String { "/challenges/\(id!.uuidString.lowercased())" }
+    var url: String { SiteURL.challenge(id!).path }
 
     func isClosed(at now: Date = Date()) -> Bool {
         deadline.map { $0 <= now } ?? false

@@ -149,6 +149,6 @@ struct ChallengeController: RouteCollection {
         let photos = try await req.db.transaction { db in try await access.challenge.deleteWithReplies(on: db) }
         PhotoStore.removeFiles(of: photos, config: req.application.config)
         req.flash(.success, "The challenge and its photos are deleted.")
-        return req.redirect(to: "/challenges")
+        return req.redirect(to: .challenges)
     }
 }

@@ -102,7 +102,7 @@ enum ChallengeInbox {
                 }
                 if row.taken_before { flags.append("Photo taken before the challenge") }
                 return Item(
-                    url: "/challenges/\(row.id.uuidString.lowercased())#reply-\(row.response_id.uuidString.lowercased())",
+                    url: SiteURL.challenge(row.id).path + "#reply-" + SiteURL.id(row.response_id),
                     photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil), orientation: row.orientation,
                     caption: row.caption, who: "Reply from \(row.replier_name)", detail: "Waiting for your judgement",
                     flags: flags, when: format.shortWhen(row.created_at)
@@ -178,7 +178,7 @@ enum ChallengeInbox {
                 ? (row.is_public ? "Public challenge" : "To \(row.recipient_count) friend\(row.recipient_count == 1 ? "" : "s")")
                 : "From \(row.sender_name)"
             return Item(
-                url: "/challenges/\(row.id.uuidString.lowercased())", photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil),
+                url: SiteURL.challenge(row.id).path, photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil),
                 orientation: row.orientation, caption: row.caption, who: who, detail: detail, flags: [],
                 when: format.shortWhen(row.created_at)
             )

@@ -121,7 +121,7 @@ struct ChallengePage: Encodable {
             let place = response.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
             replies.append(Reply(
                 id: try response.requireID().uuidString.lowercased(), number: number,
-                name: response.user.displayName, profileURL: "/u/\(response.user.username)",
+                name: response.user.displayName, profileURL: SiteURL.person(username: response.user.username).path,
                 isMine: response.$user.id == access.viewerID, photo: PhotoView(response.photo), note: response.note,
                 status: response.status.rawValue, statusLabel: Self.label(response.status),
                 stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
@@ -138,7 +138,7 @@ struct ChallengePage: Encodable {
             let latest = Dictionary(all.map { ($0.$user.id, $0.status) }, uniquingKeysWith: { _, b in b })
             recipients = rows.map { row in
                 let status = row.completedAt != nil ? "Completed" : latest[row.$user.id].map(Self.label) ?? "Not yet replied"
-                return Person(name: row.user.displayName, url: "/u/\(row.user.username)", status: status)
+                return Person(name: row.user.displayName, url: SiteURL.person(username: row.user.username).path, status: status)
             }.sorted { $0.name < $1.name }
         }
 
@@ -159,7 +159,7 @@ struct ChallengePage: Encodable {
         return ChallengePage(
             layout: req.layout(title: "Challenge from \(sender.displayName)", section: .challenges),
             id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
-            senderName: sender.displayName, senderURL: "/u/\(sender.username)",
+            senderName: sender.displayName, senderURL: SiteURL.person(username: sender.username).path,
             sentAt: format.shortWhen(challenge.createdAt ?? Date()),
             deadline: challenge.deadline.map(format.shortWhen), closed: challenge.isClosed(),
             isPublic: challenge.isPublic, isSender: access.isSender, progress: Self.progress(recipients: challenge.recipientCount, completed: challenge.completedCount, isPublic: challenge.isPublic),

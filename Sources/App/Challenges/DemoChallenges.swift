@@ -114,7 +114,7 @@ enum DemoChallenges {
                             status: .accepted, stars: 5)
 
             try await Notification.send(to: [maya.requireID()], from: id("jonas"), kind: .challengeReceived,
-                                        text: "Jonas challenged you: Touch the top of Bakken hill before Sunday", link: "/challenges", on: db)
+                                        text: "Jonas challenged you: Touch the top of Bakken hill before Sunday", link: SiteURL.challenges.path, on: db)
             return 4
         }
     }

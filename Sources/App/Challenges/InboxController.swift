@@ -37,7 +37,7 @@ struct InboxController: RouteCollection {
         if let raw = req.query[String.self, at: "list"], let list = ChallengeInbox.List(rawValue: raw) {
             var pager = Pager(req: req, perPage: 24)
             let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset, flagMetres: flag, on: req.db)
-            let items = pager.finish(rows, path: "/challenges", query: [("list", list.rawValue)])
+            let items = pager.finish(rows, path: SiteURL.challenges.path, query: [("list", list.rawValue)])
             let section = Section(key: list.rawValue, title: list.title, empty: list.empty, items: items, moreURL: nil, count: 0)
             return try await req.view.render("challenges/inbox", InboxPage(
                 layout: req.layout(title: list.title, section: .challenges), sections: [section], single: true, pager: pager))

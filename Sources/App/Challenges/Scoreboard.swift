@@ -60,7 +60,7 @@ enum Scoreboard {
         for (index, row) in rows.enumerated() {
             // Equal scores share a rank.
             let rank = index > 0 && rows[index - 1].score == row.score ? entries[index - 1].rank : index + 1
-            entries.append(Entry(rank: rank, name: row.display_name, url: "/u/\(row.username)", score: row.score, isMe: row.person == me))
+            entries.append(Entry(rank: rank, name: row.display_name, url: SiteURL.person(username: row.username).path, score: row.score, isMe: row.person == me))
         }
         return entries
     }

@@ -117,7 +117,7 @@ struct CoachAthleteController: RouteCollection {
                     metres += workout.distance_m ?? 0
                     items.append(Item(text: "\((WorkoutSport(rawValue: workout.sport) ?? .other).label): \(workout.name), \(Format.duration(workout.duration_s))"
                                       + (workout.distance_m.map { ", \(format.distance($0))" } ?? ""),
-                                      url: "/workouts/\(workout.id.uuidString.lowercased())", planID: nil, grade: nil, gradeLabel: nil))
+                                      url: SiteURL.workout(workout.id).path, planID: nil, grade: nil, gradeLabel: nil))
                 }
                 days.append(Day(label: "\(WallClock.shortWeekdays[date.weekday]) \(date.day)", today: date == today, items: items))
             }
@@ -205,7 +205,7 @@ struct CoachAthleteController: RouteCollection {
                                     text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",
                                     link: "/", on: req.db)
         req.flash(.success, "Planned \(sport.label.lowercased()) on \(day.description) for \(athlete.displayName).")
-        return req.redirect(to: "/coach/athletes/\(athlete.username)")
+        return req.redirect(to: .athlete(username: athlete.username))
     }
 
     func deletePlan(req: Request) async throws -> Response {
@@ -219,6 +219,6 @@ struct CoachAthleteController: RouteCollection {
         guard plan.$coach.id == coach.id else { throw Abort(.forbidden, reason: "Only the coach who planned this session can remove it.") }
         try await plan.delete(on: req.db)
         req.flash(.success, "Removed the planned session on \(plan.day).")
-        return req.redirect(to: "/coach/athletes/\(athlete.username)")
+        return req.redirect(to: .athlete(username: athlete.username))
     }
 }

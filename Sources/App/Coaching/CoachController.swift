@@ -118,7 +118,7 @@ struct CoachController: RouteCollection {
             let row = Row(
                 username: athlete.username, name: athlete.name,
                 last: last[index].map { "\($0.sport.label): \($0.name)" } ?? "No workouts yet",
-                lastURL: last[index].map { "/workouts/\($0.id.uuidString.lowercased())" },
+                lastURL: last[index].map { SiteURL.workout($0.id).path },
                 daysSince: daysSince.map { $0 == 0 ? "today" : $0 == 1 ? "1 day" : "\($0) days" } ?? "–",
                 idle: (daysSince ?? Int.max) >= 7,
                 duration: Format.duration(thisWeek.map(\.duration).reduce(0, +)),
@@ -183,7 +183,7 @@ struct CoachController: RouteCollection {
         case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")
         case .already(let status): req.flash(.info, status == .active ? "You already coach \(athlete.displayName)." : "\(athlete.displayName) has not answered your earlier request yet.")
         }
-        return req.redirect(to: "/coach")
+        return req.redirect(to: .coach)
     }
 
     /// A team's coach asks every member at once; each accepts on their own.
@@ -202,7 +202,7 @@ struct CoachController: RouteCollection {
             if case .asked = try await CoachGrants.ask(coach: coach, athlete: member.user, by: .coach, team: team.requireID(), on: req.db) { asked += 1 }
         }
         req.flash(.success, asked == 0 ? "Everyone in \(team.name) has already been asked." : "Asked \(asked.counted("member")) of \(team.name). Each decides for themselves.")
-        return req.redirect(to: "/coach")
+        return req.redirect(to: .coach)
     }
 
     func accept(req: Vapor.Request) async throws -> Response {
@@ -215,7 +215,7 @@ struct CoachController: RouteCollection {
         try await Notification.send(to: [grant.$athlete.id], from: coach.id, kind: .coachAccepted, text: "\(coach.displayName) accepted your coaching request.",
                                     link: "/settings/coaches", on: req.db)
         req.flash(.success, "You now coach \(grant.athlete.displayName).")
-        return req.redirect(to: "/coach")
+        return req.redirect(to: .coach)
     }
 
     func decline(req: Vapor.Request) async throws -> Response {
@@ -223,7 +223,7 @@ struct CoachController: RouteCollection {
         let grant = try await pendingRequest(req, coach: coach)
         try await grant.delete(on: req.db)
         req.flash(.success, grant.requestedBy == .coach ? "Withdrew the request to \(grant.athlete.displayName)." : "Declined \(grant.athlete.displayName)'s request.")
-        return req.redirect(to: "/coach")
+        return req.redirect(to: .coach)
     }
 
     /// The coach stops coaching an athlete: access ends at once.
@@ -232,7 +232,7 @@ struct CoachController: RouteCollection {
         let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
         try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coach.requireID()).filter(\.$athlete.$id == athlete.requireID()).delete()
         req.flash(.success, "You no longer coach \(athlete.displayName); their training is hidden from you again.")
-        return req.redirect(to: "/coach")
+        return req.redirect(to: .coach)
     }
 
     private func pendingRequest(_ req: Vapor.Request, coach: User) async throws -> CoachGrant {

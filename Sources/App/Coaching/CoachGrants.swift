@@ -26,7 +26,7 @@ enum CoachGrants {
             try await existing.save(on: db)
             try await Notification.send(to: [side == .coach ? athleteID : coachID], from: side == .coach ? coachID : athleteID, kind: .coachAccepted,
                                         text: side == .coach ? "\(coach.displayName) now coaches you." : "You now coach \(athlete.displayName).",
-                                        link: side == .coach ? "/settings/coaches" : "/coach", on: db)
+                                        link: side == .coach ? "/settings/coaches" : SiteURL.coach.path, on: db)
             return .accepted
         }
         try await CoachGrant(coach: coachID, athlete: athleteID, requestedBy: side, team: team, held: held).create(on: db)
@@ -37,7 +37,7 @@ enum CoachGrants {
                                         link: "/settings/coaches", on: db)
         } else {
             try await Notification.send(to: [coachID], from: athleteID, kind: .coachRequest, text: "\(athlete.displayName) asks you to be their coach.",
-                                        link: "/coach", on: db)
+                                        link: SiteURL.coach.path, on: db)
         }
         return .asked
     }

@@ -83,7 +83,7 @@ struct CoachSettingsController: RouteCollection {
         grant.acceptedAt = Date()
         try await grant.save(on: req.db)
         try await Notification.send(to: [grant.$coach.id], from: user.id, kind: .coachAccepted, text: "\(user.displayName) accepted: you now coach them.",
-                                    link: "/coach/athletes/\(user.username)", on: req.db)
+                                    link: SiteURL.athlete(username: user.username).path, on: req.db)
         req.flash(.success, "\(grant.coach.displayName) now sees your workouts and heart rate. Revoke it here whenever you like.")
         return req.redirect(to: "/settings/coaches")
     }

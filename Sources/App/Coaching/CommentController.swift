@@ -39,7 +39,7 @@ struct CommentController: RouteCollection {
     func add(req: Request) async throws -> Response {
         let (workout, user) = try await workout(req)
         let body = ((try? req.content.get(String.self, at: "body")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let link = "/workouts/\(try workout.requireID().uuidString.lowercased())"
+        let link = SiteURL.workout(try workout.requireID()).path
         if let problem = Self.check(body) {
             req.flash(.error, problem)
             return req.redirect(to: link + "#comments")
@@ -51,7 +51,7 @@ struct CommentController: RouteCollection {
         try await Notification.send(to: recipients, from: user.id, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
                                     link: link + "#comments", on: req.db)
         req.flash(.success, "Comment added.")
-        return req.redirect(to: link + "#comment-\(try comment.requireID().uuidString.lowercased())")
+        return req.redirect(to: link + "#comment-" + SiteURL.id(try comment.requireID()))
     }
 
     private func mine(_ req: Request, workout: Workout, user: User) async throws -> WorkoutComment {
@@ -81,7 +81,7 @@ struct CommentController: RouteCollection {
         comment.body = body
         try await comment.save(on: req.db)
         req.flash(.success, "Comment updated.")
-        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())#comment-\(try comment.requireID().uuidString.lowercased())")
+        return req.redirect(to: SiteURL.workout(try workout.requireID()).path + "#comment-" + SiteURL.id(try comment.requireID()))
     }
 
     func delete(req: Request) async throws -> Response {
@@ -89,6 +89,6 @@ struct CommentController: RouteCollection {
         let comment = try await mine(req, workout: workout, user: user)
         try await comment.delete(on: req.db)
         req.flash(.success, "Comment deleted.")
-        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())#comments")
+        return req.redirect(to: SiteURL.workout(try workout.requireID()).path + "#comments")
     }
 }

@@ -52,8 +52,8 @@ struct ZonesController: RouteCollection {
 
     func coachPage(req: Request) async throws -> Response {
         let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: try req.requireUser(), on: req.db)
-        return try await render(req, athlete: athlete, action: "/coach/athletes/\(athlete.username)/zones",
-                                back: "/coach/athletes/\(athlete.username)", whose: "\(athlete.displayName)'s")
+        return try await render(req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
+                                back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
     }
 
     func saveOwn(req: Request) async throws -> Response {
@@ -63,8 +63,8 @@ struct ZonesController: RouteCollection {
     func saveByCoach(req: Request) async throws -> Response {
         let coach = try req.requireUser()
         let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
-        let response = try await save(req, athlete: athlete, action: "/coach/athletes/\(athlete.username)/zones",
-                                      back: "/coach/athletes/\(athlete.username)", whose: "\(athlete.displayName)'s")
+        let response = try await save(req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
+                                      back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
         if response.status == .seeOther {
             try await Notification.send(to: [athlete.requireID()], from: coach.id, kind: .zonesChanged,
                                         text: "\(coach.displayName) updated your heart-rate zones.", link: "/settings/zones", on: req.db)

@@ -40,7 +40,7 @@ extension Request {
         let viewer = currentUser.map {
             Layout.Viewer(
                 username: $0.username, displayName: $0.displayName, initials: $0.initials,
-                avatarURL: $0.avatarFile == nil ? nil : "/u/\($0.username)/avatar", isAdmin: $0.role == .admin
+                avatarURL: $0.avatarFile == nil ? nil : SiteURL.avatar(username: $0.username).path, isAdmin: $0.role == .admin
             )
         }
         // Anonymous pages without forms must not mint a token: that would set a cookie on every

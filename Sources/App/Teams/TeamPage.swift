@@ -93,7 +93,7 @@ struct TeamPage: Encodable {
                 let visible = ProfilePolicy.canSeeExists(m.user, relations.relation(to: m.user))
                 return Member(
                     username: m.user.username, displayName: m.user.displayName, role: m.role.label,
-                    roleValue: m.role.rawValue, profileURL: visible ? "/u/\(m.user.username)" : nil,
+                    roleValue: m.role.rawValue, profileURL: visible ? SiteURL.person(username: m.user.username).path : nil,
                     isYou: m.user.id == viewerID,
                     canEdit: access.canManage && m.user.id != viewerID && (access.isOwner || m.role != .owner)
                 )

@@ -62,6 +62,6 @@ struct ResetWorkoutsController: RouteCollection {
             try await Reminder.query(on: db).filter(\.$user.$id == userID).delete()
         }
         req.flash(.success, "Your workouts, recorded data, goals and reminders are deleted. Everything else is as it was.")
-        return req.redirect(to: "/workouts")
+        return req.redirect(to: .workouts)
     }
 }

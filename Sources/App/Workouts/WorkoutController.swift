@@ -76,7 +76,7 @@ struct WorkoutController: RouteCollection {
         let sportValue: String = sport?.rawValue ?? ""
         let groupValue: String = grouping == "week" ? "" : grouping
         let links: [(String, String)] = [("sport", sportValue), ("group", groupValue), ("from", fromText), ("to", toText)]
-        let page = pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: "/workouts", query: links)
+        let page = pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: SiteURL.workouts.path, query: links)
 
         func key(_ workout: Workout) -> String {
             let clock = WallClock(Date(timeIntervalSince1970: Double(workout.startMS) / 1000), zone: format.zone)
@@ -199,13 +199,13 @@ struct WorkoutController: RouteCollection {
         }
         guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
             req.flash(.error, "Tick the box to confirm that the workout and its recorded data should be deleted.")
-            return req.redirect(to: "/workouts/\(id.uuidString.lowercased())")
+            return req.redirect(to: .workout(id))
         }
         try await req.db.transaction { db in
             try await SampleStore.deleteSamples(of: workout, on: db)
             try await workout.delete(on: db)
         }
         req.flash(.success, "Deleted “\(workout.name)”.")
-        return req.redirect(to: "/workouts")
+        return req.redirect(to: .workouts)
     }
 }

@@ -53,12 +53,12 @@ struct WorkoutEditController: RouteCollection {
     ]
 
     private func render(_ req: Request, user: User, form: Form, errors: [String: String], workout: Workout?) async throws -> Response {
-        let id = try workout?.requireID().uuidString.lowercased()
+        let id = try workout?.requireID()
         let page = Page(
             layout: req.layout(title: workout == nil ? "Add a workout" : "Edit workout", section: .workouts),
             title: workout == nil ? "Add a workout by hand" : "Edit “\(workout!.name)”",
-            action: id.map { "/workouts/\($0)/edit" } ?? "/workouts/new",
-            backURL: id.map { "/workouts/\($0)" } ?? "/workouts", backLabel: workout == nil ? "Workouts" : workout!.name,
+            action: (id.map(SiteURL.editWorkout) ?? .newWorkout).path,
+            backURL: (id.map(SiteURL.workout) ?? .workouts).path, backLabel: workout == nil ? "Workouts" : workout!.name,
             isNew: workout == nil, form: form, errors: errors,
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
             visibilities: Self.visibilityLabels.map { Option(value: $0.0.rawValue, label: $0.1, selected: $0.0.rawValue == form.visibility) },
@@ -125,7 +125,7 @@ struct WorkoutEditController: RouteCollection {
         try await workout.create(on: req.db)
         try await GoalProgress.announce(for: user, on: req.db)
         req.flash(.success, "Added “\(workout.name)”.")
-        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())")
+        return req.redirect(to: .workout(try workout.requireID()))
     }
 
     private func own(_ req: Request) async throws -> (User, Workout) {
@@ -171,7 +171,7 @@ struct WorkoutEditController: RouteCollection {
         if sportChanged && workout.source != "manual" { try await workout.summarise(for: user, on: req.db) }
         try await workout.save(on: req.db)
         req.flash(.success, "Saved.")
-        return req.redirect(to: "/workouts/\(try workout.requireID().uuidString.lowercased())")
+        return req.redirect(to: .workout(try workout.requireID()))
     }
 
     static func notes(_ raw: String?, _ errors: inout [String: String]) -> String? {
