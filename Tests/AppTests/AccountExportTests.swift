@@ -85,6 +85,13 @@ import Vapor
             #expect(!FileManager.default.fileExists(atPath: path))
             let later = try await ana.get("/settings/export")
             #expect(!later.contains("/settings/export/download") && later.contains("Prepare my export"))
+
+            // The hourly sweep takes old exports nobody asked for again, never one being written.
+            FileManager.default.createFile(atPath: path, contents: Data("old".utf8))
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-AccountExport.keptFor - 60)], ofItemAtPath: path)
+            FileManager.default.createFile(atPath: path + ".part", contents: Data("writing".utf8))
+            AccountExport.removeExpired(config: app.store.config, unfinished: false)
+            #expect(!FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: path + ".part"))
         }
     }
 }

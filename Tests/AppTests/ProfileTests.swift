@@ -111,6 +111,14 @@ struct ProfileTests {
             #expect(!page.contains("12–14"))
             try await stranger.post("/u/young_one/follow", [], csrfFrom: "/u/young_one")
             #expect(try await Follow.query(on: app.db).filter(\.$status == .pending).count() == 1)
+
+            // An adult's profile for followers is still found by anyone, in search and in lists.
+            let adultBrowser = app.browser(); try await adultBrowser.logIn("grown_up")
+            try await adultBrowser.post("/settings/privacy", [("visibility", "followers")], csrfFrom: "/settings/privacy")
+            try await adultBrowser.post("/u/stranger_x/follow", [], csrfFrom: "/u/stranger_x")
+            #expect(try await stranger.get("/people?q=grown").contains("@grown_up"))
+            #expect(try await app.browser().get("/u/stranger_x/followers").contains("@grown_up"))
+            #expect(try await app.browser().get("/u/stranger_x/followers").contains("@young_one") == false)
         }
     }
 

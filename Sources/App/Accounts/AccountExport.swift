@@ -38,13 +38,15 @@ enum AccountExport {
         return Ready(path: path, made: made, bytes: bytes)
     }
 
-    /// Deletes every export past `keptFor`, and half-made ones a restart interrupted (run at start).
-    static func removeExpired(config: AppConfig, now: Date = Date()) {
+    /// Deletes every export past `keptFor` (every hour while serving), and at start, with
+    /// `unfinished`, the half-made ones a restart interrupted.
+    static func removeExpired(config: AppConfig, unfinished: Bool, now: Date = Date()) {
         let folder = config.dataDirectory + "/exports"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
             let made = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            if name.hasSuffix(".part") || made.map({ now.timeIntervalSince($0) >= keptFor }) ?? true {
+            let part = name.hasSuffix(".part")
+            if part ? unfinished : made.map({ now.timeIntervalSince($0) >= keptFor }) ?? true {
                 try? FileManager.default.removeItem(atPath: path)
             }
         }

@@ -1,3 +1,4 @@
+import NIOCore
 import Vapor
 
 /// People: signing up and in, profiles, follows, settings, and the export and deletion of an account.
@@ -21,7 +22,7 @@ enum Accounts: Feature {
     }
 
     static func resume(_ app: Application) async throws {
-        AccountExport.removeExpired(config: app.config)
+        AccountExport.removeExpired(config: app.config, unfinished: true)
         try await AvatarStore.catchUp(app)
     }
 
@@ -35,9 +36,20 @@ enum Accounts: Feature {
     }
 }
 
-/// An export being written when the server stops is finished before the database closes.
-struct ExportJobsLifecycle: LifecycleHandler {
+/// Finished exports are swept every hour, so none outlives its seven days while nobody asks for
+/// it; an export being written when the server stops is finished before the database closes.
+final class ExportJobsLifecycle: LifecycleHandler, @unchecked Sendable {
+    private var sweep: RepeatedTask?
+
+    func didBoot(_ application: Application) throws {
+        let config = application.config
+        sweep = application.eventLoopGroup.next().scheduleRepeatedTask(initialDelay: .hours(1), delay: .hours(1)) { _ in
+            AccountExport.removeExpired(config: config, unfinished: false)
+        }
+    }
+
     func shutdownAsync(_ application: Application) async {
+        sweep?.cancel()
         await application.exportJobs.idle()
     }
 }

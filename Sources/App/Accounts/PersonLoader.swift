@@ -18,16 +18,12 @@ enum PersonLoader {
     static func select(on db: any Database, _ filter: (SQLSelectBuilder) -> SQLSelectBuilder) async throws -> [User] {
         let sql = db as! any SQLDatabase
         let query = sql.select()
-            .columns("id", "username", "display_name", "bio", "visibility", "avatar_file")
+            .columns("id", "username", "display_name", "bio", "visibility", "birth_date", "avatar_file")
             .from(User.schema)
         let rows = try await filter(query).all()
         let users = try rows.map { row in
-            let user = User()
-            user.id = try row.decode(column: "id", as: UUID.self)
-            user.username = try row.decode(column: "username", as: String.self)
-            user.setDisplayName(try row.decode(column: "display_name", as: String.self))
+            let user = try User.forPolicy(row)
             user.bio = try row.decode(column: "bio", as: String?.self)
-            user.visibility = User.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private
             user.avatarFile = try row.decode(column: "avatar_file", as: String?.self)
             return user
         }

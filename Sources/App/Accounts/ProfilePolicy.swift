@@ -62,6 +62,21 @@ enum ProfilePolicy {
     }
 }
 
+extension User {
+    /// A person read from a plain-SQL row for a list, with every column `ProfilePolicy` decides by
+    /// (`id`, `username`, `display_name`, `visibility`, `birth_date`). A missing birth date reads as
+    /// under 16, so a loader that left it out would hide every adult with a followers profile.
+    static func forPolicy(_ row: any SQLRow) throws -> User {
+        let user = User()
+        user.id = try row.decode(column: "id", as: UUID.self)
+        user.username = try row.decode(column: "username", as: String.self)
+        user.setDisplayName(try row.decode(column: "display_name", as: String.self))
+        user.visibility = User.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private
+        user.birthDate = try row.decode(column: "birth_date", as: String?.self)
+        return user
+    }
+}
+
 /// The follows between one viewer and a set of people, loaded in two queries.
 struct Relations {
     private var outgoing: [UUID: Follow.Status] = [:]

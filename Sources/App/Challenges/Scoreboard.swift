@@ -45,9 +45,13 @@ enum Scoreboard {
             let ids = try await PeopleQueries.friendIDs(of: me, on: db) + [me]
             people = "s.person IN (\(binds: ids))"
         case .public:
-            // Public challenges are open to everyone signed in, but a private profile is not put
-            // on a list for strangers.
-            people = "(u.visibility <> 'private' OR u.id = \(bind: me))"
+            // Public challenges are open to everyone signed in, but a private profile, or a child's
+            // profile for followers, is not put on a list for strangers (see `ProfilePolicy.canSeeExists`).
+            let connected = try await PeopleQueries.connectedIDs(of: viewer, on: db)
+            people = """
+                (u.visibility = 'public' OR (u.visibility = 'followers' AND u.birth_date IS NOT NULL
+                 AND u.birth_date <= \(bind: User.sixteenCutoff())) OR u.id IN (\(binds: connected)))
+                """
         }
         let rows = try await (db as! any SQLDatabase).raw("""
             SELECT s.person, u.display_name, u.username, CAST(SUM(s.points) AS BIGINT) AS score

@@ -47,7 +47,7 @@ extension Request {
         // visit to a public page and defeat caching.
         let csrf = viewer != nil || hasForms ? csrfToken : ""
         return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
-                      counts: Dictionary(uniqueKeysWithValues: HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }),
+                      counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
                       settingsTabs: url.path.hasPrefix("/settings/")
                           ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.path, current: $0.path == url.path) } : [],
                       refreshSeconds: refreshSeconds)

@@ -102,7 +102,7 @@ struct GameController: RouteCollection {
         try await req.db.transaction { db in
             try await game.create(on: db)
             try await Notification.send(
-                to: members.filter { $0 != user.id }, from: user.id, kind: .newGame,
+                to: members.filter { $0 != user.id }, from: nil, kind: .newGame,
                 text: "New game for \(team.name): \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
                 link: SiteURL.game(game.id!).path, on: db
             )
@@ -263,7 +263,7 @@ struct GameController: RouteCollection {
         try await req.db.transaction { db in
             try await game.update(on: db)
             try await Notification.send(
-                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, from: user.id, kind: .gameCancelled,
+                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, from: nil, kind: .gameCancelled,
                 text: "Cancelled: \(game.title(teamName: access.team?.name)) on \(GameTime.shortDay(game.startsAt, zone: game.timeZone))",
                 link: SiteURL.game(game.id!).path, on: db
             )

@@ -85,16 +85,12 @@ struct GamePage: Encodable {
     /// Players and their answers in one plain-SQL query, waitlist in queue order.
     static func players(of gameID: UUID, on db: any Database) async throws -> [PlayerRow] {
         let rows = try await (db as! any SQLDatabase).raw("""
-            SELECT p.status, p.note, p.is_sub, u.id, u.username, u.display_name, u.visibility
+            SELECT p.status, p.note, p.is_sub, u.id, u.username, u.display_name, u.visibility, u.birth_date
             FROM game_players p JOIN users u ON u.id = p.user_id
             WHERE p.game_id = \(bind: gameID) ORDER BY p.queued_at, p.id
             """).all()
         return try rows.map { row in
-            let user = User()
-            user.id = try row.decode(column: "id", as: UUID.self)
-            user.username = try row.decode(column: "username", as: String.self)
-            user.setDisplayName(try row.decode(column: "display_name", as: String.self))
-            user.visibility = User.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private
+            let user = try User.forPolicy(row)
             return PlayerRow(
                 user: user, status: GamePlayer.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .maybe,
                 note: try row.decode(column: "note", as: String?.self), isSub: try row.decode(column: "is_sub", as: Bool.self)

@@ -248,7 +248,7 @@ struct LeagueController: RouteCollection {
             try await LeagueTeam(leagueID: access.league.requireID(), teamID: teamID, status: managesTeam ? .active : .invited).create(on: db)
             if !managesTeam {
                 try await Notification.send(
-                    to: try await Membership.managerIDs(of: teamID, on: db), from: user.id, kind: .leagueInvite,
+                    to: try await Membership.managerIDs(of: teamID, on: db), from: nil, kind: .leagueInvite,
                     text: "\(team.name) is invited to the league \(access.league.name)", link: "/leagues/\(access.league.slug)", on: db
                 )
             }

@@ -63,17 +63,13 @@ struct TeamPage: Encodable {
     /// model loading cost more than everything else on the page).
     static func roster(of teamID: UUID, on db: any Database) async throws -> [(role: Membership.Role, user: User)] {
         let rows = try await (db as! any SQLDatabase).raw("""
-            SELECT m.role, u.id, u.username, u.display_name, u.visibility
+            SELECT m.role, u.id, u.username, u.display_name, u.visibility, u.birth_date
             FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = \(bind: teamID)
             """).all()
         // Only what a roster shows and the profile policy needs; reading single columns avoids
         // the generic row decoder, the largest cost on this page after the template.
         return try rows.map { row in
-            let user = User()
-            user.id = try row.decode(column: "id", as: UUID.self)
-            user.username = try row.decode(column: "username", as: String.self)
-            user.setDisplayName(try row.decode(column: "display_name", as: String.self))
-            user.visibility = User.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private
+            let user = try User.forPolicy(row)
             let role = Membership.Role(rawValue: try row.decode(column: "role", as: String.self)) ?? .player
             return (role, user)
         }
