@@ -58,7 +58,6 @@ struct SessionMiddleware: AsyncMiddleware {
 
 struct CurrentSessionKey: StorageKey { typealias Value = UserSession }
 
-
 private struct SessionRow: Decodable {
     let session_id: UUID
     let session_csrf: String
