@@ -236,11 +236,11 @@ struct AccountTests {
             let ana = app.browser(); try await ana.signUp("ana")
             #expect(SettingsTab.all.count == 12)
             for tab in SettingsTab.all {
-                let page = try await ana.get(tab.path)
-                #expect(page.status == .ok, "\(tab.path)")
-                #expect(page.contains(#"<a href="\#(tab.path)" aria-current="page">\#(tab.label)</a>"#), "\(tab.path) does not mark its tab")
-                #expect(page.body.components(separatedBy: #"aria-current="page""#).count == 2, "\(tab.path) marks one tab only")
-                for other in SettingsTab.all { #expect(page.contains(#"href="\#(other.path)""#)) }
+                let page = try await ana.get(tab.url.path)
+                #expect(page.status == .ok, "\(tab.url.path)")
+                #expect(page.contains(#"<a href="\#(tab.url.path)" aria-current="page">\#(tab.label)</a>"#), "\(tab.url.path) does not mark its tab")
+                #expect(page.body.components(separatedBy: #"aria-current="page""#).count == 2, "\(tab.url.path) marks one tab only")
+                for other in SettingsTab.all { #expect(page.contains(#"href="\#(other.url.path)""#)) }
             }
         }
     }

@@ -72,7 +72,7 @@ struct AccountController: RouteCollection {
             errors["username"] = "That username is taken. Try another."
             return try await renderSignup(req, form: form, errors: errors, status: .unprocessableEntity)
         }
-        let response = req.redirect(to: "/settings/profile")
+        let response = req.redirect(to: .profileSettings)
         try await req.signIn(user, on: response)
         req.flash(.success, "Welcome to Fieldhouse, \(user.displayName)! Tell people a little about yourself.")
         return response

@@ -27,12 +27,12 @@ enum Accounts: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 10, label: "Profile", path: "/settings/profile"),
-         SettingsTab(order: 20, label: "Picture", path: "/settings/avatar"),
-         SettingsTab(order: 30, label: "Privacy", path: "/settings/privacy"),
-         SettingsTab(order: 50, label: "Password", path: "/settings/password"),
-         SettingsTab(order: 100, label: "Export", path: "/settings/export"),
-         SettingsTab(order: 110, label: "Delete account", path: "/settings/delete-account")]
+        [SettingsTab(order: 10, label: "Profile", url: .profileSettings),
+         SettingsTab(order: 20, label: "Picture", url: .avatarSettings),
+         SettingsTab(order: 30, label: "Privacy", url: .privacySettings),
+         SettingsTab(order: 50, label: "Password", url: .passwordSettings),
+         SettingsTab(order: 100, label: "Export", url: .exportSettings),
+         SettingsTab(order: 110, label: "Delete account", url: .deleteAccountSettings)]
     }
 }
 

@@ -42,7 +42,7 @@ struct ExportController: RouteCollection {
             try await AccountExport.write(for: userID, on: app.db, config: app.config)
         }
         req.flash(.info, "Your export is being prepared. This page shows it when it is ready.")
-        return req.redirect(to: "/settings/export")
+        return req.redirect(to: .exportSettings)
     }
 
     func download(req: Request) async throws -> Response {

@@ -65,7 +65,7 @@ struct FollowController: RouteCollection {
         let friendRows = friendIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
             $0.where("id", .in, friendIDs).orderBy("search_name").offset(pager.offset).limit(pager.fetchLimit)
         }
-        let friends = pager.finish(friendRows, path: "/friends", query: [])
+        let friends = pager.finish(friendRows, at: .friends, query: [])
         let requests = requestIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
             $0.where("id", .in, requestIDs).orderBy("search_name")
         }
@@ -100,7 +100,7 @@ struct FollowController: RouteCollection {
             try await follow.delete(on: req.db)
             req.flash(.info, "Request from \(requester.displayName) declined.")
         }
-        return req.redirect(to: "/friends")
+        return req.redirect(to: .friends)
     }
 
     /// Back to the page the button was on when that page is ours, else a sensible default.

@@ -93,7 +93,7 @@ struct ProfileController: RouteCollection {
             challengeScore: full ? String(try await Scoreboard.score(of: user.requireID(), on: req.db)) : nil,
             memberSince: Self.monthYear(user.createdAt ?? Date()),
             visibilityNote: note,
-            signInToFollow: req.currentUser == nil ? "/login?next=%2Fu%2F\(user.username)" : nil
+            signInToFollow: req.currentUser == nil ? SiteURL.login(next: .person(username: user.username)) : nil
         )
         return try await req.view.render("accounts/profile", page)
     }
@@ -146,7 +146,8 @@ struct ProfileController: RouteCollection {
         guard ProfilePolicy.canViewProfile(user, relation) else { throw Abort(.notFound) }
         var pager = Pager(req: req)
         let rows = try await PeopleQueries.follows(of: user, direction: direction, viewer: req.currentUser, pager: pager, on: req.db)
-        let users = pager.finish(rows, path: "/u/\(user.username)/\(direction.rawValue)", query: [])
+        let list: SiteURL = direction == .followers ? .followers(username: user.username) : .following(username: user.username)
+        let users = pager.finish(rows, at: list, query: [])
         let heading = direction == .followers ? "Followers of \(user.displayName)" : "People \(user.displayName) follows"
         let page = FollowListPage(
             layout: req.layout(title: heading, section: .people),
@@ -170,7 +171,7 @@ struct ProfileController: RouteCollection {
         let query = String((req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespaces).prefix(100))
         var pager = Pager(req: req)
         let rows = try await PeopleQueries.search(query, viewer: req.currentUser, pager: pager, on: req.db)
-        let users = pager.finish(rows, path: "/people", query: [("q", query)])
+        let users = pager.finish(rows, at: .people, query: [("q", query)])
         let page = PeoplePage(
             layout: req.layout(title: query.isEmpty ? "People" : "People matching “\(query)”", section: .people),
             query: query,

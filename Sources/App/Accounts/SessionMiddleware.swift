@@ -86,8 +86,7 @@ extension Request {
         if let user = currentUser { return user }
         var next = url.path
         if let query = url.query, !query.isEmpty { next += "?" + query }
-        let target = "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")
-        throw Abort.redirect(to: target, redirectType: .normal)
+        throw Abort.redirect(to: SiteURL.login(next: next), redirectType: .normal)
     }
 
     /// Starts a session for `user` and sets its cookie on `response`.

@@ -8,7 +8,7 @@ struct SettingsController: RouteCollection {
 
     func boot(routes: any RoutesBuilder) throws {
         let settings = routes.grouped("settings")
-        settings.get { req in req.redirect(to: "/settings/profile") }
+        settings.get { req in req.redirect(to: .profileSettings) }
         settings.get("profile", use: profilePage)
         settings.post("profile", use: saveProfile)
         settings.get("avatar", use: avatarPage)
@@ -80,7 +80,7 @@ struct SettingsController: RouteCollection {
             }
         }
         req.flash(.success, "Your profile is saved.")
-        return req.redirect(to: "/settings/profile")
+        return req.redirect(to: .profileSettings)
     }
 
     private func renderProfile(_ req: Request, form: ProfileForm, errors: [String: String], status: HTTPStatus) async throws -> Response {
@@ -150,7 +150,7 @@ struct SettingsController: RouteCollection {
         try await user.update(on: req.db)
         AvatarStore.remove(previous, config: req.application.config)
         req.flash(.success, "Your picture is updated.")
-        return req.redirect(to: "/settings/avatar")
+        return req.redirect(to: .avatarSettings)
     }
 
     func removeAvatar(req: Request) async throws -> Response {
@@ -160,7 +160,7 @@ struct SettingsController: RouteCollection {
         try await user.update(on: req.db)
         AvatarStore.remove(previous, config: req.application.config)
         req.flash(.info, "Your picture is removed.")
-        return req.redirect(to: "/settings/avatar")
+        return req.redirect(to: .avatarSettings)
     }
 
     // MARK: Password
@@ -210,7 +210,7 @@ struct SettingsController: RouteCollection {
             try await UserSession.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$id != current).delete()
         }
         req.flash(.success, "Your password is changed. Other devices have been signed out.")
-        return req.redirect(to: "/settings/password")
+        return req.redirect(to: .passwordSettings)
     }
 
     // MARK: Privacy
@@ -251,6 +251,6 @@ struct SettingsController: RouteCollection {
             }
         }
         req.flash(.success, "Your privacy setting is saved.")
-        return req.redirect(to: "/settings/privacy")
+        return req.redirect(to: .privacySettings)
     }
 }

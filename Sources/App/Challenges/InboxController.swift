@@ -37,7 +37,7 @@ struct InboxController: RouteCollection {
         if let raw = req.query[String.self, at: "list"], let list = ChallengeInbox.List(rawValue: raw) {
             var pager = Pager(req: req, perPage: 24)
             let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset, flagMetres: flag, on: req.db)
-            let items = pager.finish(rows, path: SiteURL.challenges.path, query: [("list", list.rawValue)])
+            let items = pager.finish(rows, at: .challenges, query: [("list", list.rawValue)])
             let section = Section(key: list.rawValue, title: list.title, empty: list.empty, items: items, moreURL: nil, count: 0)
             return try await req.view.render("challenges/inbox", InboxPage(
                 layout: req.layout(title: list.title, section: .challenges), sections: [section], single: true, pager: pager))
@@ -49,12 +49,12 @@ struct InboxController: RouteCollection {
             let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: Self.perSection + 1, offset: 0, flagMetres: flag, on: req.db)
             sections.append(Section(
                 key: list.rawValue, title: list.title, empty: list.empty, items: Array(rows.prefix(Self.perSection)),
-                moreURL: rows.count > Self.perSection ? "/challenges?list=\(list.rawValue)" : nil,
+                moreURL: rows.count > Self.perSection ? SiteURL.challenges.with([("list", list.rawValue)]) : nil,
                 count: list == .judge ? req.storage[HeaderCountsKey.self]?["toJudge"] ?? 0 : 0
             ))
         }
         sections.append(Section(key: "finished", title: ChallengeInbox.List.finished.title, empty: "", items: [],
-                                moreURL: "/challenges?list=finished", count: 0, linkOnly: true))
+                                moreURL: SiteURL.challenges.with([("list", "finished")]), count: 0, linkOnly: true))
         return try await req.view.render("challenges/inbox", InboxPage(
             layout: req.layout(title: "Challenges", section: .challenges), sections: sections, single: false, pager: nil))
     }
@@ -70,7 +70,7 @@ struct InboxController: RouteCollection {
         var pager = Pager(req: req, perPage: 24)
         let rows = try await ChallengeInbox.items(.public, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset,
                                                   flagMetres: req.application.config.challengeFlagMetres, on: req.db)
-        let items = pager.finish(rows, path: "/challenges/public", query: [])
+        let items = pager.finish(rows, at: .publicChallenges, query: [])
         return try await req.view.render("challenges/public", PublicPage(
             layout: req.layout(title: "Public challenges", section: .challenges), items: items, pager: pager))
     }

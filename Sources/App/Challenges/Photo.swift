@@ -56,6 +56,6 @@ final class Photo: Model, @unchecked Sendable {
     var url: String { Self.url(id!) }
 
     static func url(_ id: UUID, size: Size? = nil) -> String {
-        "/photos/\(id.uuidString.lowercased())" + (size.map { "/" + $0.rawValue } ?? "")
+        SiteURL.photo(id, size: size).path
     }
 }

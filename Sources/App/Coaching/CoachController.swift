@@ -213,7 +213,7 @@ struct CoachController: RouteCollection {
         grant.acceptedAt = Date()
         try await grant.save(on: req.db)
         try await Notification.send(to: [grant.$athlete.id], from: coach.id, kind: .coachAccepted, text: "\(coach.displayName) accepted your coaching request.",
-                                    link: "/settings/coaches", on: req.db)
+                                    link: SiteURL.coachSettings.path, on: req.db)
         req.flash(.success, "You now coach \(grant.athlete.displayName).")
         return req.redirect(to: .coach)
     }

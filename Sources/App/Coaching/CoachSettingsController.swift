@@ -72,7 +72,7 @@ struct CoachSettingsController: RouteCollection {
         case .accepted: req.flash(.success, "\(coach.displayName) had already asked: they now coach you.")
         case .already(let status): req.flash(.info, status == .active ? "\(coach.displayName) already coaches you." : "\(coach.displayName) has not answered yet.")
         }
-        return req.redirect(to: "/settings/coaches")
+        return req.redirect(to: .coachSettings)
     }
 
     func accept(req: Request) async throws -> Response {
@@ -85,7 +85,7 @@ struct CoachSettingsController: RouteCollection {
         try await Notification.send(to: [grant.$coach.id], from: user.id, kind: .coachAccepted, text: "\(user.displayName) accepted: you now coach them.",
                                     link: SiteURL.athlete(username: user.username).path, on: req.db)
         req.flash(.success, "\(grant.coach.displayName) now sees your workouts and heart rate. Revoke it here whenever you like.")
-        return req.redirect(to: "/settings/coaches")
+        return req.redirect(to: .coachSettings)
     }
 
     func decline(req: Request) async throws -> Response {
@@ -93,7 +93,7 @@ struct CoachSettingsController: RouteCollection {
         let grant = try await mine(req, user: user, status: .pending)
         try await grant.delete(on: req.db)
         req.flash(.success, grant.requestedBy == .coach ? "Declined \(grant.coach.displayName)'s request." : "Withdrew your request to \(grant.coach.displayName).")
-        return req.redirect(to: "/settings/coaches")
+        return req.redirect(to: .coachSettings)
     }
 
     func revoke(req: Request) async throws -> Response {
@@ -101,7 +101,7 @@ struct CoachSettingsController: RouteCollection {
         let grant = try await mine(req, user: user, status: .active)
         try await grant.delete(on: req.db)
         req.flash(.success, "\(grant.coach.displayName) no longer sees your training.")
-        return req.redirect(to: "/settings/coaches")
+        return req.redirect(to: .coachSettings)
     }
 
     private func mine(_ req: Request, user: User, status: CoachGrant.Status) async throws -> CoachGrant {

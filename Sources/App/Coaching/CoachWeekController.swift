@@ -69,7 +69,7 @@ struct CoachWeekController: RouteCollection {
         let page = Page(layout: req.layout(title: "Weekly review"),
                         title: "Week of \(start.day) \(WallClock.shortMonths[start.month - 1]) \(start.year)",
                         days: days.map { "\(WallClock.shortWeekdays[$0.weekday]) \($0.day)" }, rows: rows,
-                        previous: "/coach/week?start=\(start.adding(days: -7))", next: "/coach/week?start=\(start.adding(days: 7))", error: error)
+                        previous: SiteURL.coachWeek.with([("start", "\(start.adding(days: -7))")]), next: SiteURL.coachWeek.with([("start", "\(start.adding(days: 7))")]), error: error)
         return try await req.view.render("coaching/week", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
 }

@@ -17,7 +17,7 @@ enum Coaching: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 60, label: "Heart-rate zones", path: "/settings/zones"),
-         SettingsTab(order: 80, label: "Coaches", path: "/settings/coaches")]
+        [SettingsTab(order: 60, label: "Heart-rate zones", url: .zoneSettings),
+         SettingsTab(order: 80, label: "Coaches", url: .coachSettings)]
     }
 }

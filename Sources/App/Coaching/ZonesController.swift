@@ -47,7 +47,7 @@ struct ZonesController: RouteCollection {
 
     func ownPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        return try await render(req, athlete: user, action: "/settings/zones", back: "/settings/coaches", whose: "Your")
+        return try await render(req, athlete: user, action: SiteURL.zoneSettings.path, back: SiteURL.coachSettings.path, whose: "Your")
     }
 
     func coachPage(req: Request) async throws -> Response {
@@ -57,7 +57,7 @@ struct ZonesController: RouteCollection {
     }
 
     func saveOwn(req: Request) async throws -> Response {
-        try await save(req, athlete: try req.requireUser(), action: "/settings/zones", back: "/settings/coaches", whose: "Your")
+        try await save(req, athlete: try req.requireUser(), action: SiteURL.zoneSettings.path, back: SiteURL.coachSettings.path, whose: "Your")
     }
 
     func saveByCoach(req: Request) async throws -> Response {
@@ -67,7 +67,7 @@ struct ZonesController: RouteCollection {
                                       back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
         if response.status == .seeOther {
             try await Notification.send(to: [athlete.requireID()], from: coach.id, kind: .zonesChanged,
-                                        text: "\(coach.displayName) updated your heart-rate zones.", link: "/settings/zones", on: req.db)
+                                        text: "\(coach.displayName) updated your heart-rate zones.", link: SiteURL.zoneSettings.path, on: req.db)
         }
         return response
     }

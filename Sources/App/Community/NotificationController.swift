@@ -27,7 +27,7 @@ struct NotificationController: RouteCollection {
         var pager = Pager(req: req, perPage: 30)
         let rows = try await Notification.query(on: req.db).filter(\.$recipient.$id == user.requireID())
             .sort(\.$createdAt, .descending).offset(pager.offset).limit(pager.fetchLimit).all()
-        let shown = pager.finish(rows, path: "/notifications", query: [])
+        let shown = pager.finish(rows, at: .notifications, query: [])
         let zone = TimeZone(identifier: user.timeZone) ?? .gmt
         let items = shown.map { note in
             Item(text: note.text, link: note.link, when: (note.createdAt ?? Date()).formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: zone)), unread: !note.read)
@@ -41,6 +41,6 @@ struct NotificationController: RouteCollection {
         let user = try req.requireUser()
         try await Notification.query(on: req.db).filter(\.$recipient.$id == user.requireID()).filter(\.$read == false)
             .set(\.$read, to: true).update()
-        return req.redirect(to: "/notifications")
+        return req.redirect(to: .notifications)
     }
 }

@@ -48,7 +48,7 @@ struct HeaderCount: Sendable {
 struct SettingsTab: Sendable {
     let order: Int
     let label: String
-    let path: String
+    let url: SiteURL
 
     static let all = Features.all.flatMap { $0.settingsTabs }.sorted { $0.order < $1.order }
 }

@@ -49,7 +49,7 @@ extension Request {
         return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
                       counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
                       settingsTabs: url.path.hasPrefix("/settings/")
-                          ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.path, current: $0.path == url.path) } : [],
+                          ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],
                       refreshSeconds: refreshSeconds)
     }
 }

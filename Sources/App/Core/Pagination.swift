@@ -21,13 +21,10 @@ struct Pager: Encodable {
     var fetchLimit: Int { perPage + 1 }
 
     /// Trims the extra row and builds links that keep the other query parameters.
-    mutating func finish<T>(_ rows: [T], path: String, query: [(String, String)]) -> [T] {
+    mutating func finish<T>(_ rows: [T], at url: SiteURL, query: [(String, String)]) -> [T] {
         hasNext = rows.count > perPage
         func link(_ number: Int) -> String {
-            let items = query.filter { !$0.1.isEmpty } + (number > 1 ? [("page", String(number))] : [])
-            guard !items.isEmpty else { return path }
-            let encoded = items.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
-            return path + "?" + encoded.joined(separator: "&")
+            url.with(query.map { ($0.0, Optional($0.1)) } + [("page", number > 1 ? String(number) : nil)])
         }
         previousURL = page > 1 ? link(page - 1) : nil
         nextURL = hasNext ? link(page + 1) : nil

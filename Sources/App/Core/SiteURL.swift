@@ -1,60 +1,52 @@
 import Foundation
 import Vapor
 
-/// Paths the app links to, redirects to and stores (in notifications), built in one place so that
-/// a path reads the same wherever it is made and ids are always lower-case.
+/// A path the app links to, redirects to, stores (in notifications) or hands out (invitations,
+/// calendar feeds). Every such path is made by a named constructor, so it reads the same wherever it
+/// is made, ids are always lower-case and every segment is escaped once.
 ///
-/// Games, teams, workouts, people, challenges and coaching are here so far; settings, learn,
-/// leagues and the API still build theirs by hand (issue 19).
-enum SiteURL: Sendable, Equatable {
-    case games
-    case newGame
-    case game(UUID)
-    case editGame(UUID)
-    case teams
-    case newTeam
-    case team(slug: String)
-    case editTeam(slug: String)
-    case newTeamGame(slug: String)
-    case workouts
-    case newWorkout
-    case workout(UUID)
-    case editWorkout(UUID)
-    case person(username: String)
-    case avatar(username: String)
-    case challenges
-    case challenge(UUID)
-    case coach
-    case athlete(username: String)
-    case athleteZones(username: String)
+/// Core knows no feature: each feature declares its own paths in `<Feature>/<Feature>URLs.swift`
+/// as `extension SiteURL { static func game(_ id: UUID) -> SiteURL ... }`. Templates get their
+/// paths from their page context or, for the fixed pages of the layout, through `#url(...)`
+/// (see `URLTag`).
+struct SiteURL: Sendable, Hashable, CustomStringConvertible {
+    let path: String
 
-    var path: String {
-        switch self {
-        case .games: "/games"
-        case .newGame: "/games/new"
-        case .game(let id): "/games/" + Self.id(id)
-        case .editGame(let id): "/games/" + Self.id(id) + "/edit"
-        case .teams: "/teams"
-        case .newTeam: "/teams/new"
-        case .team(let slug): "/teams/" + slug
-        case .editTeam(let slug): "/teams/" + slug + "/edit"
-        case .newTeamGame(let slug): "/teams/" + slug + "/games/new"
-        case .workouts: "/workouts"
-        case .newWorkout: "/workouts/new"
-        case .workout(let id): "/workouts/" + Self.id(id)
-        case .editWorkout(let id): "/workouts/" + Self.id(id) + "/edit"
-        case .person(let username): "/u/" + username
-        case .avatar(let username): "/u/" + username + "/avatar"
-        case .challenges: "/challenges"
-        case .challenge(let id): "/challenges/" + Self.id(id)
-        case .coach: "/coach"
-        case .athlete(let username): "/coach/athletes/" + username
-        case .athleteZones(let username): "/coach/athletes/" + username + "/zones"
-        }
+    /// Joins segments into a path, escaping each one, so a slug or username can never add a
+    /// segment or a query of its own.
+    init(_ segments: String...) {
+        path = "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "" }
+            .joined(separator: "/")
     }
+
+    /// This path with a query. Parameters without a value are left out, so optional filters can be
+    /// passed as they are.
+    func with(_ query: [(String, String?)]) -> String {
+        let items = query.compactMap { name, value in
+            value.flatMap { $0.isEmpty ? nil : name + "=" + (Self.encodeQueryValue($0)) }
+        }
+        return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
+    }
+
+    /// This path with a fragment, for a link to one item of a page.
+    func fragment(_ anchor: String) -> String { path + "#" + anchor }
+
+    var description: String { path }
 
     /// How an id is written in every URL and every JSON answer.
     static func id(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    /// The site's front page.
+    static let home = SiteURL(path: "/")
+
+    private init(path: String) { self.path = path }
+
+    /// RFC 3986 unreserved characters: everything else in a segment or a query value is escaped.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func encodeQueryValue(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
 }
 
 extension Request {

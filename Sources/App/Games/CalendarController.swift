@@ -107,6 +107,6 @@ struct CalendarController: RouteCollection {
         user.calendarGeneration += 1
         _ = try await CalendarFeed.url(for: user, req: req)
         req.flash(.success, "Your calendar has a new address. The old one has stopped working; subscribe again with the new one.")
-        return req.redirect(to: "/settings/calendar")
+        return req.redirect(to: .calendarSettings)
     }
 }

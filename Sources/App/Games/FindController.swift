@@ -33,10 +33,10 @@ struct FindController: RouteCollection {
             let linkQuery = [("what", what)] + query.echo
             if what == "teams" {
                 let hits = try await TeamSearch.search(query, centre: centre, limit: pager.fetchLimit, offset: pager.offset, on: req.db)
-                teams = TeamSearch.results(for: pager.finish(hits, path: "/find", query: linkQuery), imperial: imperial)
+                teams = TeamSearch.results(for: pager.finish(hits, at: .find, query: linkQuery), imperial: imperial)
             } else {
                 let hits = try await searchGames(req, query, centre: centre, pager: pager)
-                games = try await GameSearch.results(for: pager.finish(hits, path: "/find", query: linkQuery), imperial: imperial, on: req.db)
+                games = try await GameSearch.results(for: pager.finish(hits, at: .find, query: linkQuery), imperial: imperial, on: req.db)
             }
         }
         var form = Dictionary(query.echo, uniquingKeysWith: { first, _ in first })
@@ -67,7 +67,7 @@ struct FindController: RouteCollection {
         }
         var pager = Pager(req: req)
         let hits = try await searchGames(req, query, centre: centre, pager: pager)
-        let page = pager.finish(hits, path: "/api/v1/find", query: [])
+        let page = pager.finish(hits, at: .apiFind, query: [])
         let results = try await GameSearch.results(for: page, imperial: false, on: req.db)
         return try await APIAnswer(
             results: results, nextPage: pager.hasNext ? pager.page + 1 : nil, radiusKm: query.radiusKm,

@@ -178,7 +178,7 @@ struct GamePage: Encodable {
             noAnswer: access.canManage ? unanswered.map { entry($0, status: nil, note: nil, isSub: false) } : [],
             subsNeeded: game.subsNeeded, subsFilled: game.subsFilled, subsOpen: game.subsOpen,
             subsWanted: max(0, game.subsNeeded - game.subsFilled),
-            signInURL: viewer == nil ? "/login?next=%2Fgames%2F" + SiteURL.id(gameID) : nil,
+            signInURL: viewer == nil ? SiteURL.login(next: .game(gameID)) : nil,
             yourStatus: mine?.status.label, yourStatusValue: mine?.status.rawValue, yourNote: mine?.note ?? "",
             yourPosition: position, isSub: mine?.isSub ?? false,
             canAnswer: access.canAnswer, canJoin: access.canJoin,

@@ -22,6 +22,6 @@ enum Games: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 65, label: "Calendar", path: "/settings/calendar")]
+        [SettingsTab(order: 65, label: "Calendar", url: .calendarSettings)]
     }
 }

@@ -23,7 +23,7 @@ struct MyGamesController: RouteCollection {
         let upcoming = try await MyGames.load(for: userID, range: .upcoming(limit: 200), on: req.db)
         var pager = Pager(req: req)
         let past = pager.finish(try await MyGames.load(for: userID, range: .past(limit: pager.fetchLimit, offset: pager.offset), on: req.db),
-                                path: SiteURL.games.path, query: [])
+                                at: .games, query: [])
         return try await req.view.render("games/index", IndexPage(
             layout: req.layout(title: "My games", section: .games),
             pending: pager.page == 1 ? upcoming.filter(\.isPending).map { GameCard($0, viewer: userID) } : [],

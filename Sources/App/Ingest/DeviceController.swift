@@ -38,7 +38,7 @@ struct DeviceController: RouteCollection {
                 lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? "Never")
         }
         let page = DevicesPage(layout: req.layout(title: "Devices", section: .settings), devices: rows, newToken: newToken,
-                               newName: newName, name: name, error: error, exampleURL: req.application.config.baseURL + "/api/v1/samples")
+                               newName: newName, name: name, error: error, exampleURL: req.application.config.baseURL + SiteURL.apiSamples.path)
         return try await req.view.render("accounts/settings_devices", page)
             .encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
@@ -75,6 +75,6 @@ struct DeviceController: RouteCollection {
         token.revokedAt = Date()
         try await token.update(on: req.db)
         req.flash(.success, "“\(token.name)” can no longer send data.")
-        return req.redirect(to: "/settings/devices")
+        return req.redirect(to: .deviceSettings)
     }
 }

@@ -11,6 +11,6 @@ enum Ingest: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 70, label: "Devices", path: "/settings/devices")]
+        [SettingsTab(order: 70, label: "Devices", url: .deviceSettings)]
     }
 }

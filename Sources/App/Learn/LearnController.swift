@@ -70,14 +70,14 @@ struct LearnController: RouteCollection {
                 let all = snapshot.articles.filter { $0.category == name }
                 // A category page pages; the library shows each category's first six.
                 let shown = chosen == nil ? Array(all.prefix(6))
-                    : pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: "/learn", query: [("category", name)])
+                    : pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .learn, query: [("category", name)])
                 let cards = shown.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) }
-                let link = "/learn?category=" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                let link = SiteURL.learn.with([("category", name)])
                 return cards.isEmpty ? nil : Category(name: name, articles: cards, total: all.count, link: link)
             }
         } else {
             let hits = snapshot.index.search(words)
-            let shown = pager.finish(Array(hits.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: "/learn", query: [("q", q)])
+            let shown = pager.finish(Array(hits.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .learn, query: [("q", q)])
             results = shown.map { hit in
                 let article = snapshot.articles[hit.article]
                 return Card(slug: article.slug, title: article.title,
@@ -229,7 +229,7 @@ struct LearnController: RouteCollection {
         // address is not given away.
         if let old = try await LearnSlug.query(on: req.db).filter(\.$slug == slug).with(\.$article).first(),
            old.article.published || isEditor {
-            return req.redirect(to: "/learn/\(old.article.slug)", redirectType: .permanent)
+            return req.redirect(to: SiteURL.article(slug: old.article.slug).path, redirectType: .permanent)
         }
         throw Abort(.notFound)
     }

@@ -144,11 +144,11 @@ struct LearnEditorController: RouteCollection {
         req.application.learnCaches.library.changed()
         if publish {
             req.flash(.success, "Published. Everyone can read it now.")
-            return req.redirect(to: "/learn/\(article.slug)")
+            return req.redirect(to: .article(slug: article.slug))
         }
         req.flash(.success, article.published ? "Draft saved. Readers still see the published version until you publish."
                                               : "Draft saved. Only editors can see it until you publish.")
-        return req.redirect(to: "/learn/\(article.slug)/edit")
+        return req.redirect(to: .editArticle(slug: article.slug))
     }
 
     func unpublish(req: Request) async throws -> Response {
@@ -165,7 +165,7 @@ struct LearnEditorController: RouteCollection {
             req.application.learnCaches.library.changed()
         }
         req.flash(.success, "Unpublished. Only editors can see it now; its address answers 404 to everyone else.")
-        return req.redirect(to: "/learn/\(article.slug)/edit")
+        return req.redirect(to: .editArticle(slug: article.slug))
     }
 
     // MARK: Revisions
@@ -199,7 +199,7 @@ struct LearnEditorController: RouteCollection {
         let rows = try await LearnRevision.query(on: req.db).filter(\.$article.$id == article.requireID())
             .sort(\.$createdAt, .descending).range(pager.offset..<(pager.offset + pager.perPage + 2)).all()
         let authors = try await Self.names(rows.compactMap(\.authorID), on: req.db)
-        let shown = pager.finish(rows, path: "/learn/\(article.slug)/revisions", query: [])
+        let shown = pager.finish(rows, at: .articleRevisions(slug: article.slug), query: [])
         let items = shown.enumerated().map { index, revision in
             RevisionItem(id: revision.id?.uuidString ?? "", when: Format(viewer: req.currentUser).when(revision.createdAt ?? Date()),
                          author: revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)",
@@ -270,7 +270,7 @@ struct LearnEditorController: RouteCollection {
             state = pending ?? (article.published ? "Published" : "Draft")
         }
         let page = EditPage(layout: req.layout(title: article.map { "Edit \($0.title)" } ?? "New article", section: .learn),
-                            isNew: article == nil, action: article.map { "/learn/\($0.slug)/edit" } ?? "/learn/new",
+                            isNew: article == nil, action: (article.map { .editArticle(slug: $0.slug) } ?? SiteURL.newArticle).path,
                             slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
                             categories: LearnLibrary.categories, errors: errors, preview: preview, restoring: restoring)
         return try await req.view.render("learn/edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)

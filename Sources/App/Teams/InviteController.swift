@@ -28,7 +28,7 @@ struct InviteController: RouteCollection {
         if form.kind == "link" {
             let token = RandomToken.make()
             try await TeamInvite.link(teamID: teamID, tokenHash: RandomToken.hash(token), by: managerID).create(on: req.db)
-            let link = req.application.config.baseURL + "/join/" + token
+            let link = req.application.config.baseURL + SiteURL.join(token: token).path
             req.flash(.success, "Share this link to invite people: \(link) — it is shown only now; revoke it below when you are done.")
             return req.redirect(to: .team(slug: team.slug))
         }
@@ -124,7 +124,7 @@ struct InviteController: RouteCollection {
         let page = LinkPage(
             layout: req.layout(title: "Join \(invite.team.name)", section: .teams, hasForms: true),
             team: TeamCard(invite.team, role: nil), token: token,
-            signInURL: req.currentUser == nil ? "/login?next=%2Fjoin%2F\(token)" : nil,
+            signInURL: req.currentUser == nil ? SiteURL.login(next: .join(token: token)) : nil,
             alreadyMember: member
         )
         return try await req.view.render("teams/join_link", page)

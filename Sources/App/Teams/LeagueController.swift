@@ -109,7 +109,7 @@ struct LeagueController: RouteCollection {
             try await league.create(on: db)
         }
         req.flash(.success, "\(league.name) is created. Invite teams below.")
-        return req.redirect(to: "/leagues/\(league.slug)")
+        return req.redirect(to: .league(slug: league.slug))
     }
 
     static func uniqueSlug(for name: String, on db: any Database) async throws -> String {
@@ -249,12 +249,12 @@ struct LeagueController: RouteCollection {
             if !managesTeam {
                 try await Notification.send(
                     to: try await Membership.managerIDs(of: teamID, on: db), from: nil, kind: .leagueInvite,
-                    text: "\(team.name) is invited to the league \(access.league.name)", link: "/leagues/\(access.league.slug)", on: db
+                    text: "\(team.name) is invited to the league \(access.league.name)", link: SiteURL.league(slug: access.league.slug).path, on: db
                 )
             }
         }
         req.flash(.success, managesTeam ? "\(team.name) is in the league." : "\(team.name) is invited; its managers will see the invitation.")
-        return req.redirect(to: "/leagues/\(access.league.slug)")
+        return req.redirect(to: .league(slug: access.league.slug))
     }
 
     func answer(req: Request, accept: Bool) async throws -> Response {
@@ -274,7 +274,7 @@ struct LeagueController: RouteCollection {
             try await entry.delete(on: req.db)
         }
         req.flash(accept ? .success : .info, accept ? "\(entry.team.name) joined \(access.league.name)." : "Invitation declined.")
-        return req.redirect(to: "/leagues/\(access.league.slug)")
+        return req.redirect(to: .league(slug: access.league.slug))
     }
 
     func removeTeam(req: Request) async throws -> Response {
@@ -287,6 +287,6 @@ struct LeagueController: RouteCollection {
         }
         try await entry.delete(on: req.db)
         req.flash(.info, "\(entry.team.name) is no longer in \(access.league.name).")
-        return req.redirect(to: "/leagues/\(access.league.slug)")
+        return req.redirect(to: .league(slug: access.league.slug))
     }
 }

@@ -148,7 +148,7 @@ struct TeamPage: Encodable {
             canJoinNow: access.canJoinNow, canRequest: access.canRequest,
             hasRequested: access.joinRequest != nil,
             isInvited: access.invite != nil, inviteID: access.invite?.id.map(SiteURL.id),
-            signInURL: req.currentUser == nil ? "/login?next=%2Fteams%2F\(team.slug)" : nil,
+            signInURL: req.currentUser == nil ? SiteURL.login(next: .team(slug: team.slug)) : nil,
             memberCount: memberships.count,
             roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,
             newLink: newLink, leagues: leagues,

@@ -81,7 +81,7 @@ struct GoalController: RouteCollection {
         }
         try await Goal(user: user.requireID(), period: period, metric: metric, target: target).create(on: req.db)
         req.flash(.success, "Goal added.")
-        return req.redirect(to: "/goals")
+        return req.redirect(to: .goals)
     }
 
     private func own(_ req: Request, _ user: User) async throws -> Goal {
@@ -99,7 +99,7 @@ struct GoalController: RouteCollection {
         goal.enabled.toggle()
         try await goal.save(on: req.db)
         req.flash(.success, goal.enabled ? "Goal switched on." : "Goal switched off.")
-        return req.redirect(to: "/goals")
+        return req.redirect(to: .goals)
     }
 
     func delete(req: Request) async throws -> Response {
@@ -108,6 +108,6 @@ struct GoalController: RouteCollection {
         if let refusal = try await recording(user, on: req.db) { return try await render(req, user: user, error: refusal, status: .conflict) }
         try await goal.delete(on: req.db)
         req.flash(.success, "Goal removed.")
-        return req.redirect(to: "/goals")
+        return req.redirect(to: .goals)
     }
 }

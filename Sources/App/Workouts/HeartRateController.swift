@@ -55,7 +55,6 @@ struct HeartRateController: RouteCollection {
         let athlete = req.query[String.self, at: "athlete"]
         let user = athlete == nil ? viewer : try await CoachPolicy.athlete(athlete, coach: viewer, on: req.db)
         let userID = try user.requireID()
-        let base = "/heart-rate" + (athlete == nil ? "" : "?athlete=\(user.username)&")
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         func local(_ ms: Int64) -> String {
@@ -81,7 +80,7 @@ struct HeartRateController: RouteCollection {
         if to - from < 600_000 { let centre = (from + to) / 2; from = centre - 300_000; to = centre + 300_000 }
 
         func url(_ a: Int64, _ b: Int64) -> String {
-            (athlete == nil ? "/heart-rate?" : base) + "from=\(local(a).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&to=\(local(b).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            SiteURL.heartRate.with([("athlete", athlete == nil ? nil : user.username), ("from", local(a)), ("to", local(b))])
         }
         let span = to - from
         let centre = from + span / 2

@@ -68,7 +68,7 @@ struct PrivacyZoneController: RouteCollection {
         guard errors.isEmpty, let centre, let radius else { return try await render(req, user: user, form: form, errors: errors) }
         try await SavedPrivacyZone(user: user.requireID(), name: name, centre: centre, radius: radius).create(on: req.db)
         req.flash(.success, "Added the zone “\(name)”. Points inside it are now hidden from everyone else on all your workouts.")
-        return req.redirect(to: "/settings/privacy-zones")
+        return req.redirect(to: .privacyZoneSettings)
     }
 
     func delete(req: Request) async throws -> Response {
@@ -79,6 +79,6 @@ struct PrivacyZoneController: RouteCollection {
         }
         try await zone.delete(on: req.db)
         req.flash(.success, "Removed the zone “\(zone.name)”.")
-        return req.redirect(to: "/settings/privacy-zones")
+        return req.redirect(to: .privacyZoneSettings)
     }
 }

@@ -127,7 +127,7 @@ struct ReminderController: RouteCollection {
         reminder.alertMinutes = alert
         try await reminder.save(on: req.db)
         req.flash(.success, existing == nil ? "Reminder added. It reaches your phone through your calendar feed." : "Reminder saved.")
-        return req.redirect(to: "/reminders")
+        return req.redirect(to: .reminders)
     }
 
     func toggle(req: Request) async throws -> Response {
@@ -136,7 +136,7 @@ struct ReminderController: RouteCollection {
         reminder.enabled.toggle()
         try await reminder.save(on: req.db)
         req.flash(.success, reminder.enabled ? "“\(reminder.title)” is on." : "“\(reminder.title)” is off.")
-        return req.redirect(to: "/reminders")
+        return req.redirect(to: .reminders)
     }
 
     struct ConfirmPage: Encodable {
@@ -159,7 +159,7 @@ struct ReminderController: RouteCollection {
         let reminder = try await own(req, user)
         try await reminder.delete(on: req.db)
         req.flash(.success, "Deleted “\(reminder.title)”.")
-        return req.redirect(to: "/reminders")
+        return req.redirect(to: .reminders)
     }
 
 }

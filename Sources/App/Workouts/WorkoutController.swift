@@ -76,7 +76,7 @@ struct WorkoutController: RouteCollection {
         let sportValue: String = sport?.rawValue ?? ""
         let groupValue: String = grouping == "week" ? "" : grouping
         let links: [(String, String)] = [("sport", sportValue), ("group", groupValue), ("from", fromText), ("to", toText)]
-        let page = pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), path: SiteURL.workouts.path, query: links)
+        let page = pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .workouts, query: links)
 
         func key(_ workout: Workout) -> String {
             let clock = WallClock(Date(timeIntervalSince1970: Double(workout.startMS) / 1000), zone: format.zone)

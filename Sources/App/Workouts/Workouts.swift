@@ -30,8 +30,8 @@ enum Workouts: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 40, label: "Privacy zones", path: "/settings/privacy-zones"),
-         SettingsTab(order: 90, label: "Reset workouts", path: "/settings/reset-workouts")]
+        [SettingsTab(order: 40, label: "Privacy zones", url: .privacyZoneSettings),
+         SettingsTab(order: 90, label: "Reset workouts", url: .resetWorkoutsSettings)]
     }
 }
 

@@ -1,0 +1,5 @@
+import Foundation
+
+extension SiteURL {
+    static let notifications = SiteURL("notifications")
+}

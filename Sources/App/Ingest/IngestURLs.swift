@@ -1,0 +1,6 @@
+import Foundation
+
+extension SiteURL {
+    static let deviceSettings = SiteURL("settings", "devices")
+    static let apiSamples = SiteURL("api", "v1", "samples")
+}
