@@ -63,6 +63,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.asyncCommands.use(SeedCommand(), as: "seed")
 
     try routes(app)
+    app.leaf.tags["url"] = URLTag(routes: app.routes.all)
 }
 
 /// Work `fieldhouse serve` resumes once the database is ready, feature by feature.

@@ -203,7 +203,7 @@ struct CoachAthleteController: RouteCollection {
                                  description: description).create(on: req.db)
         try await Notification.send(to: [athlete.requireID()], from: coach.id, kind: .sessionPlanned,
                                     text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",
-                                    link: "/", on: req.db)
+                                    link: SiteURL.home.path, on: req.db)
         req.flash(.success, "Planned \(sport.label.lowercased()) on \(day.description) for \(athlete.displayName).")
         return req.redirect(to: .athlete(username: athlete.username))
     }

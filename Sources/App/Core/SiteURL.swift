@@ -7,14 +7,15 @@ import Vapor
 ///
 /// Core knows no feature: each feature declares its own paths in `<Feature>/<Feature>URLs.swift`
 /// as `extension SiteURL { static func game(_ id: UUID) -> SiteURL ... }`. Templates get their
-/// paths from their page context or, for the fixed pages of the layout, through `#url(...)`
-/// (see `URLTag`).
+/// paths from their page context or through `#url(...)` (see `URLTag`).
 struct SiteURL: Sendable, Hashable, CustomStringConvertible {
     let path: String
 
     /// Joins segments into a path, escaping each one, so a slug or username can never add a
     /// segment or a query of its own.
-    init(_ segments: String...) {
+    init(_ segments: String...) { self.init(segments: segments) }
+
+    init(segments: [String]) {
         path = "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "" }
             .joined(separator: "/")
     }

@@ -13,6 +13,6 @@ enum CalendarFeed {
             user.calendarTokenHash = hash
             try await user.save(on: req.db)
         }
-        return "\(req.application.config.baseURL)/calendar/\(token).ics"
+        return req.application.config.absolute(.calendarFeed(token: token))
     }
 }

@@ -38,7 +38,7 @@ struct DeviceController: RouteCollection {
                 lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? "Never")
         }
         let page = DevicesPage(layout: req.layout(title: "Devices", section: .settings), devices: rows, newToken: newToken,
-                               newName: newName, name: name, error: error, exampleURL: req.application.config.baseURL + SiteURL.apiSamples.path)
+                               newName: newName, name: name, error: error, exampleURL: req.application.config.absolute(.apiSamples))
         return try await req.view.render("accounts/settings_devices", page)
             .encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }

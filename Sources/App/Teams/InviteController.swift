@@ -28,7 +28,7 @@ struct InviteController: RouteCollection {
         if form.kind == "link" {
             let token = RandomToken.make()
             try await TeamInvite.link(teamID: teamID, tokenHash: RandomToken.hash(token), by: managerID).create(on: req.db)
-            let link = req.application.config.baseURL + SiteURL.join(token: token).path
+            let link = req.application.config.absolute(.join(token: token))
             req.flash(.success, "Share this link to invite people: \(link) — it is shown only now; revoke it below when you are done.")
             return req.redirect(to: .team(slug: team.slug))
         }

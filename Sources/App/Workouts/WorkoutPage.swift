@@ -10,6 +10,8 @@ struct WorkoutPage: Encodable {
 
     let layout: Layout
     let id: String
+    let gpxURL: String
+    let csvURL: String
     let name: String
     let sport: String
     let when: String
@@ -31,7 +33,10 @@ struct WorkoutPage: Encodable {
          comments: [WorkoutComments.Item] = [], canComment: Bool = false, isCoach: Bool = false) throws {
         let format = Format(viewer ?? owner)
         self.layout = layout
-        id = try workout.requireID().uuidString.lowercased()
+        let workoutID = try workout.requireID()
+        id = SiteURL.id(workoutID)
+        gpxURL = SiteURL.workoutFile(workoutID, format: "gpx").path
+        csvURL = SiteURL.workoutFile(workoutID, format: "csv").path
         name = workout.name
         sport = (WorkoutSport(rawValue: workout.sport) ?? .other).label
         when = format.when(workout.startMS)
