@@ -1,8 +1,9 @@
 # Fieldhouse. `make run` and `make test` do all the set-up a fresh machine needs.
 SHELL := /bin/bash
 DATA_DIR ?= ./data
+SWIFT_SOURCES := Package.swift Sources Tests Fuzz
 
-.PHONY: run test test-postgres bench fuzz deps build clean
+.PHONY: run test test-postgres bench fuzz format lint deps build clean
 
 ## run: install what is missing, build, seed demo data on first run, and serve on http://127.0.0.1:8080
 run: deps
@@ -25,6 +26,14 @@ bench: deps
 ## fuzz: build every libFuzzer harness in Fuzz/ and run each for FUZZ_SECONDS (default 60); crashes go to Fuzz/crashes/
 fuzz: deps
 	scripts/fuzz.sh
+
+## format: rewrite the Swift sources in the house style (.swift-format; swift-format comes with the toolchain)
+format:
+	swift format format --in-place --recursive --parallel $(SWIFT_SOURCES)
+
+## lint: check the house style without changing anything; CI fails on any finding
+lint:
+	swift format lint --strict --recursive --parallel $(SWIFT_SOURCES)
 
 deps:
 	@scripts/install-deps.sh

@@ -5,7 +5,7 @@ let package = Package(
     name: "fieldhouse",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "fieldhouse", targets: ["fieldhouse"]),
+        .executable(name: "fieldhouse", targets: ["fieldhouse"])
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),

@@ -10,7 +10,8 @@ public func fuzzPhotoRenderer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let format = ImageFormat.sniff(bytes), let header = try? PhotoRenderer.header(bytes) else { return 0 }
     _ = PhotoRenderer.exif(bytes)
-    _ = try? PhotoRenderer.render(bytes, box: 32, square: size % 2 == 0,
-                                  as: PhotoRenderer.servedFormat(for: format, hasAlpha: header.hasAlpha))
+    _ = try? PhotoRenderer.render(
+        bytes, box: 32, square: size % 2 == 0,
+        as: PhotoRenderer.servedFormat(for: format, hasAlpha: header.hasAlpha))
     return 0
 }

@@ -19,9 +19,11 @@ public struct TrackPoint: Equatable, Sendable {
     /// Horizontal accuracy of the position in metres (phones report it; files do not).
     public var accuracy: Double?
 
-    public init(time: Int64, latitude: Double? = nil, longitude: Double? = nil, elevation: Double? = nil,
-                heartRate: Int? = nil, cadence: Int? = nil, distance: Double? = nil, speed: Double? = nil,
-                accuracy: Double? = nil) {
+    public init(
+        time: Int64, latitude: Double? = nil, longitude: Double? = nil, elevation: Double? = nil,
+        heartRate: Int? = nil, cadence: Int? = nil, distance: Double? = nil, speed: Double? = nil,
+        accuracy: Double? = nil
+    ) {
         self.accuracy = accuracy
         self.time = time
         self.latitude = latitude
@@ -71,8 +73,10 @@ public struct DeviceTotals: Equatable, Sendable {
     public var averageHeartRate: Int?
     public var maximumHeartRate: Int?
 
-    public init(start: Int64? = nil, elapsed: Double? = nil, distance: Double? = nil, calories: Int? = nil,
-                averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil) {
+    public init(
+        start: Int64? = nil, elapsed: Double? = nil, distance: Double? = nil, calories: Int? = nil,
+        averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil
+    ) {
         self.start = start
         self.elapsed = elapsed
         self.distance = distance
@@ -116,8 +120,10 @@ public struct ActivityRecording: Sendable {
     /// The whole activity's totals as the device wrote them (FIT session, or the TCX laps added up).
     public var totals: DeviceTotals
 
-    public init(format: ActivityFormat, sport: WorkoutSport? = nil, name: String? = nil, points: [TrackPoint],
-                segmentStarts: Set<Int> = [], laps: [DeviceTotals] = [], totals: DeviceTotals = DeviceTotals()) {
+    public init(
+        format: ActivityFormat, sport: WorkoutSport? = nil, name: String? = nil, points: [TrackPoint],
+        segmentStarts: Set<Int> = [], laps: [DeviceTotals] = [], totals: DeviceTotals = DeviceTotals()
+    ) {
         self.format = format
         self.sport = sport
         self.name = name
@@ -147,15 +153,18 @@ public struct ActivityRecording: Sendable {
         let timed = points.filter { Plausible.isTime($0.time) }
         if !timed.isEmpty && timed.count < points.count {
             let wrong = points.count - timed.count
-            notes.append("\(wrong == 1 ? "One point" : "\(wrong) points") with a time before 2000 or in the future (a device clock that reset) \(wrong == 1 ? "was" : "were") left out.")
+            notes.append(
+                "\(wrong == 1 ? "One point" : "\(wrong) points") with a time before 2000 or in the future (a device clock that reset) \(wrong == 1 ? "was" : "were") left out."
+            )
             var moved = [Int](repeating: -1, count: points.count), next = 0
             for index in points.indices where Plausible.isTime(points[index].time) { moved[index] = next; next += 1 }
             segmentStarts = Set(segmentStarts.compactMap { $0 < moved.count && moved[$0] >= 0 ? moved[$0] : nil })
             points = timed
         }
         if dropped > 0 {
-            notes.append("\(dropped == 1 ? "One reading" : "\(dropped) readings") outside what a body or a device can produce "
-                         + "(an elevation above 9,000 m, a heart rate of 0, a speed over 150 km/h …) \(dropped == 1 ? "was" : "were") left out.")
+            notes.append(
+                "\(dropped == 1 ? "One reading" : "\(dropped) readings") outside what a body or a device can produce "
+                    + "(an elevation above 9,000 m, a heart rate of 0, a speed over 150 km/h …) \(dropped == 1 ? "was" : "were") left out.")
         }
         guard !points.isEmpty else { return }
         var ordered = true

@@ -37,7 +37,8 @@ public struct CaptureTime: Equatable, Sendable {
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         // A camera whose clock was never set says 1970 or 2099: neither is when a photo was taken.
         guard components.isValidDate(in: calendar), let date = calendar.date(from: components),
-              Plausible.isTime(Int64(date.timeIntervalSince1970 * 1000)) else { return nil }
+            Plausible.isTime(Int64(date.timeIntervalSince1970 * 1000))
+        else { return nil }
         return date
     }
 }
@@ -65,7 +66,8 @@ public enum Exif {
             info.capturedAt = time
         }
         if let offset = ifd0[0x8825].flatMap(reader.integers)?.first, offset != reader.firstIFDOffset,
-           let gps = reader.ifd(at: offset) {
+            let gps = reader.ifd(at: offset)
+        {
             info.coordinate = coordinate(gps, reader)
             if let metres = gps[0x0006].flatMap(reader.rationals)?.first {
                 let below = gps[0x0005].flatMap(reader.integers)?.first == 1
@@ -99,10 +101,11 @@ public enum Exif {
 
     private static func coordinate(_ gps: [UInt16: TIFFReader.Entry], _ reader: TIFFReader) -> Coordinate? {
         guard let latRef = gps[0x0001].flatMap(reader.ascii)?.uppercased(),
-              let lonRef = gps[0x0003].flatMap(reader.ascii)?.uppercased(),
-              let lat = gps[0x0002].flatMap(reader.rationals).flatMap(degrees),
-              let lon = gps[0x0004].flatMap(reader.rationals).flatMap(degrees),
-              ["N", "S"].contains(latRef), ["E", "W"].contains(lonRef) else { return nil }
+            let lonRef = gps[0x0003].flatMap(reader.ascii)?.uppercased(),
+            let lat = gps[0x0002].flatMap(reader.rationals).flatMap(degrees),
+            let lon = gps[0x0004].flatMap(reader.rationals).flatMap(degrees),
+            ["N", "S"].contains(latRef), ["E", "W"].contains(lonRef)
+        else { return nil }
         let point = Coordinate(latitude: latRef == "S" ? -lat : lat, longitude: lonRef == "W" ? -lon : lon)
         // Cameras without a fix sometimes write 0/0 with valid references; that is not a place.
         guard point.isValid, !(point.latitude == 0 && point.longitude == 0) else { return nil }
@@ -121,9 +124,10 @@ public enum Exif {
     static func parseStamp(_ text: String) -> CaptureTime? {
         let digits = text.split(whereSeparator: { $0 == ":" || $0 == " " }).map { Int($0) }
         guard digits.count == 6, let year = digits[0], let month = digits[1], let day = digits[2],
-              let hour = digits[3], let minute = digits[4], let second = digits[5],
-              (1900...2999).contains(year), (1...12).contains(month), (1...31).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+            let hour = digits[3], let minute = digits[4], let second = digits[5],
+            (1900...2999).contains(year), (1...12).contains(month), (1...31).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
         return CaptureTime(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
     }
 
@@ -131,8 +135,9 @@ public enum Exif {
     static func parseOffset(_ text: String) -> Int? {
         let chars = Array(text.trimmingCharacters(in: .whitespaces))
         guard chars.count == 6, chars[0] == "+" || chars[0] == "-", chars[3] == ":",
-              let hours = Int(String(chars[1...2])), let minutes = Int(String(chars[4...5])),
-              hours <= 14, minutes < 60 else { return nil }
+            let hours = Int(String(chars[1...2])), let minutes = Int(String(chars[4...5])),
+            hours <= 14, minutes < 60
+        else { return nil }
         return (chars[0] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 }
@@ -182,7 +187,8 @@ struct TIFFReader {
         for index in 0..<Int(count) {
             let start = offset + 2 + index * 12
             guard let tag = u16(at: start), let type = u16(at: start + 2), let n = u32(at: start + 4),
-                  let size = Self.size(of: type) else { continue }
+                let size = Self.size(of: type)
+            else { continue }
             let length = Int(n) * size
             let valueOffset = length <= 4 ? start + 8 : Int(u32(at: start + 8) ?? UInt32.max)
             guard n > 0, n < 1 << 20, valueOffset + length <= bytes.count else { continue }

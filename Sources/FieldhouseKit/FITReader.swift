@@ -14,8 +14,10 @@ public enum FITReader {
 
     /// The FIT checksum (CRC-16 with the reflected 0xA001 polynomial, four bits at a time).
     public static func crc(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0, to: Int? = nil, initial: UInt16 = 0) -> UInt16 {
-        let table: [UInt16] = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
-                               0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400]
+        let table: [UInt16] = [
+            0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+            0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,
+        ]
         var crc = initial
         for index in from..<(to ?? bytes.count) {
             let byte = bytes[index]
@@ -78,7 +80,8 @@ public enum FITReader {
             guard bytes.count - fileStart >= 12 else { throw ActivityFileError.truncated("the FIT header is cut off") }
             let headerSize = Int(bytes[fileStart])
             guard headerSize == 12 || headerSize == 14, bytes[fileStart + 8] == 0x2E, bytes[fileStart + 9] == 0x46,
-                  bytes[fileStart + 10] == 0x49, bytes[fileStart + 11] == 0x54 else {
+                bytes[fileStart + 10] == 0x49, bytes[fileStart + 11] == 0x54
+            else {
                 throw ActivityFileError.corrupt(chained ? "the data after the first FIT file has a damaged header" : "the FIT header is not valid")
             }
             guard bytes.count - fileStart >= headerSize else { throw ActivityFileError.truncated("the FIT header is cut off") }
@@ -97,8 +100,9 @@ public enum FITReader {
             guard crc(bytes, from: fileStart, to: end + 2) == 0 else {
                 throw ActivityFileError.corrupt("the FIT file's checksum does not match its content")
             }
-            try readMessages(bytes, from: fileStart + headerSize, to: end, fileType: &fileType, points: &points,
-                             laps: &laps, session: &session, sport: &sport, dropped: &dropped)
+            try readMessages(
+                bytes, from: fileStart + headerSize, to: end, fileType: &fileType, points: &points,
+                laps: &laps, session: &session, sport: &sport, dropped: &dropped)
             fileStart = end + 2
         } while fileStart < bytes.count
 
@@ -107,16 +111,19 @@ public enum FITReader {
             throw ActivityFileError.notActivity("it is a FIT \(fileTypes[fileType] ?? "type \(fileType)") file")
         }
         guard !points.isEmpty else { throw ActivityFileError.noData("This FIT activity has no records, so there is nothing to import.") }
-        var recording = ActivityRecording(format: .fit, sport: sport.flatMap(WorkoutSport.init(fitSport:)), points: points,
-                                          laps: laps, totals: session ?? DeviceTotals())
+        var recording = ActivityRecording(
+            format: .fit, sport: sport.flatMap(WorkoutSport.init(fitSport:)), points: points,
+            laps: laps, totals: session ?? DeviceTotals())
         recording.droppedReadings = dropped
         recording.normalise()
         return recording
     }
 
-    private static func readMessages(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, fileType: inout Int?,
-                                     points: inout [TrackPoint], laps: inout [DeviceTotals], session: inout DeviceTotals?,
-                                     sport: inout Int?, dropped: inout Int) throws {
+    private static func readMessages(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, fileType: inout Int?,
+        points: inout [TrackPoint], laps: inout [DeviceTotals], session: inout DeviceTotals?,
+        sport: inout Int?, dropped: inout Int
+    ) throws {
         var definitions: [Int: Definition] = [:]
         var index = start
         var lastTimestamp: UInt32 = 0
@@ -286,6 +293,5 @@ public enum FITReader {
                 index += definition.size
             }
         }
-
     }
 }

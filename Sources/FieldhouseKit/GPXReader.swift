@@ -18,8 +18,10 @@ public enum GPXReader {
             guard source.count >= 2 else {
                 throw ActivityFileError.noData("This GPX file has no track points with times and no route, so there is nothing to import.")
             }
-            return .route(PlannedRoute(name: handler.routeName ?? handler.trackName ?? handler.metadataName,
-                                       points: source.map(\.0), elevations: source.map(\.1)))
+            return .route(
+                PlannedRoute(
+                    name: handler.routeName ?? handler.trackName ?? handler.metadataName,
+                    points: source.map(\.0), elevations: source.map(\.1)))
         }
         var starts: Set<Int> = []
         var points: [TrackPoint] = []
@@ -34,12 +36,15 @@ public enum GPXReader {
             guard let time = point.time else { continue }
             if segmentPending && !points.isEmpty { starts.insert(points.count) }
             segmentPending = false
-            points.append(TrackPoint(time: time, latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
-                                     elevation: point.elevation, heartRate: point.heartRate, cadence: point.cadence, speed: point.speed))
+            points.append(
+                TrackPoint(
+                    time: time, latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
+                    elevation: point.elevation, heartRate: point.heartRate, cadence: point.cadence, speed: point.speed))
         }
-        var recording = ActivityRecording(format: .gpx, sport: handler.trackType.flatMap(WorkoutSport.init(fileValue:)),
-                                          name: handler.trackName ?? handler.metadataName, points: points,
-                                          segmentStarts: starts)
+        var recording = ActivityRecording(
+            format: .gpx, sport: handler.trackType.flatMap(WorkoutSport.init(fileValue:)),
+            name: handler.trackName ?? handler.metadataName, points: points,
+            segmentStarts: starts)
         if timed < raw.count {
             recording.notes.append("\(raw.count - timed) of the \(raw.count) track points had no time and were left out.")
         }
@@ -81,8 +86,11 @@ public enum GPXReader {
             case "trkpt", "rtept":
                 var lat: Double?, lon: Double?
                 for attribute in attributes {
-                    if attribute.name == "lat" { lat = ActivityFile.number(attribute.value) }
-                    else if attribute.name == "lon" { lon = ActivityFile.number(attribute.value) }
+                    if attribute.name == "lat" {
+                        lat = ActivityFile.number(attribute.value)
+                    } else if attribute.name == "lon" {
+                        lon = ActivityFile.number(attribute.value)
+                    }
                 }
                 let coordinate = Coordinate(latitude: lat ?? .nan, longitude: lon ?? .nan)
                 guard coordinate.isValid else {
@@ -133,9 +141,13 @@ public enum GPXReader {
             case "name":
                 let value = text
                 guard !value.isEmpty else { return }
-                if parent == "trk", trackName == nil { trackName = value }
-                else if parent == "rte", routeName == nil { routeName = value }
-                else if parent == "metadata", metadataName == nil { metadataName = value }
+                if parent == "trk", trackName == nil {
+                    trackName = value
+                } else if parent == "rte", routeName == nil {
+                    routeName = value
+                } else if parent == "metadata", metadataName == nil {
+                    metadataName = value
+                }
             case "type":
                 if parent == "trk", trackType == nil { trackType = text }
             default:

@@ -28,10 +28,11 @@ public struct HeartRateZones: Equatable, Sendable {
     public var limits: [Int] {
         percents.map { percent in
             let share = Double(percent) / 100
-            let bpm: Double = switch basis {
-            case .maximum: Double(maximum) * share
-            case .reserve: Double(resting ?? 60) + share * (Double(maximum) - Double(resting ?? 60))
-            }
+            let bpm: Double =
+                switch basis {
+                case .maximum: Double(maximum) * share
+                case .reserve: Double(resting ?? 60) + share * (Double(maximum) - Double(resting ?? 60))
+                }
             return Int(exactly: bpm.rounded()).map { Swift.max(0, Swift.min($0, 1_000)) } ?? 0
         }
     }
@@ -45,8 +46,11 @@ public struct HeartRateZones: Equatable, Sendable {
             problems["max_hr"] = "Enter the maximum heart rate in beats per minute."
         }
         if let resting {
-            if !(30...110).contains(resting) { problems["resting_hr"] = "Enter a resting heart rate between 30 and 110 bpm." }
-            else if let maximum, resting >= maximum { problems["resting_hr"] = "The resting heart rate must be below the maximum." }
+            if !(30...110).contains(resting) {
+                problems["resting_hr"] = "Enter a resting heart rate between 30 and 110 bpm."
+            } else if let maximum, resting >= maximum {
+                problems["resting_hr"] = "The resting heart rate must be below the maximum."
+            }
         } else if basis == .reserve {
             problems["resting_hr"] = "Zones from the heart-rate reserve need the resting heart rate."
         }
@@ -54,8 +58,11 @@ public struct HeartRateZones: Equatable, Sendable {
         for (index, percent) in percents.enumerated() {
             let key = "zone\(index + 1)"
             guard let percent else { problems[key] = "Enter a percentage."; continue }
-            if !(1...99).contains(percent) { problems[key] = "Enter a percentage from 1 to 99." }
-            else if percent <= previous { problems[key] = "Each zone must start above the one before (\(previous) %)." }
+            if !(1...99).contains(percent) {
+                problems[key] = "Enter a percentage from 1 to 99."
+            } else if percent <= previous {
+                problems[key] = "Each zone must start above the one before (\(previous) %)."
+            }
             previous = max(previous, percent)
         }
         return problems

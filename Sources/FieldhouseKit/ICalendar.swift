@@ -28,9 +28,11 @@ public struct ICalendar: Sendable {
         /// A whole day ("20261123") with no time: written as DTSTART;VALUE=DATE lasting one day.
         public var allDay: String?
 
-        public init(uid: String, start: Date, durationMinutes: Int, summary: String, description: String? = nil,
-                    location: String? = nil, latitude: Double? = nil, longitude: Double? = nil, url: String? = nil,
-                    sequence: Int = 0, cancelled: Bool = false, lastModified: Date? = nil) {
+        public init(
+            uid: String, start: Date, durationMinutes: Int, summary: String, description: String? = nil,
+            location: String? = nil, latitude: Double? = nil, longitude: Double? = nil, url: String? = nil,
+            sequence: Int = 0, cancelled: Bool = false, lastModified: Date? = nil
+        ) {
             self.uid = uid
             self.start = start
             self.durationMinutes = durationMinutes

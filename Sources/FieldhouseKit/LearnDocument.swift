@@ -19,7 +19,8 @@ public struct LearnDocument: Equatable, Sendable {
             if text.hasPrefix("-") { text = text.dropFirst() }
             let parts = text.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, parts[1].hasPrefix("https://"), parts[1].count > 8,
-                  !parts[1].contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" }) else {
+                !parts[1].contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+            else {
                 throw Problem.badVideo(line.trimmingCharacters(in: .whitespaces))
             }
             self.init(title: parts[0], url: parts[1])
@@ -66,7 +67,8 @@ public struct LearnDocument: Equatable, Sendable {
     public init(parsing text: String) throws {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first?.trimmingCharacters(in: .whitespaces) == "---",
-              let end = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" }) else {
+            let end = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" })
+        else {
             throw Problem.noFrontMatter
         }
         var fields: [String: String] = [:]

@@ -48,7 +48,8 @@ public enum LineDiff {
             var lengths = [Int32](repeating: 0, count: (n + 1) * (m + 1))
             for x in stride(from: n - 1, through: 0, by: -1) {
                 for y in stride(from: m - 1, through: 0, by: -1) {
-                    lengths[x * (m + 1) + y] = midA[x] == midB[y]
+                    lengths[x * (m + 1) + y] =
+                        midA[x] == midB[y]
                         ? lengths[(x + 1) * (m + 1) + y + 1] + 1
                         : max(lengths[(x + 1) * (m + 1) + y], lengths[x * (m + 1) + y + 1])
                 }

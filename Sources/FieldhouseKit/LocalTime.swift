@@ -10,7 +10,7 @@ public enum LocalTime {
         guard let date = CalendarDate(iso: day), let tz = TimeZone(identifier: zone) else { return nil }
         let parts = time.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
         else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = tz

@@ -49,11 +49,12 @@ public enum PhotoRenderer {
             fh_vips_read_header(buffer.baseAddress, buffer.count, &raw)
         }
         guard status == 0 else { throw Failure.unreadable(takeError()) }
-        let header = Header(width: Int(raw.width), height: Int(raw.height),
-                            orientation: (1...8).contains(raw.orientation) ? Int(raw.orientation) : 1,
-                            hasAlpha: raw.has_alpha != 0)
+        let header = Header(
+            width: Int(raw.width), height: Int(raw.height),
+            orientation: (1...8).contains(raw.orientation) ? Int(raw.orientation) : 1,
+            hasAlpha: raw.has_alpha != 0)
         guard header.width > 0, header.height > 0, header.width <= maxSide, header.height <= maxSide,
-              header.width * header.height <= maxPixels
+            header.width * header.height <= maxPixels
         else { throw Failure.tooLarge(width: header.width, height: header.height) }
         return header
     }
@@ -79,8 +80,10 @@ public enum PhotoRenderer {
     /// Renders `bytes` to fit a `box`×`box` square (shrinking only), or to fill it exactly when
     /// `square` (cropped from the centre), as PNG when `format` is PNG and JPEG otherwise. Checks
     /// the header first.
-    public static func render<Bytes: ContiguousBytes>(_ bytes: Bytes, box: Int, square: Bool = false,
-                                                       as format: ImageFormat, quality: Int = 82) throws -> Rendered {
+    public static func render<Bytes: ContiguousBytes>(
+        _ bytes: Bytes, box: Int, square: Bool = false,
+        as format: ImageFormat, quality: Int = 82
+    ) throws -> Rendered {
         _ = try header(bytes)
         let output: ImageFormat = format == .png ? .png : .jpeg
         let code: Int32 = output == .png ? 1 : 0
@@ -90,8 +93,9 @@ public enum PhotoRenderer {
         var height: Int32 = 0
         let side = Int32(clamping: box)
         let status = bytes.withUnsafeBytes { buffer in
-            fh_vips_render(buffer.baseAddress, buffer.count, side, side, square ? 1 : 0, code, Int32(clamping: quality),
-                           &out, &length, &width, &height)
+            fh_vips_render(
+                buffer.baseAddress, buffer.count, side, side, square ? 1 : 0, code, Int32(clamping: quality),
+                &out, &length, &width, &height)
         }
         defer { fh_vips_free(out) }
         guard status == 0, let out, length > 0 else { throw Failure.unreadable(takeError()) }

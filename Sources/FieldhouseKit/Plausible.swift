@@ -54,17 +54,18 @@ public enum Plausible {
     /// The fastest average speed (m/s) a whole session of a sport can have, a little above the
     /// world's records: a plan or a typed workout faster than this has a typing mistake in it.
     public static func topAverageSpeed(_ sport: WorkoutSport) -> Double {
-        let kmh: Double = switch sport {
-        case .running: 25        // elite 10 km pace is about 23 km/h
-        case .walking: 16        // race walkers, about 15 km/h
-        case .hiking: 12
-        case .swimming: 10       // 50 m sprint records are under 9 km/h
-        case .rowing: 25         // an eight, about 22 km/h
-        case .cycling: 70        // the hour record is under 57 km/h; downhill rides average more
-        case .skating: 60
-        case .skiing, .other: 150
-        case .strength, .yoga, .soccer, .basketball, .volleyball, .tennis: 40
-        }
+        let kmh: Double =
+            switch sport {
+            case .running: 25 // elite 10 km pace is about 23 km/h
+            case .walking: 16 // race walkers, about 15 km/h
+            case .hiking: 12
+            case .swimming: 10 // 50 m sprint records are under 9 km/h
+            case .rowing: 25 // an eight, about 22 km/h
+            case .cycling: 70 // the hour record is under 57 km/h; downhill rides average more
+            case .skating: 60
+            case .skiing, .other: 150
+            case .strength, .yoga, .soccer, .basketball, .volleyball, .tennis: 40
+            }
         return kmh / 3.6
     }
 }

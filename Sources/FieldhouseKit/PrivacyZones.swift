@@ -69,8 +69,9 @@ public enum PrivacyTrim {
     static func edge(from outside: Coordinate, to insidePoint: Coordinate, inside: (Coordinate) -> Bool) -> Coordinate {
         var low = 0.0, high = 1.0 // low is outside, high inside
         func at(_ t: Double) -> Coordinate {
-            Coordinate(latitude: outside.latitude + (insidePoint.latitude - outside.latitude) * t,
-                       longitude: outside.longitude + (insidePoint.longitude - outside.longitude) * t)
+            Coordinate(
+                latitude: outside.latitude + (insidePoint.latitude - outside.latitude) * t,
+                longitude: outside.longitude + (insidePoint.longitude - outside.longitude) * t)
         }
         for _ in 0..<30 {
             let mid = (low + high) / 2

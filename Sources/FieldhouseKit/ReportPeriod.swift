@@ -18,7 +18,8 @@ public enum ReportPeriod: String, CaseIterable, Sendable {
         switch self {
         case .day: return start.adding(days: 1)
         case .week: return start.adding(days: 7)
-        case .month: return start.month == 12 ? CalendarDate(year: start.year + 1, month: 1, day: 1)! : CalendarDate(year: start.year, month: start.month + 1, day: 1)!
+        case .month:
+            return start.month == 12 ? CalendarDate(year: start.year + 1, month: 1, day: 1)! : CalendarDate(year: start.year, month: start.month + 1, day: 1)!
         }
     }
 
@@ -27,7 +28,8 @@ public enum ReportPeriod: String, CaseIterable, Sendable {
         switch self {
         case .day: return start.adding(days: -1)
         case .week: return start.adding(days: -7)
-        case .month: return start.month == 1 ? CalendarDate(year: start.year - 1, month: 12, day: 1)! : CalendarDate(year: start.year, month: start.month - 1, day: 1)!
+        case .month:
+            return start.month == 1 ? CalendarDate(year: start.year - 1, month: 12, day: 1)! : CalendarDate(year: start.year, month: start.month - 1, day: 1)!
         }
     }
 

@@ -19,10 +19,11 @@ public enum SampleTime {
             return value
         }
         guard utf8[4] == 0x2D, utf8[7] == 0x2D, utf8[10] == 0x54, utf8[13] == 0x3A, utf8[16] == 0x3A,
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         var index = 19
         var millis = 0
         if utf8[index] == 0x2E {
@@ -45,7 +46,8 @@ public enum SampleTime {
             guard index + 1 == utf8.count else { return nil }
         case 0x2B, 0x2D: // + or -
             guard index + 6 == utf8.count, utf8[index + 3] == 0x3A,
-                  let oh = number(index + 1, 2), let om = number(index + 4, 2), oh < 24, om < 60 else { return nil }
+                let oh = number(index + 1, 2), let om = number(index + 4, 2), oh < 24, om < 60
+            else { return nil }
             offset = (oh * 60 + om) * 60 * (utf8[index] == 0x2D ? -1 : 1)
         default:
             return nil

@@ -191,8 +191,7 @@ public enum SeriesJSON {
                     index += 1
                     return escaped ? try unescape(raw) : String(decoding: raw, as: UTF8.self)
                 }
-                if byte == UInt8(ascii: "\\") { escaped = true; index += 1 }
-                else if byte < 0x20 { throw fail("control character in a string") }
+                if byte == UInt8(ascii: "\\") { escaped = true; index += 1 } else if byte < 0x20 { throw fail("control character in a string") }
                 index += 1
             }
             throw fail("unterminated string")

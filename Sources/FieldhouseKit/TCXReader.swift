@@ -33,9 +33,10 @@ public enum TCXReader {
         let weight = weighted.map(\.1).reduce(0, +)
         if weight > 0 { totals.averageHeartRate = ActivityFile.whole(weighted.map { $0.0 * $0.1 }.reduce(0, +) / weight) }
 
-        var recording = ActivityRecording(format: .tcx, sport: handler.sport.flatMap(WorkoutSport.init(fileValue:)),
-                                          name: handler.notes, points: handler.points, segmentStarts: handler.segmentStarts,
-                                          laps: laps, totals: totals)
+        var recording = ActivityRecording(
+            format: .tcx, sport: handler.sport.flatMap(WorkoutSport.init(fileValue:)),
+            name: handler.notes, points: handler.points, segmentStarts: handler.segmentStarts,
+            laps: laps, totals: totals)
         recording.droppedReadings = dropped
         recording.normalise()
         return recording
@@ -108,8 +109,11 @@ public enum TCXReader {
                 case "Trackpoint":
                     if let lat, let lon {
                         let coordinate = Coordinate(latitude: lat, longitude: lon)
-                        if coordinate.isValid { current.latitude = lat; current.longitude = lon }
-                        else { problem = problem ?? "trackpoint \(points.count + 1) has an impossible position" }
+                        if coordinate.isValid {
+                            current.latitude = lat; current.longitude = lon
+                        } else {
+                            problem = problem ?? "trackpoint \(points.count + 1) has an impossible position"
+                        }
                     }
                     // Trackpoints without a time carry nothing that can be placed; Garmin writes none.
                     if current.time != Int64.min {
@@ -119,8 +123,11 @@ public enum TCXReader {
                     point = nil
                     return
                 case "Time":
-                    if let time = SampleTime.milliseconds(rfc3339: text) { current.time = time }
-                    else { problem = problem ?? "trackpoint \(points.count + 1) has an unreadable time" }
+                    if let time = SampleTime.milliseconds(rfc3339: text) {
+                        current.time = time
+                    } else {
+                        problem = problem ?? "trackpoint \(points.count + 1) has an unreadable time"
+                    }
                 case "LatitudeDegrees": lat = value
                 case "LongitudeDegrees": lon = value
                 case "AltitudeMeters": current.elevation = value

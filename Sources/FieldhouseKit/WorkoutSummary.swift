@@ -13,8 +13,10 @@ public struct AthleteProfile: Equatable, Sendable {
     /// Lower limits of zones 1–5 in bpm, ascending; nil uses 50/60/70/80/90 % of the maximum.
     public var zoneLimits: [Int]?
 
-    public init(age: Int? = nil, sex: Sex? = nil, weightKg: Double? = nil, maxHeartRate: Int? = nil,
-                restingHeartRate: Int? = nil, zoneLimits: [Int]? = nil) {
+    public init(
+        age: Int? = nil, sex: Sex? = nil, weightKg: Double? = nil, maxHeartRate: Int? = nil,
+        restingHeartRate: Int? = nil, zoneLimits: [Int]? = nil
+    ) {
         self.age = age
         self.sex = sex
         self.weightKg = weightKg
@@ -129,9 +131,11 @@ public struct WorkoutSummary: Equatable, Sendable {
         }
     }
 
-    public static func compute(points: [TrackPoint], segmentStarts: Set<Int> = [], start: Int64? = nil, end: Int64? = nil,
-                               sport: WorkoutSport, profile: AthleteProfile, steps: Int? = nil,
-                               device: DeviceTotals = DeviceTotals()) -> WorkoutSummary {
+    public static func compute(
+        points: [TrackPoint], segmentStarts: Set<Int> = [], start: Int64? = nil, end: Int64? = nil,
+        sport: WorkoutSport, profile: AthleteProfile, steps: Int? = nil,
+        device: DeviceTotals = DeviceTotals()
+    ) -> WorkoutSummary {
         var summary = WorkoutSummary()
         let first = start ?? points.first?.time ?? 0
         let last = end ?? points.last?.time ?? first
@@ -254,8 +258,11 @@ public struct WorkoutSummary: Equatable, Sendable {
             }
             var note = "Calories are estimated from the sport's typical effort (MET × weight × time)"
             if profile.weightKg == nil { note += " for a 70 kg person" }
-            if !missing.isEmpty { note += ": add your \(missing.joined(separator: ", ")) to your profile for a better figure" }
-            else if heartRates.isEmpty { note += ", as there is no heart rate" }
+            if !missing.isEmpty {
+                note += ": add your \(missing.joined(separator: ", ")) to your profile for a better figure"
+            } else if heartRates.isEmpty {
+                note += ", as there is no heart rate"
+            }
             summary.notes.append(note + ".")
         }
         return summary

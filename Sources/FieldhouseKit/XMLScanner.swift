@@ -129,7 +129,9 @@ public enum XMLScanner {
                 sawRoot = true
                 let localName = local(name)
                 try handler.start(localName, attributes: attributes)
-                if selfClosing { try handler.end(localName) } else {
+                if selfClosing {
+                    try handler.end(localName)
+                } else {
                     // Activity files nest a handful of levels; thousands are only there to make handlers work hard.
                     guard open.count < maxDepth else { throw reader.failure("elements are nested more than \(maxDepth) deep") }
                     open.append(name)
@@ -179,9 +181,13 @@ public enum XMLScanner {
             case "apos": out.append(0x27)
             default:
                 let scalar: UInt32?
-                if entity.hasPrefix("#x") { scalar = UInt32(entity.dropFirst(2), radix: 16) }
-                else if entity.hasPrefix("#") { scalar = UInt32(entity.dropFirst(), radix: 10) }
-                else { scalar = nil }
+                if entity.hasPrefix("#x") {
+                    scalar = UInt32(entity.dropFirst(2), radix: 16)
+                } else if entity.hasPrefix("#") {
+                    scalar = UInt32(entity.dropFirst(), radix: 10)
+                } else {
+                    scalar = nil
+                }
                 guard let scalar, let character = Unicode.Scalar(scalar) else { throw reader.failure("an unknown entity &\(entity);") }
                 out.append(contentsOf: Array(String(Character(character)).utf8))
             }

@@ -64,9 +64,9 @@ public final class ZipWriter {
         let entry = Entry(name: nameBytes, offset: UInt32(offset), time: time, date: date)
         var header: [UInt8] = []
         header.le32(0x0403_4B50)
-        header.le16(20)              // version needed: 2.0 (deflate)
-        header.le16(0x0808)          // sizes in a data descriptor; UTF-8 names
-        header.le16(8)               // deflate
+        header.le16(20) // version needed: 2.0 (deflate)
+        header.le16(0x0808) // sizes in a data descriptor; UTF-8 names
+        header.le16(8) // deflate
         header.le16(time)
         header.le16(date)
         header.le32(0)
@@ -111,7 +111,7 @@ public final class ZipWriter {
         for entry in entries {
             var header: [UInt8] = []
             header.le32(0x0201_4B50)
-            header.le16(0x0314)      // made by: Unix, 2.0
+            header.le16(0x0314) // made by: Unix, 2.0
             header.le16(20)
             header.le16(0x0808)
             header.le16(8)
@@ -184,13 +184,13 @@ public final class ZipWriter {
     }
 }
 
-private extension Array where Element == UInt8 {
-    mutating func le16(_ value: UInt16) {
+extension Array where Element == UInt8 {
+    fileprivate mutating func le16(_ value: UInt16) {
         append(UInt8(value & 0xFF))
         append(UInt8(value >> 8))
     }
 
-    mutating func le32(_ value: UInt32) {
+    fileprivate mutating func le32(_ value: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) { append(UInt8(value >> UInt32(shift) & 0xFF)) }
     }
 }

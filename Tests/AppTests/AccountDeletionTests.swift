@@ -32,7 +32,10 @@ import Vapor
     static func files(under folder: String) -> [String] {
         (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
             .filter { !$0.hasSuffix(".sqlite") && !$0.contains(".sqlite-") && $0 != "secret.key" }
-            .filter { var isDirectory: ObjCBool = false; FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isDirectory); return !isDirectory.boolValue }
+            .filter {
+                var isDirectory: ObjCBool = false; FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isDirectory);
+                return !isDirectory.boolValue
+            }
     }
 
     @Test func deletingAnAccountLeavesNoTraceButKeepsWhatOthersShare() async throws {
@@ -49,8 +52,9 @@ import Vapor
                 try await player.post("\(pickup)/join", [], csrfFrom: pickup)
             }
             // A picture, a challenge with a friend's reply, a reply to the friend's challenge, a workout.
-            try await olga.upload("/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
-                                  data: try fixturePhoto("rotated_gps.jpg"), csrfFrom: "/settings/avatar")
+            try await olga.upload(
+                "/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
+                data: try fixturePhoto("rotated_gps.jpg"), csrfFrom: "/settings/avatar")
             try await olga.befriend(ben, "ben", me: "owner_o")
             let sent = try #require(try await olga.sendChallenge(to: ["ben"]).location)
             #expect(try await ben.reply(to: sent).status == .seeOther)
@@ -59,15 +63,22 @@ import Vapor
             // Ben accepts Olga's reply; his challenge to Olga and Pia counts her as done.
             try await ben.befriend(cast.player, "player_p", me: "ben")
             _ = try #require(try await ben.sendChallenge(to: ["owner_o", "player_p"], caption: "Two of you, one bench").location)
-            let olgaReply = try #require(try await ChallengeResponse.query(on: app.db).filter(\.$challenge.$id == UUID(uuidString: String(bens.split(separator: "/").last!))!).first())
-            #expect(try await ben.post("\(bens)/responses/\(try olgaReply.requireID().uuidString.lowercased())/accept", [("stars", "5")], csrfFrom: bens).status == .seeOther)
+            let olgaReply = try #require(
+                try await ChallengeResponse.query(on: app.db).filter(\.$challenge.$id == UUID(uuidString: String(bens.split(separator: "/").last!))!).first())
+            #expect(
+                try await ben.post("\(bens)/responses/\(try olgaReply.requireID().uuidString.lowercased())/accept", [("stars", "5")], csrfFrom: bens).status
+                    == .seeOther)
             #expect(try await ben.get(bens).contains("1 of 1 completed"))
             // Ben plays in Olga Solo, which nobody can take over.
             try await olga.post("/teams/\(solo)/invites", [("username", "ben")], csrfFrom: "/teams/\(solo)")
             let invite = try #require(try await ben.get("/teams").firstMatch(#"action="/invites/([^/]+)/accept""#))
             try await ben.post("/invites/\(invite)/accept", [], csrfFrom: "/teams")
             let token = try await olga.deviceToken()
-            #expect(try await olga.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "w1", "sport": "running", "start": \#(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)}"#).status == .created)
+            #expect(
+                try await olga.api(
+                    .POST, "/api/v1/workouts", token: token,
+                    json: #"{"external_id": "w1", "sport": "running", "start": \#(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)}"#
+                ).status == .created)
             _ = try await olga.get("/settings/calendar")
             await app.app.photoSizer.idle()
 
@@ -80,13 +91,16 @@ import Vapor
             #expect(page.contains("passes to <strong>Mads Manager</strong>"))
             #expect(page.contains("Olga Solo</a>: <strong>deleted</strong>"))
             // Wrong username or password: nothing happens.
-            let wrongName = try await olga.post("/settings/delete-account", [("username", "owner"), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
+            let wrongName = try await olga.post(
+                "/settings/delete-account", [("username", "owner"), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
             #expect(wrongName.status == .unprocessableEntity && wrongName.contains("Type your username, owner_o, exactly"))
-            let wrongPassword = try await olga.post("/settings/delete-account", [("username", "owner_o"), ("password", "not-it-at-all")], csrfFrom: "/settings/delete-account")
+            let wrongPassword = try await olga.post(
+                "/settings/delete-account", [("username", "owner_o"), ("password", "not-it-at-all")], csrfFrom: "/settings/delete-account")
             #expect(wrongPassword.status == .unprocessableEntity && wrongPassword.contains("That is not your password"))
             #expect(try await User.find(olgaID, on: app.db) != nil)
 
-            let done = try await olga.post("/settings/delete-account", [("username", "Owner_O "), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
+            let done = try await olga.post(
+                "/settings/delete-account", [("username", "Owner_O "), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
             #expect(done.status == .seeOther && done.location == "/")
             #expect(try await olga.get("/settings/profile").status != .ok, "signed out")
             #expect(try await Self.rowsMentioning(olgaID, in: app) == [])
@@ -127,13 +141,15 @@ import Vapor
             let ana = app.browser(); try await ana.signUp("ana")
             for attempt in 1...LoginLimiter.maxFailures {
                 let form = attempt.isMultiple(of: 2) ? "/settings/password" : "/settings/delete-account"
-                let fields = attempt.isMultiple(of: 2)
+                let fields =
+                    attempt.isMultiple(of: 2)
                     ? [("current_password", "guess-\(attempt)"), ("new_password", "a-new-long-password"), ("confirm_password", "a-new-long-password")]
                     : [("username", "ana"), ("password", "guess-\(attempt)")]
                 #expect(try await ana.post(form, fields, csrfFrom: form).status == .unprocessableEntity)
             }
             // Now even the right password waits, on both forms, and the account is untouched.
-            let locked = try await ana.post("/settings/delete-account", [("username", "ana"), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
+            let locked = try await ana.post(
+                "/settings/delete-account", [("username", "ana"), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
             // The wait runs from the first wrong answer, so it is 15 minutes less however long the
             // ten answers took.
             #expect(locked.status == .tooManyRequests)
@@ -141,8 +157,12 @@ import Vapor
             let oldest = try #require(try await LoginAttempt.query(on: app.db).sort(\.$attemptedAt).first()?.attemptedAt)
             let expected = Int(((oldest.addingTimeInterval(LoginLimiter.window).timeIntervalSinceNow) / 60).rounded(.up))
             #expect(abs(minutes - expected) <= 1 && (1...15).contains(minutes), "\(minutes) minutes, expected about \(expected)")
-            let change = try await ana.post("/settings/password", [("current_password", Browser.password), ("new_password", "a-new-long-password"),
-                                                                  ("confirm_password", "a-new-long-password")], csrfFrom: "/settings/password")
+            let change = try await ana.post(
+                "/settings/password",
+                [
+                    ("current_password", Browser.password), ("new_password", "a-new-long-password"),
+                    ("confirm_password", "a-new-long-password"),
+                ], csrfFrom: "/settings/password")
             #expect(change.status == .tooManyRequests)
             #expect(try await ana.get("/settings/profile").status == .ok)
         }

@@ -14,7 +14,9 @@ import Vapor
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
                 assert z.testzip() is None
@@ -23,7 +25,8 @@ import Vapor
                     data = z.read(i)
                     out[i.filename] = data.decode("utf-8") if i.filename.endswith((".json", ".csv", ".gpx", ".txt")) else str(len(data))
                 print(json.dumps(out))
-            """, path]
+            """, path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -42,8 +45,11 @@ import Vapor
             let hr = (0..<120).map { #"{"t": \#(start + Int64($0) * 1000), "bpm": \#(100 + $0 % 40)}"# }.joined(separator: ",")
             let points = (0..<120).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(55.68 + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
             #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(hr)], "locations": [\#(points)]}"#).status == .created)
-            #expect(try await ana.api(.POST, "/api/v1/workouts", token: token,
-                                      json: #"{"external_id": "run1", "sport": "running", "start": \#(start), "end": \#(start + 119_000)}"#).status == .created)
+            #expect(
+                try await ana.api(
+                    .POST, "/api/v1/workouts", token: token,
+                    json: #"{"external_id": "run1", "sport": "running", "start": \#(start), "end": \#(start + 119_000)}"#
+                ).status == .created)
             #expect(try await ana.sendChallenge(to: ["ben"], caption: "Bridge at dawn").status == .seeOther)
 
             #expect(try await ana.get("/settings/export").contains("Prepare my export"))

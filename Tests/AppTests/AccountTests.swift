@@ -24,18 +24,22 @@ struct AccountTests {
     @Test func signUpExplainsEveryProblemAndKeepsTheInput() async throws {
         try await withApp { app in
             let browser = app.browser()
-            let empty = try await browser.post("/signup", [
-                ("username", ""), ("email", ""), ("password", ""), ("display_name", ""), ("birth_date", ""),
-            ], csrfFrom: "/signup")
+            let empty = try await browser.post(
+                "/signup",
+                [
+                    ("username", ""), ("email", ""), ("password", ""), ("display_name", ""), ("birth_date", ""),
+                ], csrfFrom: "/signup")
             #expect(empty.status == .unprocessableEntity)
             for message in ["Choose a username", "Enter your email address", "Choose a password", "Enter your name", "Enter your date of birth"] {
                 #expect(empty.contains(message), "missing message: \(message)")
             }
 
-            let bad = try await browser.post("/signup", [
-                ("username", "No Spaces!"), ("email", "not-an-email"), ("password", "short"),
-                ("display_name", "Kept Name"), ("birth_date", "2999-01-01"),
-            ], csrfFrom: "/signup")
+            let bad = try await browser.post(
+                "/signup",
+                [
+                    ("username", "No Spaces!"), ("email", "not-an-email"), ("password", "short"),
+                    ("display_name", "Kept Name"), ("birth_date", "2999-01-01"),
+                ], csrfFrom: "/signup")
             #expect(bad.status == .unprocessableEntity)
             #expect(bad.contains("Use 3 to 30 characters: lower-case letters, digits and _"))
             #expect(bad.contains("Enter an email address like name@example.com"))
@@ -44,10 +48,12 @@ struct AccountTests {
             #expect(bad.contains("value=\"Kept Name\""))
             #expect(!bad.contains("value=\"short\""), "a password must never be echoed back")
 
-            let old = try await browser.post("/signup", [
-                ("username", "oldtimer"), ("email", "o@example.org"), ("password", Browser.password),
-                ("display_name", "Old"), ("birth_date", "1899-12-31"),
-            ], csrfFrom: "/signup")
+            let old = try await browser.post(
+                "/signup",
+                [
+                    ("username", "oldtimer"), ("email", "o@example.org"), ("password", Browser.password),
+                    ("display_name", "Old"), ("birth_date", "1899-12-31"),
+                ], csrfFrom: "/signup")
             #expect(old.status == .unprocessableEntity)
             #expect(old.contains("Enter a date of birth after 1900"))
             #expect(try await User.query(on: app.db).count() == 0)
@@ -58,16 +64,20 @@ struct AccountTests {
         try await withApp { app in
             try await app.browser().signUp("sam_k")
             let other = app.browser()
-            let page = try await other.post("/signup", [
-                ("username", "SAM_K"), ("email", "another@example.org"), ("password", Browser.password),
-                ("display_name", "Another Sam"), ("birth_date", "1991-01-01"),
-            ], csrfFrom: "/signup")
+            let page = try await other.post(
+                "/signup",
+                [
+                    ("username", "SAM_K"), ("email", "another@example.org"), ("password", Browser.password),
+                    ("display_name", "Another Sam"), ("birth_date", "1991-01-01"),
+                ], csrfFrom: "/signup")
             #expect(page.status == .unprocessableEntity)
             #expect(page.contains("That username is taken"))
-            let emailAgain = try await other.post("/signup", [
-                ("username", "sam_two"), ("email", "SAM_K@example.org"), ("password", Browser.password),
-                ("display_name", "Another Sam"), ("birth_date", "1991-01-01"),
-            ], csrfFrom: "/signup")
+            let emailAgain = try await other.post(
+                "/signup",
+                [
+                    ("username", "sam_two"), ("email", "SAM_K@example.org"), ("password", Browser.password),
+                    ("display_name", "Another Sam"), ("birth_date", "1991-01-01"),
+                ], csrfFrom: "/signup")
             #expect(emailAgain.contains("An account with this email address already exists"))
             #expect(try await User.query(on: app.db).count() == 1)
         }
@@ -119,8 +129,10 @@ struct AccountTests {
             #expect(back.location == "/settings/privacy")
 
             // Browsers drop tabs and line breaks from addresses: "/<TAB>/evil.example" is "//evil.example".
-            for hostile in ["https://evil.example/", "//evil.example/x", "/\\evil.example", "/\t/evil.example", "/\n/evil.example",
-                            "/\r/evil.example", "/ /evil.example", "/\u{0B}/evil.example"] {
+            for hostile in [
+                "https://evil.example/", "//evil.example/x", "/\\evil.example", "/\t/evil.example", "/\n/evil.example",
+                "/\r/evil.example", "/ /evil.example", "/\u{0B}/evil.example",
+            ] {
                 let other = app.browser()
                 let page = try await other.logIn("walker", next: hostile)
                 #expect(page.location == "/", "followed \(hostile)")
@@ -154,11 +166,17 @@ struct AccountTests {
             try await browser.signUp("guarded")
             try await browser.saveProfile(["display_name": "Before"])
 
-            let missing = try await browser.post("/settings/profile", [("display_name", "Hacked"), ("height_cm", "180"), ("weight_kg", "80"), ("birth_date", "1990-01-01"), ("time_zone", "UTC"), ("units", "metric")], csrfFrom: nil)
+            let missing = try await browser.post(
+                "/settings/profile",
+                [
+                    ("display_name", "Hacked"), ("height_cm", "180"), ("weight_kg", "80"), ("birth_date", "1990-01-01"), ("time_zone", "UTC"),
+                    ("units", "metric"),
+                ], csrfFrom: nil)
             #expect(missing.status == .forbidden)
             #expect(missing.contains("This form has expired or did not come from Fieldhouse"))
 
-            let wrong = try await browser.post("/settings/profile", [("display_name", "Hacked"), ("csrf", "x" + String(repeating: "A", count: 42))], csrfFrom: nil)
+            let wrong = try await browser.post(
+                "/settings/profile", [("display_name", "Hacked"), ("csrf", "x" + String(repeating: "A", count: 42))], csrfFrom: nil)
             #expect(wrong.status == .forbidden)
 
             let logout = try await browser.post("/logout", [], csrfFrom: nil)
@@ -170,10 +188,12 @@ struct AccountTests {
 
             // Anonymous forms are protected too.
             let stranger = app.browser()
-            let signup = try await stranger.post("/signup", [
-                ("username", "sneaky"), ("email", "s@example.org"), ("password", Browser.password),
-                ("display_name", "Sneaky"), ("birth_date", "1990-01-01"),
-            ], csrfFrom: nil)
+            let signup = try await stranger.post(
+                "/signup",
+                [
+                    ("username", "sneaky"), ("email", "s@example.org"), ("password", Browser.password),
+                    ("display_name", "Sneaky"), ("birth_date", "1990-01-01"),
+                ], csrfFrom: nil)
             #expect(signup.status == .forbidden)
             #expect(try await User.query(on: app.db).filter(\.$username == "sneaky").count() == 0)
         }

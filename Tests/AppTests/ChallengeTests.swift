@@ -161,7 +161,8 @@ struct ChallengeTests {
             #expect(text.status == .unsupportedMediaType && text.contains("not a JPEG, PNG, WebP or HEIC"))
             let cut = try await cast.ana.sendChallenge(to: ["ben"], bytes: Array(jpeg.prefix(30_000)))
             #expect(cut.status == .unprocessableEntity && cut.contains("incomplete"))
-            let heic = try await cast.ana.sendChallenge(to: ["ben"], photo: "IMG.heic", bytes: [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 0, count: 100))
+            let heic = try await cast.ana.sendChallenge(
+                to: ["ben"], photo: "IMG.heic", bytes: [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 0, count: 100))
             #expect(heic.status == .unprocessableEntity && heic.contains("HEIC photo is damaged"))
             let huge = try await cast.ana.sendChallenge(to: ["ben"], bytes: jpeg + Array(repeating: 0, count: 400_000))
             #expect(huge.status == .payloadTooLarge)
@@ -177,8 +178,9 @@ struct ChallengeTests {
             #expect(farOff.status == .unprocessableEntity && farOff.contains("between -90 and 90"))
             let past = try await cast.ana.sendChallenge(to: ["ben"], extra: [("deadline", "2020-01-01T10:00")])
             #expect(past.status == .unprocessableEntity && past.contains("at least 15 minutes from now"))
-            let forged = try await cast.ana.multipart("/challenges/new", fields: [("caption", "x"), ("to", "ben")],
-                                                      file: ("photo", "a.jpg", "image/jpeg", jpeg), csrfFrom: nil)
+            let forged = try await cast.ana.multipart(
+                "/challenges/new", fields: [("caption", "x"), ("to", "ben")],
+                file: ("photo", "a.jpg", "image/jpeg", jpeg), csrfFrom: nil)
             #expect(forged.status == .forbidden)
 
             #expect(try await Challenge.query(on: app.db).count() == 0)

@@ -40,8 +40,10 @@ struct CoachingTests {
             try await ana.signUp("ana", birthDate: "2011-03-01")
             for (browser, name) in [(cora, "cora"), (tom, "tom"), (olga, "olga"), (sam, "sam"), (ben, "ben")] { try await browser.signUp(name) }
             let workout = try await ana.typedWorkout("running", daysAgo: 1, minutes: 40, heartRate: 150, distanceKm: 7)
-            let routes = ["/workouts/\(workout)", "/workouts/\(workout).gpx", "/workouts/\(workout).csv", "/coach/athletes/ana", "/coach/athletes/ana/zones",
-                          "/heart-rate?athlete=ana"]
+            let routes = [
+                "/workouts/\(workout)", "/workouts/\(workout).gpx", "/workouts/\(workout).csv", "/coach/athletes/ana", "/coach/athletes/ana/zones",
+                "/heart-rate?athlete=ana",
+            ]
             func sees(_ browser: Browser) async throws -> [HTTPStatus] {
                 var statuses: [HTTPStatus] = []
                 for route in routes { statuses.append(try await browser.get(route).status) }
@@ -55,8 +57,11 @@ struct CoachingTests {
             let anaUser = try #require(try await User.query(on: app.db).filter(\.$username == "ana").first())
             try await Membership(teamID: team.requireID(), userID: anaUser.requireID(), role: .player).create(on: app.db)
             #expect(try await ben.post("/settings/coaches", [("username", "olga")], csrfFrom: "/settings/coaches").status == .seeOther)
-            #expect(try await olga.post("/coach/requests/\(try #require(try await CoachGrant.query(on: app.db).first()?.id).uuidString.lowercased())/accept",
-                                        [], csrfFrom: "/coach").status == .seeOther)
+            #expect(
+                try await olga.post(
+                    "/coach/requests/\(try #require(try await CoachGrant.query(on: app.db).first()?.id).uuidString.lowercased())/accept",
+                    [], csrfFrom: "/coach"
+                ).status == .seeOther)
 
             // Cora asks (Ana follows her: a stranger's request would not reach a 15-year-old); nothing is shared yet.
             #expect(try await ana.post("/u/cora/follow", [], csrfFrom: "/u/cora").status == .seeOther)
@@ -70,14 +75,17 @@ struct CoachingTests {
 
             // Ana accepts: Cora sees the private workout, its exports and the coaching pages.
             let grant = try #require(try await CoachGrant.query(on: app.db).filter(\.$athlete.$id == anaUser.requireID()).first())
-            #expect(try await ana.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/settings/coaches").status == .seeOther)
+            #expect(
+                try await ana.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/settings/coaches").status
+                    == .seeOther)
             #expect(try await sees(cora) == [HTTPStatus](repeating: .ok, count: routes.count))
             let page = try await cora.get("/workouts/\(workout)")
             #expect(page.contains("You coach this athlete") && page.contains(#"id="comments""#))
             #expect(try await cora.get("/coach").contains(#"<a href="/coach/athletes/ana">Ana</a>"#))
 
             // They talk under the workout; Markdown renders, HTML stays text.
-            let comment = try await cora.post("/workouts/\(workout)/comments", [("body", "Good **pace**. <script>alert(1)</script>")], csrfFrom: "/workouts/\(workout)")
+            let comment = try await cora.post(
+                "/workouts/\(workout)/comments", [("body", "Good **pace**. <script>alert(1)</script>")], csrfFrom: "/workouts/\(workout)")
             #expect(comment.status == .seeOther)
             let withComment = try await ana.get("/workouts/\(workout)")
             #expect(withComment.contains("<strong>pace</strong>"))
@@ -90,7 +98,10 @@ struct CoachingTests {
             let commentID = try #require(try await WorkoutComment.query(on: app.db).first()?.id).uuidString.lowercased()
             // Only the author edits or deletes it.
             #expect(try await ana.get("/workouts/\(workout)/comments/\(commentID)/edit").status == .notFound)
-            #expect(try await cora.post("/workouts/\(workout)/comments/\(commentID)/edit", [("body", "Great pace.")], csrfFrom: "/workouts/\(workout)/comments/\(commentID)/edit").status == .seeOther)
+            #expect(
+                try await cora.post(
+                    "/workouts/\(workout)/comments/\(commentID)/edit", [("body", "Great pace.")], csrfFrom: "/workouts/\(workout)/comments/\(commentID)/edit"
+                ).status == .seeOther)
             #expect(try await ana.get("/workouts/\(workout)").contains("Great pace."))
 
             // Everyone else: nothing, comments included.
@@ -102,7 +113,9 @@ struct CoachingTests {
             #expect(try await app.browser().get("/workouts/\(workout)").status == .notFound)
 
             // Revoked: gone at once.
-            #expect(try await ana.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/revoke", [], csrfFrom: "/settings/coaches").status == .seeOther)
+            #expect(
+                try await ana.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/revoke", [], csrfFrom: "/settings/coaches").status
+                    == .seeOther)
             #expect(try await sees(cora) == hidden)
             #expect(try await cora.post("/workouts/\(workout)/comments", [("body", "still there?")], csrfFrom: "/").status == .notFound)
             #expect(!(try await cora.get("/coach")).contains("/coach/athletes/ana"))
@@ -134,11 +147,19 @@ struct CoachingTests {
             _ = try await tom.post("/coach/team-request", [("team", slug)], csrfFrom: "/coach")
             #expect(try await CoachGrant.query(on: app.db).count() == 3)
             // Mia accepts, Noa declines, Eli does nothing.
-            let mia = try #require(try await CoachGrant.query(on: app.db).join(User.self, on: \CoachGrant.$athlete.$id == \User.$id).filter(User.self, \.$username == "mia").first())
-            let noa = try #require(try await CoachGrant.query(on: app.db).join(User.self, on: \CoachGrant.$athlete.$id == \User.$id).filter(User.self, \.$username == "noa").first())
+            let mia = try #require(
+                try await CoachGrant.query(on: app.db).join(User.self, on: \CoachGrant.$athlete.$id == \User.$id).filter(User.self, \.$username == "mia")
+                    .first())
+            let noa = try #require(
+                try await CoachGrant.query(on: app.db).join(User.self, on: \CoachGrant.$athlete.$id == \User.$id).filter(User.self, \.$username == "noa")
+                    .first())
             #expect(try await members[0].get("/settings/coaches").contains("coach of Harbour Hawks"))
-            #expect(try await members[0].post("/settings/coaches/\(try mia.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/settings/coaches").status == .seeOther)
-            #expect(try await members[1].post("/settings/coaches/\(try noa.requireID().uuidString.lowercased())/decline", [], csrfFrom: "/settings/coaches").status == .seeOther)
+            #expect(
+                try await members[0].post("/settings/coaches/\(try mia.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/settings/coaches").status
+                    == .seeOther)
+            #expect(
+                try await members[1].post("/settings/coaches/\(try noa.requireID().uuidString.lowercased())/decline", [], csrfFrom: "/settings/coaches").status
+                    == .seeOther)
             let rows = try await tom.get("/coach")
             #expect(rows.contains("/coach/athletes/mia") && !rows.contains("/coach/athletes/noa") && !rows.contains("/coach/athletes/eli"))
             // A team Tom does not run cannot be asked.
@@ -161,11 +182,13 @@ struct CoachingTests {
 
             let yesterday = CalendarDate.today.adding(days: -1).description, today = CalendarDate.today.description
             for (sport, day, minutes) in [("running", yesterday, "60"), ("cycling", yesterday, "60"), ("swimming", yesterday, "30"), ("walking", today, "30")] {
-                let planned = try await cora.post("/coach/athletes/ana/plans", [("day", day), ("sport", sport), ("duration", minutes), ("description", "Easy")],
-                                                  csrfFrom: "/coach/athletes/ana")
+                let planned = try await cora.post(
+                    "/coach/athletes/ana/plans", [("day", day), ("sport", sport), ("duration", minutes), ("description", "Easy")],
+                    csrfFrom: "/coach/athletes/ana")
                 #expect(planned.status == .seeOther)
             }
-            let bad = try await cora.post("/coach/athletes/ana/plans", [("day", "someday"), ("sport", "running"), ("duration", "0")], csrfFrom: "/coach/athletes/ana")
+            let bad = try await cora.post(
+                "/coach/athletes/ana/plans", [("day", "someday"), ("sport", "running"), ("duration", "0")], csrfFrom: "/coach/athletes/ana")
             #expect(bad.status == .unprocessableEntity && bad.contains("Choose a day.") && bad.contains("from 1 to 1,440"))
             #expect(try await rowCount("planned_workouts", app.db) == 4)
             try await ana.typedWorkout("running", daysAgo: 1, minutes: 55)
@@ -183,7 +206,9 @@ struct CoachingTests {
             #expect(week.contains(#"compliance-green">Plan: Running 1:00:00: on plan"#))
             #expect(week.contains(#"compliance-yellow">Plan: Cycling 1:00:00: partly"#))
             #expect(week.contains(#"compliance-red">Plan: Swimming 30:00: off plan"#))
-            #expect(week.contains("Plan: Walking 30:00") && !week.contains(#"compliance-red">Plan: Walking"#) && !week.contains(#"compliance-green">Plan: Walking"#))
+            #expect(
+                week.contains("Plan: Walking 30:00") && !week.contains(#"compliance-red">Plan: Walking"#) && !week.contains(#"compliance-green">Plan: Walking"#)
+            )
             #expect(try await cora.get("/coach/week?start=tomorrow").status == .unprocessableEntity)
             let athletePage = try await cora.get("/coach/athletes/ana")
             #expect(athletePage.contains("Planned: Running 1:00:00") && athletePage.contains(#"compliance compliance-yellow">partly"#))
@@ -201,7 +226,9 @@ struct CoachingTests {
             }
             for grant in try await CoachGrant.query(on: app.db).with(\.$athlete).all() {
                 let browser = grant.athlete.username == "ana" ? ana : ben
-                #expect(try await browser.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/settings/coaches").status == .seeOther)
+                #expect(
+                    try await browser.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/settings/coaches")
+                        .status == .seeOther)
             }
             // Ana: one easy session three weeks ago, then three hard ones in the last days.
             try await ana.typedWorkout("running", daysAgo: 20, minutes: 30, heartRate: 120)
@@ -216,7 +243,8 @@ struct CoachingTests {
             let anaRow = try #require(dashboard.body.range(of: "/coach/athletes/ana")), benRow = try #require(dashboard.body.range(of: "/coach/athletes/ben"))
             #expect(anaRow.lowerBound < benRow.lowerBound, "sorted by load ratio, highest first")
             let byIdle = try await cora.get("/coach?sort=idle")
-            #expect(try #require(byIdle.body.range(of: "/coach/athletes/ben")).lowerBound < (try #require(byIdle.body.range(of: "/coach/athletes/ana"))).lowerBound)
+            #expect(
+                try #require(byIdle.body.range(of: "/coach/athletes/ben")).lowerBound < (try #require(byIdle.body.range(of: "/coach/athletes/ana"))).lowerBound)
         }
     }
 
@@ -230,8 +258,9 @@ struct CoachingTests {
             try await ana.getsCoached(by: cora)
             let day = CalendarDate.today.adding(days: 1).description
             func plan(_ minutes: String, _ distance: String, sport: String = "running") async throws -> Browser.Page {
-                try await cora.post("/coach/athletes/ana/plans", [("day", day), ("sport", sport), ("duration", minutes), ("distance", distance)],
-                                    csrfFrom: "/coach/athletes/ana")
+                try await cora.post(
+                    "/coach/athletes/ana/plans", [("day", day), ("sport", sport), ("duration", minutes), ("distance", distance)],
+                    csrfFrom: "/coach/athletes/ana")
             }
 
             // The form's fields are text fields: a browser's number field would turn "8,5" into 85 before sending.
@@ -272,8 +301,11 @@ struct CoachingTests {
             try await carl.signUp("carl")
             for coach in [cora, carl] { try await ana.getsCoached(by: coach) }
             let day = CalendarDate.today.adding(days: 1).description
-            #expect(try await cora.post("/coach/athletes/ana/plans", [("day", day), ("sport", "running"), ("duration", "40")],
-                                        csrfFrom: "/coach/athletes/ana").status == .seeOther)
+            #expect(
+                try await cora.post(
+                    "/coach/athletes/ana/plans", [("day", day), ("sport", "running"), ("duration", "40")],
+                    csrfFrom: "/coach/athletes/ana"
+                ).status == .seeOther)
             let plan = try #require(try await PlannedWorkout.query(on: app.db).first())
             let remove = "/coach/athletes/ana/plans/\(try plan.requireID().uuidString.lowercased())/delete"
             #expect(try await cora.get("/coach/athletes/ana").contains(remove))
@@ -292,16 +324,28 @@ struct CoachingTests {
             try await ana.signUp("ana")
             let page = try await ana.get("/settings/zones")
             #expect(page.status == .ok && page.contains(#"<label for="zone3">Zone 3</label>"#))
-            let backwards = try await ana.post("/settings/zones", [("max_hr", "190"), ("resting_hr", "200"), ("basis", "max"),
-                                                                    ("zone1", "50"), ("zone2", "70"), ("zone3", "60"), ("zone4", "80"), ("zone5", "90")], csrfFrom: "/settings/zones")
+            let backwards = try await ana.post(
+                "/settings/zones",
+                [
+                    ("max_hr", "190"), ("resting_hr", "200"), ("basis", "max"),
+                    ("zone1", "50"), ("zone2", "70"), ("zone3", "60"), ("zone4", "80"), ("zone5", "90"),
+                ], csrfFrom: "/settings/zones")
             #expect(backwards.status == .unprocessableEntity)
             #expect(backwards.contains("Each zone must start above the one before (70 %)."))
             #expect(backwards.contains("between 30 and 110"))
-            let noRest = try await ana.post("/settings/zones", [("max_hr", "190"), ("resting_hr", ""), ("basis", "reserve"),
-                                                                 ("zone1", "50"), ("zone2", "60"), ("zone3", "70"), ("zone4", "80"), ("zone5", "90")], csrfFrom: "/settings/zones")
+            let noRest = try await ana.post(
+                "/settings/zones",
+                [
+                    ("max_hr", "190"), ("resting_hr", ""), ("basis", "reserve"),
+                    ("zone1", "50"), ("zone2", "60"), ("zone3", "70"), ("zone4", "80"), ("zone5", "90"),
+                ], csrfFrom: "/settings/zones")
             #expect(noRest.status == .unprocessableEntity && noRest.contains("need the resting heart rate"))
-            let saved = try await ana.post("/settings/zones", [("max_hr", "200"), ("resting_hr", "50"), ("basis", "reserve"),
-                                                                ("zone1", "50"), ("zone2", "60"), ("zone3", "70"), ("zone4", "80"), ("zone5", "90")], csrfFrom: "/settings/zones")
+            let saved = try await ana.post(
+                "/settings/zones",
+                [
+                    ("max_hr", "200"), ("resting_hr", "50"), ("basis", "reserve"),
+                    ("zone1", "50"), ("zone2", "60"), ("zone3", "70"), ("zone4", "80"), ("zone5", "90"),
+                ], csrfFrom: "/settings/zones")
             #expect(saved.status == .seeOther)
             #expect(try await ana.get("/settings/zones").contains("Zones now start at 125, 140, 155, 170, 185 bpm"))
             // A new workout uses them: 150 bpm is zone 2 (140–154) by the reserve.

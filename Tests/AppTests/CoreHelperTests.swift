@@ -69,9 +69,11 @@ struct FormatTests {
     @Test func aValueCanNeverAddASegmentOrAQueryOfItsOwn() {
         #expect(SiteURL.person(username: "../admin?x=1").path == "/u/..%2Fadmin%3Fx%3D1")
         #expect(SiteURL.home.path == "/" && SiteURL.settings.path == "/settings")
-        #expect(SiteURL.find.with([("what", "teams"), ("near", nil), ("q", ""), ("sport", "five-a-side & more")])
-            == "/find?what=teams&sport=five-a-side%20%26%20more")
-        #expect(SiteURL.login(next: .game(UUID(uuidString: "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D")!))
-            == "/login?next=%2Fgames%2F0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+        #expect(
+            SiteURL.find.with([("what", "teams"), ("near", nil), ("q", ""), ("sport", "five-a-side & more")])
+                == "/find?what=teams&sport=five-a-side%20%26%20more")
+        #expect(
+            SiteURL.login(next: .game(UUID(uuidString: "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D")!))
+                == "/login?next=%2Fgames%2F0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
     }
 }

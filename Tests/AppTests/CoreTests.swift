@@ -80,7 +80,9 @@ struct CoreTests {
         #expect(config.maxUploadBytes == 5 * 1024 * 1024)
         #expect(config.database == .sqlite(path: "/tmp/x/fieldhouse.sqlite"))
         #expect(try AppConfig.fromEnvironment(["DATABASE_URL": "postgres://u:p@db:5432/fh"]).isPostgres)
-        let maps = try AppConfig.fromEnvironment(["FIELDHOUSE_TILE_URL": "https://tile.example.org:8443/{z}/{x}/{y}.png", "FIELDHOUSE_CHALLENGE_FLAG_KM": "0.5"])
+        let maps = try AppConfig.fromEnvironment([
+            "FIELDHOUSE_TILE_URL": "https://tile.example.org:8443/{z}/{x}/{y}.png", "FIELDHOUSE_CHALLENGE_FLAG_KM": "0.5",
+        ])
         #expect(maps.tileOrigin == "https://tile.example.org:8443")
         #expect(maps.challengeFlagMetres == 500)
         #expect(try AppConfig.fromEnvironment(["FIELDHOUSE_TRUSTED_PROXIES": "127.0.0.1, ::1"]).trustedProxies == ["127.0.0.1", "::1"])

@@ -35,24 +35,28 @@ struct HardeningTests {
             #expect((samples.json["stored"] as? [String: Int])?["heart_rate"] == 1)
             let form = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(Self.iso(when.addingTimeInterval(1), fraction: "1234567"))&bpm=73")
             #expect(form.status == .created)
-            let ble = try await ana.api(.POST, "/api/v1/heart-rate/ble", token: token,
-                                        json: #"{"notifications": [{"t": "\#(Self.iso(when.addingTimeInterval(2), fraction: "999999999"))", "hex": "0048"}]}"#)
+            let ble = try await ana.api(
+                .POST, "/api/v1/heart-rate/ble", token: token,
+                json: #"{"notifications": [{"t": "\#(Self.iso(when.addingTimeInterval(2), fraction: "999999999"))", "hex": "0048"}]}"#)
             #expect(ble.status == .created)
             struct Row: Decodable { let t: Int64 }
             let stored = try await (app.db as! any SQLDatabase).raw("SELECT t FROM heart_rate_samples ORDER BY t").all(decoding: Row.self)
             let base = Int64(when.timeIntervalSince1970 * 1000)
             #expect(stored.map(\.t) == [base + 123, base + 1_123, base + 2_999])
 
-            let workout = try await ana.api(.POST, "/api/v1/workouts", token: token, json: """
-                {"external_id": "py-1", "sport": "running", "start": "\(Self.iso(when.addingTimeInterval(600), fraction: "000001"))",
-                 "end": "\(Self.iso(when.addingTimeInterval(1800), fraction: "5"))"}
-                """)
+            let workout = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: """
+                    {"external_id": "py-1", "sport": "running", "start": "\(Self.iso(when.addingTimeInterval(600), fraction: "000001"))",
+                     "end": "\(Self.iso(when.addingTimeInterval(1800), fraction: "5"))"}
+                    """)
             #expect(workout.status == .created)
             #expect(try await ana.api(.GET, "/api/v1/workouts?since=\(Self.iso(when, fraction: "0001"))", token: token).status == .ok)
 
             var gpx = #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
             for second in 0..<30 {
-                gpx += #"<trkpt lat="55.6761" lon="\#(12.5683 + Double(second) * 0.00005)"><time>\#(Self.iso(when.addingTimeInterval(3600 + Double(second)), fraction: "123456"))</time></trkpt>"#
+                gpx +=
+                    #"<trkpt lat="55.6761" lon="\#(12.5683 + Double(second) * 0.00005)"><time>\#(Self.iso(when.addingTimeInterval(3600 + Double(second)), fraction: "123456"))</time></trkpt>"#
             }
             let upload = try await ana.uploadFile(Array((gpx + "</trkseg></trk></gpx>").utf8), filename: "phone.gpx", token: token)
             #expect(upload.status == .created)
@@ -69,10 +73,14 @@ struct HardeningTests {
 
             let huge = "9223372036854775807"
             for (browser, path) in [(ana, "/settings/zones"), (cora, "/coach/athletes/ana/zones")] {
-                for fields in [[("max_hr", huge), ("zone5", "100")], [("max_hr", "190"), ("zone1", "100000000000000000")],
-                               [("basis", "reserve"), ("resting_hr", huge), ("zone1", "")]] {
-                    var all = [("basis", "max"), ("max_hr", "190"), ("resting_hr", ""), ("zone1", "50"), ("zone2", "60"), ("zone3", "70"),
-                               ("zone4", "80"), ("zone5", "90")].filter { field in !fields.contains { $0.0 == field.0 } }
+                for fields in [
+                    [("max_hr", huge), ("zone5", "100")], [("max_hr", "190"), ("zone1", "100000000000000000")],
+                    [("basis", "reserve"), ("resting_hr", huge), ("zone1", "")],
+                ] {
+                    var all = [
+                        ("basis", "max"), ("max_hr", "190"), ("resting_hr", ""), ("zone1", "50"), ("zone2", "60"), ("zone3", "70"),
+                        ("zone4", "80"), ("zone5", "90"),
+                    ].filter { field in !fields.contains { $0.0 == field.0 } }
                     all += fields
                     let page = try await browser.post(path, all, csrfFrom: path)
                     #expect(page.status == .unprocessableEntity, "\(path) \(fields)")
@@ -112,7 +120,8 @@ struct HardeningTests {
             var gpx = #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Odd</name><trkseg>"#
             for second in 0..<120 {
                 let time = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(second)))
-                gpx += #"<trkpt lat="55.6761" lon="\#(12.5683 + Double(second) * 0.00005)"><ele>1e16</ele><time>\#(time)</time><extensions><speed>1e15</speed></extensions></trkpt>"#
+                gpx +=
+                    #"<trkpt lat="55.6761" lon="\#(12.5683 + Double(second) * 0.00005)"><ele>1e16</ele><time>\#(time)</time><extensions><speed>1e15</speed></extensions></trkpt>"#
             }
             let odd = try await ana.uploadFile(Array((gpx + "</trkseg></trk></gpx>").utf8), filename: "odd.gpx", token: token)
             #expect(odd.status == .created)
@@ -123,9 +132,11 @@ struct HardeningTests {
             var tcx = #"<TrainingCenterDatabase><Activities><Activity Sport="Biking">"#
             for (lap, calories) in ["1e19", "9e18", "9e18"].enumerated() {
                 let lapStart = tcxStart.addingTimeInterval(Double(lap) * 60)
-                tcx += #"<Lap StartTime="\#(ISO8601DateFormatter().string(from: lapStart))"><TotalTimeSeconds>60</TotalTimeSeconds><DistanceMeters>1e300</DistanceMeters><Calories>\#(calories)</Calories><Track>"#
+                tcx +=
+                    #"<Lap StartTime="\#(ISO8601DateFormatter().string(from: lapStart))"><TotalTimeSeconds>60</TotalTimeSeconds><DistanceMeters>1e300</DistanceMeters><Calories>\#(calories)</Calories><Track>"#
                 for second in 0..<60 {
-                    tcx += "<Trackpoint><Time>\(ISO8601DateFormatter().string(from: lapStart.addingTimeInterval(Double(second))))</Time><DistanceMeters>1e300</DistanceMeters><Cadence>90</Cadence></Trackpoint>"
+                    tcx +=
+                        "<Trackpoint><Time>\(ISO8601DateFormatter().string(from: lapStart.addingTimeInterval(Double(second))))</Time><DistanceMeters>1e300</DistanceMeters><Cadence>90</Cadence></Trackpoint>"
                 }
                 tcx += "</Track></Lap>"
             }
@@ -163,7 +174,8 @@ struct HardeningTests {
             let bomb = try await ana.uploadFile(try gzip(Array(repeating: 0x20, count: 3 * 1_048_576)), filename: "bomb.gpx.gz", token: token)
             #expect(bomb.status == .payloadTooLarge && bomb.errorMessage.contains("expands to more than 2 MB"))
 
-            let deep = "<?xml version=\"1.0\"?><gpx version=\"1.1\">" + String(repeating: "<x>", count: 100_000) + String(repeating: "</x>", count: 100_000) + "</gpx>"
+            let deep =
+                "<?xml version=\"1.0\"?><gpx version=\"1.1\">" + String(repeating: "<x>", count: 100_000) + String(repeating: "</x>", count: 100_000) + "</gpx>"
             let nested = try await ana.uploadFile(Array(deep.utf8), filename: "deep.gpx", token: token)
             #expect(nested.status == .unprocessableEntity && nested.errorMessage.contains("nested more than 64 deep"))
 
@@ -174,7 +186,8 @@ struct HardeningTests {
             var week = #"<?xml version="1.0"?><gpx version="1.1"><trk><trkseg>"#
             for day in [0.0, 8] {
                 let time = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-9 * 86_400 + day * 86_400))
-                week += #"<trkpt lat="55.6" lon="12.5"><time>\#(time)</time></trkpt><trkpt lat="55.6" lon="12.5001"><time>\#(time.replacingOccurrences(of: "Z", with: ".5Z"))</time></trkpt>"#
+                week +=
+                    #"<trkpt lat="55.6" lon="12.5"><time>\#(time)</time></trkpt><trkpt lat="55.6" lon="12.5001"><time>\#(time.replacingOccurrences(of: "Z", with: ".5Z"))</time></trkpt>"#
             }
             let long = try await ana.uploadFile(Array((week + "</trkseg></trk></gpx>").utf8), filename: "week.gpx", token: token)
             #expect(long.status == .unprocessableEntity && long.errorMessage.contains("more than the 7 days"))
@@ -190,8 +203,9 @@ struct HardeningTests {
             // No session and no token cookie: the body cannot pass the CSRF check, so it is not read.
             // (Were it read first, 2 MB against a 1 MB limit would answer 413.)
             let stranger = app.browser()
-            let page = try await stranger.multipart("/signup", fields: [("username", "x")],
-                                                    file: ("avatar", "a.jpg", "image/jpeg", Array(repeating: 0xFF, count: 2 * 1_048_576)), csrfFrom: nil)
+            let page = try await stranger.multipart(
+                "/signup", fields: [("username", "x")],
+                file: ("avatar", "a.jpg", "image/jpeg", Array(repeating: 0xFF, count: 2 * 1_048_576)), csrfFrom: nil)
             #expect(page.status == .forbidden)
             try await app.expectServing(after: "an anonymous multipart post")
         }
@@ -204,9 +218,11 @@ struct HardeningTests {
             try await ben.signUp("ben")
             let webp = try fixtureFile("photos/geotagged.webp")
             try await maya.befriend(ben, "ben", me: "maya")
-            let page = try await maya.multipartFiles("/challenges/new", fields: [
-                ("key", UUID().uuidString), ("caption", "Two photos"), ("to", "ben"), ("location", "none"),
-            ], files: [("photo", "a.webp", "image/webp", webp), ("photo", "b.webp", "image/webp", [0x52, 0x49])], csrfFrom: "/challenges/new")
+            let page = try await maya.multipartFiles(
+                "/challenges/new",
+                fields: [
+                    ("key", UUID().uuidString), ("caption", "Two photos"), ("to", "ben"), ("location", "none"),
+                ], files: [("photo", "a.webp", "image/webp", webp), ("photo", "b.webp", "image/webp", [0x52, 0x49])], csrfFrom: "/challenges/new")
             #expect(page.status.code < 500)
             try await app.expectServing(after: "two photo parts in one form")
         }

@@ -114,14 +114,15 @@ struct IngestTests {
             #expect(stored == ["heart_rate": 2, "rr": 1, "locations": 1, "steps": 1, "motion": 1])
             let refused = try #require(first.json["refused"] as? [[String: Any]])
             let summary = refused.map { "\($0["series"]!)[\($0["index"]!)].\($0["field"]!): \($0["reason"]!)" }
-            #expect(summary == [
-                "heart_rate[2].bpm: must be between 25 and 250",
-                "heart_rate[3].t: must not be more than 5 minutes in the future",
-                "heart_rate[4].t: must not be before the year 2000",
-                "heart_rate[5].t: must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds",
-                "locations[1].lat: must be between -90 and 90",
-                "motion[1].activity: must be one of automotive, cycling, running, stationary, unknown, walking",
-            ])
+            #expect(
+                summary == [
+                    "heart_rate[2].bpm: must be between 25 and 250",
+                    "heart_rate[3].t: must not be more than 5 minutes in the future",
+                    "heart_rate[4].t: must not be before the year 2000",
+                    "heart_rate[5].t: must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds",
+                    "locations[1].lat: must be between -90 and 90",
+                    "motion[1].activity: must be one of automotive, cycling, running, stationary, unknown, walking",
+                ])
             // The device retries the same batch: nothing is stored twice.
             let again = try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
             #expect(again.status == .ok)
@@ -182,8 +183,9 @@ struct IngestTests {
             let token = try await ana.deviceToken()
             let broken = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [{"t": 1, "bpm": 72}"#)
             #expect(broken.status == .badRequest && broken.contains("invalid_json"))
-            let typed = try await ana.api(.POST, "/api/v1/samples", token: token,
-                                          json: #"{"heart_rate": [{"t": "\#(Self.now)", "bpm": 70}, {"t": "\#(Self.now)", "bpm": "72"}]}"#)
+            let typed = try await ana.api(
+                .POST, "/api/v1/samples", token: token,
+                json: #"{"heart_rate": [{"t": "\#(Self.now)", "bpm": 70}, {"t": "\#(Self.now)", "bpm": "72"}]}"#)
             #expect(typed.status == .badRequest)
             #expect(typed.contains("heart_rate[1].bpm must be a number"), "\(typed.body)")
             let missing = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"rr": [{"t": "\#(Self.now)"}]}"#)
@@ -236,8 +238,11 @@ struct IngestTests {
             #expect(answer.status == .created)
             #expect(answer.json["stored"] as? [String: Int] == ["heart_rate": 2, "rr": 4, "locations": 0, "steps": 0, "motion": 0])
             let reasons = (answer.json["refused"] as? [[String: Any]] ?? []).map { "\($0["index"]!): \($0["reason"]!)" }
-            #expect(reasons == ["2: the strap reported no skin contact; the reading is not stored",
-                                "3: has a stray byte: RR intervals come in pairs of bytes", "4: is not valid hex"])
+            #expect(
+                reasons == [
+                    "2: the strap reported no skin contact; the reading is not stored",
+                    "3: has a stray byte: RR intervals come in pairs of bytes", "4: is not valid hex",
+                ])
             struct Row: Decodable { let t: Int64; let ms: Double }
             let rr = try await (app.db as! any SQLDatabase).raw("SELECT t, ms FROM rr_intervals ORDER BY t").all(decoding: Row.self)
             // The last interval ends at the notification's time, the others before it.
@@ -293,7 +298,8 @@ struct IngestTests {
             }
             #expect(try await count("heart_rate_samples", app.db) == 1500)
             struct Total: Decodable { let n: Int }
-            let rolled = try await (app.db as! any SQLDatabase).raw("SELECT CAST(SUM(samples) AS BIGINT) AS n FROM heart_rate_minutes").first(decoding: Total.self)
+            let rolled = try await (app.db as! any SQLDatabase).raw("SELECT CAST(SUM(samples) AS BIGINT) AS n FROM heart_rate_minutes").first(
+                decoding: Total.self)
             #expect(rolled?.n == 1500)
             await app.stop()
         }

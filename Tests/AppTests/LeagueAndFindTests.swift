@@ -15,12 +15,17 @@ struct LeagueAndFindTests {
             let away = try await jonas.createTeam("Old Town Futsal", privacy: "public")
             let volley = try await jonas.createTeam("Old Town Volley", privacy: "public", sport: "volleyball")
 
-            let bad = try await maya.post("/leagues/new", [("name", "   "), ("sport", "cricket"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")], csrfFrom: "/leagues/new")
+            let bad = try await maya.post(
+                "/leagues/new", [("name", "   "), ("sport", "cricket"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")],
+                csrfFrom: "/leagues/new")
             #expect(bad.status == .unprocessableEntity)
             #expect(bad.contains("Enter a name"))
             #expect(bad.contains("Choose a sport from the list"))
 
-            let created = try await maya.post("/leagues/new", [("name", "City Futsal League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "18+"), ("gender", "any"), ("privacy", "public")], csrfFrom: "/leagues/new")
+            let created = try await maya.post(
+                "/leagues/new",
+                [("name", "City Futsal League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "18+"), ("gender", "any"), ("privacy", "public")],
+                csrfFrom: "/leagues/new")
             let url = try #require(created.location)
             #expect(url == "/leagues/city-futsal-league")
 
@@ -48,7 +53,10 @@ struct LeagueAndFindTests {
     @Test func aPrivateLeagueIsOnlyForItsPeople() async throws {
         try await withApp { app in
             let boss = app.browser(); try await boss.signUp("boss")
-            let created = try await boss.post("/leagues/new", [("name", "Quiet League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "private")], csrfFrom: "/leagues/new")
+            let created = try await boss.post(
+                "/leagues/new",
+                [("name", "Quiet League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "private")],
+                csrfFrom: "/leagues/new")
             let url = try #require(created.location)
             #expect(try await boss.get(url).status == .ok)
             let stranger = app.browser(); try await stranger.signUp("nosy")

@@ -95,8 +95,11 @@ struct LearnTests {
     @Test func frontMatterIsChecked() throws {
         #expect(throws: LearnDocument.Problem.noFrontMatter) { try LearnDocument(parsing: "# Just text") }
         #expect(throws: LearnDocument.Problem.missing("summary")) { try LearnDocument(parsing: "---\ntitle: A\nslug: a\ncategory: Safety\n---\nBody") }
-        #expect(throws: LearnDocument.Problem.badSlug("Bad Slug")) { try LearnDocument(parsing: "---\ntitle: A\nslug: Bad Slug\ncategory: Safety\nsummary: S\n---\nBody") }
-        let document = try LearnDocument(parsing: "---\ntitle: A\nslug: a-1\ncategory: Safety\nsummary: S\nvideos:\n- Warm-up | https://example.org/v\n---\nOne two **three**.")
+        #expect(throws: LearnDocument.Problem.badSlug("Bad Slug")) {
+            try LearnDocument(parsing: "---\ntitle: A\nslug: Bad Slug\ncategory: Safety\nsummary: S\n---\nBody")
+        }
+        let document = try LearnDocument(
+            parsing: "---\ntitle: A\nslug: a-1\ncategory: Safety\nsummary: S\nvideos:\n- Warm-up | https://example.org/v\n---\nOne two **three**.")
         #expect(document.videos == [.init(title: "Warm-up", url: "https://example.org/v")])
         #expect(document.plainText == "One two three .")
         #expect(document.readingMinutes == 1)
@@ -114,11 +117,15 @@ struct LearnTests {
         return browser
     }
 
-    static func fields(title: String = "Cooling down after a match", slug: String = "", summary: String = "Five easy minutes that help you feel better tomorrow.",
-                       body: String = "## Why\n\nYour heart rate comes down gently.\n\n## How\n\n- Walk\n- Stretch", action: String,
-                       base: String = "", videos: String = "") -> [(String, String)] {
-        [("title", title), ("slug", slug), ("category", "Warm-up and mobility"), ("summary", summary), ("audience", "teenagers"),
-         ("videos", videos), ("body", body), ("base", base), ("action", action)]
+    static func fields(
+        title: String = "Cooling down after a match", slug: String = "", summary: String = "Five easy minutes that help you feel better tomorrow.",
+        body: String = "## Why\n\nYour heart rate comes down gently.\n\n## How\n\n- Walk\n- Stretch", action: String,
+        base: String = "", videos: String = ""
+    ) -> [(String, String)] {
+        [
+            ("title", title), ("slug", slug), ("category", "Warm-up and mobility"), ("summary", summary), ("audience", "teenagers"),
+            ("videos", videos), ("body", body), ("base", base), ("action", action),
+        ]
     }
 
     @Test func anEditorWritesPreviewsPublishesAndRevises() async throws {
@@ -137,10 +144,15 @@ struct LearnTests {
             #expect(try await editor.get("/learn").contains("Editor's desk"))
 
             // Nonsense is refused field by field, with the text kept.
-            let bad = try await editor.post("/learn/new", Self.fields(title: "x", slug: "Not A Slug", summary: "", body: "Kept <b>text</b>",
-                                                                      action: "publish", videos: "Talk | javascript:alert(1)"), csrfFrom: "/learn/new")
+            let bad = try await editor.post(
+                "/learn/new",
+                Self.fields(
+                    title: "x", slug: "Not A Slug", summary: "", body: "Kept <b>text</b>",
+                    action: "publish", videos: "Talk | javascript:alert(1)"), csrfFrom: "/learn/new")
             #expect(bad.status == .unprocessableEntity)
-            for message in ["title of 3 to 120", "lowercase letters, digits", "summary of 10 to 300", "https only"] { #expect(bad.contains(message), "\(message)") }
+            for message in ["title of 3 to 120", "lowercase letters, digits", "summary of 10 to 300", "https only"] {
+                #expect(bad.contains(message), "\(message)")
+            }
             #expect(bad.contains("Kept &lt;b&gt;text&lt;/b&gt;"))
             #expect(try await rowCount("learn_articles", app.db) == 0)
             #expect(try await editor.post("/learn/new", Self.fields(slug: "new", action: "draft"), csrfFrom: "/learn/new").contains("names an editor page"))
@@ -148,7 +160,8 @@ struct LearnTests {
 
             // The preview is the page's own rendering.
             let preview = try await editor.post("/learn/preview", [("body", "## Warm up\n\n[WHO](https://www.who.int/)")], csrfFrom: "/learn/new")
-            #expect(preview.status == .ok && preview.contains("<h2 id=") && preview.contains(#"<a rel="nofollow noopener" href="https://www.who.int/">WHO</a>"#))
+            #expect(
+                preview.status == .ok && preview.contains("<h2 id=") && preview.contains(#"<a rel="nofollow noopener" href="https://www.who.int/">WHO</a>"#))
             let noJS = try await editor.post("/learn/new", Self.fields(action: "preview"), csrfFrom: "/learn/new")
             #expect(noJS.status == .ok && noJS.contains("<li>Stretch</li>"))
             #expect(try await rowCount("learn_articles", app.db) == 0, "a preview saves nothing")
@@ -178,7 +191,9 @@ struct LearnTests {
             // A draft of changes (new title and address) leaves readers on the published text.
             edit = try await editor.get("/learn/cooling-down-after-a-match/edit")
             base = try #require(edit.firstMatch(#"name="base" value="([^"]+)""#))
-            let revised = Self.fields(title: "Cool-down basics", slug: "cool-down", body: "## Why\n\nYour heart rate comes down slowly.\n\n## How\n\n- Walk\n- Stretch\n- Drink", action: "draft", base: base)
+            let revised = Self.fields(
+                title: "Cool-down basics", slug: "cool-down", body: "## Why\n\nYour heart rate comes down slowly.\n\n## How\n\n- Walk\n- Stretch\n- Drink",
+                action: "draft", base: base)
             #expect(try await editor.post("/learn/cooling-down-after-a-match/edit", revised, csrfFrom: "/learn/new").location == "/learn/cool-down/edit")
             let old = try await visitor.get("/learn/cooling-down-after-a-match")
             #expect(old.status == .movedPermanently && old.location == "/learn/cool-down")
@@ -187,9 +202,12 @@ struct LearnTests {
 
             // Someone else saved in between: the second editor is told, and loses nothing.
             let other = try await Self.makeEditor(app, "ot_other", name: "Otto Other")
-            let stale = try await other.post("/learn/cool-down/edit", Self.fields(title: "Cool-down basics", slug: "cool-down", body: "Otto's text", action: "publish", base: base),
-                                             csrfFrom: "/learn/new")
-            #expect(stale.status == .unprocessableEntity && stale.contains("Edda Editor saved this article") && stale.contains("Otto&#39;s text") || stale.contains("Otto's text"))
+            let stale = try await other.post(
+                "/learn/cool-down/edit", Self.fields(title: "Cool-down basics", slug: "cool-down", body: "Otto's text", action: "publish", base: base),
+                csrfFrom: "/learn/new")
+            #expect(
+                stale.status == .unprocessableEntity && stale.contains("Edda Editor saved this article") && stale.contains("Otto&#39;s text")
+                    || stale.contains("Otto's text"))
 
             edit = try await editor.get("/learn/cool-down/edit")
             base = try #require(edit.firstMatch(#"name="base" value="([^"]+)""#))
@@ -279,8 +297,10 @@ struct LearnTests {
         "Footnote[^1]\n\n[^1]: <script>alert(1)</script>",
     ]
 
-    static let allowedTags: Set<String> = ["p", "a", "em", "strong", "code", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li",
-                                           "blockquote", "table", "thead", "tbody", "tr", "th", "td", "hr", "br", "sup", "sub", "del", "div", "img"]
+    static let allowedTags: Set<String> = [
+        "p", "a", "em", "strong", "code", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li",
+        "blockquote", "table", "thead", "tbody", "tr", "th", "td", "hr", "br", "sup", "sub", "del", "div", "img",
+    ]
     static let allowedAttributes: Set<String> = ["href", "rel", "title", "id", "class", "alt", "src", "style", "align", "rev"]
 
     /// Every tag in `html` that could run script or reach another site, described; empty when safe.
@@ -294,7 +314,8 @@ struct LearnTests {
                 if !allowedAttributes.contains(key) { problems.append("attribute \(key) on <\(name)>") }
                 if key == "href" || key == "src" {
                     let lower = value.lowercased()
-                    let safe = lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:") || lower.hasPrefix("#")
+                    let safe =
+                        lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:") || lower.hasPrefix("#")
                         || (lower.hasPrefix("/") && !lower.hasPrefix("//")) || (!lower.contains(":") && !lower.contains("&"))
                     if !safe { problems.append("\(key)=\(value)") }
                     if key == "src" && !(lower.hasPrefix("/") && !lower.hasPrefix("//")) { problems.append("image from elsewhere: \(value)") }
@@ -303,7 +324,9 @@ struct LearnTests {
             }
             // An attribute outside quotes (onerror=…) would not match above: refuse any "on…=".
             let unquoted = String(tag.2).replacingOccurrences(of: #""[^"]*""#, with: "\"\"", options: .regularExpression)
-            if unquoted.range(of: #"\son[a-z]+\s*="#, options: [.regularExpression, .caseInsensitive]) != nil { problems.append("handler in <\(name)\(tag.2)>") }
+            if unquoted.range(of: #"\son[a-z]+\s*="#, options: [.regularExpression, .caseInsensitive]) != nil {
+                problems.append("handler in <\(name)\(tag.2)>")
+            }
         }
         return problems
     }
@@ -333,7 +356,9 @@ struct LearnTests {
             #expect(article.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "typed HTML shows as text")
             #expect(article.contains("Image: tracker") && !article.contains("<img"), "a picture from another site becomes a link")
             // The page's title and summary are escaped too.
-            let hostile = try await editor.post("/learn/new", Self.fields(title: "<script>alert(1)</script> title", summary: "<img src=x onerror=alert(1)> summary text", action: "publish"), csrfFrom: "/learn/new")
+            let hostile = try await editor.post(
+                "/learn/new", Self.fields(title: "<script>alert(1)</script> title", summary: "<img src=x onerror=alert(1)> summary text", action: "publish"),
+                csrfFrom: "/learn/new")
             #expect(hostile.status == .seeOther)
             let titled = try await app.browser().get(try #require(hostile.location))
             #expect(!titled.contains("<script>alert(1)") && !titled.contains("<img src=x"))

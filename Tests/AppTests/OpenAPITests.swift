@@ -20,8 +20,9 @@ struct OpenAPITests {
             #expect(paths.count >= 8)
 
             // A workout for the routes that take an id.
-            let made = try await ana.api(.POST, "/api/v1/workouts", token: token,
-                                         json: #"{"sport": "walking", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:30:00Z"}"#)
+            let made = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: #"{"sport": "walking", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:30:00Z"}"#)
             let id = try #require(made.workout["id"] as? String)
 
             func resolve(_ node: Any?) -> [String: Any]? {

@@ -61,8 +61,9 @@ import Testing
             let cast = try await ChallengeCast.make(app)
             let challenge = try #require(try await cast.ana.sendChallenge(to: ["ben", "cara"]).location)
             let heic = try fixturePhoto("rotated_gps.heic")
-            let reply = try await cast.ben.multipart("\(challenge)/responses", fields: [("key", "k1"), ("note", "From my iPhone"), ("location", "photo")],
-                                                     file: ("photo", "IMG_0001.HEIC", "image/heic", heic), csrfFrom: challenge)
+            let reply = try await cast.ben.multipart(
+                "\(challenge)/responses", fields: [("key", "k1"), ("note", "From my iPhone"), ("location", "photo")],
+                file: ("photo", "IMG_0001.HEIC", "image/heic", heic), csrfFrom: challenge)
             #expect(reply.status == .seeOther, "\(reply.body.prefix(300))")
             let response = try #require(try await ChallengeResponse.query(on: app.db).with(\.$photo).first())
             #expect(response.photo.format == "jpeg" && response.photo.originalFile.hasSuffix(".heic"))
@@ -78,9 +79,10 @@ import Testing
             #expect(try Self.inspect(small).exif == false)
 
             // A file that only starts like a HEIC is refused, and nothing of it stays.
-            let fake = try await cast.cara.multipart("\(challenge)/responses", fields: [("key", "k2"), ("note", "x")],
-                                                     file: ("photo", "x.heic", "image/heic", [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 0, count: 100)),
-                                                     csrfFrom: challenge)
+            let fake = try await cast.cara.multipart(
+                "\(challenge)/responses", fields: [("key", "k2"), ("note", "x")],
+                file: ("photo", "x.heic", "image/heic", [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 0, count: 100)),
+                csrfFrom: challenge)
             #expect(fake.status == .unprocessableEntity && fake.contains("HEIC photo is damaged"))
             #expect(try await Photo.query(on: app.db).count() == 2)
         }
@@ -90,8 +92,9 @@ import Testing
         try await withApp { app in
             let browser = app.browser()
             try await browser.signUp("pictured")
-            let upload = try await browser.upload("/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
-                                                  data: try fixturePhoto("rotated_gps_large.jpg"), csrfFrom: "/settings/avatar")
+            let upload = try await browser.upload(
+                "/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
+                data: try fixturePhoto("rotated_gps_large.jpg"), csrfFrom: "/settings/avatar")
             #expect(upload.status == .seeOther)
             let served = try await app.browser().get("/u/pictured/avatar")
             #expect(served.status == .ok && served.headers.first(name: .contentType) == "image/jpeg")
@@ -99,8 +102,9 @@ import Testing
             #expect((seen.width, seen.height) == (400, 400))
             #expect(!seen.exif && !served.body.contains("Fieldhouse fixture"))
 
-            let heic = try await browser.upload("/settings/avatar", field: "avatar", filename: "me.heic", contentType: "image/heic",
-                                                data: try fixturePhoto("rotated_gps.heic"), csrfFrom: "/settings/avatar")
+            let heic = try await browser.upload(
+                "/settings/avatar", field: "avatar", filename: "me.heic", contentType: "image/heic",
+                data: try fixturePhoto("rotated_gps.heic"), csrfFrom: "/settings/avatar")
             #expect(heic.status == .seeOther)
             #expect(try Self.inspect(try await app.browser().get("/u/pictured/avatar")).format == .jpeg)
             let files = try FileManager.default.contentsOfDirectory(atPath: app.store.config.dataDirectory + "/avatars")

@@ -107,7 +107,11 @@ struct PickupGameTests {
                 #expect(!page.contains("Bring water"), "\(name) shows the organiser's notes")
             }
             // A move is announced to her without the new place.
-            #expect(try await organiser.post("\(url)/edit", pickupFields(privacy: "protected", days: 4, lat: "55.6812", lon: "12.5734", place: "Secret Courts West"), csrfFrom: "\(url)/edit").status == .seeOther)
+            #expect(
+                try await organiser.post(
+                    "\(url)/edit", pickupFields(privacy: "protected", days: 4, lat: "55.6812", lon: "12.5734", place: "Secret Courts West"),
+                    csrfFrom: "\(url)/edit"
+                ).status == .seeOther)
             let moved = try await ana.get("/notifications")
             #expect(moved.contains("moved to"))
             #expect(!moved.contains("Secret Courts"))
@@ -155,7 +159,9 @@ struct PickupGameTests {
             try await game.update(on: app.db)
             for (name, browser) in cast.everyone {
                 #expect(!(try await browser.get("/find?lat=55.68&lon=12.57&radius_km=50").contains(url)), "\(name) found it")
-                #expect(!(try await browser.get("/api/v1/find?lat=55.68&lon=12.57&radius_km=50").contains(game.id!.uuidString.lowercased())), "\(name) found it in the API")
+                #expect(
+                    !(try await browser.get("/api/v1/find?lat=55.68&lon=12.57&radius_km=50").contains(game.id!.uuidString.lowercased())),
+                    "\(name) found it in the API")
             }
             #expect(try await cast.stranger.post("\(url)/subs/claim", [], csrfFrom: "/").status == .notFound)
             #expect(!(try await cast.stranger.get("/notifications").contains("New game")))
@@ -226,8 +232,12 @@ struct PickupGameTests {
 
             // Moving the game keeps the UID and bumps SEQUENCE; cancelling marks it cancelled.
             let when = gameDay(4)
-            try await cast.manager.post("\(teamGame)/edit", [("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
-                                                           ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57")], csrfFrom: "\(teamGame)/edit")
+            try await cast.manager.post(
+                "\(teamGame)/edit",
+                [
+                    ("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                    ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57"),
+                ], csrfFrom: "\(teamGame)/edit")
             try await organiser.post("\(pickup)/cancel", [("confirm", "yes")], csrfFrom: pickup)
             let again = StrictICS.parse(try await app.browser().get(feedURL).body)
             let moved = try #require(again.first { $0["UID"]?.value == uid })

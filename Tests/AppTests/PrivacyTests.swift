@@ -126,10 +126,12 @@ struct PrivacyTests {
             #expect(run.status == .created)
             let runID = try #require(run.workout["id"] as? String)
             let iso = ISO8601DateFormatter()
-            let walk = try await ana.api(.POST, "/api/v1/workouts", token: token, json: """
-                {"external_id": "walk-1", "sport": "walking", "start": "\(iso.string(from: start.addingTimeInterval(1200)))",
-                 "end": "\(iso.string(from: start.addingTimeInterval(2400)))"}
-                """)
+            let walk = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: """
+                    {"external_id": "walk-1", "sport": "walking", "start": "\(iso.string(from: start.addingTimeInterval(1200)))",
+                     "end": "\(iso.string(from: start.addingTimeInterval(2400)))"}
+                    """)
             #expect(walk.status == .created)
             try await Workout.query(on: app.db).filter(\.$sport == "walking").set(\.$visibility, to: .private).update()
             // The walk's positions, half a second after the run's, far to the north.

@@ -161,17 +161,23 @@ struct ProfileTests {
         try await withApp { app in
             let browser = app.browser()
             try await browser.signUp("pictured")
-            let empty = try await browser.upload("/settings/avatar", field: "avatar", filename: "notjpeg.jpg", contentType: "image/jpeg", data: try Self.fixture("photos/notjpeg.jpg"), csrfFrom: "/settings/avatar")
+            let empty = try await browser.upload(
+                "/settings/avatar", field: "avatar", filename: "notjpeg.jpg", contentType: "image/jpeg", data: try Self.fixture("photos/notjpeg.jpg"),
+                csrfFrom: "/settings/avatar")
             #expect(empty.status == .unprocessableEntity)
             #expect(empty.contains("the file was empty"))
 
-            let text = try await browser.upload("/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg", data: Array("just some text, honest".utf8), csrfFrom: "/settings/avatar")
+            let text = try await browser.upload(
+                "/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg", data: Array("just some text, honest".utf8),
+                csrfFrom: "/settings/avatar")
             #expect(text.status == .unsupportedMediaType)
             #expect(text.contains("not a JPEG, PNG, WebP or HEIC picture"))
             #expect(try await User.query(on: app.db).filter(\.$username == "pictured").first()?.avatarFile == nil)
 
             let jpeg = try Self.fixture("photos/noexif.jpg")
-            let ok = try await browser.upload("/settings/avatar", field: "avatar", filename: "../../etc/passwd", contentType: "application/octet-stream", data: jpeg, csrfFrom: "/settings/avatar")
+            let ok = try await browser.upload(
+                "/settings/avatar", field: "avatar", filename: "../../etc/passwd", contentType: "application/octet-stream", data: jpeg,
+                csrfFrom: "/settings/avatar")
             #expect(ok.status == .seeOther)
             let user = try #require(try await User.query(on: app.db).filter(\.$username == "pictured").first())
             let file = try #require(user.avatarFile)
@@ -197,7 +203,8 @@ struct ProfileTests {
             try await browser.signUp("bigfile")
             var big = try Self.fixture("photos/noexif.jpg")
             big += [UInt8](repeating: 0, count: app.app.config.maxUploadBytes + 1)
-            let page = try await browser.upload("/settings/avatar", field: "avatar", filename: "big.jpg", contentType: "image/jpeg", data: big, csrfFrom: "/settings/avatar")
+            let page = try await browser.upload(
+                "/settings/avatar", field: "avatar", filename: "big.jpg", contentType: "image/jpeg", data: big, csrfFrom: "/settings/avatar")
             #expect(page.status == .payloadTooLarge)
             #expect(try await User.query(on: app.db).filter(\.$username == "bigfile").first()?.avatarFile == nil)
             #expect(try await browser.get("/healthz").status == .ok)
@@ -211,13 +218,22 @@ struct ProfileTests {
             let laptop = app.browser()
             try await laptop.logIn("switcher")
 
-            let wrong = try await phone.post("/settings/password", [("current_password", "nope nope nope"), ("new_password", "a brand new secret"), ("confirm_password", "a brand new secret")], csrfFrom: "/settings/password")
+            let wrong = try await phone.post(
+                "/settings/password",
+                [("current_password", "nope nope nope"), ("new_password", "a brand new secret"), ("confirm_password", "a brand new secret")],
+                csrfFrom: "/settings/password")
             #expect(wrong.status == .unprocessableEntity)
             #expect(wrong.contains("That is not your current password"))
-            let mismatch = try await phone.post("/settings/password", [("current_password", Browser.password), ("new_password", "a brand new secret"), ("confirm_password", "a different secret")], csrfFrom: "/settings/password")
+            let mismatch = try await phone.post(
+                "/settings/password",
+                [("current_password", Browser.password), ("new_password", "a brand new secret"), ("confirm_password", "a different secret")],
+                csrfFrom: "/settings/password")
             #expect(mismatch.contains("The two new passwords do not match"))
 
-            let ok = try await phone.post("/settings/password", [("current_password", Browser.password), ("new_password", "a brand new secret"), ("confirm_password", "a brand new secret")], csrfFrom: "/settings/password")
+            let ok = try await phone.post(
+                "/settings/password",
+                [("current_password", Browser.password), ("new_password", "a brand new secret"), ("confirm_password", "a brand new secret")],
+                csrfFrom: "/settings/password")
             #expect(ok.status == .seeOther)
             #expect(try await phone.get("/friends").status == .ok)
             #expect(try await laptop.get("/friends").status == .seeOther)

@@ -51,7 +51,9 @@ import Vapor
                 |---|---|---|---|
 
                 """
-            for (route, feature) in byFeature.sorted(by: { ($0.feature, $0.route.split(separator: " ")[1], $0.route) < ($1.feature, $1.route.split(separator: " ")[1], $1.route) }) {
+            for (route, feature) in byFeature.sorted(by: {
+                ($0.feature, $0.route.split(separator: " ")[1], $0.route) < ($1.feature, $1.route.split(separator: " ")[1], $1.route)
+            }) {
                 let parts = route.split(separator: " ", maxSplits: 1)
                 text += "| \(parts[0]) | `\(parts[1])` | \(feature) | \(Self.who[RouteMatrixTests.classify(route)]!) |\n"
             }
@@ -69,9 +71,10 @@ import Vapor
             let spec = try await app.browser().get("/api/v1/openapi.json")
             let paths = try #require(spec.json["paths"] as? [String: [String: Any]])
             let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
-            let registered = Set(app.app.routes.all.map(Self.name).filter { $0.contains(" /api/v1/") }.map { route in
-                route.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-            })
+            let registered = Set(
+                app.app.routes.all.map(Self.name).filter { $0.contains(" /api/v1/") }.map { route in
+                    route.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+                })
             #expect(registered.subtracting(documented).sorted() == [], "API routes missing from openapi.json")
             #expect(documented.subtracting(registered).sorted() == [], "openapi.json documents routes that do not exist")
         }

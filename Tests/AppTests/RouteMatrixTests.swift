@@ -24,21 +24,27 @@ import Vapor
     /// Who may use each route: exhaustive, in the order the routes are listed by `app.routes.all`.
     static let access: [String: Access] = {
         var table: [String: Access] = [:]
-        for route in ["GET /", "GET /api/v1/openapi.json", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
-                      "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues", "GET /leagues/:slug",
-                      "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /learn/:slug/revisions",
-                      "GET /learn/:slug/compare", "GET /people", "GET /games", "POST /logout"] {
+        for route in [
+            "GET /", "GET /api/v1/openapi.json", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
+            "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues", "GET /leagues/:slug",
+            "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /learn/:slug/revisions",
+            "GET /learn/:slug/compare", "GET /people", "GET /games", "POST /logout",
+        ] {
             table[route] = .anyone
         }
-        for route in ["GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
-                      "GET /games/:id", "GET /games/:id/edit", "GET /workouts/:id", "GET /workouts/:id/edit",
-                      "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
-                      "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username",
-                      "GET /coach/athletes/:username/zones", "GET /settings/export/download"] {
+        for route in [
+            "GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
+            "GET /games/:id", "GET /games/:id/edit", "GET /workouts/:id", "GET /workouts/:id/edit",
+            "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
+            "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username",
+            "GET /coach/athletes/:username/zones", "GET /settings/export/download",
+        ] {
             table[route] = .object
         }
-        for route in ["GET /api/v1/workouts", "GET /api/v1/workouts/:id", "GET /api/v1/workouts/:id/streams", "POST /api/v1/heart-rate/ble",
-                      "POST /api/v1/samples", "POST /api/v1/uploads", "POST /api/v1/workouts", "POST /api/v1/workouts/:id/finish"] {
+        for route in [
+            "GET /api/v1/workouts", "GET /api/v1/workouts/:id", "GET /api/v1/workouts/:id/streams", "POST /api/v1/heart-rate/ble",
+            "POST /api/v1/samples", "POST /api/v1/uploads", "POST /api/v1/workouts", "POST /api/v1/workouts/:id/finish",
+        ] {
             table[route] = .device
         }
         return table
@@ -100,8 +106,9 @@ import Vapor
         let start = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
         let points = (0..<60).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(latitude + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
         #expect(try await browser.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(points)]}"#).status == .created)
-        let made = try await browser.api(.POST, "/api/v1/workouts", token: token,
-                                         json: #"{"external_id": "m1", "sport": "running", "start": \#(start), "end": \#(start + 59_000)}"#)
+        let made = try await browser.api(
+            .POST, "/api/v1/workouts", token: token,
+            json: #"{"external_id": "m1", "sport": "running", "start": \#(start), "end": \#(start + 59_000)}"#)
         #expect(made.status == .created)
     }
 
@@ -123,8 +130,9 @@ import Vapor
         let lou = try #require(try await CoachGrant.query(on: app.db).filter(\.$coach.$id == louID).first())
         try await ana.post("/settings/coaches/\(try lou.requireID().uuidString.lowercased())/revoke", [], csrfFrom: "/settings/coaches")
         try await ana.post("/settings/privacy", [("visibility", "private")], csrfFrom: "/settings/privacy")
-        try await ana.upload("/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
-                             data: try fixturePhoto("rotated_gps.jpg"), csrfFrom: "/settings/avatar")
+        try await ana.upload(
+            "/settings/avatar", field: "avatar", filename: "me.jpg", contentType: "image/jpeg",
+            data: try fixturePhoto("rotated_gps.jpg"), csrfFrom: "/settings/avatar")
 
         try await recordWorkout(ana, latitude: 55.68)
         try await Workout.query(on: app.db).set(\.$visibility, to: .private).update()
@@ -150,8 +158,9 @@ import Vapor
         let squad = try await coach.createTeam("Youth Squad")
         for child in [teen, teenFriend] {
             try await child.post("/teams/\(squad)/join", [("message", "")], csrfFrom: "/teams/\(squad)")
-            let request = try #require(try await JoinRequest.query(on: app.db).join(Team.self, on: \JoinRequest.$team.$id == \Team.$id)
-                .filter(Team.self, \.$slug == squad).first())
+            let request = try #require(
+                try await JoinRequest.query(on: app.db).join(Team.self, on: \JoinRequest.$team.$id == \Team.$id)
+                    .filter(Team.self, \.$slug == squad).first())
             try await coach.post("/teams/\(squad)/requests/\(try request.requireID().uuidString.lowercased())/approve", [], csrfFrom: "/teams/\(squad)")
         }
         try await teen.post("/u/tom_t/follow", [], csrfFrom: "/u/tom_t")
@@ -171,10 +180,12 @@ import Vapor
         await app.app.exportJobs.idle()
 
         return World(
-            people: [("anonymous", app.browser()), ("stranger", cast.stranger), ("requester", cast.requester), ("invitee", cast.invitee),
-                     ("player", cast.player), ("teamCoach", cast.coach), ("manager", cast.manager), ("owner", cast.owner),
-                     ("ana", ana), ("friend", ben), ("follower", follower), ("coach", coach), ("exCoach", exCoach),
-                     ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend)],
+            people: [
+                ("anonymous", app.browser()), ("stranger", cast.stranger), ("requester", cast.requester), ("invitee", cast.invitee),
+                ("player", cast.player), ("teamCoach", cast.coach), ("manager", cast.manager), ("owner", cast.owner),
+                ("ana", ana), ("friend", ben), ("follower", follower), ("coach", coach), ("exCoach", exCoach),
+                ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend),
+            ],
             team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)",
             teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())"
         )
@@ -227,8 +238,10 @@ import Vapor
     static func objectForms(_ world: World) -> [(path: String, fields: [(String, String)], allowed: Set<String>)] {
         let managers: Set<String> = ["manager", "owner"]
         let team = "/teams/\(world.team)", game = world.game
-        let gameForm: [(String, String)] = [("day", gameDay(5).day), ("time", "19:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
-                                            ("place_name", "Hijack Hall"), ("latitude", "55.6"), ("longitude", "12.5"), ("opponent", "Nobody")]
+        let gameForm: [(String, String)] = [
+            ("day", gameDay(5).day), ("time", "19:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+            ("place_name", "Hijack Hall"), ("latitude", "55.6"), ("longitude", "12.5"), ("opponent", "Nobody"),
+        ]
         let workoutForm: [(String, String)] = [("name", "Hijacked run"), ("sport", "running"), ("visibility", "public")]
         let plan: [(String, String)] = [("day", gameDay(2).day), ("sport", "running"), ("duration", "30"), ("description", "Hijacked")]
         return [
@@ -243,8 +256,13 @@ import Vapor
             (world.workout + "/comments", [("body", "Nice route, where is it?")], ["ana", "coach"]),
             (world.teenWorkout + "/comments", [("body", "Where do you live?")], ["teen"]),
             ("/coach/athletes/ana_a/plans", plan, ["coach"]),
-            ("/coach/athletes/ana_a/zones", [("max_hr", "150"), ("resting_hr", "50"), ("basis", "max"), ("zone1", "50"), ("zone2", "60"),
-                                              ("zone3", "70"), ("zone4", "80"), ("zone5", "90")], ["coach"]),
+            (
+                "/coach/athletes/ana_a/zones",
+                [
+                    ("max_hr", "150"), ("resting_hr", "50"), ("basis", "max"), ("zone1", "50"), ("zone2", "60"),
+                    ("zone3", "70"), ("zone4", "80"), ("zone5", "90"),
+                ], ["coach"]
+            ),
             (team + "/members/player_p/remove", [], managers),
             (game + "/cancel", [("confirm", "yes")], managers),
             (world.challenge + "/delete", [("confirm", "yes")], ["ana"]),
@@ -319,7 +337,9 @@ import Vapor
             for (path, fields, allowed) in Self.objectForms(world) {
                 for (name, browser) in world.people where !allowed.contains(name) {
                     let page = try await browser.post(path, fields, csrfFrom: name == "anonymous" ? "/login" : "/settings/profile")
-                    let refused = name == "anonymous" ? page.status == .seeOther && page.location?.hasPrefix("/login") == true || page.status == .unauthorized
+                    let refused =
+                        name == "anonymous"
+                        ? page.status == .seeOther && page.location?.hasPrefix("/login") == true || page.status == .unauthorized
                         : [403, 404].contains(page.status.code)
                     #expect(refused, "\(name) sent \(path) and got \(page.status) \(page.location ?? "")")
                 }

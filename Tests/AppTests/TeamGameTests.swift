@@ -112,9 +112,11 @@ struct TeamGameTests {
             let id = UUID(uuidString: String(url.dropFirst("/games/".count)))!
 
             let when = gameDay(3)
-            var fields: [(String, String)] = [("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
-                                              ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57"),
-                                              ("opponent_name", "Old Town"), ("description", "New notes only.")]
+            var fields: [(String, String)] = [
+                ("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57"),
+                ("opponent_name", "Old Town"), ("description", "New notes only."),
+            ]
             #expect(try await cast.manager.post("\(url)/edit", fields, csrfFrom: "\(url)/edit").status == .seeOther)
             #expect(try await GamePlayer.query(on: app.db).filter(\.$game.$id == id).count() == 1, "notes alone keep answers")
             #expect(!(try await cast.player.get("/notifications").contains("moved to")))
@@ -136,33 +138,41 @@ struct TeamGameTests {
             let owner = app.browser(); try await owner.signUp("owner")
             let slug = try await owner.createTeam("Form Testers")
             let past = gameDay(-1)
-            let page = try await owner.post("/teams/\(slug)/games/new", [
-                ("day", past.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "1500"),
-                ("latitude", "91"), ("longitude", "12"), ("opponent_name", String(repeating: "x", count: 81)),
-            ], csrfFrom: "/teams/\(slug)/games/new")
+            let page = try await owner.post(
+                "/teams/\(slug)/games/new",
+                [
+                    ("day", past.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "1500"),
+                    ("latitude", "91"), ("longitude", "12"), ("opponent_name", String(repeating: "x", count: 81)),
+                ], csrfFrom: "/teams/\(slug)/games/new")
             #expect(page.status == .unprocessableEntity)
             #expect(page.contains("Choose a date and time in the future"))
             #expect(page.contains("Enter a duration between 5 minutes and 24 hours"))
             #expect(page.contains("Enter a latitude between -90 and 90"))
             #expect(page.contains("Keep the opponent&#39;s name to 80 characters") || page.contains("Keep the opponent's name to 80 characters"))
-            let zone = try await owner.post("/teams/\(slug)/games/new", [
-                ("day", "2031-02-30"), ("time", "25:00"), ("time_zone", "Mars/Base"), ("duration_minutes", "ninety"),
-            ], csrfFrom: "/teams/\(slug)/games/new")
+            let zone = try await owner.post(
+                "/teams/\(slug)/games/new",
+                [
+                    ("day", "2031-02-30"), ("time", "25:00"), ("time_zone", "Mars/Base"), ("duration_minutes", "ninety"),
+                ], csrfFrom: "/teams/\(slug)/games/new")
             #expect(zone.contains("Enter a real date"))
             #expect(zone.contains("Choose the venue&#39;s time zone") || zone.contains("Choose the venue's time zone"))
             #expect(try await Game.query(on: app.db).count() == 0)
 
-            let pickup = try await owner.post("/games/new", [
-                ("sport", "quidditch"), ("day", gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
-                ("privacy", "public"), ("age_group", "any"), ("gender", "any"), ("skill", "any"), ("capacity", "4"), ("min_players", "6"),
-            ], csrfFrom: "/games/new")
+            let pickup = try await owner.post(
+                "/games/new",
+                [
+                    ("sport", "quidditch"), ("day", gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                    ("privacy", "public"), ("age_group", "any"), ("gender", "any"), ("skill", "any"), ("capacity", "4"), ("min_players", "6"),
+                ], csrfFrom: "/games/new")
             #expect(pickup.status == .unprocessableEntity)
             #expect(pickup.contains("Choose a sport from the list"))
             #expect(pickup.contains("can&#39;t be fewer than the minimum (6)") || pickup.contains("can't be fewer than the minimum (6)"))
-            let huge = try await owner.post("/games/new", [
-                ("sport", "volleyball"), ("day", gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
-                ("privacy", "private"), ("age_group", "any"), ("gender", "any"), ("skill", "any"), ("capacity", "101"), ("min_players", "1"),
-            ], csrfFrom: "/games/new")
+            let huge = try await owner.post(
+                "/games/new",
+                [
+                    ("sport", "volleyball"), ("day", gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                    ("privacy", "private"), ("age_group", "any"), ("gender", "any"), ("skill", "any"), ("capacity", "101"), ("min_players", "1"),
+                ], csrfFrom: "/games/new")
             #expect(huge.contains("Enter a number of players between 2 and 100"))
             #expect(huge.contains("Enter a minimum between 2 and 100"))
             #expect(huge.contains("Choose who can join"))
@@ -250,7 +260,10 @@ struct TeamGameTests {
             let maya = app.browser(); try await maya.signUp("maya")
             let home = try await maya.createTeam("Riverside Futsal", privacy: "public")
             let away = try await maya.createTeam("Old Town Futsal", privacy: "public")
-            let created = try await maya.post("/leagues/new", [("name", "City League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")], csrfFrom: "/leagues/new")
+            let created = try await maya.post(
+                "/leagues/new",
+                [("name", "City League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")],
+                csrfFrom: "/leagues/new")
             let league = try #require(created.location)
             try await maya.post("\(league)/teams", [("team", home)], csrfFrom: league)
             try await maya.post("\(league)/teams", [("team", away)], csrfFrom: league)

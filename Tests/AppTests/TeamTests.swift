@@ -24,7 +24,10 @@ struct TeamTests {
                 (["age_group": "99"], "Choose an age group from the list"),
             ]
             for (changes, message) in cases {
-                var fields = ["name": "Good Name", "sport": "futsal", "privacy": "public", "age_group": "any", "gender": "any", "skill": "any", "description": "", "latitude": "", "longitude": ""]
+                var fields = [
+                    "name": "Good Name", "sport": "futsal", "privacy": "public", "age_group": "any", "gender": "any", "skill": "any", "description": "",
+                    "latitude": "", "longitude": "",
+                ]
                 for (key, value) in changes { fields[key] = value }
                 let page = try await browser.post("/teams/new", fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, csrfFrom: "/teams/new")
                 #expect(page.status == .unprocessableEntity, "\(changes) accepted")
@@ -39,7 +42,8 @@ struct TeamTests {
         try await withApp { app in
             let browser = app.browser()
             try await browser.signUp("founder", name: "Fay Founder")
-            let first = try await browser.createTeam("Riverside FC", privacy: "public", extra: [("latitude", "55.68"), ("longitude", "12.57"), ("place_name", "Riverside Hall")])
+            let first = try await browser.createTeam(
+                "Riverside FC", privacy: "public", extra: [("latitude", "55.68"), ("longitude", "12.57"), ("place_name", "Riverside Hall")])
             let second = try await browser.createTeam("Riverside FC!")
             #expect(first == "riverside-fc")
             #expect(second == "riverside-fc-2")
@@ -50,7 +54,10 @@ struct TeamTests {
             let mine = try await browser.get("/teams")
             #expect(mine.contains("riverside-fc-2"))
             // Renaming keeps the address.
-            try await browser.post("/teams/riverside-fc/edit", [("name", "River Rovers"), ("sport", "futsal"), ("privacy", "public"), ("age_group", "any"), ("gender", "any"), ("skill", "any")], csrfFrom: "/teams/riverside-fc/edit")
+            try await browser.post(
+                "/teams/riverside-fc/edit",
+                [("name", "River Rovers"), ("sport", "futsal"), ("privacy", "public"), ("age_group", "any"), ("gender", "any"), ("skill", "any")],
+                csrfFrom: "/teams/riverside-fc/edit")
             #expect(try await browser.get("/teams/riverside-fc").contains("River Rovers"))
         }
     }
@@ -106,7 +113,10 @@ struct TeamTests {
             #expect(try await Membership.query(on: app.db).count() == 2)
 
             // A league that includes it does not show or count it to outsiders.
-            let league = try await owner.post("/leagues/new", [("name", "City League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")], csrfFrom: "/leagues/new")
+            let league = try await owner.post(
+                "/leagues/new",
+                [("name", "City League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")],
+                csrfFrom: "/leagues/new")
             let leagueURL = try #require(league.location)
             try await owner.post("\(leagueURL)/teams", [("team", slug)], csrfFrom: leagueURL)
             #expect(try await owner.get(leagueURL).contains("Hidden Hawks"))
@@ -171,7 +181,9 @@ struct TeamTests {
             #expect(try await Membership.query(on: app.db).filter(\.$role == .owner).count() == 1)
 
             // A manager cannot make owners; an owner can, and then may leave.
-            #expect(try await cast.manager.post("/teams/\(cast.slug)/members/player_p/role", [("role", "owner")], csrfFrom: "/teams/\(cast.slug)").status == .forbidden)
+            #expect(
+                try await cast.manager.post("/teams/\(cast.slug)/members/player_p/role", [("role", "owner")], csrfFrom: "/teams/\(cast.slug)").status
+                    == .forbidden)
             try await cast.owner.post("/teams/\(cast.slug)/members/manager_m/role", [("role", "owner")], csrfFrom: "/teams/\(cast.slug)")
             #expect(try await cast.manager.get("/notifications").contains("You are now an owner of Matrix United"))
             #expect(try await cast.owner.post("/teams/\(cast.slug)/leave", [], csrfFrom: "/teams/\(cast.slug)").status == .seeOther)
@@ -222,7 +234,9 @@ struct TeamTests {
             }
             #expect(try await Team.query(on: app.db).count() == 1, "nobody but the owner could delete")
             // The manager removed the coach (the last allowed attempt); the owner then deletes the team.
-            #expect(try await Membership.query(on: app.db).join(User.self, on: \Membership.$user.$id == \User.$id).filter(User.self, \.$username == "coach_c").count() == 0)
+            #expect(
+                try await Membership.query(on: app.db).join(User.self, on: \Membership.$user.$id == \User.$id).filter(User.self, \.$username == "coach_c")
+                    .count() == 0)
             let gone = try await cast.owner.post("/teams/\(slug)/delete", [], csrfFrom: "/teams/\(slug)/delete")
             #expect(gone.status == .seeOther)
             #expect(try await Team.query(on: app.db).count() == 0)

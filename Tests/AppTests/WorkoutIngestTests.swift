@@ -17,8 +17,9 @@ extension Browser {
     func uploadFile(_ data: [UInt8], filename: String, token: String?, fields: [(String, String)] = []) async throws -> Page {
         var headers = HTTPHeaders()
         if let token { headers.replaceOrAdd(name: .authorization, value: "Bearer \(token)") }
-        return try await multipart("/api/v1/uploads", fields: fields, file: ("file", filename, "application/octet-stream", data),
-                                   csrfFrom: nil, headers: headers)
+        return try await multipart(
+            "/api/v1/uploads", fields: fields, file: ("file", filename, "application/octet-stream", data),
+            csrfFrom: nil, headers: headers)
     }
 }
 
@@ -36,7 +37,8 @@ func rowCount(_ table: String, _ db: any Database) async throws -> Int {
 /// A GPX track written by the test: one point a second going east along a parallel.
 func syntheticGPX(start: Date, seconds: Int, sport: String = "running", heartRate: Int? = nil) -> [UInt8] {
     let formatter = ISO8601DateFormatter()
-    var text = #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><type>\#(sport)</type><trkseg>"#
+    var text =
+        #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><type>\#(sport)</type><trkseg>"#
     for second in 0...seconds {
         let time = formatter.string(from: start.addingTimeInterval(Double(second)))
         let hr = heartRate.map { "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\($0)</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions>" } ?? ""
@@ -48,9 +50,11 @@ func syntheticGPX(start: Date, seconds: Int, sport: String = "running", heartRat
 /// A TCX of heart rate only (a strap's recording): trackpoints without positions.
 func syntheticHeartRateTCX(start: Date, seconds: Int, bpm: Int) -> [UInt8] {
     let formatter = ISO8601DateFormatter()
-    var text = #"<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Running"><Id>x</Id><Lap StartTime="\#(formatter.string(from: start))"><Track>"#
+    var text =
+        #"<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Running"><Id>x</Id><Lap StartTime="\#(formatter.string(from: start))"><Track>"#
     for second in stride(from: 0, through: seconds, by: 1) {
-        text += "<Trackpoint><Time>\(formatter.string(from: start.addingTimeInterval(Double(second))))</Time><HeartRateBpm><Value>\(bpm)</Value></HeartRateBpm></Trackpoint>"
+        text +=
+            "<Trackpoint><Time>\(formatter.string(from: start.addingTimeInterval(Double(second))))</Time><HeartRateBpm><Value>\(bpm)</Value></HeartRateBpm></Trackpoint>"
     }
     return Array((text + "</Track></Lap></Activity></Activities></TrainingCenterDatabase>").utf8)
 }
@@ -113,8 +117,9 @@ struct WorkoutIngestTests {
             #expect(gps.status == .created)
             #expect(gps.workout["avg_hr"] is NSNull)
 
-            let strap = try await ana.uploadFile(syntheticHeartRateTCX(start: start.addingTimeInterval(-30), seconds: 700, bpm: 150),
-                                                 filename: "strap.tcx", token: token)
+            let strap = try await ana.uploadFile(
+                syntheticHeartRateTCX(start: start.addingTimeInterval(-30), seconds: 700, bpm: 150),
+                filename: "strap.tcx", token: token)
             #expect(strap.status == .ok)
             #expect(strap.json["merged"] as? [String] == ["heartrate"])
             #expect(strap.workout["avg_hr"] as? Int == 150)
@@ -216,19 +221,22 @@ struct WorkoutIngestTests {
             let token = try await ana.deviceToken()
             let start = Date().addingTimeInterval(-3600).rounded
             let startMS = Int64(start.timeIntervalSince1970 * 1000)
-            let started = try await ana.api(.POST, "/api/v1/workouts", token: token,
-                                            json: #"{"external_id": "phone-42", "sport": "running", "start": \#(startMS)}"#)
+            let started = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: #"{"external_id": "phone-42", "sport": "running", "start": \#(startMS)}"#)
             #expect(started.status == .created)
             #expect(started.workout["status"] as? String == "recording")
-            let retry = try await ana.api(.POST, "/api/v1/workouts", token: token,
-                                          json: #"{"external_id": "phone-42", "sport": "running", "start": \#(startMS)}"#)
+            let retry = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: #"{"external_id": "phone-42", "sport": "running", "start": \#(startMS)}"#)
             #expect(retry.status == .ok && retry.workout["id"] as? String == started.workout["id"] as? String)
 
             // Heart rate posted while it runs, then the finish.
             let samples = (0..<600).map { #"{"t": \#(startMS + Int64($0) * 1000), "bpm": \#(140 + $0 % 3)}"# }.joined(separator: ",")
             #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(samples)]}"#).status == .created)
-            let finished = try await ana.api(.POST, "/api/v1/workouts", token: token,
-                                             json: #"{"external_id": "phone-42", "end": \#(startMS + 600_000)}"#)
+            let finished = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: #"{"external_id": "phone-42", "end": \#(startMS + 600_000)}"#)
             #expect(finished.status == .ok)
             #expect(finished.workout["status"] as? String == "finished")
             #expect(finished.workout["duration_s"] as? Double == 600)
@@ -236,8 +244,9 @@ struct WorkoutIngestTests {
             #expect(try await rowCount("workouts", app.db) == 1)
 
             // Bad input: clear errors.
-            let backwards = try await ana.api(.POST, "/api/v1/workouts", token: token,
-                                              json: #"{"sport": "running", "start": \#(startMS), "end": \#(startMS - 1000)}"#)
+            let backwards = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: #"{"sport": "running", "start": \#(startMS), "end": \#(startMS - 1000)}"#)
             #expect(backwards.status == .unprocessableEntity && backwards.errorMessage.contains("after start"))
             #expect(try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": 5}"#).status == .badRequest)
             #expect(try await ana.api(.POST, "/api/v1/workouts", token: token, json: "{nope").status == .badRequest)
@@ -334,7 +343,8 @@ struct WorkoutImportPageTests {
                 ("<script>alert(1)</script>.gpx", try fixtureFile("gpx/route.gpx")),
             ]
             for (name, data) in files {
-                body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"files\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                body.writeString(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"files\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n")
                 body.writeBytes(data)
                 body.writeString("\r\n")
             }
@@ -352,7 +362,9 @@ struct WorkoutImportPageTests {
             #expect(try await rowCount("workouts", app.db) == 1)
 
             // Without a CSRF token nothing is read.
-            let stranger = try await ana.multipart("/workouts/import", fields: [], file: ("files", "run.gpx", "application/gpx+xml", syntheticGPX(start: Date().addingTimeInterval(-9000), seconds: 60)), csrfFrom: nil)
+            let stranger = try await ana.multipart(
+                "/workouts/import", fields: [],
+                file: ("files", "run.gpx", "application/gpx+xml", syntheticGPX(start: Date().addingTimeInterval(-9000), seconds: 60)), csrfFrom: nil)
             #expect(stranger.status == .forbidden)
             #expect(try await rowCount("workouts", app.db) == 1)
             // Signed out: sent to sign in.

@@ -13,8 +13,9 @@ struct WorkoutPageTests {
         try await ana.signUp("ana", birthDate: birthDate)
         let token = try await ana.deviceToken()
         let run = try await ana.uploadFile(try fixtureFile("fit/activity-small-fenix2-run.fit"), filename: "run.fit", token: token)
-        let ride = try await ana.uploadFile(syntheticGPX(start: Date(timeIntervalSince1970: 1_700_000_000), seconds: 900, sport: "cycling", heartRate: 130),
-                                            filename: "ride.gpx", token: token)
+        let ride = try await ana.uploadFile(
+            syntheticGPX(start: Date(timeIntervalSince1970: 1_700_000_000), seconds: 900, sport: "cycling", heartRate: 130),
+            filename: "ride.gpx", token: token)
         #expect(run.status == .created && ride.status == .created)
         return (ana, try #require((run.workout["id"] as? String)?.lowercased()))
     }
@@ -82,11 +83,13 @@ struct WorkoutPageTests {
         try await withApp { app in
             let (ana, id) = try await Self.anaWithWorkouts(app)
             // The run starts (and ends) at 58.9591828, 5.7288390: Ana draws 500 m around it.
-            let bad = try await ana.post("/settings/privacy-zones", [("name", "Home"), ("lat", "99"), ("lon", "5.7"), ("radius", "50")],
-                                         csrfFrom: "/settings/privacy-zones")
+            let bad = try await ana.post(
+                "/settings/privacy-zones", [("name", "Home"), ("lat", "99"), ("lon", "5.7"), ("radius", "50")],
+                csrfFrom: "/settings/privacy-zones")
             #expect(bad.status == .unprocessableEntity && bad.contains("Enter a latitude") && bad.contains("from 200 m to 2 km"))
-            let added = try await ana.post("/settings/privacy-zones", [("name", "Home"), ("lat", "58.9591828"), ("lon", "5.7288390"), ("radius", "500")],
-                                           csrfFrom: "/settings/privacy-zones")
+            let added = try await ana.post(
+                "/settings/privacy-zones", [("name", "Home"), ("lat", "58.9591828"), ("lon", "5.7288390"), ("radius", "500")],
+                csrfFrom: "/settings/privacy-zones")
             #expect(added.status == .seeOther)
             #expect(try await ana.get("/settings/privacy-zones").contains("500 m"))
             let home = PrivacyZone(centre: Coordinate(latitude: 58.9591828, longitude: 5.7288390), radius: 500)
@@ -104,7 +107,8 @@ struct WorkoutPageTests {
                 let regex = try! NSRegularExpression(pattern: pattern)
                 return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
                     guard let lat = Range(match.range(at: 1), in: text).flatMap({ Double(text[$0]) }),
-                          let lon = Range(match.range(at: 2), in: text).flatMap({ Double(text[$0]) }) else { return nil }
+                        let lon = Range(match.range(at: 2), in: text).flatMap({ Double(text[$0]) })
+                    else { return nil }
                     return Coordinate(latitude: lat, longitude: lon)
                 }
             }
@@ -180,25 +184,42 @@ struct WorkoutFormTests {
             let form = try await ana.get("/workouts/new")
             #expect(form.status == .ok && form.contains(#"<label for="minutes">"#))
 
-            let bad = try await ana.post("/workouts/new", [("sport", "quidditch"), ("day", "2026-02-30"), ("time", "07:00"),
-                                                            ("minutes", "0"), ("distance", "-1"), ("heart_rate", "400")], csrfFrom: "/workouts/new")
+            let bad = try await ana.post(
+                "/workouts/new",
+                [
+                    ("sport", "quidditch"), ("day", "2026-02-30"), ("time", "07:00"),
+                    ("minutes", "0"), ("distance", "-1"), ("heart_rate", "400"),
+                ], csrfFrom: "/workouts/new")
             #expect(bad.status == .unprocessableEntity)
             for message in ["Choose a sport", "Enter a real date", "from 1 to 1,440", "distance from 0", "heart rate from 25"] {
                 #expect(bad.contains(message), "\(message)")
             }
-            let future = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2999-01-01"), ("time", "07:00"), ("minutes", "30")], csrfFrom: "/workouts/new")
+            let future = try await ana.post(
+                "/workouts/new", [("sport", "running"), ("day", "2999-01-01"), ("time", "07:00"), ("minutes", "30")], csrfFrom: "/workouts/new")
             #expect(future.status == .unprocessableEntity && future.contains("cannot end in the future"))
-            let tooFast = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
-                                                               ("distance", "85")], csrfFrom: "/workouts/new")
+            let tooFast = try await ana.post(
+                "/workouts/new",
+                [
+                    ("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
+                    ("distance", "85"),
+                ], csrfFrom: "/workouts/new")
             #expect(tooFast.status == .unprocessableEntity && tooFast.contains("faster than a whole running session can be"))
-            let halfSteps = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
-                                                                 ("steps", "8,5"), ("distance", "1,234.5")], csrfFrom: "/workouts/new")
+            let halfSteps = try await ana.post(
+                "/workouts/new",
+                [
+                    ("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
+                    ("steps", "8,5"), ("distance", "1,234.5"),
+                ], csrfFrom: "/workouts/new")
             #expect(halfSteps.status == .unprocessableEntity && halfSteps.contains("Enter whole steps") && halfSteps.contains("one decimal point or comma"))
             #expect(try await rowCount("workouts", app.db) == 0)
 
-            let made = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
-                                                            ("distance", "10,0"), ("heart_rate", "150"), ("notes", "<b>felt good</b>"), ("visibility", "private")],
-                                          csrfFrom: "/workouts/new")
+            let made = try await ana.post(
+                "/workouts/new",
+                [
+                    ("sport", "running"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "50"),
+                    ("distance", "10,0"), ("heart_rate", "150"), ("notes", "<b>felt good</b>"), ("visibility", "private"),
+                ],
+                csrfFrom: "/workouts/new")
             #expect(made.status == .seeOther)
             let workout = try #require(try await Workout.query(on: app.db).first())
             #expect(workout.distance == 10_000 && workout.duration == 3000 && workout.avgHeartRate == 150)
@@ -210,7 +231,8 @@ struct WorkoutFormTests {
             #expect(page.contains("10.00 km") && page.contains("5:00 /km") && page.contains("&lt;b&gt;felt good&lt;/b&gt;"))
             #expect(page.contains("Weekly distance goal") && page.contains("25 % of 40.0 km"))
 
-            let same = try await ana.post("/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:30"), ("minutes", "20")], csrfFrom: "/workouts/new")
+            let same = try await ana.post(
+                "/workouts/new", [("sport", "running"), ("day", "2026-11-01"), ("time", "07:30"), ("minutes", "20")], csrfFrom: "/workouts/new")
             #expect(same.status == .unprocessableEntity && same.contains("You already have"))
         }
     }
@@ -219,19 +241,25 @@ struct WorkoutFormTests {
         try await withApp { app in
             let ana = app.browser()
             try await ana.signUp("ana")
-            _ = try await ana.post("/workouts/new", [("sport", "walking"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "30"), ("visibility", "private")], csrfFrom: "/workouts/new")
+            _ = try await ana.post(
+                "/workouts/new", [("sport", "walking"), ("day", "2026-11-01"), ("time", "07:00"), ("minutes", "30"), ("visibility", "private")],
+                csrfFrom: "/workouts/new")
             let id = try #require(try await Workout.query(on: app.db).first()?.requireID().uuidString.lowercased())
-            let empty = try await ana.post("/workouts/\(id)/edit", [("name", "  "), ("sport", "walking"), ("visibility", "public")], csrfFrom: "/workouts/\(id)/edit")
+            let empty = try await ana.post(
+                "/workouts/\(id)/edit", [("name", "  "), ("sport", "walking"), ("visibility", "public")], csrfFrom: "/workouts/\(id)/edit")
             #expect(empty.status == .unprocessableEntity && empty.contains("Give the workout a name"))
-            let saved = try await ana.post("/workouts/\(id)/edit", [("name", "Dog walk"), ("sport", "hiking"), ("notes", "Rain"), ("visibility", "public")],
-                                           csrfFrom: "/workouts/\(id)/edit")
+            let saved = try await ana.post(
+                "/workouts/\(id)/edit", [("name", "Dog walk"), ("sport", "hiking"), ("notes", "Rain"), ("visibility", "public")],
+                csrfFrom: "/workouts/\(id)/edit")
             #expect(saved.status == .seeOther)
             let ben = app.browser()
             try await ben.signUp("ben")
             let seen = try await ben.get("/workouts/\(id)")
             #expect(seen.status == .ok && seen.contains("Dog walk") && seen.contains("Hiking") && !seen.contains("/edit"))
             #expect(try await ben.get("/workouts/\(id)/edit").status == .notFound)
-            #expect(try await ben.post("/workouts/\(id)/edit", [("name", "Mine"), ("sport", "running"), ("visibility", "public")], csrfFrom: "/").status == .notFound)
+            #expect(
+                try await ben.post("/workouts/\(id)/edit", [("name", "Mine"), ("sport", "running"), ("visibility", "public")], csrfFrom: "/").status
+                    == .notFound)
         }
     }
 }
@@ -248,8 +276,9 @@ struct StatsTests {
             let yesterday = formatter.string(from: Date().addingTimeInterval(-86_400))
             let earlier = formatter.string(from: Date().addingTimeInterval(-40 * 86_400))
             for (sport, day, minutes, km) in [("running", yesterday, "30", "6"), ("cycling", earlier, "60", "24")] {
-                let made = try await ana.post("/workouts/new", [("sport", sport), ("day", day), ("time", "07:00"), ("minutes", minutes), ("distance", km)],
-                                              csrfFrom: "/workouts/new")
+                let made = try await ana.post(
+                    "/workouts/new", [("sport", sport), ("day", day), ("time", "07:00"), ("minutes", minutes), ("distance", km)],
+                    csrfFrom: "/workouts/new")
                 #expect(made.status == .seeOther)
             }
             let months = try await ana.get("/stats?period=month")
@@ -292,7 +321,8 @@ struct GoalTests {
 
             // Another minute reaches it: one notification, and only one however much more follows.
             _ = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": "yoga", "start": \#(base + 60_000), "end": \#(base + 120_000)}"#)
-            _ = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": "strength", "start": \#(base + 120_000), "end": \#(base + 140_000)}"#)
+            _ = try await ana.api(
+                .POST, "/api/v1/workouts", token: token, json: #"{"sport": "strength", "start": \#(base + 120_000), "end": \#(base + 140_000)}"#)
             page = try await ana.get("/goals")
             #expect(page.contains("2 min so far: 116 %"))
             let notes = try await Notification.query(on: app.db).all()
@@ -304,7 +334,8 @@ struct GoalTests {
             #expect(frozen.status == .conflict && frozen.contains("still being recorded"))
             let id = try #require(try await Goal.query(on: app.db).first()?.requireID().uuidString.lowercased())
             #expect(try await ana.post("/goals/\(id)/toggle", [], csrfFrom: "/goals").status == .conflict)
-            _ = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "live-1", "end": \#(Int64(Date().timeIntervalSince1970 * 1000) + 1000)}"#)
+            _ = try await ana.api(
+                .POST, "/api/v1/workouts", token: token, json: #"{"external_id": "live-1", "end": \#(Int64(Date().timeIntervalSince1970 * 1000) + 1000)}"#)
             #expect(try await ana.post("/goals/\(id)/toggle", [], csrfFrom: "/goals").status == .seeOther)
             #expect(try await ana.get("/goals").contains("(off)"))
 
@@ -328,7 +359,8 @@ struct HomeTodayTests {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let start = max(now - 1_800_000, now - now % 86_400_000 + 1000)
             let minutes = (now - start) / 60_000
-            _ = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": "running", "name": "Before school", "start": \#(start), "end": \#(now)}"#)
+            _ = try await ana.api(
+                .POST, "/api/v1/workouts", token: token, json: #"{"sport": "running", "name": "Before school", "start": \#(start), "end": \#(now)}"#)
             home = try await ana.get("/")
             #expect(home.contains("\(minutes) of 60 active minutes"))
             #expect(home.contains("Weekly duration: 150 min"))
@@ -390,7 +422,8 @@ struct HeartRatePageTests {
                 let calm = t >= now - 1_800_000 && t < now - 1_200_000
                 samples.append(#"{"t": \#(t), "bpm": \#(calm ? 52 : 80 + second % 20)}"#)
             }
-            #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(samples.joined(separator: ","))]}"#).status == .created)
+            #expect(
+                try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(samples.joined(separator: ","))]}"#).status == .created)
 
             let day = try await ana.get("/heart-rate")
             #expect(day.status == .ok)
@@ -429,8 +462,9 @@ struct ReminderTests {
             #expect(noDays.status == .unprocessableEntity && noDays.contains("Choose at least one day"))
             let badTime = try await ana.post("/reminders", [("title", "Stretch"), ("time", "25:00"), ("days[]", "1"), ("alert", "7")], csrfFrom: "/reminders")
             #expect(badTime.status == .unprocessableEntity && badTime.contains("such as 07:30") && badTime.contains("from the list"))
-            let added = try await ana.post("/reminders", [("title", "Stretch; then run"), ("time", "07:30"), ("days[]", "1"), ("days[]", "4"), ("alert", "10")],
-                                           csrfFrom: "/reminders")
+            let added = try await ana.post(
+                "/reminders", [("title", "Stretch; then run"), ("time", "07:30"), ("days[]", "1"), ("days[]", "4"), ("alert", "10")],
+                csrfFrom: "/reminders")
             #expect(added.status == .seeOther)
             let list = try await ana.get("/reminders")
             #expect(list.contains("07:30, Mon, Thu") && list.contains("alert 10 min before"))
@@ -448,8 +482,9 @@ struct ReminderTests {
             #expect(feed.contains("TRIGGER:-PT10M"))
 
             let id = try #require(try await Reminder.query(on: app.db).first()?.requireID().uuidString.lowercased())
-            let edited = try await ana.post("/reminders/\(id)/edit", [("title", "Stretch"), ("time", "18:00"), ("days[]", "6"), ("alert", "0")],
-                                            csrfFrom: "/reminders/\(id)/edit")
+            let edited = try await ana.post(
+                "/reminders/\(id)/edit", [("title", "Stretch"), ("time", "18:00"), ("days[]", "6"), ("alert", "0")],
+                csrfFrom: "/reminders/\(id)/edit")
             #expect(edited.status == .seeOther)
             feed = try await app.browser().get(feedURL)
             #expect(feed.contains("BYDAY=SA") && !feed.contains("VALARM"))
@@ -480,9 +515,14 @@ struct ResetWorkoutsTests {
                 #expect(try await person.uploadFile(try fixtureFile("fit/activity-small-fenix2-run.fit"), filename: "run.fit", token: token).status == .created)
             }
             #expect(try await ana.post("/goals", [("period", "week"), ("metric", "distance"), ("target", "20")], csrfFrom: "/goals").status == .seeOther)
-            #expect(try await ana.post("/reminders", [("title", "Stretch"), ("time", "07:30"), ("days[]", "1"), ("alert", "10")], csrfFrom: "/reminders").status == .seeOther)
-            #expect(try await ana.post("/settings/privacy-zones", [("name", "Home"), ("lat", "55.68"), ("lon", "12.57"), ("radius", "500")],
-                                       csrfFrom: "/settings/privacy-zones").status == .seeOther)
+            #expect(
+                try await ana.post("/reminders", [("title", "Stretch"), ("time", "07:30"), ("days[]", "1"), ("alert", "10")], csrfFrom: "/reminders").status
+                    == .seeOther)
+            #expect(
+                try await ana.post(
+                    "/settings/privacy-zones", [("name", "Home"), ("lat", "55.68"), ("lon", "12.57"), ("radius", "500")],
+                    csrfFrom: "/settings/privacy-zones"
+                ).status == .seeOther)
             let samplesBefore = try await rowCount("heart_rate_samples", app.db)
 
             let page = try await ana.get("/settings/reset-workouts")

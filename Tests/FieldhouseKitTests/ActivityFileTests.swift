@@ -205,7 +205,9 @@ import Testing
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        let writer = Thread { input.fileHandleForWriting.write(Data(bytes)); try? input.fileHandleForWriting.close() }
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(bytes)); try? input.fileHandleForWriting.close()
+        }
         writer.start()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -6,15 +6,15 @@ struct CoachingMathTests {
     @Test func complianceFollowsTheBands() {
         // Planned 60 minutes.
         #expect(Compliance(planned: 3600, done: 3600) == .green)
-        #expect(Compliance(planned: 3600, done: 2880) == .green)   // 80 %
-        #expect(Compliance(planned: 3600, done: 4320) == .green)   // 120 %
-        #expect(Compliance(planned: 3600, done: 2879) == .yellow)  // just under 80 %
-        #expect(Compliance(planned: 3600, done: 1800) == .yellow)  // 50 %
-        #expect(Compliance(planned: 3600, done: 4321) == .yellow)  // just over 120 %
-        #expect(Compliance(planned: 3600, done: 5400) == .yellow)  // 150 %
-        #expect(Compliance(planned: 3600, done: 1799) == .red)     // under 50 %
-        #expect(Compliance(planned: 3600, done: 5401) == .red)     // over 150 %
-        #expect(Compliance(planned: 3600, done: nil) == .red)      // missed
+        #expect(Compliance(planned: 3600, done: 2880) == .green) // 80 %
+        #expect(Compliance(planned: 3600, done: 4320) == .green) // 120 %
+        #expect(Compliance(planned: 3600, done: 2879) == .yellow) // just under 80 %
+        #expect(Compliance(planned: 3600, done: 1800) == .yellow) // 50 %
+        #expect(Compliance(planned: 3600, done: 4321) == .yellow) // just over 120 %
+        #expect(Compliance(planned: 3600, done: 5400) == .yellow) // 150 %
+        #expect(Compliance(planned: 3600, done: 1799) == .red) // under 50 %
+        #expect(Compliance(planned: 3600, done: 5401) == .red) // over 150 %
+        #expect(Compliance(planned: 3600, done: nil) == .red) // missed
         #expect(Compliance(planned: 10_000, done: 9_000) == .green) // distance works the same
     }
 
@@ -43,9 +43,11 @@ struct CoachingMathTests {
         #expect(backwards == ["zone3": "Each zone must start above the one before (70 %)."])
         let restAbove = HeartRateZones.problems(maximum: 150, resting: 160, basis: .maximum, percents: [50, 60, 70, 80, 90])
         #expect(restAbove["resting_hr"] != nil)
-        #expect(HeartRateZones.problems(maximum: nil, resting: nil, basis: .reserve, percents: [50, 60, 70, 80, nil]).keys.sorted()
+        #expect(
+            HeartRateZones.problems(maximum: nil, resting: nil, basis: .reserve, percents: [50, 60, 70, 80, nil]).keys.sorted()
                 == ["max_hr", "resting_hr", "zone5"])
-        #expect(HeartRateZones.problems(maximum: 300, resting: 20, basis: .maximum, percents: [0, 60, 70, 80, 100]).keys.sorted()
+        #expect(
+            HeartRateZones.problems(maximum: 300, resting: 20, basis: .maximum, percents: [0, 60, 70, 80, 100]).keys.sorted()
                 == ["max_hr", "resting_hr", "zone1", "zone5"])
     }
 }

@@ -8,8 +8,8 @@ import Testing
     func everyFlagCombinationReadsBack(flags: Int) throws {
         let wide = flags & 0x01 != 0, hasEnergy = flags & 0x08 != 0, hasRR = flags & 0x10 != 0
         var bytes: [UInt8] = [UInt8(flags)]
-        bytes += wide ? [0x2C, 0x01] : [0x48]          // 300 or 72 bpm
-        if hasEnergy { bytes += [0x10, 0x27] }         // 10,000 kJ
+        bytes += wide ? [0x2C, 0x01] : [0x48] // 300 or 72 bpm
+        if hasEnergy { bytes += [0x10, 0x27] } // 10,000 kJ
         if hasRR { bytes += [0x00, 0x04, 0x33, 0x03] } // 1024/1024 s and 819/1024 s
         let m = try HeartRateMeasurement.parse(bytes)
         #expect(m.bpm == (wide ? 300 : 72))
@@ -47,8 +47,10 @@ import Testing
     @Test func readsRFC3339LikeFoundationDoes() throws {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        for text in ["2026-11-21T10:00:00.000Z", "2000-02-29T23:59:59.999+14:00", "1999-12-31T00:00:00.500-09:30",
-                     "2024-06-01T12:34:56.125+02:00"] {
+        for text in [
+            "2026-11-21T10:00:00.000Z", "2000-02-29T23:59:59.999+14:00", "1999-12-31T00:00:00.500-09:30",
+            "2024-06-01T12:34:56.125+02:00",
+        ] {
             let expected = Int64((try #require(formatter.date(from: text))).timeIntervalSince1970 * 1000)
             #expect(SampleTime.milliseconds(rfc3339: text) == expected, "\(text)")
         }
@@ -57,8 +59,10 @@ import Testing
     }
 
     @Test func refusesWhatIsNotADateTime() {
-        for text in ["", "2026-11-21", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-21T25:00:00Z",
-                     "2026-11-21T10:00:00", "2026-11-21T10:00:00+0100", "2026-11-21T10:00:00.Z", "yesterday at noon!!"] {
+        for text in [
+            "", "2026-11-21", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-21T25:00:00Z",
+            "2026-11-21T10:00:00", "2026-11-21T10:00:00+0100", "2026-11-21T10:00:00.Z", "yesterday at noon!!",
+        ] {
             #expect(SampleTime.milliseconds(rfc3339: text) == nil, "\(text)")
         }
     }
@@ -68,7 +72,8 @@ import Testing
     static func parse(_ text: String) throws -> [String: [SeriesJSON.Item]] { try SeriesJSON.parse(Array(text.utf8)) }
 
     @Test func readsSeriesOfFlatObjects() throws {
-        let doc = try Self.parse(#" { "heart_rate" : [ {"t": 1763719200000, "bpm": 72.5}, {"t": "2025-11-21T10:00:00Z", "bpm": -1e2} ], "rr": [], "x": null } "#)
+        let doc = try Self.parse(
+            #" { "heart_rate" : [ {"t": 1763719200000, "bpm": 72.5}, {"t": "2025-11-21T10:00:00Z", "bpm": -1e2} ], "rr": [], "x": null } "#)
         let hr = try #require(doc["heart_rate"])
         #expect(hr.count == 2 && doc["rr"]?.isEmpty == true && doc["x"] == nil)
         #expect(hr[0].map(\.key) == ["t", "bpm"])
@@ -77,7 +82,7 @@ import Testing
         let odd = try Self.parse(#"{"motion": [{"activity": "run\"ning\u0041\n", "ok": true, "c": null, "p": 0.1, "q": 12345678901234567890}]}"#)
         let item = try #require(odd["motion"]?.first)
         #expect(item[0].value == .string("run\"ningA\n") && item[1].value == .bool(true) && item[2].value == .null)
-        #expect(item[3].value == .number(0.1) && item[4].value == .number(12345678901234567890))
+        #expect(item[3].value == .number(0.1) && item[4].value == .number(12_345_678_901_234_567_890))
     }
 
     @Test func refusesEverythingElseSayingWhere() {

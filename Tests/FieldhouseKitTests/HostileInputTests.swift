@@ -17,7 +17,9 @@ import Testing
     }
 
     static func gpx(_ points: String) -> [UInt8] {
-        Array(#"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>T</name><trkseg>\#(points)</trkseg></trk></gpx>"#.utf8)
+        Array(
+            #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>T</name><trkseg>\#(points)</trkseg></trk></gpx>"#
+                .utf8)
     }
 
     @Test func timesWithAnyPrecisionRead() {
@@ -96,14 +98,16 @@ import Testing
 
     @Test func tcxLapTotalsBeyondAnyIntAreLeftOut() throws {
         let start = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-3600))
-        let tcx = #"<TrainingCenterDatabase><Activities><Activity Sport="Running"><Lap StartTime="\#(start)"><TotalTimeSeconds>-1e308</TotalTimeSeconds><Calories>1e19</Calories><AverageHeartRateBpm><Value>1e19</Value></AverageHeartRateBpm><MaximumHeartRateBpm><Value>1e300</Value></MaximumHeartRateBpm><Track><Trackpoint><Time>\#(start)</Time><AltitudeMeters>1e16</AltitudeMeters><DistanceMeters>1e300</DistanceMeters></Trackpoint></Track></Lap><Lap StartTime="\#(start)"><TotalTimeSeconds>1e308</TotalTimeSeconds><Calories>9e18</Calories><AverageHeartRateBpm><Value>150</Value></AverageHeartRateBpm></Lap></Activity></Activities></TrainingCenterDatabase>"#
+        let tcx =
+            #"<TrainingCenterDatabase><Activities><Activity Sport="Running"><Lap StartTime="\#(start)"><TotalTimeSeconds>-1e308</TotalTimeSeconds><Calories>1e19</Calories><AverageHeartRateBpm><Value>1e19</Value></AverageHeartRateBpm><MaximumHeartRateBpm><Value>1e300</Value></MaximumHeartRateBpm><Track><Trackpoint><Time>\#(start)</Time><AltitudeMeters>1e16</AltitudeMeters><DistanceMeters>1e300</DistanceMeters></Trackpoint></Track></Lap><Lap StartTime="\#(start)"><TotalTimeSeconds>1e308</TotalTimeSeconds><Calories>9e18</Calories><AverageHeartRateBpm><Value>150</Value></AverageHeartRateBpm></Lap></Activity></Activities></TrainingCenterDatabase>"#
         let recording = try TCXReader.read(Array(tcx.utf8))
         #expect(recording.totals.calories == nil && recording.totals.averageHeartRate == nil && recording.totals.elapsed == nil)
         #expect(recording.points.first?.elevation == nil && recording.points.first?.distance == nil)
     }
 
     @Test func deepNestingIsRefusedAtOnce() throws {
-        let deep = "<TrainingCenterDatabase><Activities><Activity Sport=\"Running\"/>" + String(repeating: "<x>", count: 200_000)
+        let deep =
+            "<TrainingCenterDatabase><Activities><Activity Sport=\"Running\"/>" + String(repeating: "<x>", count: 200_000)
             + String(repeating: "</x>", count: 200_000) + "</Activities></TrainingCenterDatabase>"
         let started = ContinuousClock.now
         #expect(throws: ActivityFileError.self) { try ActivityFile.read(Array(deep.utf8)) }
@@ -112,10 +116,12 @@ import Testing
 
     @Test func gpxPointsWithoutATimeAreLeftOutAndTheRestImported() throws {
         let t = { (s: Int) in ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_790_000_000 + Double(s))) }
-        let recording = try Self.activity(Self.gpx("""
-            <trkpt lat="55.6" lon="12.5"><time>\(t(0))</time></trkpt><trkpt lat="55.6" lon="12.5001"></trkpt>
-            <trkpt lat="55.6" lon="12.5002"><time>\(t(2))</time></trkpt><trkpt lat="55.6" lon="12.5003"><time>\(t(3))</time></trkpt>
-            """))
+        let recording = try Self.activity(
+            Self.gpx(
+                """
+                <trkpt lat="55.6" lon="12.5"><time>\(t(0))</time></trkpt><trkpt lat="55.6" lon="12.5001"></trkpt>
+                <trkpt lat="55.6" lon="12.5002"><time>\(t(2))</time></trkpt><trkpt lat="55.6" lon="12.5003"><time>\(t(3))</time></trkpt>
+                """))
         #expect(recording.points.count == 3)
         #expect(recording.notes == ["1 of the 4 track points had no time and were left out."])
     }
@@ -124,7 +130,8 @@ import Testing
         var points = ""
         for second in 0..<5 {
             let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_790_000_000 + Double(second)))
-            points += #"<trkpt lat="55.6" lon="\#(12.5 + Double(second) * 0.0001)"><ele>1e16</ele><time>\#(time)</time><extensions><speed>1e15</speed></extensions></trkpt>"#
+            points +=
+                #"<trkpt lat="55.6" lon="\#(12.5 + Double(second) * 0.0001)"><ele>1e16</ele><time>\#(time)</time><extensions><speed>1e15</speed></extensions></trkpt>"#
         }
         let recording = try Self.activity(Self.gpx(points))
         #expect(recording.points.allSatisfy { $0.elevation == nil && $0.speed == nil })
@@ -166,14 +173,19 @@ import Testing
     @Test func pointsFromAClockThatResetAreLeftOutWithANote() throws {
         let t = { (date: Date) in ISO8601DateFormatter().string(from: date) }
         let now = Date().addingTimeInterval(-3600)
-        let recording = try Self.activity(Self.gpx("""
-            <trkpt lat="55.6" lon="12.5"><time>1980-01-06T00:00:00Z</time></trkpt>
-            <trkpt lat="55.6" lon="12.5001"><time>\(t(now))</time></trkpt><trkpt lat="55.6" lon="12.5002"><time>\(t(now.addingTimeInterval(1)))</time></trkpt>
-            """))
+        let recording = try Self.activity(
+            Self.gpx(
+                """
+                <trkpt lat="55.6" lon="12.5"><time>1980-01-06T00:00:00Z</time></trkpt>
+                <trkpt lat="55.6" lon="12.5001"><time>\(t(now))</time></trkpt><trkpt lat="55.6" lon="12.5002"><time>\(t(now.addingTimeInterval(1)))</time></trkpt>
+                """))
         #expect(recording.points.count == 2)
         #expect(recording.notes == ["One point with a time before 2000 or in the future (a device clock that reset) was left out."])
         // A file whose every time is impossible is kept whole, for the importer to name the times it refuses.
-        let allOld = try Self.activity(Self.gpx(#"<trkpt lat="55.6" lon="12.5"><time>1980-01-06T00:00:00Z</time></trkpt><trkpt lat="55.6" lon="12.5001"><time>1980-01-06T00:00:01Z</time></trkpt>"#))
+        let allOld = try Self.activity(
+            Self.gpx(
+                #"<trkpt lat="55.6" lon="12.5"><time>1980-01-06T00:00:00Z</time></trkpt><trkpt lat="55.6" lon="12.5001"><time>1980-01-06T00:00:01Z</time></trkpt>"#
+            ))
         #expect(allOld.points.count == 2)
     }
 }

@@ -31,11 +31,14 @@ import Testing
 
     @Test func writesEventsInUTCWithDurationSequenceAndStatus() {
         let start = Date(timeIntervalSince1970: 1_795_000_000) // 2026-11-18 11:06:40 UTC
-        let calendar = ICalendar(name: "Maya's games", events: [
-            ICalendar.Event(uid: "game-1@fieldhouse", start: start, durationMinutes: 90, summary: "Futsal, vs. Old Town",
-                            location: "Hall 2; court A", latitude: 55.68, longitude: 12.57, url: "https://x.test/games/1", sequence: 3),
-            ICalendar.Event(uid: "game-2@fieldhouse", start: start, durationMinutes: 45, summary: "Cancelled one", cancelled: true),
-        ], stamp: start)
+        let calendar = ICalendar(
+            name: "Maya's games",
+            events: [
+                ICalendar.Event(
+                    uid: "game-1@fieldhouse", start: start, durationMinutes: 90, summary: "Futsal, vs. Old Town",
+                    location: "Hall 2; court A", latitude: 55.68, longitude: 12.57, url: "https://x.test/games/1", sequence: 3),
+                ICalendar.Event(uid: "game-2@fieldhouse", start: start, durationMinutes: 45, summary: "Cancelled one", cancelled: true),
+            ], stamp: start)
         let text = calendar.render()
         #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
         #expect(text.hasSuffix("END:VCALENDAR\r\n"))
@@ -69,8 +72,10 @@ import Testing
         #expect(copenhagen == Date(timeIntervalSince1970: 1_795_717_800)) // 18:30 UTC in winter
         #expect(LocalTime.parts(of: copenhagen, zone: "Europe/Copenhagen") == ("2026-11-26", "19:30"))
         #expect(LocalTime.parts(of: copenhagen, zone: "America/New_York") == ("2026-11-26", "13:30"))
-        for (day, time, zone) in [("2026-02-30", "10:00", "UTC"), ("2026-11-26", "24:00", "UTC"), ("2026-11-26", "7:5", "UTC"),
-                                  ("2026-11-26", "+1:00", "UTC"), ("2026-11-26", "10:00", "Mars/Olympus")] {
+        for (day, time, zone) in [
+            ("2026-02-30", "10:00", "UTC"), ("2026-11-26", "24:00", "UTC"), ("2026-11-26", "7:5", "UTC"),
+            ("2026-11-26", "+1:00", "UTC"), ("2026-11-26", "10:00", "Mars/Olympus"),
+        ] {
             #expect(LocalTime.instant(day: day, time: time, zone: zone) == nil, "accepted \(day) \(time) \(zone)")
         }
     }

@@ -3,13 +3,14 @@ import Testing
 
 @Suite struct MarkdownTests {
     @Test func rendersAHeadingAndATable() {
-        let html = Markdown.html("""
-        # Warm-up
+        let html = Markdown.html(
+            """
+            # Warm-up
 
-        | Minutes | What |
-        |---------|------|
-        | 5       | Jog  |
-        """)
+            | Minutes | What |
+            |---------|------|
+            | 5       | Jog  |
+            """)
         #expect(html.contains("<h1 id=\"Warm-up\">Warm-up</h1>") || html.contains(">Warm-up</h1>"))
         #expect(html.contains("<table>"))
         #expect(html.contains("<th>Minutes</th>") || html.contains("<th> Minutes </th>") || html.contains(">Minutes</th>"))
@@ -36,8 +37,9 @@ import Testing
     }
 
     @Test func aDocumentSurvivesWritingAndReadingBack() throws {
-        let document = LearnDocument(title: "Drinking", slug: "drinking", category: "Nutrition and hydration", summary: "Water.",
-                                     audience: "everyone", videos: [.init(title: "How much", url: "https://example.org/v")], body: "## One\n\nText.")
+        let document = LearnDocument(
+            title: "Drinking", slug: "drinking", category: "Nutrition and hydration", summary: "Water.",
+            audience: "everyone", videos: [.init(title: "How much", url: "https://example.org/v")], body: "## One\n\nText.")
         #expect(try LearnDocument(parsing: document.fileText) == document)
     }
 }

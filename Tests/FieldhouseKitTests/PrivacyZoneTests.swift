@@ -73,8 +73,9 @@ import Testing
             for direction in 0..<8 {
                 let bearing = Double(direction) * .pi / 4 + 0.3
                 let run = (0...150).map { step in
-                    Coordinate(latitude: home.latitude + Double(step) * 10 * cos(bearing) / 111_320,
-                               longitude: home.longitude + Double(step) * 10 * sin(bearing) / (111_320 * cos(home.latitude * .pi / 180)))
+                    Coordinate(
+                        latitude: home.latitude + Double(step) * 10 * cos(bearing) / 111_320,
+                        longitude: home.longitude + Double(step) * 10 * sin(bearing) / (111_320 * cos(home.latitude * .pi / 180)))
                 }
                 let pieces = PrivacyTrim.visible(run, zones: [zone])
                 #expect(pieces.joined().allSatisfy { Geo.distance($0, home) >= 300 }, "the place's own circle stays hidden")

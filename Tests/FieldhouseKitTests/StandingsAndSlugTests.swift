@@ -3,11 +3,13 @@ import Testing
 
 @Suite struct StandingsTests {
     @Test func threePointsForAWinOneForADraw() {
-        let table = Standings.table(teams: ["A", "B", "C", "D"], results: [
-            .init(home: "A", away: "B", homeScore: 2, awayScore: 1),
-            .init(home: "C", away: "A", homeScore: 0, awayScore: 0),
-            .init(home: "B", away: "C", homeScore: 3, awayScore: 0),
-        ])
+        let table = Standings.table(
+            teams: ["A", "B", "C", "D"],
+            results: [
+                .init(home: "A", away: "B", homeScore: 2, awayScore: 1),
+                .init(home: "C", away: "A", homeScore: 0, awayScore: 0),
+                .init(home: "B", away: "C", homeScore: 3, awayScore: 0),
+            ])
         #expect(table.map(\.team) == ["A", "B", "C", "D"])
         let a = table[0]
         #expect((a.played, a.won, a.drawn, a.lost) == (2, 1, 1, 0))

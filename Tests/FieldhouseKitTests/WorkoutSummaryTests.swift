@@ -11,8 +11,9 @@ import Testing
     /// Ten minutes at one point a second, heart rate 150, climbing 1 m every 60 s.
     static func steadyRun() -> [TrackPoint] {
         (0...600).map { second in
-            TrackPoint(time: Int64(second) * 1000, latitude: 0, longitude: Double(second) * step,
-                       elevation: 100 + Double(second / 60), heartRate: 150)
+            TrackPoint(
+                time: Int64(second) * 1000, latitude: 0, longitude: Double(second) * step,
+                elevation: 100 + Double(second / 60), heartRate: 150)
         }
     }
 
@@ -96,8 +97,9 @@ import Testing
     }
 
     @Test func aMeasuredMaximumAndCoachZonesWin() {
-        let profile = AthleteProfile(age: 20, sex: .female, weightKg: 60, maxHeartRate: 200, restingHeartRate: 50,
-                                     zoneLimits: [100, 120, 140, 160, 180])
+        let profile = AthleteProfile(
+            age: 20, sex: .female, weightKg: 60, maxHeartRate: 200, restingHeartRate: 50,
+            zoneLimits: [100, 120, 140, 160, 180])
         let summary = WorkoutSummary.compute(points: Self.steadyRun(), sport: .running, profile: profile)
         #expect(summary.zoneMaximum == 200)
         #expect(summary.zoneSeconds == [0, 0, 600, 0, 0])
@@ -128,8 +130,9 @@ import Testing
     }
 
     @Test func aDeviceOdometerIsPreferredToGPS() {
-        let summary = WorkoutSummary.compute(points: Self.steadyRun(), sport: .cycling, profile: AthleteProfile(),
-                                             device: DeviceTotals(distance: 2100, calories: 120))
+        let summary = WorkoutSummary.compute(
+            points: Self.steadyRun(), sport: .cycling, profile: AthleteProfile(),
+            device: DeviceTotals(distance: 2100, calories: 120))
         #expect(summary.distance == 2100)
         #expect(summary.avgSpeed == 3.5)
         #expect(summary.calorieMethod == .device && summary.calories == 120)

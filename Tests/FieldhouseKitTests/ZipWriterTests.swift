@@ -11,12 +11,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
                 assert z.testzip() is None
                 print(json.dumps({i.filename: z.read(i).decode("utf-8") for i in z.infolist()}))
-            """, path]
+            """, path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

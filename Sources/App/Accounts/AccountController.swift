@@ -157,7 +157,8 @@ struct AccountController: RouteCollection {
     /// tabs and line breaks from addresses, so "/<TAB>/evil.example" would become "//evil.example", another site.
     static func safeNext(_ raw: String?) -> String {
         guard let raw, raw.utf8.count <= 2_000, raw.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }),
-              raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\") else { return "/" }
+            raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\")
+        else { return "/" }
         return raw
     }
 }

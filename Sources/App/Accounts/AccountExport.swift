@@ -30,7 +30,8 @@ enum AccountExport {
     static func ready(for userID: UUID, config: AppConfig, now: Date = Date()) -> Ready? {
         let path = path(for: userID, config: config)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let made = attributes[.modificationDate] as? Date, let bytes = attributes[.size] as? Int else { return nil }
+            let made = attributes[.modificationDate] as? Date, let bytes = attributes[.size] as? Int
+        else { return nil }
         guard now.timeIntervalSince(made) < keptFor else {
             try? FileManager.default.removeItem(atPath: path)
             return nil
@@ -119,19 +120,27 @@ enum AccountExport {
         let sports = try await UserSport.query(on: db).filter(\.$user.$id == userID).all().map(\.sport)
         let following = try await Follow.query(on: db).filter(\.$follower.$id == userID).with(\.$followee).all().map(\.followee.username)
         let followers = try await Follow.query(on: db).filter(\.$followee.$id == userID).with(\.$follower).all().map(\.follower.username)
-        try zip.add("profile.json", json(Profile(
-            username: user.username, displayName: user.displayName, email: user.email, bio: user.bio, birthDate: user.birthDate,
-            gender: user.gender.rawValue, heightCm: user.heightCm, weightKg: user.weightKg, homeName: user.homeName,
-            homeLatitude: user.homeLat, homeLongitude: user.homeLon, timeZone: user.timeZone, units: user.units.rawValue,
-            visibility: user.visibility.rawValue, continuousHeartRate: user.continuousHeartRate, maxHeartRate: user.maxHeartRate,
-            restingHeartRate: user.restingHeartRate, zoneBasis: user.zoneBasis, zonePercents: user.zonePercents,
-            sports: sports, following: following.sorted(), followers: followers.sorted(), createdAt: user.createdAt
-        )))
+        try zip.add(
+            "profile.json",
+            json(
+                Profile(
+                    username: user.username, displayName: user.displayName, email: user.email, bio: user.bio, birthDate: user.birthDate,
+                    gender: user.gender.rawValue, heightCm: user.heightCm, weightKg: user.weightKg, homeName: user.homeName,
+                    homeLatitude: user.homeLat, homeLongitude: user.homeLon, timeZone: user.timeZone, units: user.units.rawValue,
+                    visibility: user.visibility.rawValue, continuousHeartRate: user.continuousHeartRate, maxHeartRate: user.maxHeartRate,
+                    restingHeartRate: user.restingHeartRate, zoneBasis: user.zoneBasis, zonePercents: user.zonePercents,
+                    sports: sports, following: following.sorted(), followers: followers.sorted(), createdAt: user.createdAt
+                )))
         try zip.add("settings/goals.json", json(try await Goal.query(on: db).filter(\.$user.$id == userID).all()))
         try zip.add("settings/reminders.json", json(try await Reminder.query(on: db).filter(\.$user.$id == userID).all()))
         try zip.add("settings/privacy_zones.json", json(try await SavedPrivacyZone.query(on: db).filter(\.$user.$id == userID).all()))
-        try zip.add("settings/devices.json", json(try await DeviceToken.query(on: db).filter(\.$user.$id == userID).all()
-            .map { ["name": $0.name, "last_used_at": $0.lastUsedAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? ""] }))
+        try zip.add(
+            "settings/devices.json",
+            json(
+                try await DeviceToken.query(on: db).filter(\.$user.$id == userID).all()
+                    .map {
+                        ["name": $0.name, "last_used_at": $0.lastUsedAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? ""]
+                    }))
         try zip.add("routes.json", json(try await Route.query(on: db).filter(\.$user.$id == userID).all()))
 
         // Workouts: the stored record, and the track as GPX (when it has positions) and CSV.
@@ -140,10 +149,16 @@ enum AccountExport {
         for workout in workouts {
             guard let timeline = try await WorkoutTimeline.load(workout, ownerView: true, on: db), !timeline.points.isEmpty else { continue }
             let day = SampleTime.rfc3339(milliseconds: workout.startMS).prefix(10)
-            let name = "workouts/\(day)-\(Slug.make(workout.name).isEmpty ? "workout" : Slug.make(workout.name))-\(try workout.requireID().uuidString.lowercased().prefix(8))"
+            let name =
+                "workouts/\(day)-\(Slug.make(workout.name).isEmpty ? "workout" : Slug.make(workout.name))-\(try workout.requireID().uuidString.lowercased().prefix(8))"
             if timeline.points.contains(where: { $0.latitude != nil }) {
-                try zip.add(name + ".gpx", Array(WorkoutExport.gpx(workout, points: timeline.points,
-                                                                  segmentStarts: workout.segmentStarts(in: timeline.points)).utf8))
+                try zip.add(
+                    name + ".gpx",
+                    Array(
+                        WorkoutExport.gpx(
+                            workout, points: timeline.points,
+                            segmentStarts: workout.segmentStarts(in: timeline.points)
+                        ).utf8))
             }
             try zip.add(name + ".csv", Array(WorkoutExport.csv(timeline.points).utf8))
         }
@@ -162,30 +177,49 @@ enum AccountExport {
         try zip.add("comments.json", json(try await WorkoutComment.query(on: db).filter(\.$author.$id == userID).all()))
 
         let memberships = try await Membership.query(on: db).filter(\.$user.$id == userID).with(\.$team).all()
-        try zip.add("teams.json", json(memberships.map {
-            ["team": $0.team.name, "slug": $0.team.slug, "role": $0.role.rawValue,
-             "since": $0.createdAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? ""]
-        }))
+        try zip.add(
+            "teams.json",
+            json(
+                memberships.map {
+                    [
+                        "team": $0.team.name, "slug": $0.team.slug, "role": $0.role.rawValue,
+                        "since": $0.createdAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? "",
+                    ]
+                }))
         // A game's place only where the person may see it (not while a protected game's organiser
         // has yet to accept them), as on the game's page.
         let answers = try await GamePlayer.query(on: db).filter(\.$user.$id == userID).with(\.$game).all()
-        try zip.add("games.json", json(answers.map { answer in
-            let game = answer.game
-            let showPlace = GameAccess.canSeeExactPlace(privacy: game.privacy, isMember: game.$team.id != nil && answer.status != .requested,
-                                                        isOrganiser: game.$organiser.id == userID, holdsPlace: answer.status == .joined)
-            return ["game": game.id?.uuidString.lowercased() ?? "", "sport": game.sport, "place": showPlace ? game.placeName ?? "" : "",
-                    "starts_at": SampleTime.rfc3339(milliseconds: Int64(game.startsAt.timeIntervalSince1970 * 1000)), "answer": answer.status.rawValue]
-        }))
+        try zip.add(
+            "games.json",
+            json(
+                answers.map { answer in
+                    let game = answer.game
+                    let showPlace = GameAccess.canSeeExactPlace(
+                        privacy: game.privacy, isMember: game.$team.id != nil && answer.status != .requested,
+                        isOrganiser: game.$organiser.id == userID, holdsPlace: answer.status == .joined)
+                    return [
+                        "game": game.id?.uuidString.lowercased() ?? "", "sport": game.sport, "place": showPlace ? game.placeName ?? "" : "",
+                        "starts_at": SampleTime.rfc3339(milliseconds: Int64(game.startsAt.timeIntervalSince1970 * 1000)), "answer": answer.status.rawValue,
+                    ]
+                }))
         // A request held back from a child is theirs to never see, and looks sent to the coach.
         let grants = try await CoachGrant.query(on: db).group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }
             .with(\.$coach).with(\.$athlete).all()
             .filter { !($0.held && $0.$athlete.id == userID) }
-        try zip.add("coaching/grants.json", json(grants.map {
-            ["coach": $0.coach.username, "athlete": $0.athlete.username, "status": $0.status.rawValue,
-             "accepted_at": $0.acceptedAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? ""]
-        }))
-        try zip.add("coaching/plans.json", json(try await PlannedWorkout.query(on: db)
-            .group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }.sort(\.$day).all()))
+        try zip.add(
+            "coaching/grants.json",
+            json(
+                grants.map {
+                    [
+                        "coach": $0.coach.username, "athlete": $0.athlete.username, "status": $0.status.rawValue,
+                        "accepted_at": $0.acceptedAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? "",
+                    ]
+                }))
+        try zip.add(
+            "coaching/plans.json",
+            json(
+                try await PlannedWorkout.query(on: db)
+                    .group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }.sort(\.$day).all()))
     }
 
     /// One CSV per sample table, read in pages along the table's key so no page is held long.
@@ -197,9 +231,11 @@ enum AccountExport {
             var after = Int64.min
             while true {
                 let list = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                let rows = try await sql.raw("""
+                let rows = try await sql.raw(
+                    """
                     SELECT t, \(unsafeRaw: list) FROM \(ident: table) WHERE user_id = \(bind: userID) AND t > \(bind: after) ORDER BY t LIMIT 5000
-                    """).all()
+                    """
+                ).all()
                 guard let last = rows.last else { break }
                 var text = ""
                 for row in rows {

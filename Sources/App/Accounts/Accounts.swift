@@ -18,7 +18,9 @@ enum Accounts: Feature {
     static func seedDemo(_ app: Application) async throws -> [String] {
         let added = try await DemoPeople.seed(app: app)
         guard added > 0 else { return [] }
-        return ["Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json")."]
+        return [
+            "Added \(added) demo people. Sign in as maya (or any of them) with the password \(DemoPeople.password(app: app) ?? "in Resources/Demo/people.json")."
+        ]
     }
 
     static func resume(_ app: Application) async throws {
@@ -27,12 +29,14 @@ enum Accounts: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 10, label: "Profile", url: .profileSettings),
-         SettingsTab(order: 20, label: "Picture", url: .avatarSettings),
-         SettingsTab(order: 30, label: "Privacy", url: .privacySettings),
-         SettingsTab(order: 50, label: "Password", url: .passwordSettings),
-         SettingsTab(order: 100, label: "Export", url: .exportSettings),
-         SettingsTab(order: 110, label: "Delete account", url: .deleteAccountSettings)]
+        [
+            SettingsTab(order: 10, label: "Profile", url: .profileSettings),
+            SettingsTab(order: 20, label: "Picture", url: .avatarSettings),
+            SettingsTab(order: 30, label: "Privacy", url: .privacySettings),
+            SettingsTab(order: 50, label: "Password", url: .passwordSettings),
+            SettingsTab(order: 100, label: "Export", url: .exportSettings),
+            SettingsTab(order: 110, label: "Delete account", url: .deleteAccountSettings),
+        ]
     }
 }
 

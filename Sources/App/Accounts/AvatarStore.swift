@@ -47,8 +47,9 @@ enum AvatarStore {
 
     private static func reencode(_ data: Data, format: ImageFormat, config: AppConfig) throws -> String {
         let header = try PhotoRenderer.header(data)
-        let rendered = try PhotoRenderer.render(data, box: side, square: true,
-                                                as: PhotoRenderer.servedFormat(for: format, hasAlpha: header.hasAlpha))
+        let rendered = try PhotoRenderer.render(
+            data, box: side, square: true,
+            as: PhotoRenderer.servedFormat(for: format, hasAlpha: header.hasAlpha))
         let name = UUID().uuidString.lowercased() + suffix + "." + rendered.format.fileExtension
         try PhotoFiles.writeAtomically(rendered.bytes, to: path(of: name, config: config))
         return name
@@ -68,7 +69,8 @@ enum AvatarStore {
             guard let old = person.avatarFile, format(ofFile: old) == nil else { continue }
             let name: String? = try await PhotoFiles.render(on: app) {
                 guard let data = FileManager.default.contents(atPath: path(of: old, config: config)),
-                      let format = ImageFormat.sniff(data.prefix(12)) else { return nil }
+                    let format = ImageFormat.sniff(data.prefix(12))
+                else { return nil }
                 return try? reencode(data, format: format, config: config)
             }
             try await User.query(on: app.db).filter(\.$id == person.requireID()).set(\.$avatarFile, to: name).update()

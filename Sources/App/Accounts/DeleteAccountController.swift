@@ -42,11 +42,13 @@ struct DeleteAccountController: RouteCollection {
         let leagues = try await League.query(on: req.db).filter(\.$manager.$id == userID).sort(\.$name).all().map(\.name)
         let pickups = try await Game.query(on: req.db).filter(\.$organiser.$id == userID).filter(\.$team.$id == nil)
             .filter(\.$status == .scheduled).filter(\.$startsAt > Date()).count()
-        return try await req.view.render("accounts/settings_delete", Page(
-            layout: req.layout(title: "Delete account", section: .settings, hasForms: true), username: user.username,
-            teams: steps.map { TeamFate(name: $0.team.name, url: SiteURL.team(slug: $0.team.slug).path, successor: $0.successor?.displayName) },
-            leagues: leagues, upcomingPickups: pickups, errors: errors
-        ))
+        return try await req.view.render(
+            "accounts/settings_delete",
+            Page(
+                layout: req.layout(title: "Delete account", section: .settings, hasForms: true), username: user.username,
+                teams: steps.map { TeamFate(name: $0.team.name, url: SiteURL.team(slug: $0.team.slug).path, successor: $0.successor?.displayName) },
+                leagues: leagues, upcomingPickups: pickups, errors: errors
+            ))
     }
 
     func delete(req: Request) async throws -> Response {

@@ -41,7 +41,8 @@ enum DemoPeople {
                     continue
                 }
                 guard AccountRules.username(person.username).error == nil,
-                      let birth = CalendarDate(iso: person.birth) else {
+                    let birth = CalendarDate(iso: person.birth)
+                else {
                     throw Abort(.internalServerError, reason: "Demo person \(person.username) is invalid")
                 }
                 let user = User(
@@ -57,7 +58,8 @@ enum DemoPeople {
                 user.homeLat = person.lat
                 user.homeLon = person.lon
                 user.timeZone = person.zone
-                user.visibility = person.visibility.flatMap(User.Visibility.init(rawValue:))
+                user.visibility =
+                    person.visibility.flatMap(User.Visibility.init(rawValue:))
                     ?? AccountRules.defaultVisibility(birthDate: birth)
                 try await user.create(on: db)
                 let id = try user.requireID()

@@ -27,12 +27,14 @@ struct ExportController: RouteCollection {
         let state = await req.application.exportJobs.state(of: userID)
         let ready = state == .running ? nil : AccountExport.ready(for: userID, config: req.application.config)
         let format = Format(user)
-        return try await req.view.render("accounts/settings_export", Page(
-            layout: req.layout(title: "Export your data", section: .settings, refreshSeconds: state == .running ? 3 : nil),
-            preparing: state == .running, failed: state == .failed,
-            ready: ready.map { format.when($0.made) }, until: ready.map { format.when($0.made.addingTimeInterval(AccountExport.keptFor)) },
-            size: ready.map { Format.fileSize($0.bytes) }
-        ))
+        return try await req.view.render(
+            "accounts/settings_export",
+            Page(
+                layout: req.layout(title: "Export your data", section: .settings, refreshSeconds: state == .running ? 3 : nil),
+                preparing: state == .running, failed: state == .failed,
+                ready: ready.map { format.when($0.made) }, until: ready.map { format.when($0.made.addingTimeInterval(AccountExport.keptFor)) },
+                size: ready.map { Format.fileSize($0.bytes) }
+            ))
     }
 
     func start(req: Request) async throws -> Response {
@@ -49,7 +51,8 @@ struct ExportController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         guard await req.application.exportJobs.state(of: userID) != .running,
-              let ready = AccountExport.ready(for: userID, config: req.application.config) else {
+            let ready = AccountExport.ready(for: userID, config: req.application.config)
+        else {
             throw Abort(.notFound, reason: "There is no export ready. Prepare one on the export page.")
         }
         let response = try await req.fileio.asyncStreamFile(at: ready.path, mediaType: .zip)

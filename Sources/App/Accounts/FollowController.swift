@@ -24,9 +24,11 @@ struct FollowController: RouteCollection {
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 // A double click: the first request already made the follow.
             }
-            req.flash(.success, status == .accepted
-                ? "You now follow \(target.displayName)."
-                : "Follow request sent. \(target.displayName) will see it and can accept it.")
+            req.flash(
+                .success,
+                status == .accepted
+                    ? "You now follow \(target.displayName)."
+                    : "Follow request sent. \(target.displayName) will see it and can accept it.")
         }
         return req.redirect(to: Self.back(req, fallback: SiteURL.person(username: target.username).path))
     }
@@ -62,16 +64,25 @@ struct FollowController: RouteCollection {
         let followBackIDs = acceptedFollowers.filter { !iFollow.contains($0) }
 
         var pager = Pager(req: req, perPage: 50)
-        let friendRows = friendIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
-            $0.where("id", .in, friendIDs).orderBy("search_name").offset(pager.offset).limit(pager.fetchLimit)
-        }
+        let friendRows =
+            friendIDs.isEmpty
+            ? []
+            : try await PersonLoader.select(on: req.db) {
+                $0.where("id", .in, friendIDs).orderBy("search_name").offset(pager.offset).limit(pager.fetchLimit)
+            }
         let friends = pager.finish(friendRows, at: .friends, query: [])
-        let requests = requestIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
-            $0.where("id", .in, requestIDs).orderBy("search_name")
-        }
-        let followBack = followBackIDs.isEmpty ? [] : try await PersonLoader.select(on: req.db) {
-            $0.where("id", .in, followBackIDs).orderBy("search_name").limit(50)
-        }
+        let requests =
+            requestIDs.isEmpty
+            ? []
+            : try await PersonLoader.select(on: req.db) {
+                $0.where("id", .in, requestIDs).orderBy("search_name")
+            }
+        let followBack =
+            followBackIDs.isEmpty
+            ? []
+            : try await PersonLoader.select(on: req.db) {
+                $0.where("id", .in, followBackIDs).orderBy("search_name").limit(50)
+            }
 
         let page = FriendsPage(
             layout: req.layout(title: "Friends", section: .people),
@@ -87,7 +98,7 @@ struct FollowController: RouteCollection {
         let viewer = try req.requireUser()
         let username = (req.parameters.get("username") ?? "").lowercased()
         guard let requester = try await User.query(on: req.db).filter(\.$username == username).first(),
-              let follow = try await Follow.query(on: req.db)
+            let follow = try await Follow.query(on: req.db)
                 .filter(\.$follower.$id == requester.requireID())
                 .filter(\.$followee.$id == viewer.requireID())
                 .filter(\.$status == .pending).first()

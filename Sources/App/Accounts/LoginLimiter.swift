@@ -20,8 +20,10 @@ struct LoginLimiter {
 
     static func keys(login: String, address: String?) -> [Key] {
         let address = address ?? "unknown"
-        return [Key(name: "account:" + login.lowercased() + "@" + address, limit: maxFailures),
-                Key(name: "address:" + address, limit: maxFailuresPerAddress)]
+        return [
+            Key(name: "account:" + login.lowercased() + "@" + address, limit: maxFailures),
+            Key(name: "address:" + address, limit: maxFailuresPerAddress),
+        ]
     }
 
     /// When the caller may try again, or nil when they may try now.

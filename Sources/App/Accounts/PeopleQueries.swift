@@ -15,11 +15,13 @@ enum PeopleQueries {
     /// Friends: people who follow `userID` and whom `userID` follows, both accepted.
     static func friendIDs(of userID: UUID, on db: any Database) async throws -> [UUID] {
         struct Row: Decodable { let id: UUID }
-        return try await (db as! any SQLDatabase).raw("""
+        return try await (db as! any SQLDatabase).raw(
+            """
             SELECT a.followee_id AS id FROM follows a
             JOIN follows b ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id
             WHERE a.follower_id = \(bind: userID) AND a.status = 'accepted' AND b.status = 'accepted'
-            """).all(decoding: Row.self).map(\.id)
+            """
+        ).all(decoding: Row.self).map(\.id)
     }
 
     /// Restricts a query of users to people the viewer may know exist (see `ProfilePolicy.canSeeExists`).
@@ -97,13 +99,17 @@ enum ProfileQuery {
     /// The person with their sports loaded, and their accepted follower and following counts.
     static func load(username: String, on db: any Database) async throws -> (user: User, followers: Int, following: Int)? {
         let sql = db as! any SQLDatabase
-        guard let row = try await sql.raw("""
-            SELECT u.id, u.username, u.display_name, u.bio, u.birth_date, u.gender, u.home_name,
-                   u.visibility, u.avatar_file, u.created_at,
-                   (SELECT COUNT(*) FROM follows f WHERE f.followee_id = u.id AND f.status = 'accepted') AS followers,
-                   (SELECT COUNT(*) FROM follows f WHERE f.follower_id = u.id AND f.status = 'accepted') AS following
-            FROM users u WHERE u.username = \(bind: username)
-            """).first(decoding: Row.self) else { return nil }
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT u.id, u.username, u.display_name, u.bio, u.birth_date, u.gender, u.home_name,
+                       u.visibility, u.avatar_file, u.created_at,
+                       (SELECT COUNT(*) FROM follows f WHERE f.followee_id = u.id AND f.status = 'accepted') AS followers,
+                       (SELECT COUNT(*) FROM follows f WHERE f.follower_id = u.id AND f.status = 'accepted') AS following
+                FROM users u WHERE u.username = \(bind: username)
+                """
+            ).first(decoding: Row.self)
+        else { return nil }
         let sports = try await sql.raw("SELECT sport, skill FROM user_sports WHERE user_id = \(bind: row.id)")
             .all(decoding: SportRow.self)
 

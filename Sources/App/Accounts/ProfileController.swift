@@ -66,18 +66,21 @@ struct ProfileController: RouteCollection {
         let counts = full ? (followers, following) : (0, 0)
         let age = user.birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: .today) }
 
-        let sports = full ? user.sports.compactMap { line -> SportLine? in
-            guard let sport = Sport(rawValue: line.sport), let skill = Skill(rawValue: line.skill) else { return nil }
-            return SportLine(sport: sport.label, skill: skill.label)
-        }.sorted { $0.sport < $1.sport } : []
+        let sports =
+            full
+            ? user.sports.compactMap { line -> SportLine? in
+                guard let sport = Sport(rawValue: line.sport), let skill = Skill(rawValue: line.skill) else { return nil }
+                return SportLine(sport: sport.label, skill: skill.label)
+            }.sorted { $0.sport < $1.sport } : []
 
         var note: String?
         if relation.isSelf {
-            note = switch user.visibility {
-            case .public: "Your profile is public."
-            case .followers: "Only your followers see your profile."
-            case .private: "Your profile is private: hidden from search, seen only by your followers."
-            }
+            note =
+                switch user.visibility {
+                case .public: "Your profile is public."
+                case .followers: "Only your followers see your profile."
+                case .private: "Your profile is private: hidden from search, seen only by your followers."
+                }
         }
         let page = ProfilePage(
             layout: req.layout(title: user.displayName, section: .people),
@@ -101,11 +104,13 @@ struct ProfileController: RouteCollection {
     /// The person's public and protected teams. Private teams never appear on a profile, not even
     /// to someone who plays in them too: the profile is not the place to reveal them.
     static func listedTeams(of userID: UUID, on db: any Database) async throws -> [TeamLine] {
-        try await (db as! any SQLDatabase).raw("""
+        try await (db as! any SQLDatabase).raw(
+            """
             SELECT t.slug, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
             WHERE m.user_id = \(bind: userID) AND t.privacy <> \(bind: Team.Privacy.private.rawValue)
             ORDER BY t.name
-            """).all().map { row in
+            """
+        ).all().map { row in
             TeamLine(
                 slug: try row.decode(column: "slug", as: String.self),
                 name: try row.decode(column: "name", as: String.self),
@@ -124,7 +129,8 @@ struct ProfileController: RouteCollection {
     func avatar(req: Request) async throws -> Response {
         let (user, relation) = try await Self.visiblePerson(req)
         guard ProfilePolicy.canViewProfile(user, relation), let file = user.avatarFile,
-              let format = AvatarStore.format(ofFile: file) else { throw Abort(.notFound) }
+            let format = AvatarStore.format(ofFile: file)
+        else { throw Abort(.notFound) }
         let response = try await req.fileio.asyncStreamFile(at: AvatarStore.path(of: file, config: req.application.config))
         response.headers.replaceOrAdd(name: .contentType, value: format.mimeType)
         // Private: a shared cache must never hand one person's allowed avatar to someone else.

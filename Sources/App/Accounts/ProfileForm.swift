@@ -91,16 +91,19 @@ struct ProfileForm: Content {
         }
 
         guard errors.isEmpty, let birthDate = birth.value, let genderValue, let heightCm = height.value,
-              let weightKg = weight.value, let unitsValue else { return (nil, errors) }
-        return (Valid(
-            displayName: name.value, bio: bioText.isEmpty ? nil : bioText, birthDate: birthDate,
-            gender: genderValue, heightCm: heightCm, weightKg: weightKg,
-            homeName: place.isEmpty ? nil : place,
-            // Home is kept coarse (about 1 km), enough for "games near me" and no more.
-            homeLat: lat.value.map { ($0 * 100).rounded() / 100 }, homeLon: lon.value.map { ($0 * 100).rounded() / 100 },
-            timeZone: zone, units: unitsValue, continuousHeartRate: continuous_hr == "on",
-            sports: played.sorted { $0.0.rawValue < $1.0.rawValue }
-        ), [:])
+            let weightKg = weight.value, let unitsValue
+        else { return (nil, errors) }
+        return (
+            Valid(
+                displayName: name.value, bio: bioText.isEmpty ? nil : bioText, birthDate: birthDate,
+                gender: genderValue, heightCm: heightCm, weightKg: weightKg,
+                homeName: place.isEmpty ? nil : place,
+                // Home is kept coarse (about 1 km), enough for "games near me" and no more.
+                homeLat: lat.value.map { ($0 * 100).rounded() / 100 }, homeLon: lon.value.map { ($0 * 100).rounded() / 100 },
+                timeZone: zone, units: unitsValue, continuousHeartRate: continuous_hr == "on",
+                sports: played.sorted { $0.0.rawValue < $1.0.rawValue }
+            ), [:]
+        )
     }
 
     private static func measure(_ raw: String?, name: String, range: ClosedRange<Double>, unit: String) -> (value: Double?, error: String?) {

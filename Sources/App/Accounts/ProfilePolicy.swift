@@ -96,11 +96,14 @@ struct Relations {
         }
         // Anyone can join a public team at once, so only a team one is let into, or runs, counts.
         struct Row: Decodable { let user_id: UUID }
-        relations.teammates = Set(try await (db as! any SQLDatabase).raw("""
-            SELECT DISTINCT a.user_id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
-            WHERE a.user_id IN (\(binds: people)) AND b.user_id = \(bind: viewerID)
-              AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach'))
-            """).all(decoding: Row.self).map(\.user_id))
+        relations.teammates = Set(
+            try await (db as! any SQLDatabase).raw(
+                """
+                SELECT DISTINCT a.user_id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
+                WHERE a.user_id IN (\(binds: people)) AND b.user_id = \(bind: viewerID)
+                  AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach'))
+                """
+            ).all(decoding: Row.self).map(\.user_id))
         return relations
     }
 
@@ -132,7 +135,8 @@ struct PersonCard: Encodable {
         initials = user.initials
         avatarURL = visible && user.avatarFile != nil ? SiteURL.avatar(username: user.username).path : nil
         bio = visible ? user.bio.map { $0.count > 140 ? String($0.prefix(137)) + "…" : $0 } : nil
-        sports = visible && user.$sports.value != nil
+        sports =
+            visible && user.$sports.value != nil
             ? user.sports.compactMap { Sport(rawValue: $0.sport)?.label }.sorted().joined(separator: ", ")
             : nil
         isLimited = !visible

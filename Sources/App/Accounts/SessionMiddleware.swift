@@ -27,7 +27,8 @@ struct SessionMiddleware: AsyncMiddleware {
             """
         let row = try await (request.db as! any SQLDatabase).raw(query).first()
         guard let row, let user = try? User(row: row.decode(model: User.Row.self)),
-              let stored = try? row.decode(model: SessionRow.self) else {
+            let stored = try? row.decode(model: SessionRow.self)
+        else {
             let response = try await next.respond(to: request)
             response.cookies[Self.cookieName] = .expiredAtRoot
             return response

@@ -99,7 +99,6 @@ struct SettingsController: RouteCollection {
         return try await req.view.render("accounts/settings_profile", page).encodeResponse(status: status, for: req)
     }
 
-
     // MARK: Avatar
 
     struct AvatarPage: Encodable {
@@ -178,7 +177,8 @@ struct SettingsController: RouteCollection {
 
     func passwordPage(req: Request) async throws -> View {
         _ = try req.requireUser()
-        return try await req.view.render("accounts/settings_password", PasswordPage(layout: req.layout(title: "Change password", section: .settings), errors: [:]))
+        return try await req.view.render(
+            "accounts/settings_password", PasswordPage(layout: req.layout(title: "Change password", section: .settings), errors: [:]))
     }
 
     func savePassword(req: Request) async throws -> Response {

@@ -9,9 +9,11 @@ enum BenchChallenges {
     static func seed(count: Int, app: Application) async throws {
         let config = app.config
         try await app.db.transaction { db in
-            let people = Dictionary(uniqueKeysWithValues: try await User.query(on: db).filter(\.$username ~~ ["maya", "jonas", "amara"]).all().map { ($0.username, $0) })
+            let people = Dictionary(
+                uniqueKeysWithValues: try await User.query(on: db).filter(\.$username ~~ ["maya", "jonas", "amara"]).all().map { ($0.username, $0) })
             guard let maya = try people["maya"]?.requireID(), let jonas = try people["jonas"]?.requireID(),
-                  let amara = try people["amara"]?.requireID() else {
+                let amara = try people["amara"]?.requireID()
+            else {
                 throw Abort(.internalServerError, reason: "Seed the demo people first.")
             }
             let bytes = DemoChallenges.Picture.hill.png()

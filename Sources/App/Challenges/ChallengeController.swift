@@ -63,8 +63,10 @@ struct ChallengeController: RouteCollection {
         do {
             let form = ChallengeForm(body)
             // A retried submission (a double tap, a reload after a lost answer) finds the first one.
-            if !form.key.isEmpty, let existing = try await Challenge.query(on: req.db)
-                .filter(\.$sender.$id == userID).filter(\.$clientKey == form.key).first() {
+            if !form.key.isEmpty,
+                let existing = try await Challenge.query(on: req.db)
+                    .filter(\.$sender.$id == userID).filter(\.$clientKey == form.key).first()
+            {
                 await receiver.discard()
                 return req.redirect(to: existing.url)
             }
@@ -116,7 +118,8 @@ struct ChallengeController: RouteCollection {
                 return challenge
             }
             await req.application.photoSizer.enqueue([challenge.$photo.id])
-            var message = recipients.isEmpty ? "Your public challenge is up." : "Challenge sent to \(recipients.count) friend\(recipients.count == 1 ? "" : "s")."
+            var message =
+                recipients.isEmpty ? "Your public challenge is up." : "Challenge sent to \(recipients.count) friend\(recipients.count == 1 ? "" : "s")."
             if form.location == "photo" && place == nil { message += " Your photo had no location, so none is shown." }
             req.flash(.success, message)
             return req.redirect(to: challenge.url)

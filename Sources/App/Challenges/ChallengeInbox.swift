@@ -78,14 +78,16 @@ enum ChallengeInbox {
         let now = Date()
         let format = Format(viewer)
         let imperial = viewer.units == .imperial
-        let columns = SQLRaw("""
+        let columns = SQLRaw(
+            """
             c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, p.sizes, u.display_name AS sender_name,
             c.sender_id, c.is_public, c.recipient_count, c.completed_count
             """)
         let rows: [ChallengeRow]
         switch list {
         case .judge:
-            let replies = try await sql.raw("""
+            let replies = try await sql.raw(
+                """
                 SELECT r.id AS response_id, c.id, c.caption, r.created_at, r.photo_id, p.orientation, p.sizes,
                        u.display_name AS replier_name, r.distance_m, r.taken_before
                 FROM challenge_responses r
@@ -94,7 +96,8 @@ enum ChallengeInbox {
                 JOIN photos p ON p.id = r.photo_id
                 WHERE r.challenger_id = \(bind: me) AND r.status = 'pending'
                 ORDER BY r.created_at ASC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
-                """).all(decoding: ReplyRow.self)
+                """
+            ).all(decoding: ReplyRow.self)
             return replies.map { row in
                 var flags: [String] = []
                 if let metres = row.distance_m, metres > flagMetres {
@@ -112,7 +115,8 @@ enum ChallengeInbox {
             // Ordered by the recipient row's own time (the challenge's, to the millisecond) so the
             // (user_id, created_at) index yields the page in order and the per-row lookups of
             // "my latest reply" run only for the rows shown.
-            rows = try await sql.raw("""
+            rows = try await sql.raw(
+                """
                 SELECT \(columns),
                   (SELECT r.status FROM challenge_responses r WHERE r.challenge_id = c.id AND r.user_id = \(bind: me)
                    ORDER BY r.created_at DESC LIMIT 1) AS my_status,
@@ -124,24 +128,30 @@ enum ChallengeInbox {
                 JOIN photos p ON p.id = c.photo_id
                 WHERE cr.user_id = \(bind: me) AND cr.completed_at IS NULL AND (c.deadline IS NULL OR c.deadline > \(bind: now))
                 ORDER BY cr.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
-                """).all(decoding: ChallengeRow.self)
+                """
+            ).all(decoding: ChallengeRow.self)
         case .sent:
-            rows = try await sql.raw("""
+            rows = try await sql.raw(
+                """
                 SELECT \(columns), NULL AS my_status, NULL AS my_reason
                 FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
                 WHERE c.sender_id = \(bind: me) AND (c.deadline IS NULL OR c.deadline > \(bind: now))
                   AND (c.is_public = \(bind: true) OR c.completed_count < c.recipient_count)
                 ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
-                """).all(decoding: ChallengeRow.self)
+                """
+            ).all(decoding: ChallengeRow.self)
         case .public:
-            rows = try await sql.raw("""
+            rows = try await sql.raw(
+                """
                 SELECT \(columns), NULL AS my_status, NULL AS my_reason
                 FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
                 WHERE c.is_public = \(bind: true) AND (c.deadline IS NULL OR c.deadline > \(bind: now))
                 ORDER BY c.created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
-                """).all(decoding: ChallengeRow.self)
+                """
+            ).all(decoding: ChallengeRow.self)
         case .finished:
-            rows = try await sql.raw("""
+            rows = try await sql.raw(
+                """
                 SELECT * FROM (
                   SELECT \(columns), NULL AS my_status, NULL AS my_reason
                   FROM challenges c JOIN users u ON u.id = c.sender_id JOIN photos p ON p.id = c.photo_id
@@ -155,7 +165,8 @@ enum ChallengeInbox {
                   JOIN photos p ON p.id = c.photo_id
                   WHERE cr.user_id = \(bind: me) AND (cr.completed_at IS NOT NULL OR (c.deadline IS NOT NULL AND c.deadline <= \(bind: now)))
                 ) f ORDER BY created_at DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
-                """).all(decoding: ChallengeRow.self)
+                """
+            ).all(decoding: ChallengeRow.self)
         }
         return rows.map { row in
             let mine = row.sender_id == me
@@ -174,9 +185,12 @@ enum ChallengeInbox {
                     detail = row.deadline.map { "Due \(format.shortWhen($0))" } ?? "No deadline"
                 }
             }
-            let who = mine && list == .public ? "From you" : mine
-                ? (row.is_public ? "Public challenge" : "To \(row.recipient_count) friend\(row.recipient_count == 1 ? "" : "s")")
-                : "From \(row.sender_name)"
+            let who =
+                mine && list == .public
+                ? "From you"
+                : mine
+                    ? (row.is_public ? "Public challenge" : "To \(row.recipient_count) friend\(row.recipient_count == 1 ? "" : "s")")
+                    : "From \(row.sender_name)"
             return Item(
                 url: SiteURL.challenge(row.id).path, photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil),
                 orientation: row.orientation, caption: row.caption, who: who, detail: detail, flags: [],

@@ -94,7 +94,8 @@ struct ChallengePage: Encodable {
         let format = Format(viewer)
         let imperial = viewer.units == .imperial
         guard let photo = try await Photo.find(challenge.$photo.id, on: req.db),
-              let sender = try await User.find(challenge.$sender.id, on: req.db) else { throw Abort(.notFound) }
+            let sender = try await User.find(challenge.$sender.id, on: req.db)
+        else { throw Abort(.notFound) }
 
         let all = try await ChallengeResponse.query(on: req.db).filter(\.$challenge.$id == challengeID)
             .sort(\.$createdAt, .ascending).with(\.$user).with(\.$photo).all()
@@ -119,17 +120,18 @@ struct ChallengePage: Encodable {
                 if response.takenBefore { flags.append("Photo taken before the challenge was sent") }
             }
             let place = response.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
-            replies.append(Reply(
-                id: try response.requireID().uuidString.lowercased(), number: number,
-                name: response.user.displayName, profileURL: SiteURL.person(username: response.user.username).path,
-                isMine: response.$user.id == access.viewerID, photo: PhotoView(response.photo), note: response.note,
-                status: response.status.rawValue, statusLabel: Self.label(response.status),
-                stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
-                reason: response.reason, place: place?.text, mapURL: place?.mapURL,
-                distance: response.distanceMetres.map { "\(Format.proximity($0, imperial: imperial)) from the challenge" },
-                flags: flags, sentAt: format.shortWhen(response.createdAt ?? Date()),
-                canJudge: access.isSender && response.status == .pending
-            ))
+            replies.append(
+                Reply(
+                    id: try response.requireID().uuidString.lowercased(), number: number,
+                    name: response.user.displayName, profileURL: SiteURL.person(username: response.user.username).path,
+                    isMine: response.$user.id == access.viewerID, photo: PhotoView(response.photo), note: response.note,
+                    status: response.status.rawValue, statusLabel: Self.label(response.status),
+                    stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
+                    reason: response.reason, place: place?.text, mapURL: place?.mapURL,
+                    distance: response.distanceMetres.map { "\(Format.proximity($0, imperial: imperial)) from the challenge" },
+                    flags: flags, sentAt: format.shortWhen(response.createdAt ?? Date()),
+                    canJudge: access.isSender && response.status == .pending
+                ))
         }
 
         var recipients: [Person] = []
@@ -162,7 +164,8 @@ struct ChallengePage: Encodable {
             senderName: sender.displayName, senderURL: SiteURL.person(username: sender.username).path,
             sentAt: format.shortWhen(challenge.createdAt ?? Date()),
             deadline: challenge.deadline.map(format.shortWhen), closed: challenge.isClosed(),
-            isPublic: challenge.isPublic, isSender: access.isSender, progress: Self.progress(recipients: challenge.recipientCount, completed: challenge.completedCount, isPublic: challenge.isPublic),
+            isPublic: challenge.isPublic, isSender: access.isSender,
+            progress: Self.progress(recipients: challenge.recipientCount, completed: challenge.completedCount, isPublic: challenge.isPublic),
             recipients: recipients, place: place?.text, placeSource: challenge.locationSource.map(Self.sourceLabel),
             mapURL: place?.mapURL, mapSVG: map, replies: replies,
             canReply: access.canTakePart && blocked == nil, replyBlockedReason: blocked,

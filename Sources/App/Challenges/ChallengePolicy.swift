@@ -22,8 +22,11 @@ struct ChallengeAccess {
     static func load(_ challenge: Challenge, viewer: User, on db: any Database) async throws -> ChallengeAccess {
         let viewerID = try viewer.requireID()
         let isSender = challenge.$sender.id == viewerID
-        let isRecipient = isSender ? false : try await ChallengeRecipient.query(on: db)
-            .filter(\.$challenge.$id == challenge.requireID()).filter(\.$user.$id == viewerID).first() != nil
+        let isRecipient =
+            isSender
+            ? false
+            : try await ChallengeRecipient.query(on: db)
+                .filter(\.$challenge.$id == challenge.requireID()).filter(\.$user.$id == viewerID).first() != nil
         return ChallengeAccess(challenge: challenge, viewerID: viewerID, isSender: isSender, isRecipient: isRecipient)
     }
 
@@ -31,7 +34,8 @@ struct ChallengeAccess {
     static func load(_ req: Request, parameter: String = "id") async throws -> ChallengeAccess {
         let viewer = try req.requireUser()
         guard let id = req.parameters.get(parameter, as: UUID.self),
-              let challenge = try await Challenge.find(id, on: req.db) else { throw Abort(.notFound) }
+            let challenge = try await Challenge.find(id, on: req.db)
+        else { throw Abort(.notFound) }
         let access = try await load(challenge, viewer: viewer, on: req.db)
         guard access.canView else { throw Abort(.notFound) }
         return access

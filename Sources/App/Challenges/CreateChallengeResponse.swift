@@ -25,10 +25,12 @@ struct CreateChallengeResponse: AsyncMigration {
             .create()
         let sql = database as! any SQLDatabase
         // One open reply per person and challenge: a rejected reply may be followed by another.
-        try await sql.raw("""
+        try await sql.raw(
+            """
             CREATE UNIQUE INDEX challenge_responses_open_idx ON challenge_responses (challenge_id, user_id)
             WHERE status <> 'rejected'
-            """).run()
+            """
+        ).run()
         try await sql.create(index: "challenge_responses_judge_idx").on(ChallengeResponse.schema)
             .column("challenger_id").column("status").run()
         try await sql.create(index: "challenge_responses_user_idx").on(ChallengeResponse.schema)

@@ -36,8 +36,10 @@ enum DemoChallenges {
                 return photo
             }
 
-            func challenge(from sender: String, to recipients: [String], caption: String, picture: Picture, at point: Coordinate?,
-                           daysAgo: Double, deadlineInDays: Double?, isPublic: Bool = false) async throws -> Challenge {
+            func challenge(
+                from sender: String, to recipients: [String], caption: String, picture: Picture, at point: Coordinate?,
+                daysAgo: Double, deadlineInDays: Double?, isPublic: Bool = false
+            ) async throws -> Challenge {
                 let challenge = Challenge()
                 challenge.$sender.id = try id(sender)
                 challenge.$photo.id = try await photo(picture, owner: sender).requireID()
@@ -59,8 +61,10 @@ enum DemoChallenges {
                 return challenge
             }
 
-            func reply(_ challenge: Challenge, by person: String, picture: Picture, note: String, at point: Coordinate?,
-                       status: ChallengeResponse.Status, stars: Int? = nil, reason: String? = nil) async throws {
+            func reply(
+                _ challenge: Challenge, by person: String, picture: Picture, note: String, at point: Coordinate?,
+                status: ChallengeResponse.Status, stars: Int? = nil, reason: String? = nil
+            ) async throws {
                 let response = ChallengeResponse()
                 response.$challenge.id = try challenge.requireID()
                 response.$challenger.id = challenge.$sender.id
@@ -90,12 +94,15 @@ enum DemoChallenges {
             let bench = try await challenge(
                 from: "maya", to: ["jonas", "amara", "sofia"], caption: "Find the red bench by the lake and do 10 step-ups on it",
                 picture: .bench, at: lake, daysAgo: 2, deadlineInDays: 5)
-            try await reply(bench, by: "jonas", picture: .bench, note: "Ten done, legs on fire!",
-                            at: Coordinate(latitude: 55.6907, longitude: 12.5655), status: .accepted, stars: 4)
-            try await reply(bench, by: "amara", picture: .lake, note: "Found a red bench!",
-                            at: Coordinate(latitude: 55.6610, longitude: 12.5420), status: .pending)
-            try await reply(bench, by: "sofia", picture: .mural, note: "Close enough?", at: nil, status: .rejected,
-                            reason: "That's a wall, not the bench. Try again!")
+            try await reply(
+                bench, by: "jonas", picture: .bench, note: "Ten done, legs on fire!",
+                at: Coordinate(latitude: 55.6907, longitude: 12.5655), status: .accepted, stars: 4)
+            try await reply(
+                bench, by: "amara", picture: .lake, note: "Found a red bench!",
+                at: Coordinate(latitude: 55.6610, longitude: 12.5420), status: .pending)
+            try await reply(
+                bench, by: "sofia", picture: .mural, note: "Close enough?", at: nil, status: .rejected,
+                reason: "That's a wall, not the bench. Try again!")
 
             _ = try await challenge(
                 from: "jonas", to: ["maya", "elin"], caption: "Touch the top of Bakken hill before Sunday",
@@ -104,17 +111,20 @@ enum DemoChallenges {
             let mural = try await challenge(
                 from: "amara", to: ["maya"], caption: "Copy the pose of the runner on the Nørrebro mural",
                 picture: .mural, at: Coordinate(latitude: 55.6930, longitude: 12.5480), daysAgo: 9, deadlineInDays: nil)
-            try await reply(mural, by: "maya", picture: .mural, note: "Nailed it", at: Coordinate(latitude: 55.6931, longitude: 12.5482),
-                            status: .accepted, stars: 5)
+            try await reply(
+                mural, by: "maya", picture: .mural, note: "Nailed it", at: Coordinate(latitude: 55.6931, longitude: 12.5482),
+                status: .accepted, stars: 5)
 
             let goal = try await challenge(
                 from: "sofia", to: [], caption: "Trick shot: hit the crossbar from the penalty spot at Fælledparken",
                 picture: .goal, at: Coordinate(latitude: 55.7003, longitude: 12.5720), daysAgo: 3, deadlineInDays: 10, isPublic: true)
-            try await reply(goal, by: "priya", picture: .goal, note: "Third try!", at: Coordinate(latitude: 55.7004, longitude: 12.5722),
-                            status: .accepted, stars: 5)
+            try await reply(
+                goal, by: "priya", picture: .goal, note: "Third try!", at: Coordinate(latitude: 55.7004, longitude: 12.5722),
+                status: .accepted, stars: 5)
 
-            try await Notification.send(to: [maya.requireID()], from: id("jonas"), kind: .challengeReceived,
-                                        text: "Jonas challenged you: Touch the top of Bakken hill before Sunday", link: SiteURL.challenges.path, on: db)
+            try await Notification.send(
+                to: [maya.requireID()], from: id("jonas"), kind: .challengeReceived,
+                text: "Jonas challenged you: Touch the top of Bakken hill before Sunday", link: SiteURL.challenges.path, on: db)
             return 4
         }
     }

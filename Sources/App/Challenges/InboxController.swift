@@ -39,24 +39,31 @@ struct InboxController: RouteCollection {
             let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset, flagMetres: flag, on: req.db)
             let items = pager.finish(rows, at: .challenges, query: [("list", list.rawValue)])
             let section = Section(key: list.rawValue, title: list.title, empty: list.empty, items: items, moreURL: nil, count: 0)
-            return try await req.view.render("challenges/inbox", InboxPage(
-                layout: req.layout(title: list.title, section: .challenges), sections: [section], single: true, pager: pager))
+            return try await req.view.render(
+                "challenges/inbox",
+                InboxPage(
+                    layout: req.layout(title: list.title, section: .challenges), sections: [section], single: true, pager: pager))
         }
         var sections: [Section] = []
         // Finished challenges are history: linked from the inbox rather than searched for on every
         // visit (it is the one list that has to look at all of a person's challenges).
         for list in [ChallengeInbox.List.todo, .judge, .sent] {
             let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: Self.perSection + 1, offset: 0, flagMetres: flag, on: req.db)
-            sections.append(Section(
-                key: list.rawValue, title: list.title, empty: list.empty, items: Array(rows.prefix(Self.perSection)),
-                moreURL: rows.count > Self.perSection ? SiteURL.challenges.with([("list", list.rawValue)]) : nil,
-                count: list == .judge ? req.storage[HeaderCountsKey.self]?["toJudge"] ?? 0 : 0
-            ))
+            sections.append(
+                Section(
+                    key: list.rawValue, title: list.title, empty: list.empty, items: Array(rows.prefix(Self.perSection)),
+                    moreURL: rows.count > Self.perSection ? SiteURL.challenges.with([("list", list.rawValue)]) : nil,
+                    count: list == .judge ? req.storage[HeaderCountsKey.self]?["toJudge"] ?? 0 : 0
+                ))
         }
-        sections.append(Section(key: "finished", title: ChallengeInbox.List.finished.title, empty: "", items: [],
-                                moreURL: SiteURL.challenges.with([("list", "finished")]), count: 0, linkOnly: true))
-        return try await req.view.render("challenges/inbox", InboxPage(
-            layout: req.layout(title: "Challenges", section: .challenges), sections: sections, single: false, pager: nil))
+        sections.append(
+            Section(
+                key: "finished", title: ChallengeInbox.List.finished.title, empty: "", items: [],
+                moreURL: SiteURL.challenges.with([("list", "finished")]), count: 0, linkOnly: true))
+        return try await req.view.render(
+            "challenges/inbox",
+            InboxPage(
+                layout: req.layout(title: "Challenges", section: .challenges), sections: sections, single: false, pager: nil))
     }
 
     struct PublicPage: Encodable {
@@ -68,11 +75,14 @@ struct InboxController: RouteCollection {
     func publicList(req: Request) async throws -> View {
         let viewer = try req.requireUser()
         var pager = Pager(req: req, perPage: 24)
-        let rows = try await ChallengeInbox.items(.public, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset,
-                                                  flagMetres: req.application.config.challengeFlagMetres, on: req.db)
+        let rows = try await ChallengeInbox.items(
+            .public, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset,
+            flagMetres: req.application.config.challengeFlagMetres, on: req.db)
         let items = pager.finish(rows, at: .publicChallenges, query: [])
-        return try await req.view.render("challenges/public", PublicPage(
-            layout: req.layout(title: "Public challenges", section: .challenges), items: items, pager: pager))
+        return try await req.view.render(
+            "challenges/public",
+            PublicPage(
+                layout: req.layout(title: "Public challenges", section: .challenges), items: items, pager: pager))
     }
 
     struct ScoreboardPage: Encodable {
@@ -89,8 +99,10 @@ struct InboxController: RouteCollection {
         let period = req.query[String.self, at: "period"].flatMap(Scoreboard.Period.init) ?? .week
         let entries = try await Scoreboard.entries(scope: scope, period: period, viewer: viewer, on: req.db)
         let heading = (scope == .friends ? "You and your friends" : "Everyone, public challenges") + (period == .week ? ", this week" : ", all time")
-        return try await req.view.render("challenges/scoreboard", ScoreboardPage(
-            layout: req.layout(title: "Challenge scoreboard", section: .challenges),
-            scope: scope.rawValue, period: period.rawValue, entries: entries, heading: heading))
+        return try await req.view.render(
+            "challenges/scoreboard",
+            ScoreboardPage(
+                layout: req.layout(title: "Challenge scoreboard", section: .challenges),
+                scope: scope.rawValue, period: period.rawValue, entries: entries, heading: heading))
     }
 }

@@ -15,11 +15,12 @@ struct PhotoController: RouteCollection {
 
     func serve(req: Request, size: Photo.Size?) async throws -> Response {
         guard let viewer = req.currentUser, let id = req.parameters.get("id", as: UUID.self),
-              let photo = try await Photo.find(id, on: req.db), try await Self.mayView(photo, viewer: viewer, on: req.db)
+            let photo = try await Photo.find(id, on: req.db), try await Self.mayView(photo, viewer: viewer, on: req.db)
         else { throw Abort(.notFound) }
         let config = req.application.config
         // Until the sizes exist, every size is the full metadata-free copy.
-        let path = photo.sizes == .ready && size != nil
+        let path =
+            photo.sizes == .ready && size != nil
             ? PhotoStore.sizePath(photo.servedFile, size!, config: config)
             : PhotoStore.servedPath(photo.servedFile, config: config)
         let response = try await req.fileio.asyncStreamFile(at: path, mediaType: nil)
@@ -39,7 +40,8 @@ struct PhotoController: RouteCollection {
             return try await ChallengeAccess.load(challenge, viewer: viewer, on: db).canView
         }
         if let response = try await ChallengeResponse.query(on: db).filter(\.$photo.$id == id).first(),
-           let challenge = try await Challenge.find(response.$challenge.id, on: db) {
+            let challenge = try await Challenge.find(response.$challenge.id, on: db)
+        {
             let access = try await ChallengeAccess.load(challenge, viewer: viewer, on: db)
             return access.canView && access.canSee(response)
         }

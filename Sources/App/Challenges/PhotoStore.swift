@@ -220,16 +220,18 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
             let rendered: PhotoRenderer.Rendered
             do {
                 let header = try PhotoRenderer.header(data)
-                rendered = try PhotoRenderer.render(data, box: PhotoSizer.fullBox,
-                                                    as: PhotoRenderer.servedFormat(for: .heic, hasAlpha: header.hasAlpha))
+                rendered = try PhotoRenderer.render(
+                    data, box: PhotoSizer.fullBox,
+                    as: PhotoRenderer.servedFormat(for: .heic, hasAlpha: header.hasAlpha))
             } catch let failure as PhotoRenderer.Failure {
                 throw PhotoFiles.abort(for: failure, format: .heic)
             }
             let name = String(servedName.prefix { $0 != "." }) + "." + rendered.format.fileExtension
             try PhotoFiles.writeAtomically(rendered.bytes, to: PhotoStore.servedPath(name, config: config))
-            return Received(format: rendered.format, originalFile: (path as NSString).lastPathComponent, servedFile: name,
-                            byteCount: byteCount, width: rendered.width, height: rendered.height,
-                            exif: PhotoRenderer.exif(data).flatMap(Exif.read))
+            return Received(
+                format: rendered.format, originalFile: (path as NSString).lastPathComponent, servedFile: name,
+                byteCount: byteCount, width: rendered.width, height: rendered.height,
+                exif: PhotoRenderer.exif(data).flatMap(Exif.read))
         }
     }
 

@@ -25,8 +25,10 @@ struct ResponseController: RouteCollection {
         let (body, receiver) = try await PhotoReceiver.receiveForm(req)
         do {
             let form = ChallengeForm(body)
-            if !form.key.isEmpty, try await ChallengeResponse.query(on: req.db)
-                .filter(\.$user.$id == userID).filter(\.$clientKey == form.key).first() != nil {
+            if !form.key.isEmpty,
+                try await ChallengeResponse.query(on: req.db)
+                    .filter(\.$user.$id == userID).filter(\.$clientKey == form.key).first() != nil
+            {
                 await receiver.discard()
                 return req.redirect(to: challenge.url)
             }
@@ -36,9 +38,11 @@ struct ResponseController: RouteCollection {
             let open = try await ChallengeResponse.query(on: req.db).filter(\.$challenge.$id == challengeID)
                 .filter(\.$user.$id == userID).filter(\.$status != .rejected).first()
             if let open {
-                throw Abort(.conflict, reason: open.status == .accepted
-                    ? "You already completed this challenge."
-                    : "You already replied; wait for the judgement before trying again.")
+                throw Abort(
+                    .conflict,
+                    reason: open.status == .accepted
+                        ? "You already completed this challenge."
+                        : "You already replied; wait for the judgement before trying again.")
             }
             var errors: [String: String] = [:]
             form.validateNote(errors: &errors)
@@ -106,8 +110,9 @@ struct ResponseController: RouteCollection {
         }
         let challenge = access.challenge
         guard let responseID = req.parameters.get("rid", as: UUID.self),
-              let response = try await ChallengeResponse.query(on: req.db).filter(\.$id == responseID)
-                .filter(\.$challenge.$id == challenge.requireID()).first() else { throw Abort(.notFound) }
+            let response = try await ChallengeResponse.query(on: req.db).filter(\.$id == responseID)
+                .filter(\.$challenge.$id == challenge.requireID()).first()
+        else { throw Abort(.notFound) }
         let input: Judgement
         do { input = try req.content.decode(Judgement.self) } catch {
             throw Abort(.unprocessableEntity, reason: accept ? "Give the reply from 1 to 5 stars." : "Say why the reply is not accepted.")
@@ -119,7 +124,9 @@ struct ResponseController: RouteCollection {
             }
         } else {
             guard !reason.isEmpty, reason.count <= 200 else {
-                throw Abort(.unprocessableEntity, reason: reason.isEmpty ? "Say why the reply is not accepted, so they can try again." : "Keep the reason to 200 characters.")
+                throw Abort(
+                    .unprocessableEntity,
+                    reason: reason.isEmpty ? "Say why the reply is not accepted, so they can try again." : "Keep the reason to 200 characters.")
             }
         }
         let now = Date()
@@ -140,7 +147,8 @@ struct ResponseController: RouteCollection {
                 try await sql.update(ChallengeRecipient.schema).set("completed_at", to: now)
                     .where("challenge_id", .equal, challenge.requireID()).where("user_id", .equal, response.$user.id).run()
             }
-            let text = accept
+            let text =
+                accept
                 ? "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was accepted with \(input.stars!) star\(input.stars == 1 ? "" : "s")."
                 : "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was not accepted: \(reason)"
             try await Notification.send(to: [response.$user.id], from: challenge.$sender.id, kind: .challengeJudged, text: text, link: challenge.url, on: db)

@@ -25,7 +25,8 @@ enum Scoreboard {
 
     /// Points earned since `since`, from public challenges only when `publicOnly`.
     private static func points(since: Date?, publicOnly: Bool) -> SQLQueryString {
-        let from: SQLQueryString = publicOnly
+        let from: SQLQueryString =
+            publicOnly
             ? "challenge_responses r JOIN challenges c ON c.id = r.challenge_id AND c.is_public = \(bind: true)"
             : "challenge_responses r"
         let when: SQLQueryString = since.map { "AND r.judged_at >= \(bind: $0)" } ?? ""
@@ -53,18 +54,21 @@ enum Scoreboard {
                  AND u.birth_date <= \(bind: User.sixteenCutoff())) OR u.id IN (\(binds: connected)))
                 """
         }
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
             SELECT s.person, u.display_name, u.username, CAST(SUM(s.points) AS BIGINT) AS score
             FROM (\(points(since: since, publicOnly: scope == .public))) s JOIN users u ON u.id = s.person
             WHERE \(people)
             GROUP BY s.person, u.display_name, u.username
             ORDER BY score DESC, u.display_name ASC LIMIT 50
-            """).all(decoding: Row.self)
+            """
+        ).all(decoding: Row.self)
         var entries: [Entry] = []
         for (index, row) in rows.enumerated() {
             // Equal scores share a rank.
             let rank = index > 0 && rows[index - 1].score == row.score ? entries[index - 1].rank : index + 1
-            entries.append(Entry(rank: rank, name: row.display_name, url: SiteURL.person(username: row.username).path, score: row.score, isMe: row.person == me))
+            entries.append(
+                Entry(rank: rank, name: row.display_name, url: SiteURL.person(username: row.username).path, score: row.score, isMe: row.person == me))
         }
         return entries
     }
@@ -72,9 +76,11 @@ enum Scoreboard {
     /// A person's all-time score, for their profile.
     static func score(of userID: UUID, on db: any Database) async throws -> Int {
         struct Total: Decodable { let score: Int? }
-        return try await (db as! any SQLDatabase).raw("""
+        return try await (db as! any SQLDatabase).raw(
+            """
             SELECT CAST(SUM(s.points) AS BIGINT) AS score FROM (\(points(since: nil, publicOnly: false))) s WHERE s.person = \(bind: userID)
-            """).first(decoding: Total.self)?.score ?? 0
+            """
+        ).first(decoding: Total.self)?.score ?? 0
     }
 
     /// Monday 00:00 of this week in `zone`.

@@ -23,8 +23,9 @@ extension User {
     var heartRateZones: HeartRateZones? {
         guard let maxHeartRate else { return nil }
         let percents = (zonePercents ?? "").split(separator: ",").compactMap { Int($0) }
-        return HeartRateZones(maximum: maxHeartRate, resting: restingHeartRate,
-                              basis: HeartRateZones.Basis(rawValue: zoneBasis ?? "") ?? .maximum,
-                              percents: percents.count == 5 ? percents : HeartRateZones.defaultPercents)
+        return HeartRateZones(
+            maximum: maxHeartRate, resting: restingHeartRate,
+            basis: HeartRateZones.Basis(rawValue: zoneBasis ?? "") ?? .maximum,
+            percents: percents.count == 5 ? percents : HeartRateZones.defaultPercents)
     }
 }

@@ -71,8 +71,11 @@ struct CoachAthleteController: RouteCollection {
 
     private func render(_ req: Request, coach: User, athlete: User, form: PlanForm? = nil, errors: [String: String] = [:]) async throws -> Response {
         let format = Format(coach)
-        let squad = SquadTraining(athletes: [.init(id: try athlete.requireID(), username: athlete.username, name: athlete.displayName,
-                                                   zone: TimeZone(identifier: athlete.timeZone) ?? TimeZone(identifier: "UTC")!)])
+        let squad = SquadTraining(athletes: [
+            .init(
+                id: try athlete.requireID(), username: athlete.username, name: athlete.displayName,
+                zone: TimeZone(identifier: athlete.timeZone) ?? TimeZone(identifier: "UTC")!)
+        ])
         let clock = WallClock(Date(), zone: squad.athletes[0].zone)
         let today = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!
         let thisWeek = ReportPeriod.week.start(containing: today)
@@ -82,12 +85,16 @@ struct CoachAthleteController: RouteCollection {
         let from = Int64(firstWeek.adding(days: -29).dayNumber) * 86_400_000
         let done = try await squad.workouts(from: from, to: now + 86_400_000, on: req.db)
         let plans = try await squad.plans(from: thisWeek.adding(days: -21).description, through: thisWeek.adding(days: 13).description, on: req.db)
-        struct Listed: Decodable { let id: UUID; let name: String; let sport: String; let start_ms: Int64; let duration_s: Double; let distance_m: Double?; let zones: String? }
-        let listed = try await (req.db as! any SQLDatabase).raw("""
+        struct Listed: Decodable {
+            let id: UUID; let name: String; let sport: String; let start_ms: Int64; let duration_s: Double; let distance_m: Double?; let zones: String?
+        }
+        let listed = try await (req.db as! any SQLDatabase).raw(
+            """
             SELECT id, name, sport, start_ms, duration_s, distance_m, zones FROM workouts
             WHERE user_id = \(bind: athlete.requireID()) AND end_ms IS NOT NULL AND start_ms >= \(bind: Int64(firstWeek.adding(days: -1).dayNumber) * 86_400_000)
             ORDER BY start_ms
-            """).all(decoding: Listed.self)
+            """
+        ).all(decoding: Listed.self)
         func day(of ms: Int64) -> String {
             let c = WallClock(Date(timeIntervalSince1970: Double(ms) / 1000), zone: squad.athletes[0].zone)
             return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
@@ -108,30 +115,37 @@ struct CoachAthleteController: RouteCollection {
                     var amount: [String] = []
                     if let duration = plan.duration { amount.append(Format.duration(duration)) }
                     if let distance = plan.distance { amount.append(format.distance(distance)) }
-                    items.append(Item(text: "Planned: \(plan.sport.label) \(amount.joined(separator: ", "))" + (plan.description.isEmpty ? "" : " — \(plan.description)"),
-                                      url: nil, planID: plan.coach == coach.id ? plan.id.uuidString.lowercased() : nil,
-                                      grade: grade?.rawValue, gradeLabel: grade?.label))
+                    items.append(
+                        Item(
+                            text: "Planned: \(plan.sport.label) \(amount.joined(separator: ", "))" + (plan.description.isEmpty ? "" : " — \(plan.description)"),
+                            url: nil, planID: plan.coach == coach.id ? plan.id.uuidString.lowercased() : nil,
+                            grade: grade?.rawValue, gradeLabel: grade?.label))
                 }
                 for workout in listed where day(of: workout.start_ms) == key {
                     seconds += workout.duration_s
                     metres += workout.distance_m ?? 0
-                    items.append(Item(text: "\((WorkoutSport(rawValue: workout.sport) ?? .other).label): \(workout.name), \(Format.duration(workout.duration_s))"
-                                      + (workout.distance_m.map { ", \(format.distance($0))" } ?? ""),
-                                      url: SiteURL.workout(workout.id).path, planID: nil, grade: nil, gradeLabel: nil))
+                    items.append(
+                        Item(
+                            text: "\((WorkoutSport(rawValue: workout.sport) ?? .other).label): \(workout.name), \(Format.duration(workout.duration_s))"
+                                + (workout.distance_m.map { ", \(format.distance($0))" } ?? ""),
+                            url: SiteURL.workout(workout.id).path, planID: nil, grade: nil, gradeLabel: nil))
                 }
                 days.append(Day(label: "\(WallClock.shortWeekdays[date.weekday]) \(date.day)", today: date == today, items: items))
             }
-            weeks.append(Week(label: offset == 0 ? "This week" : offset == 7 ? "Next week" : "Week of \(start.day) \(WallClock.shortMonths[start.month - 1])",
-                              days: days, totals: seconds == 0 ? "nothing yet" : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
+            weeks.append(
+                Week(
+                    label: offset == 0 ? "This week" : offset == 7 ? "Next week" : "Week of \(start.day) \(WallClock.shortMonths[start.month - 1])",
+                    days: days, totals: seconds == 0 ? "nothing yet" : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
         }
 
         // Twelve weeks of time, and the daily load trend over them.
         let weekStarts = (0..<12).map { firstWeek.adding(days: 7 * $0) }
-        let weeklyChart = SVGChart.columns(weekStarts.map { start in
-            let first = start.description, last = start.adding(days: 6).description
-            let hours = done.filter { $0.day >= first && $0.day <= last }.map(\.duration).reduce(0, +) / 3600
-            return (label: "\(start.day) \(WallClock.shortMonths[start.month - 1])", value: hours, text: String(format: "%.1f h", hours))
-        }, label: "Training time per week, last 12 weeks", colour: "#0b6e4f")
+        let weeklyChart = SVGChart.columns(
+            weekStarts.map { start in
+                let first = start.description, last = start.adding(days: 6).description
+                let hours = done.filter { $0.day >= first && $0.day <= last }.map(\.duration).reduce(0, +) / 3600
+                return (label: "\(start.day) \(WallClock.shortMonths[start.month - 1])", value: hours, text: String(format: "%.1f h", hours))
+            }, label: "Training time per week, last 12 weeks", colour: "#0b6e4f")
         var trimpByDay: [String: Double] = [:]
         for workout in done { trimpByDay[workout.day, default: 0] += workout.trimp ?? 0 }
         var acute: [Double?] = [], chronic: [Double?] = [], seconds: [Double] = []
@@ -144,10 +158,12 @@ struct CoachAthleteController: RouteCollection {
             chronic.append(sum(28) / 4)
             seconds.append(Double(number - trendDays.lowerBound) * 86_400)
         }
-        let loadChart = SVGChart.line(seconds: seconds, values: acute, label: "Training load: last 7 days (solid) against the 28-day weekly average (dashed)",
-                                      unit: "TRIMP", colour: "#b3261e", also: (chronic, "#1d4ed8"), firstDay: firstWeek)
+        let loadChart = SVGChart.line(
+            seconds: seconds, values: acute, label: "Training load: last 7 days (solid) against the 28-day weekly average (dashed)",
+            unit: "TRIMP", colour: "#b3261e", also: (chronic, "#1d4ed8"), firstDay: firstWeek)
         let load = TrainingLoad(acute: acute.last.flatMap { $0 } ?? 0, chronic28: (chronic.last.flatMap { $0 } ?? 0) * 4)
-        let loadSummary = "Last 7 days \(Format.whole(load.acute)), usual week \(Format.whole(load.chronicWeekly))"
+        let loadSummary =
+            "Last 7 days \(Format.whole(load.acute)), usual week \(Format.whole(load.chronicWeekly))"
             + (load.ratio.map { String(format: ": %.2f times", $0) } ?? "") + (load.overreaching ? ", well above what this athlete is used to." : ".")
 
         // Time in each zone over the twelve weeks.
@@ -158,11 +174,17 @@ struct CoachAthleteController: RouteCollection {
             for (index, value) in parts[1].split(separator: ",").compactMap({ Double($0) }).prefix(5).enumerated() { zoneSeconds[index] += value }
         }
         let totalZone = zoneSeconds.reduce(0, +)
-        let zoneChart = totalZone == 0 ? "" : SVGChart.bars((0..<5).map { index in
-            (label: "Zone \(index + 1)", value: zoneSeconds[index],
-             text: "\(Format.duration(zoneSeconds[index])) · \(Format.whole(zoneSeconds[index] / totalZone * 100)) %",
-             fill: WorkoutDrawings.zoneBarColours[index])
-        }, label: "Time in each heart-rate zone, last 12 weeks")
+        let zoneChart =
+            totalZone == 0
+            ? ""
+            : SVGChart.bars(
+                (0..<5).map { index in
+                    (
+                        label: "Zone \(index + 1)", value: zoneSeconds[index],
+                        text: "\(Format.duration(zoneSeconds[index])) · \(Format.whole(zoneSeconds[index] / totalZone * 100)) %",
+                        fill: WorkoutDrawings.zoneBarColours[index]
+                    )
+                }, label: "Time in each heart-rate zone, last 12 weeks")
 
         let form = form ?? PlanForm(day: today.adding(days: 1).description, sport: "running", duration: "45", distance: "", description: "")
         let page = Page(
@@ -184,11 +206,14 @@ struct CoachAthleteController: RouteCollection {
         let sport = WorkoutSport(rawValue: form.sport ?? "")
         if sport == nil { errors["sport"] = "Choose a sport from the list." }
         let format = Format(coach)
-        let minutes = FormNumber.read(form.duration, in: 1...1440, field: "duration",
-                                      message: "Enter the planned minutes, from 1 to 1,440", errors: &errors)
-        let distance = FormNumber.read(form.distance, in: 0.01...1000, field: "distance",
-                                       message: "Enter a distance above 0 and at most 1,000 \(format.imperial ? "mi" : "km")", errors: &errors)
-            .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
+        let minutes = FormNumber.read(
+            form.duration, in: 1...1440, field: "duration",
+            message: "Enter the planned minutes, from 1 to 1,440", errors: &errors)
+        let distance = FormNumber.read(
+            form.distance, in: 0.01...1000, field: "distance",
+            message: "Enter a distance above 0 and at most 1,000 \(format.imperial ? "mi" : "km")", errors: &errors
+        )
+        .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
         if minutes == nil && distance == nil && errors["duration"] == nil && errors["distance"] == nil {
             errors["duration"] = "Plan a duration, a distance or both."
         }
@@ -198,12 +223,15 @@ struct CoachAthleteController: RouteCollection {
         let description = (form.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if description.count > 500 { errors["description"] = "Keep the description to 500 characters." }
         guard errors.isEmpty, let day, let sport else { return try await render(req, coach: coach, athlete: athlete, form: form, errors: errors) }
-        try await PlannedWorkout(coach: coach.requireID(), athlete: athlete.requireID(), day: day.description, sport: sport,
-                                 duration: minutes.map { $0 * 60 }, distance: distance,
-                                 description: description).create(on: req.db)
-        try await Notification.send(to: [athlete.requireID()], from: coach.id, kind: .sessionPlanned,
-                                    text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",
-                                    link: SiteURL.home.path, on: req.db)
+        try await PlannedWorkout(
+            coach: coach.requireID(), athlete: athlete.requireID(), day: day.description, sport: sport,
+            duration: minutes.map { $0 * 60 }, distance: distance,
+            description: description
+        ).create(on: req.db)
+        try await Notification.send(
+            to: [athlete.requireID()], from: coach.id, kind: .sessionPlanned,
+            text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",
+            link: SiteURL.home.path, on: req.db)
         req.flash(.success, "Planned \(sport.label.lowercased()) on \(day.description) for \(athlete.displayName).")
         return req.redirect(to: .athlete(username: athlete.username))
     }
@@ -212,7 +240,8 @@ struct CoachAthleteController: RouteCollection {
         let coach = try req.requireUser()
         let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
         guard let id = req.parameters.get("id", as: UUID.self),
-              let plan = try await PlannedWorkout.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == athlete.requireID()).first() else {
+            let plan = try await PlannedWorkout.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == athlete.requireID()).first()
+        else {
             throw Abort(.notFound)
         }
         // An athlete may have several coaches; each removes only what they planned.

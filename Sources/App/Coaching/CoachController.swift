@@ -63,8 +63,10 @@ struct CoachController: RouteCollection {
         let error: String?
     }
 
-    static let sorts: [(String, String)] = [("name", "Name"), ("idle", "Days since last workout"), ("load", "Load ratio"),
-                                            ("compliance", "Plan compliance"), ("duration", "This week's time")]
+    static let sorts: [(String, String)] = [
+        ("name", "Name"), ("idle", "Days since last workout"), ("load", "Load ratio"),
+        ("compliance", "Plan compliance"), ("duration", "This week's time"),
+    ]
 
     /// Futsal and strength cover no distance: a dash rather than "0.00 km".
     private static func distance(_ metres: Double, _ format: Format) -> String {
@@ -102,8 +104,9 @@ struct CoachController: RouteCollection {
             let mine = done.filter { $0.athlete == index }
             let thisWeek = mine.filter { $0.day >= weekFirst && $0.day <= weekLast }
             let before = mine.filter { $0.day >= firstDay && $0.day < weekFirst }
-            let load = TrainingLoad(acute: mine.filter { $0.start >= now - 7 * 86_400_000 }.compactMap(\.trimp).reduce(0, +),
-                                    chronic28: mine.filter { $0.start >= now - 28 * 86_400_000 }.compactMap(\.trimp).reduce(0, +))
+            let load = TrainingLoad(
+                acute: mine.filter { $0.start >= now - 7 * 86_400_000 }.compactMap(\.trimp).reduce(0, +),
+                chronic28: mine.filter { $0.start >= now - 28 * 86_400_000 }.compactMap(\.trimp).reduce(0, +))
             // Calendar days in the athlete's own time zone: yesterday evening is "1 day".
             let daysSince = last[index].map { workout in
                 let then = WallClock(Date(timeIntervalSince1970: Double(workout.start) / 1000), zone: athlete.zone)
@@ -130,10 +133,18 @@ struct CoachController: RouteCollection {
                 ratio: load.ratio.map { String(format: "%.2f", $0) } ?? "–",
                 overreaching: load.overreaching,
                 goals: goals[index].map { "\($0.reached) of \($0.total)" } ?? "–",
-                compliance: planned.isEmpty ? "nothing planned" : "\(onPlan) of \(planned.count) on plan" + (grades.count < planned.count ? " (\(planned.count - grades.count) to come)" : ""),
+                compliance: planned.isEmpty
+                    ? "nothing planned"
+                    : "\(onPlan) of \(planned.count) on plan" + (grades.count < planned.count ? " (\(planned.count - grades.count) to come)" : ""),
                 complianceClass: worst)
-            rows.append((row, (daysSince ?? Int.max, load.ratio ?? 0, grades.isEmpty ? 2 : Double(onPlan) / Double(grades.count),
-                               thisWeek.map(\.duration).reduce(0, +))))
+            rows.append(
+                (
+                    row,
+                    (
+                        daysSince ?? Int.max, load.ratio ?? 0, grades.isEmpty ? 2 : Double(onPlan) / Double(grades.count),
+                        thisWeek.map(\.duration).reduce(0, +)
+                    )
+                ))
         }
         switch sort {
         case "idle": rows.sort { $0.keys.idle > $1.keys.idle }
@@ -148,8 +159,9 @@ struct CoachController: RouteCollection {
         let pending = try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coachID).filter(\.$status == .pending)
             .with(\.$athlete).all().filter { !($0.held && $0.requestedBy == .athlete) }
         func request(_ grant: CoachGrant) -> Request {
-            Request(id: grant.id?.uuidString.lowercased() ?? "", name: grant.athlete.displayName, username: grant.athlete.username,
-                    team: memberships.first { $0.$team.id == grant.teamID }?.team.name)
+            Request(
+                id: grant.id?.uuidString.lowercased() ?? "", name: grant.athlete.displayName, username: grant.athlete.username,
+                team: memberships.first { $0.$team.id == grant.teamID }?.team.name)
         }
         let coached = memberships.filter { $0.role == .coach || $0.role == .owner || $0.role == .manager }
         let page = Page(
@@ -181,7 +193,9 @@ struct CoachController: RouteCollection {
         switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, held: reach == .dropped, on: req.db) {
         case .asked: req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
         case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")
-        case .already(let status): req.flash(.info, status == .active ? "You already coach \(athlete.displayName)." : "\(athlete.displayName) has not answered your earlier request yet.")
+        case .already(let status):
+            req.flash(
+                .info, status == .active ? "You already coach \(athlete.displayName)." : "\(athlete.displayName) has not answered your earlier request yet.")
         }
         return req.redirect(to: .coach)
     }
@@ -191,8 +205,9 @@ struct CoachController: RouteCollection {
         let coach = try req.requireUser()
         let slug = (try? req.content.get(String.self, at: "team")) ?? ""
         guard let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
-              let membership = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == coach.requireID()).first(),
-              [.coach, .owner, .manager].contains(membership.role) else {
+            let membership = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == coach.requireID()).first(),
+            [.coach, .owner, .manager].contains(membership.role)
+        else {
             return try await render(req, coach: coach, error: "Choose a team you coach or manage.")
         }
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id != coach.requireID())
@@ -201,7 +216,9 @@ struct CoachController: RouteCollection {
         for member in members {
             if case .asked = try await CoachGrants.ask(coach: coach, athlete: member.user, by: .coach, team: team.requireID(), on: req.db) { asked += 1 }
         }
-        req.flash(.success, asked == 0 ? "Everyone in \(team.name) has already been asked." : "Asked \(asked.counted("member")) of \(team.name). Each decides for themselves.")
+        req.flash(
+            .success,
+            asked == 0 ? "Everyone in \(team.name) has already been asked." : "Asked \(asked.counted("member")) of \(team.name). Each decides for themselves.")
         return req.redirect(to: .coach)
     }
 
@@ -212,8 +229,9 @@ struct CoachController: RouteCollection {
         grant.status = .active
         grant.acceptedAt = Date()
         try await grant.save(on: req.db)
-        try await Notification.send(to: [grant.$athlete.id], from: coach.id, kind: .coachAccepted, text: "\(coach.displayName) accepted your coaching request.",
-                                    link: SiteURL.coachSettings.path, on: req.db)
+        try await Notification.send(
+            to: [grant.$athlete.id], from: coach.id, kind: .coachAccepted, text: "\(coach.displayName) accepted your coaching request.",
+            link: SiteURL.coachSettings.path, on: req.db)
         req.flash(.success, "You now coach \(grant.athlete.displayName).")
         return req.redirect(to: .coach)
     }
@@ -222,7 +240,9 @@ struct CoachController: RouteCollection {
         let coach = try req.requireUser()
         let grant = try await pendingRequest(req, coach: coach)
         try await grant.delete(on: req.db)
-        req.flash(.success, grant.requestedBy == .coach ? "Withdrew the request to \(grant.athlete.displayName)." : "Declined \(grant.athlete.displayName)'s request.")
+        req.flash(
+            .success, grant.requestedBy == .coach ? "Withdrew the request to \(grant.athlete.displayName)." : "Declined \(grant.athlete.displayName)'s request."
+        )
         return req.redirect(to: .coach)
     }
 
@@ -237,8 +257,9 @@ struct CoachController: RouteCollection {
 
     private func pendingRequest(_ req: Vapor.Request, coach: User) async throws -> CoachGrant {
         guard let id = req.parameters.get("id", as: UUID.self),
-              let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$coach.$id == coach.requireID())
-                .filter(\.$status == .pending).with(\.$athlete).first(), !(grant.held && grant.requestedBy == .athlete) else { throw Abort(.notFound) }
+            let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$coach.$id == coach.requireID())
+                .filter(\.$status == .pending).with(\.$athlete).first(), !(grant.held && grant.requestedBy == .athlete)
+        else { throw Abort(.notFound) }
         return grant
     }
 }

@@ -24,20 +24,23 @@ enum CoachGrants {
             existing.status = .active
             existing.acceptedAt = Date()
             try await existing.save(on: db)
-            try await Notification.send(to: [side == .coach ? athleteID : coachID], from: side == .coach ? coachID : athleteID, kind: .coachAccepted,
-                                        text: side == .coach ? "\(coach.displayName) now coaches you." : "You now coach \(athlete.displayName).",
-                                        link: (side == .coach ? SiteURL.coachSettings : .coach).path, on: db)
+            try await Notification.send(
+                to: [side == .coach ? athleteID : coachID], from: side == .coach ? coachID : athleteID, kind: .coachAccepted,
+                text: side == .coach ? "\(coach.displayName) now coaches you." : "You now coach \(athlete.displayName).",
+                link: (side == .coach ? SiteURL.coachSettings : .coach).path, on: db)
             return .accepted
         }
         try await CoachGrant(coach: coachID, athlete: athleteID, requestedBy: side, team: team, held: held).create(on: db)
         if held { return .asked }
         if side == .coach {
-            try await Notification.send(to: [athleteID], from: coachID, kind: .coachRequest,
-                                        text: "\(coach.displayName) would like to coach you and see your training. Nothing is shared unless you accept.",
-                                        link: SiteURL.coachSettings.path, on: db)
+            try await Notification.send(
+                to: [athleteID], from: coachID, kind: .coachRequest,
+                text: "\(coach.displayName) would like to coach you and see your training. Nothing is shared unless you accept.",
+                link: SiteURL.coachSettings.path, on: db)
         } else {
-            try await Notification.send(to: [coachID], from: athleteID, kind: .coachRequest, text: "\(athlete.displayName) asks you to be their coach.",
-                                        link: SiteURL.coach.path, on: db)
+            try await Notification.send(
+                to: [coachID], from: athleteID, kind: .coachRequest, text: "\(athlete.displayName) asks you to be their coach.",
+                link: SiteURL.coach.path, on: db)
         }
         return .asked
     }

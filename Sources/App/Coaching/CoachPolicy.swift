@@ -21,7 +21,8 @@ enum CoachPolicy {
     /// reveal nothing about who is coached.
     static func athlete(_ username: String?, coach: User, on db: any Database) async throws -> User {
         guard let username, let athlete = try await User.query(on: db).filter(\.$username == username.lowercased()).first(),
-              try await coaches(coach.requireID(), athlete: athlete.requireID(), on: db) else {
+            try await coaches(coach.requireID(), athlete: athlete.requireID(), on: db)
+        else {
             throw Abort(.notFound)
         }
         return athlete

@@ -35,18 +35,24 @@ struct CoachSettingsController: RouteCollection {
         let grants = try await CoachGrant.query(on: req.db).filter(\.$athlete.$id == user.requireID()).with(\.$coach).sort(\.$createdAt).all()
             .filter { !($0.held && $0.requestedBy == .coach) }
         let teamIDs = grants.compactMap(\.teamID)
-        let teams = teamIDs.isEmpty ? [:] : Dictionary(try await Team.query(on: req.db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.name) },
-                                                       uniquingKeysWith: { a, _ in a })
+        let teams =
+            teamIDs.isEmpty
+            ? [:]
+            : Dictionary(
+                try await Team.query(on: req.db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.name) },
+                uniquingKeysWith: { a, _ in a })
         let format = Format(user)
         func row(_ grant: CoachGrant) -> Row {
-            Row(id: grant.id?.uuidString.lowercased() ?? "", name: grant.coach.displayName, username: grant.coach.username,
+            Row(
+                id: grant.id?.uuidString.lowercased() ?? "", name: grant.coach.displayName, username: grant.coach.username,
                 since: grant.acceptedAt.map(format.when), team: grant.teamID.flatMap { teams[$0] })
         }
-        let page = Page(layout: req.layout(title: "Coaches"),
-                        active: grants.filter { $0.status == .active }.map(row),
-                        incoming: grants.filter { $0.status == .pending && $0.requestedBy == .coach }.map(row),
-                        outgoing: grants.filter { $0.status == .pending && $0.requestedBy == .athlete }.map(row),
-                        username: typed, error: error)
+        let page = Page(
+            layout: req.layout(title: "Coaches"),
+            active: grants.filter { $0.status == .active }.map(row),
+            incoming: grants.filter { $0.status == .pending && $0.requestedBy == .coach }.map(row),
+            outgoing: grants.filter { $0.status == .pending && $0.requestedBy == .athlete }.map(row),
+            username: typed, error: error)
         return try await req.view.render("coaching/settings_coaches", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
 
@@ -70,7 +76,8 @@ struct CoachSettingsController: RouteCollection {
         switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, held: reach == .dropped, on: req.db) {
         case .asked: req.flash(.success, "Asked \(coach.displayName). They see your training only once they accept, and you can revoke it at any time.")
         case .accepted: req.flash(.success, "\(coach.displayName) had already asked: they now coach you.")
-        case .already(let status): req.flash(.info, status == .active ? "\(coach.displayName) already coaches you." : "\(coach.displayName) has not answered yet.")
+        case .already(let status):
+            req.flash(.info, status == .active ? "\(coach.displayName) already coaches you." : "\(coach.displayName) has not answered yet.")
         }
         return req.redirect(to: .coachSettings)
     }
@@ -82,8 +89,9 @@ struct CoachSettingsController: RouteCollection {
         grant.status = .active
         grant.acceptedAt = Date()
         try await grant.save(on: req.db)
-        try await Notification.send(to: [grant.$coach.id], from: user.id, kind: .coachAccepted, text: "\(user.displayName) accepted: you now coach them.",
-                                    link: SiteURL.athlete(username: user.username).path, on: req.db)
+        try await Notification.send(
+            to: [grant.$coach.id], from: user.id, kind: .coachAccepted, text: "\(user.displayName) accepted: you now coach them.",
+            link: SiteURL.athlete(username: user.username).path, on: req.db)
         req.flash(.success, "\(grant.coach.displayName) now sees your workouts and heart rate. Revoke it here whenever you like.")
         return req.redirect(to: .coachSettings)
     }
@@ -92,7 +100,8 @@ struct CoachSettingsController: RouteCollection {
         let user = try req.requireUser()
         let grant = try await mine(req, user: user, status: .pending)
         try await grant.delete(on: req.db)
-        req.flash(.success, grant.requestedBy == .coach ? "Declined \(grant.coach.displayName)'s request." : "Withdrew your request to \(grant.coach.displayName).")
+        req.flash(
+            .success, grant.requestedBy == .coach ? "Declined \(grant.coach.displayName)'s request." : "Withdrew your request to \(grant.coach.displayName).")
         return req.redirect(to: .coachSettings)
     }
 
@@ -106,8 +115,9 @@ struct CoachSettingsController: RouteCollection {
 
     private func mine(_ req: Request, user: User, status: CoachGrant.Status) async throws -> CoachGrant {
         guard let id = req.parameters.get("id", as: UUID.self),
-              let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == user.requireID())
-                .filter(\.$status == status).with(\.$coach).first(), !(grant.held && grant.requestedBy == .coach) else { throw Abort(.notFound) }
+            let grant = try await CoachGrant.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == user.requireID())
+                .filter(\.$status == status).with(\.$coach).first(), !(grant.held && grant.requestedBy == .coach)
+        else { throw Abort(.notFound) }
         return grant
     }
 }

@@ -37,7 +37,11 @@ struct CoachWeekController: RouteCollection {
         var error: String?
         var start = ReportPeriod.week.start(containing: today)
         if let typed = req.query[String.self, at: "start"] {
-            if let day = CalendarDate(iso: typed) { start = ReportPeriod.week.start(containing: day) } else { error = "Give the week as a date like 2026-11-16." }
+            if let day = CalendarDate(iso: typed) {
+                start = ReportPeriod.week.start(containing: day)
+            } else {
+                error = "Give the week as a date like 2026-11-16."
+            }
         }
         let days = (0..<7).map { start.adding(days: $0) }
         let squad = try await SquadTraining.load(coach: coach.requireID(), on: req.db)
@@ -54,22 +58,29 @@ struct CoachWeekController: RouteCollection {
                     let grade = SquadTraining.compliance(of: plan, done: done, today: today.description)
                     if grade == .green { onPlan += 1 }
                     let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
-                    items.append(.init(text: "Plan: \(plan.sport.label) \(amount.joined(separator: ", "))", url: nil, planID: nil,
-                                       grade: grade?.rawValue, gradeLabel: grade?.label))
+                    items.append(
+                        .init(
+                            text: "Plan: \(plan.sport.label) \(amount.joined(separator: ", "))", url: nil, planID: nil,
+                            grade: grade?.rawValue, gradeLabel: grade?.label))
                 }
                 for workout in done where workout.athlete == index && workout.day == key {
-                    items.append(.init(text: "\(workout.sport.label) \(Format.duration(workout.duration))" + (workout.distance.map { ", \(format.distance($0))" } ?? ""),
-                                       url: nil, planID: nil, grade: nil, gradeLabel: nil))
+                    items.append(
+                        .init(
+                            text: "\(workout.sport.label) \(Format.duration(workout.duration))" + (workout.distance.map { ", \(format.distance($0))" } ?? ""),
+                            url: nil, planID: nil, grade: nil, gradeLabel: nil))
                 }
                 return Cell(items: items)
             }
-            return Row(username: athlete.username, name: athlete.name, cells: cells,
-                       summary: planned == 0 ? "nothing planned" : "\(onPlan) of \(planned) on plan")
+            return Row(
+                username: athlete.username, name: athlete.name, cells: cells,
+                summary: planned == 0 ? "nothing planned" : "\(onPlan) of \(planned) on plan")
         }
-        let page = Page(layout: req.layout(title: "Weekly review"),
-                        title: "Week of \(start.day) \(WallClock.shortMonths[start.month - 1]) \(start.year)",
-                        days: days.map { "\(WallClock.shortWeekdays[$0.weekday]) \($0.day)" }, rows: rows,
-                        previous: SiteURL.coachWeek.with([("start", "\(start.adding(days: -7))")]), next: SiteURL.coachWeek.with([("start", "\(start.adding(days: 7))")]), error: error)
+        let page = Page(
+            layout: req.layout(title: "Weekly review"),
+            title: "Week of \(start.day) \(WallClock.shortMonths[start.month - 1]) \(start.year)",
+            days: days.map { "\(WallClock.shortWeekdays[$0.weekday]) \($0.day)" }, rows: rows,
+            previous: SiteURL.coachWeek.with([("start", "\(start.adding(days: -7))")]), next: SiteURL.coachWeek.with([("start", "\(start.adding(days: 7))")]),
+            error: error)
         return try await req.view.render("coaching/week", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
 }

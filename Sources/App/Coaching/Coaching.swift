@@ -17,7 +17,9 @@ enum Coaching: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 60, label: "Heart-rate zones", url: .zoneSettings),
-         SettingsTab(order: 80, label: "Coaches", url: .coachSettings)]
+        [
+            SettingsTab(order: 60, label: "Heart-rate zones", url: .zoneSettings),
+            SettingsTab(order: 80, label: "Coaches", url: .coachSettings),
+        ]
     }
 }

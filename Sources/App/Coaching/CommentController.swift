@@ -26,7 +26,8 @@ struct CommentController: RouteCollection {
     private func workout(_ req: Request) async throws -> (Workout, User) {
         let user = try req.requireUser()
         guard let id = req.parameters.get("id", as: UUID.self), let workout = try await Workout.find(id, on: req.db),
-              try await WorkoutComments.canTalk(workout, viewer: user, on: req.db) else { throw Abort(.notFound) }
+            try await WorkoutComments.canTalk(workout, viewer: user, on: req.db)
+        else { throw Abort(.notFound) }
         return (workout, user)
     }
 
@@ -48,16 +49,18 @@ struct CommentController: RouteCollection {
         try await comment.create(on: req.db)
         // The other side hears of it: the athlete when a coach writes, the coaches when the athlete does.
         let recipients = workout.$user.id == user.id ? try await CoachPolicy.coachIDs(of: workout.$user.id, on: req.db) : [workout.$user.id]
-        try await Notification.send(to: recipients, from: user.id, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
-                                    link: link + "#comments", on: req.db)
+        try await Notification.send(
+            to: recipients, from: user.id, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
+            link: link + "#comments", on: req.db)
         req.flash(.success, "Comment added.")
         return req.redirect(to: link + "#comment-" + SiteURL.id(try comment.requireID()))
     }
 
     private func mine(_ req: Request, workout: Workout, user: User) async throws -> WorkoutComment {
         guard let id = req.parameters.get("comment", as: UUID.self),
-              let comment = try await WorkoutComment.query(on: req.db).filter(\.$id == id).filter(\.$workout.$id == workout.requireID())
-                .filter(\.$author.$id == user.requireID()).first() else { throw Abort(.notFound) }
+            let comment = try await WorkoutComment.query(on: req.db).filter(\.$id == id).filter(\.$workout.$id == workout.requireID())
+                .filter(\.$author.$id == user.requireID()).first()
+        else { throw Abort(.notFound) }
         return comment
     }
 
@@ -68,8 +71,9 @@ struct CommentController: RouteCollection {
     }
 
     private func renderEdit(_ req: Request, workout: Workout, comment: WorkoutComment, body: String, error: String?) async throws -> Response {
-        let page = EditPage(layout: req.layout(title: "Edit comment"), workoutID: try workout.requireID().uuidString.lowercased(),
-                            workoutName: workout.name, commentID: try comment.requireID().uuidString.lowercased(), body: body, error: error)
+        let page = EditPage(
+            layout: req.layout(title: "Edit comment"), workoutID: try workout.requireID().uuidString.lowercased(),
+            workoutName: workout.name, commentID: try comment.requireID().uuidString.lowercased(), body: body, error: error)
         return try await req.view.render("coaching/comment_edit", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
 

@@ -22,7 +22,8 @@ enum DemoCoaching {
     static func seed(app: Application) async throws -> Int {
         let db = app.db
         guard let jonas = try await User.query(on: db).filter(\.$username == coach).first(),
-              try await CoachGrant.query(on: db).filter(\.$coach.$id == jonas.requireID()).first() == nil else { return 0 }
+            try await CoachGrant.query(on: db).filter(\.$coach.$id == jonas.requireID()).first() == nil
+        else { return 0 }
         let coachID = try jonas.requireID()
         let shapes = try DemoTraining.Shapes.load(from: app.directory.workingDirectory + "Resources/Demo/workouts/")
         let people = try await User.query(on: db).filter(\.$username ~~ squad).all()
@@ -44,8 +45,9 @@ enum DemoCoaching {
                 let newest = athlete.username == "omar" ? 14 : 1
                 _ = try await training.seed(for: athlete, fromDaysAgo: newest, toDaysAgo: 84, seed: UInt64(100 + index), samplesFor: 7, on: db)
                 if athlete.username == "sofia" {
-                    let everyDay = DemoTraining.Habit(week: Dictionary(uniqueKeysWithValues: (0..<7).map { ($0, [(DemoTraining.Kind.tempoRun, 1.0)]) }),
-                                                      hour: 6, weeksOff: 0, fitnessGain: 0)
+                    let everyDay = DemoTraining.Habit(
+                        week: Dictionary(uniqueKeysWithValues: (0..<7).map { ($0, [(DemoTraining.Kind.tempoRun, 1.0)]) }),
+                        hour: 6, weeksOff: 0, fitnessGain: 0)
                     let extra = DemoTraining(shapes: shapes, habit: everyDay, home: home)
                     _ = try await extra.seed(for: athlete, fromDaysAgo: 1, toDaysAgo: 6, seed: 999, samplesFor: 0, on: db)
                 }
@@ -62,30 +64,41 @@ enum DemoCoaching {
                 let day = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!
                 guard day >= monday.adding(days: -7) else { continue }
                 let planned = (workout.duration * Double.random(in: 0.7...1.45, using: &random) / 300).rounded() * 300
-                try await PlannedWorkout(coach: coachID, athlete: athleteID, day: day.description, sport: WorkoutSport(rawValue: workout.sport) ?? .other,
-                                         duration: planned, distance: nil, description: "As we discussed").create(on: db)
+                try await PlannedWorkout(
+                    coach: coachID, athlete: athleteID, day: day.description, sport: WorkoutSport(rawValue: workout.sport) ?? .other,
+                    duration: planned, distance: nil, description: "As we discussed"
+                ).create(on: db)
             }
             if index % 3 == 0 {
-                try await PlannedWorkout(coach: coachID, athlete: athleteID, day: monday.adding(days: -3).description, sport: .strength,
-                                         duration: 1800, distance: nil, description: "Core and hips, 3 rounds").create(on: db)
+                try await PlannedWorkout(
+                    coach: coachID, athlete: athleteID, day: monday.adding(days: -3).description, sport: .strength,
+                    duration: 1800, distance: nil, description: "Core and hips, 3 rounds"
+                ).create(on: db)
             }
             for offset in 1...7 {
                 let day = today.adding(days: offset)
                 guard let kind = habits[index % habits.count].week[day.weekday]?.first?.0 else { continue }
                 let minutes: Double = kind == .futsal ? 75 : kind == .ride ? 90 : 45
-                try await PlannedWorkout(coach: coachID, athlete: athleteID, day: day.description, sport: kind.sport, duration: minutes * 60,
-                                         distance: nil, description: kind == .tempoRun ? "3 × 8 min at threshold, 2 min easy between" : "Easy and steady").create(on: db)
+                try await PlannedWorkout(
+                    coach: coachID, athlete: athleteID, day: day.description, sport: kind.sport, duration: minutes * 60,
+                    distance: nil, description: kind == .tempoRun ? "3 × 8 min at threshold, 2 min easy between" : "Easy and steady"
+                ).create(on: db)
             }
         }
         // A short conversation under a few recent workouts.
         for username in ["maya", "sofia", "priya"] {
             guard let athlete = people.first(where: { $0.username == username }),
-                  let workout = try await Workout.query(on: db).filter(\.$user.$id == athlete.requireID()).filter(\.$endMS != nil)
-                    .sort(\.$startMS, .descending).first() else { continue }
-            try await WorkoutComment(workout: workout.requireID(), author: coachID,
-                                     body: "Nice one. Keep the first half **easy** next time, then build.").create(on: db)
-            try await WorkoutComment(workout: workout.requireID(), author: athlete.requireID(),
-                                     body: "Thanks! Legs felt heavy after the hills; I'll take it slower.").create(on: db)
+                let workout = try await Workout.query(on: db).filter(\.$user.$id == athlete.requireID()).filter(\.$endMS != nil)
+                    .sort(\.$startMS, .descending).first()
+            else { continue }
+            try await WorkoutComment(
+                workout: workout.requireID(), author: coachID,
+                body: "Nice one. Keep the first half **easy** next time, then build."
+            ).create(on: db)
+            try await WorkoutComment(
+                workout: workout.requireID(), author: athlete.requireID(),
+                body: "Thanks! Legs felt heavy after the hills; I'll take it slower."
+            ).create(on: db)
         }
         // Noor asks Jonas and waits.
         if let noor = try await User.query(on: db).filter(\.$username == "noor").first() {

@@ -54,9 +54,10 @@ struct SquadTraining {
         }
         query.appendInterpolation(unsafeRaw: " ORDER BY u.display_name")
         let rows = try await (db as! any SQLDatabase).raw(query).all(decoding: Row.self)
-        return SquadTraining(athletes: rows.map {
-            Athlete(id: $0.id, username: $0.username, name: $0.display_name, zone: TimeZone(identifier: $0.time_zone) ?? TimeZone(identifier: "UTC")!)
-        })
+        return SquadTraining(
+            athletes: rows.map {
+                Athlete(id: $0.id, username: $0.username, name: $0.display_name, zone: TimeZone(identifier: $0.time_zone) ?? TimeZone(identifier: "UTC")!)
+            })
     }
 
     /// `CASE user_id WHEN … THEN 0 …`: each row's athlete as an index, so rows can be read as numbers.
@@ -81,12 +82,14 @@ struct SquadTraining {
         return text
     }
 
-    private static let sportIndex: String = "CASE sport" + WorkoutSport.allCases.enumerated().map { " WHEN '\($1.rawValue)' THEN \($0)" }.joined() + " ELSE \(WorkoutSport.allCases.count - 1) END"
+    private static let sportIndex: String =
+        "CASE sport" + WorkoutSport.allCases.enumerated().map { " WHEN '\($1.rawValue)' THEN \($0)" }.joined() + " ELSE \(WorkoutSport.allCases.count - 1) END"
 
     /// Finished workouts that started between two times.
     func workouts(from: Int64, to: Int64, on db: any Database) async throws -> [Done] {
         guard !athletes.isEmpty else { return [] }
-        let rows = try await (db as! any SQLDatabase).numberRows("""
+        let rows = try await (db as! any SQLDatabase).numberRows(
+            """
             SELECT \(athleteIndex()) AS who, \(unsafeRaw: Self.sportIndex) AS sport, start_ms, duration_s, distance_m, trimp, calories_kcal, steps
             FROM workouts WHERE user_id IN \(idList()) AND end_ms IS NOT NULL AND start_ms >= \(bind: from) AND start_ms < \(bind: to)
             ORDER BY start_ms
@@ -94,9 +97,10 @@ struct SquadTraining {
         return rows.compactMap { row in
             guard let who = row[0].map(Int.init), athletes.indices.contains(who), let start = row[2].map(Int64.init) else { return nil }
             let clock = WallClock(Date(timeIntervalSince1970: Double(start) / 1000), zone: athletes[who].zone)
-            return Done(athlete: who, sport: WorkoutSport.allCases[Int(row[1] ?? 0)], start: start,
-                        day: String(format: "%04d-%02d-%02d", clock.year, clock.month, clock.day),
-                        duration: row[3] ?? 0, distance: row[4], trimp: row[5], calories: row[6], steps: row[7])
+            return Done(
+                athlete: who, sport: WorkoutSport.allCases[Int(row[1] ?? 0)], start: start,
+                day: String(format: "%04d-%02d-%02d", clock.year, clock.month, clock.day),
+                duration: row[3] ?? 0, distance: row[4], trimp: row[5], calories: row[6], steps: row[7])
         }
     }
 
@@ -130,15 +134,18 @@ struct SquadTraining {
             let id: UUID; let athlete_id: UUID; let coach_id: UUID; let day: String; let sport: String
             let duration_s: Double?; let distance_m: Double?; let description: String
         }
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
             SELECT id, athlete_id, coach_id, day, sport, duration_s, distance_m, description FROM planned_workouts
             WHERE athlete_id IN \(idList()) AND day >= \(bind: first) AND day <= \(bind: last) ORDER BY day, created_at
-            """).all(decoding: Row.self)
+            """
+        ).all(decoding: Row.self)
         let index = Dictionary(athletes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         return rows.compactMap { row in
             guard let who = index[row.athlete_id] else { return nil }
-            return Plan(id: row.id, athlete: who, coach: row.coach_id, day: row.day, sport: WorkoutSport(rawValue: row.sport) ?? .other,
-                        duration: row.duration_s, distance: row.distance_m, description: row.description)
+            return Plan(
+                id: row.id, athlete: who, coach: row.coach_id, day: row.day, sport: WorkoutSport(rawValue: row.sport) ?? .other,
+                duration: row.duration_s, distance: row.distance_m, description: row.description)
         }
     }
 
@@ -161,9 +168,11 @@ extension SquadTraining {
     func goalCompletion(done: [Done], on db: any Database) async throws -> [Int: (reached: Int, total: Int)] {
         guard !athletes.isEmpty else { return [:] }
         struct Row: Decodable { let user_id: UUID; let period: String; let metric: String; let target: Double }
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
             SELECT user_id, period, metric, target FROM goals WHERE enabled = \(bind: true) AND user_id IN \(idList())
-            """).all(decoding: Row.self)
+            """
+        ).all(decoding: Row.self)
         let index = Dictionary(athletes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         var result: [Int: (reached: Int, total: Int)] = [:]
         for row in rows {
@@ -172,12 +181,13 @@ extension SquadTraining {
             let today = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!
             let first = period == .day ? today.description : ReportPeriod.week.start(containing: today).description
             let inPeriod = done.filter { $0.athlete == who && $0.day >= first }
-            let amount: Double = switch metric {
-            case .distance: inPeriod.compactMap(\.distance).reduce(0, +)
-            case .duration: inPeriod.map(\.duration).reduce(0, +)
-            case .steps: inPeriod.compactMap(\.steps).reduce(0, +)
-            case .calories: inPeriod.compactMap(\.calories).reduce(0, +)
-            }
+            let amount: Double =
+                switch metric {
+                case .distance: inPeriod.compactMap(\.distance).reduce(0, +)
+                case .duration: inPeriod.map(\.duration).reduce(0, +)
+                case .steps: inPeriod.compactMap(\.steps).reduce(0, +)
+                case .calories: inPeriod.compactMap(\.calories).reduce(0, +)
+                }
             var entry = result[who] ?? (0, 0)
             entry.total += 1
             if amount >= row.target { entry.reached += 1 }

@@ -28,10 +28,11 @@ enum WorkoutComments {
         let format = Format(viewer)
         return try await WorkoutComment.query(on: db).filter(\.$workout.$id == workout.requireID()).with(\.$author)
             .sort(\.$createdAt).all().map { comment in
-                Item(id: try comment.requireID().uuidString.lowercased(), author: comment.author.displayName, authorUsername: comment.author.username,
-                     when: format.when(comment.createdAt ?? Date()),
-                     edited: (comment.updatedAt ?? .distantPast).timeIntervalSince(comment.createdAt ?? .distantPast) > 1,
-                     html: Markdown.html(comment.body), mine: comment.$author.id == viewer.id)
+                Item(
+                    id: try comment.requireID().uuidString.lowercased(), author: comment.author.displayName, authorUsername: comment.author.username,
+                    when: format.when(comment.createdAt ?? Date()),
+                    edited: (comment.updatedAt ?? .distantPast).timeIntervalSince(comment.createdAt ?? .distantPast) > 1,
+                    html: Markdown.html(comment.body), mine: comment.$author.id == viewer.id)
             }
     }
 }

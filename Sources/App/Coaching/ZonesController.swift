@@ -52,8 +52,9 @@ struct ZonesController: RouteCollection {
 
     func coachPage(req: Request) async throws -> Response {
         let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: try req.requireUser(), on: req.db)
-        return try await render(req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
-                                back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
+        return try await render(
+            req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
+            back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
     }
 
     func saveOwn(req: Request) async throws -> Response {
@@ -63,36 +64,52 @@ struct ZonesController: RouteCollection {
     func saveByCoach(req: Request) async throws -> Response {
         let coach = try req.requireUser()
         let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
-        let response = try await save(req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
-                                      back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
+        let response = try await save(
+            req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
+            back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
         if response.status == .seeOther {
-            try await Notification.send(to: [athlete.requireID()], from: coach.id, kind: .zonesChanged,
-                                        text: "\(coach.displayName) updated your heart-rate zones.", link: SiteURL.zoneSettings.path, on: req.db)
+            try await Notification.send(
+                to: [athlete.requireID()], from: coach.id, kind: .zonesChanged,
+                text: "\(coach.displayName) updated your heart-rate zones.", link: SiteURL.zoneSettings.path, on: req.db)
         }
         return response
     }
 
-    private func render(_ req: Request, athlete: User, action: String, back: String, whose: String,
-                        form: Form? = nil, errors: [String: String] = [:]) async throws -> Response {
+    private func render(
+        _ req: Request, athlete: User, action: String, back: String, whose: String,
+        form: Form? = nil, errors: [String: String] = [:]
+    ) async throws -> Response {
         let current = athlete.heartRateZones
-        let form = form ?? Form(max_hr: current.map { "\($0.maximum)" } ?? "", resting_hr: athlete.restingHeartRate.map(String.init) ?? "",
-                                basis: current?.basis.rawValue ?? "max",
-                                zone1: "\(current?.percents[0] ?? 50)", zone2: "\(current?.percents[1] ?? 60)", zone3: "\(current?.percents[2] ?? 70)",
-                                zone4: "\(current?.percents[3] ?? 80)", zone5: "\(current?.percents[4] ?? 90)")
+        let form =
+            form
+            ?? Form(
+                max_hr: current.map { "\($0.maximum)" } ?? "", resting_hr: athlete.restingHeartRate.map(String.init) ?? "",
+                basis: current?.basis.rawValue ?? "max",
+                zone1: "\(current?.percents[0] ?? 50)", zone2: "\(current?.percents[1] ?? 60)", zone3: "\(current?.percents[2] ?? 70)",
+                zone4: "\(current?.percents[3] ?? 80)", zone5: "\(current?.percents[4] ?? 90)")
         // The limits in bpm for what the form holds, only when it adds up: typed numbers can be anything.
         let parsed = Self.parse(form)
         let sound = HeartRateZones.problems(maximum: parsed.maximum, resting: parsed.resting, basis: parsed.basis, percents: parsed.percents).isEmpty
-        let limits = sound ? parsed.maximum.map { HeartRateZones(maximum: $0, resting: parsed.resting, basis: parsed.basis,
-                                                                 percents: parsed.percents.map { $0 ?? 0 }).limits } : nil
+        let limits =
+            sound
+            ? parsed.maximum.map {
+                HeartRateZones(
+                    maximum: $0, resting: parsed.resting, basis: parsed.basis,
+                    percents: parsed.percents.map { $0 ?? 0 }
+                ).limits
+            } : nil
         let zones = form.percents.enumerated().map { index, value in
-            Zone(number: index + 1, field: "zone\(index + 1)", value: value ?? "",
-                 bpm: limits.map { "from \($0[index]) bpm" } ?? "", error: errors["zone\(index + 1)"])
+            Zone(
+                number: index + 1, field: "zone\(index + 1)", value: value ?? "",
+                bpm: limits.map { "from \($0[index]) bpm" } ?? "", error: errors["zone\(index + 1)"])
         }
         let age = athlete.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: .today)
-        let estimate = age.map { "Without a measured maximum, Fieldhouse uses 208 − 0.7 × age (Tanaka 2001): \(Int((208 - 0.7 * Double($0)).rounded())) bpm." }
+        let estimate =
+            age.map { "Without a measured maximum, Fieldhouse uses 208 − 0.7 × age (Tanaka 2001): \(Int((208 - 0.7 * Double($0)).rounded())) bpm." }
             ?? "Without a measured maximum, Fieldhouse assumes 190 bpm."
-        let page = Page(layout: req.layout(title: "\(whose) heart-rate zones", section: whose == "Your" ? .settings : nil), action: action, back: back, whose: whose,
-                        form: form, zones: zones, errors: errors, estimate: estimate)
+        let page = Page(
+            layout: req.layout(title: "\(whose) heart-rate zones", section: whose == "Your" ? .settings : nil), action: action, back: back, whose: whose,
+            form: form, zones: zones, errors: errors, estimate: estimate)
         return try await req.view.render("coaching/zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
@@ -101,8 +118,10 @@ struct ZonesController: RouteCollection {
             guard case .value(let value) = NumberInput.read(text), !(text ?? "").contains(where: { $0 == "," || $0 == "." }) else { return nil }
             return Int(exactly: value)
         }
-        return (number(form.max_hr), number(form.resting_hr), HeartRateZones.Basis(rawValue: form.basis ?? "") ?? .maximum,
-                form.percents.map(number))
+        return (
+            number(form.max_hr), number(form.resting_hr), HeartRateZones.Basis(rawValue: form.basis ?? "") ?? .maximum,
+            form.percents.map(number)
+        )
     }
 
     private func save(_ req: Request, athlete: User, action: String, back: String, whose: String) async throws -> Response {
@@ -128,7 +147,10 @@ struct ZonesController: RouteCollection {
             try await workout.summarise(for: athlete, on: req.db)
             try await workout.save(on: req.db)
         }
-        req.flash(.success, "Saved. Zones now start at \(athlete.heartRateZones!.limits.map(String.init).joined(separator: ", ")) bpm; \(recent.count.counted("recent workout")) recomputed.")
+        req.flash(
+            .success,
+            "Saved. Zones now start at \(athlete.heartRateZones!.limits.map(String.init).joined(separator: ", ")) bpm; \(recent.count.counted("recent workout")) recomputed."
+        )
         return req.redirect(to: action)
     }
 }

@@ -33,7 +33,8 @@ final class Notification: Model, @unchecked Sendable {
         case gameJoinRequest = "game_join_request", gamePlace = "game_place", gameRemoved = "game_removed", subsFilled = "subs_filled"
         case challengeReceived = "challenge_received", challengeReply = "challenge_reply", challengeJudged = "challenge_judged"
         case goalReached = "goal_reached"
-        case coachRequest = "coach_request", coachAccepted = "coach_accepted", sessionPlanned = "session_planned", workoutComment = "workout_comment", zonesChanged = "zones_changed"
+        case coachRequest = "coach_request", coachAccepted = "coach_accepted", sessionPlanned = "session_planned", workoutComment = "workout_comment",
+            zonesChanged = "zones_changed"
     }
 
     /// Records one notification per recipient. `actor` is whoever the text names (nil for news that
@@ -65,4 +66,3 @@ struct CreateNotification: AsyncMigration {
         try await database.schema(Notification.schema).delete()
     }
 }
-

@@ -30,11 +30,15 @@ struct NotificationController: RouteCollection {
         let shown = pager.finish(rows, at: .notifications, query: [])
         let zone = TimeZone(identifier: user.timeZone) ?? .gmt
         let items = shown.map { note in
-            Item(text: note.text, link: note.link, when: (note.createdAt ?? Date()).formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: zone)), unread: !note.read)
+            Item(
+                text: note.text, link: note.link,
+                when: (note.createdAt ?? Date()).formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: zone)), unread: !note.read)
         }
-        return try await req.view.render("community/notifications", Page(
-            layout: req.layout(title: "Notifications"), items: items, pager: pager, hasUnread: items.contains { $0.unread }
-        ))
+        return try await req.view.render(
+            "community/notifications",
+            Page(
+                layout: req.layout(title: "Notifications"), items: items, pager: pager, hasUnread: items.contains { $0.unread }
+            ))
     }
 
     func markRead(req: Request) async throws -> Response {

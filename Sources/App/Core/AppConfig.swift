@@ -78,7 +78,8 @@ public struct AppConfig: Sendable {
         var database = Database.sqlite(path: dataDirectory + "/fieldhouse.sqlite")
         if let url = value("DATABASE_URL") {
             guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
-                  URL(string: url)?.host != nil else {
+                URL(string: url)?.host != nil
+            else {
                 throw Invalid(variable: "DATABASE_URL", value: url, expected: "a postgres://user:password@host:port/database URL")
             }
             database = .postgres(url: url, searchPath: nil)
@@ -138,9 +139,12 @@ public struct AppConfig: Sendable {
         var tileURL: String?
         if let raw = value("FIELDHOUSE_TILE_URL") {
             guard let url = URL(string: raw.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-                  url.scheme == "https" || url.scheme == "http", url.host != nil,
-                  raw.contains("{z}"), raw.contains("{x}"), raw.contains("{y}") else {
-                throw Invalid(variable: "FIELDHOUSE_TILE_URL", value: raw, expected: "a tile URL with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+                url.scheme == "https" || url.scheme == "http", url.host != nil,
+                raw.contains("{z}"), raw.contains("{x}"), raw.contains("{y}")
+            else {
+                throw Invalid(
+                    variable: "FIELDHOUSE_TILE_URL", value: raw,
+                    expected: "a tile URL with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png")
             }
             tileURL = raw
         }
@@ -157,7 +161,8 @@ public struct AppConfig: Sendable {
         var secretKeyHex: String?
         if let raw = value("FIELDHOUSE_SECRET_KEY") {
             guard ServerSecret.isValid(hex: raw) else {
-                throw Invalid(variable: "FIELDHOUSE_SECRET_KEY", value: "(hidden)", expected: "64 hexadecimal digits, such as the output of `openssl rand -hex 32`")
+                throw Invalid(
+                    variable: "FIELDHOUSE_SECRET_KEY", value: "(hidden)", expected: "64 hexadecimal digits, such as the output of `openssl rand -hex 32`")
             }
             secretKeyHex = raw.lowercased()
         }
@@ -190,7 +195,8 @@ public struct AppConfig: Sendable {
     /// The scheme and host of the tile server, for the Content-Security-Policy.
     public var tileOrigin: String? {
         guard let tileURL, let url = URL(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-              let scheme = url.scheme, let host = url.host else { return nil }
+            let scheme = url.scheme, let host = url.host
+        else { return nil }
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
@@ -204,7 +210,8 @@ public struct AppConfig: Sendable {
         case .sqlite(let path): store = "SQLite at \(path)"
         case .postgres(let url, _):
             let parsed = URL(string: url)
-            store = "PostgreSQL at \(parsed?.host ?? "?")\(parsed?.port.map { ":\($0)" } ?? "")\(parsed?.path ?? "")"
+            store =
+                "PostgreSQL at \(parsed?.host ?? "?")\(parsed?.port.map { ":\($0)" } ?? "")\(parsed?.path ?? "")"
                 + (parsed?.user.map { " as \($0)" } ?? "")
         }
         return "Fieldhouse \(Self.version) (pid \(ProcessInfo.processInfo.processIdentifier)) serving http://\(host):\(port) as \(baseURL); "

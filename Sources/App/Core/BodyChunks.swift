@@ -5,11 +5,14 @@ extension Request {
     /// The body of a `body: .stream` route as an async sequence that holds at most two network
     /// chunks ahead of its reader. Vapor's own sequence buffers up to twenty, which for eight
     /// parallel photo uploads is over a megabyte each of memory doing nothing.
-    func bodyChunks() -> NIOThrowingAsyncSequenceProducer<ByteBuffer, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, BodyChunksDelegate> {
+    func bodyChunks() -> NIOThrowingAsyncSequenceProducer<
+        ByteBuffer, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, BodyChunksDelegate
+    > {
         let delegate = BodyChunksDelegate(eventLoop: eventLoop)
         let producer = NIOThrowingAsyncSequenceProducer.makeSequence(
             elementType: ByteBuffer.self, failureType: (any Error).self,
-            backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(lowWatermark: 1, highWatermark: 2), finishOnDeinit: true, delegate: delegate
+            backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(lowWatermark: 1, highWatermark: 2), finishOnDeinit: true,
+            delegate: delegate
         )
         let source = producer.source
         let loop = eventLoop

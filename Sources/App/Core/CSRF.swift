@@ -35,7 +35,8 @@ extension Request {
     /// Throws 403 unless `submitted` is this visitor's token.
     func verifyCSRF(submitted: String?) throws {
         guard let expected = expectedCSRFToken, !expected.isEmpty, let submitted,
-              RandomToken.constantTimeEquals(submitted, expected) else {
+            RandomToken.constantTimeEquals(submitted, expected)
+        else {
             throw Abort(.forbidden, reason: "This form has expired or did not come from Fieldhouse. Go back, reload the page and try again.")
         }
     }

@@ -21,8 +21,11 @@ extension Request {
     /// The message left by the previous request, if any; reading it clears it.
     func takeFlash() -> Flash? {
         guard let raw = cookies[Flash.cookieName]?.string,
-              let data = Data(base64Encoded: raw.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").padding(toLength: (raw.count + 3) / 4 * 4, withPad: "=", startingAt: 0)),
-              let flash = try? JSONDecoder().decode(Flash.self, from: data) else { return nil }
+            let data = Data(
+                base64Encoded: raw.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").padding(
+                    toLength: (raw.count + 3) / 4 * 4, withPad: "=", startingAt: 0)),
+            let flash = try? JSONDecoder().decode(Flash.self, from: data)
+        else { return nil }
         storage[Flash.ConsumedKey.self] = true
         return flash
     }
@@ -32,7 +35,8 @@ struct FlashMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let response = try await next.respond(to: request)
         if let pending = request.storage[Flash.PendingKey.self],
-           let data = try? JSONEncoder().encode(pending) {
+            let data = try? JSONEncoder().encode(pending)
+        {
             let encoded = data.base64EncodedString()
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")

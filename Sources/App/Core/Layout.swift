@@ -46,11 +46,12 @@ extension Request {
         // Anonymous pages without forms must not mint a token: that would set a cookie on every
         // visit to a public page and defeat caching.
         let csrf = viewer != nil || hasForms ? csrfToken : ""
-        return Layout(title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
-                      counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
-                      settingsTabs: url.path.hasPrefix("/settings/")
-                          ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],
-                      refreshSeconds: refreshSeconds)
+        return Layout(
+            title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
+            counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
+            settingsTabs: url.path.hasPrefix("/settings/")
+                ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],
+            refreshSeconds: refreshSeconds)
     }
 }
 

@@ -23,13 +23,14 @@ extension SQLDatabase {
             let collected = CollectedRows()
             try await sqlite.withConnection { connection in
                 try await connection.query(text, values) { row in
-                    collected.rows.append(columns.map { name -> Double? in
-                        switch row.column(name) {
-                        case .integer(let value)?: Double(value)
-                        case .float(let value)?: value
-                        default: nil
-                        }
-                    })
+                    collected.rows.append(
+                        columns.map { name -> Double? in
+                            switch row.column(name) {
+                            case .integer(let value)?: Double(value)
+                            case .float(let value)?: value
+                            default: nil
+                            }
+                        })
                 }
             }
             return collected.rows

@@ -27,7 +27,11 @@ enum PhotoFiles {
     }
 
     static func tooLarge(width: Int, height: Int) -> Abort {
-        Abort(.unprocessableEntity, reason: "That picture is \(width) × \(height) pixels; the largest accepted is \(PhotoRenderer.maxPixels / 1_000_000) megapixels and \(PhotoRenderer.maxSide) pixels a side. Choose a smaller photo.")
+        Abort(
+            .unprocessableEntity,
+            reason:
+                "That picture is \(width) × \(height) pixels; the largest accepted is \(PhotoRenderer.maxPixels / 1_000_000) megapixels and \(PhotoRenderer.maxSide) pixels a side. Choose a smaller photo."
+        )
     }
 
     /// The answer for a picture libvips refused.
@@ -36,7 +40,9 @@ enum PhotoFiles {
         case .tooLarge(let width, let height):
             tooLarge(width: width, height: height)
         case .unreadable where format == .heic:
-            Abort(.unprocessableEntity, reason: "That HEIC photo is damaged or of a kind that cannot be read. On an iPhone, share it as JPEG (“Most Compatible”) and try again.")
+            Abort(
+                .unprocessableEntity,
+                reason: "That HEIC photo is damaged or of a kind that cannot be read. On an iPhone, share it as JPEG (“Most Compatible”) and try again.")
         case .unreadable:
             Abort(.unprocessableEntity, reason: "That picture is damaged or cut off and cannot be shown. Try another one.")
         case .unavailable:

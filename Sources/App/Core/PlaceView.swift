@@ -20,8 +20,9 @@ struct PlaceView {
         }
         if exact {
             text = name ?? String(format: "%.4f, %.4f", coordinate.latitude, coordinate.longitude)
-            mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=16/%.5f/%.5f",
-                            coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
+            mapURL = String(
+                format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=16/%.5f/%.5f",
+                coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
         } else {
             let area = Self.area(of: coordinate)
             text = String(format: "Around %.1f, %.1f (\(hiddenNote))", area.latitude, area.longitude)

@@ -22,11 +22,14 @@ enum SVGChart {
     /// several times the usual spacing once thinned) break the line rather than bridge it.
     /// `also` draws a second, dashed series on the same axes; `firstDay` labels the time axis with
     /// dates counted from that day rather than on a clock.
-    static func line(seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
-                     bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil) -> String {
+    static func line(
+        seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
+        bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil
+    ) -> String {
         let present = values.compactMap { $0 } + (also?.values.compactMap { $0 } ?? [])
         guard seconds.count == values.count, seconds.count >= 2, let low = present.min(), let high = present.max(),
-              let end = seconds.last, end > 0, Self.drawable(low), Self.drawable(high), Self.drawable(end) else { return "" }
+            let end = seconds.last, end > 0, Self.drawable(low), Self.drawable(high), Self.drawable(end)
+        else { return "" }
         // Axis range with a little room, on round numbers.
         let span = max(high - low, 1)
         let step = niceStep(span / 4)
@@ -38,14 +41,16 @@ enum SVGChart {
         func x(_ s: Double) -> Double { left + s / end * plotW }
         func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
 
-        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        var out =
+            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<title>\(SVGMap.escape(label))</title>"
         for band in bands {
             let y1 = y(min(max(band.to, minY), maxY)), y2 = y(min(max(band.from, minY), maxY))
             guard y2 - y1 > 1 else { continue }
             out += "<rect x=\"\(n(left))\" y=\"\(n(y1))\" width=\"\(n(plotW))\" height=\"\(n(y2 - y1))\" fill=\"\(band.fill)\"/>"
             if y2 - y1 >= 11 {
-                out += "<text x=\"\(n(width - right - 4))\" y=\"\(n(y1 + 11))\" text-anchor=\"end\" font-size=\"13\" fill=\"#3b4650\">\(SVGMap.escape(band.label))</text>"
+                out +=
+                    "<text x=\"\(n(width - right - 4))\" y=\"\(n(y1 + 11))\" text-anchor=\"end\" font-size=\"13\" fill=\"#3b4650\">\(SVGMap.escape(band.label))</text>"
             }
         }
         for tick in ticks(from: minY, to: maxY, step: step) {
@@ -55,7 +60,10 @@ enum SVGChart {
         let timeStep = firstDay != nil ? max(7, (end / 86_400 / 6).rounded(.up)) * 86_400 : niceTimeStep(end / 6)
         var t = 0.0
         while t <= end {
-            let text = firstDay.map { let date = $0.adding(days: Int(t / 86_400)); return "\(date.day) \(WallClock.shortMonths[date.month - 1])" } ?? clock(t)
+            let text =
+                firstDay.map {
+                    let date = $0.adding(days: Int(t / 86_400)); return "\(date.day) \(WallClock.shortMonths[date.month - 1])"
+                } ?? clock(t)
             out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"
             t += timeStep
         }
@@ -83,7 +91,8 @@ enum SVGChart {
                 guard let value else { continue }
                 second += (second.isEmpty || also.values[max(index - 1, 0)] == nil ? "M" : "L") + n(x(s)) + " " + n(y(value))
             }
-            out += "<path d=\"\(second)\" fill=\"none\" stroke=\"\(also.colour)\" stroke-width=\"1.6\" stroke-dasharray=\"6 4\" vector-effect=\"non-scaling-stroke\"/>"
+            out +=
+                "<path d=\"\(second)\" fill=\"none\" stroke=\"\(also.colour)\" stroke-width=\"1.6\" stroke-dasharray=\"6 4\" vector-effect=\"non-scaling-stroke\"/>"
         }
         return out + "</svg>"
     }
@@ -93,7 +102,8 @@ enum SVGChart {
         guard let largest = items.map(\.value).max(), largest > 0 else { return "" }
         let row = 28.0, labelW = 165.0, valueW = 120.0
         let h = row * Double(items.count) + 4
-        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(h))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
+        var out =
+            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(h))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
         for (index, item) in items.enumerated() {
             let y = 2 + Double(index) * row
             let w = (width - labelW - valueW) * item.value / largest
@@ -106,16 +116,20 @@ enum SVGChart {
 
     /// A min–max band with a mean line over absolute time (continuous heart rate). Axis labels
     /// follow the span: clock times within two days, dates beyond.
-    static func band(from start: Int64, to end: Int64, buckets: [(t: Int64, low: Double, high: Double, mean: Double)],
-                     zone: TimeZone, label: String, unit: String) -> String {
+    static func band(
+        from start: Int64, to end: Int64, buckets: [(t: Int64, low: Double, high: Double, mean: Double)],
+        zone: TimeZone, label: String, unit: String
+    ) -> String {
         guard end > start, let low = buckets.map(\.low).min(), let high = buckets.map(\.high).max(),
-              drawable(low), drawable(high), end - start < 400 * 86_400_000 else { return "" }
+            drawable(low), drawable(high), end - start < 400 * 86_400_000
+        else { return "" }
         let step = niceStep(max(high - low, 10) / 4)
         let minY = (low / step).rounded(.down) * step, maxY = max((high / step).rounded(.up) * step, minY + step)
         let plotW = width - left - right, plotH = height - top - bottom
         func x(_ t: Int64) -> Double { left + Double(t - start) / Double(end - start) * plotW }
         func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
-        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        var out =
+            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<title>\(SVGMap.escape(label))</title>"
         for tick in ticks(from: minY, to: maxY, step: step) {
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
@@ -124,7 +138,8 @@ enum SVGChart {
         out += "<text x=\"4\" y=\"14\" font-size=\"13\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
         // Time ticks on round local times.
         let span = Double(end - start) / 1000
-        let tickSeconds: Double = [600.0, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800, 1_209_600]
+        let tickSeconds: Double =
+            [600.0, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800, 1_209_600]
             .first { span / $0 <= 6 } ?? 2_592_000
         let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start) / 1000)))
         var t = ((Double(start) / 1000 + offset) / tickSeconds).rounded(.up) * tickSeconds - offset
@@ -147,7 +162,9 @@ enum SVGChart {
             var d = "M" + run.map { n(x($0.t)) + " " + n(y($0.high)) }.joined(separator: "L")
             d += "L" + run.reversed().map { n(x($0.t)) + " " + n(y($0.low)) }.joined(separator: "L") + "Z"
             out += "<path d=\"\(d)\" fill=\"#b3261e\" fill-opacity=\"0.18\" stroke=\"none\"/>"
-            out += "<path d=\"M" + run.map { n(x($0.t)) + " " + n(y($0.mean)) }.joined(separator: "L") + "\" fill=\"none\" stroke=\"#b3261e\" stroke-width=\"1.6\" vector-effect=\"non-scaling-stroke\"/>"
+            out +=
+                "<path d=\"M" + run.map { n(x($0.t)) + " " + n(y($0.mean)) }.joined(separator: "L")
+                + "\" fill=\"none\" stroke=\"#b3261e\" stroke-width=\"1.6\" vector-effect=\"non-scaling-stroke\"/>"
         }
         return out + "</svg>"
     }
@@ -158,7 +175,8 @@ enum SVGChart {
         let largest = max(items.map(\.value).max() ?? 0, 1e-9)
         let plotH = height - top - bottom - 16
         let slot = (width - 8) / Double(items.count)
-        var out = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
+        var out =
+            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
         out += "<line x1=\"4\" x2=\"\(n(width - 4))\" y1=\"\(n(top + 16 + plotH))\" y2=\"\(n(top + 16 + plotH))\" stroke=\"#8a96a3\"/>"
         for (index, item) in items.enumerated() {
             let h = plotH * item.value / largest
@@ -167,9 +185,11 @@ enum SVGChart {
             out += "<g><title>\(SVGMap.escape(item.label)): \(SVGMap.escape(item.text))</title>"
             out += "<rect x=\"\(n(x + slot * 0.15))\" y=\"\(n(y))\" width=\"\(n(slot * 0.7))\" height=\"\(n(max(h, 0)))\" rx=\"2\" fill=\"\(colour)\"/>"
             if item.value > 0 {
-                out += "<text x=\"\(n(x + slot / 2))\" y=\"\(n(y - 4))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
+                out +=
+                    "<text x=\"\(n(x + slot / 2))\" y=\"\(n(y - 4))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
             }
-            out += "<text x=\"\(n(x + slot / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#4a5560\">\(SVGMap.escape(item.label))</text></g>"
+            out +=
+                "<text x=\"\(n(x + slot / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#4a5560\">\(SVGMap.escape(item.label))</text></g>"
         }
         return out + "</svg>"
     }

@@ -34,7 +34,8 @@ struct SVGMap {
         let left = centreX - width / 2, top = centreY - height / 2
         let label = self.label ?? (markers.count == 1 ? "Map of where the photo was taken" : "Map of where the \(markers.count) photos were taken")
 
-        var out = "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        var out =
+            "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#e9eef1\"/>"
         if let tileURL {
             let count = Int(pow(2, Double(zoom)))
@@ -44,7 +45,8 @@ struct SVGMap {
                     let wrapped = ((tx % count) + count) % count
                     let href = tileURL.replacingOccurrences(of: "{z}", with: "\(zoom)")
                         .replacingOccurrences(of: "{x}", with: "\(wrapped)").replacingOccurrences(of: "{y}", with: "\(ty)")
-                    out += "<image href=\"\(Self.escape(href))\" x=\"\(Self.n(Double(tx) * tile - left))\" y=\"\(Self.n(Double(ty) * tile - top))\" width=\"256\" height=\"256\"/>"
+                    out +=
+                        "<image href=\"\(Self.escape(href))\" x=\"\(Self.n(Double(tx) * tile - left))\" y=\"\(Self.n(Double(ty) * tile - top))\" width=\"256\" height=\"256\"/>"
                 }
             }
         } else {
@@ -72,10 +74,12 @@ struct SVGMap {
             let fill = marker.primary ? "#b3261e" : "#0b6e4f"
             out += "<g class=\"marker\"><title>\(Self.escape(marker.title))</title>"
             out += "<path d=\"M\(Self.n(x)) \(Self.n(y))l-11 -18a13 13 0 1 1 22 0z\" fill=\"\(fill)\" stroke=\"#fff\" stroke-width=\"2\"/>"
-            out += "<text x=\"\(Self.n(x))\" y=\"\(Self.n(y - 22))\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"700\" fill=\"#fff\">\(Self.escape(marker.symbol))</text></g>"
+            out +=
+                "<text x=\"\(Self.n(x))\" y=\"\(Self.n(y - 22))\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"700\" fill=\"#fff\">\(Self.escape(marker.symbol))</text></g>"
         }
         if tileURL != nil {
-            out += "<text x=\"\(Int(width) - 4)\" y=\"\(Int(height) - 4)\" text-anchor=\"end\" font-size=\"11\" fill=\"#17202a\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">© OpenStreetMap contributors</text>"
+            out +=
+                "<text x=\"\(Int(width) - 4)\" y=\"\(Int(height) - 4)\" text-anchor=\"end\" font-size=\"11\" fill=\"#17202a\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">© OpenStreetMap contributors</text>"
         }
         return out + "</svg>"
     }

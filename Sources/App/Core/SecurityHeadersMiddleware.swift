@@ -8,14 +8,14 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
     /// Map tiles are the only images from elsewhere, and only when a tile server is configured.
     static func contentSecurityPolicy(tileOrigin: String?) -> String {
         [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:" + (tileOrigin.map { " " + $0 } ?? ""),
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:" + (tileOrigin.map { " " + $0 } ?? ""),
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
         ].joined(separator: "; ")
     }
 

@@ -17,7 +17,11 @@ struct SeedCommand: AsyncCommand {
         @Option(name: "bench-articles", help: "Also add this many published Learn articles (made from the shipped ones), for `make bench`.")
         var benchArticles: Int?
 
-        @Flag(name: "bench-training", help: "Also add bench_athlete (a one-hour 1 Hz run, 30 days of 1 Hz heart rate, 2,000 workouts) and bench_coach (40 athletes, two years each), for `make bench`.")
+        @Flag(
+            name: "bench-training",
+            help:
+                "Also add bench_athlete (a one-hour 1 Hz run, 30 days of 1 Hz heart rate, 2,000 workouts) and bench_coach (40 athletes, two years each), for `make bench`."
+        )
         var benchTraining: Bool
     }
 
@@ -26,9 +30,10 @@ struct SeedCommand: AsyncCommand {
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
         try await app.autoMigrate()
-        let bench = BenchOptions(teams: signature.benchTeams ?? 0, games: signature.benchGames ?? 0,
-                                 challenges: signature.benchChallenges ?? 0, articles: signature.benchArticles ?? 0,
-                                 training: signature.benchTraining)
+        let bench = BenchOptions(
+            teams: signature.benchTeams ?? 0, games: signature.benchGames ?? 0,
+            challenges: signature.benchChallenges ?? 0, articles: signature.benchArticles ?? 0,
+            training: signature.benchTraining)
         var told: [String] = []
         for feature in Features.all {
             told += try await feature.seedDemo(app)

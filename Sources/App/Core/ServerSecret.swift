@@ -27,7 +27,8 @@ struct ServerSecret: Sendable {
             guard written == hex.utf8.count else { throw Abort(.internalServerError, reason: "Could not write \(path).") }
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              case let hex = text.trimmingCharacters(in: .whitespacesAndNewlines), Self.isValid(hex: hex) else {
+            case let hex = text.trimmingCharacters(in: .whitespacesAndNewlines), Self.isValid(hex: hex)
+        else {
             throw AppConfig.Invalid(variable: path, value: "(unreadable)", expected: "64 hexadecimal digits; delete the file to make a new key")
         }
         return ServerSecret(key: SymmetricKey(data: Self.bytes(hex: hex)))
@@ -35,7 +36,10 @@ struct ServerSecret: Sendable {
 
     /// 64 hexadecimal digits: 32 bytes.
     static func isValid(hex: String) -> Bool {
-        hex.utf8.count == 64 && hex.utf8.allSatisfy { ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."f").contains(Character(UnicodeScalar($0).properties.lowercaseMapping)) }
+        hex.utf8.count == 64
+            && hex.utf8.allSatisfy {
+                ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."f").contains(Character(UnicodeScalar($0).properties.lowercaseMapping))
+            }
     }
 
     private static func bytes(hex: String) -> [UInt8] {

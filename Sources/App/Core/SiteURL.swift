@@ -16,7 +16,9 @@ struct SiteURL: Sendable, Hashable, CustomStringConvertible {
     init(_ segments: String...) { self.init(segments: segments) }
 
     init(segments: [String]) {
-        path = "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "" }
+        path =
+            "/"
+            + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "" }
             .joined(separator: "/")
     }
 

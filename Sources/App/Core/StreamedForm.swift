@@ -38,7 +38,8 @@ struct StreamedForm {
         receiver: (_ field: String, _ filename: String) throws -> (any UploadReceiver)?
     ) async throws -> StreamedForm {
         guard let contentType = req.headers.contentType, contentType.type == "multipart", contentType.subType == "form-data",
-              let boundary = contentType.parameters["boundary"], !boundary.isEmpty, boundary.count <= 200 else {
+            let boundary = contentType.parameters["boundary"], !boundary.isEmpty, boundary.count <= 200
+        else {
             throw Abort(.unsupportedMediaType, reason: "This form must be sent as multipart/form-data with the file attached.")
         }
         // Refuse at once what is announced too large, before reading any of it. Form fields and
@@ -142,7 +143,8 @@ struct StreamedForm {
         for item in value.split(separator: ";") {
             let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2 else { continue }
-            let unquoted = pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2
+            let unquoted =
+                pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2
                 ? String(pair[1].dropFirst().dropLast()) : pair[1]
             switch pair[0].lowercased() {
             case "name": name = unquoted

@@ -18,7 +18,8 @@ struct CalendarController: RouteCollection {
         guard file.hasSuffix(".ics") else { throw Abort(.notFound) }
         let token = String(file.dropLast(4))
         guard token.count >= 20, token.count <= 100,
-              let owner = try await User.query(on: req.db).filter(\.$calendarTokenHash == RandomToken.hash(token)).first() else {
+            let owner = try await User.query(on: req.db).filter(\.$calendarTokenHash == RandomToken.hash(token)).first()
+        else {
             throw Abort(.notFound, reason: "This calendar address is not valid any more. Copy the new one from your settings.")
         }
         let ownerID = try owner.requireID()
@@ -26,7 +27,7 @@ struct CalendarController: RouteCollection {
         var name = "Fieldhouse: \(owner.displayName)"
         if let slug = req.query[String.self, at: "team"] {
             guard let team = try await Team.query(on: req.db).filter(\.$slug == slug.lowercased()).first(),
-                  try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == ownerID).first() != nil
+                try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == ownerID).first() != nil
             else { throw Abort(.notFound) }
             teamID = team.id
             name = "Fieldhouse: \(team.name)"
@@ -37,8 +38,11 @@ struct CalendarController: RouteCollection {
             // Someone still asking to join a protected game learns the place only once let in.
             let placeKnown = row.canSeeExactPlace(viewer: ownerID)
             var lines: [String] = []
-            if let status = row.myStatus { lines.append("Your answer: \(row.is_sub == true ? "Substitute" : status.label)") }
-            else if row.game == .team { lines.append("You have not answered yet.") }
+            if let status = row.myStatus {
+                lines.append("Your answer: \(row.is_sub == true ? "Substitute" : status.label)")
+            } else if row.game == .team {
+                lines.append("You have not answered yet.")
+            }
             if placeKnown, !row.description.isEmpty { lines.append(row.description) }
             lines.append(base + SiteURL.game(row.id).path)
             return ICalendar.Event(
@@ -59,15 +63,19 @@ struct CalendarController: RouteCollection {
             }
             let coaches = try await CoachPolicy.coachIDs(of: ownerID, on: req.db)
             let since = CalendarDate.today.adding(days: -60).description
-            let plans = coaches.isEmpty ? [] : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == ownerID)
-                .filter(\.$coach.$id ~~ coaches).filter(\.$day >= since).with(\.$coach).all()
+            let plans =
+                coaches.isEmpty
+                ? []
+                : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == ownerID)
+                    .filter(\.$coach.$id ~~ coaches).filter(\.$day >= since).with(\.$coach).all()
             let format = Format(owner)
             for plan in plans {
                 let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
-                var event = ICalendar.Event(uid: "plan-\(try plan.requireID().uuidString.lowercased())@fieldhouse", start: Date(), durationMinutes: 0,
-                                            summary: "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))",
-                                            description: [plan.description, "Planned by \(plan.coach.displayName)"].filter { !$0.isEmpty }.joined(separator: "\n"),
-                                            lastModified: plan.createdAt)
+                var event = ICalendar.Event(
+                    uid: "plan-\(try plan.requireID().uuidString.lowercased())@fieldhouse", start: Date(), durationMinutes: 0,
+                    summary: "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))",
+                    description: [plan.description, "Planned by \(plan.coach.displayName)"].filter { !$0.isEmpty }.joined(separator: "\n"),
+                    lastModified: plan.createdAt)
                 event.allDay = plan.day.replacingOccurrences(of: "-", with: "")
                 reminders.append(event)
             }
@@ -96,10 +104,12 @@ struct CalendarController: RouteCollection {
         let url = try await CalendarFeed.url(for: user, req: req)
         let teams = try await Membership.query(on: req.db).filter(\.$user.$id == user.requireID()).with(\.$team).all()
             .map(\.team).sorted { $0.name < $1.name }
-        return try await req.view.render("accounts/settings_calendar", SettingsPage(
-            layout: req.layout(title: "Calendar", section: .settings), feedURL: url,
-            teams: teams.map { TeamFeed(name: $0.name, url: "\(url)?team=\($0.slug)") }
-        ))
+        return try await req.view.render(
+            "accounts/settings_calendar",
+            SettingsPage(
+                layout: req.layout(title: "Calendar", section: .settings), feedURL: url,
+                teams: teams.map { TeamFeed(name: $0.name, url: "\(url)?team=\($0.slug)") }
+            ))
     }
 
     func reset(req: Request) async throws -> Response {

@@ -48,7 +48,8 @@ struct CreateGame: AsyncMigration {
             ("games_find_idx", ["find_lat", "find_lon", "starts_at", "sport", "skill", "age_group", "gender", "team_id", "id"]),
             ("games_find_sport_idx", ["sport", "find_lat", "find_lon", "starts_at", "skill", "age_group", "gender", "team_id", "id"]),
         ] {
-            try await sql.raw("CREATE INDEX \(unsafeRaw: name) ON games (\(unsafeRaw: columns.joined(separator: ", "))) WHERE \(unsafeRaw: Self.findable)").run()
+            try await sql.raw("CREATE INDEX \(unsafeRaw: name) ON games (\(unsafeRaw: columns.joined(separator: ", "))) WHERE \(unsafeRaw: Self.findable)")
+                .run()
         }
     }
 

@@ -13,13 +13,18 @@ enum DemoGames {
         try await app.db.transaction { db -> Int in
             let teams = Dictionary(uniqueKeysWithValues: try await Team.query(on: db).all().map { ($0.slug, $0) })
             guard let riverside = teams["riverside-futsal"], let volley = teams["old-town-volley"], let northfield = teams["northfield-u16"],
-                  try await Game.query(on: db).filter(\.$team.$id == riverside.requireID()).first() == nil else { return 0 }
+                try await Game.query(on: db).filter(\.$team.$id == riverside.requireID()).first() == nil
+            else { return 0 }
             let people = Dictionary(uniqueKeysWithValues: try await User.query(on: db).all().map { ($0.username, $0) })
-            func id(_ username: String) throws -> UUID { try people[username]?.requireID() ?? { throw Abort(.internalServerError, reason: "demo person \(username) missing") }() }
+            func id(_ username: String) throws -> UUID {
+                try people[username]?.requireID() ?? { throw Abort(.internalServerError, reason: "demo person \(username) missing") }()
+            }
 
             var added = 0
-            func make(_ kind: Game.Kind, team: Team?, organiser: String, inDays days: Int, at time: String, minutes: Int = 90,
-                      opponent: String? = nil, notes: String = "") throws -> Game {
+            func make(
+                _ kind: Game.Kind, team: Team?, organiser: String, inDays days: Int, at time: String, minutes: Int = 90,
+                opponent: String? = nil, notes: String = ""
+            ) throws -> Game {
                 let game = Game()
                 game.kind = kind
                 game.$team.id = team?.id
@@ -49,8 +54,10 @@ enum DemoGames {
             }
             func answer(_ game: Game, _ answers: [(String, GamePlayer.Status, String?)]) async throws {
                 for (index, (username, status, note)) in answers.enumerated() {
-                    try await GamePlayer(gameID: game.requireID(), userID: id(username), status: status, note: note,
-                                         at: Date().addingTimeInterval(Double(index))).create(on: db)
+                    try await GamePlayer(
+                        gameID: game.requireID(), userID: id(username), status: status, note: note,
+                        at: Date().addingTimeInterval(Double(index))
+                    ).create(on: db)
                 }
             }
 
@@ -60,13 +67,16 @@ enum DemoGames {
             try await played.create(on: db)
             try await answer(played, [("maya", .going, nil), ("amara", .going, nil), ("felix", .going, nil), ("sofia", .notGoing, "Away for work")])
 
-            let next = try make(.team, team: riverside, organiser: "sofia", inDays: 3, at: "19:30", opponent: "Old Town Futsal",
-                                notes: "Dark shirts. Arrive 20 minutes early to warm up.")
+            let next = try make(
+                .team, team: riverside, organiser: "sofia", inDays: 3, at: "19:30", opponent: "Old Town Futsal",
+                notes: "Dark shirts. Arrive 20 minutes early to warm up.")
             try await next.create(on: db)
-            try await answer(next, [("maya", .going, nil), ("amara", .going, "Bringing bibs"), ("felix", .maybe, "Depends on my shift"), ("sofia", .notGoing, nil)])
+            try await answer(
+                next, [("maya", .going, nil), ("amara", .going, "Bringing bibs"), ("felix", .maybe, "Depends on my shift"), ("sofia", .notGoing, nil)])
 
-            let short = try make(.team, team: riverside, organiser: "maya", inDays: 10, at: "19:30", opponent: "Northside Rovers",
-                                 notes: "Half the squad is away: substitutes welcome.")
+            let short = try make(
+                .team, team: riverside, organiser: "maya", inDays: 10, at: "19:30", opponent: "Northside Rovers",
+                notes: "Half the squad is away: substitutes welcome.")
             short.subsNeeded = 2
             try await short.create(on: db)
             try await answer(short, [("maya", .going, nil), ("felix", .notGoing, "Holiday")])
@@ -80,8 +90,9 @@ enum DemoGames {
             try await answer(youth, [("leo_t", .going, nil)])
 
             // A beach game that is full, with two people waiting.
-            let beach = try make(.pickup, team: nil, organiser: "jonas", inDays: 2, at: "18:30", minutes: 120,
-                                 notes: "Beach volleyball, 2 v 2 rotations. Nets are up from 18:00.")
+            let beach = try make(
+                .pickup, team: nil, organiser: "jonas", inDays: 2, at: "18:30", minutes: 120,
+                notes: "Beach volleyball, 2 v 2 rotations. Nets are up from 18:00.")
             beach.placeName = "Amager Beach Courts"
             beach.latitude = 55.6545
             beach.longitude = 12.6490
@@ -90,12 +101,17 @@ enum DemoGames {
             beach.joinedCount = 4
             beach.placeForSearch()
             try await beach.create(on: db)
-            try await answer(beach, [("jonas", .joined, nil), ("elin", .joined, nil), ("ingrid", .joined, nil), ("maya", .joined, "Can bring a second ball"),
-                                     ("sam", .waitlisted, nil), ("tomas", .waitlisted, nil)])
+            try await answer(
+                beach,
+                [
+                    ("jonas", .joined, nil), ("elin", .joined, nil), ("ingrid", .joined, nil), ("maya", .joined, "Can bring a second ball"),
+                    ("sam", .waitlisted, nil), ("tomas", .waitlisted, nil),
+                ])
 
             // A futsal kick-about the organiser vets.
-            let kickabout = try make(.pickup, team: nil, organiser: "sofia", inDays: 6, at: "20:00", minutes: 60,
-                                     notes: "Small-sided futsal. Indoor shoes only.")
+            let kickabout = try make(
+                .pickup, team: nil, organiser: "sofia", inDays: 6, at: "20:00", minutes: 60,
+                notes: "Small-sided futsal. Indoor shoes only.")
             kickabout.sport = Sport.futsal.rawValue
             kickabout.privacy = Team.Privacy.protected.rawValue
             kickabout.skill = TeamSkill.intermediate.rawValue

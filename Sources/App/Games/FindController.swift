@@ -58,7 +58,6 @@ struct FindController: RouteCollection {
         let longitude: Double
     }
 
-
     func api(req: Request) async throws -> Response {
         var query = FindQuery(req)
         if query.isValid, query.centre == nil { query.errors["lat"] = "Give lat and lon (or sign in with a home area)" }

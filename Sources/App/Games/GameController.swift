@@ -33,8 +33,10 @@ struct GameController: RouteCollection {
         let cancelURL: String
     }
 
-    private func render(_ req: Request, kind: Game.Kind, form: GameForm, errors: [String: String], team: Team?,
-                        game: Game?, opponents: [Choices.Option]) async throws -> Response {
+    private func render(
+        _ req: Request, kind: Game.Kind, form: GameForm, errors: [String: String], team: Team?,
+        game: Game?, opponents: [Choices.Option]
+    ) async throws -> Response {
         let title = game != nil ? "Edit game" : kind == .team ? "New game for \(team?.name ?? "")" : "Organise a pick-up game"
         let page = FormPage(
             layout: req.layout(title: title, section: .games), kind: kind.rawValue, form: form, errors: errors,
@@ -66,8 +68,9 @@ struct GameController: RouteCollection {
         let user = try req.requireUser()
         let access = try await TeamAccess.load(req)
         try access.requireManager()
-        return try await render(req, kind: .team, form: GameForm(team: access.team, zone: user.timeZone), errors: [:],
-                                team: access.team, game: nil, opponents: opponentOptions(try await leagueOpponents(of: access.team, on: req.db)))
+        return try await render(
+            req, kind: .team, form: GameForm(team: access.team, zone: user.timeZone), errors: [:],
+            team: access.team, game: nil, opponents: opponentOptions(try await leagueOpponents(of: access.team, on: req.db)))
     }
 
     func createTeamGame(req: Request) async throws -> Response {
@@ -103,7 +106,8 @@ struct GameController: RouteCollection {
             try await game.create(on: db)
             try await Notification.send(
                 to: members.filter { $0 != user.id }, from: nil, kind: .newGame,
-                text: "New game for \(team.name): \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
+                text:
+                    "New game for \(team.name): \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
                 link: SiteURL.game(game.id!).path, on: db
             )
         }
@@ -185,8 +189,9 @@ struct GameController: RouteCollection {
         guard !access.game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
         let slug = opponents.first { $0.team.id == access.game.$opponentTeam.id }?.team.slug
-        return try await render(req, kind: access.game.kind, form: GameForm(game: access.game, opponentSlug: slug), errors: [:],
-                                team: access.team, game: access.game, opponents: opponentOptions(opponents))
+        return try await render(
+            req, kind: access.game.kind, form: GameForm(game: access.game, opponentSlug: slug), errors: [:],
+            team: access.team, game: access.game, opponents: opponentOptions(opponents))
     }
 
     func update(req: Request) async throws -> Response {
@@ -224,10 +229,12 @@ struct GameController: RouteCollection {
             // The new place goes only to those the game page would show it to: not to people who only asked to join.
             let recipients = try await Self.everyone(in: game, on: db).filter { $0 != user.id }
             let asking = Set(try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .requested).all().map { $0.$user.id })
-            let moment = "\(game.title(teamName: access.team?.name)) moved to \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
+            let moment =
+                "\(game.title(teamName: access.team?.name)) moved to \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
             let again = game.kind == .team ? ". Please answer again." : ""
             let placeShown = game.privacy == Team.Privacy.public.rawValue || (access.team?.privacy == .public)
-            for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)] where !group.isEmpty {
+            for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)]
+            where !group.isEmpty {
                 try await Notification.send(
                     to: group, from: nil, kind: .gameChanged,
                     text: moment + (withPlace ? game.placeName.map { ", \($0)" } ?? "" : "") + again,
@@ -235,7 +242,8 @@ struct GameController: RouteCollection {
                 )
             }
         }
-        req.flash(.success, moved && game.kind == .team ? "Saved. Members were told and asked to answer again." : moved ? "Saved. Players were told." : "Saved.")
+        req.flash(
+            .success, moved && game.kind == .team ? "Saved. Members were told and asked to answer again." : moved ? "Saved. Players were told." : "Saved.")
         return req.redirect(to: .game(gameID))
     }
 

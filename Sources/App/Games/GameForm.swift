@@ -99,8 +99,9 @@ struct GameForm: Content {
         if errors["day"] == nil, start == nil, errors["time_zone"] == nil { errors["time"] = "Enter a time such as 19:30" }
         if let start, start != previousStart, start <= now { errors["day"] = "Choose a date and time in the future" }
 
-        let duration = FormNumber.whole(duration_minutes, in: 5...1440, required: true, field: "duration_minutes",
-                                        message: "Enter a duration between 5 minutes and 24 hours (1,440 minutes), in whole minutes", errors: &errors)
+        let duration = FormNumber.whole(
+            duration_minutes, in: 5...1440, required: true, field: "duration_minutes",
+            message: "Enter a duration between 5 minutes and 24 hours (1,440 minutes), in whole minutes", errors: &errors)
 
         let placeName = AccountRules.collapseWhitespace(place_name ?? "")
         if placeName.count > 120 { errors["place_name"] = "Keep the place name to 120 characters or fewer" }
@@ -137,10 +138,12 @@ struct GameForm: Content {
             if valid.gender == nil { errors["gender"] = "Choose who can play from the list" }
             valid.skill = TeamSkill(rawValue: skill ?? "")
             if valid.skill == nil { errors["skill"] = "Choose a level from the list" }
-            let capacity = FormNumber.whole(capacity, in: 2...100, required: true, field: "capacity",
-                                            message: "Enter a number of players between 2 and 100", errors: &errors)
-            let minimum = FormNumber.whole(min_players, in: 2...100, required: true, field: "min_players",
-                                           message: "Enter a minimum between 2 and 100", errors: &errors)
+            let capacity = FormNumber.whole(
+                capacity, in: 2...100, required: true, field: "capacity",
+                message: "Enter a number of players between 2 and 100", errors: &errors)
+            let minimum = FormNumber.whole(
+                min_players, in: 2...100, required: true, field: "min_players",
+                message: "Enter a minimum between 2 and 100", errors: &errors)
             if let capacity, let minimum, capacity < minimum {
                 errors["capacity"] = "The most players can't be fewer than the minimum (\(minimum))"
             }

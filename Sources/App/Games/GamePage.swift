@@ -84,11 +84,13 @@ struct GamePage: Encodable {
 
     /// Players and their answers in one plain-SQL query, waitlist in queue order.
     static func players(of gameID: UUID, on db: any Database) async throws -> [PlayerRow] {
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
             SELECT p.status, p.note, p.is_sub, u.id, u.username, u.display_name, u.visibility, u.birth_date
             FROM game_players p JOIN users u ON u.id = p.user_id
             WHERE p.game_id = \(bind: gameID) ORDER BY p.queued_at, p.id
-            """).all()
+            """
+        ).all()
         return try rows.map { row in
             let user = try User.forPolicy(row)
             return PlayerRow(
@@ -136,8 +138,9 @@ struct GamePage: Encodable {
             }
         }
 
-        let shownPlace = PlaceView(name: game.placeName, coordinate: game.coordinate, exact: access.canSeeExactPlace,
-                                   hiddenNote: "the exact place is shown once you're in")
+        let shownPlace = PlaceView(
+            name: game.placeName, coordinate: game.coordinate, exact: access.canSeeExactPlace,
+            hiddenNote: "the exact place is shown once you're in")
         var distance: String?
         if let coordinate = game.coordinate, let viewer, let lat = viewer.homeLat, let lon = viewer.homeLon {
             let shown = access.canSeeExactPlace ? coordinate : PlaceView.area(of: coordinate)
@@ -147,7 +150,8 @@ struct GamePage: Encodable {
 
         var opponent: LinkTo?
         if let opponentID = game.$opponentTeam.id, let other = try await Team.find(opponentID, on: req.db),
-           try await TeamAccess.of(other, viewer: viewer, on: req.db).canSee {
+            try await TeamAccess.of(other, viewer: viewer, on: req.db).canSee
+        {
             opponent = LinkTo(url: SiteURL.team(slug: other.slug).path, name: other.name)
         }
         var score: String?

@@ -58,7 +58,9 @@ struct GamePlayerController: RouteCollection {
     func join(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let access = try await GameAccess.load(req)
-        guard !access.isTeamGame else { throw Abort(.unprocessableEntity, reason: "Team games are for the team's members; claim a substitute place if one is open.") }
+        guard !access.isTeamGame else {
+            throw Abort(.unprocessableEntity, reason: "Team games are for the team's members; claim a substitute place if one is open.")
+        }
         guard access.isUpcoming else { throw Abort(.conflict, reason: "This game is over or cancelled.") }
         guard access.player == nil, !access.isOrganiser else { throw Abort(.conflict, reason: "You are already on this game's list.") }
         try access.requireAgeFits(user)
@@ -86,7 +88,7 @@ struct GamePlayerController: RouteCollection {
     private func target(_ req: Request, _ access: GameAccess) async throws -> (User, GamePlayer) {
         let username = (req.parameters.get("username") ?? "").lowercased()
         guard let user = try await User.query(on: req.db).filter(\.$username == username).first(),
-              let player = try await GamePlayer.query(on: req.db).filter(\.$game.$id == access.game.requireID())
+            let player = try await GamePlayer.query(on: req.db).filter(\.$game.$id == access.game.requireID())
                 .filter(\.$user.$id == user.requireID()).first()
         else { throw Abort(.notFound, reason: "That person is not on this game's list.") }
         return (user, player)
@@ -112,7 +114,8 @@ struct GamePlayerController: RouteCollection {
         try await GameRoster.remove(userID: user.requireID(), from: access.game, on: req.db)
         try await Notification.send(
             to: [user.requireID()], from: me.id, kind: .gameRemoved,
-            text: player.status == .requested ? "Your request to join the \(access.game.sportLabel.lowercased()) game was declined"
+            text: player.status == .requested
+                ? "Your request to join the \(access.game.sportLabel.lowercased()) game was declined"
                 : "The organiser took you off the \(access.game.sportLabel.lowercased()) game",
             link: SiteURL.game(access.game.id!).path, on: req.db
         )
@@ -132,7 +135,8 @@ struct GamePlayerController: RouteCollection {
         let game = access.game
         try await Notification.send(
             to: waiting, from: nil, kind: .gameReminder,
-            text: "Are you playing? \(game.title(teamName: access.team?.name)), \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
+            text:
+                "Are you playing? \(game.title(teamName: access.team?.name)), \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
             link: SiteURL.game(game.id!).path, on: req.db
         )
         req.flash(.success, waiting.isEmpty ? "Everyone has answered." : "Reminder sent to \(waiting.count) \(waiting.count == 1 ? "person" : "people").")
@@ -154,7 +158,8 @@ struct GamePlayerController: RouteCollection {
             throw Abort(.unprocessableEntity, reason: "Pick-up games are listed in Find already; share the game's link to fill places.")
         }
         guard access.team?.privacy != .private else {
-            throw Abort(.unprocessableEntity, reason: "A private team's games are never listed, so substitutes can't find them. Invite a player to the team instead.")
+            throw Abort(
+                .unprocessableEntity, reason: "A private team's games are never listed, so substitutes can't find them. Invite a player to the team instead.")
         }
         guard access.isUpcoming else { throw Abort(.conflict, reason: "This game is over or cancelled.") }
         guard game.coordinate != nil else {

@@ -64,7 +64,8 @@ struct GameAccess {
     /// Loads the game in the URL for the current viewer, or 404 when they may not know it exists.
     static func load(_ req: Request) async throws -> GameAccess {
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
-              let game = try await Game.find(id, on: req.db) else { throw Abort(.notFound) }
+            let game = try await Game.find(id, on: req.db)
+        else { throw Abort(.notFound) }
         let access = try await of(game, viewer: req.currentUser, on: req.db)
         guard access.canSee else { throw Abort(.notFound) }
         return access
@@ -95,7 +96,8 @@ struct GameAccess {
     /// the other attributes describe the game and are left to people's judgement.
     func requireAgeFits(_ user: User) throws {
         guard let group = AgeGroup(rawValue: game.ageGroup), group != .any,
-              let born = user.birthDate.flatMap(CalendarDate.init(iso:)) else { return }
+            let born = user.birthDate.flatMap(CalendarDate.init(iso:))
+        else { return }
         guard group.admits(age: born.age(on: .today)) else {
             throw Abort(.forbidden, reason: "This game is for the age group \(group.label).")
         }

@@ -41,7 +41,8 @@ enum GameRoster {
         }
         try await Notification.send(
             to: [player.$user.id], from: nil, kind: .gamePlace,
-            text: outcome == .joined ? "You're in the \(game.sportLabel.lowercased()) game" : "You're on the waitlist for the \(game.sportLabel.lowercased()) game",
+            text: outcome == .joined
+                ? "You're in the \(game.sportLabel.lowercased()) game" : "You're on the waitlist for the \(game.sportLabel.lowercased()) game",
             link: SiteURL.game(gameID).path, on: db
         )
         return outcome
@@ -55,9 +56,13 @@ enum GameRoster {
         let gameID = try game.requireID()
         let removed: Bool = try await db.transaction { db in
             let sql = db as! any SQLDatabase
-            guard let row = try await sql.raw("""
-                DELETE FROM game_players WHERE game_id = \(bind: gameID) AND user_id = \(bind: userID) RETURNING status, is_sub
-                """).first() else { return false }
+            guard
+                let row = try await sql.raw(
+                    """
+                    DELETE FROM game_players WHERE game_id = \(bind: gameID) AND user_id = \(bind: userID) RETURNING status, is_sub
+                    """
+                ).first()
+            else { return false }
             let status = GamePlayer.Status(rawValue: try row.decode(column: "status", as: String.self))
             if try row.decode(column: "is_sub", as: Bool.self) {
                 try await sql.raw("UPDATE games SET subs_filled = subs_filled - 1 WHERE id = \(bind: gameID) AND subs_filled > 0").run()
@@ -75,18 +80,22 @@ enum GameRoster {
     /// person see a game (its place, roster and notices) and follow it in their calendar feed.
     /// Substitute places are not a member's and stay.
     static func forgetAnswers(of userID: UUID, inTeam teamID: UUID, on db: any Database) async throws {
-        try await (db as! any SQLDatabase).raw("""
+        try await (db as! any SQLDatabase).raw(
+            """
             DELETE FROM game_players WHERE user_id = \(bind: userID) AND is_sub = \(bind: false)
               AND game_id IN (SELECT id FROM games WHERE team_id = \(bind: teamID))
-            """).run()
+            """
+        ).run()
     }
 
     /// Moves people from the waitlist into free places, first come first served, and tells them.
     static func promoteWaiting(in game: Game, on db: any Database) async throws {
         let gameID = try game.requireID()
         while true {
-            guard let next = try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .waitlisted)
-                .sort(\.$queuedAt).sort(\.$id).first() else { return }
+            guard
+                let next = try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .waitlisted)
+                    .sort(\.$queuedAt).sort(\.$id).first()
+            else { return }
             guard try await takePlace(in: gameID, on: db) else { return }
             next.status = .joined
             try await next.update(on: db)
@@ -101,11 +110,15 @@ enum GameRoster {
     static func claimSub(_ game: Game, user: User, on db: any Database) async throws -> (filled: Int, needed: Int)? {
         let gameID = try game.requireID(), userID = try user.requireID()
         return try await db.transaction { db in
-            guard let row = try await (db as! any SQLDatabase).raw("""
-                UPDATE games SET subs_filled = subs_filled + 1
-                WHERE id = \(bind: gameID) AND subs_filled < subs_needed AND status = 'scheduled'
-                RETURNING subs_filled, subs_needed
-                """).first() else { return nil }
+            guard
+                let row = try await (db as! any SQLDatabase).raw(
+                    """
+                    UPDATE games SET subs_filled = subs_filled + 1
+                    WHERE id = \(bind: gameID) AND subs_filled < subs_needed AND status = 'scheduled'
+                    RETURNING subs_filled, subs_needed
+                    """
+                ).first()
+            else { return nil }
             try await insert(GamePlayer(gameID: gameID, userID: userID, status: .going, isSub: true), on: db)
             return (try row.decode(column: "subs_filled", as: Int.self), try row.decode(column: "subs_needed", as: Int.self))
         }
@@ -113,11 +126,13 @@ enum GameRoster {
 
     /// Takes one place if the game has room. The only statement that raises `joined_count`.
     private static func takePlace(in gameID: UUID, on db: any Database) async throws -> Bool {
-        try await (db as! any SQLDatabase).raw("""
+        try await (db as! any SQLDatabase).raw(
+            """
             UPDATE games SET joined_count = joined_count + 1
             WHERE id = \(bind: gameID) AND status = 'scheduled' AND (capacity IS NULL OR joined_count < capacity)
             RETURNING joined_count
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// Inserts a place, answering "already in" as a clear 409 rather than a database error.

@@ -85,8 +85,10 @@ enum GameSearch {
     /// 50 km) and returns only the page, so a dense city costs an index range scan, not thousands
     /// of rows decoded in Swift. Distances shown are then exact great-circle ones. Searches use
     /// `find_lat`/`find_lon`, which hold only an area for protected games.
-    static func search(_ query: FindQuery, centre: Coordinate, excludingTeams: Set<UUID>, limit: Int, offset: Int,
-                       now: Date = Date(), on db: any Database) async throws -> [Hit] {
+    static func search(
+        _ query: FindQuery, centre: Coordinate, excludingTeams: Set<UUID>, limit: Int, offset: Int,
+        now: Date = Date(), on db: any Database
+    ) async throws -> [Hit] {
         let radius = query.radiusKm * 1000
         let box = Geo.boundingBox(around: centre, radius: radius)
         let metresPerDegree = 111_195.0
@@ -127,9 +129,11 @@ enum GameSearch {
             sql.appendInterpolation(bind: sport.rawValue)
         }
         // A game open to any level, age or gender matches every filter value.
-        for (column, value, any) in [("skill", query.skill?.rawValue, TeamSkill.any.rawValue),
-                                     ("age_group", query.ageGroup?.rawValue, AgeGroup.any.rawValue),
-                                     ("gender", query.gender?.rawValue, TeamGender.any.rawValue)] {
+        for (column, value, any) in [
+            ("skill", query.skill?.rawValue, TeamSkill.any.rawValue),
+            ("age_group", query.ageGroup?.rawValue, AgeGroup.any.rawValue),
+            ("gender", query.gender?.rawValue, TeamGender.any.rawValue),
+        ] {
             guard let value, value != any else { continue }
             sql.appendInterpolation(raw: " AND \(column) IN (")
             sql.appendInterpolation(bind: value)
@@ -151,10 +155,12 @@ enum GameSearch {
         sql.appendInterpolation(raw: " ORDER BY d2, starts_at, id LIMIT \(limit) OFFSET \(offset)")
 
         return try await (db as! any SQLDatabase).raw(sql).all().map { row in
-            let point = Coordinate(latitude: try row.decode(column: "find_lat", as: Double.self),
-                                   longitude: try row.decode(column: "find_lon", as: Double.self))
-            return Hit(id: try row.decode(column: "id", as: UUID.self), metres: Geo.distance(centre, point),
-                       exact: try row.decode(column: "privacy", as: String.self) == Team.Privacy.public.rawValue)
+            let point = Coordinate(
+                latitude: try row.decode(column: "find_lat", as: Double.self),
+                longitude: try row.decode(column: "find_lon", as: Double.self))
+            return Hit(
+                id: try row.decode(column: "id", as: UUID.self), metres: Geo.distance(centre, point),
+                exact: try row.decode(column: "privacy", as: String.self) == Team.Privacy.public.rawValue)
         }
     }
 
@@ -186,15 +192,20 @@ enum GameSearch {
     static func results(for hits: [Hit], imperial: Bool, on db: any Database) async throws -> [Result] {
         guard !hits.isEmpty else { return [] }
         let rows = try await (db as! any SQLDatabase).select()
-            .columns(SQLColumn("id", table: "g"), SQLColumn("kind", table: "g"), SQLColumn("sport", table: "g"),
-                     SQLColumn("privacy", table: "g"), SQLColumn("age_group", table: "g"), SQLColumn("gender", table: "g"),
-                     SQLColumn("skill", table: "g"), SQLColumn("starts_at", table: "g"), SQLColumn("duration_minutes", table: "g"),
-                     SQLColumn("time_zone", table: "g"), SQLColumn("place_name", table: "g"),
-                     SQLColumn("find_lat", table: "g"), SQLColumn("find_lon", table: "g"), SQLColumn("capacity", table: "g"), SQLColumn("joined_count", table: "g"),
-                     SQLColumn("subs_needed", table: "g"), SQLColumn("subs_filled", table: "g"), SQLColumn("opponent_name", table: "g"))
+            .columns(
+                SQLColumn("id", table: "g"), SQLColumn("kind", table: "g"), SQLColumn("sport", table: "g"),
+                SQLColumn("privacy", table: "g"), SQLColumn("age_group", table: "g"), SQLColumn("gender", table: "g"),
+                SQLColumn("skill", table: "g"), SQLColumn("starts_at", table: "g"), SQLColumn("duration_minutes", table: "g"),
+                SQLColumn("time_zone", table: "g"), SQLColumn("place_name", table: "g"),
+                SQLColumn("find_lat", table: "g"), SQLColumn("find_lon", table: "g"), SQLColumn("capacity", table: "g"), SQLColumn("joined_count", table: "g"),
+                SQLColumn("subs_needed", table: "g"), SQLColumn("subs_filled", table: "g"), SQLColumn("opponent_name", table: "g")
+            )
             .column(SQLColumn("name", table: "t"), as: "team_name")
             .from(SQLAlias(SQLIdentifier(Game.schema), as: SQLIdentifier("g")))
-            .join(SQLAlias(SQLIdentifier(Team.schema), as: SQLIdentifier("t")), method: SQLJoinMethod.left, on: SQLColumn("team_id", table: "g"), .equal, SQLColumn("id", table: "t"))
+            .join(
+                SQLAlias(SQLIdentifier(Team.schema), as: SQLIdentifier("t")), method: SQLJoinMethod.left, on: SQLColumn("team_id", table: "g"), .equal,
+                SQLColumn("id", table: "t")
+            )
             .where(SQLColumn("id", table: "g"), .in, SQLBind.group(hits.map(\.id)))
             .all()
         var byID: [UUID: any SQLRow] = [:]
@@ -209,17 +220,19 @@ enum GameSearch {
             let minutes = try row.decode(column: "duration_minutes", as: Int.self)
             let capacity = try row.decode(column: "capacity", as: Int?.self)
             let joined = try row.decode(column: "joined_count", as: Int.self)
-            let shown = Coordinate(latitude: try row.decode(column: "find_lat", as: Double.self),
-                                   longitude: try row.decode(column: "find_lon", as: Double.self))
+            let shown = Coordinate(
+                latitude: try row.decode(column: "find_lat", as: Double.self),
+                longitude: try row.decode(column: "find_lon", as: Double.self))
             let teamName = try row.decode(column: "team_name", as: String?.self)
             let opponent = try row.decode(column: "opponent_name", as: String?.self)
             return Result(
                 id: SiteURL.id(hit.id), url: SiteURL.game(hit.id).path, kind: kind.rawValue,
                 title: kind == .team ? (teamName ?? sportLabel) + (opponent.map { " vs. \($0)" } ?? "") : "\(sportLabel) pick-up game",
                 sport: sportLabel,
-                level: levelLabel(ageGroup: try row.decode(column: "age_group", as: String.self),
-                                  gender: try row.decode(column: "gender", as: String.self),
-                                  skill: try row.decode(column: "skill", as: String.self)),
+                level: levelLabel(
+                    ageGroup: try row.decode(column: "age_group", as: String.self),
+                    gender: try row.decode(column: "gender", as: String.self),
+                    skill: try row.decode(column: "skill", as: String.self)),
                 privacy: Team.Privacy(rawValue: try row.decode(column: "privacy", as: String.self))?.shortLabel ?? "",
                 startsAt: start, timeZone: zone,
                 when: "\(GameTime.shortDay(start, zone: zone)) · \(GameTime.range(start, start.addingTimeInterval(Double(minutes) * 60), zone: zone))",
@@ -228,7 +241,8 @@ enum GameSearch {
                 distanceMetres: Int(hit.metres.rounded()),
                 distance: Format.proximity(hit.metres, imperial: imperial),
                 capacity: capacity, joined: joined, full: capacity.map { joined >= $0 } ?? false,
-                subsWanted: kind == .team ? max(0, try row.decode(column: "subs_needed", as: Int.self) - (try row.decode(column: "subs_filled", as: Int.self))) : 0
+                subsWanted: kind == .team
+                    ? max(0, try row.decode(column: "subs_needed", as: Int.self) - (try row.decode(column: "subs_filled", as: Int.self))) : 0
             )
         }
     }

@@ -39,8 +39,9 @@ enum MyGames {
         var myStatus: GamePlayer.Status? { my_status.flatMap(GamePlayer.Status.init(rawValue:)) }
         /// The game page's rule: someone who only asked to join sees the area, not the place.
         func canSeeExactPlace(viewer: UUID) -> Bool {
-            GameAccess.canSeeExactPlace(privacy: team_privacy ?? privacy, isMember: is_member == 1, isOrganiser: game == .pickup && organiser_id == viewer,
-                                        holdsPlace: (game == .pickup || is_member == 1 || is_sub == true) && GameAccess.holdsPlace(myStatus, isSub: is_sub ?? false))
+            GameAccess.canSeeExactPlace(
+                privacy: team_privacy ?? privacy, isMember: is_member == 1, isOrganiser: game == .pickup && organiser_id == viewer,
+                holdsPlace: (game == .pickup || is_member == 1 || is_sub == true) && GameAccess.holdsPlace(myStatus, isSub: is_sub ?? false))
         }
         var title: String {
             let sportLabel = Sport(rawValue: sport)?.label ?? sport

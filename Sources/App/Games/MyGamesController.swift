@@ -22,14 +22,17 @@ struct MyGamesController: RouteCollection {
         let userID = try user.requireID()
         let upcoming = try await MyGames.load(for: userID, range: .upcoming(limit: 200), on: req.db)
         var pager = Pager(req: req)
-        let past = pager.finish(try await MyGames.load(for: userID, range: .past(limit: pager.fetchLimit, offset: pager.offset), on: req.db),
-                                at: .games, query: [])
-        return try await req.view.render("games/index", IndexPage(
-            layout: req.layout(title: "My games", section: .games),
-            pending: pager.page == 1 ? upcoming.filter(\.isPending).map { GameCard($0, viewer: userID) } : [],
-            upcoming: pager.page == 1 ? upcoming.filter { !$0.isPending }.map { GameCard($0, viewer: userID) } : [],
-            past: past.map { GameCard($0, viewer: userID) }, pager: pager,
-            feedURL: try await CalendarFeed.url(for: user, req: req)
-        ))
+        let past = pager.finish(
+            try await MyGames.load(for: userID, range: .past(limit: pager.fetchLimit, offset: pager.offset), on: req.db),
+            at: .games, query: [])
+        return try await req.view.render(
+            "games/index",
+            IndexPage(
+                layout: req.layout(title: "My games", section: .games),
+                pending: pager.page == 1 ? upcoming.filter(\.isPending).map { GameCard($0, viewer: userID) } : [],
+                upcoming: pager.page == 1 ? upcoming.filter { !$0.isPending }.map { GameCard($0, viewer: userID) } : [],
+                past: past.map { GameCard($0, viewer: userID) }, pager: pager,
+                feedURL: try await CalendarFeed.url(for: user, req: req)
+            ))
     }
 }

@@ -69,8 +69,11 @@ struct HomeController: RouteCollection {
 
         let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: user.timeZone).day) ?? .today
         let coaches = try await CoachPolicy.coachIDs(of: userID, on: req.db)
-        let plans = coaches.isEmpty ? [] : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == userID).filter(\.$coach.$id ~~ coaches)
-            .filter(\.$day >= today.description).filter(\.$day <= today.adding(days: 7).description).sort(\.$day).with(\.$coach).all()
+        let plans =
+            coaches.isEmpty
+            ? []
+            : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == userID).filter(\.$coach.$id ~~ coaches)
+                .filter(\.$day >= today.description).filter(\.$day <= today.adding(days: 7).description).sort(\.$day).with(\.$coach).all()
 
         let page = DashboardPage(
             layout: req.layout(title: "Home", section: .home),
@@ -86,14 +89,16 @@ struct HomeController: RouteCollection {
             activeMinutes: minutes, activePercent: min(100, minutes * 100 / 60),
             goals: try await GoalProgress.all(for: user, on: req.db).filter(\.enabled),
             recent: try recentWorkouts.map { workout in
-                RecentWorkout(id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
-                              summary: [Format.duration(workout.duration), workout.distance.map { format.distance($0) }]
-                                  .compactMap { $0 }.joined(separator: " · "))
+                RecentWorkout(
+                    id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
+                    summary: [Format.duration(workout.duration), workout.distance.map { format.distance($0) }]
+                        .compactMap { $0 }.joined(separator: " · "))
             },
             planned: plans.map { plan in
                 let day = CalendarDate(iso: plan.day) ?? today
                 let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
-                return "\(plan.day == today.description ? "Today" : "\(WallClock.shortWeekdays[day.weekday]) \(day.day) \(WallClock.shortMonths[day.month - 1])"): "
+                return
+                    "\(plan.day == today.description ? "Today" : "\(WallClock.shortWeekdays[day.weekday]) \(day.day) \(WallClock.shortMonths[day.month - 1])"): "
                     + "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
                     + (plan.description.isEmpty ? "" : " — \(plan.description)") + " (planned by \(plan.coach.displayName))"
             }

@@ -10,14 +10,17 @@ enum APIJSON {
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch let DecodingError.typeMismatch(expected, context) {
-            throw APIError(status: .badRequest, code: "invalid_json",
-                           reason: "\(path(context.codingPath)) must be \(describe(expected)).")
+            throw APIError(
+                status: .badRequest, code: "invalid_json",
+                reason: "\(path(context.codingPath)) must be \(describe(expected)).")
         } catch let DecodingError.keyNotFound(key, context) {
-            throw APIError(status: .badRequest, code: "invalid_json",
-                           reason: "\(path(context.codingPath + [key])) is missing.")
+            throw APIError(
+                status: .badRequest, code: "invalid_json",
+                reason: "\(path(context.codingPath + [key])) is missing.")
         } catch let DecodingError.valueNotFound(expected, context) {
-            throw APIError(status: .badRequest, code: "invalid_json",
-                           reason: "\(path(context.codingPath)) must be \(describe(expected)), not null.")
+            throw APIError(
+                status: .badRequest, code: "invalid_json",
+                reason: "\(path(context.codingPath)) must be \(describe(expected)), not null.")
         } catch {
             throw APIError(status: .badRequest, code: "invalid_json", reason: "The body is not valid JSON.")
         }
@@ -31,7 +34,7 @@ enum APIJSON {
         switch type {
         case is Double.Type, is Int.Type: "a number"
         case is String.Type: "a string"
-        case is Array<Any>.Type: "an array"
+        case is [Any].Type: "an array"
         default: "of another type"
         }
     }

@@ -9,17 +9,22 @@ struct DeviceAuthMiddleware: AsyncMiddleware {
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         guard let token = request.headers.bearerAuthorization?.token, !token.isEmpty, token.count < 200 else {
-            throw APIError(status: .unauthorized, code: "unauthorized",
-                           reason: "Send the device token from Settings → Devices as “Authorization: Bearer <token>”.")
+            throw APIError(
+                status: .unauthorized, code: "unauthorized",
+                reason: "Send the device token from Settings → Devices as “Authorization: Bearer <token>”.")
         }
         let sql = request.db as! any SQLDatabase
         struct Row: Decodable { let device_id: UUID; let last_used_at: Date? }
-        guard let row = try await sql.raw("""
-            SELECT d.id AS device_id, d.last_used_at, u.*
-            FROM device_tokens d JOIN users u ON u.id = d.user_id
-            WHERE d.token_hash = \(bind: RandomToken.hash(token)) AND d.revoked_at IS NULL
-            """).first(), let device = try? row.decode(model: Row.self),
-            let user = try? User(row: row.decode(model: User.Row.self)) else {
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT d.id AS device_id, d.last_used_at, u.*
+                FROM device_tokens d JOIN users u ON u.id = d.user_id
+                WHERE d.token_hash = \(bind: RandomToken.hash(token)) AND d.revoked_at IS NULL
+                """
+            ).first(), let device = try? row.decode(model: Row.self),
+            let user = try? User(row: row.decode(model: User.Row.self))
+        else {
             throw APIError(status: .unauthorized, code: "unauthorized", reason: "This device token is unknown or has been revoked.")
         }
         let now = Date()

@@ -33,12 +33,14 @@ struct DeviceController: RouteCollection {
         let tokens = try await DeviceToken.query(on: req.db).filter(\.$user.$id == user.requireID())
             .filter(\.$revokedAt == nil).sort(\.$createdAt, .descending).all()
         let rows = try tokens.map { token in
-            Row(id: try token.requireID().uuidString.lowercased(), name: token.name,
+            Row(
+                id: try token.requireID().uuidString.lowercased(), name: token.name,
                 created: Format(user).shortWhen(token.createdAt ?? Date()),
                 lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? "Never")
         }
-        let page = DevicesPage(layout: req.layout(title: "Devices", section: .settings), devices: rows, newToken: newToken,
-                               newName: newName, name: name, error: error, exampleURL: req.application.config.absolute(.apiSamples))
+        let page = DevicesPage(
+            layout: req.layout(title: "Devices", section: .settings), devices: rows, newToken: newToken,
+            newName: newName, name: name, error: error, exampleURL: req.application.config.absolute(.apiSamples))
         return try await req.view.render("accounts/settings_devices", page)
             .encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
@@ -53,7 +55,8 @@ struct DeviceController: RouteCollection {
         let user = try req.requireUser()
         let name = (try? req.content.decode(Form.self).name)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !name.isEmpty, name.count <= 60 else {
-            return try await render(req, name: name, error: name.isEmpty ? "Name the device, e.g. “Polar strap” or “Bike computer”." : "Keep the name to 60 characters.")
+            return try await render(
+                req, name: name, error: name.isEmpty ? "Name the device, e.g. “Polar strap” or “Bike computer”." : "Keep the name to 60 characters.")
         }
         let active = try await DeviceToken.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$revokedAt == nil).count()
         guard active < 20 else {
@@ -70,7 +73,7 @@ struct DeviceController: RouteCollection {
     func revoke(req: Request) async throws -> Response {
         let user = try req.requireUser()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let token = try await DeviceToken.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+            let token = try await DeviceToken.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
         else { throw Abort(.notFound) }
         token.revokedAt = Date()
         try await token.update(on: req.db)

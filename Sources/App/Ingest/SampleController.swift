@@ -39,8 +39,9 @@ struct SampleController: RouteCollection {
             input = try SampleInput(json: Array(body.readableBytesView))
         }
         guard input.count <= SampleInput.maxSamples else {
-            throw APIError(status: .payloadTooLarge, code: "too_many_samples",
-                           reason: "At most \(SampleInput.maxSamples) samples per request; this one has \(input.count). Split it.")
+            throw APIError(
+                status: .payloadTooLarge, code: "too_many_samples",
+                reason: "At most \(SampleInput.maxSamples) samples per request; this one has \(input.count). Split it.")
         }
         let (batch, refused) = input.validated()
         return try await store(batch, refused: refused, on: req)
@@ -70,11 +71,14 @@ struct SampleController: RouteCollection {
                 checker.refuse("notifications", index, field, "is longer than a Bluetooth notification can be (512 bytes)")
                 continue
             }
-            let bytes = notification.hex.flatMap(HeartRateMeasurement.bytes(hex:))
+            let bytes =
+                notification.hex.flatMap(HeartRateMeasurement.bytes(hex:))
                 ?? notification.base64.flatMap { Data(base64Encoded: $0) }.map { Array($0) }
             guard let bytes else {
-                checker.refuse("notifications", index, notification.hex != nil ? "hex" : "base64",
-                               notification.hex == nil && notification.base64 == nil ? "send the notification as hex or base64" : "is not valid \(notification.hex != nil ? "hex" : "base64")")
+                checker.refuse(
+                    "notifications", index, notification.hex != nil ? "hex" : "base64",
+                    notification.hex == nil && notification.base64 == nil
+                        ? "send the notification as hex or base64" : "is not valid \(notification.hex != nil ? "hex" : "base64")")
                 continue
             }
             let measurement: HeartRateMeasurement
@@ -119,7 +123,9 @@ struct SampleController: RouteCollection {
         }
         let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
         let anything = stored != SeriesCounts()
-        let reason = skipped == SeriesCounts() ? nil
+        let reason =
+            skipped == SeriesCounts()
+            ? nil
             : "Continuous monitoring is off in your profile, so samples outside a workout are not kept. Start a workout first, or turn it on under Settings → Profile."
         return try await Answer(stored: stored, duplicates: duplicates, skipped: skipped, skipped_reason: reason, refused: refused)
             .encodeResponse(status: anything ? .created : .ok, for: req)
@@ -128,7 +134,7 @@ struct SampleController: RouteCollection {
     static func describe(_ failure: HeartRateMeasurement.Failure) -> String {
         switch failure {
         case .empty: "is empty"
-        case let .tooShort(expected, actual): "is \(actual) bytes; its flags need at least \(expected)"
+        case .tooShort(let expected, let actual): "is \(actual) bytes; its flags need at least \(expected)"
         case .strayByte: "has a stray byte: RR intervals come in pairs of bytes"
         }
     }

@@ -69,11 +69,12 @@ struct SampleInput: Decodable {
         }
         for (i, s) in (locations ?? []).enumerated() {
             guard let t = checker.time(s.t, "locations", i),
-                  let lat = checker.range(s.lat, -90...90, "locations", i, "lat"),
-                  let lon = checker.range(s.lon, -180...180, "locations", i, "lon"),
-                  checker.optional(s.ele, Plausible.elevation, "locations", i, "ele"),
-                  checker.optional(s.accuracy, Plausible.accuracy, "locations", i, "accuracy"),
-                  checker.optional(s.speed, Plausible.speed, "locations", i, "speed") else { continue }
+                let lat = checker.range(s.lat, -90...90, "locations", i, "lat"),
+                let lon = checker.range(s.lon, -180...180, "locations", i, "lon"),
+                checker.optional(s.ele, Plausible.elevation, "locations", i, "ele"),
+                checker.optional(s.accuracy, Plausible.accuracy, "locations", i, "accuracy"),
+                checker.optional(s.speed, Plausible.speed, "locations", i, "speed")
+            else { continue }
             batch.locations.append(.init(t: t, lat: lat, lon: lon, ele: s.ele, accuracy: s.accuracy, speed: s.speed))
         }
         for (i, s) in (steps ?? []).enumerated() {
@@ -156,11 +157,12 @@ extension SampleInput {
             let base = SampleTimeValue.milliseconds(form: start)
             // A start outside the plausible years is refused per item below; the sum never overflows.
             times = { index in
-                SampleTimeValue(milliseconds: base.flatMap { start in
-                    let step = Int64((Double(index) * interval * 1000).rounded())
-                    let (sum, overflow) = start.addingReportingOverflow(step)
-                    return overflow ? nil : sum
-                })
+                SampleTimeValue(
+                    milliseconds: base.flatMap { start in
+                        let step = Int64((Double(index) * interval * 1000).rounded())
+                        let (sum, overflow) = start.addingReportingOverflow(step)
+                        return overflow ? nil : sum
+                    })
             }
         } else if let t = form["t"] {
             let value = SampleTimeValue.milliseconds(form: t)
@@ -219,8 +221,9 @@ extension SampleInput {
         heart_rate = try items("heart_rate") { HeartRate(t: try $0.time(), bpm: try $0.number("bpm")) }
         rr = try items("rr") { RR(t: try $0.time(), ms: try $0.number("ms")) }
         locations = try items("locations") {
-            Location(t: try $0.time(), lat: try $0.number("lat"), lon: try $0.number("lon"), ele: try $0.optionalNumber("ele"),
-                     accuracy: try $0.optionalNumber("accuracy"), speed: try $0.optionalNumber("speed"))
+            Location(
+                t: try $0.time(), lat: try $0.number("lat"), lon: try $0.number("lon"), ele: try $0.optionalNumber("ele"),
+                accuracy: try $0.optionalNumber("accuracy"), speed: try $0.optionalNumber("speed"))
         }
         steps = try items("steps") { Steps(t: try $0.time(), count: try $0.number("count")) }
         motion = try items("motion") { Motion(t: try $0.time(), activity: try $0.string("activity"), confidence: try $0.optionalNumber("confidence")) }

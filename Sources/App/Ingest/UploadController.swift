@@ -49,12 +49,14 @@ struct UploadController: RouteCollection {
         } catch let abort as any AbortError where abort.status == .payloadTooLarge {
             throw APIError(status: .payloadTooLarge, code: "too_large", reason: "Files may be at most \(maxBytes / 1_048_576) MB.")
         } catch let abort as any AbortError where abort.status == .unsupportedMediaType {
-            throw APIError(status: .unsupportedMediaType, code: "unsupported_file_type",
-                           reason: "Send the file as multipart/form-data in a part named “file”.", accepted: ActivityFileError.accepted)
+            throw APIError(
+                status: .unsupportedMediaType, code: "unsupported_file_type",
+                reason: "Send the file as multipart/form-data in a part named “file”.", accepted: ActivityFileError.accepted)
         }
         guard let file = receiver, !file.bytes.isEmpty else {
-            throw APIError(status: .badRequest, code: "missing_file",
-                           reason: form.emptyFiles["file"] != nil ? "The file is empty." : "Attach the file in a part named “file”.")
+            throw APIError(
+                status: .badRequest, code: "missing_file",
+                reason: form.emptyFiles["file"] != nil ? "The file is empty." : "Attach the file in a part named “file”.")
         }
         let options = try WorkoutImporter.Options(
             name: WorkoutAPIController.name(form["name"]),

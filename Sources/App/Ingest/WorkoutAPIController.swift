@@ -46,14 +46,17 @@ struct WorkoutAPIController: RouteCollection {
         }
 
         guard let sportName = input.sport else {
-            throw APIError(status: .badRequest, code: "invalid_json", reason: "sport is missing. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw APIError(
+                status: .badRequest, code: "invalid_json", reason: "sport is missing. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", "))."
+            )
         }
         let sport = try Self.sport(sportName)
         let start = try input.start.map { try Self.time($0, "start", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
         if let end { try Self.checkWindow(start: start, end: end) }
         let name = try Self.name(input.name) ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone)
-        let workout = Workout(user: userID, sport: sport, name: name, start: start, end: end, source: "device",
-                              visibility: Workout.defaultVisibility(for: user))
+        let workout = Workout(
+            user: userID, sport: sport, name: name, start: start, end: end, source: "device",
+            visibility: Workout.defaultVisibility(for: user))
         workout.externalID = externalID
         do {
             try await req.db.transaction { db in
@@ -137,8 +140,9 @@ struct WorkoutAPIController: RouteCollection {
             let asked = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             let unknown = asked.filter { !WorkoutStreams.keys.contains($0) }
             guard unknown.isEmpty, !asked.isEmpty else {
-                throw APIError(status: .badRequest, code: "invalid_query",
-                               reason: "Unknown stream \(unknown.first.map { "“\($0)”" } ?? "list"). Keys: \(WorkoutStreams.keys.joined(separator: ", ")).")
+                throw APIError(
+                    status: .badRequest, code: "invalid_query",
+                    reason: "Unknown stream \(unknown.first.map { "“\($0)”" } ?? "list"). Keys: \(WorkoutStreams.keys.joined(separator: ", ")).")
             }
             keys = Set(asked)
         }
@@ -159,7 +163,8 @@ struct WorkoutAPIController: RouteCollection {
     static func own(_ req: Request) async throws -> Workout {
         let user = try req.auth.require(User.self)
         guard let id = req.parameters.get("id", as: UUID.self),
-              let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        else {
             throw APIError(status: .notFound, code: "not_found", reason: "There is no such workout.")
         }
         return workout
@@ -167,8 +172,9 @@ struct WorkoutAPIController: RouteCollection {
 
     static func sport(_ raw: String) throws -> WorkoutSport {
         guard let sport = WorkoutSport(rawValue: raw.lowercased()) else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field",
-                           reason: "sport “\(raw.prefix(40))” is not known. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw APIError(
+                status: .unprocessableEntity, code: "invalid_field",
+                reason: "sport “\(raw.prefix(40))” is not known. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         return sport
     }

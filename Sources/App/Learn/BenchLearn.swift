@@ -17,8 +17,9 @@ enum BenchLearn {
                 let source = sources[number % sources.count]
                 // Twenty paragraphs from all over the library, in a different mix for each article.
                 let body = (0..<20).map { paragraphs[(number * 7 + $0 * 13) % paragraphs.count] }.joined(separator: "\n\n")
-                let document = LearnDocument(title: "\(source.title) (\(number + 1))", slug: "bench-\(number + 1)", category: source.category,
-                                             summary: source.summary, audience: source.audience, videos: [], body: body)
+                let document = LearnDocument(
+                    title: "\(source.title) (\(number + 1))", slug: "bench-\(number + 1)", category: source.category,
+                    summary: source.summary, audience: source.audience, videos: [], body: body)
                 try await LearnArticle().publish(document, author: nil, on: db)
             }
         }

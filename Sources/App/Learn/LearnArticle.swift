@@ -35,7 +35,8 @@ final class LearnArticle: Model, @unchecked Sendable {
     @discardableResult
     func apply(_ document: LearnDocument) -> Bool {
         let videoText = document.videos.map(\.line).joined(separator: "\n")
-        let changed = id == nil || title != document.title || category != document.category || summary != document.summary
+        let changed =
+            id == nil || title != document.title || category != document.category || summary != document.summary
             || audience != document.audience || videos != videoText || body != document.body
         guard changed || slug != document.slug else { return false }
         slug = document.slug
@@ -104,8 +105,9 @@ final class LearnRevision: Model, @unchecked Sendable {
     }
 
     func document(slug: String) -> LearnDocument {
-        LearnDocument(title: title, slug: slug, category: category, summary: summary, audience: audience,
-                      videos: LearnArticle.videos(videos), body: body)
+        LearnDocument(
+            title: title, slug: slug, category: category, summary: summary, audience: audience,
+            videos: LearnArticle.videos(videos), body: body)
     }
 }
 
@@ -167,13 +169,17 @@ struct AddDetailsToLearnRevisions: AsyncMigration {
     func prepare(on database: any Database) async throws {
         // SQLite adds one column per statement.
         for name in ["category", "summary", "audience", "videos"] {
-            try await database.schema(LearnRevision.schema).field(.definition(name: .key(.string(name)), dataType: .string, constraints: [.required, .sql(.default(""))])).update()
+            try await database.schema(LearnRevision.schema).field(
+                .definition(name: .key(.string(name)), dataType: .string, constraints: [.required, .sql(.default(""))])
+            ).update()
         }
         try await database.schema(LearnRevision.schema).field("published_at", .datetime).update()
         let sql = database as! any SQLDatabase
         // Until now every revision came from the shipped files, published on import.
         for name in ["category", "summary", "audience", "videos"] {
-            try await sql.raw("UPDATE learn_revisions SET \(unsafeRaw: name) = (SELECT a.\(unsafeRaw: name) FROM learn_articles a WHERE a.id = learn_revisions.article_id)").run()
+            try await sql.raw(
+                "UPDATE learn_revisions SET \(unsafeRaw: name) = (SELECT a.\(unsafeRaw: name) FROM learn_articles a WHERE a.id = learn_revisions.article_id)"
+            ).run()
         }
         try await sql.raw("UPDATE learn_revisions SET published_at = created_at").run()
     }
@@ -188,10 +194,12 @@ struct AddDetailsToLearnRevisions: AsyncMigration {
 struct AddPublishedRevisionToLearnArticles: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(LearnArticle.schema).field("published_revision_id", .uuid).update()
-        try await (database as! any SQLDatabase).raw("""
+        try await (database as! any SQLDatabase).raw(
+            """
             UPDATE learn_articles SET published_revision_id = (SELECT r.id FROM learn_revisions r WHERE r.article_id = learn_articles.id
             ORDER BY r.created_at DESC LIMIT 1) WHERE published = \(bind: true)
-            """).run()
+            """
+        ).run()
         // Search and the library are read by the newest change (see `LearnCatalog`).
         try await (database as! any SQLDatabase).create(index: "learn_articles_updated").on(LearnArticle.schema).column("updated_at").run()
     }

@@ -20,8 +20,10 @@ struct LearnArticleForm: Codable {
     /// Slugs that name editor pages under /learn.
     static let reserved: Set<String> = ["new", "preview"]
 
-    init(title: String? = nil, slug: String? = nil, category: String? = nil, summary: String? = nil, audience: String? = nil,
-         videos: String? = nil, body: String? = nil, base: String? = nil, action: String? = nil) {
+    init(
+        title: String? = nil, slug: String? = nil, category: String? = nil, summary: String? = nil, audience: String? = nil,
+        videos: String? = nil, body: String? = nil, base: String? = nil, action: String? = nil
+    ) {
         self.title = title
         self.slug = slug
         self.category = category
@@ -34,9 +36,10 @@ struct LearnArticleForm: Codable {
     }
 
     init(_ document: LearnDocument, base: UUID?) {
-        self.init(title: document.title, slug: document.slug, category: document.category, summary: document.summary,
-                  audience: document.audience, videos: document.videos.map(\.line).joined(separator: "\n"), body: document.body,
-                  base: base?.uuidString)
+        self.init(
+            title: document.title, slug: document.slug, category: document.category, summary: document.summary,
+            audience: document.audience, videos: document.videos.map(\.line).joined(separator: "\n"), body: document.body,
+            base: base?.uuidString)
     }
 
     /// The document the form describes, or a message per field. The slug defaults to one made from
@@ -72,7 +75,9 @@ struct LearnArticleForm: Codable {
         }
         if videos.count > 12 { errors["videos"] = "At most 12 videos." }
         let body = clean(body)
-        if body.isEmpty { errors["body"] = "Write the article." } else if body.count > Self.maxBody {
+        if body.isEmpty {
+            errors["body"] = "Write the article."
+        } else if body.count > Self.maxBody {
             errors["body"] = "The article is \(body.count) characters; the most is 200,000. Split it in two."
         }
         guard errors.isEmpty else { return (nil, errors) }

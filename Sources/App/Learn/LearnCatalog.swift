@@ -98,7 +98,8 @@ final class LearnCatalog: Sendable {
     }
 
     private static func load(version: String, on sql: any SQLDatabase) async throws -> Snapshot {
-        let rows = try await sql.raw("""
+        let rows = try await sql.raw(
+            """
             SELECT a.id, a.slug, a.title, a.category, a.summary, a.audience, a.text, a.html, a.reading_minutes, a.videos,
                    r.created_at AS updated, ru.display_name AS reviser,
                    (SELECT fu.display_name FROM learn_revisions f JOIN users fu ON fu.id = f.author_id
@@ -108,19 +109,22 @@ final class LearnCatalog: Sendable {
             LEFT JOIN users ru ON ru.id = r.author_id
             WHERE a.published = \(bind: true)
             ORDER BY a.title
-            """).all(decoding: Row.self)
+            """
+        ).all(decoding: Row.self)
         let articles = rows.map { row in
-            Article(id: row.id, slug: row.slug, title: row.title, category: row.category, summary: row.summary, audience: row.audience,
-                    text: row.text, html: row.html, minutes: row.reading_minutes, videos: LearnArticle.videos(row.videos),
-                    updated: row.updated ?? Date(), author: row.author, reviser: row.reviser, toc: LearnRendering.headings(in: row.html))
+            Article(
+                id: row.id, slug: row.slug, title: row.title, category: row.category, summary: row.summary, audience: row.audience,
+                text: row.text, html: row.html, minutes: row.reading_minutes, videos: LearnArticle.videos(row.videos),
+                updated: row.updated ?? Date(), author: row.author, reviser: row.reviser, toc: LearnRendering.headings(in: row.html))
         }
         let byCategory = Dictionary(grouping: articles.indices, by: { articles[$0].category })
         let related = articles.indices.map { number in
             Array((byCategory[articles[number].category] ?? []).lazy.filter { $0 != number }.prefix(4))
         }
-        return Snapshot(version: version, articles: articles,
-                        bySlug: Dictionary(articles.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first }),
-                        index: LearnIndex(articles), related: related)
+        return Snapshot(
+            version: version, articles: articles,
+            bySlug: Dictionary(articles.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first }),
+            index: LearnIndex(articles), related: related)
     }
 }
 

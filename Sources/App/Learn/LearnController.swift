@@ -69,7 +69,9 @@ struct LearnController: RouteCollection {
                 guard chosen == nil || chosen == name else { return nil }
                 let all = snapshot.articles.filter { $0.category == name }
                 // A category page pages; the library shows each category's first six.
-                let shown = chosen == nil ? Array(all.prefix(6))
+                let shown =
+                    chosen == nil
+                    ? Array(all.prefix(6))
                     : pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .learn, query: [("category", name)])
                 let cards = shown.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) }
                 let link = SiteURL.learn.with([("category", name)])
@@ -80,15 +82,17 @@ struct LearnController: RouteCollection {
             let shown = pager.finish(Array(hits.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .learn, query: [("q", q)])
             results = shown.map { hit in
                 let article = snapshot.articles[hit.article]
-                return Card(slug: article.slug, title: article.title,
-                            summary: Self.highlight(Self.snippet(article, words: words), words: words), minutes: article.minutes)
+                return Card(
+                    slug: article.slug, title: article.title,
+                    summary: Self.highlight(Self.snippet(article, words: words), words: words), minutes: article.minutes)
             }
             total = hits.count
         }
         let desk = LearnPolicy.isEditor(req.currentUser) ? try await Self.desk(on: req.db) : nil
-        let page = LibraryPage(layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: .learn), q: q,
-                               searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
-                               category: words.isEmpty ? chosen : nil, desk: desk)
+        let page = LibraryPage(
+            layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: .learn), q: q,
+            searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
+            category: words.isEmpty ? chosen : nil, desk: desk)
         return try await req.view.render("learn/library", page).encodeResponse(for: req)
     }
 
@@ -102,11 +106,13 @@ struct LearnController: RouteCollection {
 
     /// Drafts, unpublished articles and published ones with changes not yet published.
     static func desk(on db: any Database) async throws -> Desk {
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
             SELECT a.slug, a.title, a.published, a.published_revision_id,
                    (SELECT r.id FROM learn_revisions r WHERE r.article_id = a.id ORDER BY r.created_at DESC LIMIT 1) AS latest
             FROM learn_articles a ORDER BY a.updated_at DESC
-            """).all(decoding: DeskRow.self)
+            """
+        ).all(decoding: DeskRow.self)
         let items = rows.compactMap { row -> DeskItem? in
             if !row.published {
                 return DeskItem(slug: row.slug, title: row.title, state: row.published_revision_id == nil ? "Draft, never published" : "Unpublished")
@@ -218,17 +224,19 @@ struct LearnController: RouteCollection {
         if let draft = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).first() {
             // Unpublished: only editors see it, everyone else as if it did not exist.
             guard isEditor else { throw Abort(.notFound) }
-            let article = LearnCatalog.Article(id: try draft.requireID(), slug: draft.slug, title: draft.title, category: draft.category,
-                                               summary: draft.summary, audience: draft.audience, text: draft.text, html: draft.html,
-                                               minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? Date(),
-                                               author: nil, reviser: nil, toc: LearnRendering.headings(in: draft.html))
+            let article = LearnCatalog.Article(
+                id: try draft.requireID(), slug: draft.slug, title: draft.title, category: draft.category,
+                summary: draft.summary, audience: draft.audience, text: draft.text, html: draft.html,
+                minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? Date(),
+                author: nil, reviser: nil, toc: LearnRendering.headings(in: draft.html))
             let view = try await render(req, article, related: [], editor: EditorBar(state: "Not published: only editors can see this page.", isDraft: true))
             return Self.htmlResponse(view.data)
         }
         // An old address redirects only to what the reader may see: an unpublished article's new
         // address is not given away.
         if let old = try await LearnSlug.query(on: req.db).filter(\.$slug == slug).with(\.$article).first(),
-           old.article.published || isEditor {
+            old.article.published || isEditor
+        {
             return req.redirect(to: SiteURL.article(slug: old.article.slug).path, redirectType: .permanent)
         }
         throw Abort(.notFound)

@@ -49,14 +49,18 @@ struct LearnEditorController: RouteCollection {
         var restoring: String?
         // "Restore": start from an older revision; saving makes it the newest.
         if let wanted = req.query[UUID.self, at: "revision"] {
-            guard let older = try await LearnRevision.query(on: req.db).filter(\.$id == wanted)
-                .filter(\.$article.$id == article.requireID()).first() else { throw Abort(.notFound) }
+            guard
+                let older = try await LearnRevision.query(on: req.db).filter(\.$id == wanted)
+                    .filter(\.$article.$id == article.requireID()).first()
+            else { throw Abort(.notFound) }
             source = older
-            restoring = "This form holds the revision of \(Format(viewer: req.currentUser).when(older.createdAt ?? Date())). Saving makes it the newest revision."
+            restoring =
+                "This form holds the revision of \(Format(viewer: req.currentUser).when(older.createdAt ?? Date())). Saving makes it the newest revision."
         }
         let document = source?.document(slug: article.slug) ?? Self.document(of: article)
-        return try await render(req, article: article, form: LearnArticleForm(document, base: latest?.id),
-                                preview: LearnRendering.html(document.body), restoring: restoring)
+        return try await render(
+            req, article: article, form: LearnArticleForm(document, base: latest?.id),
+            preview: LearnRendering.html(document.body), restoring: restoring)
     }
 
     /// The form's Markdown as the article page would show it, for the live preview.
@@ -94,7 +98,8 @@ struct LearnEditorController: RouteCollection {
         let latest = try await existing.asyncFlatMap { try await Self.latestRevision(of: $0, on: req.db) }
         if let latest, form.base != latest.id?.uuidString {
             let who = try await latest.authorID.asyncFlatMap { try await User.find($0, on: req.db) }?.displayName ?? "Someone"
-            errors["base"] = "\(who) saved this article at \(Format(viewer: req.currentUser).when(latest.createdAt ?? Date())), after you opened it. Your text is kept below; "
+            errors["base"] =
+                "\(who) saved this article at \(Format(viewer: req.currentUser).when(latest.createdAt ?? Date())), after you opened it. Your text is kept below; "
                 + "compare it with theirs under Revisions, then save again to make yours the newest."
             form.base = latest.id?.uuidString
         }
@@ -146,8 +151,11 @@ struct LearnEditorController: RouteCollection {
             req.flash(.success, "Published. Everyone can read it now.")
             return req.redirect(to: .article(slug: article.slug))
         }
-        req.flash(.success, article.published ? "Draft saved. Readers still see the published version until you publish."
-                                              : "Draft saved. Only editors can see it until you publish.")
+        req.flash(
+            .success,
+            article.published
+                ? "Draft saved. Readers still see the published version until you publish."
+                : "Draft saved. Only editors can see it until you publish.")
         return req.redirect(to: .editArticle(slug: article.slug))
     }
 
@@ -201,15 +209,17 @@ struct LearnEditorController: RouteCollection {
         let authors = try await Self.names(rows.compactMap(\.authorID), on: req.db)
         let shown = pager.finish(rows, at: .articleRevisions(slug: article.slug), query: [])
         let items = shown.enumerated().map { index, revision in
-            RevisionItem(id: revision.id?.uuidString ?? "", when: Format(viewer: req.currentUser).when(revision.createdAt ?? Date()),
-                         author: revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)",
-                         title: revision.title, words: revision.body.split { $0.isWhitespace }.count,
-                         published: revision.publishedAt != nil, live: article.published && revision.id == article.publishedRevisionID,
-                         newest: pager.page == 1 && index == 0,
-                         previous: index + 1 < rows.count ? rows[index + 1].id?.uuidString : nil)
+            RevisionItem(
+                id: revision.id?.uuidString ?? "", when: Format(viewer: req.currentUser).when(revision.createdAt ?? Date()),
+                author: revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)",
+                title: revision.title, words: revision.body.split { $0.isWhitespace }.count,
+                published: revision.publishedAt != nil, live: article.published && revision.id == article.publishedRevisionID,
+                newest: pager.page == 1 && index == 0,
+                previous: index + 1 < rows.count ? rows[index + 1].id?.uuidString : nil)
         }
-        let page = RevisionsPage(layout: req.layout(title: "Revisions of \(article.title)", section: .learn), slug: article.slug,
-                                 title: article.title, revisions: items, pager: pager, canCompare: rows.count > 1)
+        let page = RevisionsPage(
+            layout: req.layout(title: "Revisions of \(article.title)", section: .learn), slug: article.slug,
+            title: article.title, revisions: items, pager: pager, canCompare: rows.count > 1)
         return try await req.view.render("learn/revisions", page).encodeResponse(for: req)
     }
 
@@ -253,33 +263,38 @@ struct LearnEditorController: RouteCollection {
         func label(_ revision: LearnRevision) -> String {
             "\(Format(viewer: req.currentUser).when(revision.createdAt ?? Date())) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
         }
-        let page = ComparePage(layout: req.layout(title: "Changes to \(article.title)", section: .learn), slug: article.slug, title: article.title,
-                               from: label(from), to: label(to), fromID: fromID.uuidString, hunks: lines,
-                               added: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .added }) },
-                               removed: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .removed }) })
+        let page = ComparePage(
+            layout: req.layout(title: "Changes to \(article.title)", section: .learn), slug: article.slug, title: article.title,
+            from: label(from), to: label(to), fromID: fromID.uuidString, hunks: lines,
+            added: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .added }) },
+            removed: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .removed }) })
         return try await req.view.render("learn/compare", page).encodeResponse(for: req)
     }
 
     // MARK: Helpers
 
-    private func render(_ req: Request, article: LearnArticle?, form: LearnArticleForm, errors: [String: String] = [:],
-                        preview: String? = nil, restoring: String? = nil) async throws -> Response {
+    private func render(
+        _ req: Request, article: LearnArticle?, form: LearnArticleForm, errors: [String: String] = [:],
+        preview: String? = nil, restoring: String? = nil
+    ) async throws -> Response {
         var state: String?
         if let article {
             let pending = try await LearnController.desk(on: req.db).items.first { $0.slug == article.slug }?.state
             state = pending ?? (article.published ? "Published" : "Draft")
         }
-        let page = EditPage(layout: req.layout(title: article.map { "Edit \($0.title)" } ?? "New article", section: .learn),
-                            isNew: article == nil, action: (article.map { .editArticle(slug: $0.slug) } ?? SiteURL.newArticle).path,
-                            slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
-                            categories: LearnLibrary.categories, errors: errors, preview: preview, restoring: restoring)
+        let page = EditPage(
+            layout: req.layout(title: article.map { "Edit \($0.title)" } ?? "New article", section: .learn),
+            isNew: article == nil, action: (article.map { .editArticle(slug: $0.slug) } ?? SiteURL.newArticle).path,
+            slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
+            categories: LearnLibrary.categories, errors: errors, preview: preview, restoring: restoring)
         return try await req.view.render("learn/edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
     /// The article by its current slug (editor pages do not follow old slugs: they act on one article).
     private static func find(_ req: Request) async throws -> LearnArticle {
         guard let slug = req.parameters.get("slug"),
-              let article = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).first() else {
+            let article = try await LearnArticle.query(on: req.db).filter(\.$slug == slug).first()
+        else {
             throw Abort(.notFound)
         }
         return article
@@ -290,8 +305,9 @@ struct LearnEditorController: RouteCollection {
     }
 
     private static func document(of article: LearnArticle) -> LearnDocument {
-        LearnDocument(title: article.title, slug: article.slug, category: article.category, summary: article.summary,
-                      audience: article.audience, videos: article.videoLinks, body: article.body)
+        LearnDocument(
+            title: article.title, slug: article.slug, category: article.category, summary: article.summary,
+            audience: article.audience, videos: article.videoLinks, body: article.body)
     }
 
     /// Whether another article has this slug now or had it before.

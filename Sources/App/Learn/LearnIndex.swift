@@ -30,8 +30,10 @@ struct LearnIndex: Sendable {
             var counts: [String: Int32] = [:]
             for word in Self.words(article.text) { counts[word, default: 0] += 1 }
             for word in title.union(summary).union(counts.keys) {
-                table[word, default: []].append(Posting(article: Int32(number), count: counts[word] ?? 0,
-                                                        inTitle: title.contains(word), inSummary: summary.contains(word)))
+                table[word, default: []].append(
+                    Posting(
+                        article: Int32(number), count: counts[word] ?? 0,
+                        inTitle: title.contains(word), inSummary: summary.contains(word)))
             }
         }
         vocabulary = table.keys.sorted()

@@ -14,8 +14,10 @@ enum LearnLibrary {
         var keptEdited = 0
     }
 
-    static let categories = ["Getting active", "Training", "Warm-up and mobility", "Nutrition and hydration",
-                             "Recovery and sleep", "Heart rate", "Safety", "For coaches and parents"]
+    static let categories = [
+        "Getting active", "Training", "Warm-up and mobility", "Nutrition and hydration",
+        "Recovery and sleep", "Heart rate", "Safety", "For coaches and parents",
+    ]
 
     static func importFiles(app: Application) async throws -> Outcome {
         let folder = URL(fileURLWithPath: app.directory.workingDirectory + "Resources/Learn")
@@ -30,7 +32,8 @@ enum LearnLibrary {
             let existing = try await LearnArticle.query(on: app.db).filter(\.$slug == document.slug).first()
             if let existing {
                 // An editor's work wins over the file: edited or unpublished in the browser, it stays.
-                let edited = try await LearnRevision.query(on: app.db).filter(\.$article.$id == existing.requireID())
+                let edited =
+                    try await LearnRevision.query(on: app.db).filter(\.$article.$id == existing.requireID())
                     .filter(\.$authorID != nil).count() > 0
                 if edited || !existing.published { outcome.keptEdited += 1; continue }
             }
@@ -56,8 +59,9 @@ struct LearnCommands: AsyncCommandGroup {
         func run(using context: CommandContext, signature: Signature) async throws {
             try await context.application.autoMigrate()
             let outcome = try await LearnLibrary.importFiles(app: context.application)
-            context.console.print("Learn: \(outcome.added) added, \(outcome.updated) updated, \(outcome.unchanged) unchanged"
-                + (outcome.keptEdited > 0 ? ", \(outcome.keptEdited) left alone because editors changed or unpublished them in the browser." : "."))
+            context.console.print(
+                "Learn: \(outcome.added) added, \(outcome.updated) updated, \(outcome.unchanged) unchanged"
+                    + (outcome.keptEdited > 0 ? ", \(outcome.keptEdited) left alone because editors changed or unpublished them in the browser." : "."))
         }
     }
 }

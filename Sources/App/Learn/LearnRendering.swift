@@ -92,8 +92,10 @@ enum LearnRendering {
         return result + text[last...]
     }
 
-    private static let tocEntities: [String: String] = ["&rsquo;": "’", "&lsquo;": "‘", "&ldquo;": "“", "&rdquo;": "”", "&ndash;": "–", "&mdash;": "—",
-                                      "&hellip;": "…", "&quot;": "\"", "&lt;": "<", "&gt;": ">", "&#39;": "'"]
+    private static let tocEntities: [String: String] = [
+        "&rsquo;": "’", "&lsquo;": "‘", "&ldquo;": "“", "&rdquo;": "”", "&ndash;": "–", "&mdash;": "—",
+        "&hellip;": "…", "&quot;": "\"", "&lt;": "<", "&gt;": ">", "&#39;": "'",
+    ]
 
     struct Heading: Encodable, Sendable {
         let id: String
@@ -106,7 +108,8 @@ enum LearnRendering {
         guard let regex = try? NSRegularExpression(pattern: #"<h([23]) id="([^"]+)">(.*?)</h\1>"#) else { return [] }
         return regex.matches(in: html, range: NSRange(html.startIndex..., in: html)).compactMap { match in
             guard let level = Range(match.range(at: 1), in: html), let id = Range(match.range(at: 2), in: html),
-                  let words = Range(match.range(at: 3), in: html) else { return nil }
+                let words = Range(match.range(at: 3), in: html)
+            else { return nil }
             // The heading's own markup (emphasis, entities) is dropped: the TOC shows plain words.
             let plain = String(html[words]).replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
             // Leaf escapes the text again, so the entities Discount writes go back to characters.

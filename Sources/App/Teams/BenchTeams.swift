@@ -14,8 +14,10 @@ enum BenchTeams {
         let genders = TeamGender.allCases.map(\.rawValue)
         let privacies = ["public", "protected", "protected", "private"]
         let now = Date()
-        let columns = ["id", "slug", "name", "sport", "privacy", "place_name", "latitude", "longitude", "age_group",
-                       "gender", "skill", "description", "looking_for_players", "created_at", "updated_at"]
+        let columns = [
+            "id", "slug", "name", "sport", "privacy", "place_name", "latitude", "longitude", "age_group",
+            "gender", "skill", "description", "looking_for_players", "created_at", "updated_at",
+        ]
         try await app.db.transaction { db in
             let sql = db as! any SQLDatabase
             var generator = SeededGenerator(seed: 42)
@@ -45,8 +47,9 @@ enum BenchTeams {
         var extra = 0
         while members.count < 25 {
             extra += 1
-            let user = User(username: "bench_\(extra)", email: "bench_\(extra)@bench.invalid", passwordHash: password,
-                            displayName: "Bench Player \(extra)", birthDate: "1990-01-01")
+            let user = User(
+                username: "bench_\(extra)", email: "bench_\(extra)@bench.invalid", passwordHash: password,
+                displayName: "Bench Player \(extra)", birthDate: "1990-01-01")
             try await user.create(on: app.db)
             members.append(user)
         }

@@ -28,7 +28,8 @@ enum DemoTeams {
         let file = try JSONDecoder().decode(File.self, from: data)
         return try await app.db.transaction { db -> Int in
             guard let first = file.teams.first,
-                  try await Team.query(on: db).filter(\.$slug == Slug.make(first.name)).first() == nil else { return 0 }
+                try await Team.query(on: db).filter(\.$slug == Slug.make(first.name)).first() == nil
+            else { return 0 }
             let users = try await User.query(on: db).all()
             let byName = Dictionary(uniqueKeysWithValues: users.map { ($0.username, $0) })
             var teams: [String: Team] = [:]

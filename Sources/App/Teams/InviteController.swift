@@ -56,8 +56,9 @@ struct InviteController: RouteCollection {
                 invite.held = held
                 try await invite.save(on: db)
                 if !held {
-                    try await Notification.send(to: [inviteeID], from: managerID, kind: .invited, text: "\(manager.displayName) invited you to join \(team.name)",
-                                                link: SiteURL.teams.path, on: db)
+                    try await Notification.send(
+                        to: [inviteeID], from: managerID, kind: .invited, text: "\(manager.displayName) invited you to join \(team.name)",
+                        link: SiteURL.teams.path, on: db)
                 }
             }
         }
@@ -70,7 +71,7 @@ struct InviteController: RouteCollection {
         let access = try await TeamAccess.load(req)
         try access.requireManager()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == access.team.requireID()).first()
+            let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == access.team.requireID()).first()
         else { throw Abort(.notFound, reason: "That invitation no longer exists.") }
         try await invite.delete(on: req.db)
         req.flash(.info, invite.tokenHash == nil ? "Invitation withdrawn." : "Invitation link revoked; it no longer works.")
@@ -81,7 +82,7 @@ struct InviteController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$invitee.$id == userID).filter(\.$held == false)
+            let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$invitee.$id == userID).filter(\.$held == false)
                 .with(\.$team).first()
         else { throw Abort(.notFound, reason: "That invitation is no longer open.") }
         let team = invite.team
@@ -110,7 +111,7 @@ struct InviteController: RouteCollection {
     private func linkInvite(_ req: Request) async throws -> (TeamInvite, String) {
         let token = req.parameters.get("token") ?? ""
         guard token.count == 43,
-              let invite = try await TeamInvite.query(on: req.db).filter(\.$tokenHash == RandomToken.hash(token)).with(\.$team).first()
+            let invite = try await TeamInvite.query(on: req.db).filter(\.$tokenHash == RandomToken.hash(token)).with(\.$team).first()
         else { throw Abort(.notFound) }
         return (invite, token)
     }

@@ -65,9 +65,11 @@ struct LeagueController: RouteCollection {
         func card(_ league: League) -> LeagueCard {
             LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate)
         }
-        return try await req.view.render("leagues/index", IndexPage(
-            layout: req.layout(title: "Leagues", section: .teams), mine: mine.map(card), others: others.map(card)
-        ))
+        return try await req.view.render(
+            "leagues/index",
+            IndexPage(
+                layout: req.layout(title: "Leagues", section: .teams), mine: mine.map(card), others: others.map(card)
+            ))
     }
 
     func newPage(req: Request) async throws -> View {
@@ -77,7 +79,8 @@ struct LeagueController: RouteCollection {
         form.age_group = AgeGroup.any.rawValue
         form.gender = TeamGender.any.rawValue
         form.privacy = "public"
-        return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: [:], choices: Choices()))
+        return try await req.view.render(
+            "leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: [:], choices: Choices()))
     }
 
     func create(req: Request) async throws -> Response {
@@ -90,8 +93,10 @@ struct LeagueController: RouteCollection {
         )
         if !["public", "private"].contains(form.privacy ?? "") { errors["privacy"] = "Choose public or private" }
         guard errors.isEmpty, let attributes else {
-            return try await req.view.render("leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: errors, choices: Choices()))
-                .encodeResponse(status: .unprocessableEntity, for: req)
+            return try await req.view.render(
+                "leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: errors, choices: Choices())
+            )
+            .encodeResponse(status: .unprocessableEntity, for: req)
         }
         let league = League()
         league.name = attributes.name
@@ -214,7 +219,8 @@ struct LeagueController: RouteCollection {
         let slugs = Dictionary(uniqueKeysWithValues: try await Team.query(on: db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.slug) })
         return games.compactMap { game in
             guard let home = game.$team.id.flatMap({ slugs[$0] }), let away = game.$opponentTeam.id.flatMap({ slugs[$0] }),
-                  let homeScore = game.homeScore, let awayScore = game.awayScore else { return nil }
+                let homeScore = game.homeScore, let awayScore = game.awayScore
+            else { return nil }
             return Standings.Result(home: home, away: away, homeScore: homeScore, awayScore: awayScore)
         }
     }
@@ -232,16 +238,21 @@ struct LeagueController: RouteCollection {
         let raw = (try req.content.decode(TeamInviteForm.self).team ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let slug = raw.split(separator: "/").last.map(String.init) ?? raw
         guard !slug.isEmpty, let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
-              try await TeamAccess.of(team, viewer: user, on: req.db).canSee
+            try await TeamAccess.of(team, viewer: user, on: req.db).canSee
         else { throw Abort(.unprocessableEntity, reason: "No team is called “\(raw)”. Use the last part of the team's address, e.g. riverside-futsal.") }
         guard team.sport == access.league.sport else {
-            throw Abort(.unprocessableEntity, reason: "\(team.name) plays \(team.sportValue?.label ?? team.sport); this league is for \(Sport(rawValue: access.league.sport)?.label ?? access.league.sport).")
+            throw Abort(
+                .unprocessableEntity,
+                reason:
+                    "\(team.name) plays \(team.sportValue?.label ?? team.sport); this league is for \(Sport(rawValue: access.league.sport)?.label ?? access.league.sport)."
+            )
         }
         if entries.contains(where: { $0.$team.id == team.id }) {
             throw Abort(.conflict, reason: "\(team.name) is already in the league or invited.")
         }
         let teamID = try team.requireID()
-        let managesTeam = try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == user.requireID())
+        let managesTeam =
+            try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == user.requireID())
             .filter(\.$role ~~ [.owner, .manager]).first() != nil
         try await req.db.transaction { db in
             // A league manager who also manages the team need not accept their own invitation.

@@ -78,7 +78,7 @@ struct MembershipController: RouteCollection {
         try access.requireManager()
         let teamID = try access.team.requireID()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let request = try await JoinRequest.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == teamID).with(\.$user).first()
+            let request = try await JoinRequest.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == teamID).with(\.$user).first()
         else { throw Abort(.notFound, reason: "That request is no longer waiting.") }
         try await req.db.transaction { db in
             if approve {
@@ -90,9 +90,11 @@ struct MembershipController: RouteCollection {
             }
             try await request.delete(on: db)
         }
-        req.flash(approve ? .success : .info, approve
-            ? "\(request.user.displayName) is now a player in the team."
-            : "Request from \(request.user.displayName) declined.")
+        req.flash(
+            approve ? .success : .info,
+            approve
+                ? "\(request.user.displayName) is now a player in the team."
+                : "Request from \(request.user.displayName) declined.")
         return req.redirect(to: .team(slug: access.team.slug))
     }
 
@@ -109,7 +111,7 @@ struct MembershipController: RouteCollection {
             throw Abort(.unprocessableEntity, reason: "Choose owner, manager, coach or player.")
         }
         // Only owners make or unmake owners.
-        if (role == .owner || membership.role == .owner), !access.isOwner {
+        if role == .owner || membership.role == .owner, !access.isOwner {
             throw Abort(.forbidden, reason: "Only an owner can change who owns the team.")
         }
         if membership.role == .owner, role != .owner, try await Self.ownerCount(access.team.requireID(), on: req.db) == 1 {
@@ -121,7 +123,8 @@ struct MembershipController: RouteCollection {
             try await membership.update(on: db)
             try await Notification.send(
                 to: [membership.$user.id], from: nil, kind: .roleChanged,
-                text: "You are now \(role == .owner ? "an" : "a") \(role.rawValue) of \(access.team.name)", link: SiteURL.team(slug: access.team.slug).path, on: db
+                text: "You are now \(role == .owner ? "an" : "a") \(role.rawValue) of \(access.team.name)", link: SiteURL.team(slug: access.team.slug).path,
+                on: db
             )
         }
         req.flash(.success, "\(member.displayName) is now \(role == .owner ? "an" : "a") \(role.rawValue).")
@@ -146,11 +149,12 @@ struct MembershipController: RouteCollection {
 
     static func member(_ req: Request, access: TeamAccess) async throws -> (Membership, User) {
         let username = (req.parameters.get("username") ?? "").lowercased()
-        guard let membership = try await Membership.query(on: req.db)
-            .filter(\.$team.$id == access.team.requireID())
-            .join(User.self, on: \Membership.$user.$id == \User.$id)
-            .filter(User.self, \.$username == username)
-            .first(),
+        guard
+            let membership = try await Membership.query(on: req.db)
+                .filter(\.$team.$id == access.team.requireID())
+                .join(User.self, on: \Membership.$user.$id == \User.$id)
+                .filter(User.self, \.$username == username)
+                .first(),
             let user = try? membership.joined(User.self)
         else { throw Abort(.notFound, reason: "That person is not in the team.") }
         return (membership, user)

@@ -145,10 +145,12 @@ struct TeamController: RouteCollection {
         let access = try await TeamAccess.load(req)
         guard access.isOwner else { throw Abort(.forbidden, reason: "Only the team's owners can delete it.") }
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == access.team.requireID()).count()
-        return try await req.view.render("teams/delete", DeletePage(
-            layout: req.layout(title: "Delete \(access.team.name)", section: .teams),
-            name: access.team.name, slug: access.team.slug, members: members
-        ))
+        return try await req.view.render(
+            "teams/delete",
+            DeletePage(
+                layout: req.layout(title: "Delete \(access.team.name)", section: .teams),
+                name: access.team.name, slug: access.team.slug, members: members
+            ))
     }
 
     func delete(req: Request) async throws -> Response {

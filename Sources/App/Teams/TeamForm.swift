@@ -64,11 +64,13 @@ struct TeamForm: Content {
             errors["description"] = "Keep the description to 5,000 characters or fewer (it has \(text.count))"
         }
         guard errors.isEmpty, let attributes, let privacyValue else { return (nil, errors) }
-        return (Valid(
-            name: attributes.name, sport: attributes.sport, privacy: privacyValue, place: attributes.place,
-            ageGroup: attributes.ageGroup, gender: attributes.gender, skill: attributes.skill,
-            description: text, lookingForPlayers: looking_for_players == "on"
-        ), [:])
+        return (
+            Valid(
+                name: attributes.name, sport: attributes.sport, privacy: privacyValue, place: attributes.place,
+                ageGroup: attributes.ageGroup, gender: attributes.gender, skill: attributes.skill,
+                description: text, lookingForPlayers: looking_for_players == "on"
+            ), [:]
+        )
     }
 }
 
@@ -119,7 +121,7 @@ struct Attributes {
             errors[lat.value == nil ? "latitude" : "longitude"] = "Enter both latitude and longitude, or neither"
         }
         guard let sportValue, let ageValue, let genderValue, let skillValue,
-              errors["name"] == nil, errors["latitude"] == nil, errors["longitude"] == nil, errors["place_name"] == nil
+            errors["name"] == nil, errors["latitude"] == nil, errors["longitude"] == nil, errors["place_name"] == nil
         else { return nil }
         return Attributes(
             name: name, sport: sportValue, ageGroup: ageValue, gender: genderValue, skill: skillValue,
@@ -129,8 +131,9 @@ struct Attributes {
 
     static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
         var errors: [String: String] = [:]
-        let value = FormNumber.read(raw, in: range, field: axis,
-                                    message: "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))", errors: &errors)
+        let value = FormNumber.read(
+            raw, in: range, field: axis,
+            message: "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))", errors: &errors)
         return (value, errors[axis])
     }
 }

@@ -62,10 +62,12 @@ struct TeamPage: Encodable {
     /// Members and their roles in one plain-SQL query (a roster of 25 through Fluent's reflective
     /// model loading cost more than everything else on the page).
     static func roster(of teamID: UUID, on db: any Database) async throws -> [(role: Membership.Role, user: User)] {
-        let rows = try await (db as! any SQLDatabase).raw("""
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
             SELECT m.role, u.id, u.username, u.display_name, u.visibility, u.birth_date
             FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = \(bind: teamID)
-            """).all()
+            """
+        ).all()
         // Only what a roster shows and the profile policy needs; reading single columns avoids
         // the generic row decoder, the largest cost on this page after the template.
         return try rows.map { row in
@@ -117,8 +119,9 @@ struct TeamPage: Encodable {
         let leagues = leagueRows.filter { !$0.league.isPrivate || access.isMember }
             .map { LeagueLink(slug: $0.league.slug, name: $0.league.name) }
 
-        let shownPlace = PlaceView(name: team.placeName, coordinate: team.coordinate, exact: access.canSeeExactLocation,
-                                   hiddenNote: "exact place shown to members")
+        let shownPlace = PlaceView(
+            name: team.placeName, coordinate: team.coordinate, exact: access.canSeeExactLocation,
+            hiddenNote: "exact place shown to members")
 
         // The next games; their page applies the same rules as this one.
         let upcoming = try await Game.query(on: req.db).filter(\.$team.$id == teamID)

@@ -40,8 +40,11 @@ struct TeamAccess {
         }
         let membership = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == viewerID).first()
         let request = membership != nil ? nil : try await JoinRequest.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == viewerID).first()
-        let invite = membership != nil ? nil : try await TeamInvite.query(on: db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == viewerID)
-            .filter(\.$held == false).first()
+        let invite =
+            membership != nil
+            ? nil
+            : try await TeamInvite.query(on: db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == viewerID)
+                .filter(\.$held == false).first()
         return TeamAccess(team: team, viewer: viewer, membership: membership, joinRequest: request, invite: invite)
     }
 
@@ -62,8 +65,9 @@ enum TeamPolicy {
         var allowed = Set<UUID>()
         if let viewerID = viewer?.id {
             allowed.formUnion(try await Membership.query(on: db).filter(\.$user.$id == viewerID).filter(\.$team.$id ~~ hidden).all().map { $0.$team.id })
-            allowed.formUnion(try await TeamInvite.query(on: db).filter(\.$invitee.$id == viewerID).filter(\.$team.$id ~~ hidden)
-                .filter(\.$held == false).all().map { $0.$team.id })
+            allowed.formUnion(
+                try await TeamInvite.query(on: db).filter(\.$invitee.$id == viewerID).filter(\.$team.$id ~~ hidden)
+                    .filter(\.$held == false).all().map { $0.$team.id })
         }
         return teams.filter { isListed($0) || allowed.contains($0.id!) }
     }

@@ -53,9 +53,10 @@ enum TeamSearch {
 
         let candidates = try await select.all().compactMap { row -> (slug: String, metres: Double)? in
             guard let slug = try? row.decode(column: "slug", as: String.self),
-                  let lat = try? row.decode(column: "latitude", as: Double.self),
-                  let lon = try? row.decode(column: "longitude", as: Double.self),
-                  let privacy = try? row.decode(column: "privacy", as: String.self) else { return nil }
+                let lat = try? row.decode(column: "latitude", as: Double.self),
+                let lon = try? row.decode(column: "longitude", as: Double.self),
+                let privacy = try? row.decode(column: "privacy", as: String.self)
+            else { return nil }
             let ground = Coordinate(latitude: lat, longitude: lon)
             let metres = Geo.distance(centre, privacy == Team.Privacy.public.rawValue ? ground : PlaceView.area(of: ground))
             return metres <= radius ? (slug, metres) : nil
@@ -69,7 +70,6 @@ enum TeamSearch {
         let bySlug = Dictionary(uniqueKeysWithValues: rows.map { ($0.slug, $0) })
         return page.compactMap { candidate in bySlug[candidate.slug].map { Hit(row: $0, metres: candidate.metres) } }
     }
-
 
     struct Result: Encodable {
         let slug: String

@@ -33,22 +33,25 @@ enum TeamSuccession {
             if let successor = step.successor {
                 try await Membership.query(on: db).filter(\.$team.$id == teamID)
                     .filter(\.$user.$id == successor.requireID()).set(\.$role, to: .owner).update()
-                try await Notification.send(to: [successor.requireID()], from: nil, kind: .roleChanged,
-                                            text: "You are now the owner of \(step.team.name): its owner closed their account.",
-                                            link: SiteURL.team(slug: step.team.slug).path, on: db)
+                try await Notification.send(
+                    to: [successor.requireID()], from: nil, kind: .roleChanged,
+                    text: "You are now the owner of \(step.team.name): its owner closed their account.",
+                    link: SiteURL.team(slug: step.team.slug).path, on: db)
             } else {
                 // The members hear why the team is gone from their list.
                 let members = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID).all()
-                try await Notification.send(to: members.map { $0.$user.id }, from: nil, kind: .teamClosed,
-                                            text: "\(step.team.name) is closed: its owner deleted their account.", link: SiteURL.teams.path, on: db)
+                try await Notification.send(
+                    to: members.map { $0.$user.id }, from: nil, kind: .teamClosed,
+                    text: "\(step.team.name) is closed: its owner deleted their account.", link: SiteURL.teams.path, on: db)
                 try await step.team.delete(on: db)
             }
         }
         let games = try await Game.query(on: db).filter(\.$organiser.$id == userID).filter(\.$team.$id != nil).all()
         for game in games {
             guard let teamID = game.$team.id,
-                  let owner = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID)
-                      .filter(\.$role == .owner).sort(\.$createdAt).first() else { continue }
+                let owner = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID)
+                    .filter(\.$role == .owner).sort(\.$createdAt).first()
+            else { continue }
             game.$organiser.id = owner.$user.id
             try await game.update(on: db)
         }

@@ -12,8 +12,9 @@ enum BenchTraining {
 
     static func seed(app: Application) async throws {
         guard try await User.query(on: app.db).filter(\.$username == username).first() == nil else { return }
-        let user = User(username: username, email: "\(username)@bench.invalid", passwordHash: try app.password.hash("bench-password"),
-                        displayName: "Bench Athlete", birthDate: "1995-04-01")
+        let user = User(
+            username: username, email: "\(username)@bench.invalid", passwordHash: try app.password.hash("bench-password"),
+            displayName: "Bench Athlete", birthDate: "1995-04-01")
         user.continuousHeartRate = true
         user.weightKg = 68
         user.gender = .female
@@ -31,16 +32,19 @@ enum BenchTraining {
             let lat = 55.68 + radius * sin(angle) / 111_320
             let lon = 12.57 + radius * (1 - cos(angle)) / (111_320 * cos(55.68 * .pi / 180))
             let effort = 135 + 30 * Double(second) / 3600 + 6 * sin(Double(second) / 90)
-            points.append(TrackPoint(time: runStart + Int64(second) * 1000, latitude: lat, longitude: lon,
-                                     elevation: 12 + 9 * sin(angle * 3), heartRate: Int(effort) + Int.random(in: -2...2, using: &random),
-                                     cadence: 170 + Int.random(in: -3...3, using: &random)))
+            points.append(
+                TrackPoint(
+                    time: runStart + Int64(second) * 1000, latitude: lat, longitude: lon,
+                    elevation: 12 + 9 * sin(angle * 3), heartRate: Int(effort) + Int.random(in: -2...2, using: &random),
+                    cadence: 170 + Int.random(in: -3...3, using: &random)))
         }
         let run = ActivityRecording(format: .gpx, sport: .running, name: "Bench hour", points: points)
         let runEnd = points[points.count - 1].time
         _ = try await app.db.transaction { db in
-            try await WorkoutImporter.save(run, start: runStart, end: runEnd, hash: "bench-hour",
-                                           options: .init(name: "Bench hour", sport: .running, externalID: "bench-hour", filename: "bench.gpx"),
-                                           user: user, on: db)
+            try await WorkoutImporter.save(
+                run, start: runStart, end: runEnd, hash: "bench-hour",
+                options: .init(name: "Bench hour", sport: .running, externalID: "bench-hour", filename: "bench.gpx"),
+                user: user, on: db)
         }
 
         // 30 days of all-day heart rate at 1 Hz, a day per transaction.
@@ -65,8 +69,9 @@ enum BenchTraining {
             let sport = sports[index % sports.count]
             let start = now - 31 * 86_400_000 - Int64(index) * 86_400_000 - Int64.random(in: 0...20_000_000, using: &random)
             let minutes = Double.random(in: 25...95, using: &random).rounded()
-            let workout = Workout(user: userID, sport: sport, name: "\(sport.label) \(index)", start: start,
-                                  end: start + Int64(minutes * 60_000), source: "manual", visibility: .private)
+            let workout = Workout(
+                user: userID, sport: sport, name: "\(sport.label) \(index)", start: start,
+                end: start + Int64(minutes * 60_000), source: "manual", visibility: .private)
             switch sport {
             case .running: workout.deviceDistance = minutes * 60 * 2.9
             case .cycling: workout.deviceDistance = minutes * 60 * 7.5
@@ -74,8 +79,9 @@ enum BenchTraining {
             case .swimming: workout.deviceDistance = minutes * 40
             default: break
             }
-            workout.summariseTyped(for: user, averageHeartRate: Int.random(in: 115...165, using: &random),
-                                   steps: sport == .walking ? Int(minutes * 110) : nil)
+            workout.summariseTyped(
+                for: user, averageHeartRate: Int.random(in: 115...165, using: &random),
+                steps: sport == .walking ? Int(minutes * 110) : nil)
             workouts.append(workout)
         }
         let typed = workouts
@@ -95,8 +101,9 @@ enum BenchTraining {
         let monday = ReportPeriod.week.start(containing: .today)
         let sports: [WorkoutSport] = [.running, .cycling, .running, .swimming, .strength, .walking]
         for index in 0..<40 {
-            let athlete = User(username: "bench_squad_\(index)", email: "bench_squad_\(index)@bench.invalid", passwordHash: password,
-                               displayName: "Squad Athlete \(index)", birthDate: "2000-01-01")
+            let athlete = User(
+                username: "bench_squad_\(index)", email: "bench_squad_\(index)@bench.invalid", passwordHash: password,
+                displayName: "Squad Athlete \(index)", birthDate: "2000-01-01")
             athlete.weightKg = 65
             try await athlete.create(on: app.db)
             let athleteID = try athlete.requireID()
@@ -109,8 +116,9 @@ enum BenchTraining {
             while start < now - 3_600_000 {
                 let sport = sports[Int.random(in: 0..<sports.count, using: &random)]
                 let minutes = Double.random(in: 25...100, using: &random).rounded()
-                let workout = Workout(user: athleteID, sport: sport, name: sport.label, start: start, end: start + Int64(minutes * 60_000),
-                                      source: "manual", visibility: .private)
+                let workout = Workout(
+                    user: athleteID, sport: sport, name: sport.label, start: start, end: start + Int64(minutes * 60_000),
+                    source: "manual", visibility: .private)
                 if sport == .running { workout.deviceDistance = minutes * 60 * 2.8 }
                 if sport == .cycling { workout.deviceDistance = minutes * 60 * 7 }
                 workout.summariseTyped(for: athlete, averageHeartRate: Int.random(in: 115...170, using: &random), steps: nil)
@@ -122,8 +130,10 @@ enum BenchTraining {
                 for workout in made { try await workout.create(on: db) }
                 try await Goal(user: athleteID, period: .week, metric: .duration, target: 240 * 60).create(on: db)
                 for offset in [0, 2, 4] {
-                    try await PlannedWorkout(coach: coachID, athlete: athleteID, day: monday.adding(days: offset).description, sport: .running,
-                                             duration: 3000, distance: nil, description: "Bench plan").create(on: db)
+                    try await PlannedWorkout(
+                        coach: coachID, athlete: athleteID, day: monday.adding(days: offset).description, sport: .running,
+                        duration: 3000, distance: nil, description: "Bench plan"
+                    ).create(on: db)
                 }
             }
         }

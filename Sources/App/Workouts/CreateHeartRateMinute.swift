@@ -4,7 +4,9 @@ import Fluent
 /// a day's or a month's graph reads 1,440 rows a day instead of 86,400.
 struct CreateHeartRateMinute: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await SampleTable.create("heart_rate_minutes", key: "minute", columns: [.init("min_bpm", .integer), .init("max_bpm", .integer), .init("sum_bpm", .integer), .init("samples", .integer)], on: database)
+        try await SampleTable.create(
+            "heart_rate_minutes", key: "minute",
+            columns: [.init("min_bpm", .integer), .init("max_bpm", .integer), .init("sum_bpm", .integer), .init("samples", .integer)], on: database)
     }
 
     func revert(on database: any Database) async throws {

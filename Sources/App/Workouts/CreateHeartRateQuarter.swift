@@ -7,10 +7,12 @@ import SQLKit
 /// number of them from UTC, so each belongs to one local day.
 struct CreateHeartRateQuarter: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await SampleTable.create("heart_rate_quarters", key: "quarter", columns: [
-            .init("min_bpm", .integer), .init("max_bpm", .integer), .init("sum_bpm", .integer), .init("samples", .integer),
-            .init("rest_bpm", .real, required: false),
-        ], on: database)
+        try await SampleTable.create(
+            "heart_rate_quarters", key: "quarter",
+            columns: [
+                .init("min_bpm", .integer), .init("max_bpm", .integer), .init("sum_bpm", .integer), .init("samples", .integer),
+                .init("rest_bpm", .real, required: false),
+            ], on: database)
         // Whatever minutes are already stored.
         try await (database as! any SQLDatabase).raw(SampleStore.quarterRollUp(user: nil, minutes: nil)).run()
     }

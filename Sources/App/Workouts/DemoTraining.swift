@@ -8,10 +8,10 @@ import Foundation
 struct DemoTraining {
     /// The real recordings the tracked workouts are cut from.
     struct Shapes: Sendable {
-        let run: ActivityRecording     // fenix2 FIT: 9 km at 1 Hz with heart rate
-        let tempo: ActivityRecording   // TCX: three fast laps with heart rate
-        let ride: ActivityRecording    // Edge 500 FIT: 92 km with heart rate and cadence
-        let walk: ActivityRecording    // GPX round a lake, no heart rate
+        let run: ActivityRecording // fenix2 FIT: 9 km at 1 Hz with heart rate
+        let tempo: ActivityRecording // TCX: three fast laps with heart rate
+        let ride: ActivityRecording // Edge 500 FIT: 92 km with heart rate and cadence
+        let walk: ActivityRecording // GPX round a lake, no heart rate
 
         static func load(from folder: String) throws -> Shapes {
             func read(_ file: String) throws -> ActivityRecording {
@@ -21,8 +21,9 @@ struct DemoTraining {
                 }
                 return recording
             }
-            return try Shapes(run: read("activity-small-fenix2-run.fit"), tempo: read("test.tcx"),
-                              ride: read("garmin-edge-500-activity.fit"), walk: read("cerknicko-jezero.gpx"))
+            return try Shapes(
+                run: read("activity-small-fenix2-run.fit"), tempo: read("test.tcx"),
+                ride: read("garmin-edge-500-activity.fit"), walk: read("cerknicko-jezero.gpx"))
         }
     }
 
@@ -63,14 +64,15 @@ struct DemoTraining {
         var fitnessGain: Double
     }
 
-    static let maya = Habit(week: [
-        1: [(.easyRun, 0.7)],
-        2: [(.strength, 0.3)],
-        3: [(.ride, 0.5)],
-        4: [(.futsal, 0.85)],
-        6: [(.tempoRun, 0.45), (.walk, 0.3)],
-        0: [(.ride, 0.45), (.swim, 0.25)],
-    ], hour: 17, weeksOff: 4, fitnessGain: 0.1)
+    static let maya = Habit(
+        week: [
+            1: [(.easyRun, 0.7)],
+            2: [(.strength, 0.3)],
+            3: [(.ride, 0.5)],
+            4: [(.futsal, 0.85)],
+            6: [(.tempoRun, 0.45), (.walk, 0.3)],
+            0: [(.ride, 0.45), (.swim, 0.25)],
+        ], hour: 17, weeksOff: 4, fitnessGain: 0.1)
 
     let shapes: Shapes
     let habit: Habit
@@ -80,8 +82,10 @@ struct DemoTraining {
     /// Adds workouts from `fromDaysAgo` back to `toDaysAgo` (inclusive, counted in the person's
     /// time zone) and returns how many. Tracked workouts older than `samplesFor` days keep only
     /// their numbers (no samples), which keeps a large squad's demo quick to load.
-    func seed(for user: User, fromDaysAgo newest: Int, toDaysAgo oldest: Int, seed: UInt64, samplesFor: Int = .max,
-              on db: any Database) async throws -> Int {
+    func seed(
+        for user: User, fromDaysAgo newest: Int, toDaysAgo oldest: Int, seed: UInt64, samplesFor: Int = .max,
+        on db: any Database
+    ) async throws -> Int {
         var random = SeededGenerator(seed: seed)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
@@ -113,8 +117,10 @@ struct DemoTraining {
         return added
     }
 
-    private func add(_ kind: Kind, start: Int64, progress: Double, samples: Bool, user: User, random: inout SeededGenerator,
-                     on db: any Database) async throws {
+    private func add(
+        _ kind: Kind, start: Int64, progress: Double, samples: Bool, user: User, random: inout SeededGenerator,
+        on db: any Database
+    ) async throws {
         let pace = 1 + habit.fitnessGain * (1 - progress) + Double.random(in: -0.04...0.04, using: &random)
         let calmer = Int((8 * (1 - progress)).rounded()) + Int.random(in: -3...3, using: &random)
         let userID = try user.requireID()
@@ -138,27 +144,31 @@ struct DemoTraining {
             variant = Variant(fraction: 1, every: 1, reversed: false)
         }
         guard let shape else {
-            let minutes: Double = switch kind {
-            case .futsal: 75
-            case .swim: .random(in: 30...45, using: &random).rounded()
-            default: .random(in: 30...50, using: &random).rounded()
-            }
-            let workout = Workout(user: userID, sport: kind.sport, name: kind.name, start: start, end: start + Int64(minutes * 60_000),
-                                  source: "manual", visibility: Workout.defaultVisibility(for: user))
+            let minutes: Double =
+                switch kind {
+                case .futsal: 75
+                case .swim: .random(in: 30...45, using: &random).rounded()
+                default: .random(in: 30...50, using: &random).rounded()
+                }
+            let workout = Workout(
+                user: userID, sport: kind.sport, name: kind.name, start: start, end: start + Int64(minutes * 60_000),
+                source: "manual", visibility: Workout.defaultVisibility(for: user))
             if kind == .swim { workout.deviceDistance = (minutes * 40 / (0.9 + 0.1 * pace) / 50).rounded() * 50 }
-            let heartRate: Int = switch kind {
-            case .futsal: 150
-            case .swim: 132
-            default: 118
-            }
+            let heartRate: Int =
+                switch kind {
+                case .futsal: 150
+                case .swim: 132
+                default: 118
+                }
             workout.summariseTyped(for: user, averageHeartRate: heartRate + calmer, steps: nil)
             try await workout.create(on: db)
             return
         }
         let recording = variant.apply(to: shape, start: start, pace: pace, heartRateShift: calmer, home: home)
         guard samples else {
-            let workout = Workout(user: userID, sport: kind.sport, name: kind.name, start: start, end: recording.end!,
-                                  source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
+            let workout = Workout(
+                user: userID, sport: kind.sport, name: kind.name, start: start, end: recording.end!,
+                source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
             workout.summarise(WorkoutTimeline(points: recording.points, steps: nil), for: user)
             workout.streams = ""
             try await workout.create(on: db)
@@ -166,8 +176,9 @@ struct DemoTraining {
         }
         let options = WorkoutImporter.Options(name: kind.name, sport: kind.sport, externalID: "demo-\(userID)-\(start)", filename: "demo")
         _ = try await db.transaction { db in
-            try await WorkoutImporter.save(recording, start: recording.start!, end: recording.end!, hash: "demo-\(userID)-\(start)",
-                                           options: options, user: user, on: db)
+            try await WorkoutImporter.save(
+                recording, start: recording.start!, end: recording.end!, hash: "demo-\(userID)-\(start)",
+                options: options, user: user, on: db)
         }
     }
 

@@ -15,7 +15,8 @@ enum DemoWorkouts {
     /// back the generated history reaches.
     static func seed(app: Application, weeks: Int = 52) async throws -> Int {
         guard let maya = try await User.query(on: app.db).filter(\.$username == "maya").first(),
-              try await Workout.query(on: app.db).filter(\.$user.$id == maya.requireID()).first() == nil else { return 0 }
+            try await Workout.query(on: app.db).filter(\.$user.$id == maya.requireID()).first() == nil
+        else { return 0 }
         let folder = app.directory.workingDirectory + "Resources/Demo/workouts/"
         let zone = TimeZone(identifier: maya.timeZone) ?? TimeZone(identifier: "UTC")!
         var calendar = Calendar(identifier: .gregorian)
@@ -39,8 +40,9 @@ enum DemoWorkouts {
             let options = WorkoutImporter.Options(name: item.name, sport: item.sport, externalID: "demo-\(item.file)", filename: item.file)
             let moved = recording
             _ = try await app.db.transaction { db in
-                try await WorkoutImporter.save(moved, start: moved.start!, end: moved.end!, hash: "demo-\(item.file)",
-                                               options: options, user: maya, on: db)
+                try await WorkoutImporter.save(
+                    moved, start: moved.start!, end: moved.end!, hash: "demo-\(item.file)",
+                    options: options, user: maya, on: db)
             }
             added += 1
         }
@@ -50,8 +52,9 @@ enum DemoWorkouts {
             (.cycling, "Ride to the park and back", min(at(daysAgo: 0, hour: 7), Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000), 35, 11_000, nil),
         ]
         for (sport, name, start, minutes, distance, heartRate) in typed {
-            let workout = Workout(user: try maya.requireID(), sport: sport, name: name, start: start, end: start + Int64(minutes * 60_000),
-                                  source: "manual", visibility: Workout.defaultVisibility(for: maya))
+            let workout = Workout(
+                user: try maya.requireID(), sport: sport, name: name, start: start, end: start + Int64(minutes * 60_000),
+                source: "manual", visibility: Workout.defaultVisibility(for: maya))
             workout.deviceDistance = distance
             workout.summariseTyped(for: maya, averageHeartRate: heartRate, steps: nil)
             try await workout.create(on: app.db)

@@ -34,8 +34,10 @@ struct GoalController: RouteCollection {
         let error: String?
     }
 
-    private func render(_ req: Request, user: User, form: Form = Form(period: "week", metric: "duration", target: "150"),
-                        error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
+    private func render(
+        _ req: Request, user: User, form: Form = Form(period: "week", metric: "duration", target: "150"),
+        error: String? = nil, status: HTTPStatus = .ok
+    ) async throws -> Response {
         let imperial = user.units == .imperial
         let page = Page(
             layout: req.layout(title: "Goals", section: .workouts), goals: try await GoalProgress.all(for: user, on: req.db),
@@ -65,20 +67,25 @@ struct GoalController: RouteCollection {
         var errors: [String: String] = [:]
         let unit = metric.unit(imperial: user.units == .imperial)
         let limit = "Enter a target from \(Format.decimal(metric.minimum)) to \(Format.decimal(metric.limit)) \(unit)"
-        guard let typed = FormNumber.read(form.target, in: metric.minimum...metric.limit, required: true, field: "target", message: limit,
-                                          errors: &errors) else {
+        guard
+            let typed = FormNumber.read(
+                form.target, in: metric.minimum...metric.limit, required: true, field: "target", message: limit,
+                errors: &errors)
+        else {
             return try await render(req, user: user, form: form, error: (errors["target"] ?? limit) + ".", status: .unprocessableEntity)
         }
         let count = try await Goal.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
         guard count < Goal.maxPerPerson else {
-            return try await render(req, user: user, form: form, error: "You have \(Goal.maxPerPerson) goals already; remove one first.", status: .unprocessableEntity)
+            return try await render(
+                req, user: user, form: form, error: "You have \(Goal.maxPerPerson) goals already; remove one first.", status: .unprocessableEntity)
         }
         // Stored in metres, seconds, steps and kilocalories.
-        let target: Double = switch metric {
-        case .distance: typed * (user.units == .imperial ? Format.metresPerMile : 1000)
-        case .duration: typed * 60
-        case .steps, .calories: typed.rounded()
-        }
+        let target: Double =
+            switch metric {
+            case .distance: typed * (user.units == .imperial ? Format.metresPerMile : 1000)
+            case .duration: typed * 60
+            case .steps, .calories: typed.rounded()
+            }
         try await Goal(user: user.requireID(), period: period, metric: metric, target: target).create(on: req.db)
         req.flash(.success, "Goal added.")
         return req.redirect(to: .goals)
@@ -86,7 +93,8 @@ struct GoalController: RouteCollection {
 
     private func own(_ req: Request, _ user: User) async throws -> Goal {
         guard let id = req.parameters.get("id", as: UUID.self),
-              let goal = try await Goal.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            let goal = try await Goal.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        else {
             throw Abort(.notFound)
         }
         return goal

@@ -68,8 +68,9 @@ struct GoalProgress: Encodable {
             goal.reachedPeriod = key
             try await goal.save(on: db)
             let what = describe(goal.metric, goal.target, imperial: user.units == .imperial)
-            try await Notification.send(to: [user.requireID()], from: nil, kind: .goalReached,
-                                        text: "You reached your \(goal.period.label.lowercased()) goal of \(what). Well done!", link: SiteURL.goals.path, on: db)
+            try await Notification.send(
+                to: [user.requireID()], from: nil, kind: .goalReached,
+                text: "You reached your \(goal.period.label.lowercased()) goal of \(what). Well done!", link: SiteURL.goals.path, on: db)
         }
     }
 }

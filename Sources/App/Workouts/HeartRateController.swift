@@ -100,11 +100,14 @@ struct HeartRateController: RouteCollection {
             // The finest store that still answers quickly: samples up to six hours, the minute
             // rollup up to two days, the quarter-hour rollup beyond.
             let (table, key, unit, low, high, sum, count): (String, String, Int64, String, String, String, String) =
-                span <= Self.rawLimit ? ("heart_rate_samples", "t", 1, "bpm", "bpm", "bpm", "1")
-                : span <= Self.minuteLimit ? ("heart_rate_minutes", "minute", 60_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
-                : ("heart_rate_quarters", "quarter", 900_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
+                span <= Self.rawLimit
+                ? ("heart_rate_samples", "t", 1, "bpm", "bpm", "bpm", "1")
+                : span <= Self.minuteLimit
+                    ? ("heart_rate_minutes", "minute", 60_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
+                    : ("heart_rate_quarters", "quarter", 900_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
             let per = max(width / unit, 1)
-            let rows = try await sql.numberRows("""
+            let rows = try await sql.numberRows(
+                """
                 SELECT \(unsafeRaw: key) / \(unsafeRaw: String(per)) AS b, MIN(\(unsafeRaw: low)) AS lo, MAX(\(unsafeRaw: high)) AS hi,
                        CAST(SUM(\(unsafeRaw: sum)) AS DOUBLE PRECISION) / SUM(\(unsafeRaw: count)) AS mean
                 FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID) AND \(unsafeRaw: key) >= \(bind: from / unit) AND \(unsafeRaw: key) < \(bind: to / unit)
@@ -120,7 +123,8 @@ struct HeartRateController: RouteCollection {
             // Resting heart rate per local day: the lowest mean of a complete five-minute block,
             // which the quarter-hour rollup keeps for each quarter.
             if span >= 86_400_000 / 2 {
-                let rows = try await sql.numberRows("""
+                let rows = try await sql.numberRows(
+                    """
                     SELECT quarter, rest_bpm FROM heart_rate_quarters
                     WHERE user_id = \(bind: userID) AND quarter >= \(bind: from / 900_000) AND quarter < \(bind: to / 900_000) AND rest_bpm IS NOT NULL
                     """, columns: ["quarter", "rest_bpm"])
@@ -140,8 +144,9 @@ struct HeartRateController: RouteCollection {
             athlete: athlete == nil ? nil : user.username, athleteName: athlete == nil ? nil : user.displayName, enabled: user.continuousHeartRate,
             presets: presetRanges.map { Link(label: $0.0, url: url($0.1, $0.2), current: abs($0.1 - from) < 60_000 && abs($0.2 - to) < 60_000) },
             navigation: navigation, from: local(from), to: local(to), title: title,
-            chart: SVGChart.band(from: from, to: to, buckets: buckets, zone: zone,
-                                 label: "Heart rate from \(title): the band is the lowest to highest, the line the average", unit: "bpm"),
+            chart: SVGChart.band(
+                from: from, to: to, buckets: buckets, zone: zone,
+                label: "Heart rate from \(title): the band is the lowest to highest, the line the average", unit: "bpm"),
             fromMS: from, toMS: to, zone: zone.identifier,
             summary: summary, resting: resting, error: error)
         return try await req.view.render("workouts/heart_rate", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)

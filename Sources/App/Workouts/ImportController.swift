@@ -35,11 +35,14 @@ struct ImportController: RouteCollection {
 
     private func render(_ req: Request, results: [Result] = [], error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
         let imported = results.filter { $0.kind != "error" }.count
-        let summary = results.isEmpty ? nil
+        let summary =
+            results.isEmpty
+            ? nil
             : "\(imported) of \(results.count) file\(results.count == 1 ? "" : "s") imported" + (imported < results.count ? "; see the problems below." : ".")
-        let page = Page(layout: req.layout(title: "Import workouts", section: .workouts),
-                        sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
-                        maxMB: req.application.config.maxActivityFileBytes / 1_048_576, results: results, error: error, summary: summary)
+        let page = Page(
+            layout: req.layout(title: "Import workouts", section: .workouts),
+            sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
+            maxMB: req.application.config.maxActivityFileBytes / 1_048_576, results: results, error: error, summary: summary)
         return try await req.view.render("workouts/import", page).encodeResponse(status: status, for: req)
     }
 
@@ -61,13 +64,15 @@ struct ImportController: RouteCollection {
                 return receiver
             }
         } catch let abort as any AbortError where abort.status == .payloadTooLarge {
-            return try await render(req, error: "Those files come to more than \(maxBytes / 1_048_576) MB together. Import fewer at a time (or .gz them).",
-                                    status: .payloadTooLarge)
+            return try await render(
+                req, error: "Those files come to more than \(maxBytes / 1_048_576) MB together. Import fewer at a time (or .gz them).",
+                status: .payloadTooLarge)
         }
         let chosen = files.filter { !$0.bytes.isEmpty }
         guard !chosen.isEmpty else {
-            return try await render(req, error: form.emptyFiles.isEmpty ? "Choose one or more files to import." : "The chosen file is empty.",
-                                    status: .unprocessableEntity)
+            return try await render(
+                req, error: form.emptyFiles.isEmpty ? "Choose one or more files to import." : "The chosen file is empty.",
+                status: .unprocessableEntity)
         }
         var sport: WorkoutSport?
         if let raw = form["sport"], !raw.isEmpty {
@@ -84,16 +89,25 @@ struct ImportController: RouteCollection {
             do {
                 switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db) {
                 case .created(let workout):
-                    results.append(Result(filename: name, kind: "created", title: "Imported “\(workout.name)”", detail: Self.describe(workout, imperial: imperial)))
+                    results.append(
+                        Result(filename: name, kind: "created", title: "Imported “\(workout.name)”", detail: Self.describe(workout, imperial: imperial)))
                 case .duplicate(let workout, let reason):
-                    let why = reason == "file" ? "this file was imported before" : reason == "overlap" ? "a \(workout.sport) workout already covers this time" : "it was sent before"
+                    let why =
+                        reason == "file"
+                        ? "this file was imported before" : reason == "overlap" ? "a \(workout.sport) workout already covers this time" : "it was sent before"
                     results.append(Result(filename: name, kind: "duplicate", title: "Already there as “\(workout.name)”", detail: "Nothing new: \(why)."))
                 case .merged(let workout, let streams):
-                    results.append(Result(filename: name, kind: "merged", title: "Added to “\(workout.name)”",
-                                          detail: "It brought \(streams.map(Self.label).joined(separator: " and ")) the workout did not have."))
+                    results.append(
+                        Result(
+                            filename: name, kind: "merged", title: "Added to “\(workout.name)”",
+                            detail: "It brought \(streams.map(Self.label).joined(separator: " and ")) the workout did not have."))
                 case .route(let route, let duplicate):
-                    results.append(Result(filename: name, kind: "route", title: duplicate ? "Route “\(route.name)” is already saved" : "Saved the route “\(route.name)”",
-                                          detail: "A planned route without times (\(Format.distance(route.distance, imperial: imperial))), kept for planning rather than as a workout."))
+                    results.append(
+                        Result(
+                            filename: name, kind: "route", title: duplicate ? "Route “\(route.name)” is already saved" : "Saved the route “\(route.name)”",
+                            detail:
+                                "A planned route without times (\(Format.distance(route.distance, imperial: imperial))), kept for planning rather than as a workout."
+                        ))
                 }
             } catch let error as APIError {
                 results.append(Result(filename: name, kind: "error", title: "Not imported", detail: error.reason))

@@ -39,9 +39,15 @@ struct PrivacyZoneController: RouteCollection {
         let home = user.homeLat.flatMap { lat in user.homeLon.map { (lat, $0) } }
         let page = Page(
             layout: req.layout(title: "Privacy zones"),
-            zones: try zones.map { Row(id: try $0.requireID().uuidString.lowercased(), name: $0.name, radius: "\(Int($0.radius)) m",
-                                       place: String(format: "%.4f, %.4f", $0.latitude, $0.longitude)) },
-            form: form ?? Form(name: zones.isEmpty ? "Home" : "", lat: home.map { String(format: "%.5f", $0.0) }, lon: home.map { String(format: "%.5f", $0.1) }, radius: "500"),
+            zones: try zones.map {
+                Row(
+                    id: try $0.requireID().uuidString.lowercased(), name: $0.name, radius: "\(Int($0.radius)) m",
+                    place: String(format: "%.4f, %.4f", $0.latitude, $0.longitude))
+            },
+            form: form
+                ?? Form(
+                    name: zones.isEmpty ? "Home" : "", lat: home.map { String(format: "%.5f", $0.0) }, lon: home.map { String(format: "%.5f", $0.1) },
+                    radius: "500"),
             errors: errors, radii: ["200", "300", "500", "750", "1000", "1500", "2000"], full: zones.count >= SavedPrivacyZone.maxPerPerson)
         return try await req.view.render("accounts/settings_privacy_zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
@@ -74,7 +80,8 @@ struct PrivacyZoneController: RouteCollection {
     func delete(req: Request) async throws -> Response {
         let user = try req.requireUser()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let zone = try await SavedPrivacyZone.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            let zone = try await SavedPrivacyZone.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        else {
             throw Abort(.notFound)
         }
         try await zone.delete(on: req.db)

@@ -54,8 +54,9 @@ extension Reminder {
         let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: zone).day) ?? .today
         guard let first = (0..<7).map({ today.adding(days: $0) }).first(where: { days.contains($0.weekday) }) else { return nil }
         let hhmm = time.replacingOccurrences(of: ":", with: "")
-        var event = ICalendar.Event(uid: "reminder-\(try requireID().uuidString.lowercased())@fieldhouse", start: Date(),
-                                    durationMinutes: 15, summary: title, lastModified: updatedAt)
+        var event = ICalendar.Event(
+            uid: "reminder-\(try requireID().uuidString.lowercased())@fieldhouse", start: Date(),
+            durationMinutes: 15, summary: title, lastModified: updatedAt)
         event.floatingStart = first.description.replacingOccurrences(of: "-", with: "") + "T" + hhmm + "00"
         event.weekdays = days
         event.alarmMinutesBefore = alertMinutes > 0 ? alertMinutes : nil

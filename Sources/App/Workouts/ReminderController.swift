@@ -66,14 +66,20 @@ struct ReminderController: RouteCollection {
 
     private func render(_ req: Request, user: User, form: Form? = nil, editing: Reminder? = nil, errors: [String: String] = [:]) async throws -> Response {
         let reminders = try await Reminder.query(on: req.db).filter(\.$user.$id == user.requireID()).sort(\.$time).all()
-        let form = form ?? Form(title: editing?.title ?? "", time: editing?.time ?? "07:00",
-                                days: editing.map { $0.days.map(String.init) } ?? ["1", "3", "5"], alert: String(editing?.alertMinutes ?? 10))
+        let form =
+            form
+            ?? Form(
+                title: editing?.title ?? "", time: editing?.time ?? "07:00",
+                days: editing.map { $0.days.map(String.init) } ?? ["1", "3", "5"], alert: String(editing?.alertMinutes ?? 10))
         let chosen = Set(form.days ?? [])
         let alert = Int(form.alert ?? "") ?? 10
         let page = Page(
             layout: req.layout(title: "Reminders", section: .workouts),
-            reminders: try reminders.map { Row(id: try $0.requireID().uuidString.lowercased(), title: $0.title, when: Self.describe($0),
-                                              alert: $0.alertMinutes == 0 ? "no alert" : "alert \($0.alertMinutes) min before", enabled: $0.enabled) },
+            reminders: try reminders.map {
+                Row(
+                    id: try $0.requireID().uuidString.lowercased(), title: $0.title, when: Self.describe($0),
+                    alert: $0.alertMinutes == 0 ? "no alert" : "alert \($0.alertMinutes) min before", enabled: $0.enabled)
+            },
             editing: try editing?.requireID().uuidString.lowercased(), form: form,
             days: Self.dayOrder.map { Day(value: $0, name: Self.dayNames[$0], checked: chosen.contains(String($0))) },
             alerts: Reminder.alertChoices.map { Option(value: $0, label: $0 == 0 ? "No alert" : "\($0) minutes before", selected: $0 == alert) },
@@ -87,7 +93,8 @@ struct ReminderController: RouteCollection {
 
     private func own(_ req: Request, _ user: User) async throws -> Reminder {
         guard let id = req.parameters.get("id", as: UUID.self),
-              let reminder = try await Reminder.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            let reminder = try await Reminder.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        else {
             throw Abort(.notFound)
         }
         return reminder
@@ -149,9 +156,11 @@ struct ReminderController: RouteCollection {
     func confirmDelete(req: Request) async throws -> View {
         let user = try req.requireUser()
         let reminder = try await own(req, user)
-        return try await req.view.render("workouts/reminder_delete", ConfirmPage(
-            layout: req.layout(title: "Delete reminder", section: .workouts), id: try reminder.requireID().uuidString.lowercased(),
-            title: reminder.title, when: Self.describe(reminder)))
+        return try await req.view.render(
+            "workouts/reminder_delete",
+            ConfirmPage(
+                layout: req.layout(title: "Delete reminder", section: .workouts), id: try reminder.requireID().uuidString.lowercased(),
+                title: reminder.title, when: Self.describe(reminder)))
     }
 
     func delete(req: Request) async throws -> Response {
@@ -161,5 +170,4 @@ struct ReminderController: RouteCollection {
         req.flash(.success, "Deleted “\(reminder.title)”.")
         return req.redirect(to: .reminders)
     }
-
 }

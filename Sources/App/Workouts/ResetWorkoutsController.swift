@@ -28,7 +28,8 @@ struct ResetWorkoutsController: RouteCollection {
         var samples = 0
         for table in SampleStore.sampleTables {
             struct Count: Decodable { let n: Int }
-            samples += try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID)")
+            samples +=
+                try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID)")
                 .first(decoding: Count.self)?.n ?? 0
         }
         let page = Page(
@@ -49,9 +50,11 @@ struct ResetWorkoutsController: RouteCollection {
         let user = try req.requireUser()
         let typed = (try? req.content.get(String.self, at: "username"))?.trimmingCharacters(in: .whitespaces) ?? ""
         guard typed.lowercased() == user.username.lowercased() else {
-            return try await render(req, user: user, error: typed.isEmpty
-                ? "Type your username to confirm."
-                : "That is not your username; nothing was deleted.")
+            return try await render(
+                req, user: user,
+                error: typed.isEmpty
+                    ? "Type your username to confirm."
+                    : "That is not your username; nothing was deleted.")
         }
         let userID = try user.requireID()
         try await req.db.transaction { db in

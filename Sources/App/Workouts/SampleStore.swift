@@ -100,13 +100,15 @@ enum SampleStore {
         var stored = SeriesCounts()
         stored.heart_rate = try await insert(sql, "heart_rate_samples", ["bpm"], batch.heartRate.map { ($0.t, [Literal($0.bpm)]) }, user: userID)
         stored.rr = try await insert(sql, "rr_intervals", ["ms"], batch.rr.map { ($0.t, [Literal($0.ms)]) }, user: userID)
-        stored.locations = try await insert(sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
-                                            batch.locations.map { ($0.t, [Literal($0.lat), Literal($0.lon), Literal($0.ele), Literal($0.accuracy), Literal($0.speed)]) },
-                                            user: userID)
+        stored.locations = try await insert(
+            sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
+            batch.locations.map { ($0.t, [Literal($0.lat), Literal($0.lon), Literal($0.ele), Literal($0.accuracy), Literal($0.speed)]) },
+            user: userID)
         stored.steps = try await insert(sql, "step_samples", ["count"], batch.steps.map { ($0.t, [Literal($0.count)]) }, user: userID)
         // Activities are one of six known words (checked before), so they print safely too.
-        stored.motion = try await insert(sql, "motion_samples", ["activity", "confidence"],
-                                         batch.motion.map { ($0.t, [.text($0.activity), Literal($0.confidence)]) }, user: userID)
+        stored.motion = try await insert(
+            sql, "motion_samples", ["activity", "confidence"],
+            batch.motion.map { ($0.t, [.text($0.activity), Literal($0.confidence)]) }, user: userID)
         stored.cadence = try await insert(sql, "cadence_samples", ["rpm"], batch.cadence.map { ($0.t, [Literal($0.rpm)]) }, user: userID)
         if stored.heart_rate > 0, let first = batch.heartRate.map(\.t).min(), let last = batch.heartRate.map(\.t).max() {
             try await rollUp(sql, from: first, to: last, user: userID)
@@ -128,8 +130,10 @@ enum SampleStore {
     /// a UUID prints only hex and dashes. On SQLite the values are bound directly as SQLite values
     /// (parsing thousands of literal decimals cost more than storing them); on PostgreSQL they are
     /// written as literals, which its parser reads quickly.
-    private static func insert(_ sql: any SQLDatabase, _ table: String, _ columns: [String],
-                               _ rows: [(Int64, [Literal])], user: UUID) async throws -> Int {
+    private static func insert(
+        _ sql: any SQLDatabase, _ table: String, _ columns: [String],
+        _ rows: [(Int64, [Literal])], user: UUID
+    ) async throws -> Int {
         guard !rows.isEmpty else { return 0 }
         let sqlite = sql.dialect.name == "sqlite" ? sql as? any SQLiteDatabase : nil
         let person = "('" + user.uuidString + "', "
@@ -197,14 +201,18 @@ enum SampleStore {
         let sql = db as! any SQLDatabase
         let user = workout.$user.id
         for table in sampleTables {
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: workout.startMS) AND \(bind: end)
-                """).run()
+                """
+            ).run()
         }
         let firstMinute = workout.startMS / 60_000, lastMinute = end / 60_000
-        try await sql.raw("""
+        try await sql.raw(
+            """
             DELETE FROM heart_rate_minutes WHERE user_id = \(bind: user) AND minute BETWEEN \(bind: firstMinute) AND \(bind: lastMinute)
-            """).run()
+            """
+        ).run()
         try await rollUp(sql, from: firstMinute * 60_000, to: lastMinute * 60_000 + 59_999, user: user)
     }
 
@@ -212,18 +220,22 @@ enum SampleStore {
     private static func rollUp(_ sql: any SQLDatabase, from: Int64, to: Int64, user: UUID) async throws {
         let firstMinute = from >= 0 ? from / 60_000 : (from - 59_999) / 60_000
         let lastMinute = to >= 0 ? to / 60_000 : (to - 59_999) / 60_000
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO heart_rate_minutes (user_id, minute, min_bpm, max_bpm, sum_bpm, samples)
             SELECT user_id, t / 60000, MIN(bpm), MAX(bpm), SUM(bpm), COUNT(*) FROM heart_rate_samples
             WHERE user_id = \(bind: user) AND t >= \(bind: firstMinute * 60_000) AND t < \(bind: (lastMinute + 1) * 60_000)
             GROUP BY user_id, t / 60000
             ON CONFLICT (user_id, minute) DO UPDATE SET min_bpm = excluded.min_bpm, max_bpm = excluded.max_bpm,
                 sum_bpm = excluded.sum_bpm, samples = excluded.samples
-            """).run()
+            """
+        ).run()
         let firstQuarter = firstMinute / 15, lastQuarter = lastMinute / 15
-        try await sql.raw("""
+        try await sql.raw(
+            """
             DELETE FROM heart_rate_quarters WHERE user_id = \(bind: user) AND quarter BETWEEN \(bind: firstQuarter) AND \(bind: lastQuarter)
-            """).run()
+            """
+        ).run()
         try await sql.raw(quarterRollUp(user: user, minutes: (firstQuarter * 15)...(lastQuarter * 15 + 14))).run()
     }
 

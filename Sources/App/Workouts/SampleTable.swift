@@ -37,10 +37,12 @@ enum SampleTable {
     static func create(_ table: String, key: String = "t", columns: [Column], on database: any Database) async throws {
         if let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" {
             let definitions = columns.map { "\"\($0.name)\" \($0.sqliteType)\($0.required ? " NOT NULL" : "")" }.joined(separator: ", ")
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 CREATE TABLE "\(unsafeRaw: table)" ("user_id" UUID NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE,
                 "\(unsafeRaw: key)" INTEGER NOT NULL, \(unsafeRaw: definitions), PRIMARY KEY ("user_id", "\(unsafeRaw: key)")) WITHOUT ROWID
-                """).run()
+                """
+            ).run()
             return
         }
         var builder = database.schema(table)

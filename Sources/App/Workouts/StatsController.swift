@@ -61,7 +61,8 @@ struct StatsController: RouteCollection {
         for index in 1..<12 { text += " WHEN start_ms < \(bounds[index]) THEN \(index - 1)" }
         text += " ELSE 11 END AS bucket, COUNT(*) AS n"
         for column in columns {
-            text += ", CAST(SUM(\(column)) AS DOUBLE PRECISION) AS sum_\(column), COUNT(\(column)) AS n_\(column), CAST(MAX(\(column)) AS DOUBLE PRECISION) AS max_\(column)"
+            text +=
+                ", CAST(SUM(\(column)) AS DOUBLE PRECISION) AS sum_\(column), COUNT(\(column)) AS n_\(column), CAST(MAX(\(column)) AS DOUBLE PRECISION) AS max_\(column)"
         }
         var sql = SQLQueryString(text)
         sql.appendInterpolation(unsafeRaw: " FROM workouts WHERE user_id = ")
@@ -79,9 +80,10 @@ struct StatsController: RouteCollection {
             let bucket = try row.decode(column: "bucket", as: Int.self)
             counts[bucket] = try row.decode(column: "n", as: Int.self)
             for column in columns {
-                totals[bucket][column] = Totals(sum: try row.decode(column: "sum_\(column)", as: Double?.self) ?? 0,
-                                                count: try row.decode(column: "n_\(column)", as: Int.self),
-                                                maximum: try row.decode(column: "max_\(column)", as: Double?.self))
+                totals[bucket][column] = Totals(
+                    sum: try row.decode(column: "sum_\(column)", as: Double?.self) ?? 0,
+                    count: try row.decode(column: "n_\(column)", as: Int.self),
+                    maximum: try row.decode(column: "max_\(column)", as: Double?.self))
             }
         }
         func total(_ bucket: Int, _ column: String) -> Double { totals[bucket][column]?.sum ?? 0 }
@@ -94,16 +96,18 @@ struct StatsController: RouteCollection {
             }
         }
         let rows = starts.enumerated().map { index, start in
-            PeriodRow(label: (period == .week ? "Week of " : "") + label(start) + (period == .month ? "" : " \(start.year)"),
-                      workouts: counts[index], duration: Format.duration(total(index, "duration_s")),
-                      distance: format.distance(total(index, "distance_m")),
-                      calories: Format.whole(total(index, "calories_kcal")),
-                      steps: Format.whole(total(index, "steps")))
+            PeriodRow(
+                label: (period == .week ? "Week of " : "") + label(start) + (period == .month ? "" : " \(start.year)"),
+                workouts: counts[index], duration: Format.duration(total(index, "duration_s")),
+                distance: format.distance(total(index, "distance_m")),
+                calories: Format.whole(total(index, "calories_kcal")),
+                steps: Format.whole(total(index, "steps")))
         }
-        let chart = SVGChart.columns(starts.enumerated().map { index, start in
-            let minutes = total(index, "duration_s") / 60
-            return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(Format.whole(minutes))m")
-        }, label: "Training time per \(period.rawValue), last 12", colour: "#0b6e4f")
+        let chart = SVGChart.columns(
+            starts.enumerated().map { index, start in
+                let minutes = total(index, "duration_s") / 60
+                return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(Format.whole(minutes))m")
+            }, label: "Training time per \(period.rawValue), last 12", colour: "#0b6e4f")
 
         // Average, maximum and total of each number, over the workouts that have it.
         func attribute(_ name: String, _ column: String, _ show: (Double) -> String, total: Bool = true) -> Attribute {

@@ -104,20 +104,22 @@ final class Workout: Model, @unchecked Sendable {
     static func defaultName(sport: WorkoutSport, start: Int64, timeZone: String) -> String {
         let clock = LocalTime.parts(of: Date(timeIntervalSince1970: Double(start) / 1000), zone: timeZone).time
         let hour = Int(clock.prefix(2)) ?? 12
-        let part = switch hour {
-        case 5..<12: "Morning"
-        case 12..<17: "Afternoon"
-        case 17..<22: "Evening"
-        default: "Night"
-        }
-        let noun = switch sport {
-        case .running: "run"
-        case .cycling: "ride"
-        case .walking: "walk"
-        case .hiking: "hike"
-        case .swimming: "swim"
-        default: sport.label.lowercased()
-        }
+        let part =
+            switch hour {
+            case 5..<12: "Morning"
+            case 12..<17: "Afternoon"
+            case 17..<22: "Evening"
+            default: "Night"
+            }
+        let noun =
+            switch sport {
+            case .running: "run"
+            case .cycling: "ride"
+            case .walking: "walk"
+            case .hiking: "hike"
+            case .swimming: "swim"
+            default: sport.label.lowercased()
+            }
         return "\(part) \(noun)"
     }
 }

@@ -104,22 +104,24 @@ struct WorkoutController: RouteCollection {
         }
         func summary(_ label: String, _ workouts: [Workout]) -> Group {
             let distances = workouts.compactMap(\.distance)
-            return Group(label: label, count: workouts.count,
-                         duration: Format.duration(workouts.map(\.duration).reduce(0, +)),
-                         distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
-                         calories: "\(Format.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
+            return Group(
+                label: label, count: workouts.count,
+                duration: Format.duration(workouts.map(\.duration).reduce(0, +)),
+                distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
+                calories: "\(Format.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
         }
         let byKey = Dictionary(grouping: all, by: key)
         var groups: [Group] = []
         for workout in page {
             let k = key(workout)
             if groups.last?.label != label(k) { groups.append(summary(label(k), byKey[k] ?? [])) }
-            groups[groups.count - 1].rows.append(Row(
-                id: try workout.requireID().uuidString.lowercased(), when: format.when(workout.startMS),
-                sport: (WorkoutSport(rawValue: workout.sport) ?? .other).label, name: workout.name,
-                duration: Format.duration(workout.duration), distance: format.distance(workout.distance),
-                heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
-                calories: workout.calories.map { "\(Format.whole($0)) kcal" } ?? "–"))
+            groups[groups.count - 1].rows.append(
+                Row(
+                    id: try workout.requireID().uuidString.lowercased(), when: format.when(workout.startMS),
+                    sport: (WorkoutSport(rawValue: workout.sport) ?? .other).label, name: workout.name,
+                    duration: Format.duration(workout.duration), distance: format.distance(workout.distance),
+                    heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
+                    calories: workout.calories.map { "\(Format.whole($0)) kcal" } ?? "–"))
         }
         let context = HistoryPage(
             layout: req.layout(title: "Workouts", section: .workouts),
@@ -134,7 +136,8 @@ struct WorkoutController: RouteCollection {
     /// The workout if the viewer may see it; 404 otherwise, as if it did not exist.
     private func visible(_ req: Request, id raw: String) async throws -> Workout {
         guard let id = UUID(uuidString: raw), let workout = try await Workout.find(id, on: req.db),
-              try await WorkoutPolicy.canView(workout, viewer: req.currentUser, on: req.db) else {
+            try await WorkoutPolicy.canView(workout, viewer: req.currentUser, on: req.db)
+        else {
             throw Abort(.notFound)
         }
         return workout
@@ -148,14 +151,16 @@ struct WorkoutController: RouteCollection {
         let workout = try await visible(req, id: raw)
         guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
         let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
-        let drawings = try await WorkoutDrawings.load(workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
-                                                      tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
+        let drawings = try await WorkoutDrawings.load(
+            workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
+            tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let canComment = try await WorkoutComments.canTalk(workout, viewer: req.currentUser, on: req.db)
         let comments = canComment ? try await WorkoutComments.views(of: workout, viewer: req.requireUser(), on: req.db) : []
-        let page = try WorkoutPage(layout: req.layout(title: workout.name, section: .workouts), workout: workout, drawings: drawings,
-                                   viewer: req.currentUser, owner: owner, goals: goals, comments: comments, canComment: canComment,
-                                   isCoach: canComment && req.currentUser?.id != owner.id)
+        let page = try WorkoutPage(
+            layout: req.layout(title: workout.name, section: .workouts), workout: workout, drawings: drawings,
+            viewer: req.currentUser, owner: owner, goals: goals, comments: comments, canComment: canComment,
+            isCoach: canComment && req.currentUser?.id != owner.id)
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }
 
@@ -183,18 +188,23 @@ struct WorkoutController: RouteCollection {
         }
         let filename = Slug.make(workout.name).isEmpty ? "workout" : Slug.make(workout.name)
         let type = format == ".gpx" ? "application/gpx+xml" : "text/csv; charset=utf-8"
-        let body = format == ".gpx" ? WorkoutExport.gpx(workout, points: timeline.points, segmentStarts: starts)
+        let body =
+            format == ".gpx"
+            ? WorkoutExport.gpx(workout, points: timeline.points, segmentStarts: starts)
             : WorkoutExport.csv(timeline.points)
-        return Response(status: .ok, headers: [
-            "Content-Type": type, "Cache-Control": "private, no-store",
-            "Content-Disposition": "attachment; filename=\"\(filename)\(format)\"",
-        ], body: .init(string: body))
+        return Response(
+            status: .ok,
+            headers: [
+                "Content-Type": type, "Cache-Control": "private, no-store",
+                "Content-Disposition": "attachment; filename=\"\(filename)\(format)\"",
+            ], body: .init(string: body))
     }
 
     func delete(req: Request) async throws -> Response {
         let user = try req.requireUser()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        else {
             throw Abort(.notFound)
         }
         guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {

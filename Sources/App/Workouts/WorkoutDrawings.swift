@@ -32,8 +32,10 @@ struct WorkoutDrawings: Encodable, Sendable {
     }
 
     /// Reads the time line only when the cache has no drawings for this key.
-    static func load(_ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
-                     on req: Request) async throws -> WorkoutDrawings {
+    static func load(
+        _ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
+        on req: Request
+    ) async throws -> WorkoutDrawings {
         let key = key(workout, format: format, hiddenZones: hiddenZones, tileURL: tileURL, ownerView: ownerView)
         if let cached = req.application.workoutDrawings.get(key) { return cached }
         let timeline = try await WorkoutTimeline.load(workout, ownerView: ownerView, on: req.db)
@@ -57,12 +59,15 @@ struct WorkoutDrawings: Encodable, Sendable {
         }
         if zoneLimits.count == 5, zoneSeconds.count == 5, zoneSeconds.reduce(0, +) > 0 {
             let total = zoneSeconds.reduce(0, +)
-            zoneChart = SVGChart.bars((0..<5).map { index in
-                let upper = index < 4 ? "–\(zoneLimits[index + 1] - 1)" : "+"
-                return (label: "Zone \(index + 1) (\(zoneLimits[index])\(upper))", value: zoneSeconds[index],
+            zoneChart = SVGChart.bars(
+                (0..<5).map { index in
+                    let upper = index < 4 ? "–\(zoneLimits[index + 1] - 1)" : "+"
+                    return (
+                        label: "Zone \(index + 1) (\(zoneLimits[index])\(upper))", value: zoneSeconds[index],
                         text: "\(Format.duration(zoneSeconds[index])) · \(Format.whole(zoneSeconds[index] / total * 100)) %",
-                        fill: Self.zoneBarColours[index])
-            }, label: "Time in each heart-rate zone")
+                        fill: Self.zoneBarColours[index]
+                    )
+                }, label: "Time in each heart-rate zone")
         } else {
             zoneChart = ""
         }
@@ -77,12 +82,16 @@ struct WorkoutDrawings: Encodable, Sendable {
             let keep = Self.thin(seconds: seconds, values: points.map { $0.heartRate.map(Double.init) ?? 0 }, target: 600)
             if timeline.hasHeartRate {
                 let hr = points.map { $0.heartRate.map(Double.init) }
-                let bands = zoneLimits.count == 5 ? (0..<5).map { index in
-                    SVGChart.Band(from: Double(zoneLimits[index]), to: index < 4 ? Double(zoneLimits[index + 1]) : 250,
-                                  label: "Zone \(index + 1)", fill: Self.zoneColours[index])
-                } : []
-                heartRateChart = SVGChart.line(seconds: keep.map { seconds[$0] }, values: keep.map { hr[$0] },
-                                               label: "Heart rate over time, in beats per minute", unit: "bpm", colour: "#b3261e", bands: bands)
+                let bands =
+                    zoneLimits.count == 5
+                    ? (0..<5).map { index in
+                        SVGChart.Band(
+                            from: Double(zoneLimits[index]), to: index < 4 ? Double(zoneLimits[index + 1]) : 250,
+                            label: "Zone \(index + 1)", fill: Self.zoneColours[index])
+                    } : []
+                heartRateChart = SVGChart.line(
+                    seconds: keep.map { seconds[$0] }, values: keep.map { hr[$0] },
+                    label: "Heart rate over time, in beats per minute", unit: "bpm", colour: "#b3261e", bands: bands)
             }
             if timeline.hasLocations {
                 let located = points.filter { $0.coordinate != nil }
@@ -98,21 +107,28 @@ struct WorkoutDrawings: Encodable, Sendable {
                 }
                 let shown = Self.thin(seconds: base, values: speeds.map { $0 ?? 0 }, target: 600)
                 let factor = format.imperial ? 2.236936 : 3.6
-                speedChart = SVGChart.line(seconds: shown.map { base[$0] }, values: shown.map { speeds[$0].map { $0 * factor } },
-                                           label: "Speed over time", unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f")
+                speedChart = SVGChart.line(
+                    seconds: shown.map { base[$0] }, values: shown.map { speeds[$0].map { $0 * factor } },
+                    label: "Speed over time", unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f")
                 if timeline.hasElevation {
                     let ele = located.map { $0.elevation.map { format.imperial ? $0 * 3.28084 : $0 } }
-                    elevationChart = SVGChart.line(seconds: shown.map { base[$0] }, values: shown.map { ele[$0] },
-                                                   label: "Elevation profile", unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
+                    elevationChart = SVGChart.line(
+                        seconds: shown.map { base[$0] }, values: shown.map { ele[$0] },
+                        label: "Elevation profile", unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
                 }
                 do {
                     let path = Self.thin(seconds: base, values: distance, target: 1500).compactMap { located[$0].coordinate }
                     let pieces = PrivacyTrim.visible(path, zones: hiddenZones)
                     if let first = pieces.first?.first, let last = pieces.last?.last {
                         let hidden = hiddenZones.isEmpty ? "" : " (parts near private places are hidden)"
-                        map = SVGMap(markers: [.init(coordinate: first, symbol: "S", title: "Start", primary: false),
-                                               .init(coordinate: last, symbol: "F", title: "Finish", primary: true)],
-                                     tileURL: tileURL, paths: pieces, label: "Map of the route from S (start) to F (finish)\(hidden)").svg
+                        map =
+                            SVGMap(
+                                markers: [
+                                    .init(coordinate: first, symbol: "S", title: "Start", primary: false),
+                                    .init(coordinate: last, symbol: "F", title: "Finish", primary: true),
+                                ],
+                                tileURL: tileURL, paths: pieces, label: "Map of the route from S (start) to F (finish)\(hidden)"
+                            ).svg
                         let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
                         osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"
                     }
@@ -129,9 +145,11 @@ struct WorkoutDrawings: Encodable, Sendable {
                     defer { locatedIndex += 1 }
                     guard distance[locatedIndex] >= nextMark else { continue }
                     let time = Double(point.time - markTime) / 1000
-                    splits.append(Split(number: "\(splits.count + 1)", time: Format.duration(time),
-                                        pace: format.pace(format.splitLength / max(time, 1)),
-                                        heartRate: beatCount == 0 ? "–" : "\(beats / beatCount)"))
+                    splits.append(
+                        Split(
+                            number: "\(splits.count + 1)", time: Format.duration(time),
+                            pace: format.pace(format.splitLength / max(time, 1)),
+                            heartRate: beatCount == 0 ? "–" : "\(beats / beatCount)"))
                     markTime = point.time
                     nextMark += format.splitLength
                     beats = 0

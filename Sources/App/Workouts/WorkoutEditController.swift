@@ -70,8 +70,9 @@ struct WorkoutEditController: RouteCollection {
     func newPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let now = LocalTime.parts(of: Date().addingTimeInterval(-3600), zone: user.timeZone)
-        let form = Form(sport: WorkoutSport.running.rawValue, day: now.day, time: now.time, minutes: "30",
-                        visibility: Workout.defaultVisibility(for: user).rawValue)
+        let form = Form(
+            sport: WorkoutSport.running.rawValue, day: now.day, time: now.time, minutes: "30",
+            visibility: Workout.defaultVisibility(for: user).rawValue)
         return try await render(req, user: user, form: form, errors: [:], workout: nil)
     }
 
@@ -84,23 +85,29 @@ struct WorkoutEditController: RouteCollection {
         if sport == nil { errors["sport"] = "Choose a sport from the list" }
         let start = LocalTime.instant(day: form.day ?? "", time: form.time ?? "", zone: user.timeZone)
         if start == nil { errors[CalendarDate(iso: form.day ?? "") == nil ? "day" : "time"] = "Enter a real date and time" }
-        let minutes = FormNumber.read(form.minutes, in: 1...1440, required: true, field: "minutes",
-                                      message: "Enter the duration in minutes, from 1 to 1,440", errors: &errors)
+        let minutes = FormNumber.read(
+            form.minutes, in: 1...1440, required: true, field: "minutes",
+            message: "Enter the duration in minutes, from 1 to 1,440", errors: &errors)
         if let start, let minutes, start.addingTimeInterval(minutes * 60) > Date().addingTimeInterval(300) {
             errors["day"] = "A workout you add by hand must be over: it cannot end in the future"
         }
         if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = "Enter a date from 2000 on" }
         let format = Format(user)
-        let distance = FormNumber.read(form.distance, in: 0...1000, field: "distance",
-                                       message: "Enter a distance from 0 to 1,000 \(format.imperial ? "mi" : "km")", errors: &errors)
-            .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
-        let heartRate = FormNumber.whole(form.heart_rate, in: 25...250, field: "heart_rate",
-                                         message: "Enter an average heart rate from 25 to 250, in whole beats a minute", errors: &errors)
+        let distance = FormNumber.read(
+            form.distance, in: 0...1000, field: "distance",
+            message: "Enter a distance from 0 to 1,000 \(format.imperial ? "mi" : "km")", errors: &errors
+        )
+        .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
+        let heartRate = FormNumber.whole(
+            form.heart_rate, in: 25...250, field: "heart_rate",
+            message: "Enter an average heart rate from 25 to 250, in whole beats a minute", errors: &errors)
         let steps = FormNumber.whole(form.steps, in: 0...200_000, field: "steps", message: "Enter whole steps from 0 to 200,000", errors: &errors)
-        let calories = FormNumber.whole(form.calories, in: 0...20_000, field: "calories",
-                                        message: "Enter whole kilocalories from 0 to 20,000", errors: &errors)
+        let calories = FormNumber.whole(
+            form.calories, in: 0...20_000, field: "calories",
+            message: "Enter whole kilocalories from 0 to 20,000", errors: &errors)
         if let sport, let minutes, let distance, errors["distance"] == nil,
-           let problem = Format.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
+            let problem = Format.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format)
+        {
             errors["distance"] = problem
         }
         let notes = Self.notes(form.notes, &errors)
@@ -112,12 +119,14 @@ struct WorkoutEditController: RouteCollection {
         let startMS = Int64(start.timeIntervalSince1970 * 1000), endMS = startMS + Int64(minutes * 60_000)
         // The same sport at an overlapping time is the same workout, as for files.
         if let existing = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$sport == sport.rawValue)
-            .filter(\.$startMS < endMS).filter(\.$endMS > startMS).first() {
+            .filter(\.$startMS < endMS).filter(\.$endMS > startMS).first()
+        {
             errors["time"] = "You already have “\(existing.name)” (\(sport.label.lowercased())) at that time"
             return try await render(req, user: user, form: form, errors: errors, workout: nil)
         }
-        let workout = Workout(user: userID, sport: sport, name: Workout.defaultName(sport: sport, start: startMS, timeZone: user.timeZone),
-                              start: startMS, end: endMS, source: "manual", visibility: visibility)
+        let workout = Workout(
+            user: userID, sport: sport, name: Workout.defaultName(sport: sport, start: startMS, timeZone: user.timeZone),
+            start: startMS, end: endMS, source: "manual", visibility: visibility)
         workout.notes = notes
         workout.deviceDistance = distance
         workout.deviceCalories = calories
@@ -131,7 +140,8 @@ struct WorkoutEditController: RouteCollection {
     private func own(_ req: Request) async throws -> (User, Workout) {
         let user = try req.requireUser()
         guard let id = req.parameters.get("id", as: UUID.self),
-              let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first() else {
+            let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        else {
             throw Abort(.notFound)
         }
         return (user, workout)

@@ -34,8 +34,10 @@ enum WorkoutExport {
         func text(_ value: Double?) -> String { value.map { String($0) } ?? "" }
         func text(_ value: Int?) -> String { value.map { String($0) } ?? "" }
         for point in points {
-            let fields: [String] = [SampleTime.rfc3339(milliseconds: point.time), text(point.latitude), text(point.longitude),
-                                    text(point.elevation), text(point.heartRate), text(point.cadence)]
+            let fields: [String] = [
+                SampleTime.rfc3339(milliseconds: point.time), text(point.latitude), text(point.longitude),
+                text(point.elevation), text(point.heartRate), text(point.cadence),
+            ]
             body += fields.joined(separator: ",") + "\n"
         }
         return body

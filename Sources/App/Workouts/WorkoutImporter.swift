@@ -49,12 +49,18 @@ enum WorkoutImporter {
             }
             let earliest = Plausible.earliestMilliseconds, latest = Plausible.latestMilliseconds(now: now)
             guard start >= earliest, end <= latest else {
-                throw APIError(status: .unprocessableEntity, code: "bad_times",
-                               reason: "The file's times (\(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end))) are before 2000 or in the future; check the device's clock.")
+                throw APIError(
+                    status: .unprocessableEntity, code: "bad_times",
+                    reason:
+                        "The file's times (\(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end))) are before 2000 or in the future; check the device's clock."
+                )
             }
             guard Double(end - start) / 1000 <= Plausible.durationPerWorkout.upperBound else {
-                throw APIError(status: .unprocessableEntity, code: "bad_times",
-                               reason: "The file runs from \(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end)), more than the 7 days one workout may last; check the device's clock or split the file.")
+                throw APIError(
+                    status: .unprocessableEntity, code: "bad_times",
+                    reason:
+                        "The file runs from \(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end)), more than the 7 days one workout may last; check the device's clock or split the file."
+                )
             }
             do {
                 return try await db.transaction { db in
@@ -82,8 +88,10 @@ enum WorkoutImporter {
     }
 
     /// Stores a recording already read (a file, or demo data) inside the caller's transaction.
-    static func save(_ recording: ActivityRecording, start: Int64, end: Int64, hash: String, options: Options,
-                             user: User, on db: any Database) async throws -> Outcome {
+    static func save(
+        _ recording: ActivityRecording, start: Int64, end: Int64, hash: String, options: Options,
+        user: User, on db: any Database
+    ) async throws -> Outcome {
         let userID = try user.requireID()
         let sql = db as! any SQLDatabase
         let sport = options.sport ?? recording.sport ?? .other
@@ -98,8 +106,10 @@ enum WorkoutImporter {
         if let existing = overlapping {
             let present = try await presentStreams(user: userID, from: existing.startMS, to: existing.endMS ?? end, on: sql)
             let adds = mergeable.map(\.stream).filter { offered.contains($0) && !present.contains($0) }
-            try await WorkoutFile(user: userID, workout: existing.requireID(), sha256: hash, format: recording.format.rawValue,
-                                  filename: options.filename, bytes: 0).create(on: db)
+            try await WorkoutFile(
+                user: userID, workout: existing.requireID(), sha256: hash, format: recording.format.rawValue,
+                filename: options.filename, bytes: 0
+            ).create(on: db)
             guard !adds.isEmpty else { return .duplicate(existing, reason: "overlap") }
             let window = existing.startMS...(existing.endMS ?? end)
             _ = try await SampleStore.write(batch(recording, streams: Set(adds), within: window), for: userID, on: sql)
@@ -114,8 +124,9 @@ enum WorkoutImporter {
         // the file's samples of that stream are left out rather than interleaved with them.
         let present = try await presentStreams(user: userID, from: start, to: end, on: sql)
         let named = (options.name ?? recording.name).map { String(AccountRules.collapseWhitespace($0).prefix(100)) }.flatMap { $0.isEmpty ? nil : $0 }
-        let workout = Workout(user: userID, sport: sport, name: named ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone),
-                              start: start, end: end, source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
+        let workout = Workout(
+            user: userID, sport: sport, name: named ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone),
+            start: start, end: end, source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
         workout.importNotes = recording.notes.isEmpty ? nil : recording.notes.joined(separator: "\n")
         workout.externalID = options.externalID
         workout.deviceDistance = recording.points.last?.distance ?? recording.totals.distance
@@ -133,8 +144,10 @@ enum WorkoutImporter {
             try await workout.summarise(for: user, on: db)
         }
         try await workout.create(on: db)
-        try await WorkoutFile(user: userID, workout: workout.requireID(), sha256: hash, format: recording.format.rawValue,
-                              filename: options.filename, bytes: 0).create(on: db)
+        try await WorkoutFile(
+            user: userID, workout: workout.requireID(), sha256: hash, format: recording.format.rawValue,
+            filename: options.filename, bytes: 0
+        ).create(on: db)
         return .created(workout)
     }
 
@@ -150,9 +163,11 @@ enum WorkoutImporter {
     static func presentStreams(user: UUID, from: Int64, to: Int64, on sql: any SQLDatabase) async throws -> Set<String> {
         var present = Set<String>()
         for (stream, table) in mergeable {
-            let row = try await sql.raw("""
+            let row = try await sql.raw(
+                """
                 SELECT 1 AS found FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) LIMIT 1
-                """).first()
+                """
+            ).first()
             if row != nil { present.insert(stream) }
         }
         return present
@@ -180,8 +195,9 @@ enum WorkoutImporter {
         }
         json += "]"
         let base = options.filename.split(separator: ".").first.map(String.init) ?? "Route"
-        let route = Route(user: user, name: String((options.name ?? planned.name ?? base).prefix(100)), distance: planned.distance,
-                          points: json, pointCount: planned.points.count, sha256: hash)
+        let route = Route(
+            user: user, name: String((options.name ?? planned.name ?? base).prefix(100)), distance: planned.distance,
+            points: json, pointCount: planned.points.count, sha256: hash)
         try await route.create(on: db)
         return .route(route, duplicate: false)
     }
@@ -193,8 +209,9 @@ extension ActivityFileError {
     var apiError: APIError {
         switch self {
         case .unknownType:
-            APIError(status: .unsupportedMediaType, code: "unsupported_file_type",
-                     reason: description + " Accepted: " + Self.accepted.joined(separator: ", ") + ".", accepted: Self.accepted)
+            APIError(
+                status: .unsupportedMediaType, code: "unsupported_file_type",
+                reason: description + " Accepted: " + Self.accepted.joined(separator: ", ") + ".", accepted: Self.accepted)
         case .truncated: APIError(status: .unprocessableEntity, code: "truncated_file", reason: description)
         case .corrupt: APIError(status: .unprocessableEntity, code: "corrupt_file", reason: description)
         case .notActivity: APIError(status: .unprocessableEntity, code: "not_an_activity", reason: description)

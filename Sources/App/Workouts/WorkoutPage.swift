@@ -29,8 +29,10 @@ struct WorkoutPage: Encodable {
     /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
 
-    init(layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
-         comments: [WorkoutComments.Item] = [], canComment: Bool = false, isCoach: Bool = false) throws {
+    init(
+        layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
+        comments: [WorkoutComments.Item] = [], canComment: Bool = false, isCoach: Bool = false
+    ) throws {
         let format = Format(viewer ?? owner)
         self.layout = layout
         let workoutID = try workout.requireID()
@@ -44,8 +46,10 @@ struct WorkoutPage: Encodable {
         isOwner = viewer?.id == workout.$user.id
         visibility = workout.visibility.rawValue
 
-        var stats: [Stat] = [.init(label: "Duration", value: Format.duration(workout.duration)),
-                             .init(label: "Moving time", value: Format.duration(workout.moving))]
+        var stats: [Stat] = [
+            .init(label: "Duration", value: Format.duration(workout.duration)),
+            .init(label: "Moving time", value: Format.duration(workout.moving)),
+        ]
         if workout.distance != nil {
             stats.append(.init(label: "Distance", value: format.distance(workout.distance)))
             stats.append(.init(label: "Average pace", value: format.pace(workout.avgSpeed)))
@@ -63,8 +67,10 @@ struct WorkoutPage: Encodable {
         if isOwner {
             for goal in goals where goal.enabled && goal.target > 0 {
                 let share = Format.percent(GoalProgress.amount(goal.metric, of: [workout]), of: goal.target)
-                stats.append(.init(label: "\(goal.period.label) \(goal.metric.rawValue) goal",
-                                   value: "\(share) % of \(GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))"))
+                stats.append(
+                    .init(
+                        label: "\(goal.period.label) \(goal.metric.rawValue) goal",
+                        value: "\(share) % of \(GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))"))
             }
         }
         self.stats = stats

@@ -36,9 +36,13 @@ struct WorkoutStreams: Content {
         let start = workout.startMS
         let all = timeline.points
         let base: [TrackPoint]
-        if timeline.hasLocations { base = all.filter { $0.coordinate != nil } }
-        else if timeline.hasHeartRate { base = all.filter { $0.heartRate != nil } }
-        else { base = all.filter { $0.cadence != nil } }
+        if timeline.hasLocations {
+            base = all.filter { $0.coordinate != nil }
+        } else if timeline.hasHeartRate {
+            base = all.filter { $0.heartRate != nil }
+        } else {
+            base = all.filter { $0.cadence != nil }
+        }
 
         func nearest<T>(_ series: [(Int64, T)]) -> [T?] {
             var result: [T?] = []
@@ -70,10 +74,14 @@ struct WorkoutStreams: Content {
         var indexes = Array(base.indices)
         if let limit = resolution.points, base.count > limit {
             var carried = 0.0
-            let y: [Double] = timeline.hasHeartRate
-                ? hr.map { value in if let value { carried = Double(value) }; return carried }
-                : timeline.hasLocations ? speeds.map { $0 ?? 0 }
-                : cad.map { Double($0 ?? 0) }
+            let y: [Double] =
+                timeline.hasHeartRate
+                ? hr.map { value in
+                    if let value { carried = Double(value) }; return carried
+                }
+                : timeline.hasLocations
+                    ? speeds.map { $0 ?? 0 }
+                    : cad.map { Double($0 ?? 0) }
             indexes = LTTB.indexes(x: times, y: y, threshold: limit)
         }
         func pick<T>(_ values: [T]) -> [T] { indexes.map { values[$0] } }

@@ -67,17 +67,20 @@ struct WorkoutTimeline {
     /// Steps counted between two times (nil when the person has no step samples there).
     static func steps(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> Int? {
         struct Total: Decodable { let n: Int64?; let rows: Int }
-        let total = try await (db as! any SQLDatabase).raw("""
+        let total = try await (db as! any SQLDatabase).raw(
+            """
             SELECT CAST(SUM(count) AS BIGINT) AS n, COUNT(*) AS rows FROM step_samples
             WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to)
-            """).first(decoding: Total.self)
+            """
+        ).first(decoding: Total.self)
         return (total?.rows ?? 0) > 0 ? total?.n.map(Int.init) : nil
     }
 
     static func load(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> WorkoutTimeline {
         let sql = db as! any SQLDatabase
-        let locationRows = try await series(sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
-                                            user: user, from: from, to: to)
+        let locationRows = try await series(
+            sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
+            user: user, from: from, to: to)
         // Whole numbers only when a stored value is one an Int holds: a row is never trusted to be.
         let heart = try await series(sql, "heart_rate_samples", ["bpm"], user: user, from: from, to: to)
             .compactMap { row in row.values[0].flatMap { Int(exactly: $0.rounded()) }.map { (row.t, $0) } }
@@ -107,29 +110,35 @@ struct WorkoutTimeline {
             if c < cadence.count && cadence[c].0 == t { point.cadence = cadence[c].1; c += 1 }
             points.append(point)
         }
-        return WorkoutTimeline(points: points, steps: steps, hasLocations: !locations.isEmpty, hasElevation: hasElevation,
-                               hasHeartRate: !heart.isEmpty, hasCadence: !cadence.isEmpty)
+        return WorkoutTimeline(
+            points: points, steps: steps, hasLocations: !locations.isEmpty, hasElevation: hasElevation,
+            hasHeartRate: !heart.isEmpty, hasCadence: !cadence.isEmpty)
     }
 }
 
 extension WorkoutTimeline {
     /// One table's samples between two times, oldest first, as numbers (nil for NULL).
-    static func series(_ sql: any SQLDatabase, _ table: String, _ columns: [String],
-                       user: UUID, from: Int64, to: Int64) async throws -> [(t: Int64, values: [Double?])] {
-        try await sql.numberRows("""
+    static func series(
+        _ sql: any SQLDatabase, _ table: String, _ columns: [String],
+        user: UUID, from: Int64, to: Int64
+    ) async throws -> [(t: Int64, values: [Double?])] {
+        try await sql.numberRows(
+            """
             SELECT t, \(unsafeRaw: columns.joined(separator: ", ")) FROM \(unsafeRaw: table)
             WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) ORDER BY t
-            """, columns: ["t"] + columns).map { (Int64($0[0] ?? 0), Array($0.dropFirst())) }
+            """, columns: ["t"] + columns
+        ).map { (Int64($0[0] ?? 0), Array($0.dropFirst())) }
     }
 }
 
 extension AthleteProfile {
     /// What a person's profile says, for summaries.
     init(_ user: User, today: CalendarDate = .today) {
-        self.init(age: user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today),
-                  sex: user.gender == .female ? .female : user.gender == .male ? .male : nil,
-                  weightKg: user.weightKg, maxHeartRate: user.maxHeartRate, restingHeartRate: user.restingHeartRate,
-                  zoneLimits: user.heartRateZones?.limits)
+        self.init(
+            age: user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today),
+            sex: user.gender == .female ? .female : user.gender == .male ? .male : nil,
+            weightKg: user.weightKg, maxHeartRate: user.maxHeartRate, restingHeartRate: user.restingHeartRate,
+            zoneLimits: user.heartRateZones?.limits)
     }
 }
 
@@ -173,7 +182,8 @@ extension Workout {
     func summarise(_ timeline: WorkoutTimeline, for user: User) {
         let end = endMS ?? startMS
         let summary = WorkoutSummary.compute(
-            points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end, sport: WorkoutSport(rawValue: sport) ?? .other,
+            points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end,
+            sport: WorkoutSport(rawValue: sport) ?? .other,
             profile: athleteProfile(user), steps: timeline.steps,
             device: DeviceTotals(distance: deviceDistance, calories: deviceCalories))
         apply(summary)
@@ -196,7 +206,9 @@ extension Workout {
         steps = summary.steps
         trimp = summary.trimp
         zoneMaximum = summary.zoneMaximum
-        zones = summary.zoneLimits.isEmpty ? nil
+        zones =
+            summary.zoneLimits.isEmpty
+            ? nil
             : summary.zoneLimits.map(String.init).joined(separator: ",") + ";" + summary.zoneSeconds.map(Format.whole).joined(separator: ",")
         summaryNotes = summary.notes.isEmpty ? nil : summary.notes.joined(separator: "\n")
     }

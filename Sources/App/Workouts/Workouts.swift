@@ -30,8 +30,10 @@ enum Workouts: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 40, label: "Privacy zones", url: .privacyZoneSettings),
-         SettingsTab(order: 90, label: "Reset workouts", url: .resetWorkoutsSettings)]
+        [
+            SettingsTab(order: 40, label: "Privacy zones", url: .privacyZoneSettings),
+            SettingsTab(order: 90, label: "Reset workouts", url: .resetWorkoutsSettings),
+        ]
     }
 }
 

@@ -27,8 +27,9 @@ final class Browser: @unchecked Sendable {
 
         func firstMatch(_ pattern: String) -> String? {
             guard let regex = try? NSRegularExpression(pattern: pattern),
-                  let match = regex.firstMatch(in: body, range: NSRange(body.startIndex..., in: body)),
-                  let range = Range(match.range(at: 1), in: body) else { return nil }
+                let match = regex.firstMatch(in: body, range: NSRange(body.startIndex..., in: body)),
+                let range = Range(match.range(at: 1), in: body)
+            else { return nil }
             return String(body[range])
         }
 
@@ -62,14 +63,18 @@ final class Browser: @unchecked Sendable {
 
     /// A `multipart/form-data` POST the way a browser sends a form: the CSRF token first, then the
     /// fields in order, then the file.
-    func multipart(_ path: String, fields: [(String, String)], file: (field: String, filename: String, contentType: String, data: [UInt8])?,
-                   csrfFrom page: String?, headers extra: HTTPHeaders = [:]) async throws -> Page {
+    func multipart(
+        _ path: String, fields: [(String, String)], file: (field: String, filename: String, contentType: String, data: [UInt8])?,
+        csrfFrom page: String?, headers extra: HTTPHeaders = [:]
+    ) async throws -> Page {
         try await multipartFiles(path, fields: fields, files: file.map { [$0] } ?? [], csrfFrom: page, headers: extra)
     }
 
     /// The same with any number of file parts (a hostile form may send two where one is expected).
-    func multipartFiles(_ path: String, fields: [(String, String)], files: [(field: String, filename: String, contentType: String, data: [UInt8])],
-                        csrfFrom page: String?, headers extra: HTTPHeaders = [:]) async throws -> Page {
+    func multipartFiles(
+        _ path: String, fields: [(String, String)], files: [(field: String, filename: String, contentType: String, data: [UInt8])],
+        csrfFrom page: String?, headers extra: HTTPHeaders = [:]
+    ) async throws -> Page {
         let boundary = "----fieldhouse" + UUID().uuidString
         var body = ByteBuffer()
         if let page, let token = try await get(page).csrf {
@@ -79,7 +84,9 @@ final class Browser: @unchecked Sendable {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
         }
         for file in files {
-            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.contentType)\r\n\r\n")
+            body.writeString(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.contentType)\r\n\r\n"
+            )
             body.writeBytes(file.data)
             body.writeString("\r\n")
         }
@@ -129,10 +136,12 @@ final class Browser: @unchecked Sendable {
     /// Signs up through the real form; the new person is signed in afterwards.
     @discardableResult
     func signUp(_ username: String, name: String? = nil, birthDate: String = "1990-05-17") async throws -> Page {
-        let page = try await post("/signup", [
-            ("username", username), ("email", "\(username)@example.org"), ("password", Self.password),
-            ("display_name", name ?? username.capitalized), ("birth_date", birthDate),
-        ], csrfFrom: "/signup")
+        let page = try await post(
+            "/signup",
+            [
+                ("username", username), ("email", "\(username)@example.org"), ("password", Self.password),
+                ("display_name", name ?? username.capitalized), ("birth_date", birthDate),
+            ], csrfFrom: "/signup")
         #expect(page.status == .seeOther, "sign-up of \(username) failed: \(page.body.prefix(300))")
         self.username = username
         return page

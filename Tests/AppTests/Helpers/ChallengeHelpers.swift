@@ -19,21 +19,27 @@ extension Browser {
     }
 
     /// Sends a challenge through the form; returns the response (303 to the challenge on success).
-    func sendChallenge(to recipients: [String], caption: String = "Find this mural and copy the pose",
-                       photo: String = "geotagged_sony.jpg", bytes: [UInt8]? = nil, contentType: String = "image/jpeg",
-                       extra: [(String, String)] = [], location: String = "photo") async throws -> Page {
+    func sendChallenge(
+        to recipients: [String], caption: String = "Find this mural and copy the pose",
+        photo: String = "geotagged_sony.jpg", bytes: [UInt8]? = nil, contentType: String = "image/jpeg",
+        extra: [(String, String)] = [], location: String = "photo"
+    ) async throws -> Page {
         var fields: [(String, String)] = [("key", UUID().uuidString), ("caption", caption)]
         fields += recipients.map { ("to", $0) }
         fields += [("location", location)] + extra
-        return try await multipart("/challenges/new", fields: fields,
-                                   file: ("photo", photo, contentType, try bytes ?? fixturePhoto(photo)), csrfFrom: "/challenges/new")
+        return try await multipart(
+            "/challenges/new", fields: fields,
+            file: ("photo", photo, contentType, try bytes ?? fixturePhoto(photo)), csrfFrom: "/challenges/new")
     }
 
     /// Replies to a challenge with a photo.
-    func reply(to challenge: String, photo: String = "r_sony.jpg", note: String = "Done it!", fields: [(String, String)] = [],
-               key: String = UUID().uuidString) async throws -> Page {
-        try await multipart("\(challenge)/responses", fields: [("key", key), ("note", note)] + fields,
-                            file: ("photo", photo, "image/jpeg", try fixturePhoto(photo)), csrfFrom: challenge)
+    func reply(
+        to challenge: String, photo: String = "r_sony.jpg", note: String = "Done it!", fields: [(String, String)] = [],
+        key: String = UUID().uuidString
+    ) async throws -> Page {
+        try await multipart(
+            "\(challenge)/responses", fields: [("key", key), ("note", note)] + fields,
+            file: ("photo", photo, "image/jpeg", try fixturePhoto(photo)), csrfFrom: challenge)
     }
 }
 

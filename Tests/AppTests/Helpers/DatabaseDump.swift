@@ -9,7 +9,8 @@ extension TestApp {
 
     /// Every table the migrations made, on either database.
     func tableNames() async throws -> [String] {
-        let query: SQLQueryString = store.schema != nil
+        let query: SQLQueryString =
+            store.schema != nil
             ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY name"
             : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
         return try await sql.raw(query).all().map { try $0.decode(column: "name", as: String.self) }

@@ -10,9 +10,11 @@ func gameDay(_ days: Double) -> (day: String, time: String) {
 }
 
 /// The pick-up game form's fields, for creating a game or editing one.
-func pickupFields(sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
-                  days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
-                  place: String = "Beach courts, net 3") -> [(String, String)] {
+func pickupFields(
+    sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
+    days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
+    place: String = "Beach courts, net 3"
+) -> [(String, String)] {
     let when = gameDay(days)
     return [
         ("sport", sport), ("day", when.day), ("time", "19:30"), ("time_zone", "UTC"), ("duration_minutes", "90"),
@@ -24,22 +26,30 @@ func pickupFields(sport: String = "volleyball", privacy: String = "public", capa
 
 extension Browser {
     /// Organises a pick-up game through the form and returns its page's path.
-    func createPickup(sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
-                      days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
-                      place: String = "Beach courts, net 3") async throws -> String {
-        let page = try await post("/games/new", pickupFields(sport: sport, privacy: privacy, capacity: capacity, minimum: minimum,
-                                                              days: days, lat: lat, lon: lon, age: age, place: place), csrfFrom: "/games/new")
+    func createPickup(
+        sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
+        days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
+        place: String = "Beach courts, net 3"
+    ) async throws -> String {
+        let page = try await post(
+            "/games/new",
+            pickupFields(
+                sport: sport, privacy: privacy, capacity: capacity, minimum: minimum,
+                days: days, lat: lat, lon: lon, age: age, place: place), csrfFrom: "/games/new")
         #expect(page.status == .seeOther, "game not created: \(page.body.prefix(600))")
         return try #require(page.location)
     }
     /// Schedules a team game through the form and returns its page's path.
     func createTeamGame(team slug: String, days: Double = 3, opponent: String = "Old Town", extra: [(String, String)] = []) async throws -> String {
         let when = gameDay(days)
-        let fields = [("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
-                      ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57"),
-                      ("opponent_name", opponent), ("description", "Arrive 20 minutes early.")]
-        let page = try await post("/teams/\(slug)/games/new", fields.filter { field in !extra.contains { $0.0 == field.0 } } + extra,
-                                  csrfFrom: "/teams/\(slug)/games/new")
+        let fields = [
+            ("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+            ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57"),
+            ("opponent_name", opponent), ("description", "Arrive 20 minutes early."),
+        ]
+        let page = try await post(
+            "/teams/\(slug)/games/new", fields.filter { field in !extra.contains { $0.0 == field.0 } } + extra,
+            csrfFrom: "/teams/\(slug)/games/new")
         #expect(page.status == .seeOther, "game not created: \(page.body.prefix(600))")
         return try #require(page.location)
     }
@@ -63,8 +73,7 @@ enum StrictICS {
         }
         var logical: [String] = []
         for line in physical {
-            if line.hasPrefix(" ") || line.hasPrefix("\t"), !logical.isEmpty { logical[logical.count - 1] += line.dropFirst() }
-            else { logical.append(line) }
+            if line.hasPrefix(" ") || line.hasPrefix("\t"), !logical.isEmpty { logical[logical.count - 1] += line.dropFirst() } else { logical.append(line) }
         }
         var stack: [String] = []
         var events: [[String: Property]] = []
@@ -97,9 +106,13 @@ enum StrictICS {
                     // Commas and semicolons in TEXT must be escaped.
                     var escaped = false
                     for character in value {
-                        if escaped { #expect("\\;,nN".contains(character), "bad escape \\\(character)", sourceLocation: sourceLocation); escaped = false }
-                        else if character == "\\" { escaped = true }
-                        else { #expect(character != "," && character != ";", "unescaped \(character) in \(name)", sourceLocation: sourceLocation) }
+                        if escaped {
+                            #expect("\\;,nN".contains(character), "bad escape \\\(character)", sourceLocation: sourceLocation); escaped = false
+                        } else if character == "\\" {
+                            escaped = true
+                        } else {
+                            #expect(character != "," && character != ";", "unescaped \(character) in \(name)", sourceLocation: sourceLocation)
+                        }
                     }
                     #expect(!escaped, "dangling backslash", sourceLocation: sourceLocation)
                 }
@@ -112,9 +125,13 @@ enum StrictICS {
             for required in ["UID", "DTSTAMP", "DTSTART"] { #expect(event[required] != nil, "VEVENT without \(required)", sourceLocation: sourceLocation) }
             #expect(!(event["DTEND"] != nil && event["DURATION"] != nil), "both DTEND and DURATION", sourceLocation: sourceLocation)
             for key in ["DTSTAMP", "DTSTART"] {
-                if let value = event[key]?.value { #expect(value.wholeMatch(of: utc) != nil, "\(key) \(value) is not UTC date-time", sourceLocation: sourceLocation) }
+                if let value = event[key]?.value {
+                    #expect(value.wholeMatch(of: utc) != nil, "\(key) \(value) is not UTC date-time", sourceLocation: sourceLocation)
+                }
             }
-            if let duration = event["DURATION"]?.value { #expect(duration.wholeMatch(of: try! Regex(#"^PT(\d+H)?(\d+M)?$"#)) != nil, sourceLocation: sourceLocation) }
+            if let duration = event["DURATION"]?.value {
+                #expect(duration.wholeMatch(of: try! Regex(#"^PT(\d+H)?(\d+M)?$"#)) != nil, sourceLocation: sourceLocation)
+            }
             if let geo = event["GEO"]?.value {
                 let parts = geo.split(separator: ";")
                 #expect(parts.count == 2 && parts.allSatisfy { Double($0) != nil }, "bad GEO \(geo)", sourceLocation: sourceLocation)
@@ -127,9 +144,13 @@ enum StrictICS {
     static func unescape(_ value: String) -> String {
         var out = "", escaped = false
         for character in value {
-            if escaped { out.append(character == "n" || character == "N" ? "\n" : character); escaped = false }
-            else if character == "\\" { escaped = true }
-            else { out.append(character) }
+            if escaped {
+                out.append(character == "n" || character == "N" ? "\n" : character); escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                out.append(character)
+            }
         }
         return out
     }

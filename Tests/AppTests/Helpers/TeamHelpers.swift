@@ -6,11 +6,15 @@ import Vapor
 
 extension Browser {
     /// Creates a team through the form and returns its slug.
-    func createTeam(_ name: String, privacy: String = "protected", sport: String = "futsal", looking: Bool = true, extra: [(String, String)] = []) async throws -> String {
-        let page = try await post("/teams/new", [
-            ("name", name), ("sport", sport), ("privacy", privacy), ("age_group", "any"), ("gender", "any"),
-            ("skill", "any"), ("description", "We play on Thursdays."),
-        ] + (looking ? [("looking_for_players", "on")] : []) + extra, csrfFrom: "/teams/new")
+    func createTeam(_ name: String, privacy: String = "protected", sport: String = "futsal", looking: Bool = true, extra: [(String, String)] = []) async throws
+        -> String
+    {
+        let page = try await post(
+            "/teams/new",
+            [
+                ("name", name), ("sport", sport), ("privacy", privacy), ("age_group", "any"), ("gender", "any"),
+                ("skill", "any"), ("description", "We play on Thursdays."),
+            ] + (looking ? [("looking_for_players", "on")] : []) + extra, csrfFrom: "/teams/new")
         #expect(page.status == .seeOther, "team not created: \(page.body.prefix(400))")
         let location = try #require(page.location)
         return String(location.dropFirst("/teams/".count))
@@ -23,8 +27,10 @@ struct TeamCast {
     let anonymous, stranger, requester, invitee, player, coach, manager, owner: Browser
 
     var everyone: [(String, Browser)] {
-        [("anonymous", anonymous), ("stranger", stranger), ("requester", requester), ("invitee", invitee),
-         ("player", player), ("coach", coach), ("manager", manager), ("owner", owner)]
+        [
+            ("anonymous", anonymous), ("stranger", stranger), ("requester", requester), ("invitee", invitee),
+            ("player", player), ("coach", coach), ("manager", manager), ("owner", owner),
+        ]
     }
 
     /// Builds the cast through the real pages: invitations, requests, approvals and role changes.
@@ -50,12 +56,15 @@ struct TeamCast {
         if privacy != "protected" {
             try await owner.post("/teams/\(slug)/edit", TeamCast.validEdit(privacy: privacy), csrfFrom: "/teams/\(slug)/edit")
         }
-        return TeamCast(slug: slug, anonymous: app.browser(), stranger: stranger, requester: requester, invitee: invitee,
-                        player: player, coach: coach, manager: manager, owner: owner)
+        return TeamCast(
+            slug: slug, anonymous: app.browser(), stranger: stranger, requester: requester, invitee: invitee,
+            player: player, coach: coach, manager: manager, owner: owner)
     }
 
     static func validEdit(privacy: String) -> [(String, String)] {
-        [("name", "Matrix United"), ("sport", "futsal"), ("privacy", privacy), ("age_group", "any"),
-         ("gender", "any"), ("skill", "any"), ("description", "Edited."), ("looking_for_players", "on")]
+        [
+            ("name", "Matrix United"), ("sport", "futsal"), ("privacy", privacy), ("age_group", "any"),
+            ("gender", "any"), ("skill", "any"), ("description", "Edited."), ("looking_for_players", "on"),
+        ]
     }
 }
