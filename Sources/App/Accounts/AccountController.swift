@@ -30,7 +30,7 @@ struct AccountController: RouteCollection {
     }
 
     func signupPage(req: Request) async throws -> Response {
-        if req.currentUser != nil { return req.redirect(to: "/") }
+        if req.currentUser != nil { return req.redirect(to: .home) }
         return try await renderSignup(req, form: SignupForm(), errors: [:], status: .ok)
     }
 
@@ -141,7 +141,7 @@ struct AccountController: RouteCollection {
     }
 
     func logout(req: Request) async throws -> Response {
-        let response = req.redirect(to: "/")
+        let response = req.redirect(to: .home)
         try await req.signOut(on: response)
         req.flash(.info, "You are signed out.")
         return response

@@ -75,9 +75,9 @@ struct DeleteAccountController: RouteCollection {
         // An export being made would otherwise write their file after everything else is gone.
         await req.application.exportJobs.wait(for: try user.requireID())
         try await AccountDeletion.delete(user, on: req.db, config: req.application.config)
-        let response = req.redirect(to: "/")
+        let response = req.redirect(to: .home)
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
-        req.auth.logout(User.self)
+        req.forgetSignIn()
         req.flash(.info, "Your account and everything in it are deleted. Goodbye, and thank you for playing.")
         return response
     }

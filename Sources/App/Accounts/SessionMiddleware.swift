@@ -41,6 +41,7 @@ struct SessionMiddleware: AsyncMiddleware {
         }
         request.storage[HeaderCountsKey.self] = counts
         request.storage[CurrentSessionKey.self] = session
+        request.storage[SignedInKey.self] = SignedIn(person: user, csrfToken: session.csrfToken)
         if now.timeIntervalSince(session.lastSeenAt) > UserSession.refreshInterval {
             session.lastSeenAt = now
             session.expiresAt = now.addingTimeInterval(UserSession.lifetime)
@@ -58,6 +59,14 @@ struct SessionMiddleware: AsyncMiddleware {
 }
 
 struct CurrentSessionKey: StorageKey { typealias Value = UserSession }
+
+extension User: LayoutPerson {
+    var layoutViewer: Layout.Viewer {
+        Layout.Viewer(
+            username: username, displayName: displayName, initials: initials,
+            avatarURL: avatarFile == nil ? nil : SiteURL.avatar(username: username).path, isAdmin: role == .admin)
+    }
+}
 
 private struct SessionRow: Decodable {
     let session_id: UUID
@@ -109,7 +118,14 @@ extension Request {
         if let session = storage[CurrentSessionKey.self] {
             try await session.delete(on: db)
         }
-        auth.logout(User.self)
+        forgetSignIn()
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
+    }
+
+    /// Signed out for the rest of this request too, so a page rendered now shows no one.
+    func forgetSignIn() {
+        auth.logout(User.self)
+        storage[SignedInKey.self] = nil
+        storage[CurrentSessionKey.self] = nil
     }
 }

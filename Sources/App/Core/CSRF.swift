@@ -24,7 +24,7 @@ enum CSRF {
 extension Request {
     /// The token to put in this page's forms, creating one for an anonymous visitor if needed.
     var csrfToken: String {
-        if let session = storage[CurrentSessionKey.self] { return session.csrfToken }
+        if let token = storage[SignedInKey.self]?.csrfToken { return token }
         if let fresh = storage[CSRF.NewTokenKey.self] { return fresh }
         if let cookie = cookies[CSRF.cookieName]?.string, cookie.count == 43 { return cookie }
         let token = RandomToken.make()
@@ -43,7 +43,7 @@ extension Request {
 
     /// The token a state-changing request must match, without creating one.
     fileprivate var expectedCSRFToken: String? {
-        if let session = storage[CurrentSessionKey.self] { return session.csrfToken }
+        if let token = storage[SignedInKey.self]?.csrfToken { return token }
         return cookies[CSRF.cookieName]?.string
     }
 }

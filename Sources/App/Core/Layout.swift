@@ -37,12 +37,7 @@ struct Layout: Encodable {
 
 extension Request {
     func layout(title: String, section: Layout.Section? = nil, hasForms: Bool = false, refreshSeconds: Int? = nil) -> Layout {
-        let viewer = currentUser.map {
-            Layout.Viewer(
-                username: $0.username, displayName: $0.displayName, initials: $0.initials,
-                avatarURL: $0.avatarFile == nil ? nil : SiteURL.avatar(username: $0.username).path, isAdmin: $0.role == .admin
-            )
-        }
+        let viewer = storage[SignedInKey.self]?.person.layoutViewer
         // Anonymous pages without forms must not mint a token: that would set a cookie on every
         // visit to a public page and defeat caching.
         let csrf = viewer != nil || hasForms ? csrfToken : ""

@@ -27,26 +27,6 @@ final class Reminder: Model, @unchecked Sendable {
     var days: [Int] { weekdays.split(separator: ",").compactMap { Int($0) } }
 }
 
-struct CreateReminder: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(Reminder.schema)
-            .id()
-            .field("user_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
-            .field("title", .string, .required)
-            .field("time", .string, .required)
-            .field("weekdays", .string, .required)
-            .field("alert_minutes", .int, .required)
-            .field("enabled", .bool, .required)
-            .field("created_at", .datetime)
-            .field("updated_at", .datetime)
-            .create()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(Reminder.schema).delete()
-    }
-}
-
 extension Reminder {
     /// The reminder as a weekly event at its wall-clock time (floating, so it stays at 07:00
     /// through summer time), first on the next chosen day.

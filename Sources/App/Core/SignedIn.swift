@@ -1,0 +1,17 @@
+import Vapor
+
+/// Who is signed in, as far as Core needs to know: the person the layout shows and the session's
+/// CSRF token. Accounts sets it when it reads the session cookie, so Core names no account type.
+struct SignedIn: Sendable {
+    let person: any LayoutPerson
+    let csrfToken: String
+}
+
+/// Someone the page header can show.
+protocol LayoutPerson: Sendable {
+    var layoutViewer: Layout.Viewer { get }
+}
+
+struct SignedInKey: StorageKey {
+    typealias Value = SignedIn
+}
