@@ -25,7 +25,7 @@ struct AccountController: RouteCollection {
     struct SignupPage: Encodable {
         let layout: Layout
         let form: SignupForm
-        let errors: [String: String]
+        let errors: FieldErrors
         let today: String
     }
 
@@ -37,7 +37,7 @@ struct AccountController: RouteCollection {
     func signup(req: Request) async throws -> Response {
         var form = try req.content.decode(SignupForm.self)
         form.password = form.password ?? ""
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let username = AccountRules.username(form.username)
         let email = AccountRules.email(form.email)
         let displayName = AccountRules.displayName(form.display_name)
@@ -78,7 +78,7 @@ struct AccountController: RouteCollection {
         return response
     }
 
-    private func renderSignup(_ req: Request, form: SignupForm, errors: [String: String], status: HTTPStatus) async throws -> Response {
+    private func renderSignup(_ req: Request, form: SignupForm, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
         let page = SignupPage(
             layout: req.layout(title: "Create your account", hasForms: true),
             form: form, errors: errors, today: CalendarDate.today.description

@@ -24,7 +24,7 @@ struct DeleteAccountController: RouteCollection {
         let teams: [TeamFate]
         let leagues: [String]
         let upcomingPickups: Int
-        let errors: [String: String]
+        let errors: FieldErrors
     }
 
     struct Form: Content {
@@ -36,7 +36,7 @@ struct DeleteAccountController: RouteCollection {
         try await render(req, user: try req.requireUser(), errors: [:])
     }
 
-    private func render(_ req: Request, user: User, errors: [String: String]) async throws -> View {
+    private func render(_ req: Request, user: User, errors: FieldErrors) async throws -> View {
         let userID = try user.requireID()
         let steps = try await TeamSuccession.plan(for: userID, on: req.db)
         let leagues = try await League.query(on: req.db).filter(\.$manager.$id == userID).sort(\.$name).all().map(\.name)
@@ -54,7 +54,7 @@ struct DeleteAccountController: RouteCollection {
     func delete(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(Form.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         if (form.username ?? "").trimmingCharacters(in: .whitespaces).lowercased() != user.username {
             errors["username"] = "Type your username, \(user.username), exactly."
         }

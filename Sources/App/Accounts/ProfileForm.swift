@@ -51,8 +51,8 @@ struct ProfileForm: Content {
         var sports: [(Sport, Skill)]
     }
 
-    func validate() -> (Valid?, [String: String]) {
-        var errors: [String: String] = [:]
+    func validate() -> (Valid?, FieldErrors) {
+        var errors: FieldErrors = [:]
         let name = AccountRules.displayName(display_name)
         errors["display_name"] = name.error
         let bioText = (bio ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

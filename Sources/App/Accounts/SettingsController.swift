@@ -36,7 +36,7 @@ struct SettingsController: RouteCollection {
     struct ProfileSettingsPage: Encodable {
         let layout: Layout
         let form: ProfileForm
-        let errors: [String: String]
+        let errors: FieldErrors
         let genders: [Option]
         let units: [Option]
         let skills: [Option]
@@ -83,7 +83,7 @@ struct SettingsController: RouteCollection {
         return req.redirect(to: .profileSettings)
     }
 
-    private func renderProfile(_ req: Request, form: ProfileForm, errors: [String: String], status: HTTPStatus) async throws -> Response {
+    private func renderProfile(_ req: Request, form: ProfileForm, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
         let age = form.birth_date.flatMap(CalendarDate.init(iso:)).map { "\($0.age(on: .today)) years old" }
         let page = ProfileSettingsPage(
             layout: req.layout(title: "Your profile", section: .settings),
@@ -172,7 +172,7 @@ struct SettingsController: RouteCollection {
 
     struct PasswordPage: Encodable {
         let layout: Layout
-        let errors: [String: String]
+        let errors: FieldErrors
     }
 
     func passwordPage(req: Request) async throws -> View {
@@ -184,7 +184,7 @@ struct SettingsController: RouteCollection {
     func savePassword(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(PasswordForm.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         var status = HTTPStatus.unprocessableEntity
         if (form.current_password ?? "").isEmpty {
             errors["current_password"] = "Enter your current password"

@@ -24,7 +24,7 @@ struct ChallengeController: RouteCollection {
     struct NewPage: Encodable {
         let layout: Layout
         let form: ChallengeForm
-        let errors: [String: String]
+        let errors: FieldErrors
         let friends: [Friend]
         let maxMB: Int
         let deadlineMin: String
@@ -36,7 +36,7 @@ struct ChallengeController: RouteCollection {
         return try await PersonLoader.select(on: db) { $0.where("id", .in, ids).orderBy("search_name") }
     }
 
-    private func renderNew(_ req: Request, user: User, form: ChallengeForm, errors: [String: String], status: HTTPStatus = .ok) async throws -> Response {
+    private func renderNew(_ req: Request, user: User, form: ChallengeForm, errors: FieldErrors, status: HTTPStatus = .ok) async throws -> Response {
         let chosen = Set(form.recipients)
         let friends = try await friends(of: user, on: req.db).map {
             Friend(username: $0.username, displayName: $0.displayName, checked: chosen.contains($0.username))
@@ -70,7 +70,7 @@ struct ChallengeController: RouteCollection {
                 await receiver.discard()
                 return req.redirect(to: existing.url)
             }
-            var errors: [String: String] = [:]
+            var errors: FieldErrors = [:]
             let deadline = form.validateChallenge(zone: user.timeZone, now: Date(), errors: &errors)
             errors["photo"] = receiver.missingMessage(in: body, prompt: "Choose a photo for your challenge.")
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)

@@ -48,7 +48,7 @@ struct ChallengeForm: Encodable {
     }
 
     /// The place chosen in the form; `photoPlace` is what the photo's EXIF said.
-    func place(photoPlace: Coordinate?, errors: inout [String: String]) -> Place? {
+    func place(photoPlace: Coordinate?, errors: inout FieldErrors) -> Place? {
         switch location {
         case "none":
             return nil
@@ -72,7 +72,7 @@ struct ChallengeForm: Encodable {
     }
 
     /// The challenge fields: caption, deadline (typed in the viewer's zone) and who it goes to.
-    func validateChallenge(zone: String, now: Date, errors: inout [String: String]) -> Date? {
+    func validateChallenge(zone: String, now: Date, errors: inout FieldErrors) -> Date? {
         if caption.isEmpty {
             errors["caption"] = "Write a caption that tells your friends what to do."
         } else if caption.count > Self.captionLimit {
@@ -97,7 +97,7 @@ struct ChallengeForm: Encodable {
         return instant
     }
 
-    func validateNote(errors: inout [String: String]) {
+    func validateNote(errors: inout FieldErrors) {
         if note.count > Self.noteLimit {
             errors["note"] = "Keep the note to \(Self.noteLimit) characters (it has \(note.count))."
         }

@@ -83,11 +83,11 @@ struct ChallengePage: Encodable {
     let replyBlockedReason: String?
     /// The reply form, as typed, and its mistakes.
     let form: ChallengeForm
-    let errors: [String: String]
+    let errors: FieldErrors
     let maxMB: Int
     let starChoices = [1, 2, 3, 4, 5]
 
-    static func build(_ req: Request, access: ChallengeAccess, replyForm: ChallengeForm, replyErrors: [String: String]) async throws -> ChallengePage {
+    static func build(_ req: Request, access: ChallengeAccess, replyForm: ChallengeForm, replyErrors: FieldErrors) async throws -> ChallengePage {
         let viewer = try req.requireUser()
         let challenge = access.challenge
         let challengeID = try challenge.requireID()

@@ -44,7 +44,7 @@ struct ResponseController: RouteCollection {
                         ? "You already completed this challenge."
                         : "You already replied; wait for the judgement before trying again.")
             }
-            var errors: [String: String] = [:]
+            var errors: FieldErrors = [:]
             form.validateNote(errors: &errors)
             errors["photo"] = receiver.missingMessage(in: body, prompt: "Choose your photo.")
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)

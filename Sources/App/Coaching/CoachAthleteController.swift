@@ -59,7 +59,7 @@ struct CoachAthleteController: RouteCollection {
         let zoneChart: String
         let sports: [Option]
         let form: PlanForm
-        let errors: [String: String]
+        let errors: FieldErrors
         let distanceUnit: String
     }
 
@@ -69,7 +69,7 @@ struct CoachAthleteController: RouteCollection {
         return try await render(req, coach: coach, athlete: athlete)
     }
 
-    private func render(_ req: Request, coach: User, athlete: User, form: PlanForm? = nil, errors: [String: String] = [:]) async throws -> Response {
+    private func render(_ req: Request, coach: User, athlete: User, form: PlanForm? = nil, errors: FieldErrors = [:]) async throws -> Response {
         let format = Format(coach)
         let squad = SquadTraining(athletes: [
             .init(
@@ -200,7 +200,7 @@ struct CoachAthleteController: RouteCollection {
         let coach = try req.requireUser()
         let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
         let form = try req.content.decode(PlanForm.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let day = CalendarDate(iso: (form.day ?? "").trimmingCharacters(in: .whitespaces))
         if day == nil { errors["day"] = "Choose a day." }
         let sport = WorkoutSport(rawValue: form.sport ?? "")

@@ -60,7 +60,7 @@ struct CoachController: RouteCollection {
         let incoming: [Request]
         let outgoing: [Request]
         let invite: String
-        let error: String?
+        let errors: FieldErrors
     }
 
     static let sorts: [(String, String)] = [
@@ -77,7 +77,7 @@ struct CoachController: RouteCollection {
         try await render(req, coach: try req.requireUser())
     }
 
-    private func render(_ req: Vapor.Request, coach: User, invite: String = "", error: String? = nil) async throws -> Response {
+    private func render(_ req: Vapor.Request, coach: User, invite: String = "", errors: FieldErrors = [:]) async throws -> Response {
         let coachID = try coach.requireID()
         let format = Format(coach)
         let sort = Self.sorts.map(\.0).contains(req.query[String.self, at: "sort"] ?? "") ? req.query[String.self, at: "sort"]! : "name"
@@ -174,8 +174,8 @@ struct CoachController: RouteCollection {
             coachedTeams: coached.map { Option(value: $0.team.slug, label: $0.team.name, selected: false) },
             incoming: pending.filter { $0.requestedBy == .athlete }.map(request),
             outgoing: pending.filter { $0.requestedBy == .coach }.map(request),
-            invite: invite, error: error)
-        return try await req.view.render("coaching/dashboard", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+            invite: invite, errors: errors)
+        return try await req.view.render("coaching/dashboard", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
     /// A coach asks an athlete, by username, to share their training.
@@ -183,13 +183,13 @@ struct CoachController: RouteCollection {
         let coach = try req.requireUser()
         let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
-        guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, error: "Type the athlete's username.") }
+        guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, errors: ["username": "Type the athlete's username."]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
         let reach = try await ProfilePolicy.reach(found, from: coach, on: req.db)
         guard let athlete = found, reach != .unknown else {
-            return try await render(req, coach: coach, invite: typed, error: "There is nobody called \(name) here.")
+            return try await render(req, coach: coach, invite: typed, errors: ["username": "There is nobody called \(name) here."])
         }
-        guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, error: "You cannot coach yourself.") }
+        guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, errors: ["username": "You cannot coach yourself."]) }
         switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, held: reach == .dropped, on: req.db) {
         case .asked: req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
         case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")
@@ -208,7 +208,7 @@ struct CoachController: RouteCollection {
             let membership = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == coach.requireID()).first(),
             [.coach, .owner, .manager].contains(membership.role)
         else {
-            return try await render(req, coach: coach, error: "Choose a team you coach or manage.")
+            return try await render(req, coach: coach, errors: ["team": "Choose a team you coach or manage."])
         }
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id != coach.requireID())
             .with(\.$user).all()

@@ -28,10 +28,10 @@ struct CoachSettingsController: RouteCollection {
         let incoming: [Row]
         let outgoing: [Row]
         let username: String
-        let error: String?
+        let errors: FieldErrors
     }
 
-    private func render(_ req: Request, user: User, typed: String = "", error: String? = nil) async throws -> Response {
+    private func render(_ req: Request, user: User, typed: String = "", errors: FieldErrors = [:]) async throws -> Response {
         let grants = try await CoachGrant.query(on: req.db).filter(\.$athlete.$id == user.requireID()).with(\.$coach).sort(\.$createdAt).all()
             .filter { !($0.held && $0.requestedBy == .coach) }
         let teamIDs = grants.compactMap(\.teamID)
@@ -52,8 +52,8 @@ struct CoachSettingsController: RouteCollection {
             active: grants.filter { $0.status == .active }.map(row),
             incoming: grants.filter { $0.status == .pending && $0.requestedBy == .coach }.map(row),
             outgoing: grants.filter { $0.status == .pending && $0.requestedBy == .athlete }.map(row),
-            username: typed, error: error)
-        return try await req.view.render("coaching/settings_coaches", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+            username: typed, errors: errors)
+        return try await req.view.render("coaching/settings_coaches", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
     func page(req: Request) async throws -> Response {
@@ -65,14 +65,14 @@ struct CoachSettingsController: RouteCollection {
         let user = try req.requireUser()
         let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
-        guard !name.isEmpty else { return try await render(req, user: user, typed: typed, error: "Type your coach's username.") }
+        guard !name.isEmpty else { return try await render(req, user: user, typed: typed, errors: ["username": "Type your coach's username."]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
         // Someone hidden from the athlete is answered for exactly like nobody.
         let reach = try await ProfilePolicy.reach(found, from: user, on: req.db)
         guard let coach = found, reach != .unknown else {
-            return try await render(req, user: user, typed: typed, error: "There is nobody called \(name) here.")
+            return try await render(req, user: user, typed: typed, errors: ["username": "There is nobody called \(name) here."])
         }
-        guard coach.id != user.id else { return try await render(req, user: user, typed: typed, error: "You cannot be your own coach.") }
+        guard coach.id != user.id else { return try await render(req, user: user, typed: typed, errors: ["username": "You cannot be your own coach."]) }
         switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, held: reach == .dropped, on: req.db) {
         case .asked: req.flash(.success, "Asked \(coach.displayName). They see your training only once they accept, and you can revoke it at any time.")
         case .accepted: req.flash(.success, "\(coach.displayName) had already asked: they now coach you.")

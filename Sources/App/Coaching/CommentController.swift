@@ -20,7 +20,7 @@ struct CommentController: RouteCollection {
         let workoutName: String
         let commentID: String
         let body: String
-        let error: String?
+        let errors: FieldErrors
     }
 
     private func workout(_ req: Request) async throws -> (Workout, User) {
@@ -67,21 +67,21 @@ struct CommentController: RouteCollection {
     func editPage(req: Request) async throws -> Response {
         let (workout, user) = try await workout(req)
         let comment = try await mine(req, workout: workout, user: user)
-        return try await renderEdit(req, workout: workout, comment: comment, body: comment.body, error: nil)
+        return try await renderEdit(req, workout: workout, comment: comment, body: comment.body)
     }
 
-    private func renderEdit(_ req: Request, workout: Workout, comment: WorkoutComment, body: String, error: String?) async throws -> Response {
+    private func renderEdit(_ req: Request, workout: Workout, comment: WorkoutComment, body: String, errors: FieldErrors = [:]) async throws -> Response {
         let page = EditPage(
             layout: req.layout(title: "Edit comment"), workoutID: try workout.requireID().uuidString.lowercased(),
-            workoutName: workout.name, commentID: try comment.requireID().uuidString.lowercased(), body: body, error: error)
-        return try await req.view.render("coaching/comment_edit", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+            workoutName: workout.name, commentID: try comment.requireID().uuidString.lowercased(), body: body, errors: errors)
+        return try await req.view.render("coaching/comment_edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
     func edit(req: Request) async throws -> Response {
         let (workout, user) = try await workout(req)
         let comment = try await mine(req, workout: workout, user: user)
         let body = ((try? req.content.get(String.self, at: "body")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if let problem = Self.check(body) { return try await renderEdit(req, workout: workout, comment: comment, body: body, error: problem) }
+        if let problem = Self.check(body) { return try await renderEdit(req, workout: workout, comment: comment, body: body, errors: ["body": problem]) }
         comment.body = body
         try await comment.save(on: req.db)
         req.flash(.success, "Comment updated.")

@@ -41,7 +41,7 @@ struct ZonesController: RouteCollection {
         let whose: String
         let form: Form
         let zones: [Zone]
-        let errors: [String: String]
+        let errors: FieldErrors
         let estimate: String
     }
 
@@ -77,7 +77,7 @@ struct ZonesController: RouteCollection {
 
     private func render(
         _ req: Request, athlete: User, action: String, back: String, whose: String,
-        form: Form? = nil, errors: [String: String] = [:]
+        form: Form? = nil, errors: FieldErrors = [:]
     ) async throws -> Response {
         let current = athlete.heartRateZones
         let form =
@@ -127,7 +127,7 @@ struct ZonesController: RouteCollection {
     private func save(_ req: Request, athlete: User, action: String, back: String, whose: String) async throws -> Response {
         let form = try req.content.decode(Form.self)
         let parsed = Self.parse(form)
-        var errors = HeartRateZones.problems(maximum: parsed.maximum, resting: parsed.resting, basis: parsed.basis, percents: parsed.percents)
+        var errors = FieldErrors(HeartRateZones.problems(maximum: parsed.maximum, resting: parsed.resting, basis: parsed.basis, percents: parsed.percents))
         if HeartRateZones.Basis(rawValue: form.basis ?? "") == nil { errors["basis"] = "Choose how the zones are counted." }
         if !(form.max_hr ?? "").isEmpty && parsed.maximum == nil { errors["max_hr"] = "Enter the maximum as a whole number of beats per minute." }
         if !(form.resting_hr ?? "").isEmpty && parsed.resting == nil { errors["resting_hr"] = "Enter the resting heart rate as a whole number." }

@@ -6,7 +6,7 @@ import FieldhouseKit
 enum FormNumber {
     static func read(
         _ raw: String?, in range: ClosedRange<Double>, whole: Bool = false, required: Bool = false,
-        field: String, message: String, errors: inout [String: String]
+        field: String, message: String, errors: inout FieldErrors
     ) -> Double? {
         switch NumberInput.read(raw) {
         case .blank:
@@ -40,7 +40,7 @@ enum FormNumber {
     /// `read` for whole numbers that fit in an `Int` (counts, minutes, beats).
     static func whole(
         _ raw: String?, in range: ClosedRange<Int>, required: Bool = false,
-        field: String, message: String, errors: inout [String: String]
+        field: String, message: String, errors: inout FieldErrors
     ) -> Int? {
         read(
             raw, in: Double(range.lowerBound)...Double(range.upperBound), whole: true, required: required,

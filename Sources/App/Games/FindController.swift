@@ -16,7 +16,7 @@ struct FindController: RouteCollection {
         let form: [String: String]
         let choices: Choices
         let needsLocation: Bool
-        let errors: [String: String]
+        let errors: FieldErrors
         let games: [GameSearch.Result]
         let teams: [TeamSearch.Result]
         let pager: Pager
@@ -62,7 +62,7 @@ struct FindController: RouteCollection {
         var query = FindQuery(req)
         if query.isValid, query.centre == nil { query.errors["lat"] = "Give lat and lon (or sign in with a home area)" }
         guard query.isValid, let centre = query.centre else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_query", reason: "Some search parameters are not valid.", fields: query.errors)
+            throw APIError(status: .unprocessableEntity, code: "invalid_query", reason: "Some search parameters are not valid.", fields: query.errors.messages)
         }
         var pager = Pager(req: req)
         let hits = try await searchGames(req, query, centre: centre, pager: pager)

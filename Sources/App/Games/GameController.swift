@@ -23,7 +23,7 @@ struct GameController: RouteCollection {
         let layout: Layout
         let kind: String
         let form: GameForm
-        let errors: [String: String]
+        let errors: FieldErrors
         let choices: Choices
         let timeZones: [String]
         let opponents: [Choices.Option]
@@ -34,7 +34,7 @@ struct GameController: RouteCollection {
     }
 
     private func render(
-        _ req: Request, kind: Game.Kind, form: GameForm, errors: [String: String], team: Team?,
+        _ req: Request, kind: Game.Kind, form: GameForm, errors: FieldErrors, team: Team?,
         game: Game?, opponents: [Choices.Option]
     ) async throws -> Response {
         let title = game != nil ? "Edit game" : kind == .team ? "New game for \(team?.name ?? "")" : "Organise a pick-up game"

@@ -88,8 +88,8 @@ struct GameForm: Content {
 
     /// `previousStart` is the saved start when editing: an unchanged start may lie in the past
     /// (fixing the notes of last week's game), a new one may not.
-    func validate(kind: Game.Kind, previousStart: Date? = nil, now: Date = Date()) -> (Valid?, [String: String]) {
-        var errors: [String: String] = [:]
+    func validate(kind: Game.Kind, previousStart: Date? = nil, now: Date = Date()) -> (Valid?, FieldErrors) {
+        var errors: FieldErrors = [:]
         let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
         if TimeZone(identifier: zone) == nil { errors["time_zone"] = "Choose the venue's time zone from the list" }
         let dayText = (day ?? "").trimmingCharacters(in: .whitespaces)

@@ -14,7 +14,7 @@ struct FindQuery {
     var gender: TeamGender?
     var from: Date?
     var to: Date?
-    var errors: [String: String] = [:]
+    var errors: FieldErrors = [:]
     /// The text as typed, to put back into the form and the paging links.
     var echo: [(String, String)] = []
 

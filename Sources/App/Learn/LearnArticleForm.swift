@@ -44,8 +44,8 @@ struct LearnArticleForm: Codable {
 
     /// The document the form describes, or a message per field. The slug defaults to one made from
     /// the title (for a new article) or to `currentSlug`; whether it is taken is checked later.
-    func validated(currentSlug: String?) -> (document: LearnDocument?, errors: [String: String]) {
-        var errors: [String: String] = [:]
+    func validated(currentSlug: String?) -> (document: LearnDocument?, errors: FieldErrors) {
+        var errors: FieldErrors = [:]
         func clean(_ text: String?) -> String {
             (text ?? "").replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         }

@@ -28,7 +28,7 @@ struct LearnEditorController: RouteCollection {
         let isPublished: Bool
         let form: LearnArticleForm
         let categories: [String]
-        let errors: [String: String]
+        let errors: FieldErrors
         let preview: String?
         /// Set when the form was filled from an older revision.
         let restoring: String?
@@ -274,7 +274,7 @@ struct LearnEditorController: RouteCollection {
     // MARK: Helpers
 
     private func render(
-        _ req: Request, article: LearnArticle?, form: LearnArticleForm, errors: [String: String] = [:],
+        _ req: Request, article: LearnArticle?, form: LearnArticleForm, errors: FieldErrors = [:],
         preview: String? = nil, restoring: String? = nil
     ) async throws -> Response {
         var state: String?

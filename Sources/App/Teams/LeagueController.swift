@@ -31,7 +31,7 @@ struct LeagueController: RouteCollection {
     struct FormPage: Encodable {
         let layout: Layout
         let form: LeagueForm
-        let errors: [String: String]
+        let errors: FieldErrors
         let choices: Choices
     }
 
@@ -86,7 +86,7 @@ struct LeagueController: RouteCollection {
     func create(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(LeagueForm.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let attributes = Attributes.validate(
             name: form.name, sport: form.sport, ageGroup: form.age_group, gender: form.gender, skill: form.skill,
             placeName: form.place_name, latitude: form.latitude, longitude: form.longitude, errors: &errors

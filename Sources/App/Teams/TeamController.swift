@@ -21,7 +21,7 @@ struct TeamController: RouteCollection {
     struct FormPage: Encodable {
         let layout: Layout
         let form: TeamForm
-        let errors: [String: String]
+        let errors: FieldErrors
         let choices: Choices
         let action: String
         let submit: String
@@ -102,7 +102,7 @@ struct TeamController: RouteCollection {
         team.lookingForPlayers = valid.lookingForPlayers
     }
 
-    private func renderForm(_ req: Request, form: TeamForm, errors: [String: String], team: Team?) async throws -> View {
+    private func renderForm(_ req: Request, form: TeamForm, errors: FieldErrors, team: Team?) async throws -> View {
         let page = FormPage(
             layout: req.layout(title: team == nil ? "New team" : "Edit \(team!.name)", section: .teams),
             form: form, errors: errors, choices: Choices(),

@@ -51,8 +51,8 @@ struct TeamForm: Content {
         var lookingForPlayers: Bool
     }
 
-    func validate() -> (Valid?, [String: String]) {
-        var errors: [String: String] = [:]
+    func validate() -> (Valid?, FieldErrors) {
+        var errors: FieldErrors = [:]
         let attributes = Attributes.validate(
             name: name, sport: sport, ageGroup: age_group, gender: gender, skill: skill,
             placeName: place_name, latitude: latitude, longitude: longitude, errors: &errors
@@ -92,7 +92,7 @@ struct Attributes {
 
     static func validate(
         name rawName: String?, sport: String?, ageGroup: String?, gender: String?, skill: String?,
-        placeName: String?, latitude: String?, longitude: String?, errors: inout [String: String]
+        placeName: String?, latitude: String?, longitude: String?, errors: inout FieldErrors
     ) -> Attributes? {
         let name = AccountRules.collapseWhitespace(rawName ?? "")
         if name.isEmpty {
@@ -130,7 +130,7 @@ struct Attributes {
     }
 
     static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let value = FormNumber.read(
             raw, in: range, field: axis,
             message: "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))", errors: &errors)

@@ -64,7 +64,7 @@ struct GoalController: RouteCollection {
         guard let period = Goal.Period(rawValue: form.period ?? ""), let metric = Goal.Metric(rawValue: form.metric ?? "") else {
             return try await render(req, user: user, form: form, error: "Choose a period and what to count.", status: .unprocessableEntity)
         }
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let unit = metric.unit(imperial: user.units == .imperial)
         let limit = "Enter a target from \(Format.decimal(metric.minimum)) to \(Format.decimal(metric.limit)) \(unit)"
         guard

@@ -29,12 +29,12 @@ struct PrivacyZoneController: RouteCollection {
         let layout: Layout
         let zones: [Row]
         let form: Form
-        let errors: [String: String]
+        let errors: FieldErrors
         let radii: [String]
         let full: Bool
     }
 
-    private func render(_ req: Request, user: User, form: Form? = nil, errors: [String: String] = [:]) async throws -> Response {
+    private func render(_ req: Request, user: User, form: Form? = nil, errors: FieldErrors = [:]) async throws -> Response {
         let zones = try await SavedPrivacyZone.query(on: req.db).filter(\.$user.$id == user.requireID()).sort(\.$createdAt).all()
         let home = user.homeLat.flatMap { lat in user.homeLon.map { (lat, $0) } }
         let page = Page(
@@ -59,10 +59,10 @@ struct PrivacyZoneController: RouteCollection {
     func add(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(Form.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let name = AccountRules.collapseWhitespace(form.name ?? "")
         if name.isEmpty { errors["name"] = "Name the place, e.g. Home" } else if name.count > 60 { errors["name"] = "Keep the name to 60 characters" }
-        var unread: [String: String] = [:]
+        var unread: FieldErrors = [:]
         let lat = FormNumber.read(form.lat, in: -90...90, field: "lat", message: "", errors: &unread)
         let lon = FormNumber.read(form.lon, in: -180...180, field: "lon", message: "", errors: &unread)
         let centre = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }

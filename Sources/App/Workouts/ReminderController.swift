@@ -54,7 +54,7 @@ struct ReminderController: RouteCollection {
         let form: Form
         let days: [Day]
         let alerts: [Option]
-        let errors: [String: String]
+        let errors: FieldErrors
         let feed: String
     }
 
@@ -64,7 +64,7 @@ struct ReminderController: RouteCollection {
         return "\(reminder.time), \(names)"
     }
 
-    private func render(_ req: Request, user: User, form: Form? = nil, editing: Reminder? = nil, errors: [String: String] = [:]) async throws -> Response {
+    private func render(_ req: Request, user: User, form: Form? = nil, editing: Reminder? = nil, errors: FieldErrors = [:]) async throws -> Response {
         let reminders = try await Reminder.query(on: req.db).filter(\.$user.$id == user.requireID()).sort(\.$time).all()
         let form =
             form
@@ -110,7 +110,7 @@ struct ReminderController: RouteCollection {
         let user = try req.requireUser()
         let existing = req.parameters.get("id") == nil ? nil : try await own(req, user)
         let form = try req.content.decode(Form.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let title = AccountRules.collapseWhitespace(form.title ?? "")
         if title.isEmpty { errors["title"] = "Say what to be reminded of" } else if title.count > 80 { errors["title"] = "Keep it to 80 characters" }
         let time = (form.time ?? "").trimmingCharacters(in: .whitespaces)

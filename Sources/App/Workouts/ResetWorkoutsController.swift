@@ -19,10 +19,10 @@ struct ResetWorkoutsController: RouteCollection {
         let goals: String
         let reminders: String
         let username: String
-        let error: String?
+        let errors: FieldErrors
     }
 
-    private func render(_ req: Request, user: User, error: String? = nil) async throws -> Response {
+    private func render(_ req: Request, user: User, errors: FieldErrors = [:]) async throws -> Response {
         let userID = try user.requireID()
         let sql = req.db as! any SQLDatabase
         var samples = 0
@@ -38,8 +38,8 @@ struct ResetWorkoutsController: RouteCollection {
             samples: samples.counted("recorded sample"),
             goals: try await Goal.query(on: req.db).filter(\.$user.$id == userID).count().counted("goal"),
             reminders: try await Reminder.query(on: req.db).filter(\.$user.$id == userID).count().counted("reminder"),
-            username: user.username, error: error)
-        return try await req.view.render("workouts/reset", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+            username: user.username, errors: errors)
+        return try await req.view.render("workouts/reset", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
     func page(req: Request) async throws -> Response {
@@ -52,9 +52,10 @@ struct ResetWorkoutsController: RouteCollection {
         guard typed.lowercased() == user.username.lowercased() else {
             return try await render(
                 req, user: user,
-                error: typed.isEmpty
-                    ? "Type your username to confirm."
-                    : "That is not your username; nothing was deleted.")
+                errors: [
+                    "username": typed.isEmpty
+                        ? "Type your username to confirm." : "That is not your username; nothing was deleted."
+                ])
         }
         let userID = try user.requireID()
         try await req.db.transaction { db in

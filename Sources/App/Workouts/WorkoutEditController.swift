@@ -41,7 +41,7 @@ struct WorkoutEditController: RouteCollection {
         let backLabel: String
         let isNew: Bool
         let form: Form
-        let errors: [String: String]
+        let errors: FieldErrors
         let sports: [Option]
         let visibilities: [Option]
         let distanceUnit: String
@@ -52,7 +52,7 @@ struct WorkoutEditController: RouteCollection {
         (.private, "Only me"), (.followers, "People who follow me"), (.public, "Everyone signed in and visitors"),
     ]
 
-    private func render(_ req: Request, user: User, form: Form, errors: [String: String], workout: Workout?) async throws -> Response {
+    private func render(_ req: Request, user: User, form: Form, errors: FieldErrors, workout: Workout?) async throws -> Response {
         let id = try workout?.requireID()
         let page = Page(
             layout: req.layout(title: workout == nil ? "Add a workout" : "Edit workout", section: .workouts),
@@ -80,7 +80,7 @@ struct WorkoutEditController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         var form = try req.content.decode(Form.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let sport = WorkoutSport(rawValue: form.sport ?? "")
         if sport == nil { errors["sport"] = "Choose a sport from the list" }
         let start = LocalTime.instant(day: form.day ?? "", time: form.time ?? "", zone: user.timeZone)
@@ -156,7 +156,7 @@ struct WorkoutEditController: RouteCollection {
     func update(req: Request) async throws -> Response {
         let (user, workout) = try await own(req)
         var form = try req.content.decode(Form.self)
-        var errors: [String: String] = [:]
+        var errors: FieldErrors = [:]
         let name = AccountRules.collapseWhitespace(form.name ?? "")
         if name.isEmpty { errors["name"] = "Give the workout a name" } else if name.count > 100 { errors["name"] = "Keep the name to 100 characters" }
         let sport = WorkoutSport(rawValue: form.sport ?? "")
@@ -184,7 +184,7 @@ struct WorkoutEditController: RouteCollection {
         return req.redirect(to: .workout(try workout.requireID()))
     }
 
-    static func notes(_ raw: String?, _ errors: inout [String: String]) -> String? {
+    static func notes(_ raw: String?, _ errors: inout FieldErrors) -> String? {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if text.count > 2000 { errors["notes"] = "Keep notes to 2,000 characters" }
         return text.isEmpty ? nil : text
