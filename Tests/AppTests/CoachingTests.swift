@@ -98,6 +98,10 @@ struct CoachingTests {
             let commentID = try #require(try await WorkoutComment.query(on: app.db).first()?.id).uuidString.lowercased()
             // Only the author edits or deletes it.
             #expect(try await ana.get("/workouts/\(workout)/comments/\(commentID)/edit").status == .notFound)
+            // The author's edit page leads back to the comment in place.
+            let editPage = try await cora.get("/workouts/\(workout)/comments/\(commentID)/edit")
+            #expect(editPage.status == .ok)
+            #expect(editPage.contains(#"href="/workouts/\#(workout)#comment-\#(commentID)""#))
             #expect(
                 try await cora.post(
                     "/workouts/\(workout)/comments/\(commentID)/edit", [("body", "Great pace.")], csrfFrom: "/workouts/\(workout)/comments/\(commentID)/edit"

@@ -102,14 +102,14 @@ struct AccountController: RouteCollection {
     }
 
     func loginPage(req: Request) async throws -> Response {
-        let next = Self.safeNext(req.query[String.self, at: "next"])
+        let next = SiteURL.safeNext(req.query[String.self, at: "next"])
         if req.currentUser != nil { return req.redirect(to: next) }
         return try await renderLogin(req, login: "", next: next, error: nil, status: .ok)
     }
 
     func login(req: Request) async throws -> Response {
         let form = try req.content.decode(LoginForm.self)
-        let next = Self.safeNext(form.next)
+        let next = SiteURL.safeNext(form.next)
         let login = (form.login ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let password = form.password ?? ""
         guard !login.isEmpty, !password.isEmpty else {
@@ -150,16 +150,6 @@ struct AccountController: RouteCollection {
     private func renderLogin(_ req: Request, login: String, next: String, error: String?, status: HTTPStatus) async throws -> Response {
         let page = LoginPage(layout: req.layout(title: "Sign in", hasForms: true), login: login, next: next, error: error)
         return try await req.view.render("accounts/login", page).encodeResponse(status: status, for: req)
-    }
-
-    /// Only paths on this site: "//evil.example" and "https://…" would send people elsewhere.
-    /// A same-site path to go to after signing in, or "/". Only visible ASCII is accepted: browsers drop
-    /// tabs and line breaks from addresses, so "/<TAB>/evil.example" would become "//evil.example", another site.
-    static func safeNext(_ raw: String?) -> String {
-        guard let raw, raw.utf8.count <= 2_000, raw.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }),
-            raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\")
-        else { return "/" }
-        return raw
     }
 }
 

@@ -53,16 +53,6 @@ enum AccountExport {
         }
     }
 
-    /// The raw sample tables and their columns, exported as they are stored.
-    private static let sampleTables: [(table: String, columns: [(name: String, kind: SampleTable.Column.Kind)])] = [
-        ("heart_rate_samples", [("bpm", .integer)]),
-        ("rr_intervals", [("ms", .real)]),
-        ("location_samples", [("lat", .real), ("lon", .real), ("ele", .real), ("accuracy", .real), ("speed", .real)]),
-        ("cadence_samples", [("rpm", .integer)]),
-        ("step_samples", [("count", .integer)]),
-        ("motion_samples", [("activity", .text), ("confidence", .integer)]),
-    ]
-
     static func write(for userID: UUID, on db: any Database, config: AppConfig) async throws {
         guard let user = try await User.find(userID, on: db) else { return }
         let final = path(for: userID, config: config)
@@ -73,7 +63,10 @@ enum AccountExport {
         }
         do {
             let zip = try ZipWriter { try handle.write(contentsOf: $0) }
-            try await fill(zip, user: user, on: db, config: config)
+            let archive = AccountArchive(userID: userID, db: db, config: config, zip: zip)
+            try archive.add("README.txt", text: readme)
+            try await writeProfile(of: user, to: archive)
+            for feature in Features.all { try await feature.exportAccount(archive) }
             try zip.finish()
             try handle.synchronize()
             try handle.close()
@@ -88,13 +81,6 @@ enum AccountExport {
             return
         }
         guard rename(temporary, final) == 0 else { throw Abort(.internalServerError, reason: "Could not finish the export file.") }
-    }
-
-    private static func json(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return Array(try encoder.encode(value))
     }
 
     private struct Profile: Encodable {
@@ -113,171 +99,39 @@ enum AccountExport {
         let createdAt: Date?
     }
 
-    private static func fill(_ zip: ZipWriter, user: User, on db: any Database, config: AppConfig) async throws {
-        let userID = try user.requireID()
-        try zip.add("README.txt", Array(readme.utf8))
-
+    private static func writeProfile(of user: User, to archive: AccountArchive) async throws {
+        let userID = archive.userID, db = archive.db
         let sports = try await UserSport.query(on: db).filter(\.$user.$id == userID).all().map(\.sport)
         let following = try await Follow.query(on: db).filter(\.$follower.$id == userID).with(\.$followee).all().map(\.followee.username)
         let followers = try await Follow.query(on: db).filter(\.$followee.$id == userID).with(\.$follower).all().map(\.follower.username)
-        try zip.add(
+        try archive.add(
             "profile.json",
-            json(
-                Profile(
-                    username: user.username, displayName: user.displayName, email: user.email, bio: user.bio, birthDate: user.birthDate,
-                    gender: user.gender.rawValue, heightCm: user.heightCm, weightKg: user.weightKg, homeName: user.homeName,
-                    homeLatitude: user.homeLat, homeLongitude: user.homeLon, timeZone: user.timeZone, units: user.units.rawValue,
-                    visibility: user.visibility.rawValue, continuousHeartRate: user.continuousHeartRate, maxHeartRate: user.maxHeartRate,
-                    restingHeartRate: user.restingHeartRate, zoneBasis: user.zoneBasis, zonePercents: user.zonePercents,
-                    sports: sports, following: following.sorted(), followers: followers.sorted(), createdAt: user.createdAt
-                )))
-        try zip.add("settings/goals.json", json(try await Goal.query(on: db).filter(\.$user.$id == userID).all()))
-        try zip.add("settings/reminders.json", json(try await Reminder.query(on: db).filter(\.$user.$id == userID).all()))
-        try zip.add("settings/privacy_zones.json", json(try await SavedPrivacyZone.query(on: db).filter(\.$user.$id == userID).all()))
-        try zip.add(
-            "settings/devices.json",
-            json(
-                try await DeviceToken.query(on: db).filter(\.$user.$id == userID).all()
-                    .map {
-                        ["name": $0.name, "last_used_at": $0.lastUsedAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? ""]
-                    }))
-        try zip.add("routes.json", json(try await Route.query(on: db).filter(\.$user.$id == userID).all()))
-
-        // Workouts: the stored record, and the track as GPX (when it has positions) and CSV.
-        let workouts = try await Workout.query(on: db).filter(\.$user.$id == userID).sort(\.$startMS).all()
-        try zip.add("workouts.json", json(workouts))
-        for workout in workouts {
-            guard let timeline = try await WorkoutTimeline.load(workout, ownerView: true, on: db), !timeline.points.isEmpty else { continue }
-            let day = SampleTime.rfc3339(milliseconds: workout.startMS).prefix(10)
-            let name =
-                "workouts/\(day)-\(Slug.make(workout.name).isEmpty ? "workout" : Slug.make(workout.name))-\(try workout.requireID().uuidString.lowercased().prefix(8))"
-            if timeline.points.contains(where: { $0.latitude != nil }) {
-                try zip.add(
-                    name + ".gpx",
-                    Array(
-                        WorkoutExport.gpx(
-                            workout, points: timeline.points,
-                            segmentStarts: workout.segmentStarts(in: timeline.points)
-                        ).utf8))
-            }
-            try zip.add(name + ".csv", Array(WorkoutExport.csv(timeline.points).utf8))
-        }
-        try await writeSamples(zip, userID: userID, on: db)
-
-        // Photos: the originals as uploaded (they are the person's own), and what is known of them.
-        let photos = try await Photo.query(on: db).filter(\.$owner.$id == userID).sort(\.$createdAt).all()
-        try zip.add("photos.json", json(photos))
-        for photo in photos {
-            if let bytes = FileManager.default.contents(atPath: PhotoStore.originalPath(photo.originalFile, config: config)) {
-                try zip.add("photos/" + photo.originalFile, Array(bytes), modified: photo.createdAt ?? Date())
-            }
-        }
-        try zip.add("challenges/sent.json", json(try await Challenge.query(on: db).filter(\.$sender.$id == userID).all()))
-        try zip.add("challenges/replies.json", json(try await ChallengeResponse.query(on: db).filter(\.$user.$id == userID).all()))
-        try zip.add("comments.json", json(try await WorkoutComment.query(on: db).filter(\.$author.$id == userID).all()))
-
-        let memberships = try await Membership.query(on: db).filter(\.$user.$id == userID).with(\.$team).all()
-        try zip.add(
-            "teams.json",
-            json(
-                memberships.map {
-                    [
-                        "team": $0.team.name, "slug": $0.team.slug, "role": $0.role.rawValue,
-                        "since": $0.createdAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? "",
-                    ]
-                }))
-        // A game's place only where the person may see it (not while a protected game's organiser
-        // has yet to accept them), as on the game's page.
-        let answers = try await GamePlayer.query(on: db).filter(\.$user.$id == userID).with(\.$game).all()
-        try zip.add(
-            "games.json",
-            json(
-                answers.map { answer in
-                    let game = answer.game
-                    let showPlace = GameAccess.canSeeExactPlace(
-                        privacy: game.privacy, isMember: game.$team.id != nil && answer.status != .requested,
-                        isOrganiser: game.$organiser.id == userID, holdsPlace: answer.status == .joined)
-                    return [
-                        "game": game.id?.uuidString.lowercased() ?? "", "sport": game.sport, "place": showPlace ? game.placeName ?? "" : "",
-                        "starts_at": SampleTime.rfc3339(milliseconds: Int64(game.startsAt.timeIntervalSince1970 * 1000)), "answer": answer.status.rawValue,
-                    ]
-                }))
-        // A request held back from a child is theirs to never see, and looks sent to the coach.
-        let grants = try await CoachGrant.query(on: db).group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }
-            .with(\.$coach).with(\.$athlete).all()
-            .filter { !($0.held && $0.$athlete.id == userID) }
-        try zip.add(
-            "coaching/grants.json",
-            json(
-                grants.map {
-                    [
-                        "coach": $0.coach.username, "athlete": $0.athlete.username, "status": $0.status.rawValue,
-                        "accepted_at": $0.acceptedAt.map { SampleTime.rfc3339(milliseconds: Int64($0.timeIntervalSince1970 * 1000)) } ?? "",
-                    ]
-                }))
-        try zip.add(
-            "coaching/plans.json",
-            json(
-                try await PlannedWorkout.query(on: db)
-                    .group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }.sort(\.$day).all()))
+            json: Profile(
+                username: user.username, displayName: user.displayName, email: user.email, bio: user.bio, birthDate: user.birthDate,
+                gender: user.gender.rawValue, heightCm: user.heightCm, weightKg: user.weightKg, homeName: user.homeName,
+                homeLatitude: user.homeLat, homeLongitude: user.homeLon, timeZone: user.timeZone, units: user.units.rawValue,
+                visibility: user.visibility.rawValue, continuousHeartRate: user.continuousHeartRate, maxHeartRate: user.maxHeartRate,
+                restingHeartRate: user.restingHeartRate, zoneBasis: user.zoneBasis, zonePercents: user.zonePercents,
+                sports: sports, following: following.sorted(), followers: followers.sorted(), createdAt: user.createdAt
+            ))
     }
 
-    /// One CSV per sample table, read in pages along the table's key so no page is held long.
-    private static func writeSamples(_ zip: ZipWriter, userID: UUID, on db: any Database) async throws {
-        let sql = db as! any SQLDatabase
-        for (table, columns) in sampleTables {
-            try zip.begin("samples/\(table).csv")
-            try zip.write(Array((["time"] + columns.map(\.name)).joined(separator: ",").utf8) + [0x0A])
-            var after = Int64.min
-            while true {
-                let list = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                let rows = try await sql.raw(
-                    """
-                    SELECT t, \(unsafeRaw: list) FROM \(ident: table) WHERE user_id = \(bind: userID) AND t > \(bind: after) ORDER BY t LIMIT 5000
-                    """
-                ).all()
-                guard let last = rows.last else { break }
-                var text = ""
-                for row in rows {
-                    var fields = [SampleTime.rfc3339(milliseconds: try row.decode(column: "t", as: Int64.self))]
-                    for column in columns {
-                        switch column.kind {
-                        case .integer: fields.append((try row.decode(column: column.name, as: Int?.self)).map(String.init) ?? "")
-                        case .real: fields.append((try row.decode(column: column.name, as: Double?.self)).map { String($0) } ?? "")
-                        case .text: fields.append(Self.csvField(try row.decode(column: column.name, as: String?.self) ?? ""))
-                        }
-                    }
-                    text += fields.joined(separator: ",") + "\n"
-                }
-                try zip.write(Array(text.utf8))
-                after = try last.decode(column: "t", as: Int64.self)
-            }
-            try zip.end()
-        }
+    /// The export's README: Accounts' own files, then each feature's, in the order features are listed.
+    private static var readme: String {
+        let entries =
+            [ArchiveEntry(path: "profile.json", holds: "your profile, sports, who you follow and who follows you")]
+            + Features.all.flatMap { $0.archiveEntries }
+        let width = (entries.map(\.path.count).max() ?? 0) + 2
+        let lines = entries.map { $0.path.padding(toLength: width, withPad: " ", startingAt: 0) + $0.holds }
+        return """
+            Your Fieldhouse data
+            ====================
+
+            \(lines.joined(separator: "\n"))
+
+            The files you imported (GPX, TCX, FIT) are not kept by the server, only what was read from them;
+            the GPX files here are made from that.
+
+            """
     }
-
-    private static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-    }
-
-    private static let readme = """
-        Your Fieldhouse data
-        ====================
-
-        profile.json              your profile, sports, who you follow and who follows you
-        settings/                 goals, reminders, privacy zones, devices (their names; tokens are never kept)
-        routes.json               routes you saved
-        workouts.json             every workout as stored (times are milliseconds since 1970, UTC)
-        workouts/                 each workout's track: GPX 1.1 (with heart rate and cadence) and CSV
-        samples/                  every sample recorded for you, one CSV per kind, times in UTC
-        photos.json, photos/      your challenge and reply photos, as you uploaded them
-        challenges/               challenges you sent and replies you made
-        comments.json             comments you wrote on workouts
-        teams.json, games.json    your teams and roles, and your answers and places in games
-        coaching/                 coaching permissions and plans, as coach or athlete
-
-        The files you imported (GPX, TCX, FIT) are not kept by the server, only what was read from them;
-        the GPX files here are made from that.
-
-        """
 }

@@ -11,6 +11,8 @@ extension SiteURL {
     static func avatar(username: String) -> SiteURL { SiteURL("u", username, "avatar") }
     static func followers(username: String) -> SiteURL { SiteURL("u", username, "followers") }
     static func following(username: String) -> SiteURL { SiteURL("u", username, "following") }
+    /// A private calendar feed: the token is the secret that opens it.
+    static func calendarFeed(token: String) -> SiteURL { SiteURL("calendar", token + ".ics") }
     static let settings = SiteURL("settings")
     static let profileSettings = SiteURL("settings", "profile")
     static let avatarSettings = SiteURL("settings", "avatar")
@@ -18,4 +20,14 @@ extension SiteURL {
     static let passwordSettings = SiteURL("settings", "password")
     static let exportSettings = SiteURL("settings", "export")
     static let deleteAccountSettings = SiteURL("settings", "delete-account")
+
+    /// Only paths on this site: "//evil.example" and "https://…" would send people elsewhere.
+    /// A same-site path to go to after signing in, or "/". Only visible ASCII is accepted: browsers drop
+    /// tabs and line breaks from addresses, so "/<TAB>/evil.example" would become "//evil.example", another site.
+    static func safeNext(_ raw: String?) -> String {
+        guard let raw, raw.utf8.count <= 2_000, raw.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }),
+            raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\")
+        else { return "/" }
+        return raw
+    }
 }

@@ -11,19 +11,11 @@ struct DeleteAccountController: RouteCollection {
         routes.post("settings", "delete-account", use: delete)
     }
 
-    struct TeamFate: Encodable {
-        let name: String
-        let url: String
-        /// The manager who becomes owner; nil when the team is deleted.
-        let successor: String?
-    }
-
     struct Page: Encodable {
         let layout: Layout
         let username: String
-        let teams: [TeamFate]
-        let leagues: [String]
-        let upcomingPickups: Int
+        /// What happens to teams, leagues and games others share with them.
+        let notices: [DeletionNotice]
         let errors: FieldErrors
     }
 
@@ -38,16 +30,13 @@ struct DeleteAccountController: RouteCollection {
 
     private func render(_ req: Request, user: User, errors: FieldErrors) async throws -> View {
         let userID = try user.requireID()
-        let steps = try await TeamSuccession.plan(for: userID, on: req.db)
-        let leagues = try await League.query(on: req.db).filter(\.$manager.$id == userID).sort(\.$name).all().map(\.name)
-        let pickups = try await Game.query(on: req.db).filter(\.$organiser.$id == userID).filter(\.$team.$id == nil)
-            .filter(\.$status == .scheduled).filter(\.$startsAt > Date()).count()
+        var notices: [DeletionNotice] = []
+        for feature in Features.all { notices += try await feature.deletionNotices(for: userID, on: req.db) }
         return try await req.view.render(
             "accounts/settings_delete",
             Page(
                 layout: req.layout(title: "Delete account", section: .settings, hasForms: true), username: user.username,
-                teams: steps.map { TeamFate(name: $0.team.name, url: SiteURL.team(slug: $0.team.slug).path, successor: $0.successor?.displayName) },
-                leagues: leagues, upcomingPickups: pickups, errors: errors
+                notices: notices, errors: errors
             ))
     }
 
@@ -83,36 +72,27 @@ struct DeleteAccountController: RouteCollection {
     }
 }
 
-/// Removes a person completely: their rows (most go by ON DELETE CASCADE from `users`), the places
-/// they held in upcoming games (so counts stay right and the waiting list moves up), their teams'
-/// succession, and their files: avatar, photos they took, and the photos of replies to challenges
-/// they sent.
+/// Removes a person completely: their rows (most go by ON DELETE CASCADE from `users`), what each
+/// feature must undo first (`Feature.deleteAccount`: places in games, teams handed on, challenges
+/// and photos), and their files once that is committed: what the features name, their avatar and
+/// any export.
 enum AccountDeletion {
     static func delete(_ user: User, on db: any Database, config: AppConfig) async throws {
         let userID = try user.requireID()
-        let photos: [Photo] = try await db.transaction { db in
-            try await TeamSuccession.apply(for: userID, on: db)
-            // Places in games others organise are given up the normal way first.
-            let places = try await GamePlayer.query(on: db).filter(\.$user.$id == userID).with(\.$game).all()
-            for place in places where place.game.$organiser.id != userID && place.game.startsAt > Date() {
-                try await GameRoster.remove(userID: userID, from: place.game, on: db)
+        let afterwards: [AfterDeletion] = try await db.transaction { db in
+            var afterwards: [AfterDeletion] = []
+            for feature in Features.all {
+                afterwards.append(try await feature.deleteAccount(of: userID, on: db, config: config))
             }
-            try await Challenge.forgetPerson(userID, on: db)
-            var photos: [Photo] = []
-            for challenge in try await Challenge.query(on: db).filter(\.$sender.$id == userID).all() {
-                photos += try await challenge.deleteWithReplies(on: db)
-            }
-            let own = try await Photo.query(on: db).filter(\.$owner.$id == userID).all().map { try $0.requireID() }
-            photos += try await PhotoStore.deleteRows(own, on: db)
             // Failed sign-ins are kept under the name or e-mail typed, not the id.
             let prefixes = [user.username, user.email].map { "account:\($0.lowercased())@" }
             let attempts = try await LoginAttempt.query(on: db).filter(\.$key, .custom("LIKE"), "account:%").all()
                 .filter { attempt in prefixes.contains { attempt.key.hasPrefix($0) } }
             try await LoginAttempt.query(on: db).filter(\.$id ~~ attempts.compactMap(\.id)).delete()
             try await user.delete(on: db)
-            return photos
+            return afterwards
         }
-        PhotoStore.removeFiles(of: photos, config: config)
+        for work in afterwards { work() }
         AvatarStore.remove(user.avatarFile, config: config)
         let export = AccountExport.path(for: userID, config: config)
         for path in [export, export + ".part"] { try? FileManager.default.removeItem(atPath: path) }

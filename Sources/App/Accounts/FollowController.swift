@@ -13,7 +13,7 @@ struct FollowController: RouteCollection {
 
     func follow(req: Request) async throws -> Response {
         let viewer = try req.requireUser()
-        let (target, relation) = try await ProfileController.visiblePerson(req)
+        let (target, relation) = try await PersonLoader.visible(req)
         guard !relation.isSelf else {
             throw Abort(.unprocessableEntity, reason: "You cannot follow yourself.")
         }
@@ -35,7 +35,7 @@ struct FollowController: RouteCollection {
 
     func unfollow(req: Request) async throws -> Response {
         let viewer = try req.requireUser()
-        let (target, _) = try await ProfileController.visiblePerson(req)
+        let (target, _) = try await PersonLoader.visible(req)
         try await Follow.query(on: req.db)
             .filter(\.$follower.$id == viewer.requireID())
             .filter(\.$followee.$id == target.requireID())
@@ -117,7 +117,7 @@ struct FollowController: RouteCollection {
     /// Back to the page the button was on when that page is ours, else a sensible default.
     static func back(_ req: Request, fallback: String) -> String {
         guard let back = try? req.content.get(String.self, at: "back") else { return fallback }
-        let safe = AccountController.safeNext(back)
+        let safe = SiteURL.safeNext(back)
         return safe == "/" && back != "/" ? fallback : safe
     }
 }

@@ -22,37 +22,18 @@ struct ProfileController: RouteCollection {
         let gender: String?
         let homeName: String?
         let sports: [SportLine]
-        let teams: [TeamLine]
         let followers: Int
         let following: Int
-        /// Challenge points (see `Scoreboard`), for those who may see the full profile.
-        let challengeScore: String?
+        /// What the features add (teams, challenge points), for those who may see the full profile.
+        let parts: ProfileParts
         let memberSince: String
         let visibilityNote: String?
         let signInToFollow: String?
     }
 
-    struct TeamLine: Encodable {
-        let slug: String
-        let name: String
-        let role: String
-    }
-
     struct SportLine: Encodable {
         let sport: String
         let skill: String
-    }
-
-    /// Loads the person named in the URL together with how the viewer relates to them, or 404 when
-    /// the viewer may not know they exist.
-    static func visiblePerson(_ req: Request) async throws -> (User, ProfilePolicy.Relation) {
-        let username = (req.parameters.get("username") ?? "").lowercased()
-        guard let user = try await User.query(on: req.db).filter(\.$username == username).first() else {
-            throw Abort(.notFound)
-        }
-        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], on: req.db).relation(to: user)
-        guard ProfilePolicy.canSeeExists(user, relation) else { throw Abort(.notFound) }
-        return (user, relation)
     }
 
     func profile(req: Request) async throws -> View {
@@ -91,9 +72,8 @@ struct ProfileController: RouteCollection {
             gender: full && user.gender != .unspecified ? user.gender.label : nil,
             homeName: full ? user.homeName : nil,
             sports: sports,
-            teams: full ? try await Self.listedTeams(of: user.requireID(), on: req.db) : [],
             followers: counts.0, following: counts.1,
-            challengeScore: full ? String(try await Scoreboard.score(of: user.requireID(), on: req.db)) : nil,
+            parts: full ? try await Self.parts(of: user.requireID(), on: req.db) : ProfileParts(),
             memberSince: Self.monthYear(user.createdAt ?? Date()),
             visibilityNote: note,
             signInToFollow: req.currentUser == nil ? SiteURL.login(next: .person(username: user.username)) : nil
@@ -101,22 +81,14 @@ struct ProfileController: RouteCollection {
         return try await req.view.render("accounts/profile", page)
     }
 
-    /// The person's public and protected teams. Private teams never appear on a profile, not even
-    /// to someone who plays in them too: the profile is not the place to reveal them.
-    static func listedTeams(of userID: UUID, on db: any Database) async throws -> [TeamLine] {
-        try await (db as! any SQLDatabase).raw(
-            """
-            SELECT t.slug, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
-            WHERE m.user_id = \(bind: userID) AND t.privacy <> \(bind: Team.Privacy.private.rawValue)
-            ORDER BY t.name
-            """
-        ).all().map { row in
-            TeamLine(
-                slug: try row.decode(column: "slug", as: String.self),
-                name: try row.decode(column: "name", as: String.self),
-                role: Membership.Role(rawValue: try row.decode(column: "role", as: String.self))?.label ?? ""
-            )
+    static func parts(of userID: UUID, on db: any Database) async throws -> ProfileParts {
+        var all = ProfileParts()
+        for feature in Features.all {
+            let parts = try await feature.profileParts(of: userID, on: db)
+            all.counts += parts.counts
+            all.lists += parts.lists
         }
+        return all
     }
 
     /// "November 2026". Built by hand: Foundation's formatters are costly to create per request.
@@ -127,7 +99,7 @@ struct ProfileController: RouteCollection {
     }
 
     func avatar(req: Request) async throws -> Response {
-        let (user, relation) = try await Self.visiblePerson(req)
+        let (user, relation) = try await PersonLoader.visible(req)
         guard ProfilePolicy.canViewProfile(user, relation), let file = user.avatarFile,
             let format = AvatarStore.format(ofFile: file)
         else { throw Abort(.notFound) }
@@ -148,7 +120,7 @@ struct ProfileController: RouteCollection {
     }
 
     func followList(req: Request, direction: PeopleQueries.Direction) async throws -> View {
-        let (user, relation) = try await Self.visiblePerson(req)
+        let (user, relation) = try await PersonLoader.visible(req)
         guard ProfilePolicy.canViewProfile(user, relation) else { throw Abort(.notFound) }
         var pager = Pager(req: req)
         let rows = try await PeopleQueries.follows(of: user, direction: direction, viewer: req.currentUser, pager: pager, on: req.db)

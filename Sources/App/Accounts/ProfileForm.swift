@@ -68,8 +68,8 @@ struct ProfileForm: Content {
 
         let place = AccountRules.collapseWhitespace(home_name ?? "")
         if place.count > 80 { errors["home_name"] = "Keep the place name to 80 characters or fewer" }
-        let lat = Attributes.coordinate(home_lat, range: -90...90, axis: "latitude")
-        let lon = Attributes.coordinate(home_lon, range: -180...180, axis: "longitude")
+        let lat = FormNumber.coordinate(home_lat, range: -90...90, axis: "latitude")
+        let lon = FormNumber.coordinate(home_lon, range: -180...180, axis: "longitude")
         errors["home_lat"] = lat.error
         errors["home_lon"] = lon.error
         if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {

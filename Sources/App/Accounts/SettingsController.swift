@@ -120,7 +120,7 @@ struct SettingsController: RouteCollection {
     private func renderAvatar(_ req: Request, user: User, error: String?) async throws -> View {
         let page = AvatarPage(
             layout: req.layout(title: "Your picture", section: .settings),
-            avatarURL: user.avatarFile == nil ? nil : SiteURL.avatar(username: user.username).path + "?v=\(user.avatarFile!.prefix(8))",
+            avatarURL: user.avatarFile.map { SiteURL.avatar(username: user.username).with([("v", String($0.prefix(8)))]) },
             error: error, maxMB: req.application.config.maxUploadBytes / 1024 / 1024
         )
         return try await req.view.render("accounts/settings_avatar", page)

@@ -113,7 +113,7 @@ struct ChallengeController: RouteCollection {
                 }
                 try await Notification.send(
                     to: recipients.compactMap { byUsername[$0]?.id }, from: user.id, kind: .challengeReceived,
-                    text: "\(user.displayName) challenged you: \(Self.excerpt(form.caption))", link: challenge.url, on: db
+                    text: "\(user.displayName) challenged you: \(Format.excerpt(form.caption))", link: challenge.url, on: db
                 )
                 return challenge
             }
@@ -127,10 +127,6 @@ struct ChallengeController: RouteCollection {
             await receiver.discard()
             throw error
         }
-    }
-
-    static func excerpt(_ text: String) -> String {
-        text.count <= 60 ? text : String(text.prefix(57)) + "…"
     }
 
     // MARK: Page

@@ -80,7 +80,7 @@ struct ResponseController: RouteCollection {
                     try await response.create(on: db)
                     try await Notification.send(
                         to: [challenge.$sender.id], from: user.id, kind: .challengeReply,
-                        text: "\(user.displayName) replied to your challenge “\(ChallengeController.excerpt(challenge.caption))”",
+                        text: "\(user.displayName) replied to your challenge “\(Format.excerpt(challenge.caption))”",
                         link: challenge.url, on: db
                     )
                     return try photo.requireID()
@@ -149,8 +149,8 @@ struct ResponseController: RouteCollection {
             }
             let text =
                 accept
-                ? "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was accepted with \(input.stars!) star\(input.stars == 1 ? "" : "s")."
-                : "Your reply to “\(ChallengeController.excerpt(challenge.caption))” was not accepted: \(reason)"
+                ? "Your reply to “\(Format.excerpt(challenge.caption))” was accepted with \(input.stars!) star\(input.stars == 1 ? "" : "s")."
+                : "Your reply to “\(Format.excerpt(challenge.caption))” was not accepted: \(reason)"
             try await Notification.send(to: [response.$user.id], from: challenge.$sender.id, kind: .challengeJudged, text: text, link: challenge.url, on: db)
             return true
         }

@@ -14,18 +14,10 @@ struct CoachAthleteController: RouteCollection {
         athlete.post("plans", ":id", "delete", use: deletePlan)
     }
 
-    struct Item: Encodable {
-        let text: String
-        let url: String?
-        let planID: String?
-        let grade: String?
-        let gradeLabel: String?
-    }
-
     struct Day: Encodable {
         let label: String
         let today: Bool
-        let items: [Item]
+        let items: [TrainingItem]
     }
 
     struct Week: Encodable {
@@ -109,14 +101,14 @@ struct CoachAthleteController: RouteCollection {
             for index in 0..<7 {
                 let date = start.adding(days: index)
                 let key = date.description
-                var items: [Item] = []
+                var items: [TrainingItem] = []
                 for plan in plans where plan.day == key {
                     let grade = SquadTraining.compliance(of: plan, done: done, today: today.description)
                     var amount: [String] = []
                     if let duration = plan.duration { amount.append(Format.duration(duration)) }
                     if let distance = plan.distance { amount.append(format.distance(distance)) }
                     items.append(
-                        Item(
+                        TrainingItem(
                             text: "Planned: \(plan.sport.label) \(amount.joined(separator: ", "))" + (plan.description.isEmpty ? "" : " — \(plan.description)"),
                             url: nil, planID: plan.coach == coach.id ? plan.id.uuidString.lowercased() : nil,
                             grade: grade?.rawValue, gradeLabel: grade?.label))
@@ -125,7 +117,7 @@ struct CoachAthleteController: RouteCollection {
                     seconds += workout.duration_s
                     metres += workout.distance_m ?? 0
                     items.append(
-                        Item(
+                        TrainingItem(
                             text: "\((WorkoutSport(rawValue: workout.sport) ?? .other).label): \(workout.name), \(Format.duration(workout.duration_s))"
                                 + (workout.distance_m.map { ", \(format.distance($0))" } ?? ""),
                             url: SiteURL.workout(workout.id).path, planID: nil, grade: nil, gradeLabel: nil))

@@ -10,7 +10,7 @@ struct CoachWeekController: RouteCollection {
     }
 
     struct Cell: Encodable {
-        let items: [CoachAthleteController.Item]
+        let items: [TrainingItem]
     }
 
     struct Row: Encodable {
@@ -52,7 +52,7 @@ struct CoachWeekController: RouteCollection {
             var planned = 0, onPlan = 0
             let cells = days.map { day in
                 let key = day.description
-                var items: [CoachAthleteController.Item] = []
+                var items: [TrainingItem] = []
                 for plan in plans where plan.athlete == index && plan.day == key {
                     planned += 1
                     let grade = SquadTraining.compliance(of: plan, done: done, today: today.description)

@@ -16,6 +16,12 @@ enum Coaching: Feature {
         return squad > 0 ? ["Jonas now coaches \(squad) demo athletes, with plans and comments (sign in as jonas, open Coaching)."] : []
     }
 
+    static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] {
+        guard options.training else { return [] }
+        try await BenchCoaching.seed(app: app)
+        return ["Added bench_coach with 40 athletes, two years of workouts each."]
+    }
+
     static var settingsTabs: [SettingsTab] {
         [
             SettingsTab(order: 60, label: "Heart-rate zones", url: .zoneSettings),

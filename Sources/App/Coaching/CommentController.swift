@@ -19,6 +19,8 @@ struct CommentController: RouteCollection {
         let workoutID: String
         let workoutName: String
         let commentID: String
+        /// The comment in place on the workout page, for "back" and "cancel".
+        let backURL: String
         let body: String
         let errors: FieldErrors
     }
@@ -71,9 +73,11 @@ struct CommentController: RouteCollection {
     }
 
     private func renderEdit(_ req: Request, workout: Workout, comment: WorkoutComment, body: String, errors: FieldErrors = [:]) async throws -> Response {
+        let commentID = SiteURL.id(try comment.requireID())
         let page = EditPage(
-            layout: req.layout(title: "Edit comment"), workoutID: try workout.requireID().uuidString.lowercased(),
-            workoutName: workout.name, commentID: try comment.requireID().uuidString.lowercased(), body: body, errors: errors)
+            layout: req.layout(title: "Edit comment"), workoutID: SiteURL.id(try workout.requireID()),
+            workoutName: workout.name, commentID: commentID,
+            backURL: SiteURL.workout(try workout.requireID()).fragment("comment-" + commentID), body: body, errors: errors)
         return try await req.view.render("coaching/comment_edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 

@@ -5,16 +5,7 @@ import Foundation
 /// The conversation under a workout between the athlete and their coaches: who may take part,
 /// and the comments as pages show them.
 enum WorkoutComments {
-    /// One comment as the page shows it.
-    struct Item: Encodable {
-        let id: String
-        let author: String
-        let authorUsername: String
-        let when: String
-        let edited: Bool
-        let html: String
-        let mine: Bool
-    }
+    typealias Item = WorkoutConversation.Comment
 
     /// Whether `viewer` may read and write comments under `workout`: its athlete, or a coach of theirs.
     static func canTalk(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {

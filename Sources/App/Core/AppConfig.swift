@@ -19,7 +19,7 @@ public struct AppConfig: Sendable {
     public var port: Int
     public var baseURL: String
     /// A path as an address that works outside the site: in a calendar app, an e-mail, a device.
-    func absolute(_ url: SiteURL) -> String { baseURL + url.path }
+    func absolute(_ url: SiteURL, query: [(String, String?)] = []) -> String { baseURL + url.with(query) }
     public var maxUploadBytes: Int
     /// Activity files (GPX of a long ride can be tens of megabytes) are parsed in memory.
     public var maxActivityFileBytes: Int

@@ -1,3 +1,5 @@
+import FieldhouseKit
+import Fluent
 import SQLKit
 import Vapor
 
@@ -26,6 +28,28 @@ protocol Feature: Sendable {
 
     /// The feature's tabs on the settings pages.
     static var settingsTabs: [SettingsTab] { get }
+
+    /// What the feature puts in a person's export, for the export's README.
+    static var archiveEntries: [ArchiveEntry] { get }
+
+    /// Adds what the feature keeps about the person to their export.
+    static func exportAccount(_ archive: AccountArchive) async throws
+
+    /// Called inside the transaction that deletes a person, before their user row goes, for what
+    /// ON DELETE CASCADE cannot do (give up a place in a game the normal way, hand a team on).
+    /// Returns what to do once the deletion is committed.
+    static func deleteAccount(of userID: UUID, on db: any Database, config: AppConfig) async throws -> AfterDeletion
+
+    /// What the feature shows on a person's profile to those who may see all of it.
+    static func profileParts(of userID: UUID, on db: any Database) async throws -> ProfileParts
+
+    /// What deleting the person's account would do to things they share with others, told on the
+    /// delete-account page before they confirm.
+    static func deletionNotices(for userID: UUID, on db: any Database) async throws -> [DeletionNotice]
+
+    /// Events the feature adds to a person's own calendar feed (not a team's), in their time zone
+    /// and units: reminders, sessions a coach planned.
+    static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, on db: any Database) async throws -> [ICalendar.Event]
 }
 
 extension Feature {
@@ -34,6 +58,14 @@ extension Feature {
     static func resume(_ app: Application) async throws {}
     static var headerCounts: [HeaderCount] { [] }
     static var settingsTabs: [SettingsTab] { [] }
+    static var archiveEntries: [ArchiveEntry] { [] }
+    static func exportAccount(_ archive: AccountArchive) async throws {}
+    static func deleteAccount(of userID: UUID, on db: any Database, config: AppConfig) async throws -> AfterDeletion { {} }
+    static func profileParts(of userID: UUID, on db: any Database) async throws -> ProfileParts { ProfileParts() }
+    static func deletionNotices(for userID: UUID, on db: any Database) async throws -> [DeletionNotice] { [] }
+    static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, on db: any Database) async throws -> [ICalendar.Event] {
+        []
+    }
 }
 
 /// A number in the header (unread notifications, replies to judge), read as `layout.counts.<name>`.
@@ -67,4 +99,43 @@ struct BenchOptions: Sendable {
     var challenges = 0
     var articles = 0
     var training = false
+}
+
+/// What features add to a person's profile page, for those who may see all of it: numbers in the
+/// header line and lists below. Nothing private belongs here.
+struct ProfileParts: Encodable, Sendable {
+    /// "42 challenge points", linking to where they come from.
+    struct Count: Encodable, Sendable {
+        let number: String
+        let label: String
+        let url: String
+    }
+
+    /// A titled list, such as the person's teams.
+    struct List: Encodable, Sendable {
+        struct Item: Encodable, Sendable {
+            let text: String
+            let url: String
+            let badge: String
+        }
+
+        let heading: String
+        let items: [Item]
+    }
+
+    var counts: [Count] = []
+    var lists: [List] = []
+}
+
+/// A heading and lines for the delete-account page. A line is read part by part: a part with a
+/// `url` is a link, a `strong` part is emphasised.
+struct DeletionNotice: Encodable, Sendable {
+    struct Part: Encodable, Sendable {
+        let text: String
+        var url: String? = nil
+        var strong = false
+    }
+
+    let heading: String
+    let lines: [[Part]]
 }

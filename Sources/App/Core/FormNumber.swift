@@ -4,6 +4,15 @@ import FieldhouseKit
 /// or not, whole numbers where the field counts things, and the field's own message (with a hint when
 /// the number could be read two ways) put in `errors` under `field`.
 enum FormNumber {
+    /// A latitude or longitude field: the number, or the message to show under the field.
+    static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
+        var errors: FieldErrors = [:]
+        let value = FormNumber.read(
+            raw, in: range, field: axis,
+            message: "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))", errors: &errors)
+        return (value, errors[axis])
+    }
+
     static func read(
         _ raw: String?, in range: ClosedRange<Double>, whole: Bool = false, required: Bool = false,
         field: String, message: String, errors: inout FieldErrors

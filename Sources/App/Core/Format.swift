@@ -14,6 +14,11 @@ struct Format {
 
     static let metresPerMile = 1609.344
 
+    /// A short quote of someone's text, for a notification or a list line: 60 characters at most.
+    static func excerpt(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(57)) + "…"
+    }
+
     /// "1:02:03" or "45:12". Never traps: a value no workout can have reads as "–".
     static func duration(_ seconds: Double) -> String {
         guard let total = Int(exactly: seconds.rounded()), total >= 0, total < 100 * 365 * 86_400 else { return "–" }

@@ -6,7 +6,7 @@ import Vapor
 /// of the site's own pages. A template names the route as it is registered and gives its parameters
 /// in order, then any query as name and value in turn (`#url("/find", "what", "teams")`); the tag refuses a route the app does not have or a wrong number of parameters (so a
 /// renamed route fails the page's tests instead of leaving a dead link), escapes every value and
-/// writes ids lower-case, through the same `SiteURL` that Swift code uses.
+/// writes ids lower-case (in the path and the query), through the same `SiteURL` that Swift code uses.
 ///
 /// Swift code builds paths with the named constructors on `SiteURL`; templates link with this tag
 /// or with a URL their page context carries. Nothing writes `href="/..."` by hand
@@ -41,8 +41,9 @@ struct URLTag: LeafTag {
         // What is left is the query, as name and value in turn; an empty or missing value is left out.
         guard values.count.isMultiple(of: 2) else { throw Failure(description: "#url: \(pattern) has a query name without a value") }
         var query: [(String, String?)] = []
-        while let name = values.popFirst()?.string, let value = values.popFirst() {
-            query.append((name, value.isNil ? nil : value.string))
+        while let name = values.popFirst(), let value = values.popFirst() {
+            guard let name = name.string, !name.isEmpty else { throw Failure(description: "#url: \(pattern) has a query name that is not a word") }
+            query.append((name, value.isNil ? nil : value.string.map { UUID(uuidString: $0).map(SiteURL.id) ?? $0 }))
         }
         return .string(SiteURL(segments: segments).with(query))
     }

@@ -33,7 +33,7 @@ struct CalendarController: RouteCollection {
             name = "Fieldhouse: \(team.name)"
         }
         let rows = try await MyGames.load(for: ownerID, team: teamID, range: .feed(since: Date().addingTimeInterval(-180 * 86_400), limit: 2000), on: req.db)
-        let base = req.application.config.baseURL
+        let config = req.application.config
         let events = rows.map { row in
             // Someone still asking to join a protected game learns the place only once let in.
             let placeKnown = row.canSeeExactPlace(viewer: ownerID)
@@ -44,40 +44,23 @@ struct CalendarController: RouteCollection {
                 lines.append("You have not answered yet.")
             }
             if placeKnown, !row.description.isEmpty { lines.append(row.description) }
-            lines.append(base + SiteURL.game(row.id).path)
+            lines.append(config.absolute(.game(row.id)))
             return ICalendar.Event(
                 uid: "game-\(row.id.uuidString.lowercased())@fieldhouse", start: row.starts_at, durationMinutes: row.duration_minutes,
                 summary: row.title, description: lines.joined(separator: "\n"),
                 location: placeKnown ? row.place_name : nil,
                 latitude: placeKnown ? row.latitude : nil, longitude: placeKnown ? row.longitude : nil,
-                url: base + SiteURL.game(row.id).path, sequence: row.sequence, cancelled: row.isCancelled,
+                url: config.absolute(.game(row.id)), sequence: row.sequence, cancelled: row.isCancelled,
                 lastModified: row.updated_at
             )
         }
-        // The personal feed (not a team's) also carries the person's reminders and the sessions
-        // their coaches planned (from coaches they still have), as all-day events.
+        // The personal feed (not a team's) also carries what other features add: reminders, and
+        // sessions coaches planned.
         var reminders: [ICalendar.Event] = []
         if teamID == nil {
-            for reminder in try await Reminder.query(on: req.db).filter(\.$user.$id == ownerID).filter(\.$enabled == true).all() {
-                if let event = try reminder.calendarEvent(zone: owner.timeZone) { reminders.append(event) }
-            }
-            let coaches = try await CoachPolicy.coachIDs(of: ownerID, on: req.db)
-            let since = CalendarDate.today.adding(days: -60).description
-            let plans =
-                coaches.isEmpty
-                ? []
-                : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == ownerID)
-                    .filter(\.$coach.$id ~~ coaches).filter(\.$day >= since).with(\.$coach).all()
             let format = Format(owner)
-            for plan in plans {
-                let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
-                var event = ICalendar.Event(
-                    uid: "plan-\(try plan.requireID().uuidString.lowercased())@fieldhouse", start: Date(), durationMinutes: 0,
-                    summary: "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))",
-                    description: [plan.description, "Planned by \(plan.coach.displayName)"].filter { !$0.isEmpty }.joined(separator: "\n"),
-                    lastModified: plan.createdAt)
-                event.allDay = plan.day.replacingOccurrences(of: "-", with: "")
-                reminders.append(event)
+            for feature in Features.all {
+                reminders += try await feature.calendarEvents(for: ownerID, timeZone: owner.timeZone, format: format, on: req.db)
             }
         }
         let body = ICalendar(name: name, events: events + reminders).render()

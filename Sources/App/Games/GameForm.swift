@@ -105,8 +105,8 @@ struct GameForm: Content {
 
         let placeName = AccountRules.collapseWhitespace(place_name ?? "")
         if placeName.count > 120 { errors["place_name"] = "Keep the place name to 120 characters or fewer" }
-        let lat = Attributes.coordinate(latitude, range: -90...90, axis: "latitude")
-        let lon = Attributes.coordinate(longitude, range: -180...180, axis: "longitude")
+        let lat = FormNumber.coordinate(latitude, range: -90...90, axis: "latitude")
+        let lon = FormNumber.coordinate(longitude, range: -180...180, axis: "longitude")
         errors["latitude"] = lat.error
         errors["longitude"] = lon.error
         if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {

@@ -9,6 +9,4 @@ extension SiteURL {
     static let find = SiteURL("find")
     static let apiFind = SiteURL("api", "v1", "find")
     static let calendarSettings = SiteURL("settings", "calendar")
-    /// A private calendar feed: the token is the secret that opens it.
-    static func calendarFeed(token: String) -> SiteURL { SiteURL("calendar", token + ".ics") }
 }

@@ -1,29 +1,6 @@
 import FieldhouseKit
 import Vapor
 
-/// Collects an uploaded activity file in memory: files are parsed whole, and the largest one
-/// allowed is a small fraction of the server's memory.
-final class ActivityFileReceiver: UploadReceiver, @unchecked Sendable {
-    let filename: String
-    private(set) var bytes: [UInt8] = []
-
-    /// `expected`: the request's length when known, so a long file is not copied as the buffer grows.
-    init(filename: String, expected: Int? = nil) {
-        self.filename = filename
-        if let expected { bytes.reserveCapacity(expected) }
-    }
-
-    /// The bytes, handed over: the receiver keeps no copy.
-    func take() -> [UInt8] {
-        defer { bytes = [] }
-        return bytes
-    }
-
-    func receive(_ chunk: ByteBuffer) async throws { bytes.append(contentsOf: chunk.readableBytesView) }
-    func complete() async throws {}
-    func discard() async { bytes = [] }
-}
-
 /// `POST /api/v1/uploads`: one GPX, TCX or FIT file (or a .gz of one) from a device, in multipart
 /// `file` with optional `name`, `sport` and `external_id`. Processed at once; the answer says what
 /// it became.
@@ -59,9 +36,9 @@ struct UploadController: RouteCollection {
                 reason: form.emptyFiles["file"] != nil ? "The file is empty." : "Attach the file in a part named “file”.")
         }
         let options = try WorkoutImporter.Options(
-            name: WorkoutAPIController.name(form["name"]),
-            sport: form["sport"].flatMap { $0.isEmpty ? nil : $0 }.map(WorkoutAPIController.sport),
-            externalID: WorkoutAPIController.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
+            name: WorkoutFields.name(form["name"]),
+            sport: form["sport"].flatMap { $0.isEmpty ? nil : $0 }.map(WorkoutFields.sport),
+            externalID: WorkoutFields.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
             filename: String(file.filename.prefix(200)), maxExpandedBytes: maxBytes)
         let outcome = try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db)
         try await GoalProgress.announce(for: user, on: req.db)

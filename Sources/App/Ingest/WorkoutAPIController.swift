@@ -6,8 +6,6 @@ import Vapor
 /// `GET /api/v1/workouts?since=`, `GET /api/v1/workouts/{id}` and its `streams`. A device sees
 /// only its own person's workouts; anyone else's id answers 404, as if it did not exist.
 struct WorkoutAPIController: RouteCollection {
-    static let maxDuration: Int64 = 7 * 24 * 3_600_000
-
     func boot(routes: any RoutesBuilder) throws {
         let api = routes.grouped("api", "v1", "workouts").grouped(DeviceAuthMiddleware())
         api.post(use: save)
@@ -30,13 +28,13 @@ struct WorkoutAPIController: RouteCollection {
         let userID = try user.requireID()
         let input = try APIJSON.decode(SaveInput.self, from: req)
         let now = Date()
-        let externalID = try Self.externalID(input.external_id)
-        let end = try input.end.map { try Self.time($0, "end", now: now) }
+        let externalID = try WorkoutFields.externalID(input.external_id)
+        let end = try input.end.map { try WorkoutFields.time($0, "end", now: now) }
 
         if let externalID, let existing = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$externalID == externalID).first() {
             // The same workout again: a retry, or the finish of one that was started.
             if existing.endMS == nil, let end {
-                try Self.checkWindow(start: existing.startMS, end: end)
+                try WorkoutFields.checkWindow(start: existing.startMS, end: end)
                 existing.endMS = end
                 try await existing.summarise(for: user, on: req.db)
                 try await existing.save(on: req.db)
@@ -50,10 +48,10 @@ struct WorkoutAPIController: RouteCollection {
                 status: .badRequest, code: "invalid_json", reason: "sport is missing. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", "))."
             )
         }
-        let sport = try Self.sport(sportName)
-        let start = try input.start.map { try Self.time($0, "start", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
-        if let end { try Self.checkWindow(start: start, end: end) }
-        let name = try Self.name(input.name) ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone)
+        let sport = try WorkoutFields.sport(sportName)
+        let start = try input.start.map { try WorkoutFields.time($0, "start", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
+        if let end { try WorkoutFields.checkWindow(start: start, end: end) }
+        let name = try WorkoutFields.name(input.name) ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone)
         let workout = Workout(
             user: userID, sport: sport, name: name, start: start, end: end, source: "device",
             visibility: Workout.defaultVisibility(for: user))
@@ -83,12 +81,12 @@ struct WorkoutAPIController: RouteCollection {
 
     func finish(req: Request) async throws -> WorkoutAnswer {
         let user = try req.auth.require(User.self)
-        let workout = try await Self.own(req)
+        let workout = try await WorkoutFields.own(req)
         let input = req.body.data.map { $0.readableBytes > 0 } == true ? try APIJSON.decode(FinishInput.self, from: req) : FinishInput(end: nil)
         let now = Date()
         if workout.endMS == nil {
-            let end = try input.end.map { try Self.time($0, "end", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
-            try Self.checkWindow(start: workout.startMS, end: end)
+            let end = try input.end.map { try WorkoutFields.time($0, "end", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
+            try WorkoutFields.checkWindow(start: workout.startMS, end: end)
             workout.endMS = end
             try await workout.summarise(for: user, on: req.db)
             try await workout.save(on: req.db)
@@ -130,11 +128,11 @@ struct WorkoutAPIController: RouteCollection {
     }
 
     func show(req: Request) async throws -> WorkoutAnswer {
-        WorkoutAnswer(workout: try WorkoutJSON(try await Self.own(req)))
+        WorkoutAnswer(workout: try WorkoutJSON(try await WorkoutFields.own(req)))
     }
 
     func streams(req: Request) async throws -> WorkoutStreams {
-        let workout = try await Self.own(req)
+        let workout = try await WorkoutFields.own(req)
         var keys = Set(WorkoutStreams.keys)
         if let raw = req.query[String.self, at: "keys"] {
             let asked = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -155,66 +153,5 @@ struct WorkoutAPIController: RouteCollection {
         }
         let timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db)
         return WorkoutStreams(timeline: timeline, workout: workout, keys: keys, resolution: resolution)
-    }
-
-    // MARK: - Checks
-
-    /// The request's person's workout, or 404 (also for other people's, so ids reveal nothing).
-    static func own(_ req: Request) async throws -> Workout {
-        let user = try req.auth.require(User.self)
-        guard let id = req.parameters.get("id", as: UUID.self),
-            let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
-        else {
-            throw APIError(status: .notFound, code: "not_found", reason: "There is no such workout.")
-        }
-        return workout
-    }
-
-    static func sport(_ raw: String) throws -> WorkoutSport {
-        guard let sport = WorkoutSport(rawValue: raw.lowercased()) else {
-            throw APIError(
-                status: .unprocessableEntity, code: "invalid_field",
-                reason: "sport “\(raw.prefix(40))” is not known. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-        return sport
-    }
-
-    static func time(_ value: SampleTimeValue, _ field: String, now: Date) throws -> Int64 {
-        guard let t = value.milliseconds else {
-            throw APIError(status: .badRequest, code: "invalid_json", reason: "\(field) must be an RFC 3339 time or epoch milliseconds.")
-        }
-        guard t >= Plausible.earliestMilliseconds else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be before the year 2000.")
-        }
-        guard t <= Plausible.latestMilliseconds(now: now) else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be more than 5 minutes in the future.")
-        }
-        return t
-    }
-
-    static func checkWindow(start: Int64, end: Int64) throws {
-        guard end > start else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "end must be after start.")
-        }
-        guard end - start <= maxDuration else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "A workout may last at most 7 days.")
-        }
-    }
-
-    static func name(_ raw: String?) throws -> String? {
-        guard let raw else { return nil }
-        let name = AccountRules.collapseWhitespace(raw)
-        guard name.count <= 100 else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "name must be at most 100 characters.")
-        }
-        return name.isEmpty ? nil : name
-    }
-
-    static func externalID(_ raw: String?) throws -> String? {
-        guard let raw else { return nil }
-        guard !raw.isEmpty, raw.count <= 200 else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "external_id must be 1 to 200 characters.")
-        }
-        return raw
     }
 }

@@ -39,19 +39,7 @@ struct LearnController: RouteCollection {
         /// Set when one category is shown in full, page by page.
         let category: String?
         /// Only for editors.
-        let desk: Desk?
-    }
-
-    /// An editor's view of articles that readers do not see yet.
-    struct DeskItem: Encodable {
-        let slug: String
-        let title: String
-        let state: String
-    }
-
-    struct Desk: Encodable {
-        let items: [DeskItem]
-        let hasItems: Bool
+        let desk: LearnDesk?
     }
 
     func library(req: Request) async throws -> Response {
@@ -88,38 +76,12 @@ struct LearnController: RouteCollection {
             }
             total = hits.count
         }
-        let desk = LearnPolicy.isEditor(req.currentUser) ? try await Self.desk(on: req.db) : nil
+        let desk = LearnPolicy.isEditor(req.currentUser) ? try await LearnDesk.load(on: req.db) : nil
         let page = LibraryPage(
             layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: .learn), q: q,
             searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
             category: words.isEmpty ? chosen : nil, desk: desk)
         return try await req.view.render("learn/library", page).encodeResponse(for: req)
-    }
-
-    private struct DeskRow: Decodable {
-        let slug: String
-        let title: String
-        let published: Bool
-        let published_revision_id: UUID?
-        let latest: UUID?
-    }
-
-    /// Drafts, unpublished articles and published ones with changes not yet published.
-    static func desk(on db: any Database) async throws -> Desk {
-        let rows = try await (db as! any SQLDatabase).raw(
-            """
-            SELECT a.slug, a.title, a.published, a.published_revision_id,
-                   (SELECT r.id FROM learn_revisions r WHERE r.article_id = a.id ORDER BY r.created_at DESC LIMIT 1) AS latest
-            FROM learn_articles a ORDER BY a.updated_at DESC
-            """
-        ).all(decoding: DeskRow.self)
-        let items = rows.compactMap { row -> DeskItem? in
-            if !row.published {
-                return DeskItem(slug: row.slug, title: row.title, state: row.published_revision_id == nil ? "Draft, never published" : "Unpublished")
-            }
-            return row.latest != row.published_revision_id ? DeskItem(slug: row.slug, title: row.title, state: "Changes not published yet") : nil
-        }
-        return Desk(items: items, hasItems: !items.isEmpty)
     }
 
     /// The summary when it holds a search word, else the passage of the text where one first
@@ -207,7 +169,7 @@ struct LearnController: RouteCollection {
         if let article = snapshot.article(slug) {
             var bar: EditorBar?
             if isEditor {
-                let pending = try await Self.desk(on: req.db).items.contains { $0.slug == slug }
+                let pending = try await LearnDesk.load(on: req.db).items.contains { $0.slug == slug }
                 bar = EditorBar(state: pending ? "Published; there are changes not published yet." : "Published.", isDraft: false)
             }
             // Readers who are not signed in all get the same page: it is rendered once per version

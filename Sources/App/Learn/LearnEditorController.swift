@@ -279,7 +279,7 @@ struct LearnEditorController: RouteCollection {
     ) async throws -> Response {
         var state: String?
         if let article {
-            let pending = try await LearnController.desk(on: req.db).items.first { $0.slug == article.slug }?.state
+            let pending = try await LearnDesk.load(on: req.db).items.first { $0.slug == article.slug }?.state
             state = pending ?? (article.published ? "Published" : "Draft")
         }
         let page = EditPage(

@@ -36,7 +36,7 @@ enum DemoTeams {
             for entry in file.teams {
                 let team = Team()
                 team.name = entry.name
-                team.slug = try await TeamController.uniqueSlug(for: entry.name, on: db)
+                team.slug = try await Team.unusedSlug(for: entry.name, on: db)
                 team.sport = entry.sport
                 team.privacy = Team.Privacy(rawValue: entry.privacy) ?? .private
                 team.placeName = entry.place
@@ -66,7 +66,7 @@ enum DemoTeams {
                 guard let manager = byName[entry.manager] else { continue }
                 let league = League()
                 league.name = entry.name
-                league.slug = try await LeagueController.uniqueSlug(for: entry.name, on: db)
+                league.slug = try await League.unusedSlug(for: entry.name, on: db)
                 league.sport = entry.sport
                 league.skill = TeamSkill.any.rawValue
                 league.ageGroup = AgeGroup.any.rawValue

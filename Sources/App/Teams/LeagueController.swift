@@ -110,17 +110,11 @@ struct LeagueController: RouteCollection {
         league.isPrivate = form.privacy == "private"
         league.$manager.id = try user.requireID()
         try await req.db.transaction { db in
-            league.slug = try await Self.uniqueSlug(for: attributes.name, on: db)
+            league.slug = try await League.unusedSlug(for: attributes.name, on: db)
             try await league.create(on: db)
         }
         req.flash(.success, "\(league.name) is created. Invite teams below.")
         return req.redirect(to: .league(slug: league.slug))
-    }
-
-    static func uniqueSlug(for name: String, on db: any Database) async throws -> String {
-        let base = Slug.make(name)
-        let taken = try await League.query(on: db).group(.or) { $0.filter(\.$slug == base).filter(\.$slug =~ (base + "-")) }.all().map(\.slug)
-        return Slug.unique(base, taken: Set(taken), reserved: ["new"])
     }
 
     // MARK: Show
@@ -153,7 +147,7 @@ struct LeagueController: RouteCollection {
 
     struct StandingRow: Encodable {
         let position: Int
-        let slug: String?
+        let slug: String
         let name: String
         let played, won, drawn, lost, pointsFor, pointsAgainst, points: Int
     }
@@ -209,20 +203,11 @@ struct LeagueController: RouteCollection {
         return try await req.view.render("leagues/show", page)
     }
 
-    /// Scores of the league's fixtures, by team slug. Results against teams not in the table are
-    /// ignored by `Standings`.
+    /// Scores of the league's fixtures, from the features that keep them.
     static func results(of league: League, on db: any Database) async throws -> [Standings.Result] {
-        let games = try await Game.query(on: db).filter(\.$league.$id == league.requireID())
-            .filter(\.$status == .scheduled).filter(\.$homeScore != nil).filter(\.$awayScore != nil).all()
-        let teamIDs = Set(games.compactMap { $0.$team.id } + games.compactMap { $0.$opponentTeam.id })
-        guard !teamIDs.isEmpty else { return [] }
-        let slugs = Dictionary(uniqueKeysWithValues: try await Team.query(on: db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.slug) })
-        return games.compactMap { game in
-            guard let home = game.$team.id.flatMap({ slugs[$0] }), let away = game.$opponentTeam.id.flatMap({ slugs[$0] }),
-                let homeScore = game.homeScore, let awayScore = game.awayScore
-            else { return nil }
-            return Standings.Result(home: home, away: away, homeScore: homeScore, awayScore: awayScore)
-        }
+        var all: [Standings.Result] = []
+        for companion in Features.teamCompanions { all += try await companion.leagueResults(of: league, on: db) }
+        return all
     }
 
     // MARK: Teams

@@ -166,9 +166,9 @@ struct MembershipController: RouteCollection {
         let (userID, teamID) = (membership.$user.id, membership.$team.id)
         try await db.transaction { db in
             try await membership.delete(on: db)
-            try await GameRoster.forgetAnswers(of: userID, inTeam: teamID, on: db)
-            try await CoachGrant.query(on: db).filter(\.$teamID == teamID)
-                .group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }.delete()
+            for observer in Features.membershipObservers {
+                try await observer.membershipEnded(userID: userID, teamID: teamID, on: db)
+            }
         }
     }
 

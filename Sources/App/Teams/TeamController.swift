@@ -44,7 +44,7 @@ struct TeamController: RouteCollection {
         apply(valid, to: team)
         let userID = try user.requireID()
         try await req.db.transaction { db in
-            team.slug = try await Self.uniqueSlug(for: valid.name, on: db)
+            team.slug = try await Team.unusedSlug(for: valid.name, on: db)
             try await team.create(on: db)
             try await Membership(teamID: team.requireID(), userID: userID, role: .owner).create(on: db)
         }
@@ -73,16 +73,7 @@ struct TeamController: RouteCollection {
         let team = access.team
         try await req.db.transaction { db in
             try await team.update(on: db)
-            // A team's games are for the same people as the team, and as private as it is.
-            for game in try await Game.query(on: db).filter(\.$team.$id == team.requireID()).all() {
-                game.privacy = team.privacy.rawValue
-                game.sport = team.sport
-                game.ageGroup = team.ageGroup
-                game.gender = team.gender
-                game.skill = team.skill
-                game.placeForSearch()
-                try await game.update(on: db)
-            }
+            for companion in Features.teamCompanions { try await companion.teamChanged(team, on: db) }
         }
         req.flash(.success, "Team details saved.")
         return req.redirect(to: .team(slug: access.team.slug))
@@ -112,16 +103,6 @@ struct TeamController: RouteCollection {
         )
         return try await req.view.render("teams/form", page)
     }
-
-    /// "riverside-futsal", then "riverside-futsal-2", … for the next team with the same name.
-    static func uniqueSlug(for name: String, on db: any Database) async throws -> String {
-        let base = Slug.make(name)
-        let taken = try await Team.query(on: db).group(.or) { $0.filter(\.$slug == base).filter(\.$slug =~ (base + "-")) }.all().map(\.slug)
-        return Slug.unique(base, taken: Set(taken), reserved: reserved)
-    }
-
-    /// Slugs that would collide with fixed routes under /teams.
-    static let reserved: Set<String> = ["new"]
 
     // MARK: Show
 

@@ -113,8 +113,8 @@ struct Attributes {
 
         let place = AccountRules.collapseWhitespace(placeName ?? "")
         if place.count > 120 { errors["place_name"] = "Keep the place name to 120 characters or fewer" }
-        let lat = coordinate(latitude, range: -90...90, axis: "latitude")
-        let lon = coordinate(longitude, range: -180...180, axis: "longitude")
+        let lat = FormNumber.coordinate(latitude, range: -90...90, axis: "latitude")
+        let lon = FormNumber.coordinate(longitude, range: -180...180, axis: "longitude")
         errors["latitude"] = lat.error
         errors["longitude"] = lon.error
         if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {
@@ -127,14 +127,6 @@ struct Attributes {
             name: name, sport: sportValue, ageGroup: ageValue, gender: genderValue, skill: skillValue,
             place: Place(name: place.isEmpty ? nil : place, latitude: lat.value, longitude: lon.value)
         )
-    }
-
-    static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
-        var errors: FieldErrors = [:]
-        let value = FormNumber.read(
-            raw, in: range, field: axis,
-            message: "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))", errors: &errors)
-        return (value, errors[axis])
     }
 }
 

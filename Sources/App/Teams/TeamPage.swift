@@ -124,21 +124,13 @@ struct TeamPage: Encodable {
             hiddenNote: "exact place shown to members")
 
         // The next games; their page applies the same rules as this one.
-        let upcoming = try await Game.query(on: req.db).filter(\.$team.$id == teamID)
-            .filter(\.$startsAt >= Date().addingTimeInterval(-86_400)).sort(\.$startsAt).limit(11).all()
-            .filter { $0.endsAt > Date() }.prefix(10)
-        let games = upcoming.map { game in
-            GameCard(
-                url: SiteURL.game(game.id!).path, title: game.title(teamName: team.name), sport: game.sportLabel, team: nil,
-                when: "\(GameTime.shortDay(game.startsAt, zone: game.timeZone)) · \(GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone))",
-                place: access.canSeeExactLocation ? game.placeName : nil,
-                status: game.isCancelled ? "Cancelled" : game.subsOpen ? "Substitutes wanted" : "",
-                statusValue: game.isCancelled ? "cancelled" : "none", cancelled: game.isCancelled
-            )
+        var games: [GameCard] = []
+        for companion in Features.teamCompanions {
+            games += try await companion.upcomingGames(of: team, showPlace: access.canSeeExactLocation, on: req.db)
         }
         var feedURL: String?
         if access.isMember, let viewer = req.currentUser {
-            feedURL = try await CalendarFeed.url(for: viewer, req: req) + "?team=\(team.slug)"
+            feedURL = try await CalendarFeed.url(for: viewer, req: req, team: team.slug)
         }
 
         return TeamPage(

@@ -25,8 +25,8 @@ enum TeamSuccession {
         return steps.sorted { $0.team.name < $1.team.name }
     }
 
-    /// Carries out `plan` and hands over the team games `userID` organised. Call inside the
-    /// transaction that deletes the person.
+    /// Carries out `plan`. Call inside the transaction that deletes the person; Games then hands
+    /// the team games they organised to each team's owner (`Games.deleteAccount`).
     static func apply(for userID: UUID, on db: any Database) async throws {
         for step in try await plan(for: userID, on: db) {
             let teamID = try step.team.requireID()
@@ -45,15 +45,6 @@ enum TeamSuccession {
                     text: "\(step.team.name) is closed: its owner deleted their account.", link: SiteURL.teams.path, on: db)
                 try await step.team.delete(on: db)
             }
-        }
-        let games = try await Game.query(on: db).filter(\.$organiser.$id == userID).filter(\.$team.$id != nil).all()
-        for game in games {
-            guard let teamID = game.$team.id,
-                let owner = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID)
-                    .filter(\.$role == .owner).sort(\.$createdAt).first()
-            else { continue }
-            game.$organiser.id = owner.$user.id
-            try await game.update(on: db)
         }
     }
 }

@@ -49,11 +49,21 @@ struct HeartRateController: RouteCollection {
         let error: String?
     }
 
+    /// Someone whose heart rate the viewer may see besides their own (an athlete they coach), by
+    /// username; 404 for anyone else, so usernames reveal nothing about who is coached.
+    private static func athlete(_ username: String, viewer: User, on db: any Database) async throws -> User {
+        guard let athlete = try await User.query(on: db).filter(\.$username == username.lowercased()).first(),
+            try await WorkoutPolicy.seesAll(of: athlete.requireID(), viewer: viewer.requireID(), on: db)
+        else { throw Abort(.notFound) }
+        return athlete
+    }
+
     func page(req: Request) async throws -> Response {
         // `?athlete=` is a coach looking at an athlete who accepted them; anyone else gets a 404.
         let viewer = try req.requireUser()
         let athlete = req.query[String.self, at: "athlete"]
-        let user = athlete == nil ? viewer : try await CoachPolicy.athlete(athlete, coach: viewer, on: req.db)
+        var user = viewer
+        if let athlete { user = try await Self.athlete(athlete, viewer: viewer, on: req.db) }
         let userID = try user.requireID()
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let now = Int64(Date().timeIntervalSince1970 * 1000)

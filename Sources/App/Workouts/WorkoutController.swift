@@ -155,12 +155,10 @@ struct WorkoutController: RouteCollection {
             workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
             tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
-        let canComment = try await WorkoutComments.canTalk(workout, viewer: req.currentUser, on: req.db)
-        let comments = canComment ? try await WorkoutComments.views(of: workout, viewer: req.requireUser(), on: req.db) : []
+        let conversation = try await WorkoutPolicy.conversation(under: workout, owner: owner, viewer: req.currentUser, on: req.db)
         let page = try WorkoutPage(
             layout: req.layout(title: workout.name, section: .workouts), workout: workout, drawings: drawings,
-            viewer: req.currentUser, owner: owner, goals: goals, comments: comments, canComment: canComment,
-            isCoach: canComment && req.currentUser?.id != owner.id)
+            viewer: req.currentUser, owner: owner, goals: goals, conversation: conversation)
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }
 

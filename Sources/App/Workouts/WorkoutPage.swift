@@ -24,14 +24,14 @@ struct WorkoutPage: Encodable {
     let workoutNotes: String?
     let drawings: WorkoutDrawings
     /// Shown to the athlete and their coaches only.
-    let comments: [WorkoutComments.Item]
+    let comments: [WorkoutConversation.Comment]
     let canComment: Bool
     /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
 
     init(
         layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
-        comments: [WorkoutComments.Item] = [], canComment: Bool = false, isCoach: Bool = false
+        conversation: WorkoutConversation? = nil
     ) throws {
         let format = Format(viewer ?? owner)
         self.layout = layout
@@ -78,8 +78,8 @@ struct WorkoutPage: Encodable {
         notes = isOwner ? workout.notesForOwner : []
 
         self.drawings = drawings
-        self.comments = comments
-        self.canComment = canComment
-        coachOf = isCoach ? owner.username : nil
+        comments = conversation?.comments ?? []
+        canComment = conversation != nil
+        coachOf = conversation?.coachOf
     }
 }

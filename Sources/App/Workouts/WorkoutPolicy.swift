@@ -8,7 +8,7 @@ enum WorkoutPolicy {
         guard let viewer, let viewerID = viewer.id else { return workout.visibility == .public }
         if workout.$user.id == viewerID || workout.visibility == .public { return true }
         // A coach the athlete accepted sees every workout, private ones too, while the grant lasts.
-        if try await CoachPolicy.coaches(viewerID, athlete: workout.$user.id, on: db) { return true }
+        if try await seesAll(of: workout.$user.id, viewer: viewerID, on: db) { return true }
         guard workout.visibility == .followers else { return false }
         return try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id == workout.$user.id)
             .filter(\.$status == .accepted).first() != nil

@@ -25,8 +25,7 @@ enum Workouts: Feature {
     static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] {
         guard options.training else { return [] }
         try await BenchTraining.seed(app: app)
-        try await BenchTraining.seedSquad(app: app)
-        return ["Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts, and bench_coach with 40 athletes."]
+        return ["Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts."]
     }
 
     static var settingsTabs: [SettingsTab] {

@@ -1,19 +1,7 @@
 import FieldhouseKit
 import Foundation
 
-/// A game in a list (My games, a team's fixtures, the dashboard).
-struct GameCard: Encodable {
-    let url: String
-    let title: String
-    let sport: String
-    let team: String?
-    let when: String
-    let place: String?
-    let status: String
-    let statusValue: String
-    let cancelled: Bool
-}
-
+/// Games fills the card (`GameCard` itself is declared in Teams, whose page lists a team's games).
 extension GameCard {
     /// One game as a card for `viewer`, showing its exact place only as its page would.
     init(_ row: MyGames.Row, viewer: UUID) {

@@ -1,0 +1,25 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+
+extension Coaching {
+    /// Sessions the person's coaches planned (only coaches they still have), as all-day events,
+    /// from 60 days back.
+    static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, on db: any Database) async throws -> [ICalendar.Event] {
+        let coaches = try await CoachPolicy.coachIDs(of: ownerID, on: db)
+        guard !coaches.isEmpty else { return [] }
+        let since = CalendarDate.today.adding(days: -60).description
+        let plans = try await PlannedWorkout.query(on: db).filter(\.$athlete.$id == ownerID)
+            .filter(\.$coach.$id ~~ coaches).filter(\.$day >= since).with(\.$coach).all()
+        return try plans.map { plan in
+            let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
+            var event = ICalendar.Event(
+                uid: "plan-\(try plan.requireID().uuidString.lowercased())@fieldhouse", start: Date(), durationMinutes: 0,
+                summary: "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))",
+                description: [plan.description, "Planned by \(plan.coach.displayName)"].filter { !$0.isEmpty }.joined(separator: "\n"),
+                lastModified: plan.createdAt)
+            event.allDay = plan.day.replacingOccurrences(of: "-", with: "")
+            return event
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Fluent
+import Foundation
+
+extension Games {
+    /// Upcoming pick-up games the person organises are deleted with them.
+    static func deletionNotices(for userID: UUID, on db: any Database) async throws -> [DeletionNotice] {
+        let pickups = try await Game.query(on: db).filter(\.$organiser.$id == userID).filter(\.$team.$id == nil)
+            .filter(\.$status == .scheduled).filter(\.$startsAt > Date()).count()
+        guard pickups > 0 else { return [] }
+        let text =
+            pickups == 1
+            ? "Your upcoming pick-up game is deleted; the players will no longer see it."
+            : "Your \(pickups) upcoming pick-up games are deleted; the players will no longer see them."
+        return [DeletionNotice(heading: "Pick-up games you organise", lines: [[DeletionNotice.Part(text: text)]])]
+    }
+}

@@ -1,0 +1,68 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// The checks on what a device sends about a workout, with the API's error for each: shared by
+/// the JSON workout API and the file upload's form fields.
+enum WorkoutFields {
+    static let maxDuration: Int64 = 7 * 24 * 3_600_000
+
+    /// The request's person's workout, or 404 (also for other people's, so ids reveal nothing).
+    static func own(_ req: Request) async throws -> Workout {
+        let user = try req.auth.require(User.self)
+        guard let id = req.parameters.get("id", as: UUID.self),
+            let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        else {
+            throw APIError(status: .notFound, code: "not_found", reason: "There is no such workout.")
+        }
+        return workout
+    }
+
+    static func sport(_ raw: String) throws -> WorkoutSport {
+        guard let sport = WorkoutSport(rawValue: raw.lowercased()) else {
+            throw APIError(
+                status: .unprocessableEntity, code: "invalid_field",
+                reason: "sport “\(raw.prefix(40))” is not known. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return sport
+    }
+
+    static func time(_ value: SampleTimeValue, _ field: String, now: Date) throws -> Int64 {
+        guard let t = value.milliseconds else {
+            throw APIError(status: .badRequest, code: "invalid_json", reason: "\(field) must be an RFC 3339 time or epoch milliseconds.")
+        }
+        guard t >= Plausible.earliestMilliseconds else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be before the year 2000.")
+        }
+        guard t <= Plausible.latestMilliseconds(now: now) else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be more than 5 minutes in the future.")
+        }
+        return t
+    }
+
+    static func checkWindow(start: Int64, end: Int64) throws {
+        guard end > start else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "end must be after start.")
+        }
+        guard end - start <= maxDuration else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "A workout may last at most 7 days.")
+        }
+    }
+
+    static func name(_ raw: String?) throws -> String? {
+        guard let raw else { return nil }
+        let name = AccountRules.collapseWhitespace(raw)
+        guard name.count <= 100 else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "name must be at most 100 characters.")
+        }
+        return name.isEmpty ? nil : name
+    }
+
+    static func externalID(_ raw: String?) throws -> String? {
+        guard let raw else { return nil }
+        guard !raw.isEmpty, raw.count <= 200 else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "external_id must be 1 to 200 characters.")
+        }
+        return raw
+    }
+}

@@ -1,0 +1,68 @@
+import FieldhouseKit
+import Foundation
+import Vapor
+
+/// What someone searching for a game or a team asks for; read from the query string, with one
+/// message per bad field.
+struct FindQuery {
+    var centre: Coordinate?
+    var radiusKm: Double = 25
+    var sport: Sport?
+    var skill: TeamSkill?
+    var ageGroup: AgeGroup?
+    var gender: TeamGender?
+    var from: Date?
+    var to: Date?
+    var errors: FieldErrors = [:]
+    /// The text as typed, to put back into the form and the paging links.
+    var echo: [(String, String)] = []
+
+    init(_ req: Request) {
+        func text(_ key: String) -> String {
+            let value = (req.query[String.self, at: key] ?? "").trimmingCharacters(in: .whitespaces)
+            echo.append((key, value))
+            return value
+        }
+        let latText = text("lat"), lonText = text("lon")
+        let lat = FormNumber.coordinate(latText, range: -90...90, axis: "latitude")
+        let lon = FormNumber.coordinate(lonText, range: -180...180, axis: "longitude")
+        errors["lat"] = lat.error
+        errors["lon"] = lon.error
+        if let latitude = lat.value, let longitude = lon.value {
+            centre = Coordinate(latitude: latitude, longitude: longitude)
+        } else if latText.isEmpty, lonText.isEmpty, let home = req.currentUser, let hlat = home.homeLat, let hlon = home.homeLon {
+            centre = Coordinate(latitude: hlat, longitude: hlon)
+        } else if lat.error == nil, lon.error == nil, latText.isEmpty != lonText.isEmpty {
+            errors[latText.isEmpty ? "lat" : "lon"] = "Enter both latitude and longitude"
+        }
+        let radiusText = text("radius_km")
+        if let radius = FormNumber.read(radiusText, in: 1...200, field: "radius_km", message: "Choose a distance between 1 and 200 km", errors: &errors) {
+            radiusKm = radius
+        }
+        func pick<T: RawRepresentable>(_ key: String, _ type: T.Type, message: String) -> T? where T.RawValue == String {
+            let raw = text(key)
+            guard !raw.isEmpty else { return nil }
+            guard let value = T(rawValue: raw) else { errors[key] = message; return nil }
+            return value
+        }
+        sport = pick("sport", Sport.self, message: "Choose a sport from the list")
+        skill = pick("skill", TeamSkill.self, message: "Choose a level from the list")
+        ageGroup = pick("age", AgeGroup.self, message: "Choose an age group from the list")
+        gender = pick("gender", TeamGender.self, message: "Choose from the list")
+        // Dates are whole days in the searcher's zone: "to" includes the whole of that day.
+        let zone = req.currentUser?.timeZone ?? "UTC"
+        for key in ["from", "to"] {
+            let raw = text(key)
+            guard !raw.isEmpty else { continue }
+            guard let start = LocalTime.instant(day: raw, time: "00:00", zone: zone) else {
+                errors[key] = "Enter a date such as 2026-11-26"
+                continue
+            }
+            if key == "from" { from = start } else { to = start.addingTimeInterval(86_400) }
+        }
+        if let from, let to, to <= from { errors["to"] = "The last day can't be before the first" }
+    }
+
+    var isValid: Bool { errors.isEmpty }
+    func value(_ key: String) -> String { echo.first { $0.0 == key }?.1 ?? "" }
+}

@@ -1,0 +1,23 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+
+/// A feature that keeps things belonging to a team (Games: its fixtures). Teams asks every feature
+/// that adopts this, so it never names the features built on it.
+protocol TeamCompanion {
+    /// The team's details changed (privacy, sport, level, age group, gender): what belongs to the
+    /// team follows, in the same transaction.
+    static func teamChanged(_ team: Team, on db: any Database) async throws
+
+    /// What the team page lists as its next games, soonest first; exact places only when `showPlace`.
+    static func upcomingGames(of team: Team, showPlace: Bool, on db: any Database) async throws -> [GameCard]
+
+    /// Scores of the league's fixtures, for its table.
+    static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result]
+}
+
+extension Features {
+    static var teamCompanions: [any TeamCompanion.Type] {
+        all.compactMap { $0 as? any TeamCompanion.Type }
+    }
+}
