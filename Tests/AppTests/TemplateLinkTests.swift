@@ -65,3 +65,36 @@ import Vapor
         }
     }
 }
+
+/// The conventions every template keeps, checked on the templates themselves so a new page cannot
+/// quietly break them.
+@Suite struct TemplateConventionTests {
+    /// A field's message is announced with the field: `<p class="error" id="x-error">` and
+    /// `aria-describedby="... x-error"` on the control or its fieldset.
+    @Test func everyFieldErrorIsLinkedToItsField() throws {
+        for template in try TemplateLinkTests.templates {
+            let messages = template.text.matches(of: /<p class="error"( id="([a-z_]+)-error")?>/)
+            for message in messages {
+                guard let field = message.output.2 else {
+                    Issue.record("\(template.name) has a field error without an id")
+                    continue
+                }
+                let linked = template.text.matches(of: /aria-describedby="([^"]*)"/).contains { $0.output.1.contains("\(field)-error") }
+                #expect(linked, "\(template.name): no control or fieldset points at \(field)-error")
+            }
+        }
+    }
+
+    /// Every form that changes something posts the CSRF token, through the one partial.
+    @Test func everyPostedFormCarriesTheCSRFToken() throws {
+        var forms = 0
+        for template in try TemplateLinkTests.templates {
+            for form in template.text.matches(of: /<form[^>]*method="post"[^>]*>((?:.|\n)*?)<\/form>/) {
+                forms += 1
+                #expect(form.output.1.contains(#"#extend("partials/csrf")"#), "\(template.name) has a form without the CSRF token")
+            }
+            #expect(!template.text.contains(#"name="csrf""#) || template.name == "partials/csrf.leaf", "\(template.name) writes the CSRF field by hand")
+        }
+        #expect(forms > 80)
+    }
+}
