@@ -13,12 +13,13 @@ struct FollowController: RouteCollection {
 
     func follow(req: Request) async throws -> Response {
         let viewer = try req.requireUser()
-        let (target, relation) = try await PersonLoader.visible(req)
+        let access = try await PersonAccess.load(req)
+        let (target, relation) = (access.person, access.relation)
         guard !relation.isSelf else {
             throw Abort(.unprocessableEntity, reason: "You cannot follow yourself.")
         }
         if relation.viewerFollows == nil {
-            let status = ProfilePolicy.followStatus(for: target)
+            let status = PersonAccess.followStatus(for: target)
             do {
                 try await Follow(follower: viewer.requireID(), followee: target.requireID(), status: status).create(on: req.db)
             } catch let error as any DatabaseError where error.isConstraintFailure {
@@ -35,7 +36,7 @@ struct FollowController: RouteCollection {
 
     func unfollow(req: Request) async throws -> Response {
         let viewer = try req.requireUser()
-        let (target, _) = try await PersonLoader.visible(req)
+        let target = try await PersonAccess.load(req).person
         try await Follow.query(on: req.db)
             .filter(\.$follower.$id == viewer.requireID())
             .filter(\.$followee.$id == target.requireID())

@@ -24,7 +24,7 @@ enum PeopleQueries {
         ).all(decoding: Row.self).map(\.id)
     }
 
-    /// Restricts a query of users to people the viewer may know exist (see `ProfilePolicy.canSeeExists`).
+    /// Restricts a query of users to people the viewer may know exist (see `PersonAccess.canSeeExists`).
     static func visible(_ query: SQLSelectBuilder, connected: [UUID]) -> SQLSelectBuilder {
         query.where { group in
             let group = group.where("visibility", .equal, User.Visibility.public.rawValue).orWhere { adult in

@@ -7,18 +7,6 @@ import Vapor
 /// columns a `PersonCard` shows, plus their sports. Fluent's reflective loading of full `User`
 /// models was most of the CPU time of these pages.
 enum PersonLoader {
-    /// Loads the person named in the URL together with how the viewer relates to them, or 404 when
-    /// the viewer may not know they exist.
-    static func visible(_ req: Request) async throws -> (User, ProfilePolicy.Relation) {
-        let username = (req.parameters.get("username") ?? "").lowercased()
-        guard let user = try await User.query(on: req.db).filter(\.$username == username).first() else {
-            throw Abort(.notFound)
-        }
-        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], on: req.db).relation(to: user)
-        guard ProfilePolicy.canSeeExists(user, relation) else { throw Abort(.notFound) }
-        return (user, relation)
-    }
-
     /// The people with these ids, in the order given.
     static func load(ids: [UUID], on db: any Database) async throws -> [User] {
         guard !ids.isEmpty else { return [] }

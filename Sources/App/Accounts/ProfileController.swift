@@ -42,8 +42,8 @@ struct ProfileController: RouteCollection {
             throw Abort(.notFound)
         }
         let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], on: req.db).relation(to: user)
-        guard ProfilePolicy.canSeeExists(user, relation) else { throw Abort(.notFound) }
-        let full = ProfilePolicy.canViewProfile(user, relation)
+        guard PersonAccess.canSeeExists(user, relation) else { throw Abort(.notFound) }
+        let full = PersonAccess.canViewProfile(user, relation)
         let counts = full ? (followers, following) : (0, 0)
         let age = user.birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: .today) }
 
@@ -99,8 +99,9 @@ struct ProfileController: RouteCollection {
     }
 
     func avatar(req: Request) async throws -> Response {
-        let (user, relation) = try await PersonLoader.visible(req)
-        guard ProfilePolicy.canViewProfile(user, relation), let file = user.avatarFile,
+        let access = try await PersonAccess.load(req)
+        let (user, relation) = (access.person, access.relation)
+        guard PersonAccess.canViewProfile(user, relation), let file = user.avatarFile,
             let format = AvatarStore.format(ofFile: file)
         else { throw Abort(.notFound) }
         let response = try await req.fileio.asyncStreamFile(at: AvatarStore.path(of: file, config: req.application.config))
@@ -120,8 +121,9 @@ struct ProfileController: RouteCollection {
     }
 
     func followList(req: Request, direction: PeopleQueries.Direction) async throws -> View {
-        let (user, relation) = try await PersonLoader.visible(req)
-        guard ProfilePolicy.canViewProfile(user, relation) else { throw Abort(.notFound) }
+        let access = try await PersonAccess.load(req)
+        let (user, relation) = (access.person, access.relation)
+        guard PersonAccess.canViewProfile(user, relation) else { throw Abort(.notFound) }
         var pager = Pager(req: req)
         let rows = try await PeopleQueries.follows(of: user, direction: direction, viewer: req.currentUser, pager: pager, on: req.db)
         let list: SiteURL = direction == .followers ? .followers(username: user.username) : .following(username: user.username)

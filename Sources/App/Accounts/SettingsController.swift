@@ -244,7 +244,7 @@ struct SettingsController: RouteCollection {
         try await req.db.transaction { db in
             user.visibility = visibility
             try await user.update(on: db)
-            if ProfilePolicy.followStatus(for: user) == .accepted {
+            if PersonAccess.followStatus(for: user) == .accepted {
                 // A public profile needs no approval (unless its owner is under 16), so waiting requests are let in.
                 try await Follow.query(on: db).filter(\.$followee.$id == user.requireID())
                     .filter(\.$status == .pending).set(\.$status, to: .accepted).update()

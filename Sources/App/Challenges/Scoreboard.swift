@@ -47,7 +47,7 @@ enum Scoreboard {
             people = "s.person IN (\(binds: ids))"
         case .public:
             // Public challenges are open to everyone signed in, but a private profile, or a child's
-            // profile for followers, is not put on a list for strangers (see `ProfilePolicy.canSeeExists`).
+            // profile for followers, is not put on a list for strangers (see `PersonAccess.canSeeExists`).
             let connected = try await PeopleQueries.connectedIDs(of: viewer, on: db)
             people = """
                 (u.visibility = 'public' OR (u.visibility = 'followers' AND u.birth_date IS NOT NULL

@@ -57,7 +57,7 @@ struct CoachAthleteController: RouteCollection {
 
     func page(req: Request) async throws -> Response {
         let coach = try req.requireUser()
-        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        let athlete = try await AthleteAccess.load(req, coach: coach).athlete
         return try await render(req, coach: coach, athlete: athlete)
     }
 
@@ -190,7 +190,7 @@ struct CoachAthleteController: RouteCollection {
     /// The coach plans a session: a day, a sport and a duration, a distance or both.
     func plan(req: Request) async throws -> Response {
         let coach = try req.requireUser()
-        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        let athlete = try await AthleteAccess.load(req, coach: coach).athlete
         let form = try req.content.decode(PlanForm.self)
         var errors: FieldErrors = [:]
         let day = CalendarDate(iso: (form.day ?? "").trimmingCharacters(in: .whitespaces))
@@ -230,7 +230,7 @@ struct CoachAthleteController: RouteCollection {
 
     func deletePlan(req: Request) async throws -> Response {
         let coach = try req.requireUser()
-        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        let athlete = try await AthleteAccess.load(req, coach: coach).athlete
         guard let id = req.parameters.get("id", as: UUID.self),
             let plan = try await PlannedWorkout.query(on: req.db).filter(\.$id == id).filter(\.$athlete.$id == athlete.requireID()).first()
         else {

@@ -185,7 +185,7 @@ struct CoachController: RouteCollection {
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
         guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, errors: ["username": "Type the athlete's username."]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
-        let reach = try await ProfilePolicy.reach(found, from: coach, on: req.db)
+        let reach = try await PersonAccess.reach(found, from: coach, on: req.db)
         guard let athlete = found, reach != .unknown else {
             return try await render(req, coach: coach, invite: typed, errors: ["username": "There is nobody called \(name) here."])
         }
@@ -249,7 +249,7 @@ struct CoachController: RouteCollection {
     /// The coach stops coaching an athlete: access ends at once.
     func stop(req: Vapor.Request) async throws -> Response {
         let coach = try req.requireUser()
-        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        let athlete = try await AthleteAccess.load(req, coach: coach).athlete
         try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coach.requireID()).filter(\.$athlete.$id == athlete.requireID()).delete()
         req.flash(.success, "You no longer coach \(athlete.displayName); their training is hidden from you again.")
         return req.redirect(to: .coach)

@@ -26,7 +26,7 @@ final class CoachGrant: Model, @unchecked Sendable {
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @OptionalField(key: "accepted_at") var acceptedAt: Date?
     /// Kept but never shown to the one asked: a stranger's request to someone under 16 looks sent to
-    /// its sender and reaches nobody (`ProfilePolicy.reach`).
+    /// its sender and reaches nobody (`PersonAccess.reach`).
     @Field(key: "held") var held: Bool
 
     init() { held = false }

@@ -68,7 +68,7 @@ struct CoachSettingsController: RouteCollection {
         guard !name.isEmpty else { return try await render(req, user: user, typed: typed, errors: ["username": "Type your coach's username."]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
         // Someone hidden from the athlete is answered for exactly like nobody.
-        let reach = try await ProfilePolicy.reach(found, from: user, on: req.db)
+        let reach = try await PersonAccess.reach(found, from: user, on: req.db)
         guard let coach = found, reach != .unknown else {
             return try await render(req, user: user, typed: typed, errors: ["username": "There is nobody called \(name) here."])
         }

@@ -6,7 +6,7 @@ extension Coaching {
     /// Sessions the person's coaches planned (only coaches they still have), as all-day events,
     /// from 60 days back.
     static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, on db: any Database) async throws -> [ICalendar.Event] {
-        let coaches = try await CoachPolicy.coachIDs(of: ownerID, on: db)
+        let coaches = try await AthleteAccess.coachIDs(of: ownerID, on: db)
         guard !coaches.isEmpty else { return [] }
         let since = CalendarDate.today.adding(days: -60).description
         let plans = try await PlannedWorkout.query(on: db).filter(\.$athlete.$id == ownerID)

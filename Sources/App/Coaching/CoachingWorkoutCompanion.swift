@@ -5,7 +5,7 @@ import Foundation
 /// their coaches talk under each workout.
 extension Coaching: WorkoutCompanion {
     static func seesAllWorkouts(of ownerID: UUID, viewer viewerID: UUID, on db: any Database) async throws -> Bool {
-        try await CoachPolicy.coaches(viewerID, athlete: ownerID, on: db)
+        try await AthleteAccess.coaches(viewerID, athlete: ownerID, on: db)
     }
 
     static func conversation(under workout: Workout, owner: User, viewer: User, on db: any Database) async throws -> WorkoutConversation? {

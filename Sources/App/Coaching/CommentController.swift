@@ -50,7 +50,7 @@ struct CommentController: RouteCollection {
         let comment = WorkoutComment(workout: try workout.requireID(), author: try user.requireID(), body: body)
         try await comment.create(on: req.db)
         // The other side hears of it: the athlete when a coach writes, the coaches when the athlete does.
-        let recipients = workout.$user.id == user.id ? try await CoachPolicy.coachIDs(of: workout.$user.id, on: req.db) : [workout.$user.id]
+        let recipients = workout.$user.id == user.id ? try await AthleteAccess.coachIDs(of: workout.$user.id, on: req.db) : [workout.$user.id]
         try await Notification.send(
             to: recipients, from: user.id, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
             link: link + "#comments", on: req.db)

@@ -11,7 +11,7 @@ enum WorkoutComments {
     static func canTalk(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {
         guard let viewerID = viewer?.id else { return false }
         if workout.$user.id == viewerID { return true }
-        return try await CoachPolicy.coaches(viewerID, athlete: workout.$user.id, on: db)
+        return try await AthleteAccess.coaches(viewerID, athlete: workout.$user.id, on: db)
     }
 
     /// The comments under a workout, oldest first, for someone who may read them.

@@ -51,7 +51,7 @@ struct ZonesController: RouteCollection {
     }
 
     func coachPage(req: Request) async throws -> Response {
-        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: try req.requireUser(), on: req.db)
+        let athlete = try await AthleteAccess.load(req, coach: try req.requireUser()).athlete
         return try await render(
             req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
             back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
@@ -63,7 +63,7 @@ struct ZonesController: RouteCollection {
 
     func saveByCoach(req: Request) async throws -> Response {
         let coach = try req.requireUser()
-        let athlete = try await CoachPolicy.athlete(req.parameters.get("username"), coach: coach, on: req.db)
+        let athlete = try await AthleteAccess.load(req, coach: coach).athlete
         let response = try await save(
             req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
             back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")

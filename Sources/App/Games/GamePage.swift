@@ -119,7 +119,7 @@ struct GamePage: Encodable {
             if status == .waitlisted { waitPosition += 1; position = waitPosition }
             return Entry(
                 username: user.username, displayName: user.displayName,
-                profileURL: ProfilePolicy.canSeeExists(user, relations.relation(to: user)) ? SiteURL.person(username: user.username).path : nil,
+                profileURL: PersonAccess.canSeeExists(user, relations.relation(to: user)) ? SiteURL.person(username: user.username).path : nil,
                 status: status?.label ?? "No answer", statusValue: status?.rawValue ?? "none",
                 note: note, isSub: isSub, position: position, isYou: user.id == viewer?.id
             )

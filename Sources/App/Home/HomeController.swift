@@ -68,7 +68,7 @@ struct HomeController: RouteCollection {
             .sort(\.$startMS, .descending).limit(3).all()
 
         let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: user.timeZone).day) ?? .today
-        let coaches = try await CoachPolicy.coachIDs(of: userID, on: req.db)
+        let coaches = try await AthleteAccess.coachIDs(of: userID, on: req.db)
         let plans =
             coaches.isEmpty
             ? []

@@ -76,7 +76,7 @@ struct LearnController: RouteCollection {
             }
             total = hits.count
         }
-        let desk = LearnPolicy.isEditor(req.currentUser) ? try await LearnDesk.load(on: req.db) : nil
+        let desk = EditorAccess.isEditor(req.currentUser) ? try await LearnDesk.load(on: req.db) : nil
         let page = LibraryPage(
             layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: .learn), q: q,
             searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
@@ -165,7 +165,7 @@ struct LearnController: RouteCollection {
     func article(req: Request) async throws -> Response {
         guard let slug = req.parameters.get("slug") else { throw Abort(.notFound) }
         let snapshot = try await req.application.learnCaches.library.snapshot(on: req.db as! any SQLDatabase)
-        let isEditor = LearnPolicy.isEditor(req.currentUser)
+        let isEditor = EditorAccess.isEditor(req.currentUser)
         if let article = snapshot.article(slug) {
             var bar: EditorBar?
             if isEditor {

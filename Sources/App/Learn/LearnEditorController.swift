@@ -37,12 +37,12 @@ struct LearnEditorController: RouteCollection {
     // MARK: Pages
 
     func newPage(req: Request) async throws -> Response {
-        _ = try LearnPolicy.requireEditor(req)
+        _ = try EditorAccess.load(req).editor
         return try await render(req, article: nil, form: LearnArticleForm(category: LearnLibrary.categories[0], audience: "everyone"))
     }
 
     func editPage(req: Request) async throws -> Response {
-        _ = try LearnPolicy.requireEditor(req)
+        _ = try EditorAccess.load(req).editor
         let article = try await Self.find(req)
         let latest = try await Self.latestRevision(of: article, on: req.db)
         var source = latest
@@ -65,7 +65,7 @@ struct LearnEditorController: RouteCollection {
 
     /// The form's Markdown as the article page would show it, for the live preview.
     func preview(req: Request) async throws -> Response {
-        _ = try LearnPolicy.requireEditor(req)
+        _ = try EditorAccess.load(req).editor
         let form = try req.content.decode(LearnArticleForm.self)
         let body = form.body ?? ""
         guard body.count <= LearnArticleForm.maxBody else {
@@ -84,12 +84,12 @@ struct LearnEditorController: RouteCollection {
     }
 
     func update(req: Request) async throws -> Response {
-        _ = try LearnPolicy.requireEditor(req)
+        _ = try EditorAccess.load(req).editor
         return try await save(req, article: try await Self.find(req))
     }
 
     private func save(_ req: Request, article existing: LearnArticle?) async throws -> Response {
-        let editor = try LearnPolicy.requireEditor(req)
+        let editor = try EditorAccess.load(req).editor
         var form = try req.content.decode(LearnArticleForm.self)
         var (document, errors) = form.validated(currentSlug: existing?.slug)
         if form.action == "preview" {
@@ -160,7 +160,7 @@ struct LearnEditorController: RouteCollection {
     }
 
     func unpublish(req: Request) async throws -> Response {
-        _ = try LearnPolicy.requireEditor(req)
+        _ = try EditorAccess.load(req).editor
         let article = try await Self.find(req)
         if article.published {
             article.published = false
@@ -200,7 +200,7 @@ struct LearnEditorController: RouteCollection {
     }
 
     func revisions(req: Request) async throws -> Response {
-        _ = try LearnPolicy.requireEditor(req)
+        _ = try EditorAccess.load(req).editor
         let article = try await Self.find(req)
         var pager = Pager(req: req, perPage: 30)
         // One more than a page so the last row can still link to the revision before it.
@@ -246,7 +246,7 @@ struct LearnEditorController: RouteCollection {
     private static let signs: [LineDiff.Kind: String] = [.added: "+", .removed: "−", .same: " "]
 
     func compare(req: Request) async throws -> Response {
-        _ = try LearnPolicy.requireEditor(req)
+        _ = try EditorAccess.load(req).editor
         let article = try await Self.find(req)
         guard let fromID = req.query[UUID.self, at: "from"], let toID = req.query[UUID.self, at: "to"] else {
             throw Abort(.badRequest, reason: "Choose two revisions to compare.")

@@ -175,7 +175,7 @@ struct LeagueController: RouteCollection {
         let league = access.league
         let active = entries.filter { $0.status == .active }
         // Private teams are shown only to their members and the league manager; they are not counted.
-        let shown = active.filter { TeamPolicy.isListed($0.team) || access.isManager || access.memberTeamIDs.contains($0.$team.id) }
+        let shown = active.filter { TeamAccess.isListed($0.team) || access.isManager || access.memberTeamIDs.contains($0.$team.id) }
         let table = Standings.table(teams: shown.map { $0.team.slug }, results: try await Self.results(of: league, on: req.db))
         let bySlug = Dictionary(uniqueKeysWithValues: shown.map { ($0.team.slug, $0.team) })
         let standings = table.enumerated().map { index, row in

@@ -60,7 +60,7 @@ final class TeamInvite: Model, @unchecked Sendable {
     @OptionalField(key: "token_hash") var tokenHash: String?
     @Parent(key: "created_by_id") var createdBy: User
     /// Kept but never shown to the invitee: a stranger's invitation to someone under 16 looks sent
-    /// to its sender (so it does not reveal the child) and reaches nobody (`ProfilePolicy.reach`).
+    /// to its sender (so it does not reveal the child) and reaches nobody (`PersonAccess.reach`).
     @Field(key: "held") var held: Bool
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 

@@ -2,7 +2,7 @@ import FieldhouseKit
 import Fluent
 import Foundation
 
-/// A team: its roster lives in `Membership`, who may see it in `TeamPolicy`.
+/// A team: its roster lives in `Membership`, who may see it in `TeamAccess`.
 final class Team: Model, @unchecked Sendable {
     static let schema = "teams"
 

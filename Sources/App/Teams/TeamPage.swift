@@ -88,7 +88,7 @@ struct TeamPage: Encodable {
             // Names on a roster link to profiles only where the viewer may see that profile.
             let relations = try await Relations.load(viewer: req.currentUser, people: memberships.compactMap { $0.user.id }, on: req.db)
             roster = memberships.sorted { ($0.role, $0.user.searchName) < ($1.role, $1.user.searchName) }.map { m in
-                let visible = ProfilePolicy.canSeeExists(m.user, relations.relation(to: m.user))
+                let visible = PersonAccess.canSeeExists(m.user, relations.relation(to: m.user))
                 return Member(
                     username: m.user.username, displayName: m.user.displayName, role: m.role.label,
                     roleValue: m.role.rawValue, profileURL: visible ? SiteURL.person(username: m.user.username).path : nil,

@@ -53,7 +53,7 @@ struct HeartRateController: RouteCollection {
     /// username; 404 for anyone else, so usernames reveal nothing about who is coached.
     private static func athlete(_ username: String, viewer: User, on db: any Database) async throws -> User {
         guard let athlete = try await User.query(on: db).filter(\.$username == username.lowercased()).first(),
-            try await WorkoutPolicy.seesAll(of: athlete.requireID(), viewer: viewer.requireID(), on: db)
+            try await WorkoutAccess.seesAll(of: athlete.requireID(), viewer: viewer.requireID(), on: db)
         else { throw Abort(.notFound) }
         return athlete
     }

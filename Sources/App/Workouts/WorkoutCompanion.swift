@@ -36,7 +36,7 @@ extension Features {
     }
 }
 
-extension WorkoutPolicy {
+extension WorkoutAccess {
     /// Whether someone other than the owner sees all of the owner's workouts (a coach they accepted).
     static func seesAll(of ownerID: UUID, viewer viewerID: UUID, on db: any Database) async throws -> Bool {
         for companion in Features.workoutCompanions where try await companion.seesAllWorkouts(of: ownerID, viewer: viewerID, on: db) {

@@ -135,12 +135,7 @@ struct WorkoutController: RouteCollection {
 
     /// The workout if the viewer may see it; 404 otherwise, as if it did not exist.
     private func visible(_ req: Request, id raw: String) async throws -> Workout {
-        guard let id = UUID(uuidString: raw), let workout = try await Workout.find(id, on: req.db),
-            try await WorkoutPolicy.canView(workout, viewer: req.currentUser, on: req.db)
-        else {
-            throw Abort(.notFound)
-        }
-        return workout
+        try await WorkoutAccess.load(req, id: raw).workout
     }
 
     func show(req: Request) async throws -> Response {
@@ -150,12 +145,12 @@ struct WorkoutController: RouteCollection {
         }
         let workout = try await visible(req, id: raw)
         guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
-        let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
+        let zones = try await WorkoutAccess.hiddenZones(workout, viewer: req.currentUser, on: req.db)
         let drawings = try await WorkoutDrawings.load(
             workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
             tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
-        let conversation = try await WorkoutPolicy.conversation(under: workout, owner: owner, viewer: req.currentUser, on: req.db)
+        let conversation = try await WorkoutAccess.conversation(under: workout, owner: owner, viewer: req.currentUser, on: req.db)
         let page = try WorkoutPage(
             layout: req.layout(title: workout.name, section: .workouts), workout: workout, drawings: drawings,
             viewer: req.currentUser, owner: owner, goals: goals, conversation: conversation)
@@ -166,7 +161,7 @@ struct WorkoutController: RouteCollection {
     /// re-import computes the same numbers) or CSV. Anyone else gets only the samples outside the
     /// owner's privacy zones (and, in CSV, only those with a position), split where parts are hidden.
     private func export(_ req: Request, workout: Workout, format: String) async throws -> Response {
-        let zones = try await WorkoutPolicy.hiddenZones(workout, viewer: req.currentUser, on: req.db)
+        let zones = try await WorkoutAccess.hiddenZones(workout, viewer: req.currentUser, on: req.db)
         guard var timeline = try await WorkoutTimeline.load(workout, ownerView: req.currentUser?.id == workout.$user.id, on: req.db) else {
             throw Abort(.notFound)
         }

@@ -3,9 +3,27 @@ import Fluent
 import SQLKit
 import Vapor
 
-/// Who may see what of a person. Pages, lists, search and avatar URLs all ask here, so a private
-/// profile cannot leak through a side door.
-enum ProfilePolicy {
+/// A viewer's access to a person: who may see what of them. Pages, lists, search and avatar URLs
+/// all ask here, so a private profile cannot leak through a side door.
+struct PersonAccess {
+    let person: User
+    let relation: Relation
+
+    /// The person named in the URL, with how the viewer relates to them; 404 when the viewer may
+    /// not know they exist.
+    static func load(_ req: Request) async throws -> PersonAccess {
+        let username = (req.parameters.get("username") ?? "").lowercased()
+        guard let user = try await User.query(on: req.db).filter(\.$username == username).first() else {
+            throw Abort(.notFound)
+        }
+        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], on: req.db).relation(to: user)
+        guard canSeeExists(user, relation) else { throw Abort(.notFound) }
+        return PersonAccess(person: user, relation: relation)
+    }
+
+    /// Bio, sports, counts, avatar and follower lists.
+    var canViewProfile: Bool { Self.canViewProfile(person, relation) }
+
     /// How the viewer and the person are connected.
     struct Relation {
         var isSelf = false
@@ -63,7 +81,7 @@ enum ProfilePolicy {
 }
 
 extension User {
-    /// A person read from a plain-SQL row for a list, with every column `ProfilePolicy` decides by
+    /// A person read from a plain-SQL row for a list, with every column `PersonAccess` decides by
     /// (`id`, `username`, `display_name`, `visibility`, `birth_date`). A missing birth date reads as
     /// under 16, so a loader that left it out would hide every adult with a followers profile.
     static func forPolicy(_ row: any SQLRow) throws -> User {
@@ -109,7 +127,7 @@ struct Relations {
 
     private init(viewerID: UUID?) { self.viewerID = viewerID }
 
-    func relation(to user: User) -> ProfilePolicy.Relation {
+    func relation(to user: User) -> PersonAccess.Relation {
         guard let id = user.id, let viewerID else { return .init() }
         return .init(isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id], sharesTeam: teammates.contains(id))
     }
@@ -128,8 +146,8 @@ struct PersonCard: Encodable {
     let youFollow: Bool
     let requested: Bool
 
-    init(_ user: User, relation: ProfilePolicy.Relation) {
-        let visible = ProfilePolicy.canViewProfile(user, relation)
+    init(_ user: User, relation: PersonAccess.Relation) {
+        let visible = PersonAccess.canViewProfile(user, relation)
         username = user.username
         displayName = user.displayName
         initials = user.initials
@@ -149,7 +167,7 @@ struct PersonCard: Encodable {
         let relations = try await Relations.load(viewer: viewer, people: users.compactMap(\.id), on: db)
         return users.compactMap { user in
             let relation = relations.relation(to: user)
-            return ProfilePolicy.canSeeExists(user, relation) ? PersonCard(user, relation: relation) : nil
+            return PersonAccess.canSeeExists(user, relation) ? PersonCard(user, relation: relation) : nil
         }
     }
 }

@@ -1,9 +1,23 @@
 import Fluent
 import Vapor
 
-/// Who coaches whom. Only an accepted grant counts, and it is looked up on every request, so a
-/// revoked coach loses access at once.
-enum CoachPolicy {
+/// A coach's access to an athlete, and who coaches whom. Only an accepted grant counts, and it is
+/// looked up on every request, so a revoked coach loses access at once.
+struct AthleteAccess {
+    let athlete: User
+
+    /// The athlete named in the URL, if `coach` coaches them; 404 for anyone else, so usernames
+    /// reveal nothing about who is coached.
+    static func load(_ req: Request, coach: User) async throws -> AthleteAccess {
+        guard let username = req.parameters.get("username"),
+            let athlete = try await User.query(on: req.db).filter(\.$username == username.lowercased()).first(),
+            try await coaches(coach.requireID(), athlete: athlete.requireID(), on: req.db)
+        else {
+            throw Abort(.notFound)
+        }
+        return AthleteAccess(athlete: athlete)
+    }
+
     /// Whether `coach` may see `athlete`'s training.
     static func coaches(_ coach: UUID, athlete: UUID, on db: any Database) async throws -> Bool {
         try await CoachGrant.query(on: db).filter(\.$coach.$id == coach).filter(\.$athlete.$id == athlete)
@@ -15,17 +29,6 @@ enum CoachPolicy {
         let ids = try await CoachGrant.query(on: db).filter(\.$coach.$id == coach).filter(\.$status == .active).all().map(\.$athlete.id)
         guard !ids.isEmpty else { return [] }
         return try await User.query(on: db).filter(\.$id ~~ ids).sort(\.$displayName).all()
-    }
-
-    /// An athlete the signed-in coach may see, by username; 404 for anyone else, so usernames
-    /// reveal nothing about who is coached.
-    static func athlete(_ username: String?, coach: User, on db: any Database) async throws -> User {
-        guard let username, let athlete = try await User.query(on: db).filter(\.$username == username.lowercased()).first(),
-            try await coaches(coach.requireID(), athlete: athlete.requireID(), on: db)
-        else {
-            throw Abort(.notFound)
-        }
-        return athlete
     }
 
     /// The people with an active grant from an athlete.

@@ -13,7 +13,7 @@ struct TeamAccess {
 
     var isMember: Bool { membership != nil }
     var role: Membership.Role? { membership?.role }
-    var canSee: Bool { TeamPolicy.isListed(team) || isMember || invite != nil }
+    var canSee: Bool { TeamAccess.isListed(team) || isMember || invite != nil }
     var canManage: Bool { role?.canManage ?? false }
     var isOwner: Bool { role == .owner }
     /// The roster of a public team is public; otherwise only members see who plays.
@@ -54,7 +54,7 @@ struct TeamAccess {
     }
 }
 
-enum TeamPolicy {
+extension TeamAccess {
     /// Public and protected teams appear in search and lists; private ones never do.
     static func isListed(_ team: Team) -> Bool { team.privacy != .private }
 

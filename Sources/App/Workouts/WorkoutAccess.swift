@@ -2,8 +2,21 @@ import FieldhouseKit
 import Fluent
 import Vapor
 
-/// Who may see a workout. Everyone who is not allowed gets a 404, so ids reveal nothing.
-enum WorkoutPolicy {
+/// A viewer's access to a workout. Everyone who may not see it gets a 404, so ids reveal nothing.
+struct WorkoutAccess {
+    let workout: Workout
+    let isOwner: Bool
+
+    /// The workout with this id, if the request's viewer may see it; 404 otherwise.
+    static func load(_ req: Request, id raw: String) async throws -> WorkoutAccess {
+        guard let id = UUID(uuidString: raw), let workout = try await Workout.find(id, on: req.db),
+            try await canView(workout, viewer: req.currentUser, on: req.db)
+        else {
+            throw Abort(.notFound)
+        }
+        return WorkoutAccess(workout: workout, isOwner: req.currentUser?.id == workout.$user.id)
+    }
+
     static func canView(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {
         guard let viewer, let viewerID = viewer.id else { return workout.visibility == .public }
         if workout.$user.id == viewerID || workout.visibility == .public { return true }
