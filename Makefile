@@ -31,9 +31,10 @@ fuzz: deps
 format:
 	swift format format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
-## lint: check the house style without changing anything; CI fails on any finding
+## lint: check the house style and the layering of features without changing anything; CI fails on any finding
 lint:
 	swift format lint --strict --recursive --parallel $(SWIFT_SOURCES)
+	python3 scripts/layers.py --check
 
 deps:
 	@scripts/install-deps.sh
