@@ -3,7 +3,7 @@ import Fluent
 import Foundation
 
 /// A game: a team's fixture, or a pick-up game anyone may join. Who plays is in `GamePlayer`; who
-/// may see and do what is in `GamePolicy`.
+/// may see and do what is in `GameAccess`.
 final class Game: Model, @unchecked Sendable {
     static let schema = "games"
 
