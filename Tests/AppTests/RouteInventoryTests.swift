@@ -8,7 +8,7 @@ import Vapor
 /// route table, so neither can drift: a new route fails here until it is written down.
 @Suite struct RouteInventoryTests {
     static let who: [RouteMatrixTests.Access: String] = [
-        .anyone: "anyone", .signedIn: "signed in", .device: "device token or session", .object: "by the object's policy",
+        .anyone: "anyone", .signedIn: "signed in", .device: "device token", .object: "by the object's policy",
     ]
 
     /// The routes each feature registers, from booting that feature alone on a bare application.

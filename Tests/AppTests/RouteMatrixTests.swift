@@ -15,7 +15,7 @@ import Vapor
         case anyone
         /// Needs a signed-in person; what it shows is theirs.
         case signedIn
-        /// The API: a device token (or a session) is required.
+        /// The API: a device token is required.
         case device
         /// Shows or changes one object; `personas` below lists who may see it.
         case object
@@ -26,15 +26,14 @@ import Vapor
         var table: [String: Access] = [:]
         for route in [
             "GET /", "GET /api/v1/openapi.json", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
-            "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues", "GET /leagues/:slug",
-            "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /learn/:slug/revisions",
-            "GET /learn/:slug/compare", "GET /people", "GET /games", "POST /logout",
+            "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues",
+            "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /people", "GET /games", "POST /logout",
         ] {
             table[route] = .anyone
         }
         for route in [
             "GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
-            "GET /games/:id", "GET /games/:id/edit", "GET /workouts/:id", "GET /workouts/:id/edit",
+            "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /workouts/:id", "GET /workouts/:id/edit",
             "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
             "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username",
             "GET /coach/athletes/:username/zones", "GET /settings/export/download",
@@ -57,7 +56,8 @@ import Vapor
     /// adding a route to the app without adding it here (or to `access`) fails the test.
     static let signedInRoutes: Set<String> = [
         "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach", "GET /coach/week", "GET /friends",
-        "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/edit", "GET /learn/new",
+        "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/compare", "GET /learn/:slug/edit",
+        "GET /learn/:slug/revisions", "GET /learn/new",
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",
         "GET /settings/avatar", "GET /settings/calendar", "GET /settings/coaches", "GET /settings/delete-account", "GET /settings/devices",
         "GET /settings/export", "GET /settings/password", "GET /settings/privacy", "GET /settings/privacy-zones", "GET /settings/profile",
@@ -98,6 +98,8 @@ import Vapor
         let photo: String
         /// A 13-year-old's workout, shown to their followers.
         let teenWorkout: String
+        /// A private league the private team plays in.
+        let league: String
     }
 
     /// A workout with a 60-point route, made over the API the way a phone makes one.
@@ -173,6 +175,15 @@ import Vapor
         tiaWorkout.visibility = .followers
         try await tiaWorkout.update(on: app.db)
 
+        // A private league run by Olga, with her private team in it (she manages both, so it joins at
+        // once): only its manager and the team see it.
+        let madeLeague = try await cast.owner.post(
+            "/leagues/new",
+            [("name", "Matrix League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "private")],
+            csrfFrom: "/leagues/new")
+        let league = try #require(madeLeague.location)
+        #expect(try await cast.owner.post(league + "/teams", [("team", cast.slug)], csrfFrom: league).status == .seeOther)
+
         let challenge = try #require(try await ana.sendChallenge(to: ["ben_b"]).location)
         let photo = try #require(try await Challenge.query(on: app.db).first()?.$photo.id.uuidString.lowercased())
         await app.app.photoSizer.idle()
@@ -187,7 +198,7 @@ import Vapor
                 ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend),
             ],
             team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)",
-            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())"
+            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league
         )
     }
 
@@ -213,6 +224,7 @@ import Vapor
             ("GET /workouts/:id", world.workout + ".gpx", workout),
             ("GET /workouts/:id", world.workout + ".csv", workout),
             ("GET /workouts/:id/edit", world.workout + "/edit", ana),
+            ("GET /leagues/:slug", world.league, team),
             ("GET /challenges/:id", world.challenge, challenge),
             ("GET /photos/:id", world.photo, challenge),
             ("GET /photos/:id/:size", world.photo + "/small", challenge),
@@ -297,7 +309,7 @@ import Vapor
                 case .anyone:
                     // Public lists and searches never show the private objects.
                     if method == "GET" {
-                        for secret in [world.team, "Matrix United", id(world.workout), id(world.challenge), id(world.game), "Ana Athlete"] {
+                        for secret in [world.team, "Matrix United", "Matrix League", id(world.workout), id(world.challenge), id(world.game), "Ana Athlete"] {
                             #expect(!page.body.contains(secret), "\(route) at \(path) shows \(secret) to a visitor signed out")
                         }
                     }

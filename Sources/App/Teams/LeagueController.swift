@@ -119,32 +119,6 @@ struct LeagueController: RouteCollection {
 
     // MARK: Show
 
-    struct LeagueAccess {
-        let league: League
-        let isManager: Bool
-        /// Teams of the league the viewer manages.
-        let managedTeamIDs: Set<UUID>
-        let memberTeamIDs: Set<UUID>
-    }
-
-    static func load(_ req: Request) async throws -> (LeagueAccess, [LeagueTeam]) {
-        let slug = (req.parameters.get("slug") ?? "").lowercased()
-        guard let league = try await League.query(on: req.db).filter(\.$slug == slug).first() else { throw Abort(.notFound) }
-        let entries = try await LeagueTeam.query(on: req.db).filter(\.$league.$id == league.requireID()).with(\.$team).all()
-        var managed = Set<UUID>(), member = Set<UUID>()
-        if let viewerID = req.currentUser?.id, !entries.isEmpty {
-            let memberships = try await Membership.query(on: req.db).filter(\.$user.$id == viewerID)
-                .filter(\.$team.$id ~~ entries.map { $0.$team.id }).all()
-            member = Set(memberships.map { $0.$team.id })
-            managed = Set(memberships.filter { $0.role.canManage }.map { $0.$team.id })
-        }
-        let isManager = req.currentUser?.id == league.$manager.id
-        let activeMember = entries.contains { $0.status == .active && member.contains($0.$team.id) }
-        // A private league exists only for its manager and the members of its teams.
-        if league.isPrivate, !isManager, !activeMember, managed.isEmpty { throw Abort(.notFound) }
-        return (LeagueAccess(league: league, isManager: isManager, managedTeamIDs: managed, memberTeamIDs: member), entries)
-    }
-
     struct StandingRow: Encodable {
         let position: Int
         let slug: String
@@ -171,7 +145,8 @@ struct LeagueController: RouteCollection {
     }
 
     func show(req: Request) async throws -> View {
-        let (access, entries) = try await Self.load(req)
+        let access = try await LeagueAccess.load(req)
+        let entries = access.entries
         let league = access.league
         let active = entries.filter { $0.status == .active }
         // Private teams are shown only to their members and the league manager; they are not counted.
@@ -218,7 +193,8 @@ struct LeagueController: RouteCollection {
 
     func inviteTeam(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let (access, entries) = try await Self.load(req)
+        let access = try await LeagueAccess.load(req)
+        let entries = access.entries
         guard access.isManager else { throw Abort(.forbidden, reason: "Only the league's manager can invite teams.") }
         let raw = (try req.content.decode(TeamInviteForm.self).team ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let slug = raw.split(separator: "/").last.map(String.init) ?? raw
@@ -255,7 +231,8 @@ struct LeagueController: RouteCollection {
 
     func answer(req: Request, accept: Bool) async throws -> Response {
         _ = try req.requireUser()
-        let (access, entries) = try await Self.load(req)
+        let access = try await LeagueAccess.load(req)
+        let entries = access.entries
         let slug = req.parameters.get("team") ?? ""
         guard let entry = entries.first(where: { $0.team.slug == slug && $0.status == .invited }) else {
             throw Abort(.notFound, reason: "That invitation is no longer open.")
@@ -275,7 +252,8 @@ struct LeagueController: RouteCollection {
 
     func removeTeam(req: Request) async throws -> Response {
         _ = try req.requireUser()
-        let (access, entries) = try await Self.load(req)
+        let access = try await LeagueAccess.load(req)
+        let entries = access.entries
         let slug = req.parameters.get("team") ?? ""
         guard let entry = entries.first(where: { $0.team.slug == slug }) else { throw Abort(.notFound) }
         guard access.isManager || access.managedTeamIDs.contains(entry.$team.id) else {
