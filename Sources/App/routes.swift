@@ -1,7 +1,9 @@
 import Vapor
 
 /// Every feature of the app, in the order their demo data is seeded (people before their teams,
-/// teams before their games). Adding a feature means adding it here; see CONTRIBUTING.md.
+/// teams before their games) and their hooks run. The order matters when an account is deleted:
+/// Teams hands a person's teams on before Games gives their team games to each team's new owner.
+/// Adding a feature means adding it here; see CONTRIBUTING.md.
 enum Features {
     static let all: [any Feature.Type] = [
         Home.self, Accounts.self, Community.self, Teams.self, Games.self, Challenges.self,

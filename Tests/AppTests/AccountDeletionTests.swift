@@ -136,6 +136,14 @@ import Vapor
 
     /// Asking for the password again (to delete the account or change the password) counts wrong
     /// answers like sign-in does: a borrowed session cannot be used to guess it.
+    /// Deletion runs the features' hooks in list order, and Games hands team games to the owner
+    /// Teams has just promoted: the other way round they would go with the person.
+    @Test func teamsAreHandedOnBeforeTheirGames() {
+        let order = Features.all.map { ObjectIdentifier($0) }
+        let teams = order.firstIndex(of: ObjectIdentifier(Teams.self)), games = order.firstIndex(of: ObjectIdentifier(Games.self))
+        #expect(teams != nil && games != nil && teams! < games!)
+    }
+
     @Test func passwordRechecksAreLimited() async throws {
         try await withApp { app in
             let ana = app.browser(); try await ana.signUp("ana")

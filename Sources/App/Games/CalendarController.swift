@@ -87,12 +87,11 @@ struct CalendarController: RouteCollection {
         let url = try await CalendarFeed.url(for: user, req: req)
         let teams = try await Membership.query(on: req.db).filter(\.$user.$id == user.requireID()).with(\.$team).all()
             .map(\.team).sorted { $0.name < $1.name }
+        var feeds: [TeamFeed] = []
+        for team in teams { feeds.append(TeamFeed(name: team.name, url: try await CalendarFeed.url(for: user, req: req, team: team.slug))) }
         return try await req.view.render(
             "accounts/settings_calendar",
-            SettingsPage(
-                layout: req.layout(title: "Calendar", section: .settings), feedURL: url,
-                teams: teams.map { TeamFeed(name: $0.name, url: "\(url)?team=\($0.slug)") }
-            ))
+            SettingsPage(layout: req.layout(title: "Calendar", section: .settings), feedURL: url, teams: feeds))
     }
 
     func reset(req: Request) async throws -> Response {
