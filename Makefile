@@ -35,6 +35,10 @@ format:
 lint:
 	swift format lint --strict --recursive --parallel $(SWIFT_SOURCES)
 	python3 scripts/layers.py --check
+	@# The time comes from the app's clock (Core/AppClock.swift), so tests can set it; see CONTRIBUTING.md.
+	@! grep -rnE 'Date\(\)|Date\.now|timeIntervalSinceNow' Sources/App Tests/AppTests \
+		| grep -vE '^(Sources/App/Core/AppClock\.swift|Tests/AppTests/Helpers/WithApp\.swift):' \
+		| sed 's/$$/   <- read the time from the app clock (req.now, app.clock)/' | grep .
 
 deps:
 	@scripts/install-deps.sh

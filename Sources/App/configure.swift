@@ -9,6 +9,7 @@ import Vapor
 /// All wiring in one place: configuration, database, migrations, middleware, views and routes.
 public func configure(_ app: Application, config: AppConfig) async throws {
     app.config = config
+    _ = app.clock
     app.logger.logLevel = config.logLevel
     try config.prepareDataDirectory()
     app.serverSecret = try ServerSecret.load(config: config)

@@ -24,4 +24,17 @@ public enum LocalTime {
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
         return (String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!), String(format: "%02d:%02d", c.hour!, c.minute!))
     }
+
+    /// The calendar date of `instant` in UTC: what ages are computed on. An hour of zone offset only
+    /// matters on a birthday itself.
+    public static func utcDay(of instant: Date) -> CalendarDate { day(of: instant, zone: "UTC") }
+
+    /// The calendar date of `instant` in `zone` (UTC when the zone is unknown).
+    public static func day(of instant: Date, zone: String) -> CalendarDate {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day], from: instant)
+        // Foundation's calendar always yields a real date, so this cannot fail.
+        return CalendarDate(year: c.year!, month: c.month!, day: c.day!)!
+    }
 }

@@ -77,7 +77,7 @@ import Vapor
             #expect(
                 try await olga.api(
                     .POST, "/api/v1/workouts", token: token,
-                    json: #"{"external_id": "w1", "sport": "running", "start": \#(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)}"#
+                    json: #"{"external_id": "w1", "sport": "running", "start": \#(Int(app.clock.milliseconds) - 3_600_000)}"#
                 ).status == .created)
             _ = try await olga.get("/settings/calendar")
             await app.app.photoSizer.idle()
@@ -163,7 +163,7 @@ import Vapor
             #expect(locked.status == .tooManyRequests)
             let minutes = try #require(locked.firstMatch(#"Too many wrong passwords\. Try again in (\d+) minutes?\."#).flatMap { Int($0) })
             let oldest = try #require(try await LoginAttempt.query(on: app.db).sort(\.$attemptedAt).first()?.attemptedAt)
-            let expected = Int(((oldest.addingTimeInterval(LoginLimiter.window).timeIntervalSinceNow) / 60).rounded(.up))
+            let expected = Int(((oldest.addingTimeInterval(LoginLimiter.window).timeIntervalSince(app.clock.now)) / 60).rounded(.up))
             #expect(abs(minutes - expected) <= 1 && (1...15).contains(minutes), "\(minutes) minutes, expected about \(expected)")
             let change = try await ana.post(
                 "/settings/password",

@@ -41,7 +41,7 @@ import Vapor
             let cast = try await ChallengeCast.make(app)
             let ana = cast.ana
             let token = try await ana.deviceToken()
-            let start = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
+            let start = app.clock.milliseconds - 7_200_000
             let hr = (0..<120).map { #"{"t": \#(start + Int64($0) * 1000), "bpm": \#(100 + $0 % 40)}"# }.joined(separator: ",")
             let points = (0..<120).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(55.68 + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
             #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(hr)], "locations": [\#(points)]}"#).status == .created)
@@ -97,7 +97,7 @@ import Vapor
             #expect(page.contains("kept until"))
             let anaID = try #require(try await User.query(on: app.db).filter(\.$username == "ana").first()?.requireID())
             let path = AccountExport.path(for: anaID, config: app.store.config)
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-AccountExport.keptFor - 60)], ofItemAtPath: path)
+            try FileManager.default.setAttributes([.modificationDate: app.clock.now.addingTimeInterval(-AccountExport.keptFor - 60)], ofItemAtPath: path)
             #expect(try await ana.get("/settings/export/download").status == .notFound)
             #expect(!FileManager.default.fileExists(atPath: path))
             let later = try await ana.get("/settings/export")
@@ -105,9 +105,9 @@ import Vapor
 
             // The hourly sweep takes old exports nobody asked for again, never one being written.
             FileManager.default.createFile(atPath: path, contents: Data("old".utf8))
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-AccountExport.keptFor - 60)], ofItemAtPath: path)
+            try FileManager.default.setAttributes([.modificationDate: app.clock.now.addingTimeInterval(-AccountExport.keptFor - 60)], ofItemAtPath: path)
             FileManager.default.createFile(atPath: path + ".part", contents: Data("writing".utf8))
-            AccountExport.removeExpired(config: app.store.config, unfinished: false)
+            AccountExport.removeExpired(config: app.store.config, unfinished: false, now: app.clock.now)
             #expect(!FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: path + ".part"))
         }
     }

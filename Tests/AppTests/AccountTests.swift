@@ -203,7 +203,7 @@ struct AccountTests {
         try await withApp { app in
             try await app.browser().signUp("target")
             let attacker = app.browser()
-            let firstAttempt = Date()
+            let firstAttempt = app.clock.now
             for attempt in 1...10 {
                 let page = try await attacker.logIn("target", password: "guess number \(attempt)")
                 #expect(page.status == .unauthorized)
@@ -212,7 +212,7 @@ struct AccountTests {
             #expect(limited.status == .tooManyRequests)
             // The 15 minutes run from the first failed attempt; ten password checks can take a
             // minute or more on a loaded machine, so the wait left is 15 minutes less that time.
-            let waited = Int(Date().timeIntervalSince(firstAttempt))
+            let waited = Int(app.clock.now.timeIntervalSince(firstAttempt))
             let retry = try #require(limited.headers.first(name: .retryAfter).flatMap { Int($0) })
             #expect(retry % 60 == 0 && retry <= 900 && retry >= 900 - (waited / 60 + 1) * 60, "\(retry) s after \(waited) s")
             #expect(limited.contains("Too many failed sign-in attempts. Try again in \(retry / 60) minutes."))

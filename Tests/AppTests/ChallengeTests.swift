@@ -245,7 +245,7 @@ struct ChallengeTests {
             // The sender can't reply to their own challenge; after the deadline nobody can.
             #expect(try await cast.ana.reply(to: url).status == .forbidden)
             let challenge = try #require(try await Challenge.query(on: app.db).first())
-            challenge.deadline = Date().addingTimeInterval(-60)
+            challenge.deadline = app.clock.now.addingTimeInterval(-60)
             try await challenge.save(on: app.db)
             let late = try await cast.cara.reply(to: url)
             #expect(late.status == .conflict && late.contains("closed"))

@@ -27,7 +27,7 @@ struct HardeningTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()
-            let when = Date().addingTimeInterval(-7200).rounded
+            let when = app.clock.now.addingTimeInterval(-7200).rounded
             // Python's isoformat(): six fractional digits. The sample that first stopped the server.
             let python = Self.iso(when, fraction: "123456")
             let samples = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [{"t": "\#(python)", "bpm": 72}]}"#)
@@ -115,7 +115,7 @@ struct HardeningTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken(allDay: false)
-            let start = Date().addingTimeInterval(-86_400).rounded
+            let start = app.clock.now.addingTimeInterval(-86_400).rounded
             // Elevation 1e16 on every point made the elevation chart's axis loop for ever; a speed of 1e15 m/s too.
             var gpx = #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Odd</name><trkseg>"#
             for second in 0..<120 {
@@ -165,7 +165,7 @@ struct HardeningTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()
-            let gpx = syntheticGPX(start: Date().addingTimeInterval(-3600).rounded, seconds: 60)
+            let gpx = syntheticGPX(start: app.clock.now.addingTimeInterval(-3600).rounded, seconds: 60)
 
             let twice = try await ana.uploadFile(try gzip(try gzip(gpx)), filename: "twice.gpx.gz", token: token)
             #expect(twice.status == .unprocessableEntity && twice.errorMessage.contains("compressed twice"))
@@ -185,7 +185,7 @@ struct HardeningTests {
 
             var week = #"<?xml version="1.0"?><gpx version="1.1"><trk><trkseg>"#
             for day in [0.0, 8] {
-                let time = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-9 * 86_400 + day * 86_400))
+                let time = ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(-9 * 86_400 + day * 86_400))
                 week +=
                     #"<trkpt lat="55.6" lon="12.5"><time>\#(time)</time></trkpt><trkpt lat="55.6" lon="12.5001"><time>\#(time.replacingOccurrences(of: "Z", with: ".5Z"))</time></trkpt>"#
             }

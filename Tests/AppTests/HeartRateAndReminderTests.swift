@@ -16,7 +16,7 @@ struct HeartRatePageTests {
 
             // Two hours at 1 Hz between 80 and 99 bpm, with ten calm minutes at 52 half an hour ago.
             let token = try await ana.deviceToken()
-            let now = Int64(Date().timeIntervalSince1970 * 1000) / 1000 * 1000
+            let now = app.clock.milliseconds / 1000 * 1000
             var samples: [String] = []
             for second in 0..<7200 {
                 let t = now - 7_200_000 + Int64(second) * 1000

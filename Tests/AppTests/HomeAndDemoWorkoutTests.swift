@@ -15,7 +15,7 @@ struct HomeTodayTests {
             #expect(home.contains("0 of 60 active minutes") && home.contains("Set a goal"))
             _ = try await ana.post("/goals", [("period", "week"), ("metric", "duration"), ("target", "150")], csrfFrom: "/goals")
             let token = try await ana.deviceToken()
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let now = app.clock.milliseconds
             let start = max(now - 1_800_000, now - now % 86_400_000 + 1000)
             let minutes = (now - start) / 60_000
             _ = try await ana.api(
@@ -38,7 +38,7 @@ struct DemoWorkoutTests {
             #expect(try await DemoWorkouts.seed(app: app.app, weeks: 6) == 0)
             let workouts = try await Workout.query(on: app.db).sort(\.$startMS).all()
             #expect(workouts.count == added)
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let now = app.clock.milliseconds
             #expect(workouts.allSatisfy { ($0.endMS ?? .max) <= now && $0.startMS > now - 43 * 86_400_000 }, "within six weeks, none ahead")
             #expect(workouts.contains { $0.name == "Harbour loop" && abs(($0.distance ?? 0) - 9007.07) < 0.01 && $0.avgHeartRate == 154 })
             let generated = workouts.filter { $0.startMS < now - 8 * 86_400_000 }

@@ -43,7 +43,8 @@ private func count(_ table: String, _ db: any Database) async throws -> Int {
 
 @Suite("Device API: tokens and samples")
 struct IngestTests {
-    static let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-3600))
+    /// An hour ago on the app's clock, as a device writes a time.
+    static func hourAgo(_ app: TestApp) -> String { ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(-3600)) }
 
     @Test func tokensAreShownOnceStoredHashedAndRevocable() async throws {
         try await withApp { app in
@@ -57,7 +58,7 @@ struct IngestTests {
             #expect(row.tokenHash != token && row.tokenHash == RandomToken.hash(token))
 
             let device = app.browser()
-            let body = #"{"heart_rate": [{"t": "\#(Self.now)", "bpm": 72}]}"#
+            let body = #"{"heart_rate": [{"t": "\#(Self.hourAgo(app))", "bpm": 72}]}"#
             for bad in [nil, "nonsense", token + "x"] {
                 let answer = try await device.api(.POST, "/api/v1/samples", token: bad, json: body)
                 #expect(answer.status == .unauthorized)
@@ -98,7 +99,7 @@ struct IngestTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()
-            let base = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000
+            let base = app.clock.milliseconds - 3_600_000
             let body = """
                 {"heart_rate": [{"t": \(base), "bpm": 72}, {"t": \(base + 1000), "bpm": 75}, {"t": \(base + 2000), "bpm": 300},
                                 {"t": "2999-01-01T00:00:00Z", "bpm": 80}, {"t": "1999-12-31T23:59:59Z", "bpm": 80}, {"t": "soon", "bpm": 80}],
@@ -138,7 +139,7 @@ struct IngestTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken(allDay: false)
-            let start = Int64(Date().timeIntervalSince1970) * 1000 - 3_600_000
+            let start = app.clock.milliseconds - 3_600_000
             func heartRate(_ seconds: Range<Int>) -> String {
                 #"{"heart_rate": [\#(seconds.map { #"{"t": \#(start + Int64($0) * 1000), "bpm": 90}"# }.joined(separator: ","))], "steps": [{"t": \#(start - 5000), "count": 4}]}"#
             }
@@ -185,10 +186,10 @@ struct IngestTests {
             #expect(broken.status == .badRequest && broken.contains("invalid_json"))
             let typed = try await ana.api(
                 .POST, "/api/v1/samples", token: token,
-                json: #"{"heart_rate": [{"t": "\#(Self.now)", "bpm": 70}, {"t": "\#(Self.now)", "bpm": "72"}]}"#)
+                json: #"{"heart_rate": [{"t": "\#(Self.hourAgo(app))", "bpm": 70}, {"t": "\#(Self.hourAgo(app))", "bpm": "72"}]}"#)
             #expect(typed.status == .badRequest)
             #expect(typed.contains("heart_rate[1].bpm must be a number"), "\(typed.body)")
-            let missing = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"rr": [{"t": "\#(Self.now)"}]}"#)
+            let missing = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"rr": [{"t": "\#(Self.hourAgo(app))"}]}"#)
             #expect(missing.status == .badRequest && missing.contains("rr[0].ms is missing"))
             let many = "{\"steps\": [" + Array(repeating: #"{"t": 1, "count": 1}"#, count: 100_001).joined(separator: ",") + "]}"
             let tooMany = try await ana.api(.POST, "/api/v1/samples", token: token, json: many)
@@ -204,7 +205,7 @@ struct IngestTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken(named: "Bike computer")
-            let start = Int64(Date().timeIntervalSince1970 * 1000) - 600_000
+            let start = app.clock.milliseconds - 600_000
             let one = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(start)&bpm=72&lat=55.7&lon=12.5")
             #expect(one.status == .created)
             #expect(one.json["stored"] as? [String: Int] == ["heart_rate": 1, "rr": 0, "locations": 1, "steps": 0, "motion": 0])
@@ -227,7 +228,7 @@ struct IngestTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()
-            let t = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
+            let t = app.clock.milliseconds - 60_000
             // 78 bpm with four RR intervals; 72 bpm as base64 (flags 0x00); no contact; a stray byte; bad hex.
             let base64 = Data([0x00, 0x48]).base64EncodedString()
             let body = """
@@ -256,7 +257,7 @@ struct IngestTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()
-            let minute = (Int64(Date().timeIntervalSince1970) / 60 - 30) * 60_000
+            let minute = (Int64(app.clock.now.timeIntervalSince1970) / 60 - 30) * 60_000
             let samples = [(0, 60), (20_000, 90), (59_999, 75), (60_000, 100)].map { #"{"t": \#(minute + Int64($0.0)), "bpm": \#($0.1)}"# }
             let body = #"{"heart_rate": [\#(samples.joined(separator: ","))]}"#
             try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
@@ -277,12 +278,12 @@ struct IngestTests {
 
     @Test func acknowledgedSamplesSurviveARestartAndRetriesStoreNothingTwice() async throws {
         try await withStore { store in
-            let base = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
+            var app = try await TestApp.start(store)
+            let base = app.clock.milliseconds - 7_200_000
             func batch(_ n: Int) -> String {
                 let items = (0..<500).map { #"{"t": \#(base + Int64(n * 500 + $0) * 1000), "bpm": \#(60 + $0 % 60)}"# }
                 return #"{"heart_rate": [\#(items.joined(separator: ","))]}"#
             }
-            var app = try await TestApp.start(store)
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()

@@ -109,7 +109,7 @@ struct PickupGameTests {
             // A move is announced to her without the new place.
             #expect(
                 try await organiser.post(
-                    "\(url)/edit", pickupFields(privacy: "protected", days: 4, lat: "55.6812", lon: "12.5734", place: "Secret Courts West"),
+                    "\(url)/edit", app.pickupFields(privacy: "protected", days: 4, lat: "55.6812", lon: "12.5734", place: "Secret Courts West"),
                     csrfFrom: "\(url)/edit"
                 ).status == .seeOther)
             let moved = try await ana.get("/notifications")
@@ -136,7 +136,7 @@ struct PickupGameTests {
             #expect(denied.status == .forbidden)
             #expect(denied.contains("This game is for the age group"))
             let teen = app.browser()
-            let year = Calendar(identifier: .gregorian).component(.year, from: Date()) - 14 // 14 from 1 January on
+            let year = Calendar(identifier: .gregorian).component(.year, from: app.clock.now) - 14 // 14 from 1 January on
             try await teen.signUp("teen", birthDate: "\(year)-01-01")
             #expect(try await teen.post("\(url)/join", [], csrfFrom: url).status == .seeOther)
         }
@@ -182,7 +182,7 @@ struct PickupGameTests {
             #expect(all.contains(soon) && all.contains(later))
             let near = try #require(all.body.range(of: soon)), far = try #require(all.body.range(of: later))
             #expect(near.lowerBound < far.lowerBound, "nearest first")
-            let window = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25&from=\(gameDay(5).day)&to=\(gameDay(15).day)")
+            let window = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25&from=\(app.gameDay(5).day)&to=\(app.gameDay(15).day)")
             #expect(window.contains(later) && !window.contains(soon))
 
             let json = try await searcher.get("/api/v1/find?lat=55.68&lon=12.57&radius_km=25&sport=volleyball")
@@ -231,7 +231,7 @@ struct PickupGameTests {
             let uid = try #require(team["UID"]?.value)
 
             // Moving the game keeps the UID and bumps SEQUENCE; cancelling marks it cancelled.
-            let when = gameDay(4)
+            let when = app.gameDay(4)
             try await cast.manager.post(
                 "\(teamGame)/edit",
                 [
@@ -270,9 +270,9 @@ struct PickupGameTests {
             #expect(first > 0)
             #expect(try await DemoGames.seed(app: app.app) == 0)
             let games = try await Game.query(on: app.db).all()
-            #expect(games.contains { $0.startsAt < Date() && $0.homeScore != nil })
+            #expect(games.contains { $0.startsAt < app.clock.now && $0.homeScore != nil })
             #expect(games.contains { $0.kind == .pickup && $0.isFull })
-            #expect(games.contains { $0.subsOpen && $0.startsAt > Date() })
+            #expect(games.contains { $0.subsOpen && $0.startsAt > app.clock.now })
             #expect(try await GamePlayer.query(on: app.db).filter(\.$status == .waitlisted).count() > 0)
             let maya = app.browser()
             try await maya.logIn("maya", password: "fieldhouse-demo")

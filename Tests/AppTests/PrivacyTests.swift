@@ -121,7 +121,7 @@ struct PrivacyTests {
             try await ana.signUp("ana")
             try await stranger.signUp("stranger")
             let token = try await ana.deviceToken(allDay: false)
-            let start = Date().addingTimeInterval(-3 * 3600).rounded
+            let start = app.clock.now.addingTimeInterval(-3 * 3600).rounded
             let run = try await ana.uploadFile(syntheticGPX(start: start, seconds: 3600), filename: "run.gpx", token: token)
             #expect(run.status == .created)
             let runID = try #require(run.workout["id"] as? String)
@@ -155,7 +155,8 @@ struct PrivacyTests {
             let kid = app.browser()
             try await kid.signUp("kid", birthDate: "2012-03-01")
             let token = try await kid.deviceToken(allDay: false)
-            let run = try await kid.uploadFile(syntheticGPX(start: Date().addingTimeInterval(-7200).rounded, seconds: 600), filename: "run.gpx", token: token)
+            let run = try await kid.uploadFile(
+                syntheticGPX(start: app.clock.now.addingTimeInterval(-7200).rounded, seconds: 600), filename: "run.gpx", token: token)
             let id = try #require(run.workout["id"] as? String)
             let edit = "/workouts/\(id)/edit"
             let refused = try await kid.post(edit, [("name", "Run"), ("sport", "running"), ("visibility", "public")], csrfFrom: edit)

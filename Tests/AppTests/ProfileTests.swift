@@ -89,7 +89,7 @@ struct ProfileTests {
     @Test func peopleUnder16StartFollowersOnly() async throws {
         try await withApp { app in
             let teen = app.browser()
-            let year = Calendar(identifier: .gregorian).component(.year, from: Date()) - 14
+            let year = Calendar(identifier: .gregorian).component(.year, from: app.clock.now) - 14
             try await teen.signUp("young_one", birthDate: "\(year)-01-15")
             try await app.browser().signUp("grown_up", birthDate: "1980-01-15")
             let young = try #require(try await User.query(on: app.db).filter(\.$username == "young_one").first())

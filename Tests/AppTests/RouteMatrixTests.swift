@@ -105,7 +105,7 @@ import Vapor
     /// A workout with a 60-point route, made over the API the way a phone makes one.
     static func recordWorkout(_ browser: Browser, latitude: Double) async throws {
         let token = try await browser.deviceToken()
-        let start = Int64(Date().timeIntervalSince1970 * 1000) - 7_200_000
+        let start = browser.app.clock.milliseconds - 7_200_000
         let points = (0..<60).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(latitude + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
         #expect(try await browser.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(points)]}"#).status == .created)
         let made = try await browser.api(
@@ -247,15 +247,15 @@ import Vapor
     /// Forms that change one of the private objects, with who may send them. Everybody else's
     /// attempt is refused and changes nothing at all in the database. Forms that end something
     /// (deleting, cancelling) come last, as the allowed person then sends each for real.
-    static func objectForms(_ world: World) -> [(path: String, fields: [(String, String)], allowed: Set<String>)] {
+    static func objectForms(_ world: World, app: TestApp) -> [(path: String, fields: [(String, String)], allowed: Set<String>)] {
         let managers: Set<String> = ["manager", "owner"]
         let team = "/teams/\(world.team)", game = world.game
         let gameForm: [(String, String)] = [
-            ("day", gameDay(5).day), ("time", "19:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+            ("day", app.gameDay(5).day), ("time", "19:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
             ("place_name", "Hijack Hall"), ("latitude", "55.6"), ("longitude", "12.5"), ("opponent", "Nobody"),
         ]
         let workoutForm: [(String, String)] = [("name", "Hijacked run"), ("sport", "running"), ("visibility", "public")]
-        let plan: [(String, String)] = [("day", gameDay(2).day), ("sport", "running"), ("duration", "30"), ("description", "Hijacked")]
+        let plan: [(String, String)] = [("day", app.gameDay(2).day), ("sport", "running"), ("duration", "30"), ("description", "Hijacked")]
         return [
             (team + "/edit", TeamCast.validEdit(privacy: "public").map { $0.0 == "name" ? ($0.0, "Hijacked United") : $0 }, managers),
             (team + "/invites", [("username", "stranger_s")], managers),
@@ -346,7 +346,7 @@ import Vapor
             // Every form that changes a private object, from everybody not allowed to send it: refused,
             // and the database is exactly as before (not one row written, notifications included).
             let before = try await app.dump(except: ["sessions"])
-            for (path, fields, allowed) in Self.objectForms(world) {
+            for (path, fields, allowed) in Self.objectForms(world, app: app) {
                 for (name, browser) in world.people where !allowed.contains(name) {
                     let page = try await browser.post(path, fields, csrfFrom: name == "anonymous" ? "/login" : "/settings/profile")
                     let refused =
@@ -361,7 +361,7 @@ import Vapor
                 Issue.record("a refused form changed \(table): \(Set(after[table] ?? []).symmetricDifference(before[table] ?? []).sorted())")
             }
             // The people allowed get through: the forms are real, not refused for another reason.
-            for (path, fields, allowed) in Self.objectForms(world) {
+            for (path, fields, allowed) in Self.objectForms(world, app: app) {
                 let name = try #require(allowed.sorted().first)
                 let browser = try #require(world.people.first { $0.0 == name }?.1)
                 let page = try await browser.post(path, fields, csrfFrom: "/settings/profile")

@@ -14,8 +14,8 @@ struct StatsTests {
             let formatter = DateFormatter()
             formatter.dateFormat = "yyyy-MM-dd"
             formatter.timeZone = TimeZone(identifier: "UTC")
-            let yesterday = formatter.string(from: Date().addingTimeInterval(-86_400))
-            let earlier = formatter.string(from: Date().addingTimeInterval(-40 * 86_400))
+            let yesterday = formatter.string(from: app.clock.now.addingTimeInterval(-86_400))
+            let earlier = formatter.string(from: app.clock.now.addingTimeInterval(-40 * 86_400))
             for (sport, day, minutes, km) in [("running", yesterday, "30", "6"), ("cycling", earlier, "60", "24")] {
                 let made = try await ana.post(
                     "/workouts/new", [("sport", sport), ("day", day), ("time", "07:00"), ("minutes", minutes), ("distance", km)],
@@ -51,7 +51,7 @@ struct GoalTests {
 
             // Short workouts inside today (UTC, Ana's zone), whatever the time of day the test runs.
             let token = try await ana.deviceToken()
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let now = app.clock.milliseconds
             let base = max(now - 300_000, now - now % 86_400_000 + 1000)
             let first = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": "walking", "start": \#(base), "end": \#(base + 60_000)}"#)
             #expect(first.status == .created)
@@ -76,7 +76,7 @@ struct GoalTests {
             let id = try #require(try await Goal.query(on: app.db).first()?.requireID().uuidString.lowercased())
             #expect(try await ana.post("/goals/\(id)/toggle", [], csrfFrom: "/goals").status == .conflict)
             _ = try await ana.api(
-                .POST, "/api/v1/workouts", token: token, json: #"{"external_id": "live-1", "end": \#(Int64(Date().timeIntervalSince1970 * 1000) + 1000)}"#)
+                .POST, "/api/v1/workouts", token: token, json: #"{"external_id": "live-1", "end": \#(app.clock.milliseconds + 1000)}"#)
             #expect(try await ana.post("/goals/\(id)/toggle", [], csrfFrom: "/goals").status == .seeOther)
             #expect(try await ana.get("/goals").contains("(off)"))
 

@@ -111,7 +111,7 @@ struct TeamGameTests {
             try await cast.player.post("\(url)/rsvp", [("status", "going")], csrfFrom: url)
             let id = UUID(uuidString: String(url.dropFirst("/games/".count)))!
 
-            let when = gameDay(3)
+            let when = app.gameDay(3)
             var fields: [(String, String)] = [
                 ("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
                 ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57"),
@@ -137,7 +137,7 @@ struct TeamGameTests {
         try await withApp { app in
             let owner = app.browser(); try await owner.signUp("owner")
             let slug = try await owner.createTeam("Form Testers")
-            let past = gameDay(-1)
+            let past = app.gameDay(-1)
             let page = try await owner.post(
                 "/teams/\(slug)/games/new",
                 [
@@ -161,7 +161,7 @@ struct TeamGameTests {
             let pickup = try await owner.post(
                 "/games/new",
                 [
-                    ("sport", "quidditch"), ("day", gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                    ("sport", "quidditch"), ("day", app.gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
                     ("privacy", "public"), ("age_group", "any"), ("gender", "any"), ("skill", "any"), ("capacity", "4"), ("min_players", "6"),
                 ], csrfFrom: "/games/new")
             #expect(pickup.status == .unprocessableEntity)
@@ -170,7 +170,7 @@ struct TeamGameTests {
             let huge = try await owner.post(
                 "/games/new",
                 [
-                    ("sport", "volleyball"), ("day", gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
+                    ("sport", "volleyball"), ("day", app.gameDay(2).day), ("time", "10:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
                     ("privacy", "private"), ("age_group", "any"), ("gender", "any"), ("skill", "any"), ("capacity", "101"), ("min_players", "1"),
                 ], csrfFrom: "/games/new")
             #expect(huge.contains("Enter a number of players between 2 and 100"))
@@ -276,7 +276,7 @@ struct TeamGameTests {
 
             let id = UUID(uuidString: String(url.dropFirst("/games/".count)))!
             let game = try #require(try await Game.find(id, on: app.db))
-            game.startsAt = Date().addingTimeInterval(-7200)
+            game.startsAt = app.clock.now.addingTimeInterval(-7200)
             try await game.update(on: app.db)
             let bad = try await maya.post("\(url)/result", [("home_score", "-1"), ("away_score", "x")], csrfFrom: url)
             #expect(bad.status == .unprocessableEntity)

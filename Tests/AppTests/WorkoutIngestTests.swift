@@ -112,7 +112,7 @@ struct WorkoutIngestTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()
-            let start = Date().addingTimeInterval(-7200).rounded
+            let start = app.clock.now.addingTimeInterval(-7200).rounded
             let gps = try await ana.uploadFile(syntheticGPX(start: start, seconds: 600), filename: "phone.gpx", token: token)
             #expect(gps.status == .created)
             #expect(gps.workout["avg_hr"] is NSNull)
@@ -219,7 +219,7 @@ struct WorkoutIngestTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             let token = try await ana.deviceToken()
-            let start = Date().addingTimeInterval(-3600).rounded
+            let start = app.clock.now.addingTimeInterval(-3600).rounded
             let startMS = Int64(start.timeIntervalSince1970 * 1000)
             let started = try await ana.api(
                 .POST, "/api/v1/workouts", token: token,
@@ -364,7 +364,7 @@ struct WorkoutImportPageTests {
             // Without a CSRF token nothing is read.
             let stranger = try await ana.multipart(
                 "/workouts/import", fields: [],
-                file: ("files", "run.gpx", "application/gpx+xml", syntheticGPX(start: Date().addingTimeInterval(-9000), seconds: 60)), csrfFrom: nil)
+                file: ("files", "run.gpx", "application/gpx+xml", syntheticGPX(start: app.clock.now.addingTimeInterval(-9000), seconds: 60)), csrfFrom: nil)
             #expect(stranger.status == .forbidden)
             #expect(try await rowCount("workouts", app.db) == 1)
             // Signed out: sent to sign in.

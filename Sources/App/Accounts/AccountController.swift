@@ -41,7 +41,7 @@ struct AccountController: RouteCollection {
         let username = AccountRules.username(form.username)
         let email = AccountRules.email(form.email)
         let displayName = AccountRules.displayName(form.display_name)
-        let birthDate = AccountRules.birthDate(form.birth_date)
+        let birthDate = AccountRules.birthDate(form.birth_date, today: req.clock.today)
         errors["username"] = username.error
         errors["email"] = email.error
         errors["password"] = AccountRules.password(form.password)
@@ -63,7 +63,7 @@ struct AccountController: RouteCollection {
             username: username.value, email: email.value, passwordHash: hash,
             displayName: displayName.value, birthDate: birth.description
         )
-        user.visibility = AccountRules.defaultVisibility(birthDate: birth)
+        user.visibility = AccountRules.defaultVisibility(birthDate: birth, today: req.clock.today)
         do {
             try await user.create(on: req.db)
         } catch let error as any DatabaseError where error.isConstraintFailure {
@@ -81,7 +81,7 @@ struct AccountController: RouteCollection {
     private func renderSignup(_ req: Request, form: SignupForm, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
         let page = SignupPage(
             layout: req.layout(title: "Create your account", hasForms: true),
-            form: form, errors: errors, today: CalendarDate.today.description
+            form: form, errors: errors, today: req.clock.today.description
         )
         return try await req.view.render("accounts/signup", page).encodeResponse(status: status, for: req)
     }
@@ -119,10 +119,10 @@ struct AccountController: RouteCollection {
         let user = try await User.query(on: req.db)
             .group(.or) { $0.filter(\.$username == login).filter(\.$email == login) }
             .first()
-        let limiter = LoginLimiter(db: req.db, now: Date())
+        let limiter = LoginLimiter(db: req.db, now: req.now)
         let keys = LoginLimiter.keys(login: user?.username ?? login, address: req.clientAddress)
         if let until = try await limiter.retryAfter(keys: keys) {
-            let wait = LoginLimiter.waitMessage(until: until)
+            let wait = limiter.waitMessage(until: until)
             let response = try await renderLogin(req, login: login, next: next, error: wait.text, status: .tooManyRequests)
             response.headers.replaceOrAdd(name: .retryAfter, value: String(wait.seconds))
             return response

@@ -27,7 +27,7 @@ enum AccountExport {
     }
 
     /// This person's finished export, or nil; an export older than `keptFor` is deleted instead.
-    static func ready(for userID: UUID, config: AppConfig, now: Date = Date()) -> Ready? {
+    static func ready(for userID: UUID, config: AppConfig, now: Date) -> Ready? {
         let path = path(for: userID, config: config)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let made = attributes[.modificationDate] as? Date, let bytes = attributes[.size] as? Int
@@ -41,7 +41,7 @@ enum AccountExport {
 
     /// Deletes every export past `keptFor` (every hour while serving), and at start, with
     /// `unfinished`, the half-made ones a restart interrupted.
-    static func removeExpired(config: AppConfig, unfinished: Bool, now: Date = Date()) {
+    static func removeExpired(config: AppConfig, unfinished: Bool, now: Date) {
         let folder = config.dataDirectory + "/exports"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
@@ -53,7 +53,7 @@ enum AccountExport {
         }
     }
 
-    static func write(for userID: UUID, on db: any Database, config: AppConfig) async throws {
+    static func write(for userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws {
         guard let user = try await User.find(userID, on: db) else { return }
         let final = path(for: userID, config: config)
         let temporary = final + ".part"
@@ -63,7 +63,7 @@ enum AccountExport {
         }
         do {
             let zip = try ZipWriter { try handle.write(contentsOf: $0) }
-            let archive = AccountArchive(userID: userID, db: db, config: config, zip: zip)
+            let archive = AccountArchive(userID: userID, db: db, config: config, zip: zip, now: now)
             try archive.add("README.txt", text: readme)
             try await writeProfile(of: user, to: archive)
             for feature in Features.all { try await feature.exportAccount(archive) }

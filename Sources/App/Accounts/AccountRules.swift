@@ -41,7 +41,7 @@ enum AccountRules {
         return (value, nil)
     }
 
-    static func birthDate(_ raw: String?, today: CalendarDate = .today) -> (value: CalendarDate?, error: String?) {
+    static func birthDate(_ raw: String?, today: CalendarDate) -> (value: CalendarDate?, error: String?) {
         let text = (raw ?? "").trimmingCharacters(in: .whitespaces)
         if text.isEmpty { return (nil, "Enter your date of birth") }
         guard let date = CalendarDate(iso: text) else { return (nil, "Enter a real date, for example 2008-04-23") }
@@ -51,7 +51,7 @@ enum AccountRules {
     }
 
     /// People under 16 start with a followers-only profile; everyone can change it later.
-    static func defaultVisibility(birthDate: CalendarDate?, today: CalendarDate = .today) -> User.Visibility {
+    static func defaultVisibility(birthDate: CalendarDate?, today: CalendarDate) -> User.Visibility {
         guard let birthDate else { return .followers }
         return birthDate.age(on: today) < 16 ? .followers : .public
     }
@@ -61,24 +61,15 @@ enum AccountRules {
     }
 }
 
-extension CalendarDate {
-    /// Today in UTC. Ages are computed from calendar dates, so an hour of zone offset only matters
-    /// on a birthday itself.
-    static var today: CalendarDate {
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
-        return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
-    }
-}
-
 extension User {
     /// Under 16, or of unknown age: the people whose data and whereabouts get the strictest defaults.
-    func isUnder16(on today: CalendarDate = .today) -> Bool {
+    func isUnder16(on today: CalendarDate) -> Bool {
         birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: today) < 16 } ?? true
     }
 
     /// The latest birth date (as stored, "YYYY-MM-DD") of someone 16 or older today, for queries:
     /// `birth_date <= cutoff` is `!isUnder16()`, NULL included as under 16.
-    static func sixteenCutoff(on today: CalendarDate = .today) -> String {
+    static func sixteenCutoff(on today: CalendarDate) -> String {
         String(format: "%04d-%02d-%02d", today.year - 16, today.month, today.day)
     }
 }

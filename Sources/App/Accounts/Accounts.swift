@@ -24,7 +24,7 @@ enum Accounts: Feature {
     }
 
     static func resume(_ app: Application) async throws {
-        AccountExport.removeExpired(config: app.config, unfinished: true)
+        AccountExport.removeExpired(config: app.config, unfinished: true, now: app.clock.now)
         try await AvatarStore.catchUp(app)
     }
 
@@ -46,9 +46,9 @@ final class ExportJobsLifecycle: LifecycleHandler, @unchecked Sendable {
     private var sweep: RepeatedTask?
 
     func didBoot(_ application: Application) throws {
-        let config = application.config
+        let config = application.config, clock = application.clock
         sweep = application.eventLoopGroup.next().scheduleRepeatedTask(initialDelay: .hours(1), delay: .hours(1)) { _ in
-            AccountExport.removeExpired(config: config, unfinished: false)
+            AccountExport.removeExpired(config: config, unfinished: false, now: clock.now)
         }
     }
 

@@ -31,7 +31,7 @@ struct DeleteAccountController: RouteCollection {
     private func render(_ req: Request, user: User, errors: FieldErrors) async throws -> View {
         let userID = try user.requireID()
         var notices: [DeletionNotice] = []
-        for feature in Features.all { notices += try await feature.deletionNotices(for: userID, on: req.db) }
+        for feature in Features.all { notices += try await feature.deletionNotices(for: userID, now: req.now, on: req.db) }
         return try await req.view.render(
             "accounts/settings_delete",
             Page(
@@ -63,7 +63,7 @@ struct DeleteAccountController: RouteCollection {
         }
         // An export being made would otherwise write their file after everything else is gone.
         await req.application.exportJobs.wait(for: try user.requireID())
-        try await AccountDeletion.delete(user, on: req.db, config: req.application.config)
+        try await AccountDeletion.delete(user, now: req.now, on: req.db, config: req.application.config)
         let response = req.redirect(to: .home)
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
         req.forgetSignIn()
@@ -77,12 +77,12 @@ struct DeleteAccountController: RouteCollection {
 /// and photos), and their files once that is committed: what the features name, their avatar and
 /// any export.
 enum AccountDeletion {
-    static func delete(_ user: User, on db: any Database, config: AppConfig) async throws {
+    static func delete(_ user: User, now: Date, on db: any Database, config: AppConfig) async throws {
         let userID = try user.requireID()
         let afterwards: [AfterDeletion] = try await db.transaction { db in
             var afterwards: [AfterDeletion] = []
             for feature in Features.all {
-                afterwards.append(try await feature.deleteAccount(of: userID, on: db, config: config))
+                afterwards.append(try await feature.deleteAccount(of: userID, now: now, on: db, config: config))
             }
             // Failed sign-ins are kept under the name or e-mail typed, not the id.
             let prefixes = [user.username, user.email].map { "account:\($0.lowercased())@" }

@@ -60,7 +60,7 @@ enum DemoPeople {
                 user.timeZone = person.zone
                 user.visibility =
                     person.visibility.flatMap(User.Visibility.init(rawValue:))
-                    ?? AccountRules.defaultVisibility(birthDate: birth)
+                    ?? AccountRules.defaultVisibility(birthDate: birth, today: app.clock.today)
                 try await user.create(on: db)
                 let id = try user.requireID()
                 ids[person.username] = id

@@ -25,7 +25,7 @@ struct ExportController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         let state = await req.application.exportJobs.state(of: userID)
-        let ready = state == .running ? nil : AccountExport.ready(for: userID, config: req.application.config)
+        let ready = state == .running ? nil : AccountExport.ready(for: userID, config: req.application.config, now: req.now)
         let format = Format(user)
         return try await req.view.render(
             "accounts/settings_export",
@@ -41,7 +41,7 @@ struct ExportController: RouteCollection {
         let userID = try req.requireUser().requireID()
         let app = req.application
         await app.exportJobs.start(userID) {
-            try await AccountExport.write(for: userID, on: app.db, config: app.config)
+            try await AccountExport.write(for: userID, now: app.clock.now, on: app.db, config: app.config)
         }
         req.flash(.info, "Your export is being prepared. This page shows it when it is ready.")
         return req.redirect(to: .exportSettings)
@@ -51,7 +51,7 @@ struct ExportController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         guard await req.application.exportJobs.state(of: userID) != .running,
-            let ready = AccountExport.ready(for: userID, config: req.application.config)
+            let ready = AccountExport.ready(for: userID, config: req.application.config, now: req.now)
         else {
             throw Abort(.notFound, reason: "There is no export ready. Prepare one on the export page.")
         }

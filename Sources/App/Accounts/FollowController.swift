@@ -19,7 +19,7 @@ struct FollowController: RouteCollection {
             throw Abort(.unprocessableEntity, reason: "You cannot follow yourself.")
         }
         if relation.viewerFollows == nil {
-            let status = PersonAccess.followStatus(for: target)
+            let status = PersonAccess.followStatus(for: target, today: req.clock.today)
             do {
                 try await Follow(follower: viewer.requireID(), followee: target.requireID(), status: status).create(on: req.db)
             } catch let error as any DatabaseError where error.isConstraintFailure {
@@ -87,9 +87,9 @@ struct FollowController: RouteCollection {
 
         let page = FriendsPage(
             layout: req.layout(title: "Friends", section: .people),
-            requests: try await PersonCard.list(requests, viewer: viewer, on: req.db),
-            friends: try await PersonCard.list(friends, viewer: viewer, on: req.db),
-            followBack: try await PersonCard.list(followBack, viewer: viewer, on: req.db),
+            requests: try await PersonCard.list(requests, viewer: viewer, today: req.clock.today, on: req.db),
+            friends: try await PersonCard.list(friends, viewer: viewer, today: req.clock.today, on: req.db),
+            followBack: try await PersonCard.list(followBack, viewer: viewer, today: req.clock.today, on: req.db),
             pager: pager
         )
         return try await req.view.render("accounts/friends", page)

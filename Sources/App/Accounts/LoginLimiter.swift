@@ -57,8 +57,8 @@ struct LoginLimiter {
     }
 
     /// The message for someone who must wait until `until`.
-    static func waitMessage(until: Date, tooMany: String = "failed sign-in attempts") -> (text: String, seconds: Int) {
-        let minutes = max(1, Int((until.timeIntervalSinceNow / 60).rounded(.up)))
+    func waitMessage(until: Date, tooMany: String = "failed sign-in attempts") -> (text: String, seconds: Int) {
+        let minutes = max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up)))
         return ("Too many \(tooMany). Try again in \(minutes) minute\(minutes == 1 ? "" : "s").", minutes * 60)
     }
 
@@ -83,10 +83,10 @@ extension Request {
     /// answers count with failed sign-ins for the account from this address, so a borrowed session
     /// cannot be used to guess the password either.
     func recheckPassword(of user: User, _ password: String) async throws -> PasswordRecheck {
-        let limiter = LoginLimiter(db: db, now: Date())
+        let limiter = LoginLimiter(db: db, now: now)
         let keys = LoginLimiter.keys(login: user.username, address: clientAddress)
         if let until = try await limiter.retryAfter(keys: keys) {
-            return .locked(LoginLimiter.waitMessage(until: until, tooMany: "wrong passwords").text)
+            return .locked(limiter.waitMessage(until: until, tooMany: "wrong passwords").text)
         }
         guard try await self.password.async.verify(password, created: user.passwordHash) else {
             try await limiter.recordFailure(keys: keys)

@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import SQLKit
 import Vapor
@@ -25,18 +26,18 @@ enum PeopleQueries {
     }
 
     /// Restricts a query of users to people the viewer may know exist (see `PersonAccess.canSeeExists`).
-    static func visible(_ query: SQLSelectBuilder, connected: [UUID]) -> SQLSelectBuilder {
+    static func visible(_ query: SQLSelectBuilder, connected: [UUID], today: CalendarDate) -> SQLSelectBuilder {
         query.where { group in
             let group = group.where("visibility", .equal, User.Visibility.public.rawValue).orWhere { adult in
                 adult.where("visibility", .equal, User.Visibility.followers.rawValue)
-                    .where("birth_date", .isNot, SQLLiteral.null).where("birth_date", .lessThanOrEqual, User.sixteenCutoff())
+                    .where("birth_date", .isNot, SQLLiteral.null).where("birth_date", .lessThanOrEqual, User.sixteenCutoff(on: today))
             }
             return connected.isEmpty ? group : group.orWhere("id", .in, connected)
         }
     }
 
     /// Name or username search. `%` and `_` typed by the person match themselves, not anything.
-    static func search(_ text: String, viewer: User?, pager: Pager, on db: any Database) async throws -> [User] {
+    static func search(_ text: String, viewer: User?, pager: Pager, today: CalendarDate, on db: any Database) async throws -> [User] {
         let connected = try await connectedIDs(of: viewer, on: db)
         let needle = text.lowercased()
         let escaped = needle.replacingOccurrences(of: "\\", with: "\\\\")
@@ -46,7 +47,7 @@ enum PeopleQueries {
             SQLList([SQLBinaryExpression(SQLColumn(column), .like, SQLBind(pattern)), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" "))
         }
         return try await PersonLoader.select(on: db) { query in
-            var query = visible(query, connected: connected)
+            var query = visible(query, connected: connected, today: today)
             if !needle.isEmpty {
                 query = query.where { $0.where(like("username")).orWhere(like("search_name")) }
             }
@@ -55,7 +56,7 @@ enum PeopleQueries {
     }
 
     /// The followers (or followees) of `user` with an accepted follow, as the viewer may see them.
-    static func follows(of user: User, direction: Direction, viewer: User?, pager: Pager, on db: any Database) async throws -> [User] {
+    static func follows(of user: User, direction: Direction, viewer: User?, pager: Pager, today: CalendarDate, on db: any Database) async throws -> [User] {
         let userID = try user.requireID()
         let connected = try await connectedIDs(of: viewer, on: db)
         let edges = try await FollowEdge.all(on: db) { query in
@@ -65,7 +66,7 @@ enum PeopleQueries {
         let ids = edges.map { direction == .followers ? $0.follower : $0.followee }
         guard !ids.isEmpty else { return [] }
         return try await PersonLoader.select(on: db) { query in
-            visible(query.where("id", .in, ids), connected: connected)
+            visible(query.where("id", .in, ids), connected: connected, today: today)
                 .orderBy("search_name").offset(pager.offset).limit(pager.fetchLimit)
         }
     }

@@ -16,7 +16,7 @@ struct PersonAccess {
         guard let user = try await User.query(on: req.db).filter(\.$username == username).first() else {
             throw Abort(.notFound)
         }
-        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], on: req.db).relation(to: user)
+        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], today: req.clock.today, on: req.db).relation(to: user)
         guard canSeeExists(user, relation) else { throw Abort(.notFound) }
         return PersonAccess(person: user, relation: relation)
     }
@@ -26,6 +26,8 @@ struct PersonAccess {
 
     /// How the viewer and the person are connected.
     struct Relation {
+        /// The day the relation is judged on: whether someone is under 16 depends on it.
+        var today: CalendarDate
         var isSelf = false
         /// The viewer's follow of the person, if any.
         var viewerFollows: Follow.Status?
@@ -49,7 +51,7 @@ struct PersonAccess {
         if canViewProfile(user, relation) || relation.viewerFollows != nil || relation.followsViewer != nil { return true }
         switch user.visibility {
         case .public: return true
-        case .followers: return !user.isUnder16() || relation.sharesTeam
+        case .followers: return !user.isUnder16(on: relation.today) || relation.sharesTeam
         case .private: return false
         }
     }
@@ -65,18 +67,18 @@ struct PersonAccess {
 
     /// Strangers cannot find private people through a request, and cannot reach children: someone
     /// under 16 (or without a birth date) hears only from people they follow or share a team with.
-    static func reach(_ person: User?, from sender: User, on db: any Database) async throws -> Reach {
+    static func reach(_ person: User?, from sender: User, today: CalendarDate, on db: any Database) async throws -> Reach {
         guard let person else { return .unknown }
-        let relation = try await Relations.load(viewer: sender, people: [try person.requireID()], on: db).relation(to: person)
+        let relation = try await Relations.load(viewer: sender, people: [try person.requireID()], today: today, on: db).relation(to: person)
         guard canSeeExists(person, relation) else { return .unknown }
-        guard person.isUnder16() else { return .allowed }
+        guard person.isUnder16(on: today) else { return .allowed }
         return relation.followsViewer == .accepted || relation.sharesTeam ? .allowed : .dropped
     }
 
     /// Following a public profile needs nobody's approval; anything else, and following anyone under
     /// 16, is a request they answer.
-    static func followStatus(for target: User) -> Follow.Status {
-        target.visibility == .public && !target.isUnder16() ? .accepted : .pending
+    static func followStatus(for target: User, today: CalendarDate) -> Follow.Status {
+        target.visibility == .public && !target.isUnder16(on: today) ? .accepted : .pending
     }
 }
 
@@ -101,10 +103,11 @@ struct Relations {
     private var incoming: [UUID: Follow.Status] = [:]
     private var teammates: Set<UUID> = []
     private let viewerID: UUID?
+    private let today: CalendarDate
 
-    static func load(viewer: User?, people: [UUID], on db: any Database) async throws -> Relations {
-        guard let viewerID = viewer?.id else { return Relations(viewerID: nil) }
-        var relations = Relations(viewerID: viewerID)
+    static func load(viewer: User?, people: [UUID], today: CalendarDate, on db: any Database) async throws -> Relations {
+        guard let viewerID = viewer?.id else { return Relations(viewerID: nil, today: today) }
+        var relations = Relations(viewerID: viewerID, today: today)
         guard !people.isEmpty else { return relations }
         for edge in try await FollowEdge.all(on: db, { $0.where("follower_id", .equal, viewerID).where("followee_id", .in, people) }) {
             relations.outgoing[edge.followee] = edge.status
@@ -125,11 +128,14 @@ struct Relations {
         return relations
     }
 
-    private init(viewerID: UUID?) { self.viewerID = viewerID }
+    private init(viewerID: UUID?, today: CalendarDate) {
+        self.viewerID = viewerID
+        self.today = today
+    }
 
     func relation(to user: User) -> PersonAccess.Relation {
-        guard let id = user.id, let viewerID else { return .init() }
-        return .init(isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id], sharesTeam: teammates.contains(id))
+        guard let id = user.id, let viewerID else { return .init(today: today) }
+        return .init(today: today, isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id], sharesTeam: teammates.contains(id))
     }
 }
 
@@ -163,8 +169,8 @@ struct PersonCard: Encodable {
         requested = relation.viewerFollows == .pending
     }
 
-    static func list(_ users: [User], viewer: User?, on db: any Database) async throws -> [PersonCard] {
-        let relations = try await Relations.load(viewer: viewer, people: users.compactMap(\.id), on: db)
+    static func list(_ users: [User], viewer: User?, today: CalendarDate, on db: any Database) async throws -> [PersonCard] {
+        let relations = try await Relations.load(viewer: viewer, people: users.compactMap(\.id), today: today, on: db)
         return users.compactMap { user in
             let relation = relations.relation(to: user)
             return PersonAccess.canSeeExists(user, relation) ? PersonCard(user, relation: relation) : nil

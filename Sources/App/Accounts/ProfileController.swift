@@ -41,11 +41,11 @@ struct ProfileController: RouteCollection {
         guard let (user, followers, following) = try await ProfileQuery.load(username: username, on: req.db) else {
             throw Abort(.notFound)
         }
-        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], on: req.db).relation(to: user)
+        let relation = try await Relations.load(viewer: req.currentUser, people: [user.requireID()], today: req.clock.today, on: req.db).relation(to: user)
         guard PersonAccess.canSeeExists(user, relation) else { throw Abort(.notFound) }
         let full = PersonAccess.canViewProfile(user, relation)
         let counts = full ? (followers, following) : (0, 0)
-        let age = user.birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: .today) }
+        let age = user.birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: req.clock.today) }
 
         let sports =
             full
@@ -74,7 +74,7 @@ struct ProfileController: RouteCollection {
             sports: sports,
             followers: counts.0, following: counts.1,
             parts: full ? try await Self.parts(of: user.requireID(), on: req.db) : ProfileParts(),
-            memberSince: Self.monthYear(user.createdAt ?? Date()),
+            memberSince: Self.monthYear(user.createdAt ?? req.now),
             visibilityNote: note,
             signInToFollow: req.currentUser == nil ? SiteURL.login(next: .person(username: user.username)) : nil
         )
@@ -125,7 +125,7 @@ struct ProfileController: RouteCollection {
         let (user, relation) = (access.person, access.relation)
         guard PersonAccess.canViewProfile(user, relation) else { throw Abort(.notFound) }
         var pager = Pager(req: req)
-        let rows = try await PeopleQueries.follows(of: user, direction: direction, viewer: req.currentUser, pager: pager, on: req.db)
+        let rows = try await PeopleQueries.follows(of: user, direction: direction, viewer: req.currentUser, pager: pager, today: req.clock.today, on: req.db)
         let list: SiteURL = direction == .followers ? .followers(username: user.username) : .following(username: user.username)
         let users = pager.finish(rows, at: list, query: [])
         let heading = direction == .followers ? "Followers of \(user.displayName)" : "People \(user.displayName) follows"
@@ -133,7 +133,7 @@ struct ProfileController: RouteCollection {
             layout: req.layout(title: heading, section: .people),
             owner: PersonCard(user, relation: relation),
             heading: heading,
-            people: try await PersonCard.list(users, viewer: req.currentUser, on: req.db),
+            people: try await PersonCard.list(users, viewer: req.currentUser, today: req.clock.today, on: req.db),
             pager: pager,
             emptyMessage: direction == .followers ? "No followers yet." : "Not following anyone yet."
         )
@@ -150,12 +150,12 @@ struct ProfileController: RouteCollection {
     func people(req: Request) async throws -> View {
         let query = String((req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespaces).prefix(100))
         var pager = Pager(req: req)
-        let rows = try await PeopleQueries.search(query, viewer: req.currentUser, pager: pager, on: req.db)
+        let rows = try await PeopleQueries.search(query, viewer: req.currentUser, pager: pager, today: req.clock.today, on: req.db)
         let users = pager.finish(rows, at: .people, query: [("q", query)])
         let page = PeoplePage(
             layout: req.layout(title: query.isEmpty ? "People" : "People matching “\(query)”", section: .people),
             query: query,
-            people: try await PersonCard.list(users, viewer: req.currentUser, on: req.db),
+            people: try await PersonCard.list(users, viewer: req.currentUser, today: req.clock.today, on: req.db),
             pager: pager
         )
         return try await req.view.render("accounts/people", page)

@@ -51,13 +51,13 @@ struct ProfileForm: Content {
         var sports: [(Sport, Skill)]
     }
 
-    func validate() -> (Valid?, FieldErrors) {
+    func validate(today: CalendarDate) -> (Valid?, FieldErrors) {
         var errors: FieldErrors = [:]
         let name = AccountRules.displayName(display_name)
         errors["display_name"] = name.error
         let bioText = (bio ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if bioText.count > 500 { errors["bio"] = "Keep your bio to 500 characters or fewer (it has \(bioText.count))" }
-        let birth = AccountRules.birthDate(birth_date)
+        let birth = AccountRules.birthDate(birth_date, today: today)
         errors["birth_date"] = birth.error
         let genderValue = User.Gender(rawValue: gender ?? "unspecified")
         if genderValue == nil { errors["gender"] = "Choose one of the options" }

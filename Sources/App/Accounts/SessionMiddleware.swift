@@ -11,7 +11,7 @@ struct SessionMiddleware: AsyncMiddleware {
         guard let token = request.cookies[Self.cookieName]?.string, !token.isEmpty, token.count < 100 else {
             return try await next.respond(to: request)
         }
-        let now = Date()
+        let now = request.now
         // One plain-SQL query per signed-in request (see `User.Row` for why not Fluent).
         // The features' header counts ride along as scalar subqueries over `u`.
         var query: SQLQueryString = """
@@ -101,14 +101,14 @@ extension Request {
 
     /// Starts a session for `user` and sets its cookie on `response`.
     func signIn(_ user: User, on response: Response) async throws {
-        let token = RandomToken.make()
+        let token = RandomToken.make(), now = self.now
         let session = UserSession(
             tokenHash: RandomToken.hash(token), userID: try user.requireID(),
-            csrfToken: RandomToken.make(), now: Date()
+            csrfToken: RandomToken.make(), now: now
         )
         try await session.create(on: db)
         // Tidy up this person's expired sessions while we are here; nothing else needs them.
-        try await UserSession.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$expiresAt < Date()).delete()
+        try await UserSession.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$expiresAt < now).delete()
         response.cookies[SessionMiddleware.cookieName] = SessionMiddleware.cookie(token, secure: application.config.secureCookies)
         // A new session gets a new CSRF token, so one seen before signing in is worthless after.
         response.cookies[CSRF.cookieName] = .expiredAtRoot

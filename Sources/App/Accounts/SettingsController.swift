@@ -55,7 +55,7 @@ struct SettingsController: RouteCollection {
     func saveProfile(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(ProfileForm.self)
-        let (valid, errors) = form.validate()
+        let (valid, errors) = form.validate(today: req.clock.today)
         guard let valid else {
             return try await renderProfile(req, form: form, errors: errors, status: .unprocessableEntity)
         }
@@ -84,7 +84,7 @@ struct SettingsController: RouteCollection {
     }
 
     private func renderProfile(_ req: Request, form: ProfileForm, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
-        let age = form.birth_date.flatMap(CalendarDate.init(iso:)).map { "\($0.age(on: .today)) years old" }
+        let age = form.birth_date.flatMap(CalendarDate.init(iso:)).map { "\($0.age(on: req.clock.today)) years old" }
         let page = ProfileSettingsPage(
             layout: req.layout(title: "Your profile", section: .settings),
             form: form, errors: errors,
@@ -93,7 +93,7 @@ struct SettingsController: RouteCollection {
             skills: Skill.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             sports: Sport.allCases.map { SportRow(key: $0.rawValue, label: $0.label, selected: form.sports?[$0.rawValue] ?? "") },
             timeZones: Format.timeZoneIdentifiers,
-            today: CalendarDate.today.description,
+            today: req.clock.today.description,
             age: age
         )
         return try await req.view.render("accounts/settings_profile", page).encodeResponse(status: status, for: req)
@@ -244,7 +244,7 @@ struct SettingsController: RouteCollection {
         try await req.db.transaction { db in
             user.visibility = visibility
             try await user.update(on: db)
-            if PersonAccess.followStatus(for: user) == .accepted {
+            if PersonAccess.followStatus(for: user, today: req.clock.today) == .accepted {
                 // A public profile needs no approval (unless its owner is under 16), so waiting requests are let in.
                 try await Follow.query(on: db).filter(\.$followee.$id == user.requireID())
                     .filter(\.$status == .pending).set(\.$status, to: .accepted).update()

@@ -32,7 +32,7 @@ struct UserCommands: AsyncCommandGroup {
             }
             var birth: CalendarDate?
             if let raw = signature.birthDate {
-                let parsed = AccountRules.birthDate(raw)
+                let parsed = AccountRules.birthDate(raw, today: app.clock.today)
                 if let error = parsed.error { throw CommandError(error) }
                 birth = parsed.value
             }
@@ -45,7 +45,7 @@ struct UserCommands: AsyncCommandGroup {
                 username: username.value, email: email.value, passwordHash: try app.password.hash(password),
                 displayName: signature.name ?? username.value, birthDate: birth?.description, role: role
             )
-            user.visibility = AccountRules.defaultVisibility(birthDate: birth)
+            user.visibility = AccountRules.defaultVisibility(birthDate: birth, today: app.clock.today)
             try await user.create(on: app.db)
             context.console.print("Created \(user.username) (\(role.rawValue)).")
         }

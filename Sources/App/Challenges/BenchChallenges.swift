@@ -20,7 +20,7 @@ enum BenchChallenges {
             let file = "bench-" + UUID().uuidString.lowercased() + ".png"
             try Data(bytes).write(to: URL(fileURLWithPath: PhotoStore.originalPath(file, config: config)))
             try Data(bytes).write(to: URL(fileURLWithPath: PhotoStore.servedPath(file, config: config)))
-            let now = Date()
+            let now = app.clock.now
             for index in 0..<count {
                 let sentByMaya = index % 2 == 1
                 let owner = sentByMaya ? maya : jonas

@@ -33,7 +33,7 @@ final class Challenge: Model, @unchecked Sendable {
 
     var url: String { SiteURL.challenge(id!).path }
 
-    func isClosed(at now: Date = Date()) -> Bool {
+    func isClosed(at now: Date) -> Bool {
         deadline.map { $0 <= now } ?? false
     }
 }

@@ -41,7 +41,7 @@ struct ChallengeController: RouteCollection {
         let friends = try await friends(of: user, on: req.db).map {
             Friend(username: $0.username, displayName: $0.displayName, checked: chosen.contains($0.username))
         }
-        let today = LocalTime.parts(of: Date(), zone: user.timeZone)
+        let today = LocalTime.parts(of: req.now, zone: user.timeZone)
         let page = NewPage(
             layout: req.layout(title: "New challenge", section: .challenges), form: form, errors: errors, friends: friends,
             maxMB: req.application.config.maxUploadBytes / (1024 * 1024), deadlineMin: today.day + "T" + today.time
@@ -51,7 +51,7 @@ struct ChallengeController: RouteCollection {
 
     func newPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        var form = ChallengeForm(for: user)
+        var form = ChallengeForm(for: user, today: req.clock.today)
         if let to = req.query[String.self, at: "to"] { form.recipients = [to] }
         return try await renderNew(req, user: user, form: form, errors: [:])
     }
@@ -71,7 +71,7 @@ struct ChallengeController: RouteCollection {
                 return req.redirect(to: existing.url)
             }
             var errors: FieldErrors = [:]
-            let deadline = form.validateChallenge(zone: user.timeZone, now: Date(), errors: &errors)
+            let deadline = form.validateChallenge(zone: user.timeZone, now: req.now, errors: &errors)
             errors["photo"] = receiver.missingMessage(in: body, prompt: "Choose a photo for your challenge.")
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
             // Only friends can be sent a challenge; anything else is refused outright, not fixed up.
@@ -133,7 +133,7 @@ struct ChallengeController: RouteCollection {
 
     func show(req: Request) async throws -> View {
         let access = try await ChallengeAccess.load(req)
-        let page = try await ChallengePage.build(req, access: access, replyForm: ChallengeForm(for: req.currentUser), replyErrors: [:])
+        let page = try await ChallengePage.build(req, access: access, replyForm: ChallengeForm(for: req.currentUser, today: req.clock.today), replyErrors: [:])
         return try await req.view.render("challenges/show", page)
     }
 

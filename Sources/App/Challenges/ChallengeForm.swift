@@ -23,9 +23,9 @@ struct ChallengeForm: Encodable {
     static let maxRecipients = 50
 
     /// A blank form for `user`: someone under 16 starts with "don't show a place", everyone else with the photo's.
-    init(for user: User?) {
+    init(for user: User?, today: CalendarDate) {
         key = RandomToken.make()
-        if user?.isUnder16() ?? false { location = "none" }
+        if user?.isUnder16(on: today) ?? false { location = "none" }
     }
 
     init(_ form: StreamedForm) {

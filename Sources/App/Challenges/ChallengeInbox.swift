@@ -72,10 +72,9 @@ enum ChallengeInbox {
     }
 
     /// One page of `list` for `viewer`: `limit` rows from `offset`.
-    static func items(_ list: List, viewer: User, limit: Int, offset: Int, flagMetres: Double, on db: any Database) async throws -> [Item] {
+    static func items(_ list: List, viewer: User, limit: Int, offset: Int, flagMetres: Double, now: Date, on db: any Database) async throws -> [Item] {
         let sql = db as! any SQLDatabase
         let me = try viewer.requireID()
-        let now = Date()
         let format = Format(viewer)
         let imperial = viewer.units == .imperial
         let columns = SQLRaw(

@@ -129,7 +129,7 @@ struct ChallengePage: Encodable {
                     stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
                     reason: response.reason, place: place?.text, mapURL: place?.mapURL,
                     distance: response.distanceMetres.map { "\(Format.proximity($0, imperial: imperial)) from the challenge" },
-                    flags: flags, sentAt: format.shortWhen(response.createdAt ?? Date()),
+                    flags: flags, sentAt: format.shortWhen(response.createdAt ?? req.now),
                     canJudge: access.isSender && response.status == .pending
                 ))
         }
@@ -151,7 +151,7 @@ struct ChallengePage: Encodable {
                 blocked = "You completed this challenge."
             } else if mine.contains(where: { $0.status == .pending }) {
                 blocked = "Your reply is waiting for \(sender.displayName)'s judgement."
-            } else if challenge.isClosed() {
+            } else if challenge.isClosed(at: req.now) {
                 blocked = "This challenge closed \(format.shortWhen(challenge.deadline!))."
             }
         }
@@ -162,8 +162,8 @@ struct ChallengePage: Encodable {
             layout: req.layout(title: "Challenge from \(sender.displayName)", section: .challenges),
             id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
             senderName: sender.displayName, senderURL: SiteURL.person(username: sender.username).path,
-            sentAt: format.shortWhen(challenge.createdAt ?? Date()),
-            deadline: challenge.deadline.map(format.shortWhen), closed: challenge.isClosed(),
+            sentAt: format.shortWhen(challenge.createdAt ?? req.now),
+            deadline: challenge.deadline.map(format.shortWhen), closed: challenge.isClosed(at: req.now),
             isPublic: challenge.isPublic, isSender: access.isSender,
             progress: Self.progress(recipients: challenge.recipientCount, completed: challenge.completedCount, isPublic: challenge.isPublic),
             recipients: recipients, place: place?.text, placeSource: challenge.locationSource.map(Self.sourceLabel),

@@ -18,14 +18,14 @@ extension Challenges {
         try archive.add("photos.json", json: photos)
         for photo in photos {
             if let bytes = FileManager.default.contents(atPath: PhotoStore.originalPath(photo.originalFile, config: archive.config)) {
-                try archive.add("photos/" + photo.originalFile, bytes: Array(bytes), modified: photo.createdAt ?? Date())
+                try archive.add("photos/" + photo.originalFile, bytes: Array(bytes), modified: photo.createdAt ?? archive.now)
             }
         }
         try archive.add("challenges/sent.json", json: try await Challenge.query(on: db).filter(\.$sender.$id == userID).all())
         try archive.add("challenges/replies.json", json: try await ChallengeResponse.query(on: db).filter(\.$user.$id == userID).all())
     }
 
-    static func deleteAccount(of userID: UUID, on db: any Database, config: AppConfig) async throws -> AfterDeletion {
+    static func deleteAccount(of userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws -> AfterDeletion {
         try await Challenge.forgetPerson(userID, on: db)
         var photos: [Photo] = []
         for challenge in try await Challenge.query(on: db).filter(\.$sender.$id == userID).all() {

@@ -15,7 +15,7 @@ enum DemoChallenges {
             func id(_ username: String) throws -> UUID {
                 try people[username]?.requireID() ?? { throw Abort(.internalServerError, reason: "demo person \(username) missing") }()
             }
-            let now = Date()
+            let now = app.clock.now
 
             func photo(_ picture: Picture, owner: String) async throws -> Photo {
                 let bytes = picture.png()

@@ -36,7 +36,8 @@ struct InboxController: RouteCollection {
         // `?list=sent` shows one list in full, with pages; otherwise a few of each.
         if let raw = req.query[String.self, at: "list"], let list = ChallengeInbox.List(rawValue: raw) {
             var pager = Pager(req: req, perPage: 24)
-            let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset, flagMetres: flag, on: req.db)
+            let rows = try await ChallengeInbox.items(
+                list, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset, flagMetres: flag, now: req.now, on: req.db)
             let items = pager.finish(rows, at: .challenges, query: [("list", list.rawValue)])
             let section = Section(key: list.rawValue, title: list.title, empty: list.empty, items: items, moreURL: nil, count: 0)
             return try await req.view.render(
@@ -48,7 +49,7 @@ struct InboxController: RouteCollection {
         // Finished challenges are history: linked from the inbox rather than searched for on every
         // visit (it is the one list that has to look at all of a person's challenges).
         for list in [ChallengeInbox.List.todo, .judge, .sent] {
-            let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: Self.perSection + 1, offset: 0, flagMetres: flag, on: req.db)
+            let rows = try await ChallengeInbox.items(list, viewer: viewer, limit: Self.perSection + 1, offset: 0, flagMetres: flag, now: req.now, on: req.db)
             sections.append(
                 Section(
                     key: list.rawValue, title: list.title, empty: list.empty, items: Array(rows.prefix(Self.perSection)),
@@ -77,7 +78,7 @@ struct InboxController: RouteCollection {
         var pager = Pager(req: req, perPage: 24)
         let rows = try await ChallengeInbox.items(
             .public, viewer: viewer, limit: pager.fetchLimit, offset: pager.offset,
-            flagMetres: req.application.config.challengeFlagMetres, on: req.db)
+            flagMetres: req.application.config.challengeFlagMetres, now: req.now, on: req.db)
         let items = pager.finish(rows, at: .publicChallenges, query: [])
         return try await req.view.render(
             "challenges/public",
@@ -97,7 +98,7 @@ struct InboxController: RouteCollection {
         let viewer = try req.requireUser()
         let scope = req.query[String.self, at: "scope"].flatMap(Scoreboard.Scope.init) ?? .friends
         let period = req.query[String.self, at: "period"].flatMap(Scoreboard.Period.init) ?? .week
-        let entries = try await Scoreboard.entries(scope: scope, period: period, viewer: viewer, on: req.db)
+        let entries = try await Scoreboard.entries(scope: scope, period: period, viewer: viewer, now: req.now, on: req.db)
         let heading = (scope == .friends ? "You and your friends" : "Everyone, public challenges") + (period == .week ? ", this week" : ", all time")
         return try await req.view.render(
             "challenges/scoreboard",

@@ -32,7 +32,7 @@ struct ResponseController: RouteCollection {
                 await receiver.discard()
                 return req.redirect(to: challenge.url)
             }
-            if challenge.isClosed() {
+            if challenge.isClosed(at: req.now) {
                 throw Abort(.conflict, reason: "This challenge closed at its deadline; replies are no longer accepted.")
             }
             let open = try await ChallengeResponse.query(on: req.db).filter(\.$challenge.$id == challengeID)
@@ -74,7 +74,7 @@ struct ResponseController: RouteCollection {
                     if let here = place?.coordinate, let there = challenge.coordinate {
                         response.distanceMetres = Geo.distance(here, there)
                     }
-                    response.takenBefore = takenAt.map { $0 < (challenge.createdAt ?? Date()) } ?? false
+                    response.takenBefore = takenAt.map { $0 < (challenge.createdAt ?? req.now) } ?? false
                     response.status = .pending
                     response.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
                     try await response.create(on: db)
@@ -129,7 +129,7 @@ struct ResponseController: RouteCollection {
                     reason: reason.isEmpty ? "Say why the reply is not accepted, so they can try again." : "Keep the reason to 200 characters.")
             }
         }
-        let now = Date()
+        let now = req.now
         let judged = try await req.db.transaction { db -> Bool in
             let sql = db as! any SQLDatabase
             // Guarded: judging twice (two tabs, a double tap) changes nothing the second time.

@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import SQLKit
 import Vapor
@@ -37,9 +38,9 @@ enum Scoreboard {
             """
     }
 
-    static func entries(scope: Scope, period: Period, viewer: User, on db: any Database) async throws -> [Entry] {
+    static func entries(scope: Scope, period: Period, viewer: User, now: Date, on db: any Database) async throws -> [Entry] {
         let me = try viewer.requireID()
-        let since = period == .week ? startOfWeek(zone: viewer.timeZone) : nil
+        let since = period == .week ? startOfWeek(zone: viewer.timeZone, now: now) : nil
         let people: SQLQueryString
         switch scope {
         case .friends:
@@ -51,7 +52,7 @@ enum Scoreboard {
             let connected = try await PeopleQueries.connectedIDs(of: viewer, on: db)
             people = """
                 (u.visibility = 'public' OR (u.visibility = 'followers' AND u.birth_date IS NOT NULL
-                 AND u.birth_date <= \(bind: User.sixteenCutoff())) OR u.id IN (\(binds: connected)))
+                 AND u.birth_date <= \(bind: User.sixteenCutoff(on: LocalTime.utcDay(of: now)))) OR u.id IN (\(binds: connected)))
                 """
         }
         let rows = try await (db as! any SQLDatabase).raw(
@@ -84,7 +85,7 @@ enum Scoreboard {
     }
 
     /// Monday 00:00 of this week in `zone`.
-    static func startOfWeek(zone: String, now: Date = Date()) -> Date {
+    static func startOfWeek(zone: String, now: Date) -> Date {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
         return calendar.dateInterval(of: .weekOfYear, for: now)?.start ?? now

@@ -15,8 +15,8 @@ enum BenchCoaching {
         try await coachUser.create(on: app.db)
         let coachID = try coachUser.requireID()
         var random = SeededGenerator(seed: 40)
-        let now = Int64(Date().timeIntervalSince1970) * 1000
-        let monday = ReportPeriod.week.start(containing: .today)
+        let now = app.clock.milliseconds
+        let monday = ReportPeriod.week.start(containing: app.clock.today)
         let sports: [WorkoutSport] = [.running, .cycling, .running, .swimming, .strength, .walking]
         for index in 0..<40 {
             let athlete = User(

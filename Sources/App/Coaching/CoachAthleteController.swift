@@ -68,10 +68,10 @@ struct CoachAthleteController: RouteCollection {
                 id: try athlete.requireID(), username: athlete.username, name: athlete.displayName,
                 zone: TimeZone(identifier: athlete.timeZone) ?? TimeZone(identifier: "UTC")!)
         ])
-        let clock = WallClock(Date(), zone: squad.athletes[0].zone)
+        let clock = WallClock(req.now, zone: squad.athletes[0].zone)
         let today = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!
         let thisWeek = ReportPeriod.week.start(containing: today)
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = req.clock.milliseconds
         // 12 weeks of totals and a load trend that needs 28 days before its first day.
         let firstWeek = thisWeek.adding(days: -77)
         let from = Int64(firstWeek.adding(days: -29).dayNumber) * 86_400_000

@@ -88,16 +88,16 @@ struct CoachController: RouteCollection {
         let team = memberships.first { $0.team.slug == teamSlug }?.team
         let squad = try await SquadTraining.load(coach: coachID, team: try team?.requireID(), on: req.db)
 
-        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: coach.timeZone).day) ?? .today
+        let today = req.clock.today(in: coach.timeZone)
         let weekStart = ReportPeriod.week.start(containing: today)
         let firstDay = weekStart.adding(days: -28).description, weekFirst = weekStart.description, weekLast = weekStart.adding(days: 6).description
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = req.clock.milliseconds
         // A day either side of the coach's week, for athletes in other time zones.
         let from = min(Int64(weekStart.adding(days: -29).dayNumber) * 86_400_000, now - 29 * 86_400_000)
         let done = try await squad.workouts(from: from, to: now + 86_400_000, on: req.db)
         let last = try await squad.lastWorkouts(on: req.db)
         let plans = try await squad.plans(from: weekFirst, through: weekLast, on: req.db)
-        let goals = try await squad.goalCompletion(done: done, on: req.db)
+        let goals = try await squad.goalCompletion(done: done, now: req.now, on: req.db)
 
         var rows: [(row: Row, keys: (idle: Int, ratio: Double, compliance: Double, duration: Double))] = []
         for (index, athlete) in squad.athletes.enumerated() {
@@ -110,7 +110,7 @@ struct CoachController: RouteCollection {
             // Calendar days in the athlete's own time zone: yesterday evening is "1 day".
             let daysSince = last[index].map { workout in
                 let then = WallClock(Date(timeIntervalSince1970: Double(workout.start) / 1000), zone: athlete.zone)
-                let now = WallClock(Date(), zone: athlete.zone)
+                let now = WallClock(req.now, zone: athlete.zone)
                 return CalendarDate(year: now.year, month: now.month, day: now.day)!.dayNumber
                     - CalendarDate(year: then.year, month: then.month, day: then.day)!.dayNumber
             }
@@ -185,12 +185,12 @@ struct CoachController: RouteCollection {
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
         guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, errors: ["username": "Type the athlete's username."]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
-        let reach = try await PersonAccess.reach(found, from: coach, on: req.db)
+        let reach = try await PersonAccess.reach(found, from: coach, today: req.clock.today, on: req.db)
         guard let athlete = found, reach != .unknown else {
             return try await render(req, coach: coach, invite: typed, errors: ["username": "There is nobody called \(name) here."])
         }
         guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, errors: ["username": "You cannot coach yourself."]) }
-        switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, held: reach == .dropped, on: req.db) {
+        switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, held: reach == .dropped, now: req.now, on: req.db) {
         case .asked: req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
         case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")
         case .already(let status):
@@ -214,7 +214,9 @@ struct CoachController: RouteCollection {
             .with(\.$user).all()
         var asked = 0
         for member in members {
-            if case .asked = try await CoachGrants.ask(coach: coach, athlete: member.user, by: .coach, team: team.requireID(), on: req.db) { asked += 1 }
+            if case .asked = try await CoachGrants.ask(coach: coach, athlete: member.user, by: .coach, team: team.requireID(), now: req.now, on: req.db) {
+                asked += 1
+            }
         }
         req.flash(
             .success,
@@ -227,7 +229,7 @@ struct CoachController: RouteCollection {
         let grant = try await pendingRequest(req, coach: coach)
         guard grant.requestedBy == .athlete else { throw Abort(.notFound) }
         grant.status = .active
-        grant.acceptedAt = Date()
+        grant.acceptedAt = req.now
         try await grant.save(on: req.db)
         try await Notification.send(
             to: [grant.$athlete.id], from: coach.id, kind: .coachAccepted, text: "\(coach.displayName) accepted your coaching request.",

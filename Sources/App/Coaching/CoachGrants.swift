@@ -12,17 +12,19 @@ enum CoachGrants {
 
     /// `held`: the one asked is a child the asker may not reach; the request is kept, so the asker's
     /// lists read as for any request, and never shown to them. Asking again once allowed delivers it.
-    static func ask(coach: User, athlete: User, by side: CoachGrant.Side, team: UUID?, held: Bool = false, on db: any Database) async throws -> Outcome {
+    static func ask(coach: User, athlete: User, by side: CoachGrant.Side, team: UUID?, held: Bool = false, now: Date, on db: any Database) async throws
+        -> Outcome
+    {
         let coachID = try coach.requireID(), athleteID = try athlete.requireID()
         if let existing = try await CoachGrant.query(on: db).filter(\.$coach.$id == coachID).filter(\.$athlete.$id == athleteID).first() {
             if existing.held && existing.requestedBy == side && !held {
                 try await existing.delete(on: db)
-                return try await ask(coach: coach, athlete: athlete, by: side, team: team, on: db)
+                return try await ask(coach: coach, athlete: athlete, by: side, team: team, now: now, on: db)
             }
             guard existing.status == .pending, existing.requestedBy != side, !(existing.held && held) else { return .already(existing.status) }
             existing.held = false
             existing.status = .active
-            existing.acceptedAt = Date()
+            existing.acceptedAt = now
             try await existing.save(on: db)
             try await Notification.send(
                 to: [side == .coach ? athleteID : coachID], from: side == .coach ? coachID : athleteID, kind: .coachAccepted,

@@ -68,12 +68,12 @@ struct CoachSettingsController: RouteCollection {
         guard !name.isEmpty else { return try await render(req, user: user, typed: typed, errors: ["username": "Type your coach's username."]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
         // Someone hidden from the athlete is answered for exactly like nobody.
-        let reach = try await PersonAccess.reach(found, from: user, on: req.db)
+        let reach = try await PersonAccess.reach(found, from: user, today: req.clock.today, on: req.db)
         guard let coach = found, reach != .unknown else {
             return try await render(req, user: user, typed: typed, errors: ["username": "There is nobody called \(name) here."])
         }
         guard coach.id != user.id else { return try await render(req, user: user, typed: typed, errors: ["username": "You cannot be your own coach."]) }
-        switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, held: reach == .dropped, on: req.db) {
+        switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, held: reach == .dropped, now: req.now, on: req.db) {
         case .asked: req.flash(.success, "Asked \(coach.displayName). They see your training only once they accept, and you can revoke it at any time.")
         case .accepted: req.flash(.success, "\(coach.displayName) had already asked: they now coach you.")
         case .already(let status):
@@ -87,7 +87,7 @@ struct CoachSettingsController: RouteCollection {
         let grant = try await mine(req, user: user, status: .pending)
         guard grant.requestedBy == .coach else { throw Abort(.notFound) }
         grant.status = .active
-        grant.acceptedAt = Date()
+        grant.acceptedAt = req.now
         try await grant.save(on: req.db)
         try await Notification.send(
             to: [grant.$coach.id], from: user.id, kind: .coachAccepted, text: "\(user.displayName) accepted: you now coach them.",

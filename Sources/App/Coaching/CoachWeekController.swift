@@ -33,7 +33,7 @@ struct CoachWeekController: RouteCollection {
     func page(req: Request) async throws -> Response {
         let coach = try req.requireUser()
         let format = Format(coach)
-        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: coach.timeZone).day) ?? .today
+        let today = req.clock.today(in: coach.timeZone)
         var error: String?
         var start = ReportPeriod.week.start(containing: today)
         if let typed = req.query[String.self, at: "start"] {

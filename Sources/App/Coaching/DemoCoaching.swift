@@ -27,14 +27,14 @@ enum DemoCoaching {
         let coachID = try jonas.requireID()
         let shapes = try DemoTraining.Shapes.load(from: app.directory.workingDirectory + "Resources/Demo/workouts/")
         let people = try await User.query(on: db).filter(\.$username ~~ squad).all()
-        let today = CalendarDate.today
+        let today = app.clock.today
         let monday = ReportPeriod.week.start(containing: today)
         var linked = 0
         for (index, athlete) in people.sorted(by: { $0.username < $1.username }).enumerated() {
             let athleteID = try athlete.requireID()
             let grant = CoachGrant(coach: coachID, athlete: athleteID, requestedBy: .coach)
             grant.status = .active
-            grant.acceptedAt = Date().addingTimeInterval(-90 * 86_400)
+            grant.acceptedAt = app.clock.now.addingTimeInterval(-90 * 86_400)
             try await grant.create(on: db)
             linked += 1
             // Maya already has a year of her own.
@@ -43,13 +43,14 @@ enum DemoCoaching {
                 let training = DemoTraining(shapes: shapes, habit: habits[index % habits.count], home: home)
                 // Omar stopped two weeks ago; Sofia trained twice as much in the last week.
                 let newest = athlete.username == "omar" ? 14 : 1
-                _ = try await training.seed(for: athlete, fromDaysAgo: newest, toDaysAgo: 84, seed: UInt64(100 + index), samplesFor: 7, on: db)
+                _ = try await training.seed(
+                    for: athlete, fromDaysAgo: newest, toDaysAgo: 84, seed: UInt64(100 + index), samplesFor: 7, now: app.clock.now, on: db)
                 if athlete.username == "sofia" {
                     let everyDay = DemoTraining.Habit(
                         week: Dictionary(uniqueKeysWithValues: (0..<7).map { ($0, [(DemoTraining.Kind.tempoRun, 1.0)]) }),
                         hour: 6, weeksOff: 0, fitnessGain: 0)
                     let extra = DemoTraining(shapes: shapes, habit: everyDay, home: home)
-                    _ = try await extra.seed(for: athlete, fromDaysAgo: 1, toDaysAgo: 6, seed: 999, samplesFor: 0, on: db)
+                    _ = try await extra.seed(for: athlete, fromDaysAgo: 1, toDaysAgo: 6, seed: 999, samplesFor: 0, now: app.clock.now, on: db)
                 }
             }
             // Plans: last week and the days of this week so far follow what the athlete did, give or

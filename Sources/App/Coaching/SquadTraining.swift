@@ -165,7 +165,7 @@ struct SquadTraining {
 extension SquadTraining {
     /// How many of each athlete's active goals their current day or week has reached, from the
     /// workouts already read (`done` must reach back to the start of this week).
-    func goalCompletion(done: [Done], on db: any Database) async throws -> [Int: (reached: Int, total: Int)] {
+    func goalCompletion(done: [Done], now: Date, on db: any Database) async throws -> [Int: (reached: Int, total: Int)] {
         guard !athletes.isEmpty else { return [:] }
         struct Row: Decodable { let user_id: UUID; let period: String; let metric: String; let target: Double }
         let rows = try await (db as! any SQLDatabase).raw(
@@ -177,7 +177,7 @@ extension SquadTraining {
         var result: [Int: (reached: Int, total: Int)] = [:]
         for row in rows {
             guard let who = index[row.user_id], let period = Goal.Period(rawValue: row.period), let metric = Goal.Metric(rawValue: row.metric) else { continue }
-            let clock = WallClock(Date(), zone: athletes[who].zone)
+            let clock = WallClock(now, zone: athletes[who].zone)
             let today = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!
             let first = period == .day ? today.description : ReportPeriod.week.start(containing: today).description
             let inPeriod = done.filter { $0.athlete == who && $0.day >= first }

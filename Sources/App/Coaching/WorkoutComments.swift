@@ -21,7 +21,7 @@ enum WorkoutComments {
             .sort(\.$createdAt).all().map { comment in
                 Item(
                     id: try comment.requireID().uuidString.lowercased(), author: comment.author.displayName, authorUsername: comment.author.username,
-                    when: format.when(comment.createdAt ?? Date()),
+                    when: comment.createdAt.map(format.when) ?? "",
                     edited: (comment.updatedAt ?? .distantPast).timeIntervalSince(comment.createdAt ?? .distantPast) > 1,
                     html: Markdown.html(comment.body), mine: comment.$author.id == viewer.id)
             }

@@ -103,7 +103,7 @@ struct ZonesController: RouteCollection {
                 number: index + 1, field: "zone\(index + 1)", value: value ?? "",
                 bpm: limits.map { "from \($0[index]) bpm" } ?? "", error: errors["zone\(index + 1)"])
         }
-        let age = athlete.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: .today)
+        let age = athlete.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: req.clock.today)
         let estimate =
             age.map { "Without a measured maximum, Fieldhouse uses 208 − 0.7 × age (Tanaka 2001): \(Int((208 - 0.7 * Double($0)).rounded())) bpm." }
             ?? "Without a measured maximum, Fieldhouse assumes 190 bpm."
@@ -140,7 +140,7 @@ struct ZonesController: RouteCollection {
         athlete.zonePercents = parsed.percents.compactMap { $0 }.map(String.init).joined(separator: ",")
         try await athlete.save(on: req.db)
         // The last four weeks take the new zones now.
-        let since = Int64(Date().timeIntervalSince1970 * 1000) - 28 * 86_400_000
+        let since = req.clock.milliseconds - 28 * 86_400_000
         let recent = try await Workout.query(on: req.db).filter(\.$user.$id == athlete.requireID()).filter(\.$startMS >= since)
             .filter(\.$endMS != nil).filter(\.$source != "manual").all()
         for workout in recent {

@@ -10,16 +10,18 @@ struct AccountArchive {
     let db: any Database
     let config: AppConfig
     let zip: ZipWriter
+    /// When the export was asked for: the files' dates, and what counts as upcoming.
+    let now: Date
 
     /// `value` as pretty, key-sorted JSON, dates as ISO 8601.
     func add(_ name: String, json value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        try zip.add(name, Array(try encoder.encode(value)))
+        try zip.add(name, Array(try encoder.encode(value)), modified: now)
     }
 
-    func add(_ name: String, text: String) throws { try zip.add(name, Array(text.utf8)) }
+    func add(_ name: String, text: String) throws { try zip.add(name, Array(text.utf8), modified: now) }
 
     func add(_ name: String, bytes: [UInt8], modified: Date) throws { try zip.add(name, bytes, modified: modified) }
 

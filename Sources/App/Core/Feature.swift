@@ -38,18 +38,18 @@ protocol Feature: Sendable {
     /// Called inside the transaction that deletes a person, before their user row goes, for what
     /// ON DELETE CASCADE cannot do (give up a place in a game the normal way, hand a team on).
     /// Returns what to do once the deletion is committed.
-    static func deleteAccount(of userID: UUID, on db: any Database, config: AppConfig) async throws -> AfterDeletion
+    static func deleteAccount(of userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws -> AfterDeletion
 
     /// What the feature shows on a person's profile to those who may see all of it.
     static func profileParts(of userID: UUID, on db: any Database) async throws -> ProfileParts
 
     /// What deleting the person's account would do to things they share with others, told on the
     /// delete-account page before they confirm.
-    static func deletionNotices(for userID: UUID, on db: any Database) async throws -> [DeletionNotice]
+    static func deletionNotices(for userID: UUID, now: Date, on db: any Database) async throws -> [DeletionNotice]
 
     /// Events the feature adds to a person's own calendar feed (not a team's), in their time zone
     /// and units: reminders, sessions a coach planned.
-    static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, on db: any Database) async throws -> [ICalendar.Event]
+    static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, now: Date, on db: any Database) async throws -> [ICalendar.Event]
 }
 
 extension Feature {
@@ -60,10 +60,10 @@ extension Feature {
     static var settingsTabs: [SettingsTab] { [] }
     static var archiveEntries: [ArchiveEntry] { [] }
     static func exportAccount(_ archive: AccountArchive) async throws {}
-    static func deleteAccount(of userID: UUID, on db: any Database, config: AppConfig) async throws -> AfterDeletion { {} }
+    static func deleteAccount(of userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws -> AfterDeletion { {} }
     static func profileParts(of userID: UUID, on db: any Database) async throws -> ProfileParts { ProfileParts() }
-    static func deletionNotices(for userID: UUID, on db: any Database) async throws -> [DeletionNotice] { [] }
-    static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, on db: any Database) async throws -> [ICalendar.Event] {
+    static func deletionNotices(for userID: UUID, now: Date, on db: any Database) async throws -> [DeletionNotice] { [] }
+    static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, now: Date, on db: any Database) async throws -> [ICalendar.Event] {
         []
     }
 }

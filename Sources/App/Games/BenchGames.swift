@@ -13,7 +13,7 @@ enum BenchGames {
         let skills = TeamSkill.allCases.map(\.rawValue)
         let ages = AgeGroup.allCases.map(\.rawValue)
         let genders = TeamGender.allCases.map(\.rawValue)
-        let now = Date()
+        let now = app.clock.now
         let organiser = try await User.query(on: app.db).sort(\.$createdAt).first()!.requireID()
         guard let team = try await Team.query(on: app.db).filter(\.$slug == "bench-25").first() else {
             throw Abort(.internalServerError, reason: "Seed bench teams first (--bench-teams).")
@@ -81,10 +81,12 @@ enum BenchGames {
         }
         let statuses: [GamePlayer.Status] = [.going, .going, .maybe, .notGoing]
         for (n, member) in members.enumerated() {
-            try await GamePlayer(gameID: bigGameID, userID: member, status: statuses[n % statuses.count], note: n % 5 == 0 ? "Running late" : nil).create(
+            try await GamePlayer(
+                gameID: bigGameID, userID: member, status: statuses[n % statuses.count], note: n % 5 == 0 ? "Running late" : nil, at: app.clock.now
+            ).create(
                 on: app.db)
         }
-        for sub in subs { try await GamePlayer(gameID: bigGameID, userID: sub, status: .going, isSub: true).create(on: app.db) }
+        for sub in subs { try await GamePlayer(gameID: bigGameID, userID: sub, status: .going, isSub: true, at: app.clock.now).create(on: app.db) }
         try await (app.db as! any SQLDatabase).raw("UPDATE games SET subs_filled = 5 WHERE id = \(bind: bigGameID)").run()
     }
 }

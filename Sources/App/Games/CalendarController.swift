@@ -32,7 +32,8 @@ struct CalendarController: RouteCollection {
             teamID = team.id
             name = "Fieldhouse: \(team.name)"
         }
-        let rows = try await MyGames.load(for: ownerID, team: teamID, range: .feed(since: Date().addingTimeInterval(-180 * 86_400), limit: 2000), on: req.db)
+        let rows = try await MyGames.load(
+            for: ownerID, team: teamID, range: .feed(since: req.now.addingTimeInterval(-180 * 86_400), limit: 2000), now: req.now, on: req.db)
         let config = req.application.config
         let events = rows.map { row in
             // Someone still asking to join a protected game learns the place only once let in.
@@ -60,7 +61,7 @@ struct CalendarController: RouteCollection {
         if teamID == nil {
             let format = Format(owner)
             for feature in Features.all {
-                reminders += try await feature.calendarEvents(for: ownerID, timeZone: owner.timeZone, format: format, on: req.db)
+                reminders += try await feature.calendarEvents(for: ownerID, timeZone: owner.timeZone, format: format, now: req.now, on: req.db)
             }
         }
         let body = ICalendar(name: name, events: events + reminders).render()

@@ -34,7 +34,7 @@ enum DemoGames {
                 game.gender = team?.gender ?? TeamGender.any.rawValue
                 game.skill = team?.skill ?? TeamSkill.any.rawValue
                 game.privacy = team?.privacy.rawValue ?? Team.Privacy.public.rawValue
-                let day = LocalTime.parts(of: Date().addingTimeInterval(Double(days) * 86_400), zone: zone).day
+                let day = LocalTime.parts(of: app.clock.now.addingTimeInterval(Double(days) * 86_400), zone: zone).day
                 game.startsAt = LocalTime.instant(day: day, time: time, zone: zone)!
                 game.durationMinutes = minutes
                 game.timeZone = zone
@@ -56,7 +56,7 @@ enum DemoGames {
                 for (index, (username, status, note)) in answers.enumerated() {
                     try await GamePlayer(
                         gameID: game.requireID(), userID: id(username), status: status, note: note,
-                        at: Date().addingTimeInterval(Double(index))
+                        at: app.clock.now.addingTimeInterval(Double(index))
                     ).create(on: db)
                 }
             }

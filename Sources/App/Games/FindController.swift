@@ -80,6 +80,6 @@ struct FindController: RouteCollection {
         if let viewerID = req.currentUser?.id {
             mine = Set(try await Membership.query(on: req.db).filter(\.$user.$id == viewerID).all().map { $0.$team.id })
         }
-        return try await GameSearch.search(query, centre: centre, excludingTeams: mine, limit: pager.fetchLimit, offset: pager.offset, on: req.db)
+        return try await GameSearch.search(query, centre: centre, excludingTeams: mine, limit: pager.fetchLimit, offset: pager.offset, now: req.now, on: req.db)
     }
 }

@@ -99,7 +99,7 @@ final class GamePlayer: Model, @unchecked Sendable {
 
     init() {}
 
-    init(gameID: UUID, userID: UUID, status: Status, note: String? = nil, isSub: Bool = false, at: Date = Date()) {
+    init(gameID: UUID, userID: UUID, status: Status, note: String? = nil, isSub: Bool = false, at: Date) {
         self.$game.id = gameID
         self.$user.id = userID
         self.status = status

@@ -11,6 +11,8 @@ struct GameAccess {
     let viewer: User?
     /// The viewer's own place in the game, if any.
     let player: GamePlayer?
+    /// The request's time: whether the game is still to come.
+    let now: Date
 
     var isTeamGame: Bool { game.kind == .team }
     var isMember: Bool { teamAccess?.isMember ?? false }
@@ -54,7 +56,7 @@ struct GameAccess {
         Self.canSeeExactPlace(privacy: team?.privacy.rawValue ?? game.privacy, isMember: isMember, isOrganiser: isOrganiser, holdsPlace: holdsPlace)
     }
 
-    var isUpcoming: Bool { game.endsAt > Date() && !game.isCancelled }
+    var isUpcoming: Bool { game.endsAt > now && !game.isCancelled }
     var canAnswer: Bool { isTeamGame && isMember && isUpcoming }
     var canJoin: Bool { !isTeamGame && viewer != nil && player == nil && !isOrganiser && isUpcoming }
     var canClaimSub: Bool {
@@ -66,12 +68,12 @@ struct GameAccess {
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
             let game = try await Game.find(id, on: req.db)
         else { throw Abort(.notFound) }
-        let access = try await of(game, viewer: req.currentUser, on: req.db)
+        let access = try await of(game, viewer: req.currentUser, now: req.now, on: req.db)
         guard access.canSee else { throw Abort(.notFound) }
         return access
     }
 
-    static func of(_ game: Game, viewer: User?, on db: any Database) async throws -> GameAccess {
+    static func of(_ game: Game, viewer: User?, now: Date, on db: any Database) async throws -> GameAccess {
         var team: Team?
         var teamAccess: TeamAccess?
         if let teamID = game.$team.id {
@@ -83,7 +85,7 @@ struct GameAccess {
         if let viewerID = viewer?.id {
             player = try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == viewerID).first()
         }
-        return GameAccess(game: game, team: team, teamAccess: teamAccess, viewer: viewer, player: player)
+        return GameAccess(game: game, team: team, teamAccess: teamAccess, viewer: viewer, player: player, now: now)
     }
 
     func requireManager() throws {
@@ -98,7 +100,7 @@ struct GameAccess {
         guard let group = AgeGroup(rawValue: game.ageGroup), group != .any,
             let born = user.birthDate.flatMap(CalendarDate.init(iso:))
         else { return }
-        guard group.admits(age: born.age(on: .today)) else {
+        guard group.admits(age: born.age(on: LocalTime.utcDay(of: now))) else {
             throw Abort(.forbidden, reason: "This game is for the age group \(group.label).")
         }
     }

@@ -69,7 +69,7 @@ struct GameController: RouteCollection {
         let access = try await TeamAccess.load(req)
         try access.requireManager()
         return try await render(
-            req, kind: .team, form: GameForm(team: access.team, zone: user.timeZone), errors: [:],
+            req, kind: .team, form: GameForm(team: access.team, zone: user.timeZone, now: req.now), errors: [:],
             team: access.team, game: nil, opponents: opponentOptions(try await leagueOpponents(of: access.team, on: req.db)))
     }
 
@@ -80,7 +80,7 @@ struct GameController: RouteCollection {
         let team = access.team
         let form = try req.content.decode(GameForm.self)
         let opponents = try await leagueOpponents(of: team, on: req.db)
-        var (valid, errors) = form.validate(kind: .team)
+        var (valid, errors) = form.validate(kind: .team, now: req.now)
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
         if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = "Choose a team of your league from the list"; valid = nil }
         guard let valid else {
@@ -143,7 +143,7 @@ struct GameController: RouteCollection {
 
     func newPickupPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        var form = GameForm(zone: user.timeZone)
+        var form = GameForm(zone: user.timeZone, now: req.now)
         form.place_name = user.homeName
         form.latitude = user.homeLat.map(FormNumber.text)
         form.longitude = user.homeLon.map(FormNumber.text)
@@ -153,7 +153,7 @@ struct GameController: RouteCollection {
     func createPickup(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(GameForm.self)
-        let (valid, errors) = form.validate(kind: .pickup)
+        let (valid, errors) = form.validate(kind: .pickup, now: req.now)
         guard let valid else { return try await render(req, kind: .pickup, form: form, errors: errors, team: nil, game: nil, opponents: []) }
         let game = Game()
         game.kind = .pickup
@@ -167,7 +167,7 @@ struct GameController: RouteCollection {
         try await req.db.transaction { db in
             try await game.create(on: db)
             // The organiser plays and holds the first place.
-            try await GamePlayer(gameID: game.requireID(), userID: user.requireID(), status: .joined).create(on: db)
+            try await GamePlayer(gameID: game.requireID(), userID: user.requireID(), status: .joined, at: req.now).create(on: db)
         }
         req.flash(.success, "Your game is listed. Share the link, or wait for people nearby to find it.")
         return req.redirect(to: .game(game.id!))
@@ -202,7 +202,7 @@ struct GameController: RouteCollection {
         guard !game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
         let form = try req.content.decode(GameForm.self)
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
-        var (valid, errors) = form.validate(kind: game.kind, previousStart: game.startsAt)
+        var (valid, errors) = form.validate(kind: game.kind, previousStart: game.startsAt, now: req.now)
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
         if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = "Choose a team of your league from the list"; valid = nil }
         if let capacity = valid?.capacity, capacity < game.joinedCount {
@@ -294,7 +294,7 @@ struct GameController: RouteCollection {
         let game = access.game
         guard game.kind == .team else { throw Abort(.unprocessableEntity, reason: "Scores are kept for team games only.") }
         guard !game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
-        guard game.startsAt <= Date() else { throw Abort(.unprocessableEntity, reason: "The score can be recorded once the game has started.") }
+        guard game.startsAt <= req.now else { throw Abort(.unprocessableEntity, reason: "The score can be recorded once the game has started.") }
         let form = try req.content.decode(ResultForm.self)
         func score(_ text: String?) -> Int? { Int((text ?? "").trimmingCharacters(in: .whitespaces)).flatMap { (0...999).contains($0) ? $0 : nil } }
         guard let home = score(form.home_score), let away = score(form.away_score) else {

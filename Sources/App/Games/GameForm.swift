@@ -26,16 +26,16 @@ struct GameForm: Content {
     var min_players: String?
 
     /// A new team game: the team's home ground, a week from now at 19:00 in the organiser's zone.
-    init(team: Team, zone: String) {
-        self.init(zone: zone)
+    init(team: Team, zone: String, now: Date) {
+        self.init(zone: zone, now: now)
         place_name = team.placeName
         latitude = team.latitude.map(FormNumber.text)
         longitude = team.longitude.map(FormNumber.text)
     }
 
     /// A new pick-up game with the usual choices.
-    init(zone: String) {
-        let parts = LocalTime.parts(of: Date().addingTimeInterval(7 * 86_400), zone: zone)
+    init(zone: String, now: Date) {
+        let parts = LocalTime.parts(of: now.addingTimeInterval(7 * 86_400), zone: zone)
         day = parts.day
         time = "19:00"
         time_zone = zone
@@ -88,7 +88,7 @@ struct GameForm: Content {
 
     /// `previousStart` is the saved start when editing: an unchanged start may lie in the past
     /// (fixing the notes of last week's game), a new one may not.
-    func validate(kind: Game.Kind, previousStart: Date? = nil, now: Date = Date()) -> (Valid?, FieldErrors) {
+    func validate(kind: Game.Kind, previousStart: Date? = nil, now: Date) -> (Valid?, FieldErrors) {
         var errors: FieldErrors = [:]
         let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
         if TimeZone(identifier: zone) == nil { errors["time_zone"] = "Choose the venue's time zone from the list" }

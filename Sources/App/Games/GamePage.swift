@@ -112,7 +112,8 @@ struct GamePage: Encodable {
         let answered = Set(players.compactMap(\.user.id))
         let unanswered = members.filter { !answered.contains($0.id!) }
 
-        let relations = try await Relations.load(viewer: viewer, people: (players.map(\.user) + unanswered).compactMap(\.id), on: req.db)
+        let relations = try await Relations.load(
+            viewer: viewer, people: (players.map(\.user) + unanswered).compactMap(\.id), today: req.clock.today, on: req.db)
         var waitPosition = 0
         func entry(_ user: User, status: GamePlayer.Status?, note: String?, isSub: Bool) -> Entry {
             var position: Int?
@@ -171,7 +172,7 @@ struct GamePage: Encodable {
             day: GameTime.day(game.startsAt, zone: game.timeZone),
             time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
             duration: GameTime.duration(minutes: game.durationMinutes),
-            cancelled: game.isCancelled, isPast: game.endsAt <= Date(),
+            cancelled: game.isCancelled, isPast: game.endsAt <= req.now,
             place: shownPlace.text, mapURL: shownPlace.mapURL, distance: distance,
             // The organiser's notes often say exactly where ("court 2, behind the hall"): the place's rule.
             description: access.canSeeExactPlace ? game.description : "",
@@ -190,7 +191,7 @@ struct GamePage: Encodable {
             canLeave: mine != nil && access.isUpcoming && !access.isTeamGame || (mine?.isSub ?? false) && access.isUpcoming,
             canClaimSub: access.canClaimSub,
             canManage: access.canManage && !game.isCancelled,
-            canRecordResult: access.canManage && access.isTeamGame && game.startsAt <= Date() && !game.isCancelled,
+            canRecordResult: access.canManage && access.isTeamGame && game.startsAt <= req.now && !game.isCancelled,
             answers: GamePlayer.Status.answers.map { Choices.Option(value: $0.rawValue, label: $0.label) }
         )
     }

@@ -46,7 +46,7 @@ struct GamePlayerController: RouteCollection {
             try await player.update(on: req.db)
         } else {
             do {
-                try await GamePlayer(gameID: access.game.requireID(), userID: user.requireID(), status: status, note: note).create(on: req.db)
+                try await GamePlayer(gameID: access.game.requireID(), userID: user.requireID(), status: status, note: note, at: req.now).create(on: req.db)
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 // A second tab answered at the same moment; the first answer stands and is shown.
             }
@@ -65,7 +65,7 @@ struct GamePlayerController: RouteCollection {
         guard access.player == nil, !access.isOrganiser else { throw Abort(.conflict, reason: "You are already on this game's list.") }
         try access.requireAgeFits(user)
         let note = try Self.cleanNote(try req.content.decode(AnswerForm.self).note)
-        switch try await GameRoster.join(access.game, user: user, note: note, on: req.db) {
+        switch try await GameRoster.join(access.game, user: user, note: note, now: req.now, on: req.db) {
         case .joined: req.flash(.success, "You're in. See you there!")
         case .waitlisted: req.flash(.info, "The game is full, so you're on the waitlist. You'll be told if a place opens up.")
         case .requested: req.flash(.info, "Your request is sent; the organiser will let you know.")
@@ -100,7 +100,7 @@ struct GamePlayerController: RouteCollection {
         try access.requireManager()
         let (user, player) = try await target(req, access)
         guard player.status == .requested else { return back(req, access.game) }
-        let outcome = try await GameRoster.approve(player, in: access.game, on: req.db)
+        let outcome = try await GameRoster.approve(player, in: access.game, now: req.now, on: req.db)
         req.flash(.success, outcome == .joined ? "\(user.displayName) is in." : "The game is full; \(user.displayName) is on the waitlist.")
         return back(req, access.game)
     }
@@ -194,7 +194,7 @@ struct GamePlayerController: RouteCollection {
         guard access.player == nil else { throw Abort(.conflict, reason: "You already have a place in this game.") }
         guard access.isUpcoming else { throw Abort(.conflict, reason: "This game is over or cancelled.") }
         try access.requireAgeFits(user)
-        guard let claimed = try await GameRoster.claimSub(game, user: user, on: req.db) else {
+        guard let claimed = try await GameRoster.claimSub(game, user: user, now: req.now, on: req.db) else {
             throw Abort(.conflict, reason: "Sorry, every substitute place is already filled.")
         }
         if claimed.filled == claimed.needed, let teamID = game.$team.id {

@@ -12,10 +12,10 @@ enum GameRoster {
 
     /// Joins a pick-up game: straight in while there is room, onto the waitlist when full, or as a
     /// request the organiser answers when the game is protected.
-    static func join(_ game: Game, user: User, note: String?, on db: any Database) async throws -> Outcome {
+    static func join(_ game: Game, user: User, note: String?, now: Date, on db: any Database) async throws -> Outcome {
         let gameID = try game.requireID(), userID = try user.requireID()
         if game.privacy == Team.Privacy.protected.rawValue {
-            try await insert(GamePlayer(gameID: gameID, userID: userID, status: .requested, note: note), on: db)
+            try await insert(GamePlayer(gameID: gameID, userID: userID, status: .requested, note: note, at: now), on: db)
             try await Notification.send(
                 to: [game.$organiser.id], from: user.id, kind: .gameJoinRequest,
                 text: "\(user.displayName) asked to join your \(game.sportLabel.lowercased()) game", link: SiteURL.game(gameID).path, on: db
@@ -24,18 +24,18 @@ enum GameRoster {
         }
         return try await db.transaction { db in
             let took = try await takePlace(in: gameID, on: db)
-            try await insert(GamePlayer(gameID: gameID, userID: userID, status: took ? .joined : .waitlisted, note: note), on: db)
+            try await insert(GamePlayer(gameID: gameID, userID: userID, status: took ? .joined : .waitlisted, note: note, at: now), on: db)
             return took ? .joined : .waitlisted
         }
     }
 
     /// The organiser lets in someone who asked: a place if there is one, else the end of the waitlist.
-    static func approve(_ player: GamePlayer, in game: Game, on db: any Database) async throws -> Outcome {
+    static func approve(_ player: GamePlayer, in game: Game, now: Date, on db: any Database) async throws -> Outcome {
         let gameID = try game.requireID()
         let outcome: Outcome = try await db.transaction { db in
             let took = try await takePlace(in: gameID, on: db)
             player.status = took ? .joined : .waitlisted
-            player.queuedAt = Date()
+            player.queuedAt = now
             try await player.update(on: db)
             return took ? .joined : .waitlisted
         }
@@ -107,7 +107,7 @@ enum GameRoster {
     }
 
     /// Claims one substitute place. Returns nil when every place is already filled.
-    static func claimSub(_ game: Game, user: User, on db: any Database) async throws -> (filled: Int, needed: Int)? {
+    static func claimSub(_ game: Game, user: User, now: Date, on db: any Database) async throws -> (filled: Int, needed: Int)? {
         let gameID = try game.requireID(), userID = try user.requireID()
         return try await db.transaction { db in
             guard
@@ -119,7 +119,7 @@ enum GameRoster {
                     """
                 ).first()
             else { return nil }
-            try await insert(GamePlayer(gameID: gameID, userID: userID, status: .going, isSub: true), on: db)
+            try await insert(GamePlayer(gameID: gameID, userID: userID, status: .going, isSub: true, at: now), on: db)
             return (try row.decode(column: "subs_filled", as: Int.self), try row.decode(column: "subs_needed", as: Int.self))
         }
     }

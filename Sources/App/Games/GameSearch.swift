@@ -22,7 +22,7 @@ enum GameSearch {
     /// `find_lat`/`find_lon`, which hold only an area for protected games.
     static func search(
         _ query: FindQuery, centre: Coordinate, excludingTeams: Set<UUID>, limit: Int, offset: Int,
-        now: Date = Date(), on db: any Database
+        now: Date, on db: any Database
     ) async throws -> [Hit] {
         let radius = query.radiusKm * 1000
         let box = Geo.boundingBox(around: centre, radius: radius)

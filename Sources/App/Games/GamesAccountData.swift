@@ -28,7 +28,7 @@ extension Games {
             })
     }
 
-    static func deleteAccount(of userID: UUID, on db: any Database, config: AppConfig) async throws -> AfterDeletion {
+    static func deleteAccount(of userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws -> AfterDeletion {
         // Team games they organised pass to the team's owner (Teams has handed their teams on already).
         for game in try await Game.query(on: db).filter(\.$organiser.$id == userID).filter(\.$team.$id != nil).all() {
             guard let teamID = game.$team.id,
@@ -39,7 +39,7 @@ extension Games {
             try await game.update(on: db)
         }
         let places = try await GamePlayer.query(on: db).filter(\.$user.$id == userID).with(\.$game).all()
-        for place in places where place.game.$organiser.id != userID && place.game.startsAt > Date() {
+        for place in places where place.game.$organiser.id != userID && place.game.startsAt > now {
             try await GameRoster.remove(userID: userID, from: place.game, on: db)
         }
         return {}

@@ -3,9 +3,9 @@ import Foundation
 
 extension Games {
     /// Upcoming pick-up games the person organises are deleted with them.
-    static func deletionNotices(for userID: UUID, on db: any Database) async throws -> [DeletionNotice] {
+    static func deletionNotices(for userID: UUID, now: Date, on db: any Database) async throws -> [DeletionNotice] {
         let pickups = try await Game.query(on: db).filter(\.$organiser.$id == userID).filter(\.$team.$id == nil)
-            .filter(\.$status == .scheduled).filter(\.$startsAt > Date()).count()
+            .filter(\.$status == .scheduled).filter(\.$startsAt > now).count()
         guard pickups > 0 else { return [] }
         let text =
             pickups == 1

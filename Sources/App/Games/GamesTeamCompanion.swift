@@ -18,10 +18,10 @@ extension Games: TeamCompanion {
     }
 
     /// The next ten games that have not ended.
-    static func upcomingGames(of team: Team, showPlace: Bool, on db: any Database) async throws -> [GameCard] {
+    static func upcomingGames(of team: Team, showPlace: Bool, now: Date, on db: any Database) async throws -> [GameCard] {
         let upcoming = try await Game.query(on: db).filter(\.$team.$id == team.requireID())
-            .filter(\.$startsAt >= Date().addingTimeInterval(-86_400)).sort(\.$startsAt).limit(11).all()
-            .filter { $0.endsAt > Date() }.prefix(10)
+            .filter(\.$startsAt >= now.addingTimeInterval(-86_400)).sort(\.$startsAt).limit(11).all()
+            .filter { $0.endsAt > now }.prefix(10)
         return try upcoming.map { game in
             GameCard(
                 url: SiteURL.game(try game.requireID()).path, title: game.title(teamName: team.name), sport: game.sportLabel, team: nil,

@@ -61,7 +61,7 @@ enum MyGames {
         case feed(since: Date, limit: Int)
     }
 
-    static func load(for userID: UUID, team: UUID? = nil, range: Range, now: Date = Date(), on db: any Database) async throws -> [Row] {
+    static func load(for userID: UUID, team: UUID? = nil, range: Range, now: Date, on db: any Database) async throws -> [Row] {
         // The person's games are found from their side (their memberships and their places, both
         // indexed by person) and only then joined to the games, never by scanning all games.
         var sql: SQLQueryString = """

@@ -20,10 +20,10 @@ struct MyGamesController: RouteCollection {
     func index(req: Request) async throws -> View {
         let user = try req.requireUser()
         let userID = try user.requireID()
-        let upcoming = try await MyGames.load(for: userID, range: .upcoming(limit: 200), on: req.db)
+        let upcoming = try await MyGames.load(for: userID, range: .upcoming(limit: 200), now: req.now, on: req.db)
         var pager = Pager(req: req)
         let past = pager.finish(
-            try await MyGames.load(for: userID, range: .past(limit: pager.fetchLimit, offset: pager.offset), on: req.db),
+            try await MyGames.load(for: userID, range: .past(limit: pager.fetchLimit, offset: pager.offset), now: req.now, on: req.db),
             at: .games, query: [])
         return try await req.view.render(
             "games/index",

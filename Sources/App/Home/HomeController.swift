@@ -61,13 +61,13 @@ struct HomeController: RouteCollection {
                 .orderBy("created_at", .descending).limit(6)
         }
 
-        let (_, todays) = try await GoalProgress.current(.day, user: user, on: req.db)
+        let (_, todays) = try await GoalProgress.current(.day, user: user, now: req.now, on: req.db)
         let minutes = Int((todays.map { $0.moving > 0 ? $0.moving : $0.duration }.reduce(0, +) / 60).rounded(.down))
         let format = Format(user)
         let recentWorkouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
             .sort(\.$startMS, .descending).limit(3).all()
 
-        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: user.timeZone).day) ?? .today
+        let today = req.clock.today(in: user.timeZone)
         let coaches = try await AthleteAccess.coachIDs(of: userID, on: req.db)
         let plans =
             coaches.isEmpty
@@ -83,11 +83,11 @@ struct HomeController: RouteCollection {
             friends: followers.filter { iFollow.contains($0.follower) }.count,
             followers: followers.count,
             following: iFollow.count,
-            newFollowers: try await PersonCard.list(recent, viewer: user, on: req.db),
-            suggestions: try await PersonCard.list(suggestions, viewer: user, on: req.db),
-            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), on: req.db).prefix(3).map { GameCard($0, viewer: userID) },
+            newFollowers: try await PersonCard.list(recent, viewer: user, today: req.clock.today, on: req.db),
+            suggestions: try await PersonCard.list(suggestions, viewer: user, today: req.clock.today, on: req.db),
+            games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), now: req.now, on: req.db).prefix(3).map { GameCard($0, viewer: userID) },
             activeMinutes: minutes, activePercent: min(100, minutes * 100 / 60),
-            goals: try await GoalProgress.all(for: user, on: req.db).filter(\.enabled),
+            goals: try await GoalProgress.all(for: user, now: req.now, on: req.db).filter(\.enabled),
             recent: try recentWorkouts.map { workout in
                 RecentWorkout(
                     id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),

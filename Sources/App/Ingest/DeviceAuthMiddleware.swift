@@ -27,7 +27,7 @@ struct DeviceAuthMiddleware: AsyncMiddleware {
         else {
             throw APIError(status: .unauthorized, code: "unauthorized", reason: "This device token is unknown or has been revoked.")
         }
-        let now = Date()
+        let now = request.now
         // "Last used" to the minute is plenty, and spares a write on every request of a busy strap.
         if device.last_used_at.map({ now.timeIntervalSince($0) > Self.touchInterval }) ?? true {
             try await sql.update(DeviceToken.schema).set("last_used_at", to: now).where("id", .equal, device.device_id).run()

@@ -35,7 +35,7 @@ struct DeviceController: RouteCollection {
         let rows = try tokens.map { token in
             Row(
                 id: try token.requireID().uuidString.lowercased(), name: token.name,
-                created: Format(user).shortWhen(token.createdAt ?? Date()),
+                created: Format(user).shortWhen(token.createdAt ?? req.now),
                 lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? "Never")
         }
         let page = DevicesPage(
@@ -75,7 +75,7 @@ struct DeviceController: RouteCollection {
         guard let id = req.parameters.get("id", as: UUID.self),
             let token = try await DeviceToken.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
         else { throw Abort(.notFound) }
-        token.revokedAt = Date()
+        token.revokedAt = req.now
         try await token.update(on: req.db)
         req.flash(.success, "“\(token.name)” can no longer send data.")
         return req.redirect(to: .deviceSettings)

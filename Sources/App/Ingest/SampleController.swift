@@ -43,7 +43,7 @@ struct SampleController: RouteCollection {
                 status: .payloadTooLarge, code: "too_many_samples",
                 reason: "At most \(SampleInput.maxSamples) samples per request; this one has \(input.count). Split it.")
         }
-        let (batch, refused) = input.validated()
+        let (batch, refused) = input.validated(now: req.now)
         return try await store(batch, refused: refused, on: req)
     }
 
@@ -61,7 +61,7 @@ struct SampleController: RouteCollection {
         guard input.notifications.count <= SampleInput.maxSamples else {
             throw APIError(status: .payloadTooLarge, code: "too_many_samples", reason: "At most \(SampleInput.maxSamples) notifications per request.")
         }
-        var checker = SampleChecker(now: Date())
+        var checker = SampleChecker(now: req.now)
         var batch = SampleBatch()
         for (index, notification) in input.notifications.enumerated() {
             guard let t = checker.time(notification.t, "notifications", index) else { continue }
@@ -96,7 +96,7 @@ struct SampleController: RouteCollection {
             // The last interval ends at the notification's time; each earlier one ends where the next began.
             var end = Double(t)
             for ms in measurement.rrIntervals.reversed() {
-                if Plausible.rrInterval.contains(ms), Plausible.isTime(Int64(end.rounded())) { batch.rr.append((Int64(end.rounded()), ms)) }
+                if Plausible.rrInterval.contains(ms), Plausible.isTime(Int64(end.rounded()), now: req.now) { batch.rr.append((Int64(end.rounded()), ms)) }
                 end -= ms
             }
         }

@@ -54,7 +54,7 @@ struct SampleInput: Decodable {
     }
 
     /// Checks every item against what a body and a device can produce.
-    func validated(now: Date = Date()) -> (SampleBatch, [Refusal]) {
+    func validated(now: Date) -> (SampleBatch, [Refusal]) {
         var checker = SampleChecker(now: now)
         var batch = SampleBatch()
         for (i, s) in (heart_rate ?? []).enumerated() {

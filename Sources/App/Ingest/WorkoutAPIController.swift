@@ -27,7 +27,7 @@ struct WorkoutAPIController: RouteCollection {
         let user = try req.auth.require(User.self)
         let userID = try user.requireID()
         let input = try APIJSON.decode(SaveInput.self, from: req)
-        let now = Date()
+        let now = req.now
         let externalID = try WorkoutFields.externalID(input.external_id)
         let end = try input.end.map { try WorkoutFields.time($0, "end", now: now) }
 
@@ -38,7 +38,7 @@ struct WorkoutAPIController: RouteCollection {
                 existing.endMS = end
                 try await existing.summarise(for: user, on: req.db)
                 try await existing.save(on: req.db)
-                try await GoalProgress.announce(for: user, on: req.db)
+                try await GoalProgress.announce(for: user, now: req.now, on: req.db)
             }
             return try await WorkoutAnswer(workout: WorkoutJSON(existing)).encodeResponse(status: .ok, for: req)
         }
@@ -54,7 +54,7 @@ struct WorkoutAPIController: RouteCollection {
         let name = try WorkoutFields.name(input.name) ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone)
         let workout = Workout(
             user: userID, sport: sport, name: name, start: start, end: end, source: "device",
-            visibility: Workout.defaultVisibility(for: user))
+            visibility: Workout.defaultVisibility(for: user, today: req.clock.today))
         workout.externalID = externalID
         do {
             try await req.db.transaction { db in
@@ -71,7 +71,7 @@ struct WorkoutAPIController: RouteCollection {
             }
             throw error
         }
-        if end != nil { try await GoalProgress.announce(for: user, on: req.db) }
+        if end != nil { try await GoalProgress.announce(for: user, now: req.now, on: req.db) }
         return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)
     }
 
@@ -83,14 +83,14 @@ struct WorkoutAPIController: RouteCollection {
         let user = try req.auth.require(User.self)
         let workout = try await WorkoutFields.own(req)
         let input = req.body.data.map { $0.readableBytes > 0 } == true ? try APIJSON.decode(FinishInput.self, from: req) : FinishInput(end: nil)
-        let now = Date()
+        let now = req.now
         if workout.endMS == nil {
             let end = try input.end.map { try WorkoutFields.time($0, "end", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
             try WorkoutFields.checkWindow(start: workout.startMS, end: end)
             workout.endMS = end
             try await workout.summarise(for: user, on: req.db)
             try await workout.save(on: req.db)
-            try await GoalProgress.announce(for: user, on: req.db)
+            try await GoalProgress.announce(for: user, now: req.now, on: req.db)
         }
         return WorkoutAnswer(workout: try WorkoutJSON(workout))
     }

@@ -20,7 +20,7 @@ enum BenchLearn {
                 let document = LearnDocument(
                     title: "\(source.title) (\(number + 1))", slug: "bench-\(number + 1)", category: source.category,
                     summary: source.summary, audience: source.audience, videos: [], body: body)
-                try await LearnArticle().publish(document, author: nil, on: db)
+                try await LearnArticle().publish(document, author: nil, at: app.clock.now, on: db)
             }
         }
         app.learnCaches.library.changed()

@@ -54,12 +54,12 @@ final class LearnArticle: Model, @unchecked Sendable {
 
     /// Saves `document` as a new revision and makes it the one readers see (the shipped files and
     /// the benchmark library; editors go through `LearnEditorController`, which also keeps drafts).
-    func publish(_ document: LearnDocument, author: UUID?, on db: any Database) async throws {
+    func publish(_ document: LearnDocument, author: UUID?, at now: Date, on db: any Database) async throws {
         apply(document)
         published = true
         if id == nil { try await create(on: db) }
         let revision = LearnRevision(article: try requireID(), document: document, author: author)
-        revision.publishedAt = Date()
+        revision.publishedAt = now
         try await revision.create(on: db)
         publishedRevisionID = try revision.requireID()
         try await save(on: db)

@@ -40,7 +40,8 @@ final class LearnCatalog: Sendable {
 
     private struct State {
         var snapshot: Snapshot?
-        var checked = Date.distantPast
+        /// Monotonic: this only measures how long ago the database was asked.
+        var checked: ContinuousClock.Instant?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -55,8 +56,8 @@ final class LearnCatalog: Sendable {
     }
 
     func snapshot(on sql: any SQLDatabase) async throws -> Snapshot {
-        let now = Date()
-        if let current = state.withLockedValue({ $0.checked.addingTimeInterval(trust) > now ? $0.snapshot : nil }) {
+        let now = ContinuousClock.now
+        if let current = state.withLockedValue({ state in state.checked.map { now - $0 < .seconds(trust) } == true ? state.snapshot : nil }) {
             return current
         }
         let version = try await Self.version(on: sql)
@@ -115,7 +116,7 @@ final class LearnCatalog: Sendable {
             Article(
                 id: row.id, slug: row.slug, title: row.title, category: row.category, summary: row.summary, audience: row.audience,
                 text: row.text, html: row.html, minutes: row.reading_minutes, videos: LearnArticle.videos(row.videos),
-                updated: row.updated ?? Date(), author: row.author, reviser: row.reviser, toc: LearnRendering.headings(in: row.html))
+                updated: row.updated ?? .distantPast, author: row.author, reviser: row.reviser, toc: LearnRendering.headings(in: row.html))
         }
         let byCategory = Dictionary(grouping: articles.indices, by: { articles[$0].category })
         let related = articles.indices.map { number in

@@ -189,7 +189,7 @@ struct LearnController: RouteCollection {
             let article = LearnCatalog.Article(
                 id: try draft.requireID(), slug: draft.slug, title: draft.title, category: draft.category,
                 summary: draft.summary, audience: draft.audience, text: draft.text, html: draft.html,
-                minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? Date(),
+                minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? req.now,
                 author: nil, reviser: nil, toc: LearnRendering.headings(in: draft.html))
             let view = try await render(req, article, related: [], editor: EditorBar(state: "Not published: only editors can see this page.", isDraft: true))
             return Self.htmlResponse(view.data)

@@ -55,7 +55,7 @@ struct LearnEditorController: RouteCollection {
             else { throw Abort(.notFound) }
             source = older
             restoring =
-                "This form holds the revision of \(Format(viewer: req.currentUser).when(older.createdAt ?? Date())). Saving makes it the newest revision."
+                "This form holds the revision of \(Format(viewer: req.currentUser).when(older.createdAt ?? req.now)). Saving makes it the newest revision."
         }
         let document = source?.document(slug: article.slug) ?? Self.document(of: article)
         return try await render(
@@ -99,7 +99,7 @@ struct LearnEditorController: RouteCollection {
         if let latest, form.base != latest.id?.uuidString {
             let who = try await latest.authorID.asyncFlatMap { try await User.find($0, on: req.db) }?.displayName ?? "Someone"
             errors["base"] =
-                "\(who) saved this article at \(Format(viewer: req.currentUser).when(latest.createdAt ?? Date())), after you opened it. Your text is kept below; "
+                "\(who) saved this article at \(Format(viewer: req.currentUser).when(latest.createdAt ?? req.now)), after you opened it. Your text is kept below; "
                 + "compare it with theirs under Revisions, then save again to make yours the newest."
             form.base = latest.id?.uuidString
         }
@@ -135,7 +135,7 @@ struct LearnEditorController: RouteCollection {
                 article.published = true
                 article.publishedRevisionID = try revision!.requireID()
                 if revision!.publishedAt == nil {
-                    revision!.publishedAt = Date()
+                    revision!.publishedAt = req.now
                     try await revision!.save(on: db)
                 }
             } else if !article.published {
@@ -143,7 +143,7 @@ struct LearnEditorController: RouteCollection {
                 article.apply(document)
             }
             // Touch the row whatever changed, so readers' caches notice.
-            article.updatedAt = Date()
+            article.updatedAt = req.now
             try await article.save(on: db)
         }
         req.application.learnCaches.library.changed()
@@ -168,7 +168,7 @@ struct LearnEditorController: RouteCollection {
             if let latest = try await Self.latestRevision(of: article, on: req.db) {
                 article.apply(latest.document(slug: article.slug))
             }
-            article.updatedAt = Date()
+            article.updatedAt = req.now
             try await article.save(on: req.db)
             req.application.learnCaches.library.changed()
         }
@@ -210,7 +210,7 @@ struct LearnEditorController: RouteCollection {
         let shown = pager.finish(rows, at: .articleRevisions(slug: article.slug), query: [])
         let items = shown.enumerated().map { index, revision in
             RevisionItem(
-                id: revision.id?.uuidString ?? "", when: Format(viewer: req.currentUser).when(revision.createdAt ?? Date()),
+                id: revision.id?.uuidString ?? "", when: Format(viewer: req.currentUser).when(revision.createdAt ?? req.now),
                 author: revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)",
                 title: revision.title, words: revision.body.split { $0.isWhitespace }.count,
                 published: revision.publishedAt != nil, live: article.published && revision.id == article.publishedRevisionID,
@@ -261,7 +261,7 @@ struct LearnEditorController: RouteCollection {
         }
         let authors = try await Self.names([from.authorID, to.authorID].compactMap { $0 }, on: req.db)
         func label(_ revision: LearnRevision) -> String {
-            "\(Format(viewer: req.currentUser).when(revision.createdAt ?? Date())) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
+            "\(Format(viewer: req.currentUser).when(revision.createdAt ?? req.now)) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
         }
         let page = ComparePage(
             layout: req.layout(title: "Changes to \(article.title)", section: .learn), slug: article.slug, title: article.title,

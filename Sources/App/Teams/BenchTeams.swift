@@ -13,7 +13,7 @@ enum BenchTeams {
         let ages = AgeGroup.allCases.map(\.rawValue)
         let genders = TeamGender.allCases.map(\.rawValue)
         let privacies = ["public", "protected", "protected", "private"]
-        let now = Date()
+        let now = app.clock.now
         let columns = [
             "id", "slug", "name", "sport", "privacy", "place_name", "latitude", "longitude", "age_group",
             "gender", "skill", "description", "looking_for_players", "created_at", "updated_at",

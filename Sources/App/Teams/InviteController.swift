@@ -38,7 +38,7 @@ struct InviteController: RouteCollection {
         let found = try await User.query(on: req.db).filter(\.$username == username).first()
         // A private profile cannot be invited (or even confirmed to exist) by someone it is hidden from,
         // and a child cannot be reached by a stranger: otherwise anyone could create a team and message a teenager.
-        let reach = try await PersonAccess.reach(found, from: manager, on: req.db)
+        let reach = try await PersonAccess.reach(found, from: manager, today: req.clock.today, on: req.db)
         guard let invitee = found, reach != .unknown else {
             throw Abort(.unprocessableEntity, reason: "Nobody has the username “\(username)”. Check the spelling on their profile page.")
         }

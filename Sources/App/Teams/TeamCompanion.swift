@@ -10,7 +10,7 @@ protocol TeamCompanion {
     static func teamChanged(_ team: Team, on db: any Database) async throws
 
     /// What the team page lists as its next games, soonest first; exact places only when `showPlace`.
-    static func upcomingGames(of team: Team, showPlace: Bool, on db: any Database) async throws -> [GameCard]
+    static func upcomingGames(of team: Team, showPlace: Bool, now: Date, on db: any Database) async throws -> [GameCard]
 
     /// Scores of the league's fixtures, for its table.
     static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result]

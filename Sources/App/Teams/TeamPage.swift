@@ -86,7 +86,7 @@ struct TeamPage: Encodable {
         var roster: [Member]?
         if access.canSeeRoster {
             // Names on a roster link to profiles only where the viewer may see that profile.
-            let relations = try await Relations.load(viewer: req.currentUser, people: memberships.compactMap { $0.user.id }, on: req.db)
+            let relations = try await Relations.load(viewer: req.currentUser, people: memberships.compactMap { $0.user.id }, today: req.clock.today, on: req.db)
             roster = memberships.sorted { ($0.role, $0.user.searchName) < ($1.role, $1.user.searchName) }.map { m in
                 let visible = PersonAccess.canSeeExists(m.user, relations.relation(to: m.user))
                 return Member(
@@ -110,7 +110,7 @@ struct TeamPage: Encodable {
                 invite.invitee.map { Pending(id: SiteURL.id(invite.id!), username: $0.username, displayName: $0.displayName, message: nil) }
             }
             linkInvites = invites.filter { $0.tokenHash != nil }.map {
-                LinkInvite(id: SiteURL.id($0.id!), created: ($0.createdAt ?? Date()).formatted(date: .abbreviated, time: .omitted))
+                LinkInvite(id: SiteURL.id($0.id!), created: ($0.createdAt ?? req.now).formatted(date: .abbreviated, time: .omitted))
             }
         }
 
@@ -126,7 +126,7 @@ struct TeamPage: Encodable {
         // The next games; their page applies the same rules as this one.
         var games: [GameCard] = []
         for companion in Features.teamCompanions {
-            games += try await companion.upcomingGames(of: team, showPlace: access.canSeeExactLocation, on: req.db)
+            games += try await companion.upcomingGames(of: team, showPlace: access.canSeeExactLocation, now: req.now, on: req.db)
         }
         var feedURL: String?
         if access.isMember, let viewer = req.currentUser {

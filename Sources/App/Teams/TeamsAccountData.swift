@@ -17,7 +17,7 @@ extension Teams {
             })
     }
 
-    static func deleteAccount(of userID: UUID, on db: any Database, config: AppConfig) async throws -> AfterDeletion {
+    static func deleteAccount(of userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws -> AfterDeletion {
         try await TeamSuccession.apply(for: userID, on: db)
         return {}
     }

@@ -4,7 +4,7 @@ import Foundation
 extension Teams {
     /// Teams the person owns alone pass to their longest-serving manager or are deleted; leagues
     /// they run are deleted.
-    static func deletionNotices(for userID: UUID, on db: any Database) async throws -> [DeletionNotice] {
+    static func deletionNotices(for userID: UUID, now: Date, on db: any Database) async throws -> [DeletionNotice] {
         typealias Part = DeletionNotice.Part
         var notices: [DeletionNotice] = []
         let steps = try await TeamSuccession.plan(for: userID, on: db)

@@ -19,7 +19,7 @@ enum BenchTraining {
         try await user.create(on: app.db)
         let userID = try user.requireID()
         var random = SeededGenerator(seed: 11)
-        let now = Int64(Date().timeIntervalSince1970) * 1000
+        let now = app.clock.milliseconds
 
         // The hour-long run, ending two hours ago: a 10 km loop at 2.8 m/s, rolling ground.
         let runStart = now - 3 * 3_600_000
@@ -42,7 +42,7 @@ enum BenchTraining {
             try await WorkoutImporter.save(
                 run, start: runStart, end: runEnd, hash: "bench-hour",
                 options: .init(name: "Bench hour", sport: .running, externalID: "bench-hour", filename: "bench.gpx"),
-                user: user, on: db)
+                user: user, today: app.clock.today, on: db)
         }
 
         // 30 days of all-day heart rate at 1 Hz, a day per transaction.

@@ -84,12 +84,12 @@ struct DemoTraining {
     /// their numbers (no samples), which keeps a large squad's demo quick to load.
     func seed(
         for user: User, fromDaysAgo newest: Int, toDaysAgo oldest: Int, seed: UInt64, samplesFor: Int = .max,
-        on db: any Database
+        now: Date, on db: any Database
     ) async throws -> Int {
         var random = SeededGenerator(seed: seed)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
-        let today = calendar.startOfDay(for: Date())
+        let today = calendar.startOfDay(for: now)
         let weeks = (oldest - newest) / 7 + 1
         // Holidays and colds: `weeksOff` a year, fewer in a shorter history.
         let weeksOff = Set((0..<(habit.weeksOff * weeks / 52)).map { _ in Int.random(in: 0..<max(weeks, 1), using: &random) })
@@ -108,8 +108,10 @@ struct DemoTraining {
                 let hour = kind == .futsal ? 18 : (weekday == 0 || weekday == 6 ? 10 : habit.hour)
                 let start = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day)!
                 let startMS = Int64(start.timeIntervalSince1970) * 1000
-                guard startMS < Int64(Date().timeIntervalSince1970 * 1000) - 3 * 3_600_000 else { continue }
-                try await add(kind, start: startMS, progress: progress, samples: daysAgo <= samplesFor, user: user, random: &random, on: db)
+                guard startMS < Int64(now.timeIntervalSince1970) * 1000 - 3 * 3_600_000 else { continue }
+                try await add(
+                    kind, start: startMS, progress: progress, samples: daysAgo <= samplesFor, user: user, random: &random, today: LocalTime.utcDay(of: now),
+                    on: db)
                 added += 1
                 break
             }
@@ -119,7 +121,7 @@ struct DemoTraining {
 
     private func add(
         _ kind: Kind, start: Int64, progress: Double, samples: Bool, user: User, random: inout SeededGenerator,
-        on db: any Database
+        today: CalendarDate, on db: any Database
     ) async throws {
         let pace = 1 + habit.fitnessGain * (1 - progress) + Double.random(in: -0.04...0.04, using: &random)
         let calmer = Int((8 * (1 - progress)).rounded()) + Int.random(in: -3...3, using: &random)
@@ -152,7 +154,7 @@ struct DemoTraining {
                 }
             let workout = Workout(
                 user: userID, sport: kind.sport, name: kind.name, start: start, end: start + Int64(minutes * 60_000),
-                source: "manual", visibility: Workout.defaultVisibility(for: user))
+                source: "manual", visibility: Workout.defaultVisibility(for: user, today: today))
             if kind == .swim { workout.deviceDistance = (minutes * 40 / (0.9 + 0.1 * pace) / 50).rounded() * 50 }
             let heartRate: Int =
                 switch kind {
@@ -168,7 +170,7 @@ struct DemoTraining {
         guard samples else {
             let workout = Workout(
                 user: userID, sport: kind.sport, name: kind.name, start: start, end: recording.end!,
-                source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
+                source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user, today: today))
             workout.summarise(WorkoutTimeline(points: recording.points, steps: nil), for: user)
             workout.streams = ""
             try await workout.create(on: db)
@@ -178,7 +180,7 @@ struct DemoTraining {
         _ = try await db.transaction { db in
             try await WorkoutImporter.save(
                 recording, start: recording.start!, end: recording.end!, hash: "demo-\(userID)-\(start)",
-                options: options, user: user, on: db)
+                options: options, user: user, today: today, on: db)
         }
     }
 

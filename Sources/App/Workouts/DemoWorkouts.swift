@@ -23,7 +23,7 @@ enum DemoWorkouts {
         calendar.timeZone = zone
         /// `days` ago at `hour` o'clock in Maya's zone, in epoch milliseconds.
         func at(daysAgo days: Int, hour: Int) -> Int64 {
-            let day = calendar.date(byAdding: .day, value: -days, to: calendar.startOfDay(for: Date()))!
+            let day = calendar.date(byAdding: .day, value: -days, to: calendar.startOfDay(for: app.clock.now))!
             return Int64(calendar.date(bySettingHour: hour, minute: 5, second: 0, of: day)!.timeIntervalSince1970 * 1000)
         }
         let recordings: [(file: String, name: String, sport: WorkoutSport, startsAt: Int64)] = [
@@ -42,27 +42,27 @@ enum DemoWorkouts {
             _ = try await app.db.transaction { db in
                 try await WorkoutImporter.save(
                     moved, start: moved.start!, end: moved.end!, hash: "demo-\(item.file)",
-                    options: options, user: maya, on: db)
+                    options: options, user: maya, today: app.clock.today, on: db)
             }
             added += 1
         }
         let typed: [(WorkoutSport, String, Int64, Double, Double?, Int?)] = [
             (.soccer, "Futsal training", at(daysAgo: 2, hour: 18), 75, nil, 152),
             // Today, but never in the future whenever the demo is loaded.
-            (.cycling, "Ride to the park and back", min(at(daysAgo: 0, hour: 7), Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000), 35, 11_000, nil),
+            (.cycling, "Ride to the park and back", min(at(daysAgo: 0, hour: 7), app.clock.milliseconds - 3_600_000), 35, 11_000, nil),
         ]
         for (sport, name, start, minutes, distance, heartRate) in typed {
             let workout = Workout(
                 user: try maya.requireID(), sport: sport, name: name, start: start, end: start + Int64(minutes * 60_000),
-                source: "manual", visibility: Workout.defaultVisibility(for: maya))
+                source: "manual", visibility: Workout.defaultVisibility(for: maya, today: app.clock.today))
             workout.deviceDistance = distance
             workout.summariseTyped(for: maya, averageHeartRate: heartRate, steps: nil)
             try await workout.create(on: app.db)
             added += 1
         }
         let training = DemoTraining(shapes: try .load(from: folder), habit: DemoTraining.maya, home: home)
-        added += try await training.seed(for: maya, fromDaysAgo: 8, toDaysAgo: weeks * 7, seed: 2026, on: app.db)
-        try await seedAllDayHeartRate(for: maya, days: 7, on: app.db)
+        added += try await training.seed(for: maya, fromDaysAgo: 8, toDaysAgo: weeks * 7, seed: 2026, now: app.clock.now, on: app.db)
+        try await seedAllDayHeartRate(for: maya, days: 7, now: app.clock.milliseconds, on: app.db)
 
         // After a reset Maya has none of these but may still have her privacy zone.
         let mayaID = try maya.requireID()
@@ -88,9 +88,8 @@ enum DemoWorkouts {
 
     /// An all-day strap's readings every 5 seconds: low and steady at night, higher and restless
     /// by day, never inside a workout (the workout's own samples are there).
-    private static func seedAllDayHeartRate(for user: User, days: Int, on db: any Database) async throws {
+    private static func seedAllDayHeartRate(for user: User, days: Int, now: Int64, on db: any Database) async throws {
         let userID = try user.requireID()
-        let now = Int64(Date().timeIntervalSince1970) * 1000
         let from = now - Int64(days) * 86_400_000
         let windows = try await Workout.query(on: db).filter(\.$user.$id == userID).filter(\.$startMS >= from - 86_400_000).all()
             .map { $0.startMS...($0.endMS ?? now) }

@@ -40,7 +40,7 @@ struct GoalController: RouteCollection {
     ) async throws -> Response {
         let imperial = user.units == .imperial
         let page = Page(
-            layout: req.layout(title: "Goals", section: .workouts), goals: try await GoalProgress.all(for: user, on: req.db),
+            layout: req.layout(title: "Goals", section: .workouts), goals: try await GoalProgress.all(for: user, now: req.now, on: req.db),
             periods: Goal.Period.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             metrics: Goal.Metric.allCases.map { Option(value: $0.rawValue, label: "\($0.rawValue.capitalized) (\($0.unit(imperial: imperial)))") },
             form: form, error: error)

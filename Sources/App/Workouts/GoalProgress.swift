@@ -30,8 +30,8 @@ struct GoalProgress: Encodable {
     }
 
     /// The current period's start (as a key) and its workouts, for a person.
-    static func current(_ period: Goal.Period, user: User, on db: any Database, now: Date = Date()) async throws -> (key: String, workouts: [Workout]) {
-        let today = CalendarDate(iso: LocalTime.parts(of: now, zone: user.timeZone).day) ?? .today
+    static func current(_ period: Goal.Period, user: User, now: Date, on db: any Database) async throws -> (key: String, workouts: [Workout]) {
+        let today = LocalTime.day(of: now, zone: user.timeZone)
         let start = period.report.start(containing: today)
         let end = period.report.next(after: start)
         func ms(_ day: CalendarDate) -> Int64 {
@@ -43,10 +43,10 @@ struct GoalProgress: Encodable {
     }
 
     /// Every goal of the person with its progress in the current period.
-    static func all(for user: User, on db: any Database) async throws -> [GoalProgress] {
+    static func all(for user: User, now: Date, on db: any Database) async throws -> [GoalProgress] {
         let goals = try await Goal.query(on: db).filter(\.$user.$id == user.requireID()).sort(\.$createdAt).all()
         var periods: [Goal.Period: [Workout]] = [:]
-        for period in Set(goals.map(\.period)) { periods[period] = try await current(period, user: user, on: db).workouts }
+        for period in Set(goals.map(\.period)) { periods[period] = try await current(period, user: user, now: now, on: db).workouts }
         let imperial = user.units == .imperial
         return try goals.map { goal in
             let done = amount(goal.metric, of: periods[goal.period] ?? [])
@@ -60,10 +60,10 @@ struct GoalProgress: Encodable {
 
     /// After a workout was added or finished: announce each enabled goal reached for the first
     /// time in its current period.
-    static func announce(for user: User, on db: any Database) async throws {
+    static func announce(for user: User, now: Date, on db: any Database) async throws {
         let goals = try await Goal.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$enabled == true).all()
         for goal in goals {
-            let (key, workouts) = try await current(goal.period, user: user, on: db)
+            let (key, workouts) = try await current(goal.period, user: user, now: now, on: db)
             guard goal.reachedPeriod != key, amount(goal.metric, of: workouts) >= goal.target else { continue }
             goal.reachedPeriod = key
             try await goal.save(on: db)

@@ -66,7 +66,7 @@ struct HeartRateController: RouteCollection {
         if let athlete { user = try await Self.athlete(athlete, viewer: viewer, on: req.db) }
         let userID = try user.requireID()
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = req.clock.milliseconds
         func local(_ ms: Int64) -> String {
             let parts = LocalTime.parts(of: Date(timeIntervalSince1970: Double(ms) / 1000), zone: user.timeZone)
             return parts.day + "T" + parts.time
@@ -76,7 +76,7 @@ struct HeartRateController: RouteCollection {
             let day = String(text.prefix(10)), time = String(text.dropFirst(11).prefix(5))
             return LocalTime.instant(day: day, time: time, zone: user.timeZone).map { Int64($0.timeIntervalSince1970 * 1000) }
         }
-        let todayStart = parse(LocalTime.parts(of: Date(), zone: user.timeZone).day + "T00:00") ?? now - 86_400_000
+        let todayStart = parse(LocalTime.parts(of: req.now, zone: user.timeZone).day + "T00:00") ?? now - 86_400_000
         let presetRanges: [(String, Int64, Int64)] = [
             ("Last hour", now - 3_600_000, now), ("Today", todayStart, now),
             ("7 days", now - 7 * 86_400_000, now), ("30 days", now - 30 * 86_400_000, now),

@@ -87,7 +87,7 @@ struct ImportController: RouteCollection {
             let name = String(file.filename.prefix(200))
             let options = WorkoutImporter.Options(name: nil, sport: sport, externalID: nil, filename: name, maxExpandedBytes: maxBytes)
             do {
-                switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db) {
+                switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db, now: req.now) {
                 case .created(let workout):
                     results.append(
                         Result(filename: name, kind: "created", title: "Imported “\(workout.name)”", detail: Self.describe(workout, imperial: imperial)))
@@ -115,7 +115,7 @@ struct ImportController: RouteCollection {
                 results.append(Result(filename: name, kind: "error", title: "Not imported", detail: error.description))
             }
         }
-        try await GoalProgress.announce(for: user, on: req.db)
+        try await GoalProgress.announce(for: user, now: req.now, on: req.db)
         return try await render(req, results: results)
     }
 

@@ -30,12 +30,12 @@ final class Reminder: Model, @unchecked Sendable {
 extension Reminder {
     /// The reminder as a weekly event at its wall-clock time (floating, so it stays at 07:00
     /// through summer time), first on the next chosen day.
-    func calendarEvent(zone: String) throws -> ICalendar.Event? {
-        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: zone).day) ?? .today
+    func calendarEvent(zone: String, now: Date) throws -> ICalendar.Event? {
+        let today = LocalTime.day(of: now, zone: zone)
         guard let first = (0..<7).map({ today.adding(days: $0) }).first(where: { days.contains($0.weekday) }) else { return nil }
         let hhmm = time.replacingOccurrences(of: ":", with: "")
         var event = ICalendar.Event(
-            uid: "reminder-\(try requireID().uuidString.lowercased())@fieldhouse", start: Date(),
+            uid: "reminder-\(try requireID().uuidString.lowercased())@fieldhouse", start: now,
             durationMinutes: 15, summary: title, lastModified: updatedAt)
         event.floatingStart = first.description.replacingOccurrences(of: "-", with: "") + "T" + hhmm + "00"
         event.weekdays = days

@@ -48,10 +48,10 @@ struct StatsController: RouteCollection {
         let format = Format(user)
         let period = ReportPeriod(rawValue: req.query[String.self, at: "period"] ?? "") ?? .week
         let sport = req.query[String.self, at: "sport"].flatMap(WorkoutSport.init(rawValue:))
-        let today = CalendarDate(iso: LocalTime.parts(of: Date(), zone: user.timeZone).day) ?? .today
+        let today = req.clock.today(in: user.timeZone)
         let starts = period.last(12, endingAt: today)
         func instant(_ day: CalendarDate) -> Int64 {
-            Int64((LocalTime.instant(day: day.description, time: "00:00", zone: user.timeZone) ?? Date()).timeIntervalSince1970 * 1000)
+            Int64((LocalTime.instant(day: day.description, time: "00:00", zone: user.timeZone) ?? req.now).timeIntervalSince1970 * 1000)
         }
         let bounds = starts.map(instant) + [instant(period.next(after: starts.last!))]
         // One pass in the database: each workout's period by its start, and per period the sum,

@@ -91,7 +91,7 @@ final class Workout: Model, @unchecked Sendable {
     }
 
     /// The default for a new workout: private for people under 16, otherwise like their profile.
-    static func defaultVisibility(for user: User, today: CalendarDate = .today) -> Visibility {
+    static func defaultVisibility(for user: User, today: CalendarDate) -> Visibility {
         if user.isUnder16(on: today) { return .private }
         switch user.visibility {
         case .public: return .public

@@ -63,16 +63,16 @@ struct WorkoutEditController: RouteCollection {
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
             visibilities: Self.visibilityLabels.map { Option(value: $0.0.rawValue, label: $0.1, selected: $0.0.rawValue == form.visibility) },
             distanceUnit: user.units == .imperial ? "mi" : "km",
-            today: LocalTime.parts(of: Date(), zone: user.timeZone).day)
+            today: LocalTime.parts(of: req.now, zone: user.timeZone).day)
         return try await req.view.render("workouts/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
     func newPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let now = LocalTime.parts(of: Date().addingTimeInterval(-3600), zone: user.timeZone)
+        let now = LocalTime.parts(of: req.now.addingTimeInterval(-3600), zone: user.timeZone)
         let form = Form(
             sport: WorkoutSport.running.rawValue, day: now.day, time: now.time, minutes: "30",
-            visibility: Workout.defaultVisibility(for: user).rawValue)
+            visibility: Workout.defaultVisibility(for: user, today: req.clock.today).rawValue)
         return try await render(req, user: user, form: form, errors: [:], workout: nil)
     }
 
@@ -88,7 +88,7 @@ struct WorkoutEditController: RouteCollection {
         let minutes = FormNumber.read(
             form.minutes, in: 1...1440, required: true, field: "minutes",
             message: "Enter the duration in minutes, from 1 to 1,440", errors: &errors)
-        if let start, let minutes, start.addingTimeInterval(minutes * 60) > Date().addingTimeInterval(300) {
+        if let start, let minutes, start.addingTimeInterval(minutes * 60) > req.now.addingTimeInterval(300) {
             errors["day"] = "A workout you add by hand must be over: it cannot end in the future"
         }
         if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = "Enter a date from 2000 on" }
@@ -111,7 +111,7 @@ struct WorkoutEditController: RouteCollection {
             errors["distance"] = problem
         }
         let notes = Self.notes(form.notes, &errors)
-        let visibility = Workout.Visibility(rawValue: form.visibility ?? "") ?? Workout.defaultVisibility(for: user)
+        let visibility = Workout.Visibility(rawValue: form.visibility ?? "") ?? Workout.defaultVisibility(for: user, today: req.clock.today)
         form.visibility = visibility.rawValue
         guard errors.isEmpty, let sport, let start, let minutes else {
             return try await render(req, user: user, form: form, errors: errors, workout: nil)
@@ -132,7 +132,7 @@ struct WorkoutEditController: RouteCollection {
         workout.deviceCalories = calories
         workout.summariseTyped(for: user, averageHeartRate: heartRate, steps: steps)
         try await workout.create(on: req.db)
-        try await GoalProgress.announce(for: user, on: req.db)
+        try await GoalProgress.announce(for: user, now: req.now, on: req.db)
         req.flash(.success, "Added “\(workout.name)”.")
         return req.redirect(to: .workout(try workout.requireID()))
     }
@@ -167,7 +167,7 @@ struct WorkoutEditController: RouteCollection {
             return try await render(req, user: user, form: form, errors: errors, workout: workout)
         }
         // A route shows where a child runs: under 16 it is shared with followers at most.
-        if visibility == .public, workout.streamList.contains("latlng"), user.isUnder16() {
+        if visibility == .public, workout.streamList.contains("latlng"), user.isUnder16(on: req.clock.today) {
             errors["visibility"] = "People under 16 can share a workout with a map with their followers at most"
         }
         form.name = name

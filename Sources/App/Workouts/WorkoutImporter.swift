@@ -31,7 +31,7 @@ enum WorkoutImporter {
     ]
 
     /// Takes the file's bytes and lets go of them once read, so a long file is in memory once.
-    static func importFile(_ bytes: consuming [UInt8], options: Options, user: User, on db: any Database, now: Date = Date()) async throws -> Outcome {
+    static func importFile(_ bytes: consuming [UInt8], options: Options, user: User, on db: any Database, now: Date) async throws -> Outcome {
         let userID = try user.requireID()
         let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
@@ -64,7 +64,7 @@ enum WorkoutImporter {
             }
             do {
                 return try await db.transaction { db in
-                    try await save(recording, start: start, end: end, hash: hash, options: options, user: user, on: db)
+                    try await save(recording, start: start, end: end, hash: hash, options: options, user: user, today: LocalTime.utcDay(of: now), on: db)
                 }
             } catch {
                 // Two uploads of one file at once: the loser's unique key fails; answer as the retry it is.
@@ -90,7 +90,7 @@ enum WorkoutImporter {
     /// Stores a recording already read (a file, or demo data) inside the caller's transaction.
     static func save(
         _ recording: ActivityRecording, start: Int64, end: Int64, hash: String, options: Options,
-        user: User, on db: any Database
+        user: User, today: CalendarDate, on db: any Database
     ) async throws -> Outcome {
         let userID = try user.requireID()
         let sql = db as! any SQLDatabase
@@ -126,7 +126,7 @@ enum WorkoutImporter {
         let named = (options.name ?? recording.name).map { String(AccountRules.collapseWhitespace($0).prefix(100)) }.flatMap { $0.isEmpty ? nil : $0 }
         let workout = Workout(
             user: userID, sport: sport, name: named ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone),
-            start: start, end: end, source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user))
+            start: start, end: end, source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user, today: today))
         workout.importNotes = recording.notes.isEmpty ? nil : recording.notes.joined(separator: "\n")
         workout.externalID = options.externalID
         workout.deviceDistance = recording.points.last?.distance ?? recording.totals.distance

@@ -133,7 +133,7 @@ extension WorkoutTimeline {
 
 extension AthleteProfile {
     /// What a person's profile says, for summaries.
-    init(_ user: User, today: CalendarDate = .today) {
+    init(_ user: User, today: CalendarDate) {
         self.init(
             age: user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today),
             sex: user.gender == .female ? .female : user.gender == .male ? .male : nil,
@@ -158,8 +158,7 @@ extension Workout {
 
     /// The person as they were on the day of the workout (their age then, not now).
     func athleteProfile(_ user: User) -> AthleteProfile {
-        let day = LocalTime.parts(of: Date(timeIntervalSince1970: Double(startMS) / 1000), zone: user.timeZone).day
-        return AthleteProfile(user, today: CalendarDate(iso: day) ?? .today)
+        AthleteProfile(user, today: LocalTime.day(of: Date(timeIntervalSince1970: Double(startMS) / 1000), zone: user.timeZone))
     }
 
     /// The summary of a workout typed in by hand: its duration, distance and average heart rate

@@ -55,7 +55,7 @@ extension Workouts {
         let sql = archive.db as! any SQLDatabase
         let zip = archive.zip
         for (table, columns) in sampleTables {
-            try zip.begin("samples/\(table).csv")
+            try zip.begin("samples/\(table).csv", modified: archive.now)
             try zip.write(Array((["time"] + columns.map(\.name)).joined(separator: ",").utf8) + [0x0A])
             var after = Int64.min
             while true {

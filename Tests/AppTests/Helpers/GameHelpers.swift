@@ -4,24 +4,26 @@ import Foundation
 import Testing
 import Vapor
 
-/// A day and time `days` from now, as the game form takes them (UTC venue).
-func gameDay(_ days: Double) -> (day: String, time: String) {
-    LocalTime.parts(of: Date().addingTimeInterval(days * 86_400), zone: "UTC")
-}
+extension TestApp {
+    /// A day and time `days` from now on the app's clock, as the game form takes them (UTC venue).
+    func gameDay(_ days: Double) -> (day: String, time: String) {
+        LocalTime.parts(of: clock.now.addingTimeInterval(days * 86_400), zone: "UTC")
+    }
 
-/// The pick-up game form's fields, for creating a game or editing one.
-func pickupFields(
-    sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
-    days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
-    place: String = "Beach courts, net 3"
-) -> [(String, String)] {
-    let when = gameDay(days)
-    return [
-        ("sport", sport), ("day", when.day), ("time", "19:30"), ("time_zone", "UTC"), ("duration_minutes", "90"),
-        ("place_name", place), ("latitude", lat), ("longitude", lon), ("privacy", privacy), ("age_group", age),
-        ("gender", "any"), ("skill", "any"), ("capacity", String(capacity)), ("min_players", String(minimum)),
-        ("description", "Bring water."),
-    ]
+    /// The pick-up game form's fields, for creating a game or editing one.
+    func pickupFields(
+        sport: String = "volleyball", privacy: String = "public", capacity: Int = 10, minimum: Int = 2,
+        days: Double = 3, lat: String = "55.68", lon: String = "12.57", age: String = "any",
+        place: String = "Beach courts, net 3"
+    ) -> [(String, String)] {
+        let when = gameDay(days)
+        return [
+            ("sport", sport), ("day", when.day), ("time", "19:30"), ("time_zone", "UTC"), ("duration_minutes", "90"),
+            ("place_name", place), ("latitude", lat), ("longitude", lon), ("privacy", privacy), ("age_group", age),
+            ("gender", "any"), ("skill", "any"), ("capacity", String(capacity)), ("min_players", String(minimum)),
+            ("description", "Bring water."),
+        ]
+    }
 }
 
 extension Browser {
@@ -33,7 +35,7 @@ extension Browser {
     ) async throws -> String {
         let page = try await post(
             "/games/new",
-            pickupFields(
+            app.pickupFields(
                 sport: sport, privacy: privacy, capacity: capacity, minimum: minimum,
                 days: days, lat: lat, lon: lon, age: age, place: place), csrfFrom: "/games/new")
         #expect(page.status == .seeOther, "game not created: \(page.body.prefix(600))")
@@ -41,7 +43,7 @@ extension Browser {
     }
     /// Schedules a team game through the form and returns its page's path.
     func createTeamGame(team slug: String, days: Double = 3, opponent: String = "Old Town", extra: [(String, String)] = []) async throws -> String {
-        let when = gameDay(days)
+        let when = app.gameDay(days)
         let fields = [
             ("day", when.day), ("time", "18:00"), ("time_zone", "UTC"), ("duration_minutes", "60"),
             ("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57"),

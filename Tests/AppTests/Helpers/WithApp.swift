@@ -1,4 +1,5 @@
 @testable import App
+import FieldhouseKit
 import Fluent
 import Foundation
 import SQLKit
@@ -28,6 +29,18 @@ struct TestStore {
     }
 }
 
+/// Where every test app's clock starts: noon UTC today, ticking on, so a suite that runs across
+/// midnight sees no date change in the middle. `FIELDHOUSE_TEST_DATE=2027-01-03` runs the suite
+/// on another day (a Sunday, a new year, a leap day) to find rules that only break on some dates.
+let testNoon: Date = {
+    if let day = ProcessInfo.processInfo.environment["FIELDHOUSE_TEST_DATE"], !day.isEmpty {
+        guard let noon = LocalTime.instant(day: day, time: "12:00", zone: "UTC") else { fatalError("FIELDHOUSE_TEST_DATE is not a date: \(day)") }
+        return noon
+    }
+    let midnightUTC = (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+    return Date(timeIntervalSince1970: midnightUTC + 12 * 3600)
+}()
+
 /// A running Fieldhouse: the real `configure`, migrated, serving HTTP on a free local port.
 final class TestApp: @unchecked Sendable {
     let app: Application
@@ -36,6 +49,7 @@ final class TestApp: @unchecked Sendable {
 
     static func start(_ store: TestStore) async throws -> TestApp {
         let app = try await Application.make(.testing)
+        app.clock.set(testNoon)
         do {
             try await configure(app, config: store.config)
             if let schema = store.schema {
@@ -72,6 +86,10 @@ final class TestApp: @unchecked Sendable {
     func browser() -> Browser { Browser(app: self) }
 
     var db: any Database { app.db }
+
+    /// The app's clock: tests read the time from it, never from `Date()`, and move it to test
+    /// what happens later.
+    var clock: AppClock { app.clock }
 }
 
 /// Runs `test` against a freshly configured and migrated app, then removes every trace of it.
