@@ -25,9 +25,10 @@ from collections import defaultdict
 LAYERS = {
     "Core": 0,
     "Accounts": 1,
-    "Teams": 2, "Workouts": 2,
-    "Community": 3, "Challenges": 3, "Learn": 3, "Games": 3, "Coaching": 3, "Ingest": 3,
-    "Home": 4,
+    "Notifications": 2,
+    "Teams": 3, "Workouts": 3,
+    "Challenges": 4, "Learn": 4, "Games": 4, "Coaching": 4, "Ingest": 4,
+    "Home": 5, "Admin": 5,
 }
 FOLDERS = list(LAYERS)
 NESTED = "--nested" in sys.argv

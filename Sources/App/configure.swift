@@ -62,6 +62,9 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.lifecycle.use(PhotoThreadPoolLifecycle())
 
     app.asyncCommands.use(SeedCommand(), as: "seed")
+    app.asyncCommands.use(JobsCommand(), as: "jobs")
+    app.jobs = JobRunner(kinds: Features.all.flatMap { $0.jobKinds })
+    app.lifecycle.use(JobRunnerLifecycle())
 
     try routes(app)
     app.leaf.tags["url"] = URLTag(routes: app.routes.all)
@@ -72,6 +75,7 @@ public func startBackgroundWork(_ app: Application) async throws {
     for feature in Features.all {
         try await feature.resume(app)
     }
+    app.jobs.start(app, interval: app.config.jobPollSeconds)
 }
 
 enum Migrations {
@@ -126,6 +130,9 @@ enum Migrations {
         app.migrations.add(AddSizesToPhotos())
         app.migrations.add(AddCalendarTokenHashToUsers())
         app.migrations.add(AddActorToNotifications())
+        app.migrations.add(CreateJob())
+        app.migrations.add(AddLastSentToReminders())
+        app.migrations.add(AddRemindersSentToGames())
     }
 }
 

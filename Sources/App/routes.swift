@@ -6,8 +6,8 @@ import Vapor
 /// Adding a feature means adding it here; see CONTRIBUTING.md.
 enum Features {
     static let all: [any Feature.Type] = [
-        Home.self, Accounts.self, Community.self, Teams.self, Games.self, Challenges.self,
-        Ingest.self, Workouts.self, Coaching.self, Learn.self,
+        Home.self, Accounts.self, Notifications.self, Teams.self, Games.self, Challenges.self,
+        Ingest.self, Workouts.self, Coaching.self, Learn.self, Admin.self,
     ]
 }
 

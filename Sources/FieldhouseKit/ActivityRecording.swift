@@ -143,21 +143,22 @@ public struct ActivityRecording: Sendable {
 
     /// Drops readings outside `Plausible` limits (keeping the rest of each point), sorts by time and
     /// keeps the first point of any repeated time, so each time is stored once. Every reader ends here.
-    mutating func normalise() {
+    /// `now` is the reader's caller's time: a point after it (give or take device drift) is not real.
+    mutating func normalise(now: Date) {
         var dropped = droppedReadings
         for index in points.indices { dropped += points[index].keepPlausible() }
         for index in laps.indices { dropped += laps[index].keepPlausible() }
         dropped += totals.keepPlausible()
         // A point or two from a clock that reset (1980, 1989, 2099) is left out; when every time is
         // impossible the file is kept whole, so the importer can say which times the device wrote.
-        let timed = points.filter { Plausible.isTime($0.time) }
+        let timed = points.filter { Plausible.isTime($0.time, now: now) }
         if !timed.isEmpty && timed.count < points.count {
             let wrong = points.count - timed.count
             notes.append(
                 "\(wrong == 1 ? "One point" : "\(wrong) points") with a time before 2000 or in the future (a device clock that reset) \(wrong == 1 ? "was" : "were") left out."
             )
             var moved = [Int](repeating: -1, count: points.count), next = 0
-            for index in points.indices where Plausible.isTime(points[index].time) { moved[index] = next; next += 1 }
+            for index in points.indices where Plausible.isTime(points[index].time, now: now) { moved[index] = next; next += 1 }
             segmentStarts = Set(segmentStarts.compactMap { $0 < moved.count && moved[$0] >= 0 ? moved[$0] : nil })
             points = timed
         }
@@ -270,20 +271,20 @@ public enum ActivityFile {
     /// Reads a file, unpacking one level of gzip to at most `expandedLimit` bytes (the server passes
     /// its configured file limit). A gzip inside a gzip is refused: nobody makes one but to expand
     /// a few kilobytes into gigabytes.
-    public static func read(_ bytes: [UInt8], expandedLimit: Int = maxExpandedBytes) throws -> ActivityFileContent {
-        guard Gzip.isCompressed(bytes) else { return try readPlain(bytes) }
+    public static func read(_ bytes: [UInt8], expandedLimit: Int = maxExpandedBytes, now: Date = Date()) throws -> ActivityFileContent {
+        guard Gzip.isCompressed(bytes) else { return try readPlain(bytes, now: now) }
         let inner = try Gzip.decompress(bytes, limit: expandedLimit)
         guard !Gzip.isCompressed(inner) else {
             throw ActivityFileError.corrupt("the file is compressed twice (a .gz inside a .gz); compress it once")
         }
-        return try readPlain(inner)
+        return try readPlain(inner, now: now)
     }
 
-    private static func readPlain(_ bytes: [UInt8]) throws -> ActivityFileContent {
+    private static func readPlain(_ bytes: [UInt8], now: Date) throws -> ActivityFileContent {
         switch format(of: bytes) {
-        case .fit: return .activity(try FITReader.read(bytes))
-        case .gpx: return try GPXReader.read(bytes)
-        case .tcx: return .activity(try TCXReader.read(bytes))
+        case .fit: return .activity(try FITReader.read(bytes, now: now))
+        case .gpx: return try GPXReader.read(bytes, now: now)
+        case .tcx: return .activity(try TCXReader.read(bytes, now: now))
         case nil:
             if bytes.count >= 4, bytes[0] == 0x0E || bytes[0] == 0x0C, bytes.count < 12 {
                 throw ActivityFileError.truncated("the FIT header is cut off")

@@ -31,13 +31,13 @@ public struct CaptureTime: Equatable, Sendable {
     }
 
     /// The instant, using the recorded offset or else `fallbackZone`.
-    public func instant(fallbackZone: TimeZone) -> Date? {
+    public func instant(fallbackZone: TimeZone, now: Date = Date()) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utcOffset.flatMap { TimeZone(secondsFromGMT: $0) } ?? fallbackZone
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         // A camera whose clock was never set says 1970 or 2099: neither is when a photo was taken.
         guard components.isValidDate(in: calendar), let date = calendar.date(from: components),
-            Plausible.isTime(Int64(date.timeIntervalSince1970 * 1000))
+            Plausible.isTime(Int64(date.timeIntervalSince1970 * 1000), now: now)
         else { return nil }
         return date
     }

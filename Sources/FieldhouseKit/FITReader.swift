@@ -1,3 +1,4 @@
+import Foundation
 /// Reads Garmin FIT activity files: the file header and CRC, definition and data messages (both
 /// byte orders), compressed-timestamp headers, and developer fields (skipped by their declared
 /// sizes). From the data it keeps records (time, position in semicircles, altitude, heart rate,
@@ -8,8 +9,8 @@ public enum FITReader {
     /// Degrees in one semicircle: positions are 32-bit fractions of a half turn.
     public static let degreesPerSemicircle = 180.0 / 2_147_483_648.0
 
-    public static func read(_ bytes: [UInt8]) throws -> ActivityRecording {
-        try bytes.withUnsafeBufferPointer { try read($0) }
+    public static func read(_ bytes: [UInt8], now: Date = Date()) throws -> ActivityRecording {
+        try bytes.withUnsafeBufferPointer { try read($0, now: now) }
     }
 
     /// The FIT checksum (CRC-16 with the reflected 0xA001 polynomial, four bits at a time).
@@ -66,7 +67,7 @@ public enum FITReader {
         32: "monitoring", 34: "segment", 35: "segment list",
     ]
 
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ActivityRecording {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, now: Date) throws -> ActivityRecording {
         var fileType: Int?
         var points: [TrackPoint] = []
         var laps: [DeviceTotals] = []
@@ -115,7 +116,7 @@ public enum FITReader {
             format: .fit, sport: sport.flatMap(WorkoutSport.init(fitSport:)), points: points,
             laps: laps, totals: session ?? DeviceTotals())
         recording.droppedReadings = dropped
-        recording.normalise()
+        recording.normalise(now: now)
         return recording
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// TrackPointExtension's heart rate and cadence become an activity; a file with only a planned
 /// route (`rte`), or a track nobody timed, becomes a routing track.
 public enum GPXReader {
-    public static func read(_ bytes: [UInt8]) throws -> ActivityFileContent {
+    public static func read(_ bytes: [UInt8], now: Date = Date()) throws -> ActivityFileContent {
         var handler = Handler()
         try ActivityFile.scanXML(bytes, into: &handler)
         guard handler.sawGPX else { throw ActivityFileError.unknownType }
@@ -48,7 +48,7 @@ public enum GPXReader {
         if timed < raw.count {
             recording.notes.append("\(raw.count - timed) of the \(raw.count) track points had no time and were left out.")
         }
-        recording.normalise()
+        recording.normalise(now: now)
         return .activity(recording)
     }
 

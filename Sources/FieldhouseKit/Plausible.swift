@@ -35,12 +35,12 @@ public enum Plausible {
     /// Clock drift a device may have: five minutes ahead.
     public static let futureAllowanceMilliseconds: Int64 = 300_000
     /// The latest: five minutes from now, for device clocks a little ahead.
-    public static func latestMilliseconds(now: Date = Date()) -> Int64 {
+    public static func latestMilliseconds(now: Date) -> Int64 {
         Int64(now.timeIntervalSince1970 * 1000) + futureAllowanceMilliseconds
     }
 
     /// Whether a sample or workout time lies between 2000 and five minutes from now.
-    public static func isTime(_ milliseconds: Int64, now: Date = Date()) -> Bool {
+    public static func isTime(_ milliseconds: Int64, now: Date) -> Bool {
         milliseconds >= earliestMilliseconds && milliseconds <= latestMilliseconds(now: now)
     }
 

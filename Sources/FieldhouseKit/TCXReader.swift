@@ -4,7 +4,7 @@ import Foundation
 /// device wrote, and every trackpoint (position, altitude, distance, heart rate, cadence, and speed
 /// from the ActivityExtension).
 public enum TCXReader {
-    public static func read(_ bytes: [UInt8]) throws -> ActivityRecording {
+    public static func read(_ bytes: [UInt8], now: Date = Date()) throws -> ActivityRecording {
         var handler = Handler()
         try ActivityFile.scanXML(bytes, into: &handler)
         guard handler.sawRoot else { throw ActivityFileError.unknownType }
@@ -38,7 +38,7 @@ public enum TCXReader {
             name: handler.notes, points: handler.points, segmentStarts: handler.segmentStarts,
             laps: laps, totals: totals)
         recording.droppedReadings = dropped
-        recording.normalise()
+        recording.normalise(now: now)
         return recording
     }
 

@@ -55,7 +55,8 @@ import Vapor
     /// Routes that are `signedIn` by `classify`'s default, listed so that a new route is a decision:
     /// adding a route to the app without adding it here (or to `access`) fails the test.
     static let signedInRoutes: Set<String> = [
-        "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach", "GET /coach/week", "GET /friends",
+        "GET /admin/jobs", "POST /admin/jobs/:id/retry", "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach",
+        "GET /coach/week", "GET /friends",
         "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/compare", "GET /learn/:slug/edit",
         "GET /learn/:slug/revisions", "GET /learn/new",
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",

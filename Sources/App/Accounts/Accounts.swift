@@ -28,6 +28,8 @@ enum Accounts: Feature {
         try await AvatarStore.catchUp(app)
     }
 
+    static var jobKinds: [JobKind] { [AccountCleanupJob.kind] }
+
     static var settingsTabs: [SettingsTab] {
         [
             SettingsTab(order: 10, label: "Profile", url: .profileSettings),
@@ -40,20 +42,10 @@ enum Accounts: Feature {
     }
 }
 
-/// Finished exports are swept every hour, so none outlives its seven days while nobody asks for
-/// it; an export being written when the server stops is finished before the database closes.
-final class ExportJobsLifecycle: LifecycleHandler, @unchecked Sendable {
-    private var sweep: RepeatedTask?
-
-    func didBoot(_ application: Application) throws {
-        let config = application.config, clock = application.clock
-        sweep = application.eventLoopGroup.next().scheduleRepeatedTask(initialDelay: .hours(1), delay: .hours(1)) { _ in
-            AccountExport.removeExpired(config: config, unfinished: false, now: clock.now)
-        }
-    }
-
+/// An export being written when the server stops is finished before the database closes.
+/// (Finished exports past their seven days are swept by `AccountCleanupJob`.)
+struct ExportJobsLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
-        sweep?.cancel()
         await application.exportJobs.idle()
     }
 }

@@ -93,7 +93,7 @@ struct ChallengeController: RouteCollection {
             }
 
             let challenge = try await req.db.transaction { db in
-                let photo = try await receiver.save(owner: userID, zone: user.timeZone, on: db)
+                let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
                 let challenge = Challenge()
                 challenge.$sender.id = userID
                 challenge.$photo.id = try photo.requireID()

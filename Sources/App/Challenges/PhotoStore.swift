@@ -257,7 +257,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     }
 
     /// Saves the received photo's row. Call after `complete`.
-    func save(owner: UUID, zone: String, on db: any Database) async throws -> Photo {
+    func save(owner: UUID, zone: String, now: Date, on db: any Database) async throws -> Photo {
         guard let received else { throw Abort(.unprocessableEntity, reason: "Choose a photo to upload.") }
         let photo = Photo()
         photo.$owner.id = owner
@@ -270,7 +270,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         photo.orientation = received.exif?.orientation ?? 1
         photo.exifLatitude = received.exif?.coordinate?.latitude
         photo.exifLongitude = received.exif?.coordinate?.longitude
-        photo.takenAt = received.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: zone) ?? .gmt)
+        photo.takenAt = received.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: zone) ?? .gmt, now: now)
         // HEIC's copy was rendered upright from the start; the sizes still come later.
         if format == .heic { photo.orientation = 1 }
         photo.sizes = .pending

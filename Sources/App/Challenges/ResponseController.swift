@@ -57,11 +57,11 @@ struct ResponseController: RouteCollection {
                 return try await req.view.render("challenges/show", page).encodeResponse(status: .unprocessableEntity, for: req)
             }
 
-            let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: user.timeZone) ?? .gmt)
+            let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: user.timeZone) ?? .gmt, now: req.now)
             let photoID: UUID
             do {
                 photoID = try await req.db.transaction { db in
-                    let photo = try await receiver.save(owner: userID, zone: user.timeZone, on: db)
+                    let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
                     let response = ChallengeResponse()
                     response.$challenge.id = challengeID
                     response.$challenger.id = challenge.$sender.id

@@ -25,7 +25,7 @@ enum DemoCoaching {
             try await CoachGrant.query(on: db).filter(\.$coach.$id == jonas.requireID()).first() == nil
         else { return 0 }
         let coachID = try jonas.requireID()
-        let shapes = try DemoTraining.Shapes.load(from: app.directory.workingDirectory + "Resources/Demo/workouts/")
+        let shapes = try DemoTraining.Shapes.load(from: app.directory.workingDirectory + "Resources/Demo/workouts/", now: app.clock.now)
         let people = try await User.query(on: db).filter(\.$username ~~ squad).all()
         let today = app.clock.today
         let monday = ReportPeriod.week.start(containing: today)

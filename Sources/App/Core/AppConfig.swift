@@ -38,6 +38,9 @@ public struct AppConfig: Sendable {
     public var secretKeyHex: String?
     /// bcrypt work factor; only the test suite lowers it, to keep thousands of hashes fast.
     public var passwordCost: Int = 12
+    /// `FIELDHOUSE_JOB_POLL_SECONDS`: how often `fieldhouse serve` looks for due jobs. A reminder is
+    /// sent at most this late.
+    public var jobPollSeconds: Double = 2
 
     public struct Invalid: Error, CustomStringConvertible {
         public let variable: String
@@ -175,6 +178,14 @@ public struct AppConfig: Sendable {
             flagKM = parsed
         }
 
+        var jobPollSeconds = 2.0
+        if let raw = value("FIELDHOUSE_JOB_POLL_SECONDS") {
+            guard let parsed = Double(raw), parsed.isFinite, (0.1...60).contains(parsed) else {
+                throw Invalid(variable: "FIELDHOUSE_JOB_POLL_SECONDS", value: raw, expected: "seconds from 0.1 to 60, such as 2")
+            }
+            jobPollSeconds = parsed
+        }
+
         var config = AppConfig(
             dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
             maxUploadMB: maxUploadMB, maxActivityFileMB: maxActivityFileMB, secureCookies: secureCookies, logLevel: logLevel,
@@ -182,6 +193,7 @@ public struct AppConfig: Sendable {
         )
         config.trustedProxies = trustedProxies
         config.secretKeyHex = secretKeyHex
+        config.jobPollSeconds = jobPollSeconds
         return config
     }
 
@@ -219,7 +231,7 @@ public struct AppConfig: Sendable {
             + "\(maxActivityFileBytes / 1_048_576) MB; secure cookies \(secureCookies ? "on" : "off"); "
             + "map tiles \(tileOrigin ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
             + " challenge flag at \(challengeFlagMetres / 1000) km; secret key \(secretKeyHex == nil ? "in \(dataDirectory)/secret.key" : "from FIELDHOUSE_SECRET_KEY");"
-            + " log level \(logLevel.rawValue)"
+            + " jobs polled every \(jobPollSeconds) s; log level \(logLevel.rawValue)"
     }
 
     public var isPostgres: Bool {

@@ -29,6 +29,9 @@ protocol Feature: Sendable {
     /// The feature's tabs on the settings pages.
     static var settingsTabs: [SettingsTab] { get }
 
+    /// Background work the feature does (`JobRunner`): reminders, sweeps, messages that wait.
+    static var jobKinds: [JobKind] { get }
+
     /// What the feature puts in a person's export, for the export's README.
     static var archiveEntries: [ArchiveEntry] { get }
 
@@ -58,6 +61,7 @@ extension Feature {
     static func resume(_ app: Application) async throws {}
     static var headerCounts: [HeaderCount] { [] }
     static var settingsTabs: [SettingsTab] { [] }
+    static var jobKinds: [JobKind] { [] }
     static var archiveEntries: [ArchiveEntry] { [] }
     static func exportAccount(_ archive: AccountArchive) async throws {}
     static func deleteAccount(of userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws -> AfterDeletion { {} }

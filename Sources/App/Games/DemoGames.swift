@@ -35,7 +35,7 @@ enum DemoGames {
                 game.skill = team?.skill ?? TeamSkill.any.rawValue
                 game.privacy = team?.privacy.rawValue ?? Team.Privacy.public.rawValue
                 let day = LocalTime.parts(of: app.clock.now.addingTimeInterval(Double(days) * 86_400), zone: zone).day
-                game.startsAt = LocalTime.instant(day: day, time: time, zone: zone)!
+                game.schedule(at: LocalTime.instant(day: day, time: time, zone: zone)!)
                 game.durationMinutes = minutes
                 game.timeZone = zone
                 game.placeName = team?.placeName

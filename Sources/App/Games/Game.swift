@@ -44,6 +44,9 @@ final class Game: Model, @unchecked Sendable {
     @Field(key: "sequence") var sequence: Int
     @OptionalField(key: "home_score") var homeScore: Int?
     @OptionalField(key: "away_score") var awayScore: Int?
+    /// Set by `GameReminderJob`; cleared when the game moves.
+    @Field(key: "day_reminder_sent") var dayReminderSent: Bool
+    @Field(key: "soon_reminder_sent") var soonReminderSent: Bool
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 
@@ -53,6 +56,14 @@ final class Game: Model, @unchecked Sendable {
     enum Status: String, Codable, Sendable { case scheduled, cancelled }
 
     var endsAt: Date { startsAt.addingTimeInterval(Double(durationMinutes) * 60) }
+
+    /// Sets (or changes) when the game starts. A new time means new reminders.
+    func schedule(at start: Date) {
+        guard $startsAt.value != start else { return }
+        startsAt = start
+        dayReminderSent = false
+        soonReminderSent = false
+    }
     var isCancelled: Bool { status == .cancelled }
     var subsOpen: Bool { subsFilled < subsNeeded && !isCancelled }
     var isFull: Bool { capacity.map { joinedCount >= $0 } ?? false }

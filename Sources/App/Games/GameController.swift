@@ -116,7 +116,7 @@ struct GameController: RouteCollection {
     }
 
     private func apply(_ valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?, to game: Game) {
-        game.startsAt = valid.startsAt
+        game.schedule(at: valid.startsAt)
         game.timeZone = valid.timeZone
         game.durationMinutes = valid.durationMinutes
         game.placeName = valid.place.name

@@ -21,6 +21,8 @@ enum Games: Feature {
         return ["Added \(options.games) benchmark games, a game of 30 (/games/\(BenchGames.bigGameID)) and 300 games for bench-25."]
     }
 
+    static var jobKinds: [JobKind] { [GameReminderJob.kind] }
+
     static var settingsTabs: [SettingsTab] {
         [SettingsTab(order: 65, label: "Calendar", url: .calendarSettings)]
     }

@@ -48,12 +48,12 @@ struct SampleController: RouteCollection {
     }
 
     struct BLEInput: Decodable {
-        struct Notification: Decodable {
+        struct Reading: Decodable {
             let t: SampleTimeValue
             let hex: String?
             let base64: String?
         }
-        let notifications: [Notification]
+        let notifications: [Reading]
     }
 
     func ble(req: Request) async throws -> Response {

@@ -13,10 +13,10 @@ struct DemoTraining {
         let ride: ActivityRecording // Edge 500 FIT: 92 km with heart rate and cadence
         let walk: ActivityRecording // GPX round a lake, no heart rate
 
-        static func load(from folder: String) throws -> Shapes {
+        static func load(from folder: String, now: Date) throws -> Shapes {
             func read(_ file: String) throws -> ActivityRecording {
                 let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: folder + file)))
-                guard case .activity(let recording) = try ActivityFile.read(bytes) else {
+                guard case .activity(let recording) = try ActivityFile.read(bytes, now: now) else {
                     throw DemoTrainingError.notAnActivity(file)
                 }
                 return recording

@@ -34,7 +34,7 @@ enum DemoWorkouts {
         var added = 0
         for item in recordings {
             let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: folder + item.file)))
-            guard case .activity(var recording) = try ActivityFile.read(bytes), let first = recording.start else { continue }
+            guard case .activity(var recording) = try ActivityFile.read(bytes, now: app.clock.now), let first = recording.start else { continue }
             let shift = item.startsAt - first
             for index in recording.points.indices { recording.points[index].time += shift }
             let options = WorkoutImporter.Options(name: item.name, sport: item.sport, externalID: "demo-\(item.file)", filename: item.file)
@@ -60,7 +60,7 @@ enum DemoWorkouts {
             try await workout.create(on: app.db)
             added += 1
         }
-        let training = DemoTraining(shapes: try .load(from: folder), habit: DemoTraining.maya, home: home)
+        let training = DemoTraining(shapes: try .load(from: folder, now: app.clock.now), habit: DemoTraining.maya, home: home)
         added += try await training.seed(for: maya, fromDaysAgo: 8, toDaysAgo: weeks * 7, seed: 2026, now: app.clock.now, on: app.db)
         try await seedAllDayHeartRate(for: maya, days: 7, now: app.clock.milliseconds, on: app.db)
 

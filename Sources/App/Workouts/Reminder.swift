@@ -19,6 +19,9 @@ final class Reminder: Model, @unchecked Sendable {
     /// Minutes before; 0 for no alert.
     @Field(key: "alert_minutes") var alertMinutes: Int
     @Field(key: "enabled") var enabled: Bool
+    /// The occurrence last sent by `ReminderJob`; set to the time of saving, so a reminder added
+    /// at 07:10 for 07:00 waits for the next 07:00.
+    @OptionalField(key: "last_sent_at") var lastSentAt: Date?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 

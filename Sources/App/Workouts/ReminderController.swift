@@ -132,6 +132,7 @@ struct ReminderController: RouteCollection {
         reminder.time = time
         reminder.weekdays = days.sorted().map(String.init).joined(separator: ",")
         reminder.alertMinutes = alert
+        reminder.lastSentAt = req.now
         try await reminder.save(on: req.db)
         req.flash(.success, existing == nil ? "Reminder added. It reaches your phone through your calendar feed." : "Reminder saved.")
         return req.redirect(to: .reminders)
@@ -141,6 +142,7 @@ struct ReminderController: RouteCollection {
         let user = try req.requireUser()
         let reminder = try await own(req, user)
         reminder.enabled.toggle()
+        reminder.lastSentAt = req.now
         try await reminder.save(on: req.db)
         req.flash(.success, reminder.enabled ? "“\(reminder.title)” is on." : "“\(reminder.title)” is off.")
         return req.redirect(to: .reminders)

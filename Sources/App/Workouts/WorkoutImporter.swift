@@ -37,7 +37,9 @@ enum WorkoutImporter {
         if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
 
         let content: ActivityFileContent
-        do { content = try ActivityFile.read(bytes, expandedLimit: options.maxExpandedBytes) } catch let error as ActivityFileError { throw error.apiError }
+        do { content = try ActivityFile.read(bytes, expandedLimit: options.maxExpandedBytes, now: now) } catch let error as ActivityFileError {
+            throw error.apiError
+        }
         _ = consume bytes
 
         switch content {

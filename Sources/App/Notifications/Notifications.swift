@@ -1,7 +1,7 @@
 import Vapor
 
 /// What happened that concerns a person: notifications, and the bell in the header.
-enum Community: Feature {
+enum Notifications: Feature {
     static func boot(_ app: Application) throws {
         try app.register(collection: NotificationController())
     }

@@ -35,7 +35,7 @@ struct NotificationController: RouteCollection {
                 when: (note.createdAt ?? req.now).formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: zone)), unread: !note.read)
         }
         return try await req.view.render(
-            "community/notifications",
+            "notifications/notifications",
             Page(
                 layout: req.layout(title: "Notifications"), items: items, pager: pager, hasUnread: items.contains { $0.unread }
             ))

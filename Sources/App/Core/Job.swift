@@ -1,0 +1,35 @@
+import Fluent
+import Foundation
+
+/// One piece of work the job runner does once, at `runAt` or soon after: a reminder to send, a
+/// sweep to make. A process takes a job by leasing it (`leaseOwner` until `leaseUntil`); a job whose
+/// process died is taken again once its lease runs out.
+final class Job: Model, @unchecked Sendable {
+    static let schema = "jobs"
+
+    enum State: String, Codable, Sendable {
+        /// Waiting for `runAt`, or leased and running.
+        case queued
+        case done
+        /// Failed `JobRunner.maxAttempts` times; an admin may retry it.
+        case failed
+    }
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "kind") var kind: String
+    /// What the job works on, as JSON (often `{}`: a sweep needs nothing).
+    @Field(key: "payload") var payload: String
+    /// Makes enqueueing idempotent: a second job with the same key is not added. Scheduled kinds use
+    /// their kind and occurrence, so two processes never create the same occurrence twice.
+    @OptionalField(key: "key") var key: String?
+    @Field(key: "run_at") var runAt: Date
+    @Enum(key: "state") var state: State
+    /// Times the job was taken, including a take whose process died.
+    @Field(key: "attempts") var attempts: Int
+    @OptionalField(key: "last_error") var lastError: String?
+    @OptionalField(key: "lease_owner") var leaseOwner: String?
+    @OptionalField(key: "lease_until") var leaseUntil: Date?
+    @OptionalField(key: "finished_at") var finishedAt: Date?
+
+    init() {}
+}

@@ -1,0 +1,204 @@
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
+import Vapor
+
+/// Runs the jobs in the `jobs` table. Every server process has one: it polls for due jobs, leases a
+/// batch (on PostgreSQL with `FOR UPDATE SKIP LOCKED`, so processes never take the same job; on
+/// SQLite the single writer does the same), and runs each inside a transaction that also marks it
+/// done. A job that throws is tried again later, backing off; after `maxAttempts` it is failed and
+/// waits for an admin. Scheduled kinds are enqueued with a key per occurrence, so however many
+/// processes poll, each occurrence runs once.
+final class JobRunner: Sendable {
+    static let maxAttempts = 5
+    /// The wait before the second, third, fourth and fifth attempt.
+    static let backoff: [TimeInterval] = [60, 300, 1800, 7200]
+    /// How long a process may hold a job before another may take it. Jobs take seconds; this only
+    /// matters when a process dies.
+    static let lease: TimeInterval = 300
+    /// Done jobs are kept this long, for `fieldhouse jobs` and the admin page.
+    static let keepDone: TimeInterval = 7 * 86_400
+
+    let kinds: [String: JobKind]
+    /// Names this process in `lease_owner`.
+    let owner: String
+    private let loop = NIOLockedValueBox<Task<Void, Never>?>(nil)
+
+    init(kinds: [JobKind]) {
+        let pruning = JobKind("jobs.prune", every: 3600) { run in
+            try await Job.query(on: run.db).filter(\.$state == .done)
+                .filter(\.$finishedAt < run.now.addingTimeInterval(-JobRunner.keepDone)).delete()
+        }
+        self.kinds = Dictionary((kinds + [pruning]).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    // MARK: Adding work
+
+    /// Adds a job of `kind` due at `at`. With a `key`, a job with the same key already in the table
+    /// (queued, done or failed) means this one is not added: enqueueing is safe to repeat.
+    func enqueue(_ kind: String, payload: some Encodable = NoPayload(), at: Date, key: String? = nil, on db: any Database) async throws {
+        precondition(kinds[kind] != nil, "no job kind \(kind)")
+        let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+        try await (db as! any SQLDatabase).raw(
+            """
+            INSERT INTO jobs (id, kind, payload, key, run_at, state, attempts)
+            VALUES (\(bind: UUID()), \(bind: kind), \(bind: json), \(bind: key), \(bind: at), \(bind: Job.State.queued.rawValue), 0)
+            ON CONFLICT (key) DO NOTHING
+            """
+        ).run()
+    }
+
+    /// Enqueues the current occurrence of every scheduled kind.
+    func schedule(now: Date, on db: any Database) async throws {
+        for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
+            guard let every = kind.every else { continue }
+            let slot = (now.timeIntervalSince1970 / every).rounded(.down) * every
+            try await enqueue(kind.name, at: Date(timeIntervalSince1970: slot), key: "\(kind.name)@\(Int(slot))", on: db)
+        }
+    }
+
+    // MARK: Running
+
+    /// Schedules what is due, then runs due jobs until none is left or `limit` have run. Returns
+    /// how many ran (successfully or not). Tests call this after moving the clock; `fieldhouse
+    /// serve` calls it from its loop.
+    @discardableResult
+    func runDue(_ app: Application, limit: Int = 1_000) async throws -> Int {
+        try await schedule(now: app.clock.now, on: app.db)
+        var ran = 0
+        while ran < limit {
+            let batch = try await lease(now: app.clock.now, limit: min(50, limit - ran), on: app.db)
+            guard !batch.isEmpty else { break }
+            for job in batch { await run(job, app: app) }
+            ran += batch.count
+        }
+        return ran
+    }
+
+    private struct Leased: Decodable {
+        let id: UUID
+        let kind: String
+        let payload: String
+        let run_at: Date
+        let attempts: Int
+    }
+
+    /// Takes up to `limit` due jobs for this process, oldest first.
+    private func lease(now: Date, limit: Int, on db: any Database) async throws -> [Leased] {
+        let sql = db as! any SQLDatabase
+        // PostgreSQL lets two processes lease at once and skips rows another holds; SQLite has one
+        // writer at a time, which serialises the same statement.
+        let skipLocked: SQLQueryString = sql.dialect.name == "sqlite" ? "" : " FOR UPDATE SKIP LOCKED"
+        return try await sql.raw(
+            """
+            UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now.addingTimeInterval(Self.lease)), attempts = attempts + 1
+            WHERE id IN (
+                SELECT id FROM jobs
+                WHERE state = \(bind: Job.State.queued.rawValue) AND run_at <= \(bind: now) AND (lease_until IS NULL OR lease_until < \(bind: now))
+                ORDER BY run_at LIMIT \(literal: limit)\(skipLocked)
+            )
+            RETURNING id, kind, payload, run_at, attempts
+            """
+        ).all(decoding: Leased.self).sorted { $0.run_at < $1.run_at }
+    }
+
+    /// The lease ran out and another process took the job: what this run wrote is rolled back.
+    private struct LeaseLost: Error {}
+
+    private func run(_ job: Leased, app: Application) async {
+        let now = app.clock.now
+        do {
+            guard let kind = kinds[job.kind] else { throw JobGaveUp(description: "No job kind \(job.kind) in this version of Fieldhouse.") }
+            try await app.db.transaction { db in
+                try await kind.run(JobRun(id: job.id, kind: job.kind, payload: job.payload, due: job.run_at, now: now, db: db, app: app))
+                let finished = try await (db as! any SQLDatabase).raw(
+                    """
+                    UPDATE jobs SET state = \(bind: Job.State.done.rawValue), finished_at = \(bind: app.clock.now), lease_owner = NULL, lease_until = NULL,
+                        last_error = NULL
+                    WHERE id = \(bind: job.id) AND lease_owner = \(bind: self.owner)
+                    RETURNING id
+                    """
+                ).all()
+                guard !finished.isEmpty else { throw LeaseLost() }
+            }
+        } catch is LeaseLost {
+            app.logger.warning("Job \(job.kind) \(job.id) outran its lease; another process runs it.")
+        } catch {
+            let gaveUp = error is JobGaveUp || job.attempts >= Self.maxAttempts
+            let retryAt = now.addingTimeInterval(Self.backoff[min(max(job.attempts - 1, 0), Self.backoff.count - 1)])
+            app.logger.error("Job \(job.kind) \(job.id) failed (attempt \(job.attempts)): \(String(reflecting: error))")
+            do {
+                try await (app.db as! any SQLDatabase).raw(
+                    """
+                    UPDATE jobs SET state = \(bind: (gaveUp ? Job.State.failed : .queued).rawValue), run_at = \(bind: gaveUp ? job.run_at : retryAt),
+                        last_error = \(bind: String(String(describing: error).prefix(1_000))), lease_owner = NULL, lease_until = NULL,
+                        finished_at = \(bind: gaveUp ? now : nil)
+                    WHERE id = \(bind: job.id) AND lease_owner = \(bind: owner)
+                    """
+                ).run()
+            } catch {
+                // The database is away: the lease runs out and the job is taken again then.
+                app.logger.error("Could not record the failure of job \(job.id): \(error)")
+            }
+        }
+    }
+
+    /// Puts a failed job back in the queue, due now, with its attempts counted afresh.
+    func retry(_ id: UUID, now: Date, on db: any Database) async throws -> Bool {
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
+            UPDATE jobs SET state = \(bind: Job.State.queued.rawValue), run_at = \(bind: now), attempts = 0, finished_at = NULL
+            WHERE id = \(bind: id) AND state = \(bind: Job.State.failed.rawValue)
+            RETURNING id
+            """
+        ).all()
+        return !rows.isEmpty
+    }
+
+    // MARK: The loop of `fieldhouse serve`
+
+    /// Polls every `interval` seconds until `stop()`. A failing poll (the database restarting) is
+    /// logged and tried again at the next.
+    func start(_ app: Application, interval: TimeInterval) {
+        let task = Task {
+            while !Task.isCancelled {
+                do {
+                    try await runDue(app)
+                } catch {
+                    app.logger.error("Job runner: \(error)")
+                }
+                try? await Task.sleep(for: .seconds(interval))
+            }
+        }
+        loop.withLockedValue { $0 = task }
+    }
+
+    /// Stops polling and waits for the job in hand to finish.
+    func stop() async {
+        guard let task = loop.withLockedValue({ $0 }) else { return }
+        task.cancel()
+        await task.value
+    }
+}
+
+extension Application {
+    private struct JobRunnerKey: StorageKey { typealias Value = JobRunner }
+
+    /// Set once by `configure`, from every feature's `jobKinds`.
+    var jobs: JobRunner {
+        get {
+            guard let runner = storage[JobRunnerKey.self] else { fatalError("configure sets app.jobs") }
+            return runner
+        }
+        set { storage[JobRunnerKey.self] = newValue }
+    }
+}
+
+/// The job loop stops before the database closes.
+struct JobRunnerLifecycle: LifecycleHandler {
+    func shutdownAsync(_ application: Application) async {
+        await application.jobs.stop()
+    }
+}

@@ -1,0 +1,43 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// A day and two hours before a game, everyone who holds a place in it (said going or maybe,
+/// joined, or came as a substitute) hears when and where. Runs every minute; a game created or
+/// moved to within two hours gets only the second reminder.
+enum GameReminderJob {
+    static let dayBefore: TimeInterval = 24 * 3600
+    static let soon: TimeInterval = 2 * 3600
+
+    static let kind = JobKind("games.reminders", every: 60) { run in
+        try await send(now: run.now, on: run.db)
+    }
+
+    static func send(now: Date, on db: any Database) async throws {
+        let games = try await Game.query(on: db).filter(\.$status == .scheduled)
+            .filter(\.$startsAt > now).filter(\.$startsAt <= now.addingTimeInterval(dayBefore))
+            .group(.or) { $0.filter(\.$dayReminderSent == false).filter(\.$soonReminderSent == false) }
+            .with(\.$team).all()
+        for game in games {
+            let isSoon = game.startsAt <= now.addingTimeInterval(soon)
+            guard isSoon ? !game.soonReminderSent : !game.dayReminderSent else { continue }
+            // Someone who left the team keeps no place in its games (see `GameAccess.holdsPlace`).
+            var members: Set<UUID>?
+            if let teamID = game.$team.id {
+                members = Set(try await Membership.query(on: db).filter(\.$team.$id == teamID).all().map { $0.$user.id })
+            }
+            let holders = try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).all()
+                .filter { GameAccess.holdsPlace($0.status, isSub: $0.isSub) && (members?.contains($0.$user.id) ?? true || $0.isSub) }
+                .map { $0.$user.id }
+            let when = GameTime.shortDay(game.startsAt, zone: game.timeZone)
+            try await Notification.send(
+                to: holders, from: nil, kind: .gameReminder,
+                text: "\(game.title(teamName: game.team?.name)) \(when) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
+                    + (game.placeName.map { ", \($0)" } ?? ""),
+                link: SiteURL.game(try game.requireID()).path, on: db)
+            game.dayReminderSent = true
+            game.soonReminderSent = game.soonReminderSent || isSoon
+            try await game.update(on: db)
+        }
+    }
+}
