@@ -133,6 +133,7 @@ enum Migrations {
         app.migrations.add(CreateJob())
         app.migrations.add(AddLastSentToReminders())
         app.migrations.add(AddRemindersSentToGames())
+        app.migrations.add(AddOfferUntilToGamePlayers())
     }
 }
 

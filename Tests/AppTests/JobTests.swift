@@ -96,6 +96,23 @@ struct JobTests {
             #expect(try await two.runDue(app.app) >= 1)
             let taken = try #require(try await Job.query(on: app.db).filter(\.$key == "flaky-2").first())
             #expect(taken.state == .done && taken.attempts == 2 && taken.leaseOwner == nil)
+
+            // A job that took its process down on every attempt is failed, not taken a sixth time.
+            try await one.enqueue("test.flaky", at: app.clock.now, key: "flaky-3", on: app.db)
+            try await (app.db as! any SQLDatabase).raw(
+                "UPDATE jobs SET lease_owner = 'dead-process', lease_until = \(bind: app.clock.now.addingTimeInterval(JobRunner.lease)), attempts = 5 WHERE key = 'flaky-3'"
+            ).run()
+            app.clock.advance(by: JobRunner.lease + 1)
+            try await one.runDue(app.app)
+            let abandoned = try #require(try await Job.query(on: app.db).filter(\.$key == "flaky-3").first())
+            #expect(abandoned.state == .failed && abandoned.lastError?.contains("stopped or hung") == true)
+
+            // A kind this version does not know (a newer process queued it) is left alone.
+            try await (app.db as! any SQLDatabase).raw(
+                "INSERT INTO jobs (id, kind, payload, run_at, state, attempts) VALUES (\(bind: UUID()), 'test.future', '{}', \(bind: app.clock.now), 'queued', 0)"
+            ).run()
+            try await one.runDue(app.app)
+            #expect(try await Job.query(on: app.db).filter(\.$kind == "test.future").first()?.state == .queued)
         }
     }
 

@@ -25,20 +25,36 @@ struct PickupGameTests {
             #expect(page.contains("2 of 2 places taken"))
             #expect(try await ana.post("\(url)/join", [], csrfFrom: url).status == .conflict)
 
-            // Ana leaves: Ben, first in the queue, is promoted and told; Cai moves up to first.
+            // Ana leaves: the place is held for Ben, first in the queue, who is told; Cai moves up to first.
             try await ana.post("\(url)/leave", [], csrfFrom: url)
-            #expect(try await ben.get(url).contains("status-joined"))
-            #expect(try await ben.get("/notifications").contains("A place opened up"))
+            var benPage = try await ben.get(url)
+            #expect(benPage.contains("status-offered") && benPage.contains("held for you until") && benPage.contains("Take the place"))
+            #expect(try await ben.get("/notifications").contains("A place opened up in the volleyball game: it"))
             #expect(try await cai.get(url).contains("number 1 on the waitlist"))
             #expect(!(try await cai.get("/notifications").contains("A place opened up")))
+            #expect(try await cai.post("\(url)/offer/take", [], csrfFrom: url).status == .conflict, "only Ben's to take")
+            #expect(try await ben.post("\(url)/offer/take", [], csrfFrom: url).status == .seeOther)
+            benPage = try await ben.get(url)
+            #expect(benPage.contains("status-joined") && !benPage.contains("Take the place"))
+            #expect(try await ben.post("\(url)/offer/take", [], csrfFrom: url).status == .conflict, "taken once")
 
-            // The organiser removes Ben: Cai is in.
+            // The organiser removes Ben: the place is held for Cai, who lets the time run out; it is
+            // then free, as nobody else waits.
             try await organiser.post("\(url)/players/ben/remove", [], csrfFrom: url)
-            #expect(try await cai.get(url).contains("status-joined"))
+            #expect(try await cai.get(url).contains("status-offered"))
             #expect(try await ben.get("/notifications").contains("took you off"))
             #expect(try await ben.post("\(url)/players/cai/remove", [], csrfFrom: url).status == .forbidden)
-            let game = try #require(try await Game.query(on: app.db).first())
-            #expect(game.joinedCount == 2)
+            var game = try #require(try await Game.query(on: app.db).first())
+            #expect(game.joinedCount == 2, "a held place counts as taken")
+            app.clock.advance(by: GameRoster.offerHours + 60)
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await cai.post("\(url)/offer/take", [], csrfFrom: url).status == .conflict)
+            #expect(try await cai.get("/notifications").contains("passed to the next person"))
+            #expect(try await cai.get(url).contains("Join game"), "Cai is off the list and may join again")
+            game = try #require(try await Game.query(on: app.db).first())
+            #expect(game.joinedCount == 1)
+            #expect(try await cai.post("\(url)/join", [], csrfFrom: url).status == .seeOther)
+            #expect(try await cai.get(url).contains("status-joined"))
 
             // Cancelling tells everyone on the list, and the page says so.
             try await organiser.post("\(url)/cancel", [("confirm", "yes")], csrfFrom: url)

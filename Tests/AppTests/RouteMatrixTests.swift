@@ -69,7 +69,7 @@ import Vapor
         "POST /coach/athletes/:username/plans/:id/delete", "POST /coach/athletes/:username/stop", "POST /coach/athletes/:username/zones",
         "POST /coach/invite", "POST /coach/requests/:id/accept", "POST /coach/requests/:id/decline", "POST /coach/team-request",
         "POST /friends/requests/:username/approve", "POST /friends/requests/:username/decline", "POST /games/:id/cancel",
-        "POST /games/:id/edit", "POST /games/:id/join", "POST /games/:id/leave", "POST /games/:id/players/:username/approve",
+        "POST /games/:id/edit", "POST /games/:id/join", "POST /games/:id/leave", "POST /games/:id/offer/take", "POST /games/:id/players/:username/approve",
         "POST /games/:id/players/:username/remove", "POST /games/:id/remind", "POST /games/:id/result", "POST /games/:id/rsvp",
         "POST /games/:id/subs", "POST /games/:id/subs/claim", "POST /games/:id/subs/close", "POST /games/new", "POST /goals",
         "POST /goals/:id/delete", "POST /goals/:id/toggle", "POST /invites/:id/accept", "POST /invites/:id/decline", "POST /join/:token",

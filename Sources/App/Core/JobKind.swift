@@ -15,6 +15,7 @@ struct JobKind: Sendable {
     var every: TimeInterval?
 
     init(_ name: String, every: TimeInterval? = nil, run: @escaping @Sendable (JobRun) async throws -> Void) {
+        precondition(every.map { $0 >= 1 && $0.rounded() == $0 } ?? true, "\(name): a schedule is a whole number of seconds")
         self.name = name
         self.every = every
         self.run = run

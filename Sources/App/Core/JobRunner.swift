@@ -24,11 +24,16 @@ final class JobRunner: Sendable {
     /// Names this process in `lease_owner`.
     let owner: String
     private let loop = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    /// The occurrence each scheduled kind was last enqueued for by this process, so a poll every
+    /// two seconds does not ask the database sixty times a minute.
+    private let scheduled = NIOLockedValueBox<[String: Double]>([:])
 
     init(kinds: [JobKind]) {
         let pruning = JobKind("jobs.prune", every: 3600) { run in
-            try await Job.query(on: run.db).filter(\.$state == .done)
-                .filter(\.$finishedAt < run.now.addingTimeInterval(-JobRunner.keepDone)).delete()
+            // Done jobs, and failed runs of scheduled kinds (a later occurrence did their work).
+            let scheduled = run.app.jobs.kinds.values.filter { $0.every != nil }.map(\.name)
+            try await Job.query(on: run.db).group(.or) { $0.filter(\.$state == .done).filter(\.$kind ~~ scheduled) }
+                .filter(\.$state != .queued).filter(\.$finishedAt < run.now.addingTimeInterval(-JobRunner.keepDone)).delete()
         }
         self.kinds = Dictionary((kinds + [pruning]).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
@@ -55,7 +60,9 @@ final class JobRunner: Sendable {
         for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
             guard let every = kind.every else { continue }
             let slot = (now.timeIntervalSince1970 / every).rounded(.down) * every
+            guard scheduled.withLockedValue({ $0[kind.name] }) != slot else { continue }
             try await enqueue(kind.name, at: Date(timeIntervalSince1970: slot), key: "\(kind.name)@\(Int(slot))", on: db)
+            scheduled.withLockedValue { $0[kind.name] = slot }
         }
     }
 
@@ -67,9 +74,12 @@ final class JobRunner: Sendable {
     @discardableResult
     func runDue(_ app: Application, limit: Int = 1_000) async throws -> Int {
         try await schedule(now: app.clock.now, on: app.db)
+        try await failAbandoned(now: app.clock.now, on: app.db)
         var ran = 0
-        while ran < limit {
-            let batch = try await lease(now: app.clock.now, limit: min(50, limit - ran), on: app.db)
+        // A few at a time: every job of a batch shares one lease, which must not run out while
+        // the batch's earlier jobs run.
+        while ran < limit, !Task.isCancelled {
+            let batch = try await lease(now: app.clock.now, limit: min(4, limit - ran), on: app.db)
             guard !batch.isEmpty else { break }
             for job in batch { await run(job, app: app) }
             ran += batch.count
@@ -85,7 +95,20 @@ final class JobRunner: Sendable {
         let attempts: Int
     }
 
-    /// Takes up to `limit` due jobs for this process, oldest first.
+    /// A job whose process died (or hung) every time it ran never reaches the error handler that
+    /// counts failures: once its lease is out after the last attempt, it is failed here.
+    private func failAbandoned(now: Date, on db: any Database) async throws {
+        try await (db as! any SQLDatabase).raw(
+            """
+            UPDATE jobs SET state = \(bind: Job.State.failed.rawValue), finished_at = \(bind: now), lease_owner = NULL, lease_until = NULL,
+                last_error = \(bind: "Its process stopped or hung on each of \(Self.maxAttempts) attempts.")
+            WHERE state = \(bind: Job.State.queued.rawValue) AND attempts >= \(literal: Self.maxAttempts) AND lease_until < \(bind: now)
+            """
+        ).run()
+    }
+
+    /// Takes up to `limit` due jobs for this process, oldest first: only kinds this version knows
+    /// (during a rolling upgrade, an older process leaves newer kinds to the newer processes).
     private func lease(now: Date, limit: Int, on db: any Database) async throws -> [Leased] {
         let sql = db as! any SQLDatabase
         // PostgreSQL lets two processes lease at once and skips rows another holds; SQLite has one
@@ -97,6 +120,7 @@ final class JobRunner: Sendable {
             WHERE id IN (
                 SELECT id FROM jobs
                 WHERE state = \(bind: Job.State.queued.rawValue) AND run_at <= \(bind: now) AND (lease_until IS NULL OR lease_until < \(bind: now))
+                  AND attempts < \(literal: Self.maxAttempts) AND kind IN (\(binds: kinds.keys.sorted()))
                 ORDER BY run_at LIMIT \(literal: limit)\(skipLocked)
             )
             RETURNING id, kind, payload, run_at, attempts
@@ -127,14 +151,15 @@ final class JobRunner: Sendable {
             app.logger.warning("Job \(job.kind) \(job.id) outran its lease; another process runs it.")
         } catch {
             let gaveUp = error is JobGaveUp || job.attempts >= Self.maxAttempts
-            let retryAt = now.addingTimeInterval(Self.backoff[min(max(job.attempts - 1, 0), Self.backoff.count - 1)])
+            let failedAt = app.clock.now
+            let retryAt = failedAt.addingTimeInterval(Self.backoff[min(max(job.attempts - 1, 0), Self.backoff.count - 1)])
             app.logger.error("Job \(job.kind) \(job.id) failed (attempt \(job.attempts)): \(String(reflecting: error))")
             do {
                 try await (app.db as! any SQLDatabase).raw(
                     """
                     UPDATE jobs SET state = \(bind: (gaveUp ? Job.State.failed : .queued).rawValue), run_at = \(bind: gaveUp ? job.run_at : retryAt),
                         last_error = \(bind: String(String(describing: error).prefix(1_000))), lease_owner = NULL, lease_until = NULL,
-                        finished_at = \(bind: gaveUp ? now : nil)
+                        finished_at = \(bind: gaveUp ? failedAt : nil)
                     WHERE id = \(bind: job.id) AND lease_owner = \(bind: owner)
                     """
                 ).run()

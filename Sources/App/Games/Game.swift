@@ -35,7 +35,8 @@ final class Game: Model, @unchecked Sendable {
     @Field(key: "description") var description: String
     @OptionalField(key: "capacity") var capacity: Int?
     @OptionalField(key: "min_players") var minPlayers: Int?
-    /// Pick-up players holding a place; changed only by the guarded updates in `GameRoster`.
+    /// Pick-up places taken: players joined, and places offered to someone from the waitlist.
+    /// Changed only by the guarded updates in `GameRoster`.
     @Field(key: "joined_count") var joinedCount: Int
     @Field(key: "subs_needed") var subsNeeded: Int
     @Field(key: "subs_filled") var subsFilled: Int
@@ -106,6 +107,8 @@ final class GamePlayer: Model, @unchecked Sendable {
     @Field(key: "is_sub") var isSub: Bool
     /// Order on the waitlist: when the person joined it.
     @Field(key: "queued_at") var queuedAt: Date
+    /// For `.offered`: the place is theirs to take until then, and passes on after.
+    @OptionalField(key: "offer_until") var offerUntil: Date?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
     init() {}
@@ -119,9 +122,10 @@ final class GamePlayer: Model, @unchecked Sendable {
         self.queuedAt = at
     }
 
-    /// Team games: going, maybe, not going (no row: no answer). Pick-up games: joined, waitlisted, requested.
+    /// Team games: going, maybe, not going (no row: no answer). Pick-up games: joined, waitlisted,
+    /// requested, and offered (first on the waitlist when a place opened: it is held for them a while).
     enum Status: String, Codable, CaseIterable, Sendable {
-        case going, maybe, notGoing = "not_going", joined, waitlisted, requested
+        case going, maybe, notGoing = "not_going", joined, waitlisted, requested, offered
 
         var label: String {
             switch self {
@@ -130,6 +134,7 @@ final class GamePlayer: Model, @unchecked Sendable {
             case .notGoing: "Not going"
             case .joined: "Joined"
             case .waitlisted: "Waitlist"
+            case .offered: "Offered a place"
             case .requested: "Asked to join"
             }
         }

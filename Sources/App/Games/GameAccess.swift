@@ -29,7 +29,7 @@ struct GameAccess {
     /// On the list with a place (or a place in the queue): not someone who only asked to join.
     static func holdsPlace(_ status: GamePlayer.Status?, isSub: Bool) -> Bool {
         guard let status else { return false }
-        return [.joined, .waitlisted, .going, .maybe].contains(status) || isSub
+        return [.joined, .waitlisted, .offered, .going, .maybe].contains(status) || isSub
     }
 
     /// The one rule for a game's exact place (its name, pin and notes), used by the game page, every

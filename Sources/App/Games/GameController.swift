@@ -220,7 +220,7 @@ struct GameController: RouteCollection {
         let gameID = try game.requireID()
         try await req.db.transaction { db in
             try await game.update(on: db)
-            if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, on: db) }
+            if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, now: req.now, on: db) }
             guard moved else { return }
             // A new time or place is a new question: members answer again. Substitutes keep their places.
             if game.kind == .team {

@@ -64,6 +64,8 @@ struct GamePage: Encodable {
     let yourStatusValue: String?
     let yourNote: String
     let yourPosition: Int?
+    /// A place held for the viewer from the waitlist: until when, in the venue's time.
+    let yourOfferUntil: String?
     let isSub: Bool
     let canAnswer: Bool
     let canJoin: Bool
@@ -134,9 +136,9 @@ struct GamePage: Encodable {
             counts = GamePlayer.Status.answers.map { status in Count(label: status.label, value: players.filter { $0.status == status }.count) }
             if access.canSeeRoster { counts.append(Count(label: "No answer", value: unanswered.count)) }
         } else {
-            counts = [GamePlayer.Status.joined, .waitlisted, .requested].map { status in
+            counts = [GamePlayer.Status.joined, .offered, .waitlisted, .requested].map { status in
                 Count(label: status.label, value: players.filter { $0.status == status }.count)
-            }
+            }.filter { $0.value > 0 || $0.label != GamePlayer.Status.offered.label }
         }
 
         let shownPlace = PlaceView(
@@ -185,7 +187,10 @@ struct GamePage: Encodable {
             subsWanted: max(0, game.subsNeeded - game.subsFilled),
             signInURL: viewer == nil ? SiteURL.login(next: .game(gameID)) : nil,
             yourStatus: mine?.status.label, yourStatusValue: mine?.status.rawValue, yourNote: mine?.note ?? "",
-            yourPosition: position, isSub: mine?.isSub ?? false,
+            yourPosition: position,
+            yourOfferUntil: mine?.status == .offered
+                ? mine?.offerUntil.map { "\(GameTime.shortDay($0, zone: game.timeZone)) at \(GameTime.clock($0, zone: game.timeZone))" } : nil,
+            isSub: mine?.isSub ?? false,
             canAnswer: access.canAnswer, canJoin: access.canJoin,
             joinWillWait: game.isFull, joinNeedsApproval: game.privacy == Team.Privacy.protected.rawValue,
             canLeave: mine != nil && access.isUpcoming && !access.isTeamGame || (mine?.isSub ?? false) && access.isUpcoming,

@@ -9,6 +9,7 @@ struct GamePlayerController: RouteCollection {
         game.post("rsvp", use: answer)
         game.post("join", use: join)
         game.post("leave", use: leave)
+        game.post("offer", "take", use: takeOffer)
         game.post("players", ":username", "approve", use: approve)
         game.post("players", ":username", "remove", use: remove)
         game.post("remind", use: remind)
@@ -80,8 +81,28 @@ struct GamePlayerController: RouteCollection {
         guard !access.isTeamGame || access.player?.isSub == true else {
             throw Abort(.unprocessableEntity, reason: "Answer “Not going” instead; your team needs to know.")
         }
-        try await GameRoster.remove(userID: user.requireID(), from: access.game, on: req.db)
-        req.flash(.info, access.player?.status == .requested ? "Request withdrawn." : "You've left the game.")
+        try await GameRoster.remove(userID: user.requireID(), from: access.game, now: req.now, on: req.db)
+        let said: String =
+            switch access.player?.status {
+            case .requested: "Request withdrawn."
+            case .offered: "You let the place go; it is offered to the next person waiting."
+            default: "You've left the game."
+            }
+        req.flash(.info, said)
+        return back(req, access.game)
+    }
+
+    /// The first person on the waitlist takes the place held for them.
+    func takeOffer(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        guard let player = access.player, player.status == .offered else {
+            throw Abort(.conflict, reason: "There is no place held for you in this game.")
+        }
+        guard access.isUpcoming, try await GameRoster.takeOffer(player, now: req.now, on: req.db) else {
+            throw Abort(.conflict, reason: "The place was held for you until a set time, which has passed; it went to the next person.")
+        }
+        req.flash(.success, "You're in.")
         return back(req, access.game)
     }
 
@@ -111,7 +132,7 @@ struct GamePlayerController: RouteCollection {
         try access.requireManager()
         let (user, player) = try await target(req, access)
         guard user.id != me.id else { throw Abort(.unprocessableEntity, reason: "Use “Leave game” to take yourself off.") }
-        try await GameRoster.remove(userID: user.requireID(), from: access.game, on: req.db)
+        try await GameRoster.remove(userID: user.requireID(), from: access.game, now: req.now, on: req.db)
         try await Notification.send(
             to: [user.requireID()], from: me.id, kind: .gameRemoved,
             text: player.status == .requested

@@ -21,6 +21,17 @@ enum GameReminderJob {
         for game in games {
             let isSoon = game.startsAt <= now.addingTimeInterval(soon)
             guard isSoon ? !game.soonReminderSent : !game.dayReminderSent else { continue }
+            // Claimed first, and only for the time it was loaded with: a concurrent run cannot send
+            // it twice, and a game moved meanwhile keeps its reminders for the new time.
+            let claimed = try await (db as! any SQLDatabase).raw(
+                """
+                UPDATE games SET day_reminder_sent = \(bind: true), soon_reminder_sent = \(bind: isSoon || game.soonReminderSent)
+                WHERE id = \(bind: game.requireID()) AND starts_at = \(bind: game.startsAt)
+                  AND \(unsafeRaw: isSoon ? "soon_reminder_sent" : "day_reminder_sent") = \(bind: false)
+                RETURNING id
+                """
+            ).all()
+            guard !claimed.isEmpty else { continue }
             // Someone who left the team keeps no place in its games (see `GameAccess.holdsPlace`).
             var members: Set<UUID>?
             if let teamID = game.$team.id {
@@ -35,9 +46,6 @@ enum GameReminderJob {
                 text: "\(game.title(teamName: game.team?.name)) \(when) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
                     + (game.placeName.map { ", \($0)" } ?? ""),
                 link: SiteURL.game(try game.requireID()).path, on: db)
-            game.dayReminderSent = true
-            game.soonReminderSent = game.soonReminderSent || isSoon
-            try await game.update(on: db)
         }
     }
 }

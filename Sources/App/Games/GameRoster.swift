@@ -48,11 +48,11 @@ enum GameRoster {
         return outcome
     }
 
-    /// Removes someone from a game (they left, or the organiser removed them). A place they held
-    /// goes to the first person waiting, who is told; a substitute's place reopens the request.
-    /// Returns false when they had no place.
+    /// Removes someone from a game (they left, let an offered place go, or the organiser removed
+    /// them). A place they held is offered to the first person waiting; a substitute's place
+    /// reopens the request. Returns false when they had no place.
     @discardableResult
-    static func remove(userID: UUID, from game: Game, on db: any Database) async throws -> Bool {
+    static func remove(userID: UUID, from game: Game, now: Date, on db: any Database) async throws -> Bool {
         let gameID = try game.requireID()
         let removed: Bool = try await db.transaction { db in
             let sql = db as! any SQLDatabase
@@ -67,9 +67,9 @@ enum GameRoster {
             if try row.decode(column: "is_sub", as: Bool.self) {
                 try await sql.raw("UPDATE games SET subs_filled = subs_filled - 1 WHERE id = \(bind: gameID) AND subs_filled > 0").run()
             }
-            if status == .joined {
+            if status == .joined || status == .offered {
                 try await sql.raw("UPDATE games SET joined_count = joined_count - 1 WHERE id = \(bind: gameID) AND joined_count > 0").run()
-                try await promoteWaiting(in: game, on: db)
+                try await promoteWaiting(in: game, now: now, on: db)
             }
             return true
         }
@@ -88,21 +88,59 @@ enum GameRoster {
         ).run()
     }
 
-    /// Moves people from the waitlist into free places, first come first served, and tells them.
-    static func promoteWaiting(in game: Game, on db: any Database) async throws {
+    /// How long a place offered from the waitlist is held: long enough to see the message, short
+    /// enough that the next person still has time to plan.
+    static let offerHours: TimeInterval = 12 * 3600
+    /// Offers end this long before the game starts; closer to it, a freed place is simply given.
+    static let offerCutoff: TimeInterval = 3600
+
+    /// Offers free places to the people on the waitlist, first come first served, and tells them.
+    /// Each offer holds the place until `offerUntil`; `OfferExpiryJob` passes it on after that.
+    /// When the game is too close for anyone to answer, the place is given outright.
+    static func promoteWaiting(in game: Game, now: Date, on db: any Database) async throws {
         let gameID = try game.requireID()
+        let until = min(now.addingTimeInterval(offerHours), game.startsAt.addingTimeInterval(-offerCutoff))
+        let offering = until > now.addingTimeInterval(10 * 60)
         while true {
             guard
                 let next = try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .waitlisted)
                     .sort(\.$queuedAt).sort(\.$id).first()
             else { return }
             guard try await takePlace(in: gameID, on: db) else { return }
-            next.status = .joined
+            next.status = offering ? .offered : .joined
+            next.offerUntil = offering ? until : nil
             try await next.update(on: db)
+            let sport = game.sportLabel.lowercased()
             try await Notification.send(
                 to: [next.$user.id], from: nil, kind: .gamePlace,
-                text: "A place opened up: you're in the \(game.sportLabel.lowercased()) game", link: SiteURL.game(gameID).path, on: db
+                text: offering
+                    ? "A place opened up in the \(sport) game: it's yours if you take it by "
+                        + "\(GameTime.shortDay(until, zone: game.timeZone)) \(GameTime.clock(until, zone: game.timeZone))"
+                    : "A place opened up: you're in the \(sport) game",
+                link: SiteURL.game(gameID).path, on: db
             )
+        }
+    }
+
+    /// The person offered a place takes it. False when the offer has run out (or there is none).
+    static func takeOffer(_ player: GamePlayer, now: Date, on db: any Database) async throws -> Bool {
+        guard player.status == .offered, let until = player.offerUntil, until > now else { return false }
+        player.status = .joined
+        player.offerUntil = nil
+        try await player.update(on: db)
+        return true
+    }
+
+    /// Offers nobody took in time: each person is taken off the game and told, and the place is
+    /// offered to the next in the queue.
+    static func expireOffers(now: Date, on db: any Database) async throws {
+        let expired = try await GamePlayer.query(on: db).filter(\.$status == .offered).filter(\.$offerUntil <= now).with(\.$game).all()
+        for player in expired {
+            try await remove(userID: player.$user.id, from: player.game, now: now, on: db)
+            try await Notification.send(
+                to: [player.$user.id], from: nil, kind: .gamePlace,
+                text: "The place in the \(player.game.sportLabel.lowercased()) game passed to the next person; join again to wait for another",
+                link: SiteURL.game(try player.game.requireID()).path, on: db)
         }
     }
 

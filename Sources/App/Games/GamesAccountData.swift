@@ -40,7 +40,7 @@ extension Games {
         }
         let places = try await GamePlayer.query(on: db).filter(\.$user.$id == userID).with(\.$game).all()
         for place in places where place.game.$organiser.id != userID && place.game.startsAt > now {
-            try await GameRoster.remove(userID: userID, from: place.game, on: db)
+            try await GameRoster.remove(userID: userID, from: place.game, now: now, on: db)
         }
         return {}
     }

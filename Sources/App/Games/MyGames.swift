@@ -50,7 +50,7 @@ enum MyGames {
         /// Waiting on someone: a request, the waitlist, or a team game not answered yet.
         var isPending: Bool {
             guard !isCancelled else { return false }
-            if let status = myStatus { return status == .requested || status == .waitlisted }
+            if let status = myStatus { return status == .requested || status == .waitlisted || status == .offered }
             return game == .team && is_member == 1
         }
     }

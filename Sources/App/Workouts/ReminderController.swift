@@ -124,6 +124,7 @@ struct ReminderController: RouteCollection {
         }
         guard errors.isEmpty, let alert else { return try await render(req, user: user, form: form, editing: existing, errors: errors) }
         let reminder = existing ?? Reminder()
+        let before = existing.map { ($0.time, $0.weekdays) }
         if existing == nil {
             reminder.$user.id = try user.requireID()
             reminder.enabled = true
@@ -132,7 +133,9 @@ struct ReminderController: RouteCollection {
         reminder.time = time
         reminder.weekdays = days.sorted().map(String.init).joined(separator: ",")
         reminder.alertMinutes = alert
-        reminder.lastSentAt = req.now
+        // A new time or new days start from now (a reminder added at 07:10 for 07:00 waits for the
+        // next one); changing only the words leaves a reminder due this minute alone.
+        if before.map({ $0 != (time, reminder.weekdays) }) ?? true { reminder.lastSentAt = req.now }
         try await reminder.save(on: req.db)
         req.flash(.success, existing == nil ? "Reminder added. It reaches your phone through your calendar feed." : "Reminder saved.")
         return req.redirect(to: .reminders)

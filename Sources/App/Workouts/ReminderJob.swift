@@ -35,9 +35,17 @@ enum ReminderJob {
             guard let due = latestOccurrence(days: days, time: row.time, zone: row.time_zone, atOrBefore: now),
                 now.timeIntervalSince(due) <= grace, row.last_sent_at.map({ $0 < due }) ?? true
             else { continue }
+            // Claimed before it is sent: two runs of this job at once (a retry meeting the next
+            // minute's run, on two processes) cannot both send it.
+            let claimed = try await (db as! any SQLDatabase).raw(
+                """
+                UPDATE reminders SET last_sent_at = \(bind: due)
+                WHERE id = \(bind: row.id) AND (last_sent_at IS NULL OR last_sent_at < \(bind: due)) RETURNING id
+                """
+            ).all()
+            guard !claimed.isEmpty else { continue }
             try await Notification.send(
                 to: [row.user_id], from: nil, kind: .workoutReminder, text: "Reminder: \(row.title)", link: SiteURL.reminders.path, on: db)
-            try await (db as! any SQLDatabase).update(Reminder.schema).set("last_sent_at", to: due).where("id", .equal, row.id).run()
         }
     }
 
