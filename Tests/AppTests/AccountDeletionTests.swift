@@ -123,10 +123,10 @@ import Vapor
             #expect(owners.map(\.user.username) == ["manager_m"])
             #expect(try await cast.player.get(fixture).status == .ok)
             #expect(try await Team.query(on: app.db).filter(\.$slug == solo).first() == nil)
-            // Cleo, first on the waiting list, has Olga's place; Pia still waits.
+            // Olga's place is held for Cleo, first on the waiting list; Pia still waits.
             let game = try #require(try await Game.find(UUID(uuidString: String(pickup.split(separator: "/").last!)), on: app.db))
             #expect(game.joinedCount == 2)
-            for (username, status) in [("coach_c", GamePlayer.Status.joined), ("player_p", .waitlisted)] {
+            for (username, status) in [("coach_c", GamePlayer.Status.offered), ("player_p", .waitlisted)] {
                 let person = try #require(try await User.query(on: app.db).filter(\.$username == username).first())
                 let place = try await GamePlayer.query(on: app.db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == person.requireID()).first()
                 #expect(place?.status == status, "\(username)")
