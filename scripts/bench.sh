@@ -105,3 +105,7 @@ done
 python3 scripts/bench_uploads.py "$base" "$session" "$server" Tests/Fixtures/photos/geotagged_sony.jpg
 python3 scripts/bench_samples.py "$base" "$session"
 python3 scripts/bench_workouts.py "$base" "$server" Tests/Fixtures/fit/garmin-edge-500-activity.fit
+
+# The job runner: 10,000 jobs due at once, drained by this command and the running server together.
+printf "%-38s " "job runner, 10,000 due jobs"
+.build/release/fieldhouse bench-jobs --count 10000 --to maya

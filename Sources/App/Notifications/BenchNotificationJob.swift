@@ -1,0 +1,15 @@
+import Foundation
+
+/// For `make bench` (`fieldhouse jobs --bench`): a job as heavy as a typical one, a notification
+/// written for one person.
+enum BenchNotificationJob {
+    struct Payload: Codable {
+        let user: UUID
+        let n: Int
+    }
+
+    static let kind = JobKind("notifications.bench") { run in
+        let payload = try run.payload(as: Payload.self)
+        try await Notification.send(to: [payload.user], from: nil, kind: .goalReached, text: "Bench job \(payload.n)", link: "/", on: run.db)
+    }
+}
