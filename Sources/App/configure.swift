@@ -134,6 +134,7 @@ enum Migrations {
         app.migrations.add(AddLastSentToReminders())
         app.migrations.add(AddRemindersSentToGames())
         app.migrations.add(AddOfferUntilToGamePlayers())
+        app.migrations.add(CreateNotificationSetting())
     }
 }
 

@@ -299,4 +299,50 @@ struct JobTests {
             await second.stop()
         }
     }
+
+    /// Ana turns game reminders off: the reminder job skips her, Ben still hears; the choice is
+    /// hers alone, survives in her export, and nonsense in the form changes nothing else.
+    @Test func aTopicTurnedOffIsNotSent() async throws {
+        try await withApp { app in
+            let tom = app.browser(), ana = app.browser(), ben = app.browser()
+            try await tom.signUp("tom")
+            let slug = try await tom.createTeam("Riverside Futsal")
+            let team = try #require(try await Team.query(on: app.db).filter(\.$slug == slug).first())
+            for (browser, name) in [(ana, "ana"), (ben, "ben")] {
+                try await browser.signUp(name)
+                let user = try #require(try await User.query(on: app.db).filter(\.$username == name).first())
+                try await Membership(teamID: team.requireID(), userID: user.requireID(), role: .player).create(on: app.db)
+            }
+            let form = try await ana.get("/settings/notifications")
+            #expect(form.status == .ok)
+            #expect(form.contains(#"<input type="checkbox" id="in-app-game_reminders" name="in_app[]" value="game_reminders""#))
+            #expect(form.contains(#"<label for="in-app-game_reminders">Game reminders</label>"#))
+            let everything = NotificationTopic.allCases.filter { $0 != .gameReminders }.map { ("in_app[]", $0.rawValue) }
+            let saved = try await ana.post(
+                "/settings/notifications", everything + [("in_app[]", "../../etc/passwd"), ("in_app[]", "<script>")],
+                csrfFrom: "/settings/notifications")
+            #expect(saved.status == .seeOther)
+            let reread = try await ana.get("/settings/notifications")
+            #expect(!reread.contains(#"value="game_reminders" aria-describedby="in-app-game_reminders-hint" checked"#))
+            #expect(reread.contains(#"value="games" aria-describedby="in-app-games-hint" checked"#))
+            #expect(try await rowCount("notification_settings", app.db) == 1, "only what differs from the default is stored")
+
+            let path = try await tom.createTeamGame(team: slug, days: 3)
+            for browser in [ana, ben] {
+                #expect(try await browser.post(path + "/rsvp", [("status", "going")], csrfFrom: path).status == .seeOther)
+            }
+            let game = try #require(try await Game.query(on: app.db).first())
+            app.clock.set(game.startsAt.addingTimeInterval(-3600))
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await ben.get("/notifications").contains("Riverside Futsal vs. Old Town"))
+            #expect(!(try await ana.get("/notifications").contains("Riverside Futsal vs. Old Town")))
+            #expect(try await ana.get("/notifications").contains("New game for Riverside Futsal"), "other topics still arrive")
+
+            // Everything back on: no rows left.
+            let all = NotificationTopic.allCases.map { ("in_app[]", $0.rawValue) }
+            #expect(try await ana.post("/settings/notifications", all, csrfFrom: "/settings/notifications").status == .seeOther)
+            #expect(try await rowCount("notification_settings", app.db) == 0)
+            #expect(try await app.browser().post("/settings/notifications", [], csrfFrom: "/login").location?.hasPrefix("/login") == true)
+        }
+    }
 }

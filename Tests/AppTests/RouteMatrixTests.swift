@@ -61,6 +61,7 @@ import Vapor
         "GET /learn/:slug/revisions", "GET /learn/new",
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",
         "GET /settings/avatar", "GET /settings/calendar", "GET /settings/coaches", "GET /settings/delete-account", "GET /settings/devices",
+        "GET /settings/notifications", "POST /settings/notifications",
         "GET /settings/export", "GET /settings/password", "GET /settings/privacy", "GET /settings/privacy-zones", "GET /settings/profile",
         "GET /settings/reset-workouts", "GET /settings/zones", "GET /stats", "GET /teams", "GET /teams/new", "GET /workouts",
         "GET /workouts/:id/comments/:comment/edit", "GET /workouts/import", "GET /workouts/new",

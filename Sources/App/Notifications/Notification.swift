@@ -39,8 +39,14 @@ final class Notification: Model, @unchecked Sendable {
 
     /// Records one notification per recipient. `actor` is whoever the text names (nil for news that
     /// names nobody), so that the text goes when they delete their account.
+    /// People who turned the kind's topic off in their settings get nothing.
     static func send(to recipients: [UUID], from actor: UUID?, kind: Kind, text: String, link: String, on db: any Database) async throws {
-        for recipient in Set(recipients) {
+        let everyone = Set(recipients)
+        guard !everyone.isEmpty else { return }
+        let muted = Set(
+            try await NotificationSetting.query(on: db).filter(\.$topic == kind.topic).filter(\.$inApp == false)
+                .filter(\.$user.$id ~~ Array(everyone)).all().map { $0.$user.id })
+        for recipient in everyone.subtracting(muted) {
             try await Notification(recipient: recipient, actor: actor, kind: kind, text: text, link: link).create(on: db)
         }
     }

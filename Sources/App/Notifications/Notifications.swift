@@ -4,10 +4,15 @@ import Vapor
 enum Notifications: Feature {
     static func boot(_ app: Application) throws {
         try app.register(collection: NotificationController())
+        try app.register(collection: NotificationSettingsController())
         app.asyncCommands.use(BenchJobsCommand(), as: "bench-jobs")
     }
 
     static var jobKinds: [JobKind] { [BenchNotificationJob.kind] }
+
+    static var settingsTabs: [SettingsTab] {
+        [SettingsTab(order: 60, label: "Notifications", url: .notificationSettings)]
+    }
 
     static var headerCounts: [HeaderCount] {
         [HeaderCount(name: "unread", subquery: "SELECT COUNT(*) FROM notifications n WHERE n.recipient_id = u.id AND n.read = \(bind: false)")]

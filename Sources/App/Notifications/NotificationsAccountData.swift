@@ -1,0 +1,29 @@
+import Fluent
+import Foundation
+
+/// A person's notifications and their choices of what to hear about go into their export;
+/// both go with their account (ON DELETE CASCADE).
+extension Notifications {
+    static var archiveEntries: [ArchiveEntry] {
+        [ArchiveEntry(path: "notifications.json", holds: "your notifications, and the topics you turned off")]
+    }
+
+    static func exportAccount(_ archive: AccountArchive) async throws {
+        struct Export: Encodable {
+            struct Item: Encodable {
+                let text, link: String
+                let read: Bool
+                let at: String
+            }
+            let topicsOff: [String]
+            let notifications: [Item]
+        }
+        let off = try await NotificationSetting.query(on: archive.db).filter(\.$user.$id == archive.userID).filter(\.$inApp == false).all()
+        let items = try await Notification.query(on: archive.db).filter(\.$recipient.$id == archive.userID).sort(\.$createdAt).all()
+        try archive.add(
+            "notifications.json",
+            json: Export(
+                topicsOff: off.map(\.topic.rawValue).sorted(),
+                notifications: items.map { .init(text: $0.text, link: $0.link, read: $0.read, at: AccountArchive.time($0.createdAt)) }))
+    }
+}
