@@ -254,7 +254,7 @@ struct AccountTests {
     @Test func everySettingsPageMarksItsOwnTab() async throws {
         try await withApp { app in
             let ana = app.browser(); try await ana.signUp("ana")
-            #expect(SettingsTab.all.count == 12)
+            #expect(SettingsTab.all.count == 13)
             for tab in SettingsTab.all {
                 let page = try await ana.get(tab.url.path)
                 #expect(page.status == .ok, "\(tab.url.path)")

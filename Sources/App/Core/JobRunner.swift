@@ -1,4 +1,5 @@
 import Fluent
+import FluentSQLiteDriver
 import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
@@ -149,6 +150,15 @@ final class JobRunner: Sendable {
             }
         } catch is LeaseLost {
             app.logger.warning("Job \(job.kind) \(job.id) outran its lease; another process runs it.")
+        } catch let error as SQLiteError where [.busy, .busyInSnapshot, .busyTimeout, .locked].contains(error.reason) {
+            // Another process wrote to the SQLite file between this job's read and its write: not
+            // the job's fault, so it is put back to run again at once, the attempt not counted.
+            try? await (app.db as! any SQLDatabase).raw(
+                """
+                UPDATE jobs SET attempts = attempts - 1, lease_owner = NULL, lease_until = NULL
+                WHERE id = \(bind: job.id) AND lease_owner = \(bind: owner)
+                """
+            ).run()
         } catch {
             let gaveUp = error is JobGaveUp || job.attempts >= Self.maxAttempts
             let failedAt = app.clock.now
