@@ -135,6 +135,7 @@ enum Migrations {
         app.migrations.add(AddRemindersSentToGames())
         app.migrations.add(AddOfferUntilToGamePlayers())
         app.migrations.add(CreateNotificationSetting())
+        app.migrations.add(CreateNearbyAlert())
     }
 }
 

@@ -286,7 +286,8 @@ struct JobTests {
                 async let a = one.runDue(first.app, limit: 10_000)
                 async let b = two.runDue(second.app, limit: 10_000)
                 let (ranA, ranB) = try await (a, b)
-                #expect(ranA + ranB == 401, "400 jobs and one hourly prune: \(ranA) + \(ranB)")
+                // 400 jobs and one hourly prune; a job put back after meeting the other's SQLite write runs again.
+                #expect(ranA + ranB >= 401, "\(ranA) + \(ranB)")
                 let texts = try await Notification.query(on: first.db).all().map(\.text)
                 #expect(texts.count == 400 && Set(texts).count == 400)
                 #expect(try await Job.query(on: first.db).filter(\.$state != .done).count() == 0)

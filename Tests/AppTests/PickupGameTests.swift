@@ -1,4 +1,5 @@
 @testable import App
+import FieldhouseKit
 import Fluent
 import Foundation
 import Testing
@@ -6,6 +7,97 @@ import Vapor
 
 @Suite("Pick-up games: joining, waitlists, privacy, find, calendar feeds")
 struct PickupGameTests {
+    /// A new public game near home reaches the people it suits, once a day at most; not those
+    /// far away, of another sport or level, a child for an "any age" game, someone who turned the
+    /// topic off, or anyone for a protected game.
+    @Test func aNewGameIsToldToPlayersNearbyOnceADay() async throws {
+        try await withApp { app in
+            let oda = app.browser()
+            try await oda.signUp("oda")
+            var people: [String: Browser] = [:]
+            // name, birth date, sport, skill, km north of the game's place
+            let cast: [(String, String, Sport, Skill, Double)] = [
+                ("ana", "1990-01-01", .volleyball, .intermediate, 2), ("ben", "1990-01-01", .volleyball, .intermediate, 50),
+                ("cai", "1990-01-01", .soccer, .intermediate, 1),
+                ("kim", "\(LocalTime.utcDay(of: app.clock.now.addingTimeInterval(3 * 86_400)).year - 14)-01-01", .volleyball, .beginner, 1),
+                ("eve", "1985-01-01", .volleyball, .beginner, 3), ("fay", "1992-01-01", .volleyball, .advanced, 1),
+            ]
+            for (name, born, sport, skill, km) in cast {
+                let browser = app.browser()
+                try await browser.signUp(name, birthDate: born)
+                people[name] = browser
+                let user = try #require(try await User.query(on: app.db).filter(\.$username == name).first())
+                user.homeLat = 55.68 + km / 111.2
+                user.homeLon = 12.57
+                try await user.save(on: app.db)
+                try await UserSport(userID: user.requireID(), sport: sport, skill: skill).create(on: app.db)
+            }
+            let fay = try #require(people["fay"])
+            let topics = NotificationTopic.allCases.filter { $0 != .gamesNearby }.map { ("in_app[]", $0.rawValue) }
+            #expect(try await fay.post("/settings/notifications", topics, csrfFrom: "/settings/notifications").status == .seeOther)
+            func told(_ name: String) async throws -> Int {
+                try await people[name]!.get("/notifications").body.components(separatedBy: "pick-up game near you").count - 1
+            }
+
+            _ = try await oda.createPickup()
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await [told("ana"), told("eve")] == [1, 1], "near, the sport, any level")
+            #expect(try await [told("ben"), told("cai"), told("kim"), told("fay")] == [0, 0, 0, 0])
+            #expect(try await people["ana"]!.get("/notifications").contains("km from home"))
+
+            // A second game the same day: nobody hears twice. A protected one: nobody hears.
+            _ = try await oda.createPickup(sport: "volleyball")
+            _ = try await oda.createPickup(privacy: "protected")
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await [told("ana"), told("eve")] == [1, 1])
+            // A day later, a public game again.
+            app.clock.advance(by: NearbyGameJob.quiet + 60)
+            _ = try await oda.createPickup()
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await [told("ana"), told("eve"), told("kim")] == [2, 2, 0])
+            // A game for 12–14-year-olds reaches Kim, who is 14.
+            app.clock.advance(by: NearbyGameJob.quiet + 60)
+            _ = try await oda.createPickup(age: "12-14")
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await told("kim") == 1)
+            #expect(try await told("ana") == 2, "an adult is not told of a children's game")
+        }
+    }
+
+    /// A place held for someone ends with the game: a cancelled game offers nothing to take, and
+    /// its news reaches even someone who turned every topic off. When the organiser makes room
+    /// for everyone waiting, all are in at once: an offer is only for a queue longer than the places.
+    @Test func offersEndWithTheGameAndRoomForEveryoneNeedsNoOffer() async throws {
+        try await withApp { app in
+            let organiser = app.browser(), ana = app.browser(), ben = app.browser(), cai = app.browser(), dan = app.browser()
+            for (browser, name) in [(organiser, "oda"), (ana, "ana"), (ben, "ben"), (cai, "cai"), (dan, "dan")] { try await browser.signUp(name) }
+            // Oda's game has two places, Oda's and Ana's; Ben, Cai and Dan wait.
+            let url = try await organiser.createPickup(capacity: 2)
+            for browser in [ana, ben, cai, dan] { #expect(try await browser.post("\(url)/join", [], csrfFrom: url).status == .seeOther) }
+            #expect(try await ana.post("\(url)/leave", [], csrfFrom: url).status == .seeOther)
+            #expect(try await ben.get(url).contains("Take the place"))
+            #expect(try await ben.post("/settings/notifications", [], csrfFrom: "/settings/notifications").status == .seeOther, "every topic off")
+            #expect(try await organiser.post("\(url)/cancel", [("confirm", "yes")], csrfFrom: url).status == .seeOther)
+            let cancelled = try await ben.get(url)
+            #expect(!cancelled.contains("Take the place") && cancelled.contains("This game is cancelled"))
+            let refused = try await ben.post("\(url)/offer/take", [], csrfFrom: url)
+            #expect(refused.status == .conflict && refused.contains("cancelled"))
+            #expect(try await ben.get("/notifications").contains("Cancelled: Volleyball pick-up game"), "news of a game you're in always comes")
+            app.clock.advance(by: GameRoster.offerHours + 60)
+            try await app.app.jobs.runDue(app.app)
+            #expect(!(try await ben.get("/notifications").contains("ran out")), "nothing runs out in a cancelled game")
+
+            // A second game, full with two waiting; the organiser makes room for five.
+            let second = try await organiser.createPickup(capacity: 2)
+            for browser in [ana, ben, cai] { #expect(try await browser.post("\(second)/join", [], csrfFrom: second).status == .seeOther) }
+            let edited = try await organiser.post("\(second)/edit", app.pickupFields(capacity: 5), csrfFrom: "\(second)/edit")
+            #expect(edited.status == .seeOther, "\(edited.body.prefix(300))")
+            for browser in [ben, cai] { #expect(try await browser.get(second).contains("status-joined")) }
+            let game = try #require(try await Game.find(UUID(uuidString: String(second.split(separator: "/").last!)), on: app.db))
+            #expect(game.joinedCount == 4)
+        }
+    }
+
     @Test func aFullGameKeepsAWaitlistThatMovesUpWhenSomeoneLeaves() async throws {
         try await withApp { app in
             let organiser = app.browser(); try await organiser.signUp("organiser", name: "Oda Organiser")
@@ -49,7 +141,7 @@ struct PickupGameTests {
             app.clock.advance(by: GameRoster.offerHours + 60)
             try await app.app.jobs.runDue(app.app)
             #expect(try await cai.post("\(url)/offer/take", [], csrfFrom: url).status == .conflict)
-            #expect(try await cai.get("/notifications").contains("passed to the next person"))
+            #expect(try await cai.get("/notifications").contains("The place held for you in the volleyball game ran out"))
             #expect(try await cai.get(url).contains("Join game"), "Cai is off the list and may join again")
             game = try #require(try await Game.query(on: app.db).first())
             #expect(game.joinedCount == 1)

@@ -18,7 +18,6 @@ struct JobsCommand: AsyncCommand {
 
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
-        try await app.autoMigrate()
         if let raw = signature.retry {
             guard let id = UUID(uuidString: raw), try await app.jobs.retry(id, now: app.clock.now, on: app.db) else {
                 throw JobsCommandError("No failed job has the id \(raw).")

@@ -168,6 +168,7 @@ struct GameController: RouteCollection {
             try await game.create(on: db)
             // The organiser plays and holds the first place.
             try await GamePlayer(gameID: game.requireID(), userID: user.requireID(), status: .joined, at: req.now).create(on: db)
+            try await NearbyGameJob.enqueue(game, jobs: req.application.jobs, now: req.now, on: db)
         }
         req.flash(.success, "Your game is listed. Share the link, or wait for people nearby to find it.")
         return req.redirect(to: .game(game.id!))

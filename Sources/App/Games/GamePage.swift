@@ -188,8 +188,10 @@ struct GamePage: Encodable {
             signInURL: viewer == nil ? SiteURL.login(next: .game(gameID)) : nil,
             yourStatus: mine?.status.label, yourStatusValue: mine?.status.rawValue, yourNote: mine?.note ?? "",
             yourPosition: position,
-            yourOfferUntil: mine?.status == .offered
-                ? mine?.offerUntil.map { "\(GameTime.shortDay($0, zone: game.timeZone)) at \(GameTime.clock($0, zone: game.timeZone))" } : nil,
+            yourOfferUntil: mine?.status == .offered && !game.isCancelled
+                ? mine?.offerUntil.map { GameRoster.offerDeadline(offered: $0, startsAt: game.startsAt) }.flatMap { until in
+                    until > req.now ? "\(GameTime.shortDay(until, zone: game.timeZone)) at \(GameTime.clock(until, zone: game.timeZone))" : nil
+                } : nil,
             isSub: mine?.isSub ?? false,
             canAnswer: access.canAnswer, canJoin: access.canJoin,
             joinWillWait: game.isFull, joinNeedsApproval: game.privacy == Team.Privacy.protected.rawValue,

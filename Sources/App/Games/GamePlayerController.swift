@@ -99,8 +99,9 @@ struct GamePlayerController: RouteCollection {
         guard let player = access.player, player.status == .offered else {
             throw Abort(.conflict, reason: "There is no place held for you in this game.")
         }
-        guard access.isUpcoming, try await GameRoster.takeOffer(player, now: req.now, on: req.db) else {
-            throw Abort(.conflict, reason: "The place was held for you until a set time, which has passed; it went to the next person.")
+        guard !access.game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
+        guard try await GameRoster.takeOffer(player, in: access.game, now: req.now, on: req.db) else {
+            throw Abort(.conflict, reason: "The place was held for you until a set time, which has passed.")
         }
         req.flash(.success, "You're in.")
         return back(req, access.game)
@@ -121,7 +122,7 @@ struct GamePlayerController: RouteCollection {
         try access.requireManager()
         let (user, player) = try await target(req, access)
         guard player.status == .requested else { return back(req, access.game) }
-        let outcome = try await GameRoster.approve(player, in: access.game, now: req.now, on: req.db)
+        guard let outcome = try await GameRoster.approve(player, in: access.game, now: req.now, on: req.db) else { return back(req, access.game) }
         req.flash(.success, outcome == .joined ? "\(user.displayName) is in." : "The game is full; \(user.displayName) is on the waitlist.")
         return back(req, access.game)
     }

@@ -2,8 +2,8 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// A day and two hours before a game, everyone who holds a place in it (said going or maybe,
-/// joined, or came as a substitute) hears when and where. Runs every minute; a game created or
+/// A day and two hours before a game, everyone coming (said going or maybe, joined, or came as a
+/// substitute; not those still waiting for a place) hears when and where. Runs every minute; a game created or
 /// moved to within two hours gets only the second reminder.
 enum GameReminderJob {
     static let dayBefore: TimeInterval = 24 * 3600
@@ -38,7 +38,8 @@ enum GameReminderJob {
                 members = Set(try await Membership.query(on: db).filter(\.$team.$id == teamID).all().map { $0.$user.id })
             }
             let holders = try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).all()
-                .filter { GameAccess.holdsPlace($0.status, isSub: $0.isSub) && (members?.contains($0.$user.id) ?? true || $0.isSub) }
+                .filter { [.going, .maybe, .joined].contains($0.status) || $0.isSub }
+                .filter { members?.contains($0.$user.id) ?? true || $0.isSub }
                 .map { $0.$user.id }
             let when = GameTime.shortDay(game.startsAt, zone: game.timeZone)
             try await Notification.send(

@@ -30,15 +30,25 @@ enum GameRoster {
     }
 
     /// The organiser lets in someone who asked: a place if there is one, else the end of the waitlist.
-    static func approve(_ player: GamePlayer, in game: Game, now: Date, on db: any Database) async throws -> Outcome {
+    /// Nil when the request was answered already (a second click, or the person withdrew).
+    static func approve(_ player: GamePlayer, in game: Game, now: Date, on db: any Database) async throws -> Outcome? {
         let gameID = try game.requireID()
-        let outcome: Outcome = try await db.transaction { db in
-            let took = try await takePlace(in: gameID, on: db)
-            player.status = took ? .joined : .waitlisted
-            player.queuedAt = now
-            try await player.update(on: db)
-            return took ? .joined : .waitlisted
+        let outcome: Outcome? = try await db.transaction { db in
+            let sql = db as! any SQLDatabase
+            // The row changes first, guarded by its status, so the place is taken once.
+            guard
+                try await sql.raw(
+                    """
+                    UPDATE game_players SET status = \(bind: GamePlayer.Status.waitlisted.rawValue), queued_at = \(bind: now)
+                    WHERE id = \(bind: player.requireID()) AND status = \(bind: GamePlayer.Status.requested.rawValue) RETURNING id
+                    """
+                ).first() != nil
+            else { return nil }
+            guard try await takePlace(in: gameID, on: db) else { return .waitlisted }
+            try await sql.raw("UPDATE game_players SET status = \(bind: GamePlayer.Status.joined.rawValue) WHERE id = \(bind: player.requireID())").run()
+            return .joined
         }
+        guard let outcome else { return nil }
         try await Notification.send(
             to: [player.$user.id], from: nil, kind: .gamePlace,
             text: outcome == .joined
@@ -51,15 +61,18 @@ enum GameRoster {
     /// Removes someone from a game (they left, let an offered place go, or the organiser removed
     /// them). A place they held is offered to the first person waiting; a substitute's place
     /// reopens the request. Returns false when they had no place.
+    /// `onlyIf` removes them only while their place is still in that state (an offer running out
+    /// must not remove someone who took it a moment before).
     @discardableResult
-    static func remove(userID: UUID, from game: Game, now: Date, on db: any Database) async throws -> Bool {
+    static func remove(userID: UUID, from game: Game, now: Date, onlyIf status: GamePlayer.Status? = nil, on db: any Database) async throws -> Bool {
         let gameID = try game.requireID()
         let removed: Bool = try await db.transaction { db in
             let sql = db as! any SQLDatabase
+            let guardStatus: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
             guard
                 let row = try await sql.raw(
                     """
-                    DELETE FROM game_players WHERE game_id = \(bind: gameID) AND user_id = \(bind: userID) RETURNING status, is_sub
+                    DELETE FROM game_players WHERE game_id = \(bind: gameID) AND user_id = \(bind: userID) \(guardStatus) RETURNING status, is_sub
                     """
                 ).first()
             else { return false }
@@ -99,17 +112,32 @@ enum GameRoster {
     /// When the game is too close for anyone to answer, the place is given outright.
     static func promoteWaiting(in game: Game, now: Date, on db: any Database) async throws {
         let gameID = try game.requireID()
-        let until = min(now.addingTimeInterval(offerHours), game.startsAt.addingTimeInterval(-offerCutoff))
-        let offering = until > now.addingTimeInterval(10 * 60)
+        // A game under way or over moves nobody in.
+        guard game.startsAt > now, !game.isCancelled else { return }
+        let until = offerDeadline(offered: now.addingTimeInterval(offerHours), startsAt: game.startsAt)
+        let waiting = try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .waitlisted).count()
+        let free = try await Game.find(gameID, on: db).map { fresh in fresh.capacity.map { $0 - fresh.joinedCount } ?? .max } ?? 0
+        // An offer is for a queue at least as long as the places: with more places than people
+        // waiting, all are simply in.
+        let offering = until > now.addingTimeInterval(10 * 60) && waiting >= free
         while true {
             guard
                 let next = try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .waitlisted)
                     .sort(\.$queuedAt).sort(\.$id).first()
             else { return }
             guard try await takePlace(in: gameID, on: db) else { return }
-            next.status = offering ? .offered : .joined
-            next.offerUntil = offering ? until : nil
-            try await next.update(on: db)
+            // Guarded by its status: a person who left the queue this instant gets nothing, and the
+            // place is given back.
+            let moved = try await (db as! any SQLDatabase).raw(
+                """
+                UPDATE game_players SET status = \(bind: (offering ? GamePlayer.Status.offered : .joined).rawValue), offer_until = \(bind: offering ? until : nil)
+                WHERE id = \(bind: next.requireID()) AND status = \(bind: GamePlayer.Status.waitlisted.rawValue) RETURNING id
+                """
+            ).first()
+            guard moved != nil else {
+                try await (db as! any SQLDatabase).raw("UPDATE games SET joined_count = joined_count - 1 WHERE id = \(bind: gameID) AND joined_count > 0").run()
+                continue
+            }
             let sport = game.sportLabel.lowercased()
             try await Notification.send(
                 to: [next.$user.id], from: nil, kind: .gamePlace,
@@ -122,24 +150,35 @@ enum GameRoster {
         }
     }
 
-    /// The person offered a place takes it. False when the offer has run out (or there is none).
-    static func takeOffer(_ player: GamePlayer, now: Date, on db: any Database) async throws -> Bool {
-        guard player.status == .offered, let until = player.offerUntil, until > now else { return false }
-        player.status = .joined
-        player.offerUntil = nil
-        try await player.update(on: db)
-        return true
+    /// When an offer runs out: at the time it was given for, but never later than `offerCutoff`
+    /// before the game (which may have moved earlier since).
+    static func offerDeadline(offered until: Date, startsAt: Date) -> Date {
+        min(until, startsAt.addingTimeInterval(-offerCutoff))
+    }
+
+    /// The person offered a place takes it, in one guarded statement (the expiry job may be
+    /// running). False when the offer has run out, or there is none.
+    static func takeOffer(_ player: GamePlayer, in game: Game, now: Date, on db: any Database) async throws -> Bool {
+        guard let until = player.offerUntil, offerDeadline(offered: until, startsAt: game.startsAt) > now, !game.isCancelled else { return false }
+        return try await (db as! any SQLDatabase).raw(
+            """
+            UPDATE game_players SET status = \(bind: GamePlayer.Status.joined.rawValue), offer_until = NULL
+            WHERE id = \(bind: player.requireID()) AND status = \(bind: GamePlayer.Status.offered.rawValue) AND offer_until > \(bind: now)
+            RETURNING id
+            """
+        ).first() != nil
     }
 
     /// Offers nobody took in time: each person is taken off the game and told, and the place is
-    /// offered to the next in the queue.
+    /// offered to the next in the queue. Offers in cancelled games are left alone: nothing to pass on.
     static func expireOffers(now: Date, on db: any Database) async throws {
-        let expired = try await GamePlayer.query(on: db).filter(\.$status == .offered).filter(\.$offerUntil <= now).with(\.$game).all()
-        for player in expired {
-            try await remove(userID: player.$user.id, from: player.game, now: now, on: db)
+        let offered = try await GamePlayer.query(on: db).filter(\.$status == .offered).with(\.$game).all()
+        for player in offered where player.game.status == .scheduled {
+            guard let until = player.offerUntil, offerDeadline(offered: until, startsAt: player.game.startsAt) <= now else { continue }
+            guard try await remove(userID: player.$user.id, from: player.game, now: now, onlyIf: .offered, on: db) else { continue }
             try await Notification.send(
                 to: [player.$user.id], from: nil, kind: .gamePlace,
-                text: "The place in the \(player.game.sportLabel.lowercased()) game passed to the next person; join again to wait for another",
+                text: "The place held for you in the \(player.game.sportLabel.lowercased()) game ran out; join again to wait for another",
                 link: SiteURL.game(try player.game.requireID()).path, on: db)
         }
     }

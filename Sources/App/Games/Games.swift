@@ -21,7 +21,7 @@ enum Games: Feature {
         return ["Added \(options.games) benchmark games, a game of 30 (/games/\(BenchGames.bigGameID)) and 300 games for bench-25."]
     }
 
-    static var jobKinds: [JobKind] { [GameReminderJob.kind, OfferExpiryJob.kind] }
+    static var jobKinds: [JobKind] { [GameReminderJob.kind, OfferExpiryJob.kind, NearbyGameJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
         [SettingsTab(order: 65, label: "Calendar", url: .calendarSettings)]

@@ -20,7 +20,7 @@ extension Games {
                 let game = answer.game
                 let showPlace = GameAccess.canSeeExactPlace(
                     privacy: game.privacy, isMember: game.$team.id != nil && answer.status != .requested,
-                    isOrganiser: game.$organiser.id == userID, holdsPlace: [.joined, .offered].contains(answer.status))
+                    isOrganiser: game.$organiser.id == userID, holdsPlace: GameAccess.holdsPlace(answer.status, isSub: answer.isSub))
                 return [
                     "game": game.id.map(SiteURL.id) ?? "", "sport": game.sport, "place": showPlace ? game.placeName ?? "" : "",
                     "starts_at": AccountArchive.time(game.startsAt), "answer": answer.status.rawValue,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// For `make bench` (`fieldhouse jobs --bench`): a job as heavy as a typical one, a notification
+/// For `make bench` (`fieldhouse bench-jobs`): a job as heavy as a typical one, a notification
 /// written for one person.
 enum BenchNotificationJob {
     struct Payload: Codable {

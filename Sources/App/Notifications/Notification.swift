@@ -29,7 +29,8 @@ final class Notification: Model, @unchecked Sendable {
 
     enum Kind: String {
         case joinRequest = "join_request", invited, approved, roleChanged = "role_changed", leagueInvite = "league_invite", teamClosed = "team_closed"
-        case newGame = "new_game", gameChanged = "game_changed", gameCancelled = "game_cancelled", gameReminder = "game_reminder"
+        case newGame = "new_game", gameChanged = "game_changed", gameCancelled = "game_cancelled", gameReminder = "game_reminder",
+            gameNearby = "game_nearby"
         case gameJoinRequest = "game_join_request", gamePlace = "game_place", gameRemoved = "game_removed", subsFilled = "subs_filled"
         case challengeReceived = "challenge_received", challengeReply = "challenge_reply", challengeJudged = "challenge_judged"
         case goalReached = "goal_reached", workoutReminder = "workout_reminder"
@@ -43,9 +44,12 @@ final class Notification: Model, @unchecked Sendable {
     static func send(to recipients: [UUID], from actor: UUID?, kind: Kind, text: String, link: String, on db: any Database) async throws {
         let everyone = Set(recipients)
         guard !everyone.isEmpty else { return }
-        let muted = Set(
-            try await NotificationSetting.query(on: db).filter(\.$topic == kind.topic).filter(\.$inApp == false)
-                .filter(\.$user.$id ~~ Array(everyone)).all().map { $0.$user.id })
+        var muted: Set<UUID> = []
+        if let topic = kind.topic {
+            muted = Set(
+                try await NotificationSetting.query(on: db).filter(\.$topic == topic).filter(\.$inApp == false)
+                    .filter(\.$user.$id ~~ Array(everyone)).all().map { $0.$user.id })
+        }
         for recipient in everyone.subtracting(muted) {
             try await Notification(recipient: recipient, actor: actor, kind: kind, text: text, link: link).create(on: db)
         }

@@ -1,12 +1,13 @@
 /// What a person chooses to hear about: each kind of notification belongs to one topic, and the
 /// notification settings have one switch per topic.
 enum NotificationTopic: String, CaseIterable, Codable, Sendable {
-    case teams, games, gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching
+    case teams, games, gamesNearby = "games_nearby", gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching
 
     var label: String {
         switch self {
         case .teams: "Your teams"
         case .games: "Games"
+        case .gamesNearby: "Games near you"
         case .gameReminders: "Game reminders"
         case .challenges: "Challenges"
         case .goals: "Goals"
@@ -18,7 +19,9 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
     var hint: String {
         switch self {
         case .teams: "Join requests, invitations, new roles, league invitations, a team closing"
-        case .games: "New games, changes, cancellations, places opening up, substitutes"
+        case .games: "New games for your teams, requests to join your games, substitutes found"
+        case .gamesNearby:
+            "A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day (your home and sports are in your profile settings)"
         case .gameReminders: "A day and two hours before a game you're going to, and a manager's nudge to answer"
         case .challenges: "Challenges sent to you, replies to yours, and how yours were judged"
         case .goals: "A goal reached"
@@ -29,11 +32,15 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
 }
 
 extension Notification.Kind {
-    var topic: NotificationTopic {
+    /// Nil for news a person cannot turn off: a game they are in changed, was cancelled, or they
+    /// were taken off it, and a place offered to them for a limited time.
+    var topic: NotificationTopic? {
         switch self {
+        case .gameChanged, .gameCancelled, .gameRemoved, .gamePlace: nil
         case .joinRequest, .invited, .approved, .roleChanged, .leagueInvite, .teamClosed: .teams
-        case .newGame, .gameChanged, .gameCancelled, .gameJoinRequest, .gamePlace, .gameRemoved, .subsFilled: .games
+        case .newGame, .gameJoinRequest, .subsFilled: .games
         case .gameReminder: .gameReminders
+        case .gameNearby: .gamesNearby
         case .challengeReceived, .challengeReply, .challengeJudged: .challenges
         case .goalReached: .goals
         case .workoutReminder: .workoutReminders

@@ -11,7 +11,7 @@ enum Notifications: Feature {
     static var jobKinds: [JobKind] { [BenchNotificationJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 60, label: "Notifications", url: .notificationSettings)]
+        [SettingsTab(order: 55, label: "Notifications", url: .notificationSettings)]
     }
 
     static var headerCounts: [HeaderCount] {
