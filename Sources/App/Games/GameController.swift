@@ -223,6 +223,8 @@ struct GameController: RouteCollection {
             try await game.update(on: db)
             if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, now: req.now, on: db) }
             guard moved else { return }
+            // Whoever holds a place hears of the change whatever their settings.
+            let holders = try await Self.holders(of: game, on: db)
             // A new time or place is a new question: members answer again. Substitutes keep their places.
             if game.kind == .team {
                 try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$isSub == false).delete()
@@ -239,13 +241,20 @@ struct GameController: RouteCollection {
                 try await Notification.send(
                     to: group, from: nil, kind: .gameChanged,
                     text: moment + (withPlace ? game.placeName.map { ", \($0)" } ?? "" : "") + again,
-                    link: SiteURL.game(gameID).path, on: db
+                    link: SiteURL.game(gameID).path, always: holders, on: db
                 )
             }
         }
         req.flash(
             .success, moved && game.kind == .team ? "Saved. Members were told and asked to answer again." : moved ? "Saved. Players were told." : "Saved.")
         return req.redirect(to: .game(gameID))
+    }
+
+    /// People holding a place in the game (or a place in its queue): news of it is theirs to have.
+    static func holders(of game: Game, on db: any Database) async throws -> Set<UUID> {
+        Set(
+            try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).all()
+                .filter { GameAccess.holdsPlace($0.status, isSub: $0.isSub) }.map { $0.$user.id })
     }
 
     /// Team members and everyone on the game's list.
@@ -274,7 +283,7 @@ struct GameController: RouteCollection {
             try await Notification.send(
                 to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, from: nil, kind: .gameCancelled,
                 text: "Cancelled: \(game.title(teamName: access.team?.name)) on \(GameTime.shortDay(game.startsAt, zone: game.timeZone))",
-                link: SiteURL.game(game.id!).path, on: db
+                link: SiteURL.game(game.id!).path, always: try await Self.holders(of: game, on: db), on: db
             )
         }
         req.flash(.info, "The game is cancelled and everyone has been told.")

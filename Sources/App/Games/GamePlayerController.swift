@@ -121,7 +121,7 @@ struct GamePlayerController: RouteCollection {
         let access = try await GameAccess.load(req)
         try access.requireManager()
         let (user, player) = try await target(req, access)
-        guard player.status == .requested else { return back(req, access.game) }
+        guard player.status == .requested, !access.game.isCancelled else { return back(req, access.game) }
         guard let outcome = try await GameRoster.approve(player, in: access.game, now: req.now, on: req.db) else { return back(req, access.game) }
         req.flash(.success, outcome == .joined ? "\(user.displayName) is in." : "The game is full; \(user.displayName) is on the waitlist.")
         return back(req, access.game)

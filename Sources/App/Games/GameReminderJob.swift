@@ -21,12 +21,14 @@ enum GameReminderJob {
         for game in games {
             let isSoon = game.startsAt <= now.addingTimeInterval(soon)
             guard isSoon ? !game.soonReminderSent : !game.dayReminderSent else { continue }
-            // Claimed first, and only for the time it was loaded with: a concurrent run cannot send
-            // it twice, and a game moved meanwhile keeps its reminders for the new time.
+            // Claimed first, and only for the time it was loaded with (within a second: a date does
+            // not survive a round trip to the bit): a concurrent run cannot send it twice, and a
+            // game moved meanwhile keeps its reminders for the new time.
             let claimed = try await (db as! any SQLDatabase).raw(
                 """
                 UPDATE games SET day_reminder_sent = \(bind: true), soon_reminder_sent = \(bind: isSoon || game.soonReminderSent)
-                WHERE id = \(bind: game.requireID()) AND starts_at = \(bind: game.startsAt)
+                WHERE id = \(bind: game.requireID())
+                  AND starts_at BETWEEN \(bind: game.startsAt.addingTimeInterval(-1)) AND \(bind: game.startsAt.addingTimeInterval(1))
                   AND \(unsafeRaw: isSoon ? "soon_reminder_sent" : "day_reminder_sent") = \(bind: false)
                 RETURNING id
                 """

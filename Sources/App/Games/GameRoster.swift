@@ -64,11 +64,16 @@ enum GameRoster {
     /// `onlyIf` removes them only while their place is still in that state (an offer running out
     /// must not remove someone who took it a moment before).
     @discardableResult
-    static func remove(userID: UUID, from game: Game, now: Date, onlyIf status: GamePlayer.Status? = nil, on db: any Database) async throws -> Bool {
+    static func remove(
+        userID: UUID, from game: Game, now: Date, onlyIf status: GamePlayer.Status? = nil, offeredUntil: Date? = nil, on db: any Database
+    ) async throws -> Bool {
         let gameID = try game.requireID()
         let removed: Bool = try await db.transaction { db in
             let sql = db as! any SQLDatabase
-            let guardStatus: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
+            var guardStatus: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
+            // The offer the caller saw, not a newer one made since (they left, rejoined and were
+            // offered again: a later deadline). Dates do not survive a round trip to the exact bit.
+            if let offeredUntil { guardStatus = "\(guardStatus) AND offer_until <= \(bind: offeredUntil.addingTimeInterval(1))" }
             guard
                 let row = try await sql.raw(
                     """
@@ -164,6 +169,7 @@ enum GameRoster {
             """
             UPDATE game_players SET status = \(bind: GamePlayer.Status.joined.rawValue), offer_until = NULL
             WHERE id = \(bind: player.requireID()) AND status = \(bind: GamePlayer.Status.offered.rawValue) AND offer_until > \(bind: now)
+              AND game_id IN (SELECT id FROM games WHERE status = \(bind: Game.Status.scheduled.rawValue))
             RETURNING id
             """
         ).first() != nil
@@ -175,7 +181,7 @@ enum GameRoster {
         let offered = try await GamePlayer.query(on: db).filter(\.$status == .offered).with(\.$game).all()
         for player in offered where player.game.status == .scheduled {
             guard let until = player.offerUntil, offerDeadline(offered: until, startsAt: player.game.startsAt) <= now else { continue }
-            guard try await remove(userID: player.$user.id, from: player.game, now: now, onlyIf: .offered, on: db) else { continue }
+            guard try await remove(userID: player.$user.id, from: player.game, now: now, onlyIf: .offered, offeredUntil: until, on: db) else { continue }
             try await Notification.send(
                 to: [player.$user.id], from: nil, kind: .gamePlace,
                 text: "The place held for you in the \(player.game.sportLabel.lowercased()) game ran out; join again to wait for another",

@@ -5,8 +5,9 @@ import SQLKit
 
 /// A new public pick-up game is told to the people it suits: they play the sport (at the game's
 /// level, when it names one), their age and gender fit it, and their home is within `radius`.
-/// Each person hears of at most one new game a day. Children hear only of games for their own
-/// age group, never of "any age" games organised by strangers.
+/// Each person hears of at most one new game a day. Nobody under 16 (or without a birth date) is
+/// told: anyone may organise a game, and a message that brings children to a stranger's game is
+/// not one to send.
 enum NearbyGameJob {
     static let radius = 10_000.0
     static let quiet: TimeInterval = 24 * 3600
@@ -24,7 +25,7 @@ enum NearbyGameJob {
 
     static func announce(_ gameID: UUID, now: Date, on db: any Database) async throws {
         guard let game = try await Game.find(gameID, on: db), game.kind == .pickup, game.status == .scheduled, game.startsAt > now,
-            game.privacy == Team.Privacy.public.rawValue, let place = game.coordinate
+            game.privacy == Team.Privacy.public.rawValue, !game.isFull, let place = game.coordinate
         else { return }
         struct Row: Decodable {
             let id: UUID
@@ -41,7 +42,8 @@ enum NearbyGameJob {
             """
             SELECT u.id, u.home_lat, u.home_lon, u.birth_date, u.gender, u.units, s.skill
             FROM users u JOIN user_sports s ON s.user_id = u.id AND s.sport = \(bind: game.sport)
-            WHERE u.home_lat BETWEEN \(bind: box.minLatitude) AND \(bind: box.maxLatitude) AND u.home_lon IS NOT NULL
+            WHERE u.home_lat BETWEEN \(bind: box.minLatitude) AND \(bind: box.maxLatitude)
+              AND u.home_lon BETWEEN \(bind: box.longitudeRanges.map(\.lowerBound).min() ?? -180) AND \(bind: box.longitudeRanges.map(\.upperBound).max() ?? 180)
               AND u.id <> \(bind: game.$organiser.id)
               AND u.id NOT IN (SELECT user_id FROM game_players WHERE game_id = \(bind: gameID))
             """
@@ -57,8 +59,8 @@ enum NearbyGameJob {
             case .men: guard row.gender == User.Gender.male.rawValue else { return false }
             case .mixed, .any: break
             }
-            guard let age = row.birth_date.flatMap(CalendarDate.init(iso:))?.age(on: today) else { return false }
-            return age < 16 ? group != .any && group.admits(age: age) : group.admits(age: age)
+            guard let age = row.birth_date.flatMap(CalendarDate.init(iso:))?.age(on: today), age >= 16 else { return false }
+            return group.admits(age: age)
         }
         for row in suited {
             // At most one a day: the claim succeeds only for someone not told within `quiet`.

@@ -40,8 +40,11 @@ final class Notification: Model, @unchecked Sendable {
 
     /// Records one notification per recipient. `actor` is whoever the text names (nil for news that
     /// names nobody), so that the text goes when they delete their account.
-    /// People who turned the kind's topic off in their settings get nothing.
-    static func send(to recipients: [UUID], from actor: UUID?, kind: Kind, text: String, link: String, on db: any Database) async throws {
+    /// People who turned the kind's topic off in their settings get nothing, except those in
+    /// `always`: news about a game someone holds a place in reaches them whatever they chose.
+    static func send(
+        to recipients: [UUID], from actor: UUID?, kind: Kind, text: String, link: String, always: Set<UUID> = [], on db: any Database
+    ) async throws {
         let everyone = Set(recipients)
         guard !everyone.isEmpty else { return }
         var muted: Set<UUID> = []
@@ -50,7 +53,7 @@ final class Notification: Model, @unchecked Sendable {
                 try await NotificationSetting.query(on: db).filter(\.$topic == topic).filter(\.$inApp == false)
                     .filter(\.$user.$id ~~ Array(everyone)).all().map { $0.$user.id })
         }
-        for recipient in everyone.subtracting(muted) {
+        for recipient in everyone.subtracting(muted.subtracting(always)) {
             try await Notification(recipient: recipient, actor: actor, kind: kind, text: text, link: link).create(on: db)
         }
     }

@@ -19,9 +19,9 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
     var hint: String {
         switch self {
         case .teams: "Join requests, invitations, new roles, league invitations, a team closing"
-        case .games: "New games for your teams, requests to join your games, substitutes found"
+        case .games: "New games for your teams, requests to join your games, substitutes found, changes to games you're not playing in"
         case .gamesNearby:
-            "A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day (your home and sports are in your profile settings)"
+            "A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day, from 16 (your home and sports are in your profile settings)"
         case .gameReminders: "A day and two hours before a game you're going to, and a manager's nudge to answer"
         case .challenges: "Challenges sent to you, replies to yours, and how yours were judged"
         case .goals: "A goal reached"
@@ -32,13 +32,13 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
 }
 
 extension Notification.Kind {
-    /// Nil for news a person cannot turn off: a game they are in changed, was cancelled, or they
-    /// were taken off it, and a place offered to them for a limited time.
+    /// Nil for news a person cannot turn off: being taken off a game, and a place in one given or
+    /// held for them. (A change or cancellation reaches those holding a place through `always`.)
     var topic: NotificationTopic? {
         switch self {
-        case .gameChanged, .gameCancelled, .gameRemoved, .gamePlace: nil
+        case .gameRemoved, .gamePlace: nil
         case .joinRequest, .invited, .approved, .roleChanged, .leagueInvite, .teamClosed: .teams
-        case .newGame, .gameJoinRequest, .subsFilled: .games
+        case .newGame, .gameChanged, .gameCancelled, .gameJoinRequest, .subsFilled: .games
         case .gameReminder: .gameReminders
         case .gameNearby: .gamesNearby
         case .challengeReceived, .challengeReply, .challengeJudged: .challenges
