@@ -11,12 +11,14 @@ run: deps
 	FIELDHOUSE_DATA_DIR=$(DATA_DIR) .build/debug/fieldhouse seed
 	FIELDHOUSE_DATA_DIR=$(DATA_DIR) .build/debug/fieldhouse serve
 
-## test: install what is missing and run the whole suite on SQLite
+## test: install what is missing (Debian packages, the test SMTP server) and run the whole suite on SQLite
 test: deps
+	scripts/test-tools.sh
 	swift test
 
 ## test-postgres: the whole suite against a private, throw-away PostgreSQL 15 cluster
 test-postgres: deps
+	scripts/test-tools.sh
 	scripts/with-postgres.sh swift test
 
 ## bench: release build, demo data, and wrk figures for the main pages

@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
         .package(url: "https://github.com/vapor/leaf.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -49,6 +50,8 @@ let package = Package(
                 .product(name: "Leaf", package: "leaf"),
                 // Streaming uploads to disk without blocking an event loop; Vapor itself uses it.
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
+                // STARTTLS and TLS for the small SMTP client (no SMTP package builds here).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(

@@ -136,6 +136,9 @@ enum Migrations {
         app.migrations.add(AddOfferUntilToGamePlayers())
         app.migrations.add(CreateNotificationSetting())
         app.migrations.add(CreateNearbyAlert())
+        app.migrations.add(CreateOutboxMessage())
+        app.migrations.add(AddEmailConfirmedToUsers())
+        app.migrations.add(CreatePasswordReset())
     }
 }
 

@@ -65,7 +65,10 @@ struct AccountController: RouteCollection {
         )
         user.visibility = AccountRules.defaultVisibility(birthDate: birth, today: req.clock.today)
         do {
-            try await user.create(on: req.db)
+            try await req.db.transaction { db in
+                try await user.create(on: db)
+                try await AccountMail.queueConfirmation(for: user, config: req.application.config, secret: req.application.serverSecret, on: db)
+            }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Someone took the name between our check and the insert.
             form.password = nil
@@ -74,7 +77,10 @@ struct AccountController: RouteCollection {
         }
         let response = req.redirect(to: .profileSettings)
         try await req.signIn(user, on: response)
-        req.flash(.success, "Welcome to Fieldhouse, \(user.displayName)! Tell people a little about yourself.")
+        req.flash(
+            .success,
+            "Welcome to Fieldhouse, \(user.displayName)! Tell people a little about yourself."
+                + (req.application.config.sendsMail ? " We sent a link to \(user.email): open it to confirm your address." : ""))
         return response
     }
 

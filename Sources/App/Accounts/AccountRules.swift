@@ -17,11 +17,7 @@ enum AccountRules {
     static func email(_ raw: String?) -> (value: String, error: String?) {
         let value = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         if value.isEmpty { return (value, "Enter your email address") }
-        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
-        let valid =
-            parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
-            && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".") && value.count <= 254
-            && !value.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
+        let valid = MailAddress.isValid(value)
         return (value, valid ? nil : "Enter an email address like name@example.com")
     }
 

@@ -20,6 +20,14 @@ extension SiteURL {
     static let passwordSettings = SiteURL("settings", "password")
     static let exportSettings = SiteURL("settings", "export")
     static let deleteAccountSettings = SiteURL("settings", "delete-account")
+    /// The link in a confirmation e-mail: the token is worked out from the server key, the person
+    /// and the address, so it stops working when the address changes.
+    static func confirmEmail(user: UUID, token: String) -> SiteURL { SiteURL("email", "confirm", id(user), token) }
+    /// Sends the confirmation e-mail again.
+    static let resendConfirmation = SiteURL("settings", "email", "confirm")
+    static let forgotPassword = SiteURL("password", "forgot")
+    /// The link in a password-reset e-mail.
+    static func resetPassword(token: String) -> SiteURL { SiteURL("password", "reset", token) }
 
     /// Only paths on this site: "//evil.example" and "https://…" would send people elsewhere.
     /// A same-site path to go to after signing in, or "/". Only visible ASCII is accepted: browsers drop

@@ -10,6 +10,8 @@ enum Accounts: Feature {
         try app.register(collection: DeleteAccountController())
         try app.register(collection: ExportController())
         try app.register(collection: FollowController())
+        try app.register(collection: EmailController())
+        try app.register(collection: PasswordResetController())
         app.asyncCommands.use(UserCommands(), as: "user")
         app.exportJobs = ExportJobs(logger: app.logger)
         app.lifecycle.use(ExportJobsLifecycle())

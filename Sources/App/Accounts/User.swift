@@ -11,6 +11,8 @@ final class User: Model, @unchecked Sendable {
     /// Always stored in lower case; usernames are unique whatever case they were typed in.
     @Field(key: "username") var username: String
     @Field(key: "email") var email: String
+    /// When the person opened the link sent to `email`; e-mail goes only to confirmed addresses.
+    @OptionalField(key: "email_confirmed_at") var emailConfirmedAt: Date?
     @Field(key: "password_hash") var passwordHash: String
     @Field(key: "display_name") var displayName: String
     /// Lower-cased display name, so search can use an index-friendly LIKE on both databases.

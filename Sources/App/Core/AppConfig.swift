@@ -41,6 +41,15 @@ public struct AppConfig: Sendable {
     /// `FIELDHOUSE_JOB_POLL_SECONDS`: how often `fieldhouse serve` looks for due jobs. A reminder is
     /// sent at most this late.
     public var jobPollSeconds: Double = 2
+    /// `FIELDHOUSE_SMTP_URL`: where e-mail goes; nil sends none and everything stays in the app.
+    var smtp: SMTPSettings?
+    /// `FIELDHOUSE_MAIL_FROM`: the sender, "Fieldhouse <sport@example.org>" or a bare address.
+    var mailFromName = "Fieldhouse"
+    var mailFromAddress: String?
+    /// E-mail is on when there is a server and a sender.
+    var sendsMail: Bool { smtp != nil && mailFromAddress != nil }
+    /// This site's host name, for SMTP's EHLO and the right-hand side of Message-IDs.
+    var mailHost: String { URL(string: baseURL)?.host ?? "localhost" }
 
     public struct Invalid: Error, CustomStringConvertible {
         public let variable: String
@@ -186,6 +195,26 @@ public struct AppConfig: Sendable {
             jobPollSeconds = parsed
         }
 
+        var smtp: SMTPSettings?
+        if let raw = value("FIELDHOUSE_SMTP_URL") {
+            guard let parsed = SMTPSettings.parse(raw) else {
+                throw Invalid(
+                    variable: "FIELDHOUSE_SMTP_URL", value: raw.contains("@") ? "(hidden)" : raw,
+                    expected: "smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465, user and password percent-encoded")
+            }
+            smtp = parsed
+        }
+        var mailFrom: (name: String, address: String)?
+        if let raw = value("FIELDHOUSE_MAIL_FROM") {
+            guard let parsed = Self.mailbox(raw) else {
+                throw Invalid(variable: "FIELDHOUSE_MAIL_FROM", value: raw, expected: "an address, or a name and an address: Fieldhouse <sport@example.org>")
+            }
+            mailFrom = parsed
+        }
+        if smtp != nil && mailFrom == nil {
+            throw Invalid(variable: "FIELDHOUSE_MAIL_FROM", value: "", expected: "the sender's address whenever FIELDHOUSE_SMTP_URL is set")
+        }
+
         var config = AppConfig(
             dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
             maxUploadMB: maxUploadMB, maxActivityFileMB: maxActivityFileMB, secureCookies: secureCookies, logLevel: logLevel,
@@ -194,7 +223,23 @@ public struct AppConfig: Sendable {
         config.trustedProxies = trustedProxies
         config.secretKeyHex = secretKeyHex
         config.jobPollSeconds = jobPollSeconds
+        config.smtp = smtp
+        if let mailFrom {
+            config.mailFromName = mailFrom.name
+            config.mailFromAddress = mailFrom.address
+        }
         return config
+    }
+
+    /// "Name <address>" or "address".
+    static func mailbox(_ raw: String) -> (name: String, address: String)? {
+        if let open = raw.lastIndex(of: "<"), raw.hasSuffix(">") {
+            let address = String(raw[raw.index(after: open)..<raw.index(before: raw.endIndex)])
+            let name = raw[..<open].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard MailAddress.isValid(address) else { return nil }
+            return (name.isEmpty ? "Fieldhouse" : name, address)
+        }
+        return MailAddress.isValid(raw) ? ("Fieldhouse", raw) : nil
     }
 
     /// Creates the data directory (and its upload folders) if it is missing.
@@ -231,7 +276,8 @@ public struct AppConfig: Sendable {
             + "\(maxActivityFileBytes / 1_048_576) MB; secure cookies \(secureCookies ? "on" : "off"); "
             + "map tiles \(tileOrigin ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
             + " challenge flag at \(challengeFlagMetres / 1000) km; secret key \(secretKeyHex == nil ? "in \(dataDirectory)/secret.key" : "from FIELDHOUSE_SECRET_KEY");"
-            + " jobs polled every \(jobPollSeconds) s; log level \(logLevel.rawValue)"
+            + " jobs polled every \(jobPollSeconds) s; e-mail \(smtp.map { "via \($0.summary) from \(mailFromAddress ?? "?")" } ?? "off");"
+            + " log level \(logLevel.rawValue)"
     }
 
     public var isPostgres: Bool {

@@ -15,9 +15,14 @@ enum CSRF {
     /// Route `userInfo` key for routes that stream their body and check the token themselves
     /// (`StreamedForm`), so the middleware must not collect a large upload into memory first.
     static let checkedByHandler = "csrf.checkedByHandler"
+    /// Route `userInfo` key for addresses that carry their own proof, made from the server key (the
+    /// one-click unsubscribe link in an e-mail, which a mail program posts to without any cookie).
+    /// A forged request cannot know the address, so it needs no token.
+    static let signedAddress = "csrf.signedAddress"
 
     static func isExempt(_ request: Request) -> Bool {
         request.url.path.hasPrefix("/api/") || request.route?.userInfo[checkedByHandler] != nil
+            || request.route?.userInfo[signedAddress] != nil
     }
 }
 

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// One piece of work the job runner does once, at `runAt` or soon after: a reminder to send, a
 /// sweep to make. A process takes a job by leasing it (`leaseOwner` until `leaseUntil`); a job whose
@@ -32,4 +33,18 @@ final class Job: Model, @unchecked Sendable {
     @OptionalField(key: "finished_at") var finishedAt: Date?
 
     init() {}
+
+    /// Adds a job of `kind` due at `at`, for code without the runner at hand (`JobRunner.enqueue`
+    /// also checks the kind exists). With a `key`, a job with the same key already in the table
+    /// (queued, done or failed) means this one is not added: enqueueing is safe to repeat.
+    static func enqueue(_ kind: String, payload: some Encodable, at: Date, key: String?, on db: any Database) async throws {
+        let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+        try await (db as! any SQLDatabase).raw(
+            """
+            INSERT INTO jobs (id, kind, payload, key, run_at, state, attempts)
+            VALUES (\(bind: UUID()), \(bind: kind), \(bind: json), \(bind: key), \(bind: at), \(bind: State.queued.rawValue), 0)
+            ON CONFLICT (key) DO NOTHING
+            """
+        ).run()
+    }
 }

@@ -46,14 +46,7 @@ final class JobRunner: Sendable {
     /// (queued, done or failed) means this one is not added: enqueueing is safe to repeat.
     func enqueue(_ kind: String, payload: some Encodable = NoPayload(), at: Date, key: String? = nil, on db: any Database) async throws {
         precondition(kinds[kind] != nil, "no job kind \(kind)")
-        let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
-        try await (db as! any SQLDatabase).raw(
-            """
-            INSERT INTO jobs (id, kind, payload, key, run_at, state, attempts)
-            VALUES (\(bind: UUID()), \(bind: kind), \(bind: json), \(bind: key), \(bind: at), \(bind: Job.State.queued.rawValue), 0)
-            ON CONFLICT (key) DO NOTHING
-            """
-        ).run()
+        try await Job.enqueue(kind, payload: payload, at: at, key: key, on: db)
     }
 
     /// Enqueues the current occurrence of every scheduled kind.

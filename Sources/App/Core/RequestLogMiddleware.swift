@@ -12,7 +12,7 @@ struct RequestLogMiddleware: AsyncMiddleware {
     }
 
     /// Paths whose last part is a bearer secret.
-    static let secretPrefixes = ["/calendar/", "/join/"]
+    static let secretPrefixes = ["/calendar/", "/join/", "/email/", "/password/reset/"]
 
     static func masked(_ path: String) -> String {
         let decoded = path.removingPercentEncoding ?? path

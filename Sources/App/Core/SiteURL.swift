@@ -44,6 +44,13 @@ struct SiteURL: Sendable, Hashable, CustomStringConvertible {
 
     private init(path: String) { self.path = path }
 
+    /// A path this site made earlier and stored, such as a notification's link. Anything that is not
+    /// a path on this site becomes the front page.
+    static func stored(_ path: String) -> SiteURL {
+        path.hasPrefix("/") && !path.hasPrefix("//") && !path.contains("\\")
+            && path.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) ? SiteURL(path: path) : home
+    }
+
     /// RFC 3986 unreserved characters: everything else in a segment or a query value is escaped.
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 

@@ -13,40 +13,61 @@ struct NotificationSettingsController: RouteCollection {
         let label: String
         let hint: String
         let inApp: Bool
+        let email: Bool
     }
 
     struct Page: Encodable {
         let layout: Layout
         let rows: [Row]
+        /// E-mail choices are shown only when the server sends mail.
+        let sendsMail: Bool
+        let address: String
+        let confirmed: Bool
+        let resend: String
+        let here: String
     }
 
     func page(req: Request) async throws -> View {
         let user = try req.requireUser()
-        let settings = try await NotificationSetting.query(on: req.db).filter(\.$user.$id == user.requireID()).all()
-        let off = Set(settings.filter { !$0.inApp }.map(\.topic))
+        let settings = Dictionary(
+            try await NotificationSetting.query(on: req.db).filter(\.$user.$id == user.requireID()).all().map { ($0.topic, $0) },
+            uniquingKeysWith: { first, _ in first })
         return try await req.view.render(
             "notifications/settings",
             Page(
                 layout: req.layout(title: "Notifications", section: .settings),
-                rows: NotificationTopic.allCases.map { Row(value: $0.rawValue, label: $0.label, hint: $0.hint, inApp: !off.contains($0)) }))
+                rows: NotificationTopic.allCases.map {
+                    Row(
+                        value: $0.rawValue, label: $0.label, hint: $0.hint, inApp: settings[$0]?.inApp ?? true,
+                        email: settings[$0]?.email ?? $0.emailByDefault)
+                },
+                sendsMail: req.application.config.sendsMail, address: user.email, confirmed: user.emailConfirmedAt != nil,
+                resend: SiteURL.resendConfirmation.path, here: SiteURL.notificationSettings.path))
     }
 
     struct Form: Content {
         /// The topics left on; a topic missing is off (an unchecked box sends nothing).
         var in_app: [String]?
+        var email: [String]?
+        /// Present when the page showed the e-mail boxes: without it, e-mail choices stay as they were.
+        var email_shown: String?
     }
 
     func save(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let userID = try user.requireID()
-        let on = Set((try req.content.decode(Form.self).in_app ?? []).compactMap(NotificationTopic.init(rawValue:)))
+        let form = try req.content.decode(Form.self)
+        let inApp = Set((form.in_app ?? []).compactMap(NotificationTopic.init(rawValue:)))
+        let email = Set((form.email ?? []).compactMap(NotificationTopic.init(rawValue:)))
         try await req.db.transaction { db in
             let existing = try await NotificationSetting.query(on: db).filter(\.$user.$id == userID).all()
             for topic in NotificationTopic.allCases {
-                let row = existing.first { $0.topic == topic } ?? NotificationSetting(user: userID, topic: topic, inApp: true, email: true)
-                row.inApp = on.contains(topic)
-                // Everything on is the default: no row needed.
-                if row.inApp && row.email {
+                let row =
+                    existing.first { $0.topic == topic } ?? NotificationSetting(user: userID, topic: topic, inApp: true, email: topic.emailByDefault)
+                row.inApp = inApp.contains(topic)
+                if form.email_shown != nil { row.email = email.contains(topic) }
+                // The defaults need no row.
+                if row.inApp && row.email == topic.emailByDefault {
                     if row.id != nil { try await row.delete(on: db) }
                 } else {
                     try await row.save(on: db)
@@ -55,7 +76,7 @@ struct NotificationSettingsController: RouteCollection {
         }
         req.flash(
             .success,
-            on.count == NotificationTopic.allCases.count ? "You'll hear about everything." : "Saved. Topics you turned off no longer appear under the bell.")
+            inApp.count == NotificationTopic.allCases.count ? "Saved. You'll see everything under the bell." : "Saved. Topics you turned off no longer appear under the bell.")
         return req.redirect(to: .notificationSettings)
     }
 }

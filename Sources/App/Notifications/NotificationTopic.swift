@@ -16,6 +16,10 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// Whether e-mail is on for a person who never chose: everything a person asked for or takes
+    /// part in, but not the daily news of games nearby.
+    var emailByDefault: Bool { self != .gamesNearby }
+
     var hint: String {
         switch self {
         case .teams: "Join requests, invitations, new roles, league invitations, a team closing"

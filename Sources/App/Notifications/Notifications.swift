@@ -5,10 +5,11 @@ enum Notifications: Feature {
     static func boot(_ app: Application) throws {
         try app.register(collection: NotificationController())
         try app.register(collection: NotificationSettingsController())
+        try app.register(collection: UnsubscribeController())
         app.asyncCommands.use(BenchJobsCommand(), as: "bench-jobs")
     }
 
-    static var jobKinds: [JobKind] { [BenchNotificationJob.kind] }
+    static var jobKinds: [JobKind] { [BenchNotificationJob.kind, MailSendJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
         [SettingsTab(order: 55, label: "Notifications", url: .notificationSettings)]

@@ -1,0 +1,43 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// The e-mails about the account itself: confirming an address and resetting a password. They
+/// cannot be turned off, and none is written when the server sends no mail.
+enum AccountMail {
+    /// The same person and address always give the same token, which only this server can make.
+    static func confirmationToken(user: UUID, email: String, secret: ServerSecret) -> String {
+        secret.token(for: "confirm-email", SiteURL.id(user), email)
+    }
+
+    static func queueConfirmation(for user: User, config: AppConfig, secret: ServerSecret, on db: any Database) async throws {
+        guard config.sendsMail else { return }
+        let id = try user.requireID()
+        try await OutboxMessage(
+            user: id, to: user.email, topic: nil, subject: "Confirm your e-mail address for Fieldhouse",
+            body: """
+                Please confirm that \(user.email) is your address, so Fieldhouse can send you the reminders and news you choose.
+
+                If you did not make an account on Fieldhouse, ignore this e-mail: nothing will be sent to you again.
+                """,
+            link: SiteURL.confirmEmail(user: id, token: confirmationToken(user: id, email: user.email, secret: secret)).path,
+            linkLabel: "Confirm my address"
+        ).queue(on: db)
+    }
+
+    /// Stores the hash of a fresh token and writes the e-mail with the token itself.
+    static func queueReset(for user: User, now: Date, on db: any Database) async throws {
+        let token = RandomToken.make()
+        let id = try user.requireID()
+        try await PasswordReset(user: id, tokenHash: RandomToken.hash(token), expiresAt: now.addingTimeInterval(PasswordReset.lifetime)).create(on: db)
+        try await OutboxMessage(
+            user: id, to: user.email, topic: nil, subject: "Reset your Fieldhouse password",
+            body: """
+                Someone (we hope you) asked to reset the password of the Fieldhouse account \(user.username).
+
+                The link works once, for one hour. If it was not you, ignore this e-mail: your password stays as it is.
+                """,
+            link: SiteURL.resetPassword(token: token).path, linkLabel: "Choose a new password"
+        ).queue(on: db)
+    }
+}

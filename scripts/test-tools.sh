@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The Python tools the test suite starts for real protocol peers (today the SMTP server of
+# scripts/smtp-sink.py, on aiosmtpd from PyPI), in a virtual environment under .build that is made
+# once and reused. The tests find it there, or where FIELDHOUSE_TEST_PYTHON points.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=.build/test-venv
+if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
+  echo "Making $venv with aiosmtpd (the test SMTP server)…"
+  mkdir -p .build
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check aiosmtpd==1.4.6
+fi
