@@ -6,6 +6,7 @@ set -euo pipefail
 needed=(libmarkdown2-dev zlib1g-dev libvips-dev)
 [[ "${FIELDHOUSE_NEED_POSTGRES:-}" == 1 ]] && needed+=(postgresql)
 [[ "${FIELDHOUSE_NEED_WRK:-}" == 1 ]] && needed+=(wrk)
+[[ "${FIELDHOUSE_NEED_VENV:-}" == 1 ]] && needed+=(python3-venv)
 
 missing=()
 for package in "${needed[@]}"; do

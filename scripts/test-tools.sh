@@ -8,6 +8,11 @@ venv=.build/test-venv
 if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
   echo "Making $venv with aiosmtpd (the test SMTP server)…"
   mkdir -p .build
-  python3 -m venv "$venv"
+  rm -rf "$venv"
+  if ! python3 -m venv "$venv" 2>/dev/null; then
+    # Debian's own Python keeps venv in a package of its own.
+    FIELDHOUSE_NEED_VENV=1 scripts/install-deps.sh
+    python3 -m venv "$venv"
+  fi
   "$venv/bin/pip" install --quiet --disable-pip-version-check aiosmtpd==1.4.6
 fi
