@@ -16,10 +16,12 @@ test: deps
 	scripts/test-tools.sh
 	swift test
 
-## test-postgres: the whole suite against a private, throw-away PostgreSQL 15 cluster
+## test-postgres: the whole suite against a private, throw-away PostgreSQL 15 cluster, then two real
+## server processes sharing 400 jobs while one is killed (scripts/two-process-jobs.sh)
 test-postgres: deps
 	scripts/test-tools.sh
 	scripts/with-postgres.sh swift test
+	scripts/with-postgres.sh scripts/two-process-jobs.sh
 
 ## bench: release build, demo data, and wrk figures for the main pages
 bench: deps

@@ -63,7 +63,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
 
     app.asyncCommands.use(SeedCommand(), as: "seed")
     app.asyncCommands.use(JobsCommand(), as: "jobs")
-    app.jobs = JobRunner(kinds: Features.all.flatMap { $0.jobKinds })
+    app.jobs = JobRunner(kinds: Features.all.flatMap { $0.jobKinds }, lease: config.jobLeaseSeconds)
     app.lifecycle.use(JobRunnerLifecycle())
 
     try routes(app)

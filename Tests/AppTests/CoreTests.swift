@@ -65,6 +65,9 @@ struct CoreTests {
             ("FIELDHOUSE_TILE_URL", "https://tiles.example.org/map.png"), ("FIELDHOUSE_TILE_URL", "javascript:{z}{x}{y}"),
             ("FIELDHOUSE_CHALLENGE_FLAG_KM", "0"), ("FIELDHOUSE_CHALLENGE_FLAG_KM", "far"),
             ("FIELDHOUSE_TRUSTED_PROXIES", "nginx.local"), ("FIELDHOUSE_TRUSTED_PROXIES", "10.0.0.1,,x"),
+            ("FIELDHOUSE_JOB_POLL_SECONDS", "0"), ("FIELDHOUSE_JOB_LEASE_SECONDS", "1"), ("FIELDHOUSE_JOB_LEASE_SECONDS", "nan"),
+            ("FIELDHOUSE_SMTP_URL", "mail.example.org"), ("FIELDHOUSE_SMTP_URL", "smtp://:pw@mail.example.org"),
+            ("FIELDHOUSE_MAIL_FROM", "Club <not an address>"), ("FIELDHOUSE_MAIL_FROM", "a@b.org\r\nBcc: x@y.org"),
         ]
         for (variable, value) in cases {
             do {

@@ -89,10 +89,10 @@ struct JobTests {
             failures.withLockedValue { $0 = 10 }
             try await one.enqueue("test.flaky", at: app.clock.now, key: "flaky-2", on: app.db)
             try await (app.db as! any SQLDatabase).raw(
-                "UPDATE jobs SET lease_owner = 'dead-process', lease_until = \(bind: app.clock.now.addingTimeInterval(JobRunner.lease)), attempts = 1 WHERE key = 'flaky-2'"
+                "UPDATE jobs SET lease_owner = 'dead-process', lease_until = \(bind: app.clock.now.addingTimeInterval(app.app.jobs.leaseDuration)), attempts = 1 WHERE key = 'flaky-2'"
             ).run()
             #expect(try await two.runDue(app.app) == 0)
-            app.clock.advance(by: JobRunner.lease + 1)
+            app.clock.advance(by: app.app.jobs.leaseDuration + 1)
             #expect(try await two.runDue(app.app) >= 1)
             let taken = try #require(try await Job.query(on: app.db).filter(\.$key == "flaky-2").first())
             #expect(taken.state == .done && taken.attempts == 2 && taken.leaseOwner == nil)
@@ -100,9 +100,9 @@ struct JobTests {
             // A job that took its process down on every attempt is failed, not taken a sixth time.
             try await one.enqueue("test.flaky", at: app.clock.now, key: "flaky-3", on: app.db)
             try await (app.db as! any SQLDatabase).raw(
-                "UPDATE jobs SET lease_owner = 'dead-process', lease_until = \(bind: app.clock.now.addingTimeInterval(JobRunner.lease)), attempts = 5 WHERE key = 'flaky-3'"
+                "UPDATE jobs SET lease_owner = 'dead-process', lease_until = \(bind: app.clock.now.addingTimeInterval(app.app.jobs.leaseDuration)), attempts = 5 WHERE key = 'flaky-3'"
             ).run()
-            app.clock.advance(by: JobRunner.lease + 1)
+            app.clock.advance(by: app.app.jobs.leaseDuration + 1)
             try await one.runDue(app.app)
             let abandoned = try #require(try await Job.query(on: app.db).filter(\.$key == "flaky-3").first())
             #expect(abandoned.state == .failed && abandoned.lastError?.contains("stopped or hung") == true)

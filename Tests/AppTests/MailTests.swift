@@ -112,8 +112,10 @@ struct MailTests {
             let six = try #require(LocalTime.instant(day: tuesday.description, time: "18:00", zone: "Europe/Lisbon"))
             for browser in [ana, ben] {
                 #expect(
-                    try await browser.post("/reminders", [("title", "Track & field"), ("time", "18:00"), ("days[]", "2"), ("alert", "0")], csrfFrom: "/reminders")
-                        .status == .seeOther)
+                    try await browser.post(
+                        "/reminders", [("title", "Track & field"), ("time", "18:00"), ("days[]", "2"), ("alert", "0")], csrfFrom: "/reminders"
+                    )
+                    .status == .seeOther)
             }
             app.clock.set(six.addingTimeInterval(20))
             try await app.app.jobs.runDue(app.app)
@@ -139,7 +141,8 @@ struct MailTests {
             #expect(try await NotificationSetting.query(on: app.db).count() == 0, "opening the link changes nothing")
             // What a mail program's one-click button sends: no cookie, no token.
             let benID = try #require(try await User.query(on: app.db).filter(\.$username == "ben").first()?.id)
-            let forged = path.replacingOccurrences(of: SiteURL.id(try #require(try await User.query(on: app.db).filter(\.$username == "ana").first()?.id)), with: SiteURL.id(benID))
+            let forged = path.replacingOccurrences(
+                of: SiteURL.id(try #require(try await User.query(on: app.db).filter(\.$username == "ana").first()?.id)), with: SiteURL.id(benID))
             #expect(try await stranger.post(forged, [("List-Unsubscribe", "One-Click")], csrfFrom: nil).status == .notFound)
             let done = try await stranger.post(path, [("List-Unsubscribe", "One-Click")], csrfFrom: nil)
             #expect(done.status == .ok)
@@ -147,7 +150,9 @@ struct MailTests {
             let settings = try await ana.get("/settings/notifications")
             #expect(settings.contains(#"<input type="checkbox" id="email-workout_reminders" name="email[]" value="workout_reminders">"#))
             #expect(settings.contains(#"<input type="checkbox" id="in-app-workout_reminders" name="in_app[]" value="workout_reminders" checked>"#))
-            #expect(settings.contains(#"<input type="checkbox" id="email-games_nearby" name="email[]" value="games_nearby">"#), "nearby games are not e-mailed by default")
+            #expect(
+                settings.contains(#"<input type="checkbox" id="email-games_nearby" name="email[]" value="games_nearby">"#),
+                "nearby games are not e-mailed by default")
 
             app.clock.set(six.addingTimeInterval(7 * 86_400 + 20))
             try await app.app.jobs.runDue(app.app)
@@ -253,7 +258,9 @@ struct MailTests {
         #expect(parsed.subject == "Olá Ana!  Bcc: everyone@example.org — jogo às 18:00 no pavilhão, traz água e boa disposição")
         #expect(parsed.text == ".\r\nline after a dot")
         #expect(raw.components(separatedBy: "\r\n").filter { !$0.hasPrefix("--") && !$0.contains(":") && !$0.isEmpty }.allSatisfy { $0.utf8.count <= 76 })
-        #expect(SMTPSettings.parse("smtp://mailer:p%40ss%3Aword@mail.example.org") == SMTPSettings(host: "mail.example.org", port: 587, security: .startTLS, username: "mailer", password: "p@ss:word"))
+        #expect(
+            SMTPSettings.parse("smtp://mailer:p%40ss%3Aword@mail.example.org")
+                == SMTPSettings(host: "mail.example.org", port: 587, security: .startTLS, username: "mailer", password: "p@ss:word"))
         #expect(SMTPSettings.parse("smtps://mail.example.org")?.port == 465)
         #expect(SMTPSettings.parse("smtp://user@mail.example.org") == nil, "a user without a password")
         #expect(SMTPSettings.parse("http://mail.example.org") == nil)

@@ -117,7 +117,8 @@ struct PasswordResetController: RouteCollection {
 
     private func renderReset(_ req: Request, user: User, token: String, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
         let page = ResetPage(
-            layout: req.layout(title: "Choose a new password", hasForms: true), action: SiteURL.resetPassword(token: token).path, username: user.username, errors: errors)
+            layout: req.layout(title: "Choose a new password", hasForms: true), action: SiteURL.resetPassword(token: token).path, username: user.username,
+            errors: errors)
         return try await req.view.render("accounts/reset_password", page).encodeResponse(status: status, for: req)
     }
 }

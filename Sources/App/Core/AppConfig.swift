@@ -41,6 +41,9 @@ public struct AppConfig: Sendable {
     /// `FIELDHOUSE_JOB_POLL_SECONDS`: how often `fieldhouse serve` looks for due jobs. A reminder is
     /// sent at most this late.
     public var jobPollSeconds: Double = 2
+    /// `FIELDHOUSE_JOB_LEASE_SECONDS`: how long a process may hold a job before another takes it
+    /// over, i.e. how soon the work of a process that died is done by another.
+    public var jobLeaseSeconds: Double = 300
     /// `FIELDHOUSE_SMTP_URL`: where e-mail goes; nil sends none and everything stays in the app.
     var smtp: SMTPSettings?
     /// `FIELDHOUSE_MAIL_FROM`: the sender, "Fieldhouse <sport@example.org>" or a bare address.
@@ -195,6 +198,15 @@ public struct AppConfig: Sendable {
             jobPollSeconds = parsed
         }
 
+        var jobLeaseSeconds = 300.0
+        if let raw = value("FIELDHOUSE_JOB_LEASE_SECONDS") {
+            guard let parsed = Double(raw), parsed.isFinite, (5...86_400).contains(parsed) else {
+                throw Invalid(
+                    variable: "FIELDHOUSE_JOB_LEASE_SECONDS", value: raw, expected: "seconds from 5 to 86400 (longer than any job takes), such as 300")
+            }
+            jobLeaseSeconds = parsed
+        }
+
         var smtp: SMTPSettings?
         if let raw = value("FIELDHOUSE_SMTP_URL") {
             guard let parsed = SMTPSettings.parse(raw) else {
@@ -223,6 +235,7 @@ public struct AppConfig: Sendable {
         config.trustedProxies = trustedProxies
         config.secretKeyHex = secretKeyHex
         config.jobPollSeconds = jobPollSeconds
+        config.jobLeaseSeconds = jobLeaseSeconds
         config.smtp = smtp
         if let mailFrom {
             config.mailFromName = mailFrom.name
@@ -276,7 +289,7 @@ public struct AppConfig: Sendable {
             + "\(maxActivityFileBytes / 1_048_576) MB; secure cookies \(secureCookies ? "on" : "off"); "
             + "map tiles \(tileOrigin ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
             + " challenge flag at \(challengeFlagMetres / 1000) km; secret key \(secretKeyHex == nil ? "in \(dataDirectory)/secret.key" : "from FIELDHOUSE_SECRET_KEY");"
-            + " jobs polled every \(jobPollSeconds) s; e-mail \(smtp.map { "via \($0.summary) from \(mailFromAddress ?? "?")" } ?? "off");"
+            + " jobs polled every \(jobPollSeconds) s, leased for \(jobLeaseSeconds) s; e-mail \(smtp.map { "via \($0.summary) from \(mailFromAddress ?? "?")" } ?? "off");"
             + " log level \(logLevel.rawValue)"
     }
 

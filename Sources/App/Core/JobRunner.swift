@@ -15,9 +15,9 @@ final class JobRunner: Sendable {
     static let maxAttempts = 5
     /// The wait before the second, third, fourth and fifth attempt.
     static let backoff: [TimeInterval] = [60, 300, 1800, 7200]
-    /// How long a process may hold a job before another may take it. Jobs take seconds; this only
-    /// matters when a process dies.
-    static let lease: TimeInterval = 300
+    /// How long a process may hold a job before another may take it (`FIELDHOUSE_JOB_LEASE_SECONDS`,
+    /// 5 minutes unless set). Jobs take seconds; this only matters when a process dies.
+    let leaseDuration: TimeInterval
     /// Done jobs are kept this long, for `fieldhouse jobs` and the admin page.
     static let keepDone: TimeInterval = 7 * 86_400
 
@@ -29,7 +29,8 @@ final class JobRunner: Sendable {
     /// two seconds does not ask the database sixty times a minute.
     private let scheduled = NIOLockedValueBox<[String: Double]>([:])
 
-    init(kinds: [JobKind]) {
+    init(kinds: [JobKind], lease: TimeInterval = 300) {
+        self.leaseDuration = lease
         let pruning = JobKind("jobs.prune", every: 3600) { run in
             // Done jobs, and failed runs of scheduled kinds (a later occurrence did their work).
             let scheduled = run.app.jobs.kinds.values.filter { $0.every != nil }.map(\.name)
@@ -110,7 +111,7 @@ final class JobRunner: Sendable {
         let skipLocked: SQLQueryString = sql.dialect.name == "sqlite" ? "" : " FOR UPDATE SKIP LOCKED"
         return try await sql.raw(
             """
-            UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now.addingTimeInterval(Self.lease)), attempts = attempts + 1
+            UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now.addingTimeInterval(leaseDuration)), attempts = attempts + 1
             WHERE id IN (
                 SELECT id FROM jobs
                 WHERE state = \(bind: Job.State.queued.rawValue) AND run_at <= \(bind: now) AND (lease_until IS NULL OR lease_until < \(bind: now))

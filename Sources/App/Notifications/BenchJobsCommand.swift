@@ -12,6 +12,12 @@ struct BenchJobsCommand: AsyncCommand {
 
         @Option(name: "to", help: "Whose notifications they write (default maya)")
         var to: String?
+
+        @Option(name: "slow-ms", help: "How long each job takes on top of its work, in milliseconds (default 0)")
+        var slowMilliseconds: Int?
+
+        @Flag(name: "queue-only", help: "Only queue the jobs and leave them to the running servers")
+        var queueOnly: Bool
     }
 
     var help: String { "Measures the job runner: queues due jobs and times how fast they are done." }
@@ -23,12 +29,18 @@ struct BenchJobsCommand: AsyncCommand {
             throw Abort(.notFound, reason: "No account \(signature.to ?? "maya"); run `fieldhouse seed` first.")
         }
         let userID = try user.requireID()
+        let slow = max(0, min(signature.slowMilliseconds ?? 0, 10_000))
         let queued = ContinuousClock.now
         try await app.db.transaction { db in
             for n in 0..<count {
                 try await app.jobs.enqueue(
-                    BenchNotificationJob.kind.name, payload: BenchNotificationJob.Payload(user: userID, n: n), at: app.clock.now, on: db)
+                    BenchNotificationJob.kind.name, payload: BenchNotificationJob.Payload(user: userID, n: n, slowMilliseconds: slow), at: app.clock.now, on: db
+                )
             }
+        }
+        if signature.queueOnly {
+            context.console.print("\(count) jobs queued for the running servers.")
+            return
         }
         let started = ContinuousClock.now
         var ranHere = 0

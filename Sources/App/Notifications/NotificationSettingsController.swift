@@ -76,7 +76,8 @@ struct NotificationSettingsController: RouteCollection {
         }
         req.flash(
             .success,
-            inApp.count == NotificationTopic.allCases.count ? "Saved. You'll see everything under the bell." : "Saved. Topics you turned off no longer appear under the bell.")
+            inApp.count == NotificationTopic.allCases.count
+                ? "Saved. You'll see everything under the bell." : "Saved. Topics you turned off no longer appear under the bell.")
         return req.redirect(to: .notificationSettings)
     }
 }
