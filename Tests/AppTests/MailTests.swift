@@ -37,6 +37,9 @@ struct MailTests {
             #expect(opened.location == "/login")
             #expect(try await phone.get("/login").contains("ana@example.org is confirmed"))
             #expect(try await User.query(on: app.db).first()?.emailConfirmedAt != nil)
+            let settings = try await ana.get("/settings/notifications")
+            #expect(settings.contains("E-mails go to <strong>ana@example.org</strong>"))
+            #expect(!settings.contains("Send the link again"))
             let forged = try await phone.get(String(confirm.dropFirst(base.count).dropLast(3)) + "abc")
             #expect(forged.status == .notFound)
 
