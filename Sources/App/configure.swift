@@ -139,6 +139,7 @@ enum Migrations {
         app.migrations.add(CreateOutboxMessage())
         app.migrations.add(AddEmailConfirmedToUsers())
         app.migrations.add(CreatePasswordReset())
+        app.migrations.add(AddEmailChoiceToNotificationSettings())
     }
 }
 

@@ -30,18 +30,24 @@ struct MailTests {
             let confirm = try #require(confirmation.link(startingWith: base + "/email/confirm/"))
             #expect(try await User.query(on: app.db).first()?.emailConfirmedAt == nil)
 
-            // Opened on a phone where nobody is signed in.
+            // Opened on a phone where nobody is signed in: a mail scanner opening it confirms nothing.
             let phone = app.browser()
-            let opened = try await phone.get(String(confirm.dropFirst(base.count)))
-            #expect(opened.status == .seeOther)
-            #expect(opened.location == "/login")
+            let confirmPath = String(confirm.dropFirst(base.count))
+            let opened = try await phone.get(confirmPath)
+            #expect(opened.status == .ok)
+            #expect(opened.contains("Confirm that <strong>ana@example.org</strong> belongs to the Fieldhouse account <strong>ana</strong>?"))
+            #expect(try await User.query(on: app.db).first()?.emailConfirmedAt == nil)
+            let pressed = try await phone.post(confirmPath, [], csrfFrom: nil)
+            #expect(pressed.status == .seeOther)
+            #expect(pressed.location == "/login")
             #expect(try await phone.get("/login").contains("ana@example.org is confirmed"))
             #expect(try await User.query(on: app.db).first()?.emailConfirmedAt != nil)
             let settings = try await ana.get("/settings/notifications")
             #expect(settings.contains("E-mails go to <strong>ana@example.org</strong>"))
             #expect(!settings.contains("Send the link again"))
-            let forged = try await phone.get(String(confirm.dropFirst(base.count).dropLast(3)) + "abc")
-            #expect(forged.status == .notFound)
+            let forged = String(confirmPath.dropLast(3)) + "abc"
+            #expect(try await phone.get(forged).status == .notFound)
+            #expect(try await phone.post(forged, [], csrfFrom: nil).status == .notFound)
 
             // Forgot the password: an unknown address gets the same answer and no e-mail.
             let stranger = app.browser()
@@ -172,8 +178,14 @@ struct MailTests {
             #expect(reread.contains(#"<input type="checkbox" id="email-teams" name="email[]" value="teams">"#))
             let resend = try await ben.post("/settings/email/confirm", [("next", "/settings/notifications")], csrfFrom: "/settings/notifications")
             #expect(resend.location == "/settings/notifications")
+            #expect(try await ben.get("/settings/notifications").contains("We sent a new link to ben@example.org"))
+            // Pressed again and again: one link per ten minutes.
+            for _ in 0..<3 {
+                _ = try await ben.post("/settings/email/confirm", [("next", "/settings/notifications")], csrfFrom: "/settings/notifications")
+            }
+            #expect(try await ben.get("/settings/notifications").contains("You can ask for another in 10 minutes"))
             try await app.app.jobs.runDue(app.app)
-            #expect(try sink.messages(to: "ben@example.org").count == 2, "sign-up and the new link")
+            #expect(try sink.messages(to: "ben@example.org").count == 2, "sign-up and one new link")
         }
     }
 
@@ -265,6 +277,17 @@ struct MailTests {
             SMTPSettings.parse("smtp://mailer:p%40ss%3Aword@mail.example.org")
                 == SMTPSettings(host: "mail.example.org", port: 587, security: .startTLS, username: "mailer", password: "p@ss:word"))
         #expect(SMTPSettings.parse("smtps://mail.example.org")?.port == 465)
+        #expect(SMTPSettings.parse("smtp://mail.example.org")?.requiresTLS == true, "reset links never travel in clear")
+        #expect(SMTPSettings.parse("smtp://relay.lan:25?starttls=optional")?.requiresTLS == false)
+        #expect(SMTPSettings.parse("smtp://relay.lan:25?starttls=off") == nil)
+        #expect(SMTPSettings.parse("smtp://127.0.0.1:25")?.requiresTLS == false)
+        #expect(SMTPSettings.parse("smtp://127.mail.example.org")?.isLoopback == false)
+        #expect(SMTPSettings.parse("smtp://[::1]:25")?.isLoopback == true)
+        #expect(SMTPSettings.parse("smtp://[fe80::1]:25")?.serverHostname == nil)
+        #expect(SMTPSettings.parse("smtp://mail.example.org")?.serverHostname == "mail.example.org")
+        #expect(MailMessage.displayName("Club, Inc") == "\"Club, Inc\"")
+        #expect(MailMessage.displayName("Say \"hi\"") == "\"Say \\\"hi\\\"\"")
+        #expect(MailMessage.displayName("Riverside Club") == "Riverside Club")
         #expect(SMTPSettings.parse("smtp://user@mail.example.org") == nil, "a user without a password")
         #expect(SMTPSettings.parse("http://mail.example.org") == nil)
         #expect(SMTPSettings.parse("smtp://mail.example.org:99999") == nil)

@@ -30,7 +30,8 @@ import Vapor
             "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /people", "GET /games", "POST /logout",
             // E-mail links: the secret in the address is the key; a made-up one opens nothing.
             "GET /password/forgot", "POST /password/forgot", "GET /password/reset/:token", "POST /password/reset/:token",
-            "GET /email/confirm/:user/:token", "GET /email/unsubscribe/:user/:topic/:token", "POST /email/unsubscribe/:user/:topic/:token",
+            "GET /email/confirm/:user/:token", "POST /email/confirm/:user/:token", "GET /email/unsubscribe/:user/:topic/:token",
+            "POST /email/unsubscribe/:user/:topic/:token",
         ] {
             table[route] = .anyone
         }

@@ -67,7 +67,7 @@ struct AccountController: RouteCollection {
         do {
             try await req.db.transaction { db in
                 try await user.create(on: db)
-                try await AccountMail.queueConfirmation(for: user, config: req.application.config, secret: req.application.serverSecret, on: db)
+                try await AccountMail.queueConfirmation(for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: db)
             }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Someone took the name between our check and the insert.

@@ -10,15 +10,20 @@ enum AccountMail {
         secret.token(for: "confirm-email", SiteURL.id(user), email)
     }
 
-    static func queueConfirmation(for user: User, config: AppConfig, secret: ServerSecret, on db: any Database) async throws {
+    /// One confirmation link per this long at most, however often "send it again" is pressed.
+    static let confirmationInterval: TimeInterval = 600
+
+    static func queueConfirmation(for user: User, now: Date, config: AppConfig, secret: ServerSecret, on db: any Database) async throws {
         guard config.sendsMail else { return }
         let id = try user.requireID()
+        try await User.query(on: db).filter(\.$id == id).set(\.$emailConfirmationSentAt, to: now).update()
+        user.emailConfirmationSentAt = now
         try await OutboxMessage(
             user: id, to: user.email, topic: nil, subject: "Confirm your e-mail address for Fieldhouse",
             body: """
                 Please confirm that \(user.email) is your address, so Fieldhouse can send you the reminders and news you choose.
 
-                If you did not make an account on Fieldhouse, ignore this e-mail: nothing will be sent to you again.
+                If you did not make an account on Fieldhouse, ignore this e-mail: no news will be sent to this address unless someone confirms it.
                 """,
             link: SiteURL.confirmEmail(user: id, token: confirmationToken(user: id, email: user.email, secret: secret)).path,
             linkLabel: "Confirm my address"

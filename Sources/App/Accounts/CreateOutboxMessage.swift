@@ -5,6 +5,7 @@ struct CreateOutboxMessage: AsyncMigration {
         try await database.schema(OutboxMessage.schema)
             .id()
             .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
+            .field("actor_id", .uuid, .references(User.schema, "id", onDelete: .cascade))
             .field("to_address", .string, .required)
             .field("topic", .string)
             .field("subject", .string, .required)

@@ -4,19 +4,44 @@ import Vapor
 /// Confirming an e-mail address: the link from the confirmation e-mail, and sending it again.
 struct EmailController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("email", "confirm", ":user", ":token", use: confirm)
+        routes.get("email", "confirm", ":user", ":token", use: confirmPage)
+        routes.post("email", "confirm", ":user", ":token", use: confirm).userInfo[CSRF.signedAddress] = true
         routes.post("settings", "email", "confirm", use: resend)
     }
 
-    /// Opening the link is the confirmation: whoever can read the mailbox opened it. It needs no
-    /// sign-in, since people often read mail on another device.
-    func confirm(req: Request) async throws -> Response {
+    struct ConfirmPage: Encodable {
+        let layout: Layout
+        let email: String
+        let username: String
+        let action: String
+    }
+
+    /// The person and the link's token, if the token is the one this server made for their
+    /// current address.
+    private func target(_ req: Request) async throws -> (user: User, token: String) {
         guard let id = req.parameters.get("user", as: UUID.self), let token = req.parameters.get("token"),
             let user = try await User.find(id, on: req.db),
             RandomToken.constantTimeEquals(token, AccountMail.confirmationToken(user: id, email: user.email, secret: req.application.serverSecret))
         else {
             throw Abort(.notFound, reason: "This confirmation link is not valid: the address may have changed since it was sent. Sign in to send a new one.")
         }
+        return (user, token)
+    }
+
+    /// Opening the link asks for a press of a button: mail scanners open links by themselves, and
+    /// must not confirm an address for whoever typed it. No sign-in needed, since people often read
+    /// mail on another device.
+    func confirmPage(req: Request) async throws -> View {
+        let (user, token) = try await target(req)
+        return try await req.view.render(
+            "accounts/confirm_email",
+            ConfirmPage(
+                layout: req.layout(title: "Confirm your e-mail address", hasForms: true), email: user.email, username: user.username,
+                action: SiteURL.confirmEmail(user: user.requireID(), token: token).path))
+    }
+
+    func confirm(req: Request) async throws -> Response {
+        let (user, _) = try await target(req)
         if user.emailConfirmedAt == nil {
             user.emailConfirmedAt = req.now
             try await user.update(on: req.db)
@@ -36,8 +61,12 @@ struct EmailController: RouteCollection {
         guard req.application.config.sendsMail else { throw Abort(.conflict, reason: "This server does not send e-mail.") }
         if user.emailConfirmedAt != nil {
             req.flash(.info, "\(user.email) is already confirmed.")
+        } else if let sent = user.emailConfirmationSentAt, req.now.timeIntervalSince(sent) < AccountMail.confirmationInterval {
+            let minutes = Int((AccountMail.confirmationInterval - req.now.timeIntervalSince(sent)) / 60) + 1
+            req.flash(.info, "We sent a link to \(user.email) a few minutes ago; it can take a while to arrive. You can ask for another in \(minutes) minutes.")
         } else {
-            try await AccountMail.queueConfirmation(for: user, config: req.application.config, secret: req.application.serverSecret, on: req.db)
+            try await AccountMail.queueConfirmation(
+                for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: req.db)
             req.flash(.success, "We sent a new link to \(user.email). It may take a minute to arrive; check your spam folder too.")
         }
         return req.redirect(to: SiteURL.safeNext(form.next))

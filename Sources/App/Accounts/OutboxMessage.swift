@@ -13,6 +13,8 @@ final class OutboxMessage: Model, @unchecked Sendable {
     @ID(key: .id) var id: UUID?
     /// Whose message it is: deleting the account deletes what was still waiting.
     @Parent(key: "user_id") var user: User
+    /// The person the message names, if any: deleting their account deletes what still waits.
+    @OptionalParent(key: "actor_id") var actor: User?
     /// The address at the time of writing: a confirmation goes to the address being confirmed.
     @Field(key: "to_address") var toAddress: String
     /// The notification topic, for the unsubscribe link; nil for messages about the account itself
@@ -28,8 +30,9 @@ final class OutboxMessage: Model, @unchecked Sendable {
 
     init() {}
 
-    init(user: UUID, to: String, topic: String?, subject: String, body: String, link: String?, linkLabel: String?) {
+    init(user: UUID, actor: UUID? = nil, to: String, topic: String?, subject: String, body: String, link: String?, linkLabel: String?) {
         self.$user.id = user
+        self.$actor.id = actor
         self.toAddress = to
         self.topic = topic
         self.subject = subject
@@ -38,14 +41,27 @@ final class OutboxMessage: Model, @unchecked Sendable {
         self.linkLabel = linkLabel
     }
 
+    /// The same message again, with its id: how a message that could not be sent goes back.
+    convenience init(copying other: OutboxMessage) {
+        self.init(
+            user: other.$user.id, actor: other.$actor.id, to: other.toAddress, topic: other.topic, subject: other.subject, body: other.body,
+            link: other.link, linkLabel: other.linkLabel)
+        id = other.id
+        createdAt = other.createdAt
+    }
+
     struct Payload: Codable, Sendable {
         let message: UUID
     }
 
-    /// Writes the message and its sending job on `db` (the caller's transaction). Due at once:
-    /// `distantPast` rather than a clock reading, since whoever writes mail may not hold one.
+    /// Writes the message and its sending job together, inside the caller's transaction when there
+    /// is one. Due at once: `distantPast` rather than a clock reading, since whoever writes mail may
+    /// not hold one (a silent mail server cannot hold up other jobs for long: see `MailSendJob`).
     func queue(on db: any Database) async throws {
-        try await create(on: db)
-        try await Job.enqueue(OutboxMessage.sendKind, payload: Payload(message: requireID()), at: .distantPast, key: "mail:\(requireID())", on: db)
+        try await db.transaction { db in
+            try await self.create(on: db)
+            try await Job.enqueue(
+                OutboxMessage.sendKind, payload: Payload(message: self.requireID()), at: .distantPast, key: "mail:\(self.requireID())", on: db)
+        }
     }
 }

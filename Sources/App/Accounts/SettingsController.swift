@@ -209,6 +209,8 @@ struct SettingsController: RouteCollection {
         if let current = req.storage[CurrentSessionKey.self]?.id {
             try await UserSession.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$id != current).delete()
         }
+        // A "forgot password" link asked for before the change must not undo it.
+        try await PasswordReset.query(on: req.db).filter(\.$user.$id == user.requireID()).delete()
         req.flash(.success, "Your password is changed. Other devices have been signed out.")
         return req.redirect(to: .passwordSettings)
     }

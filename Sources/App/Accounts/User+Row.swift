@@ -9,7 +9,7 @@ extension User {
     struct Row: Decodable {
         let id: UUID
         let username, email, password_hash, display_name, search_name, role: String
-        let email_confirmed_at: Date?
+        let email_confirmed_at, email_confirmation_sent_at: Date?
         let bio, birth_date: String?
         let gender: String
         let height_cm, weight_kg: Double?
@@ -35,6 +35,7 @@ extension User {
         username = row.username
         email = row.email
         emailConfirmedAt = row.email_confirmed_at
+        emailConfirmationSentAt = row.email_confirmation_sent_at
         passwordHash = row.password_hash
         displayName = row.display_name
         searchName = row.search_name

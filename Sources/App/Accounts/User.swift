@@ -13,6 +13,8 @@ final class User: Model, @unchecked Sendable {
     @Field(key: "email") var email: String
     /// When the person opened the link sent to `email`; e-mail goes only to confirmed addresses.
     @OptionalField(key: "email_confirmed_at") var emailConfirmedAt: Date?
+    /// When the last confirmation link was sent.
+    @OptionalField(key: "email_confirmation_sent_at") var emailConfirmationSentAt: Date?
     @Field(key: "password_hash") var passwordHash: String
     @Field(key: "display_name") var displayName: String
     /// Lower-cased display name, so search can use an index-friendly LIKE on both databases.

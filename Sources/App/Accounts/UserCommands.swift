@@ -87,6 +87,7 @@ struct UserCommands: AsyncCommandGroup {
             try await app.db.transaction { db in
                 try await user.update(on: db)
                 try await UserSession.query(on: db).filter(\.$user.$id == user.requireID()).delete()
+                try await PasswordReset.query(on: db).filter(\.$user.$id == user.requireID()).delete()
             }
             context.console.print("Password for \(user.username) reset; all their sessions are signed out.")
         }

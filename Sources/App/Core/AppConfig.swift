@@ -51,8 +51,16 @@ public struct AppConfig: Sendable {
     var mailFromAddress: String?
     /// E-mail is on when there is a server and a sender.
     var sendsMail: Bool { smtp != nil && mailFromAddress != nil }
-    /// This site's host name, for SMTP's EHLO and the right-hand side of Message-IDs.
-    var mailHost: String { URL(string: baseURL)?.host ?? "localhost" }
+    /// This site's host name, for SMTP's EHLO and the right-hand side of Message-IDs; an address
+    /// literal in brackets, as RFC 5321 wants it.
+    var mailHost: String {
+        let host = (URL(string: baseURL)?.host ?? "localhost").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        switch try? SocketAddress(ipAddress: host, port: 0) {
+        case .v4: return "[\(host)]"
+        case .v6: return "[IPv6:\(host)]"
+        default: return host
+        }
+    }
 
     public struct Invalid: Error, CustomStringConvertible {
         public let variable: String

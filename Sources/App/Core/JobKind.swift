@@ -13,8 +13,13 @@ struct JobKind: Sendable {
     /// For kinds that run on their own: one occurrence each `every` seconds, aligned to the epoch
     /// (every 60 s runs on the minute). nil for kinds only enqueued by something that happened.
     var every: TimeInterval?
+    /// Whether the job runs inside the transaction that marks it done. A job whose effect cannot
+    /// be rolled back (an e-mail handed to a server) runs outside it and makes itself safe to run
+    /// twice (see `MailSendJob`).
+    var transactional = true
 
-    init(_ name: String, every: TimeInterval? = nil, run: @escaping @Sendable (JobRun) async throws -> Void) {
+    init(_ name: String, every: TimeInterval? = nil, transactional: Bool = true, run: @escaping @Sendable (JobRun) async throws -> Void) {
+        self.transactional = transactional
         precondition(every.map { $0 >= 1 && $0.rounded() == $0 } ?? true, "\(name): a schedule is a whole number of seconds")
         self.name = name
         self.every = every
@@ -31,7 +36,8 @@ struct JobRun: Sendable {
     let due: Date
     /// The runner's time when the job started.
     let now: Date
-    /// The transaction the job's writes go through.
+    /// The transaction the job's writes go through (the database itself for a kind that is not
+    /// `transactional`).
     let db: any Database
     let app: Application
 

@@ -130,8 +130,7 @@ final class JobRunner: Sendable {
         let now = app.clock.now
         do {
             guard let kind = kinds[job.kind] else { throw JobGaveUp(description: "No job kind \(job.kind) in this version of Fieldhouse.") }
-            try await app.db.transaction { db in
-                try await kind.run(JobRun(id: job.id, kind: job.kind, payload: job.payload, due: job.run_at, now: now, db: db, app: app))
+            let finish: @Sendable (any Database) async throws -> Void = { db in
                 let finished = try await (db as! any SQLDatabase).raw(
                     """
                     UPDATE jobs SET state = \(bind: Job.State.done.rawValue), finished_at = \(bind: app.clock.now), lease_owner = NULL, lease_until = NULL,
@@ -141,6 +140,15 @@ final class JobRunner: Sendable {
                     """
                 ).all()
                 guard !finished.isEmpty else { throw LeaseLost() }
+            }
+            if kind.transactional {
+                try await app.db.transaction { db in
+                    try await kind.run(JobRun(id: job.id, kind: job.kind, payload: job.payload, due: job.run_at, now: now, db: db, app: app))
+                    try await finish(db)
+                }
+            } else {
+                try await kind.run(JobRun(id: job.id, kind: job.kind, payload: job.payload, due: job.run_at, now: now, db: app.db, app: app))
+                try await finish(app.db)
             }
         } catch is LeaseLost {
             app.logger.warning("Job \(job.kind) \(job.id) outran its lease; another process runs it.")

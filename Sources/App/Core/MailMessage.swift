@@ -21,7 +21,7 @@ struct MailMessage: Sendable, Equatable {
     /// The message in RFC 5322 form with CRLF line ends, before SMTP's dot-stuffing.
     func rendered(boundary: String = "fh-" + UUID().uuidString) -> String {
         var headers: [(String, String)] = [
-            ("From", "\(Self.encodedWord(fromName)) <\(Self.clean(fromAddress))>"),
+            ("From", "\(Self.displayName(fromName)) <\(Self.clean(fromAddress))>"),
             ("To", "<\(Self.clean(to))>"),
             ("Subject", Self.encodedWord(subject)),
             ("Date", Self.rfc5322(date)),
@@ -70,6 +70,14 @@ struct MailMessage: Sendable, Equatable {
         }
         if !chunk.isEmpty { words.append(chunk) }
         return words.map { "=?UTF-8?B?\(Data($0.utf8).base64EncodedString())?=" }.joined(separator: "\r\n ")
+    }
+
+    /// A display name as one phrase: "Club, Inc" would otherwise read as two mailboxes.
+    static func displayName(_ name: String) -> String {
+        let name = clean(name)
+        guard name.unicodeScalars.allSatisfy({ $0.isASCII }) else { return encodedWord(name) }
+        guard name.contains(where: { "()<>[]:;@\\,.\"".contains($0) }) else { return name }
+        return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     static func base64Lines(_ body: String) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -9,6 +10,8 @@ import NIOSSL
 struct SMTPFailure: Error, CustomStringConvertible {
     let description: String
     let permanent: Bool
+    /// No answer at all (refused, timed out, closed): other messages need not try for a while.
+    var serverAway = false
 }
 
 /// A small SMTP client (RFC 5321) on SwiftNIO: one connection per message, EHLO, STARTTLS when
@@ -17,7 +20,7 @@ struct SMTPFailure: Error, CustomStringConvertible {
 /// submission server needs, with every reply line and the whole session bounded.
 enum SMTPClient {
     /// The whole conversation, connecting included, must finish within this.
-    static let timeout: Duration = .seconds(60)
+    static let timeout: Duration = .seconds(45)
     /// A reply line longer than this, or a reply of more lines, is a broken or hostile server.
     static let maxLineBytes = 4_096
     static let maxReplyLines = 100
@@ -36,6 +39,7 @@ enum SMTPClient {
         do { context = try NIOSSLContext(configuration: tls) } catch {
             throw SMTPFailure(description: "TLS could not be set up: \(error)", permanent: false)
         }
+        let decoded = LineCount()
         let channel: NIOAsyncChannel<String, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: group)
@@ -46,28 +50,33 @@ enum SMTPClient {
                             try channel.pipeline.syncOperations.addHandler(
                                 try NIOSSLClientHandler(context: context, serverHostname: settings.serverHostname))
                         }
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder(limit: maxLineBytes)))
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder(limit: maxLineBytes, count: decoded)))
                         return try NIOAsyncChannel<String, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
         } catch {
-            throw SMTPFailure(description: "Could not connect to \(settings.host):\(settings.port): \(error)", permanent: false)
+            throw SMTPFailure(description: "Could not connect to \(settings.host):\(settings.port): \(error)", permanent: false, serverAway: true)
         }
         // A server that stops answering is cut off: closing the channel ends the reply stream.
+        let timedOut = NIOLockedValueBox(false)
         let deadline = Task {
             try await Task.sleep(for: timeout)
+            timedOut.withLockedValue { $0 = true }
             try await channel.channel.close()
         }
         defer { deadline.cancel() }
         do {
             try await channel.executeThenClose { inbound, outbound in
-                var session = Session(replies: inbound.makeAsyncIterator(), outbound: outbound)
+                var session = Session(replies: inbound.makeAsyncIterator(), outbound: outbound, decoded: decoded)
                 try await session.converse(message: message, settings: settings, helloName: helloName, channel: channel.channel, context: context)
             }
         } catch let failure as SMTPFailure {
+            if timedOut.withLockedValue({ $0 }) {
+                throw SMTPFailure(description: "The mail server \(settings.host) did not finish within \(timeout).", permanent: false, serverAway: true)
+            }
             throw failure
         } catch {
-            throw SMTPFailure(description: "The connection to \(settings.host) failed: \(error)", permanent: false)
+            throw SMTPFailure(description: "The connection to \(settings.host) failed: \(error)", permanent: false, serverAway: true)
         }
     }
 
@@ -75,6 +84,9 @@ enum SMTPClient {
     private struct Session {
         var replies: NIOAsyncChannelInboundStream<String>.AsyncIterator
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        /// Lines the decoder made, and bytes it holds; compared with what was read after STARTTLS.
+        let decoded: LineCount
+        var consumed = 0
 
         struct Reply {
             let code: Int
@@ -90,12 +102,19 @@ enum SMTPClient {
             if settings.security == .startTLS {
                 if features.contains(where: { $0.uppercased() == "STARTTLS" }) {
                     try await command("STARTTLS", expect: 220)
+                    // Anything sent after the 220 and before the handshake was not encrypted: it
+                    // would be read as the answer to the next command (CVE-2011-0411 and kin).
+                    let (lines, buffered) = decoded.box.withLockedValue { ($0.lines, $0.buffered) }
+                    guard lines == consumed, buffered == 0 else {
+                        throw SMTPFailure(description: "\(settings.host) sent data right after agreeing to STARTTLS; not going on.", permanent: false)
+                    }
                     let handler = try NIOSSLClientHandler(context: context, serverHostname: settings.serverHostname)
                     try await channel.pipeline.addHandler(handler, position: .first)
                     features = try await hello(helloName)
-                } else if settings.username != nil && !settings.isLoopback {
+                } else if settings.requiresTLS {
                     throw SMTPFailure(
-                        description: "\(settings.host) offers no STARTTLS; the password is not sent unencrypted. Use smtps:// or a server with STARTTLS.",
+                        description:
+                            "\(settings.host) offers no STARTTLS, so nothing is sent: password-reset links must not travel in clear. Use smtps://, a server with STARTTLS, or add ?starttls=optional for a relay on a trusted network.",
                         permanent: false)
                 }
             }
@@ -114,10 +133,12 @@ enum SMTPClient {
                 }
             }
             try await command("MAIL FROM:<\(message.fromAddress)>", expect: 250)
-            try await command("RCPT TO:<\(message.to)>", expect: 250, 251)
+            // Only a refusal of this address or this message is final; a refusal of the sender,
+            // the password or the greeting is the server's set-up, and may be fixed.
+            try await command("RCPT TO:<\(message.to)>", expect: 250, 251, final: true)
             try await command("DATA", expect: 354)
             try await write(Self.dotStuffed(message.rendered()) + ".\r\n")
-            try await expect(250, to: "the message")
+            try await expect([250], to: "the message", final: true)
             // The message is accepted; a failed goodbye changes nothing.
             try? await write("QUIT\r\n")
         }
@@ -128,22 +149,24 @@ enum SMTPClient {
             return Array(try await expect(250, to: "EHLO").lines.dropFirst())
         }
 
-        mutating func command(_ line: String, expect codes: Int..., secret: Bool = false) async throws {
+        mutating func command(_ line: String, expect codes: Int..., secret: Bool = false, final: Bool = false) async throws {
             try await write(line + "\r\n")
-            try await expect(codes, to: secret ? "AUTH" : String(line.prefix(while: { $0 != ":" && $0 != " " })))
+            try await expect(codes, to: secret ? "AUTH" : String(line.prefix(while: { $0 != ":" && $0 != " " })), final: final)
         }
 
         @discardableResult
         mutating func expect(_ codes: Int..., to what: String) async throws -> Reply {
-            try await expect(codes, to: what)
+            try await expect(codes, to: what, final: false)
         }
 
+        /// `final`: a 5xx answer means this message will never be taken.
         @discardableResult
-        mutating func expect(_ codes: [Int], to what: String) async throws -> Reply {
+        mutating func expect(_ codes: [Int], to what: String, final: Bool) async throws -> Reply {
             let reply = try await read()
             guard codes.contains(reply.code) else {
                 throw SMTPFailure(
-                    description: "The mail server answered \(what) with \(reply.code) \(reply.text.prefix(300))", permanent: (500...599).contains(reply.code))
+                    description: "The mail server answered \(what) with \(reply.code) \(reply.text.prefix(300))",
+                    permanent: final && (500...599).contains(reply.code))
             }
             return reply
         }
@@ -153,8 +176,9 @@ enum SMTPClient {
             var lines: [String] = []
             while lines.count < SMTPClient.maxReplyLines {
                 guard let line = try await replies.next() else {
-                    throw SMTPFailure(description: "The mail server closed the connection.", permanent: false)
+                    throw SMTPFailure(description: "The mail server closed the connection.", permanent: false, serverAway: true)
                 }
+                consumed += 1
                 let bytes = Array(line.utf8)
                 guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)), (200...599).contains(code) else {
                     throw SMTPFailure(description: "The mail server sent something that is not SMTP: \(line.prefix(100))", permanent: false)
@@ -179,12 +203,19 @@ enum SMTPClient {
 
     /// Splits the server's bytes into lines (CRLF, or a bare LF from a lax server), refusing any
     /// line longer than `limit` so a hostile server cannot grow the buffer without end.
+    /// What the decoder has done, read by the session (on another thread) after STARTTLS.
+    final class LineCount: Sendable {
+        let box = NIOLockedValueBox((lines: 0, buffered: 0))
+    }
+
     struct LineDecoder: ByteToMessageDecoder {
         typealias InboundOut = String
         let limit: Int
+        let count: LineCount
 
         mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
             guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
+                count.box.withLockedValue { $0.buffered = buffer.readableBytes }
                 if buffer.readableBytes > limit {
                     throw SMTPFailure(description: "The mail server sent a line longer than \(limit) bytes.", permanent: false)
                 }
@@ -196,15 +227,12 @@ enum SMTPClient {
             }
             buffer.moveReaderIndex(forwardBy: 1)
             if line.hasSuffix("\r") { line.removeLast() }
+            count.box.withLockedValue {
+                $0.lines += 1
+                $0.buffered = buffer.readableBytes
+            }
             context.fireChannelRead(wrapInboundOut(line))
             return .continue
         }
-    }
-}
-
-extension SMTPSettings {
-    /// The name the certificate is checked against; nil for an IP address, which SNI cannot carry.
-    var serverHostname: String? {
-        host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host
     }
 }

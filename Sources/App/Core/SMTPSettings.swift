@@ -1,10 +1,11 @@
 import Foundation
+import NIOCore
 
 /// Where e-mail goes: the parsed `FIELDHOUSE_SMTP_URL`.
 ///
-/// - `smtp://user:pass@host:587` talks plain SMTP and upgrades with STARTTLS whenever the server
-///   offers it. A password is never sent over an unencrypted connection, except to a server on this
-///   machine (a local relay).
+/// - `smtp://user:pass@host:587` talks plain SMTP and upgrades with STARTTLS. A server that does
+///   not offer it gets nothing (the messages hold password-reset links), except a server on this
+///   machine or one named with `?starttls=optional` (a relay on a trusted network).
 /// - `smtps://user:pass@host:465` speaks TLS from the first byte.
 ///
 /// User and password are percent-decoded, so a password with `@` or `:` is written `%40`, `%3A`.
@@ -18,12 +19,16 @@ struct SMTPSettings: Sendable, Equatable {
     var security: Security
     var username: String?
     var password: String?
+    /// `?starttls=optional`: a plain connection is accepted when the server offers no STARTTLS.
+    var startTLSOptional = false
 
     /// nil for anything that is not a usable smtp:// or smtps:// URL.
     static func parse(_ raw: String) -> SMTPSettings? {
         guard let parts = URLComponents(string: raw), let scheme = parts.scheme?.lowercased(),
             let host = parts.host, !host.isEmpty, parts.path.isEmpty || parts.path == "/"
         else { return nil }
+        let query = parts.queryItems ?? []
+        guard query.allSatisfy({ $0.name == "starttls" && $0.value == "optional" }) else { return nil }
         let security: Security
         switch scheme {
         case "smtp": security = .startTLS
@@ -38,13 +43,29 @@ struct SMTPSettings: Sendable, Equatable {
         guard (username == nil) == (password == nil) else { return nil }
         // IPv6 literals arrive in brackets.
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return SMTPSettings(host: bare, port: port, security: security, username: username, password: password)
+        return SMTPSettings(
+            host: bare, port: port, security: security, username: username, password: password, startTLSOptional: !query.isEmpty)
     }
 
-    /// A server on this machine: the one place a password may travel without TLS.
+    /// The host as an IP address, when it is one.
+    private var ipAddress: SocketAddress? { try? SocketAddress(ipAddress: host, port: port) }
+
+    /// A server on this machine, the one place mail may travel without TLS unasked. By address,
+    /// not by name: "127.mail.example.org" is not this machine.
     var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" { return true }
+        switch ipAddress {
+        case .v4(let address): return UInt32(bigEndian: address.address.sin_addr.s_addr) >> 24 == 127
+        case .v6: return host == "::1"
+        default: return false
+        }
     }
+
+    /// Whether a server without STARTTLS must be refused.
+    var requiresTLS: Bool { security == .startTLS && !startTLSOptional && !isLoopback }
+
+    /// The name the certificate is checked against; nil for an IP address, which SNI cannot carry.
+    var serverHostname: String? { ipAddress == nil ? host : nil }
 
     /// For the start-up line: never the password.
     var summary: String {

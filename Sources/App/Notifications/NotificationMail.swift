@@ -40,7 +40,7 @@ enum NotificationMail {
             paragraphs: message.body.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty },
             link: message.link.map { config.absolute(SiteURL.stored($0)) },
             linkLabel: message.linkLabel,
-            reason: topic.map { "You get this e-mail because e-mails about “\($0.label)” are on for your Fieldhouse account \(user.username)." }
+            reason: topic.map { "You get this e-mail because e-mails about “\($0.label)” are on for the Fieldhouse account \(user.username)." }
                 ?? "This e-mail is about your Fieldhouse account \(user.username) itself, so it cannot be turned off.",
             unsubscribe: unsubscribe,
             settings: config.absolute(.notificationSettings)

@@ -5,7 +5,7 @@ import Foundation
 /// both go with their account (ON DELETE CASCADE).
 extension Notifications {
     static var archiveEntries: [ArchiveEntry] {
-        [ArchiveEntry(path: "notifications.json", holds: "your notifications, and the topics you turned off")]
+        [ArchiveEntry(path: "notifications.json", holds: "your notifications, the topics you turned off, and those you get by e-mail")]
     }
 
     static func exportAccount(_ archive: AccountArchive) async throws {
@@ -16,14 +16,17 @@ extension Notifications {
                 let at: String
             }
             let topicsOff: [String]
+            let byEmail: [String]
             let notifications: [Item]
         }
-        let off = try await NotificationSetting.query(on: archive.db).filter(\.$user.$id == archive.userID).filter(\.$inApp == false).all()
+        let settings = try await NotificationSetting.query(on: archive.db).filter(\.$user.$id == archive.userID).all()
+        let off = settings.filter { !$0.inApp }
+        let byEmail = NotificationTopic.allCases.filter { topic in settings.first { $0.topic == topic }?.email ?? topic.emailByDefault }
         let items = try await Notification.query(on: archive.db).filter(\.$recipient.$id == archive.userID).sort(\.$createdAt).all()
         try archive.add(
             "notifications.json",
             json: Export(
-                topicsOff: off.map(\.topic.rawValue).sorted(),
+                topicsOff: off.map(\.topic.rawValue).sorted(), byEmail: byEmail.map(\.rawValue).sorted(),
                 notifications: items.map { .init(text: $0.text, link: $0.link, read: $0.read, at: AccountArchive.time($0.createdAt)) }))
     }
 }
