@@ -140,6 +140,7 @@ enum Migrations {
         app.migrations.add(AddEmailConfirmedToUsers())
         app.migrations.add(CreatePasswordReset())
         app.migrations.add(AddEmailChoiceToNotificationSettings())
+        app.migrations.add(CreateKudos())
     }
 }
 

@@ -37,7 +37,7 @@ import Vapor
         }
         for route in [
             "GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
-            "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /workouts/:id", "GET /workouts/:id/edit",
+            "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /workouts/:id", "GET /workouts/:id/edit", "GET /workouts/:id/kudos",
             "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
             "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username",
             "GET /coach/athletes/:username/zones", "GET /settings/export/download",
@@ -60,7 +60,7 @@ import Vapor
     /// adding a route to the app without adding it here (or to `access`) fails the test.
     static let signedInRoutes: Set<String> = [
         "GET /admin/jobs", "POST /admin/jobs/:id/retry", "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach",
-        "GET /coach/week", "GET /friends",
+        "GET /coach/week", "GET /feed", "GET /friends",
         "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/compare", "GET /learn/:slug/edit",
         "GET /learn/:slug/revisions", "GET /learn/new",
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",
@@ -91,7 +91,7 @@ import Vapor
         "POST /teams/:slug/members/:username/role", "POST /teams/:slug/requests/:id/approve", "POST /teams/:slug/requests/:id/decline",
         "POST /teams/new", "POST /u/:username/follow", "POST /u/:username/unfollow", "POST /workouts/:id/comments",
         "POST /workouts/:id/comments/:comment/delete", "POST /workouts/:id/comments/:comment/edit", "POST /workouts/:id/delete",
-        "POST /workouts/:id/edit", "POST /workouts/import", "POST /workouts/new",
+        "POST /workouts/:id/edit", "POST /workouts/:id/kudos", "POST /workouts/import", "POST /workouts/new",
     ]
 
     /// The personas and the private objects they stand around.
@@ -230,6 +230,7 @@ import Vapor
             ("GET /workouts/:id", world.workout + ".gpx", workout),
             ("GET /workouts/:id", world.workout + ".csv", workout),
             ("GET /workouts/:id/edit", world.workout + "/edit", ana),
+            ("GET /workouts/:id/kudos", world.workout + "/kudos", workout),
             ("GET /leagues/:slug", world.league, team),
             ("GET /challenges/:id", world.challenge, challenge),
             ("GET /photos/:id", world.photo, challenge),

@@ -53,6 +53,10 @@ protocol Feature: Sendable {
     /// Events the feature adds to a person's own calendar feed (not a team's), in their time zone
     /// and units: reminders, sessions a coach planned.
     static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, now: Date, on db: any Database) async throws -> [ICalendar.Event]
+
+    /// The feature's entries in a person's feed that the viewer may open, newest first, older than
+    /// `before`: at most `limit` of them (see `Feed`).
+    static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem]
 }
 
 extension Feature {
@@ -70,6 +74,7 @@ extension Feature {
     static func calendarEvents(for ownerID: UUID, timeZone: String, format: Format, now: Date, on db: any Database) async throws -> [ICalendar.Event] {
         []
     }
+    static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] { [] }
 }
 
 /// A number in the header (unread notifications, replies to judge), read as `layout.counts.<name>`.

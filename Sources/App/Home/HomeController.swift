@@ -16,6 +16,11 @@ struct HomeController: RouteCollection {
     struct DashboardPage: Encodable {
         let layout: Layout
         let firstName: String
+        /// The newest few entries of the person's feed, first on the page.
+        let feed: [FeedItem]
+        let feedURL: String
+        /// This page, for the kudos buttons to come back to.
+        let here: String
         let profileIncomplete: Bool
         let followRequests: Int
         let friends: Int
@@ -78,6 +83,9 @@ struct HomeController: RouteCollection {
         let page = DashboardPage(
             layout: req.layout(title: "Home", section: .home),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
+            feed: try await FeedKudos.annotate(
+                Feed.load(for: FeedViewer(id: userID, format: format), before: nil, limit: 5, on: req.db).items, viewer: userID, on: req.db),
+            feedURL: SiteURL.newsFeed.path, here: SiteURL.home.path,
             profileIncomplete: user.heightCm == nil || user.weightKg == nil,
             followRequests: incoming.filter { $0.status == .pending }.count,
             friends: followers.filter { iFollow.contains($0.follower) }.count,

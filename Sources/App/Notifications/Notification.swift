@@ -36,6 +36,7 @@ final class Notification: Model, @unchecked Sendable {
         case goalReached = "goal_reached", workoutReminder = "workout_reminder"
         case coachRequest = "coach_request", coachAccepted = "coach_accepted", sessionPlanned = "session_planned", workoutComment = "workout_comment",
             zonesChanged = "zones_changed"
+        case kudos
     }
 
     /// Records one notification per recipient. `actor` is whoever the text names (nil for news that

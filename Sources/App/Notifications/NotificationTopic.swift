@@ -1,7 +1,8 @@
 /// What a person chooses to hear about: each kind of notification belongs to one topic, and the
 /// notification settings have one switch per topic.
 enum NotificationTopic: String, CaseIterable, Codable, Sendable {
-    case teams, games, gamesNearby = "games_nearby", gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching
+    case teams, games, gamesNearby = "games_nearby", gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching,
+        kudos
 
     var label: String {
         switch self {
@@ -13,12 +14,13 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .goals: "Goals"
         case .workoutReminders: "Workout reminders"
         case .coaching: "Coaching"
+        case .kudos: "Kudos"
         }
     }
 
     /// Whether e-mail is on for a person who never chose: everything a person asked for or takes
-    /// part in, but not the daily news of games nearby.
-    var emailByDefault: Bool { self != .gamesNearby }
+    /// part in, but not the daily news of games nearby nor every kudos.
+    var emailByDefault: Bool { self != .gamesNearby && self != .kudos }
 
     var hint: String {
         switch self {
@@ -31,6 +33,7 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .goals: "A goal reached"
         case .workoutReminders: "The reminders you set, at their time"
         case .coaching: "Coaching requests, planned sessions, comments on workouts, new zones"
+        case .kudos: "Kudos on your workouts, gathered into one note per workout until you read it"
         }
     }
 }
@@ -49,6 +52,7 @@ extension Notification.Kind {
         case .goalReached: .goals
         case .workoutReminder: .workoutReminders
         case .coachRequest, .coachAccepted, .sessionPlanned, .workoutComment, .zonesChanged: .coaching
+        case .kudos: .kudos
         }
     }
 }

@@ -1,0 +1,116 @@
+import Fluent
+import SQLKit
+import Vapor
+
+/// Kudos on a workout: given (or taken back) by anyone who may see it but its owner, and the list of
+/// who gave them. The owner hears once per workout until they read it: later kudos update that
+/// note ("Kai and 3 others gave kudos to Harbour loop") instead of adding more.
+struct KudosController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post("workouts", ":id", "kudos", use: toggle)
+        routes.get("workouts", ":id", "kudos", use: list)
+    }
+
+    struct ToggleForm: Content {
+        /// The page the button was on, to come back to.
+        var next: String?
+    }
+
+    func toggle(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await WorkoutAccess.load(req, id: req.parameters.get("id") ?? "")
+        let workout = access.workout
+        let form = try req.content.decode(ToggleForm.self)
+        let workoutPath = SiteURL.workout(try workout.requireID()).path
+        let back = SiteURL.safeNext(form.next ?? workoutPath)
+        let userID = try user.requireID(), workoutID = try workout.requireID()
+        guard workout.$user.id != userID else {
+            throw Abort(.unprocessableEntity, reason: "Kudos are for other people's workouts.")
+        }
+        try await req.db.transaction { db in
+            if let given = try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).filter(\.$giver.$id == userID).first() {
+                try await given.delete(on: db)
+                return
+            }
+            do {
+                try await Kudos(workout: workoutID, giver: userID).create(on: db)
+            } catch let error as any DatabaseError where error.isConstraintFailure {
+                return // a second tab gave them a moment ago
+            }
+            try await Self.tellOwner(of: workout, giver: user, on: db)
+        }
+        return req.redirect(to: back)
+    }
+
+    /// One unread note per workout, rewritten as kudos come in.
+    static func tellOwner(of workout: Workout, giver: User, on db: any Database) async throws {
+        let workoutID = try workout.requireID()
+        let count = try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).count()
+        let others = count - 1
+        let text =
+            others <= 0
+            ? "\(giver.displayName) gave kudos to \(workout.name)"
+            : "\(giver.displayName) and \(others) \(others == 1 ? "other" : "others") gave kudos to \(workout.name)"
+        let link = SiteURL.workoutKudos(workoutID).path
+        if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == workout.$user.id)
+            .filter(\.$kind == Notification.Kind.kudos.rawValue).filter(\.$link == link).filter(\.$read == false).first()
+        {
+            unread.text = text
+            unread.$actor.id = try giver.requireID()
+            try await unread.update(on: db)
+        } else {
+            try await Notification.send(to: [workout.$user.id], from: giver.requireID(), kind: .kudos, text: text, link: link, on: db)
+        }
+    }
+
+    struct ListPage: Encodable {
+        let layout: Layout
+        let workoutName: String
+        let workoutURL: String
+        let people: [PersonCard]
+        /// Givers the viewer may not know of: counted, not named.
+        let unnamed: Int
+    }
+
+    func list(req: Request) async throws -> View {
+        let access = try await WorkoutAccess.load(req, id: req.parameters.get("id") ?? "")
+        let workoutID = try access.workout.requireID()
+        let givers = try await Kudos.query(on: req.db).filter(\.$workout.$id == workoutID).sort(\.$createdAt, .descending).with(\.$giver).all()
+            .map(\.giver)
+        let cards = try await PersonCard.list(givers, viewer: req.currentUser, today: req.clock.today, on: req.db)
+        return try await req.view.render(
+            "community/kudos",
+            ListPage(
+                layout: req.layout(title: "Kudos for \(access.workout.name)"), workoutName: access.workout.name,
+                workoutURL: SiteURL.workout(workoutID).path, people: cards, unnamed: givers.count - cards.count))
+    }
+}
+
+/// What the feed shows about kudos on its workouts: how many, and whether the viewer gave some.
+enum FeedKudos {
+    static func annotate(_ items: [FeedItem], viewer: UUID, on db: any Database) async throws -> [FeedItem] {
+        let ids = items.compactMap { $0.kind == "workout" ? UUID(uuidString: String($0.key.dropFirst("workout:".count))) : nil }
+        guard !ids.isEmpty else { return items }
+        struct Row: Decodable {
+            let workout_id: UUID
+            let total: Int
+            let mine: Int
+        }
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
+            SELECT workout_id, COUNT(*) AS total, SUM(CASE WHEN giver_id = \(bind: viewer) THEN 1 ELSE 0 END) AS mine
+            FROM kudos WHERE workout_id IN (\(binds: ids)) GROUP BY workout_id
+            """
+        ).all(decoding: Row.self)
+        let byID = Dictionary(rows.map { ($0.workout_id, $0) }, uniquingKeysWith: { first, _ in first })
+        return items.map { item in
+            guard item.kind == "workout", let id = UUID(uuidString: String(item.key.dropFirst("workout:".count))) else { return item }
+            var item = item
+            item.kudos = byID[id]?.total ?? 0
+            item.gaveKudos = (byID[id]?.mine ?? 0) > 0
+            item.kudosAction = SiteURL.workoutKudos(id).path
+            item.canGiveKudos = item.actorURL != nil && !item.isViewers
+            return item
+        }
+    }
+}

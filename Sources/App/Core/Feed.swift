@@ -1,0 +1,96 @@
+import Fluent
+import Foundation
+
+/// One entry of a person's feed (`/feed`, the top of the home page): something they, a person they
+/// follow or a team of theirs did. Features contribute entries through `Feature.feedItems`, each
+/// deciding with its own rules what the viewer may open; nothing else filters them afterwards.
+struct FeedItem: Encodable, Sendable {
+    /// When it happened, in milliseconds: the feed's order, newest first.
+    let at: Int64
+    /// "workout:<id>": unique across features; breaks ties in the order and in the cursor.
+    let key: String
+    /// "workout", "member", "result": the template's choice of icon and words.
+    let kind: String
+    let actorName: String
+    /// The actor's profile, when it is a person's doing.
+    let actorURL: String?
+    /// "ran 8.20 km", "joined Riverside Futsal": read after the actor's name.
+    let text: String
+    /// The name of the thing, linked: the workout's name, the game.
+    let title: String
+    let url: String
+    /// "42:10 · 5:09 /km".
+    let detail: String?
+    /// Set by `Feed.load` in the viewer's zone.
+    var when = ""
+    /// The viewer's own doing.
+    var isViewers = false
+    /// Kudos, for entries that take them (set by Community's `FeedKudos`).
+    var kudos = 0
+    var gaveKudos = false
+    var kudosAction: String? = nil
+    var canGiveKudos = false
+}
+
+/// Whose feed it is.
+struct FeedViewer: Sendable {
+    let id: UUID
+    let format: Format
+}
+
+/// Where a page of the feed ends: the last entry shown. The next page starts strictly after it.
+struct FeedCursor: Sendable, Equatable {
+    let at: Int64
+    let key: String
+
+    /// "<ms>~<key>", for the `before` query parameter.
+    var text: String { "\(at)~\(key)" }
+
+    init(at: Int64, key: String) {
+        self.at = at
+        self.key = key
+    }
+
+    /// nil for anything that is not a cursor this site made.
+    init?(text: String?) {
+        guard let text, text.utf8.count <= 200, let tilde = text.firstIndex(of: "~"), let at = Int64(text[..<tilde]) else { return nil }
+        self.at = at
+        self.key = String(text[text.index(after: tilde)...])
+    }
+
+    /// Whether `item` comes after this cursor in the feed's order (is older).
+    func precedes(_ item: FeedItem) -> Bool {
+        item.at < at || (item.at == at && item.key < key)
+    }
+
+    /// The newest moment a contributor must look at, in milliseconds (inclusive).
+    var maxAt: Int64 { at }
+}
+
+enum Feed {
+    static let pageSize = 20
+    static let tieSlack = 5
+
+    /// A page of the viewer's feed, newest first, and the cursor of the next page if there is one.
+    static func load(for viewer: FeedViewer, before: FeedCursor?, limit: Int = pageSize, on db: any Database) async throws -> (
+        items: [FeedItem], next: FeedCursor?
+    ) {
+        var all: [FeedItem] = []
+        for feature in Features.all {
+            // One more than a page tells that a next page exists; a few more cover entries stored at
+            // the cursor's very millisecond that a contributor could not tell from the cursor itself.
+            all += try await feature.feedItems(for: viewer, before: before, limit: limit + 1 + tieSlack, on: db)
+        }
+        let ordered = all.filter { before?.precedes($0) ?? true }.sorted { ($0.at, $0.key) > ($1.at, $1.key) }
+        var page = Array(ordered.prefix(limit))
+        for index in page.indices { page[index].when = viewer.format.shortWhen(Date(timeIntervalSince1970: Double(page[index].at) / 1000)) }
+        let next = ordered.count > limit ? page.last.map { FeedCursor(at: $0.at, key: $0.key) } : nil
+        return (page, next)
+    }
+
+    /// Milliseconds since 1970 for a stored date, rounded down: dates lose their last bits on a
+    /// SQLite round trip, so the feed compares milliseconds, never dates.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded(.down)) ?? 0
+    }
+}

@@ -1,0 +1,177 @@
+@testable import App
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+/// The feed: what the viewer, the people they follow and their teams did, and nothing they could
+/// not open.
+@Suite("Feed")
+struct FeedTests {
+    /// Ana follows Ben; Carl follows nobody; Dan asked to follow Eve, who has not answered. Each
+    /// sees exactly what they may open: public and followers-only workouts of the people they
+    /// follow, never a private one; their teams' new members and results, not another team's.
+    @Test func theFeedShowsOnlyWhatTheViewerMayOpen() async throws {
+        try await withApp { app in
+            let ana = app.browser(), ben = app.browser(), carl = app.browser(), dan = app.browser(), eve = app.browser(), gus = app.browser()
+            try await ana.signUp("ana")
+            try await ben.signUp("ben")
+            try await carl.signUp("carl")
+            try await dan.signUp("dan")
+            try await gus.signUp("gus")
+            try await eve.signUp("eve", birthDate: app.clock.today.adding(days: -14 * 366).description)
+            let gusUser = try #require(try await User.query(on: app.db).filter(\.$username == "gus").first())
+            gusUser.visibility = .followers
+            try await gusUser.save(on: app.db)
+            #expect(try await ana.post("/u/ben/follow", [], csrfFrom: "/u/ben").status == .seeOther)
+            #expect(try await dan.post("/u/eve/follow", [], csrfFrom: "/people").status == .notFound, "strangers cannot find a child")
+            #expect(try await dan.post("/u/gus/follow", [], csrfFrom: "/people").status == .seeOther)
+            #expect(try await Follow.query(on: app.db).filter(\.$status == .pending).count() == 1, "Gus has not answered Dan")
+
+            func workout(_ browser: Browser, _ name: String, _ visibility: String, daysAgo: Int) async throws {
+                let day = app.clock.today.adding(days: -daysAgo).description
+                let made = try await browser.post(
+                    "/workouts/new",
+                    [("sport", "running"), ("day", day), ("time", "07:00"), ("minutes", "40"), ("distance", "8.2"), ("visibility", visibility)],
+                    csrfFrom: "/workouts/new")
+                #expect(made.status == .seeOther, "\(name): \(made.body.prefix(200))")
+                try await rename(made.location, to: name, app)
+            }
+            try await workout(ben, "Harbour loop", "public", daysAgo: 3)
+            try await workout(ben, "Tempo with the club", "followers", daysAgo: 2)
+            try await workout(ben, "Secret ride <script>", "private", daysAgo: 1)
+            try await workout(eve, "Eve's park run", "followers", daysAgo: 1)
+            try await workout(gus, "Gus's hill repeats", "followers", daysAgo: 1)
+            try await workout(ana, "My own swim", "private", daysAgo: 0)
+
+            let anas = try await ana.get("/feed")
+            #expect(anas.status == .ok)
+            #expect(anas.contains("Harbour loop"))
+            #expect(anas.contains("Tempo with the club"))
+            #expect(anas.contains("My own swim"), "one's own workouts, private ones too")
+            #expect(!anas.contains("Secret ride"))
+            #expect(!anas.contains("park run"))
+            #expect(anas.contains("8.20 km"))
+            // Newest first.
+            let order = ["My own swim", "Tempo with the club", "Harbour loop"].compactMap { anas.body.range(of: $0)?.lowerBound }
+            #expect(order.count == 3 && order == order.sorted())
+
+            for (name, browser) in [("carl", carl), ("dan", dan)] {
+                let page = try await browser.get("/feed")
+                for hidden in ["Harbour loop", "Tempo", "Secret ride", "park run", "hill repeats", "My own swim"] {
+                    #expect(!page.contains(hidden), "\(name) sees \(hidden)")
+                }
+                #expect(page.contains("Nothing here yet"))
+            }
+            #expect(try await ana.get("/").contains("Tempo with the club"), "the home page starts with the feed")
+            #expect(!(try await carl.get("/").contains("Harbour loop")))
+
+            // Teams: a private team's new member and result reach its members only.
+            let slug = try await ana.createTeam("Hidden Futsal", privacy: "private")
+            let team = try #require(try await Team.query(on: app.db).filter(\.$slug == slug).first())
+            let benID = try #require(try await User.query(on: app.db).filter(\.$username == "ben").first()?.id)
+            try await Membership(teamID: team.requireID(), userID: benID, role: .player).create(on: app.db)
+            let url = try await ana.createTeamGame(team: slug, opponent: "Old Town")
+            let game = try #require(try await Game.query(on: app.db).first())
+            game.startsAt = app.clock.now.addingTimeInterval(-7200)
+            try await game.update(on: app.db)
+            #expect(try await ana.post("\(url)/result", [("home_score", "4"), ("away_score", "2")], csrfFrom: url).status == .seeOther)
+            let after = try await ana.get("/feed")
+            #expect(after.contains("Ben</a> joined <a href=\"/teams/\(slug)\">Hidden Futsal</a>"))
+            #expect(after.contains("Hidden Futsal 4–2 Old Town"))
+            #expect(try await ben.get("/feed").contains("Hidden Futsal 4–2 Old Town"))
+            let carls = try await carl.get("/feed")
+            #expect(!carls.contains("Hidden Futsal"))
+            #expect(try await app.browser().get("/feed").location?.hasPrefix("/login") == true)
+        }
+    }
+
+    /// Kudos from the feed: one per person, taken back with the same button, never for one's own
+    /// workout or one the giver may not see; the owner gets one note per workout that counts them.
+    @Test func kudosAreGivenOnceAndGatheredIntoOneNote() async throws {
+        try await withApp { app in
+            let ana = app.browser(), ben = app.browser(), cara = app.browser(), carl = app.browser()
+            for (browser, name) in [(ana, "ana"), (ben, "ben"), (cara, "cara"), (carl, "carl")] { try await browser.signUp(name) }
+            for browser in [ana, cara] { #expect(try await browser.post("/u/ben/follow", [], csrfFrom: "/u/ben").status == .seeOther) }
+            let made = try await ben.post(
+                "/workouts/new",
+                [
+                    ("sport", "running"), ("day", app.clock.today.description), ("time", "07:00"), ("minutes", "40"), ("name", "Harbour loop"),
+                    ("visibility", "followers"),
+                ],
+                csrfFrom: "/workouts/new")
+            let workout = try #require(made.location)
+            try await rename(workout, to: "Harbour loop", app)
+            let feed = try await ana.get("/feed")
+            #expect(feed.contains(#"<form method="post" action="\#(workout)/kudos">"#))
+            #expect(feed.contains(#"aria-pressed="false">Give kudos</button>"#))
+
+            #expect(try await ana.post(workout + "/kudos", [("next", "/feed")], csrfFrom: "/feed").location == "/feed")
+            #expect(try await ana.get("/feed").contains(#"aria-pressed="true">Kudos given</button>"#))
+            #expect(try await ana.get("/feed").contains(#"<a href="\#(workout)/kudos">1 kudos</a>"#))
+            #expect(try await ben.get("/notifications").contains("Ana gave kudos to Harbour loop"))
+            #expect(try await cara.post(workout + "/kudos", [("next", "//evil.example")], csrfFrom: "/feed").location == "/")
+            let notes = try await ben.get("/notifications")
+            #expect(notes.contains("Cara and 1 other gave kudos to Harbour loop"))
+            #expect(!notes.contains("Ana gave kudos"), "one note, rewritten")
+            #expect(try await Notification.query(on: app.db).filter(\.$kind == "kudos").count() == 1)
+
+            // The list names them to those who may see them.
+            let list = try await ben.get(workout + "/kudos")
+            #expect(list.contains("<strong>Ana</strong>") && list.contains("<strong>Cara</strong>"))
+
+            // Taken back: the count drops.
+            #expect(try await ana.post(workout + "/kudos", [("next", "/feed")], csrfFrom: "/feed").status == .seeOther)
+            #expect(try await rowCount("kudos", app.db) == 1)
+            #expect(try await ben.post(workout + "/kudos", [], csrfFrom: "/feed").status == .unprocessableEntity, "not for one's own")
+            #expect(try await carl.post(workout + "/kudos", [], csrfFrom: "/feed").status == .notFound, "Carl does not follow Ben")
+            #expect(try await carl.get(workout + "/kudos").status == .notFound)
+            #expect(try await rowCount("kudos", app.db) == 1)
+        }
+    }
+
+    /// 45 workouts, some at the same moment: three pages of 20, 20 and 5, each entry once, newest
+    /// first; a made-up cursor is a 400, not a crash.
+    @Test func theFeedPagesWithoutLosingOrRepeating() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let anaID = try #require(try await User.query(on: app.db).first()?.id)
+            let base = Int64(app.clock.now.timeIntervalSince1970 * 1000) - 86_400_000
+            for n in 0..<45 {
+                // Every third pair shares its start: ties are ordered by id, and nothing is lost.
+                let start = base - Int64(n / 2) * 600_000
+                let workout = Workout(
+                    user: anaID, sport: .running, name: "Run \(n)", start: start, end: start + 1_800_000, source: "manual", visibility: .private)
+                workout.duration = 1800
+                workout.moving = 1800
+                try await workout.create(on: app.db)
+            }
+            var seen: [String] = []
+            var path = "/feed"
+            for expected in [20, 20, 5] {
+                let page = try await ana.get(path)
+                #expect(page.status == .ok)
+                let names = page.body.matches(of: /(Run \d+)<\/a>/).map { String($0.output.1) }
+                #expect(names.count == expected)
+                seen += names
+                guard let next = page.firstMatch(#"href="([^"]+)" rel="next""#) else { break }
+                path = next.replacingOccurrences(of: "&amp;", with: "&")
+            }
+            #expect(seen.count == 45)
+            #expect(Set(seen).count == 45)
+            #expect(seen.first == "Run 0" || seen.first == "Run 1")
+            #expect(try await ana.get("/feed?before=nonsense").status == .badRequest)
+            #expect(try await ana.get("/feed?before=99999999999999999999~x").status == .badRequest)
+            #expect(try await ana.get("/feed?before=0~x").contains("That's everything"))
+        }
+    }
+}
+
+/// Workouts typed in get a name from their sport and time; tests name theirs.
+private func rename(_ location: String?, to name: String, _ app: TestApp) async throws {
+    let id = try #require(location.flatMap { UUID(uuidString: String($0.dropFirst("/workouts/".count))) })
+    let workout = try #require(try await Workout.find(id, on: app.db))
+    workout.name = name
+    try await workout.save(on: app.db)
+}
