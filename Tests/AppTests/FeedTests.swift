@@ -83,6 +83,18 @@ struct FeedTests {
             let carls = try await carl.get("/feed")
             #expect(!carls.contains("Hidden Futsal"))
             #expect(try await app.browser().get("/feed").location?.hasPrefix("/login") == true)
+
+            // A child joining a public team shows to its members by name only, as on the roster.
+            let open = try await carl.createTeam("Open Futsal", privacy: "public")
+            let openTeam = try #require(try await Team.query(on: app.db).filter(\.$slug == open).first())
+            let eveID = try #require(try await User.query(on: app.db).filter(\.$username == "eve").first()?.id)
+            let danID = try #require(try await User.query(on: app.db).filter(\.$username == "dan").first()?.id)
+            try await Membership(teamID: openTeam.requireID(), userID: danID, role: .player).create(on: app.db)
+            try await Membership(teamID: openTeam.requireID(), userID: eveID, role: .player).create(on: app.db)
+            let dansFeed = try await dan.get("/feed")
+            #expect(dansFeed.contains("Eve joined <a href=\"/teams/\(open)\">Open Futsal</a>"), "a fellow player of a public team")
+            #expect(!dansFeed.contains("/u/eve"))
+            #expect(try await carl.get("/feed").contains("<a href=\"/u/eve\">Eve</a> joined"), "the team's owner sees the profile, as on the roster")
         }
     }
 
@@ -104,10 +116,10 @@ struct FeedTests {
             try await rename(workout, to: "Harbour loop", app)
             let feed = try await ana.get("/feed")
             #expect(feed.contains(#"<form method="post" action="\#(workout)/kudos">"#))
-            #expect(feed.contains(#"aria-pressed="false">Give kudos</button>"#))
+            #expect(feed.contains(#"<button type="submit" class="button button-small">Give kudos</button>"#))
 
             #expect(try await ana.post(workout + "/kudos", [("next", "/feed")], csrfFrom: "/feed").location == "/feed")
-            #expect(try await ana.get("/feed").contains(#"aria-pressed="true">Kudos given</button>"#))
+            #expect(try await ana.get("/feed").contains(#"<span class="kudos-given">You gave kudos</span>"#))
             #expect(try await ana.get("/feed").contains(#"<a href="\#(workout)/kudos">1 kudos</a>"#))
             #expect(try await ben.get("/notifications").contains("Ana gave kudos to Harbour loop"))
             #expect(try await cara.post(workout + "/kudos", [("next", "//evil.example")], csrfFrom: "/feed").location == "/")
@@ -120,13 +132,38 @@ struct FeedTests {
             let list = try await ben.get(workout + "/kudos")
             #expect(list.contains("<strong>Ana</strong>") && list.contains("<strong>Cara</strong>"))
 
-            // Taken back: the count drops.
+            // Pressed again (another tab): still one each, and no more notes.
             #expect(try await ana.post(workout + "/kudos", [("next", "/feed")], csrfFrom: "/feed").status == .seeOther)
-            #expect(try await rowCount("kudos", app.db) == 1)
+            #expect(try await rowCount("kudos", app.db) == 2)
+            #expect(try await Notification.query(on: app.db).filter(\.$kind == "kudos").count() == 1)
             #expect(try await ben.post(workout + "/kudos", [], csrfFrom: "/feed").status == .unprocessableEntity, "not for one's own")
             #expect(try await carl.post(workout + "/kudos", [], csrfFrom: "/feed").status == .notFound, "Carl does not follow Ben")
             #expect(try await carl.get(workout + "/kudos").status == .notFound)
-            #expect(try await rowCount("kudos", app.db) == 1)
+            #expect(try await rowCount("kudos", app.db) == 2)
+
+            // A child hears nothing from a stranger; a child's kudos to a stranger do not name them.
+            let kid = app.browser(), stranger = app.browser()
+            try await kid.signUp("kid", birthDate: app.clock.today.adding(days: -13 * 366).description)
+            try await stranger.signUp("stranger")
+            let kidsRun = try await kid.post(
+                "/workouts/new",
+                [("sport", "running"), ("day", app.clock.today.adding(days: -1).description), ("time", "16:00"), ("minutes", "20"), ("visibility", "public")],
+                csrfFrom: "/workouts/new")
+            let kidsPath = try #require(kidsRun.location)
+            try await rename(kidsPath, to: "After school jog", app)
+            #expect(try await stranger.post(kidsPath + "/kudos", [], csrfFrom: "/feed").status == .seeOther)
+            #expect(!(try await kid.get("/notifications").contains("kudos")))
+            let strangersRun = try await stranger.post(
+                "/workouts/new",
+                [("sport", "running"), ("day", app.clock.today.adding(days: -1).description), ("time", "18:00"), ("minutes", "30"), ("visibility", "public")],
+                csrfFrom: "/workouts/new")
+            let strangersPath = try #require(strangersRun.location)
+            try await rename(strangersPath, to: "Evening run", app)
+            #expect(try await kid.post(strangersPath + "/kudos", [], csrfFrom: "/feed").status == .seeOther)
+            let told = try await stranger.get("/notifications")
+            #expect(told.contains("Someone gave kudos to Evening run"))
+            #expect(!told.contains("Kid"))
+            #expect(!(try await stranger.get(strangersPath + "/kudos").contains("Kid")))
         }
     }
 
@@ -163,7 +200,12 @@ struct FeedTests {
             #expect(seen.first == "Run 0" || seen.first == "Run 1")
             #expect(try await ana.get("/feed?before=nonsense").status == .badRequest)
             #expect(try await ana.get("/feed?before=99999999999999999999~x").status == .badRequest)
-            #expect(try await ana.get("/feed?before=0~x").contains("That's everything"))
+            for hostile in ["9223372036854775807~x", "-9223372036854775808~x", "10000000000000000~workout:\(SiteURL.id(anaID))", "5~workout:'; DROP TABLE x"] {
+                #expect(
+                    try await ana.get("/feed?before=" + hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!).status == .badRequest,
+                    "\(hostile)")
+            }
+            #expect(try await ana.get("/feed?before=0~workout:\(SiteURL.id(anaID))").contains("That's everything"))
         }
     }
 }

@@ -106,7 +106,11 @@ struct Relations {
     private let today: CalendarDate
 
     static func load(viewer: User?, people: [UUID], today: CalendarDate, on db: any Database) async throws -> Relations {
-        guard let viewerID = viewer?.id else { return Relations(viewerID: nil, today: today) }
+        try await load(viewerID: viewer?.id, people: people, today: today, on: db)
+    }
+
+    static func load(viewerID: UUID?, people: [UUID], today: CalendarDate, on db: any Database) async throws -> Relations {
+        guard let viewerID else { return Relations(viewerID: nil, today: today) }
         var relations = Relations(viewerID: viewerID, today: today)
         guard !people.isEmpty else { return relations }
         for edge in try await FollowEdge.all(on: db, { $0.where("follower_id", .equal, viewerID).where("followee_id", .in, people) }) {

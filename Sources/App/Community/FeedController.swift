@@ -26,7 +26,8 @@ struct FeedController: RouteCollection {
         let raw = req.query[String.self, at: "before"]
         let before = FeedCursor(text: raw)
         guard raw == nil || before != nil else { throw Abort(.badRequest, reason: "That page of the feed does not exist. Start again from the newest.") }
-        let (loaded, next) = try await Feed.load(for: FeedViewer(id: user.requireID(), format: Format(user)), before: before, on: req.db)
+        let (loaded, next) = try await Feed.load(
+            for: FeedViewer(id: user.requireID(), format: Format(user), today: req.clock.today), before: before, on: req.db)
         let items = try await FeedKudos.annotate(loaded, viewer: user.requireID(), on: req.db)
         return try await req.view.render(
             "community/feed",

@@ -1,10 +1,13 @@
+import FieldhouseKit
 import Fluent
 import SQLKit
 import Vapor
 
-/// Kudos on a workout: given (or taken back) by anyone who may see it but its owner, and the list of
+/// Kudos on a workout: given once, for good, by anyone who may see it but its owner, and the list of
 /// who gave them. The owner hears once per workout until they read it: later kudos update that
-/// note ("Kai and 3 others gave kudos to Harbour loop") instead of adding more.
+/// note ("Kai and 3 others gave kudos to Harbour loop") instead of adding more. Kudos cannot be
+/// taken back, so pressing again and again sends nothing more. A child hears only of kudos from
+/// people they follow or share a team with, and a giver the owner may not know is "Someone".
 struct KudosController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.post("workouts", ":id", "kudos", use: toggle)
@@ -27,39 +30,42 @@ struct KudosController: RouteCollection {
         guard workout.$user.id != userID else {
             throw Abort(.unprocessableEntity, reason: "Kudos are for other people's workouts.")
         }
+        let today = req.clock.today
         try await req.db.transaction { db in
-            if let given = try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).filter(\.$giver.$id == userID).first() {
-                try await given.delete(on: db)
-                return
-            }
+            guard try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).filter(\.$giver.$id == userID).first() == nil else { return }
             do {
                 try await Kudos(workout: workoutID, giver: userID).create(on: db)
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 return // a second tab gave them a moment ago
             }
-            try await Self.tellOwner(of: workout, giver: user, on: db)
+            try await Self.tellOwner(of: workout, giver: user, today: today, on: db)
         }
         return req.redirect(to: back)
     }
 
     /// One unread note per workout, rewritten as kudos come in.
-    static func tellOwner(of workout: Workout, giver: User, on db: any Database) async throws {
+    static func tellOwner(of workout: Workout, giver: User, today: CalendarDate, on db: any Database) async throws {
         let workoutID = try workout.requireID()
+        guard let owner = try await User.find(workout.$user.id, on: db),
+            try await PersonAccess.reach(owner, from: giver, today: today, on: db) == .allowed
+        else { return }
+        let ownersView = try await Relations.load(viewer: owner, people: [giver.requireID()], today: today, on: db).relation(to: giver)
+        let name = PersonAccess.canSeeExists(giver, ownersView) ? giver.displayName : "Someone"
         let count = try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).count()
         let others = count - 1
         let text =
             others <= 0
-            ? "\(giver.displayName) gave kudos to \(workout.name)"
-            : "\(giver.displayName) and \(others) \(others == 1 ? "other" : "others") gave kudos to \(workout.name)"
+            ? "\(name) gave kudos to \(workout.name)"
+            : "\(name) and \(others) \(others == 1 ? "other" : "others") gave kudos to \(workout.name)"
         let link = SiteURL.workoutKudos(workoutID).path
         if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == workout.$user.id)
             .filter(\.$kind == Notification.Kind.kudos.rawValue).filter(\.$link == link).filter(\.$read == false).first()
         {
             unread.text = text
-            unread.$actor.id = try giver.requireID()
+            unread.$actor.id = name == "Someone" ? nil : try giver.requireID()
             try await unread.update(on: db)
         } else {
-            try await Notification.send(to: [workout.$user.id], from: giver.requireID(), kind: .kudos, text: text, link: link, on: db)
+            try await Notification.send(to: [workout.$user.id], from: name == "Someone" ? nil : giver.requireID(), kind: .kudos, text: text, link: link, on: db)
         }
     }
 

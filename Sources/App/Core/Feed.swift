@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import Foundation
 
@@ -36,6 +37,8 @@ struct FeedItem: Encodable, Sendable {
 struct FeedViewer: Sendable {
     let id: UUID
     let format: Format
+    /// The day relations are judged on (who is under 16).
+    let today: CalendarDate
 }
 
 /// Where a page of the feed ends: the last entry shown. The next page starts strictly after it.
@@ -51,11 +54,23 @@ struct FeedCursor: Sendable, Equatable {
         self.key = key
     }
 
-    /// nil for anything that is not a cursor this site made.
+    /// The latest moment a cursor may name: the end of the year 9999, in milliseconds. Anything
+    /// beyond would overflow date arithmetic on the way to the database.
+    static let latest: Int64 = 253_402_300_799_999
+
+    /// nil for anything that is not a cursor this site made: a time from 1970 to 9999 and a key of
+    /// a known kind with a lower-case id.
     init?(text: String?) {
-        guard let text, text.utf8.count <= 200, let tilde = text.firstIndex(of: "~"), let at = Int64(text[..<tilde]) else { return nil }
+        guard let text, text.utf8.count <= 100, let tilde = text.firstIndex(of: "~"), let at = Int64(text[..<tilde]),
+            (0...Self.latest).contains(at)
+        else { return nil }
+        let key = String(text[text.index(after: tilde)...])
+        let parts = key.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, ["workout", "member", "result"].contains(parts[0]), parts[1].utf8.count == 36,
+            let id = UUID(uuidString: String(parts[1])), SiteURL.id(id) == parts[1]
+        else { return nil }
         self.at = at
-        self.key = String(text[text.index(after: tilde)...])
+        self.key = key
     }
 
     /// Whether `item` comes after this cursor in the feed's order (is older).

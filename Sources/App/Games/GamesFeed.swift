@@ -8,30 +8,28 @@ extension Games {
         struct Row: Decodable {
             let id: UUID
             let starts_at: Date
-            let duration_minutes: Int
             let opponent_name: String?
             let home_score: Int
             let away_score: Int
             let slug: String
             let name: String
         }
-        // A result belongs to the game's end; the newest start that can end before the cursor is
-        // the cursor itself (the `Feed` cuts exactly).
+        // A result stands at the game's start, the order the query reads them in (the `Feed` cuts
+        // exactly at the cursor).
         let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
         let rows = try await (db as! any SQLDatabase).raw(
             """
-            SELECT g.id, g.starts_at, g.duration_minutes, g.opponent_name, g.home_score, g.away_score, t.slug, t.name
+            SELECT g.id, g.starts_at, g.opponent_name, g.home_score, g.away_score, t.slug, t.name
             FROM games g JOIN teams t ON t.id = g.team_id
             JOIN memberships mine ON mine.team_id = g.team_id AND mine.user_id = \(bind: viewer.id)
             WHERE g.status = 'scheduled' AND g.home_score IS NOT NULL AND g.away_score IS NOT NULL AND g.starts_at <= \(bind: newest)
-            ORDER BY g.starts_at DESC
+            ORDER BY g.starts_at DESC, g.id DESC
             LIMIT \(literal: max(1, limit) + 1)
             """
         ).all(decoding: Row.self)
         return rows.map { row in
-            let end = row.starts_at.addingTimeInterval(Double(max(0, min(row.duration_minutes, 24 * 60))) * 60)
-            return FeedItem(
-                at: Feed.milliseconds(end), key: "result:\(SiteURL.id(row.id))", kind: "result", actorName: row.name,
+            FeedItem(
+                at: Feed.milliseconds(row.starts_at), key: "result:\(SiteURL.id(row.id))", kind: "result", actorName: row.name,
                 actorURL: SiteURL.team(slug: row.slug).path, text: "played",
                 title: "\(row.name) \(row.home_score)–\(row.away_score) \(row.opponent_name ?? "")".trimmingCharacters(in: .whitespaces),
                 url: SiteURL.game(row.id).path, detail: nil)
