@@ -10,6 +10,12 @@ import Vapor
 public func configure(_ app: Application, config: AppConfig) async throws {
     app.config = config
     _ = app.clock
+    // SQLite statements, bcrypt and file IO run on this pool. SQLiteNIO's busy handler retries at
+    // once, without end, on the thread that waits: with the shared pool's one thread per core, two
+    // statements waiting for the write lock took every thread, and the transaction holding the lock
+    // never got one to commit (seen as a hung test run). A pool of its own, with more threads than
+    // the app has SQLite connections, always leaves the holder a thread.
+    app.threadPool = NIOThreadPool(numberOfThreads: max(8, 4 * System.coreCount))
     app.logger.logLevel = config.logLevel
     try config.prepareDataDirectory()
     app.serverSecret = try ServerSecret.load(config: config)

@@ -54,14 +54,11 @@ final class OutboxMessage: Model, @unchecked Sendable {
         let message: UUID
     }
 
-    /// Writes the message and its sending job together, inside the caller's transaction when there
-    /// is one. Due at once: `distantPast` rather than a clock reading, since whoever writes mail may
-    /// not hold one (a silent mail server cannot hold up other jobs for long: see `MailSendJob`).
+    /// Writes the message and its sending job on `db`: the caller's transaction, when it has one.
+    /// Due at once: `distantPast` rather than a clock reading, since whoever writes mail may not
+    /// hold one (a silent mail server cannot hold up other jobs for long: see `MailSendJob`).
     func queue(on db: any Database) async throws {
-        try await db.transaction { db in
-            try await self.create(on: db)
-            try await Job.enqueue(
-                OutboxMessage.sendKind, payload: Payload(message: self.requireID()), at: .distantPast, key: "mail:\(self.requireID())", on: db)
-        }
+        try await create(on: db)
+        try await Job.enqueue(OutboxMessage.sendKind, payload: Payload(message: requireID()), at: .distantPast, key: "mail:\(requireID())", on: db)
     }
 }

@@ -44,7 +44,9 @@ final class Notification: Model, @unchecked Sendable {
     /// People who turned the kind's topic off in their settings get nothing, except those in
     /// `always`: news about a game someone holds a place in reaches them whatever they chose.
     /// Those with a confirmed address who keep the topic's e-mails on also get it by e-mail, written
-    /// to the outbox in the same transaction (the caller's, if it has one).
+    /// to the outbox on the same database (in the caller's transaction when there is one; a
+    /// transaction of its own here would hold SQLite's write lock across statements, which starves
+    /// the two threads SQLite runs on when many write at once).
     static func send(
         to recipients: [UUID], from actor: UUID?, kind: Kind, text: String, link: String, always: Set<UUID> = [], on db: any Database
     ) async throws {
@@ -52,25 +54,23 @@ final class Notification: Model, @unchecked Sendable {
         guard !everyone.isEmpty else { return }
         // News nobody can turn off under the bell (a place in a game) follows the Games switch by e-mail.
         let emailTopic = kind.topic ?? .games
-        try await db.transaction { db in
-            var choices: [UUID: NotificationSetting] = [:]
-            for setting in try await NotificationSetting.query(on: db).filter(\.$topic == emailTopic).filter(\.$user.$id ~~ Array(everyone)).all() {
-                choices[setting.$user.id] = setting
-            }
-            for recipient in everyone where kind.topic == nil || choices[recipient]?.inApp ?? true || always.contains(recipient) {
-                try await Notification(recipient: recipient, actor: actor, kind: kind, text: text, link: link).create(on: db)
-            }
-            let byEmail = everyone.filter { choices[$0]?.email ?? emailTopic.emailByDefault }
-            guard !byEmail.isEmpty else { return }
-            // Only addresses confirmed by their owner, which a server without e-mail never has.
-            let confirmed = try await User.query(on: db).filter(\.$id ~~ Array(byEmail)).filter(\.$emailConfirmedAt != nil)
-                .field(\.$id).field(\.$email).all()
-            for user in confirmed {
-                try await OutboxMessage(
-                    user: user.requireID(), actor: actor, to: user.email, topic: emailTopic.rawValue, subject: NotificationMail.subject(text),
-                    body: text, link: link, linkLabel: "Open in Fieldhouse"
-                ).queue(on: db)
-            }
+        var choices: [UUID: NotificationSetting] = [:]
+        for setting in try await NotificationSetting.query(on: db).filter(\.$topic == emailTopic).filter(\.$user.$id ~~ Array(everyone)).all() {
+            choices[setting.$user.id] = setting
+        }
+        for recipient in everyone where kind.topic == nil || choices[recipient]?.inApp ?? true || always.contains(recipient) {
+            try await Notification(recipient: recipient, actor: actor, kind: kind, text: text, link: link).create(on: db)
+        }
+        let byEmail = everyone.filter { choices[$0]?.email ?? emailTopic.emailByDefault }
+        guard !byEmail.isEmpty else { return }
+        // Only addresses confirmed by their owner, which a server without e-mail never has.
+        let confirmed = try await User.query(on: db).filter(\.$id ~~ Array(byEmail)).filter(\.$emailConfirmedAt != nil)
+            .field(\.$id).field(\.$email).all()
+        for user in confirmed {
+            try await OutboxMessage(
+                user: user.requireID(), actor: actor, to: user.email, topic: emailTopic.rawValue, subject: NotificationMail.subject(text),
+                body: text, link: link, linkLabel: "Open in Fieldhouse"
+            ).queue(on: db)
         }
     }
 }
