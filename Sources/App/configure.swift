@@ -147,6 +147,7 @@ enum Migrations {
         app.migrations.add(CreatePasswordReset())
         app.migrations.add(AddEmailChoiceToNotificationSettings())
         app.migrations.add(CreateKudos())
+        app.migrations.add(CreatePlan())
     }
 }
 

@@ -39,7 +39,7 @@ import Vapor
             "GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
             "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /workouts/:id", "GET /workouts/:id/edit", "GET /workouts/:id/kudos",
             "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
-            "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username",
+            "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username", "GET /plans/:id",
             "GET /coach/athletes/:username/zones", "GET /settings/export/download",
         ] {
             table[route] = .object
@@ -60,7 +60,7 @@ import Vapor
     /// adding a route to the app without adding it here (or to `access`) fails the test.
     static let signedInRoutes: Set<String> = [
         "GET /admin/jobs", "POST /admin/jobs/:id/retry", "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach",
-        "GET /coach/week", "GET /feed", "GET /friends",
+        "GET /coach/week", "GET /feed", "GET /friends", "GET /plans/new", "POST /plans/new", "POST /plans/:id/in", "GET /leaderboard",
         "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/compare", "GET /learn/:slug/edit",
         "GET /learn/:slug/revisions", "GET /learn/new",
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",
@@ -106,6 +106,8 @@ import Vapor
         let teenWorkout: String
         /// A private league the private team plays in.
         let league: String
+        /// Ana's plan for her friends.
+        let plan: String
     }
 
     /// A workout with a 60-point route, made over the API the way a phone makes one.
@@ -192,6 +194,15 @@ import Vapor
 
         let challenge = try #require(try await ana.sendChallenge(to: ["ben_b"]).location)
         let photo = try #require(try await Challenge.query(on: app.db).first()?.$photo.id.uuidString.lowercased())
+        let when = app.gameDay(2)
+        let plan = try #require(
+            try await ana.post(
+                "/plans/new",
+                [
+                    ("text", "Lake run, who's in?"), ("sport", "running"), ("day", when.day), ("time", "18:00"), ("duration_minutes", "60"),
+                    ("capacity", "8"), ("audience", "friends"),
+                ], csrfFrom: "/plans/new"
+            ).location)
         await app.app.photoSizer.idle()
         _ = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
         await app.app.exportJobs.idle()
@@ -204,7 +215,7 @@ import Vapor
                 ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend),
             ],
             team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)",
-            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league
+            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league, plan: plan
         )
     }
 
@@ -233,6 +244,7 @@ import Vapor
             ("GET /workouts/:id/kudos", world.workout + "/kudos", workout),
             ("GET /leagues/:slug", world.league, team),
             ("GET /challenges/:id", world.challenge, challenge),
+            ("GET /plans/:id", world.plan, challenge),
             ("GET /photos/:id", world.photo, challenge),
             ("GET /photos/:id/:size", world.photo + "/small", challenge),
             ("GET /photos/:id/:size", world.photo + "/large", challenge),
@@ -274,6 +286,7 @@ import Vapor
             (world.workout + "/edit", workoutForm, ["ana"]),
             (world.workout + "/comments", [("body", "Nice route, where is it?")], ["ana", "coach"]),
             (world.teenWorkout + "/comments", [("body", "Where do you live?")], ["teen"]),
+            (world.plan + "/in", [], ["friend"]),
             ("/coach/athletes/ana_a/plans", plan, ["coach"]),
             (
                 "/coach/athletes/ana_a/zones",

@@ -40,7 +40,7 @@ enum Scoreboard {
 
     static func entries(scope: Scope, period: Period, viewer: User, now: Date, on db: any Database) async throws -> [Entry] {
         let me = try viewer.requireID()
-        let since = period == .week ? startOfWeek(zone: viewer.timeZone, now: now) : nil
+        let since = period == .week ? CalendarPeriod.week.start(zone: viewer.timeZone, now: now) : nil
         let people: SQLQueryString
         switch scope {
         case .friends:
@@ -82,12 +82,5 @@ enum Scoreboard {
             SELECT CAST(SUM(s.points) AS BIGINT) AS score FROM (\(points(since: nil, publicOnly: false))) s WHERE s.person = \(bind: userID)
             """
         ).first(decoding: Total.self)?.score ?? 0
-    }
-
-    /// Monday 00:00 of this week in `zone`.
-    static func startOfWeek(zone: String, now: Date) -> Date {
-        var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
-        return calendar.dateInterval(of: .weekOfYear, for: now)?.start ?? now
     }
 }

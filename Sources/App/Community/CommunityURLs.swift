@@ -7,3 +7,17 @@ extension SiteURL {
     /// Who gave kudos to a workout; a POST gives or takes back the viewer's.
     static func workoutKudos(_ workout: UUID) -> SiteURL { SiteURL("workouts", id(workout), "kudos") }
 }
+
+extension SiteURL {
+    static let newPlan = SiteURL("plans", "new")
+    static func plan(_ plan: UUID) -> SiteURL { SiteURL("plans", id(plan)) }
+    /// "I'm in" (POST).
+    static func planJoin(_ plan: UUID) -> SiteURL { SiteURL("plans", id(plan), "in") }
+}
+
+extension SiteURL {
+    static let leaderboard = SiteURL("leaderboard")
+    static func leaderboard(scope: String, period: String, by measure: String) -> String {
+        leaderboard.with([("scope", scope), ("period", period), ("by", measure)])
+    }
+}

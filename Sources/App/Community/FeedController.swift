@@ -19,6 +19,8 @@ struct FeedController: RouteCollection {
         let newest: String
         let findPeople: String
         let findTeams: String
+        let newPlan: String
+        let leaderboard: String
     }
 
     func page(req: Request) async throws -> View {
@@ -27,13 +29,15 @@ struct FeedController: RouteCollection {
         let before = FeedCursor(text: raw)
         guard raw == nil || before != nil else { throw Abort(.badRequest, reason: "That page of the feed does not exist. Start again from the newest.") }
         let (loaded, next) = try await Feed.load(
-            for: FeedViewer(id: user.requireID(), format: Format(user), today: req.clock.today), before: before, on: req.db)
+            for: FeedViewer(id: user.requireID(), format: Format(user), today: req.clock.today, now: req.now), before: before, on: req.db)
         let items = try await FeedKudos.annotate(loaded, viewer: user.requireID(), on: req.db)
         return try await req.view.render(
             "community/feed",
             Page(
-                layout: req.layout(title: "Feed", section: .home), feed: items, older: next.map(SiteURL.newsFeed(before:)), isLater: before != nil,
+                layout: req.layout(title: "Feed", section: .home, hasForms: true), feed: items, older: next.map(SiteURL.newsFeed(before:)),
+                isLater: before != nil,
                 here: before.map(SiteURL.newsFeed(before:)) ?? SiteURL.newsFeed.path,
-                newest: SiteURL.newsFeed.path, findPeople: SiteURL.people.path, findTeams: SiteURL.find.path))
+                newest: SiteURL.newsFeed.path, findPeople: SiteURL.people.path, findTeams: SiteURL.find.path, newPlan: SiteURL.newPlan.path,
+                leaderboard: SiteURL.leaderboard.path))
     }
 }

@@ -31,6 +31,9 @@ struct FeedItem: Encodable, Sendable {
     var gaveKudos = false
     var kudosAction: String? = nil
     var canGiveKudos = false
+    /// A button the entry offers the viewer ("I'm in"): a POST to `action`.
+    var action: String? = nil
+    var actionLabel: String? = nil
 }
 
 /// Whose feed it is.
@@ -39,6 +42,8 @@ struct FeedViewer: Sendable {
     let format: Format
     /// The day relations are judged on (who is under 16).
     let today: CalendarDate
+    /// The request's time: what is still to come.
+    let now: Date
 }
 
 /// Where a page of the feed ends: the last entry shown. The next page starts strictly after it.
@@ -59,14 +64,15 @@ struct FeedCursor: Sendable, Equatable {
     static let latest: Int64 = 253_402_300_799_999
 
     /// nil for anything that is not a cursor this site made: a time from 1970 to 9999 and a key of
-    /// a known kind with a lower-case id.
+    /// a kind (a short lower-case word; each contributor reads only its own) and a lower-case id.
     init?(text: String?) {
         guard let text, text.utf8.count <= 100, let tilde = text.firstIndex(of: "~"), let at = Int64(text[..<tilde]),
             (0...Self.latest).contains(at)
         else { return nil }
         let key = String(text[text.index(after: tilde)...])
         let parts = key.split(separator: ":", maxSplits: 1)
-        guard parts.count == 2, ["workout", "member", "result"].contains(parts[0]), parts[1].utf8.count == 36,
+        guard parts.count == 2, (1...16).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }),
+            parts[1].utf8.count == 36,
             let id = UUID(uuidString: String(parts[1])), SiteURL.id(id) == parts[1]
         else { return nil }
         self.at = at

@@ -43,6 +43,8 @@ struct GameAccess {
     var canSee: Bool {
         // An invitation lets someone see a private team, but not its games: those are for members.
         if let teamAccess { return (team?.privacy == .private ? teamAccess.isMember : teamAccess.canSee) || player?.isSub == true }
+        // A private pick-up game grew out of a plan among friends: its players alone know of it.
+        if game.privacy == Team.Privacy.private.rawValue { return isOrganiser || player != nil }
         return true
     }
 

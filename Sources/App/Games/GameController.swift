@@ -100,7 +100,7 @@ struct GameController: RouteCollection {
         game.subsFilled = 0
         game.status = .scheduled
         game.sequence = 0
-        apply(valid, fixture: fixture, to: game)
+        game.apply(valid, fixture: fixture)
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).all().map { $0.$user.id }
         try await req.db.transaction { db in
             try await game.create(on: db)
@@ -113,30 +113,6 @@ struct GameController: RouteCollection {
         }
         req.flash(.success, "Game scheduled; every member has been told.")
         return req.redirect(to: .game(game.id!))
-    }
-
-    private func apply(_ valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?, to game: Game) {
-        game.schedule(at: valid.startsAt)
-        game.timeZone = valid.timeZone
-        game.durationMinutes = valid.durationMinutes
-        game.placeName = valid.place.name
-        game.latitude = valid.place.latitude
-        game.longitude = valid.place.longitude
-        game.description = valid.description
-        if game.kind == .team {
-            game.$opponentTeam.id = fixture?.team.id
-            game.$league.id = fixture?.leagueID
-            game.opponentName = fixture?.team.name ?? valid.opponentName
-        } else {
-            game.sport = valid.sport!.rawValue
-            game.privacy = valid.privacy!.rawValue
-            game.ageGroup = valid.ageGroup!.rawValue
-            game.gender = valid.gender!.rawValue
-            game.skill = valid.skill!.rawValue
-            game.capacity = valid.capacity
-            game.minPlayers = valid.minPlayers
-        }
-        game.placeForSearch()
     }
 
     // MARK: Pick-up games
@@ -155,20 +131,8 @@ struct GameController: RouteCollection {
         let form = try req.content.decode(GameForm.self)
         let (valid, errors) = form.validate(kind: .pickup, now: req.now)
         guard let valid else { return try await render(req, kind: .pickup, form: form, errors: errors, team: nil, game: nil, opponents: []) }
-        let game = Game()
-        game.kind = .pickup
-        game.$organiser.id = try user.requireID()
-        game.status = .scheduled
-        game.sequence = 0
-        game.subsNeeded = 0
-        game.subsFilled = 0
-        game.joinedCount = 1
-        apply(valid, fixture: nil, to: game)
-        try await req.db.transaction { db in
-            try await game.create(on: db)
-            // The organiser plays and holds the first place.
-            try await GamePlayer(gameID: game.requireID(), userID: user.requireID(), status: .joined, at: req.now).create(on: db)
-            try await NearbyGameJob.enqueue(game, jobs: req.application.jobs, now: req.now, on: db)
+        let game = try await req.db.transaction { db in
+            try await Game.createPickup(valid, organiser: user.requireID(), now: req.now, jobs: req.application.jobs, on: db)
         }
         req.flash(.success, "Your game is listed. Share the link, or wait for people nearby to find it.")
         return req.redirect(to: .game(game.id!))
@@ -203,7 +167,8 @@ struct GameController: RouteCollection {
         guard !game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
         let form = try req.content.decode(GameForm.self)
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
-        var (valid, errors) = form.validate(kind: game.kind, previousStart: game.startsAt, now: req.now)
+        var (valid, errors) = form.validate(
+            kind: game.kind, previousStart: game.startsAt, allowsPrivate: game.privacy == Team.Privacy.private.rawValue, now: req.now)
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
         if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = "Choose a team of your league from the list"; valid = nil }
         if let capacity = valid?.capacity, capacity < game.joinedCount {
@@ -214,7 +179,7 @@ struct GameController: RouteCollection {
             return try await render(req, kind: game.kind, form: form, errors: errors, team: access.team, game: game, opponents: opponentOptions(opponents))
         }
         let before = (game.startsAt, game.durationMinutes, game.placeName, game.latitude, game.longitude)
-        apply(valid, fixture: fixture, to: game)
+        game.apply(valid, fixture: fixture)
         let moved = before.0 != game.startsAt || before.2 != game.placeName || before.3 != game.latitude || before.4 != game.longitude
         let changed = moved || before.1 != game.durationMinutes
         if changed { game.sequence += 1 }

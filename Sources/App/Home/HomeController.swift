@@ -84,7 +84,8 @@ struct HomeController: RouteCollection {
             layout: req.layout(title: "Home", section: .home),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
             feed: try await FeedKudos.annotate(
-                Feed.load(for: FeedViewer(id: userID, format: format, today: req.clock.today), before: nil, limit: 5, on: req.db).items, viewer: userID,
+                Feed.load(for: FeedViewer(id: userID, format: format, today: req.clock.today, now: req.now), before: nil, limit: 5, on: req.db).items,
+                viewer: userID,
                 on: req.db),
             feedURL: SiteURL.newsFeed.path, here: SiteURL.home.path,
             profileIncomplete: user.heightCm == nil || user.weightKg == nil,

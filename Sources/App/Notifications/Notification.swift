@@ -37,6 +37,8 @@ final class Notification: Model, @unchecked Sendable {
         case coachRequest = "coach_request", coachAccepted = "coach_accepted", sessionPlanned = "session_planned", workoutComment = "workout_comment",
             zonesChanged = "zones_changed"
         case kudos
+        case planJoined = "plan_joined", comment, badge, gift
+        case nudge
     }
 
     /// Records one notification per recipient. `actor` is whoever the text names (nil for news that

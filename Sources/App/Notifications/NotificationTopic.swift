@@ -2,7 +2,7 @@
 /// notification settings have one switch per topic.
 enum NotificationTopic: String, CaseIterable, Codable, Sendable {
     case teams, games, gamesNearby = "games_nearby", gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching,
-        kudos
+        kudos, community, nudges
 
     var label: String {
         switch self {
@@ -15,12 +15,14 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .workoutReminders: "Workout reminders"
         case .coaching: "Coaching"
         case .kudos: "Kudos"
+        case .community: "Plans, comments, badges and gifts"
+        case .nudges: "Weekly nudge"
         }
     }
 
     /// Whether e-mail is on for a person who never chose: everything a person asked for or takes
     /// part in, but not the daily news of games nearby nor every kudos.
-    var emailByDefault: Bool { self != .gamesNearby && self != .kudos }
+    var emailByDefault: Bool { ![.gamesNearby, .kudos, .community, .nudges].contains(self) }
 
     var hint: String {
         switch self {
@@ -34,6 +36,8 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .workoutReminders: "The reminders you set, at their time"
         case .coaching: "Coaching requests, planned sessions, comments on workouts, new zones"
         case .kudos: "Kudos on your workouts, gathered into one note per workout until you read it"
+        case .community: "Friends who are in for your plans, comments on your workouts and plans, badges you earn, gifts you get"
+        case .nudges: "On Mondays, when last week was a quiet one: a short note with an idea for moving more"
         }
     }
 }
@@ -53,6 +57,8 @@ extension Notification.Kind {
         case .workoutReminder: .workoutReminders
         case .coachRequest, .coachAccepted, .sessionPlanned, .workoutComment, .zonesChanged: .coaching
         case .kudos: .kudos
+        case .planJoined, .comment, .badge, .gift: .community
+        case .nudge: .nudges
         }
     }
 }

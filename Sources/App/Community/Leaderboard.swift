@@ -1,0 +1,102 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// The rating among friends or a team: who moved most this week or month, by minutes, distance,
+/// workouts or points. It counts only workouts the viewer may open (`WorkoutAccess.canView`'s rule
+/// short of a coach's view: their own, public ones, and followers-only ones of people they follow),
+/// so a person who keeps their workouts to themselves is left out, and nobody learns from a rank
+/// what they could not see on a profile.
+enum Leaderboard {
+    enum Measure: String, CaseIterable, Sendable {
+        case minutes, distance, workouts, points
+
+        var label: String {
+            switch self {
+            case .minutes: "Active minutes"
+            case .distance: "Distance"
+            case .workouts: "Workouts"
+            case .points: "Points"
+            }
+        }
+    }
+
+    enum Scope: Equatable {
+        case friends
+        case team(UUID)
+    }
+
+    /// Ten points for turning up, one for each minute: short and often counts as much as long.
+    static let pointsPerWorkout = 10
+
+    struct Totals: Sendable {
+        var seconds: Double
+        var metres: Double
+        var workouts: Int
+
+        func value(_ measure: Measure) -> Double {
+            switch measure {
+            case .minutes: (seconds / 60).rounded(.down)
+            case .distance: metres
+            case .workouts: Double(workouts)
+            case .points: (seconds / 60).rounded(.down) + Double(workouts * Leaderboard.pointsPerWorkout)
+            }
+        }
+    }
+
+    struct Row: Sendable {
+        let rank: Int
+        let person: UUID
+        let value: Double
+        let totals: Totals
+    }
+
+    /// Everyone in scope with a workout the viewer may open in [from, to), plus the viewer, ranked
+    /// by `measure` (ties share a rank: 1, 2, 2, 4).
+    static func rows(scope: Scope, viewer: UUID, from: Date, to: Date, by measure: Measure, on db: any Database) async throws -> [Row] {
+        let members: SQLQueryString
+        switch scope {
+        case .friends:
+            members = """
+                SELECT a.followee_id FROM follows a
+                JOIN follows b ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id
+                WHERE a.follower_id = \(bind: viewer) AND a.status = 'accepted' AND b.status = 'accepted'
+                """
+        case .team(let team):
+            members = "SELECT user_id FROM memberships WHERE team_id = \(bind: team)"
+        }
+        struct Sum: Decodable {
+            let user_id: UUID
+            let seconds: Double
+            let metres: Double
+            let workouts: Int
+        }
+        let sums = try await (db as! any SQLDatabase).raw(
+            """
+            SELECT w.user_id, SUM(w.duration_s) AS seconds, SUM(COALESCE(w.distance_m, 0)) AS metres, COUNT(*) AS workouts
+            FROM workouts w
+            WHERE w.end_ms IS NOT NULL AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))
+              AND (w.user_id = \(bind: viewer) OR (w.user_id IN (\(members))
+                AND (w.visibility = 'public' OR (w.visibility = 'followers' AND w.user_id IN (
+                  SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer) AND status = 'accepted')))))
+            GROUP BY w.user_id
+            """
+        ).all(decoding: Sum.self)
+        var totals = Dictionary(
+            sums.map { ($0.user_id, Totals(seconds: $0.seconds, metres: $0.metres, workouts: $0.workouts)) }, uniquingKeysWith: { first, _ in first })
+        if totals[viewer] == nil { totals[viewer] = Totals(seconds: 0, metres: 0, workouts: 0) }
+        let ordered = totals.map { (person: $0.key, value: $0.value.value(measure), totals: $0.value) }
+            .sorted { ($0.value, $0.person == viewer ? 1 : 0) > ($1.value, $1.person == viewer ? 1 : 0) }
+        return ranked(ordered.map { ($0.person, $0.value, $0.totals) })
+    }
+
+    /// Competition ranking over values sorted from highest: equal values share the better rank.
+    static func ranked(_ sorted: [(person: UUID, value: Double, totals: Totals)]) -> [Row] {
+        var rows: [Row] = []
+        for (index, entry) in sorted.enumerated() {
+            let rank = index > 0 && sorted[index - 1].value == entry.value ? rows[index - 1].rank : index + 1
+            rows.append(Row(rank: rank, person: entry.person, value: entry.value, totals: entry.totals))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,172 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Plans: posting one (which lists a private pick-up game with the poster as organiser), its page,
+/// and "I'm in", which takes a place in that game so it shows in the person's games and calendar.
+struct PlanController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("plans", "new", use: newPage)
+        routes.post("plans", "new", use: create)
+        routes.get("plans", ":id", use: show)
+        routes.post("plans", ":id", "in", use: join)
+    }
+
+    // MARK: Posting
+
+    struct FormPage: Encodable {
+        let layout: Layout
+        let form: PlanForm
+        let errors: FieldErrors
+        let sports: [Choices.Option]
+        let audiences: [Choices.Option]
+        let zone: String
+        let action: String
+        let back: String
+    }
+
+    private func myTeams(_ user: User, on db: any Database) async throws -> [Team] {
+        try await Team.query(on: db).join(Membership.self, on: \Membership.$team.$id == \Team.$id)
+            .filter(Membership.self, \.$user.$id == user.requireID()).sort(\.$name).all()
+    }
+
+    private func render(_ req: Request, user: User, form: PlanForm, errors: FieldErrors, status: HTTPStatus = .ok) async throws -> Response {
+        let teams = try await myTeams(user, on: req.db)
+        let audiences =
+            [
+                Choices.Option(value: Plan.Audience.friends.rawValue, label: "Friends: people you follow who follow you back"),
+                Choices.Option(value: Plan.Audience.followers.rawValue, label: "Everyone who follows you"),
+            ] + teams.map { Choices.Option(value: "team:\($0.slug)", label: "Members of \($0.name)") }
+        let page = FormPage(
+            layout: req.layout(title: "Plan an activity", section: .home, hasForms: true), form: form, errors: errors,
+            sports: Sport.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, audiences: audiences, zone: user.timeZone,
+            action: SiteURL.newPlan.path, back: SiteURL.newsFeed.path)
+        let response = try await req.view.render("community/plan_form", page).encodeResponse(for: req)
+        response.status = status
+        return response
+    }
+
+    func newPage(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        return try await render(req, user: user, form: PlanForm(zone: user.timeZone, now: req.now), errors: [:])
+    }
+
+    func create(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(PlanForm.self)
+        let teams = try await myTeams(user, on: req.db)
+        let (valid, errors) = form.validate(zone: user.timeZone, teams: Set(teams.map(\.slug)), now: req.now)
+        guard let valid else { return try await render(req, user: user, form: form, errors: errors, status: .unprocessableEntity) }
+        let plan = Plan()
+        plan.$poster.id = try user.requireID()
+        plan.audience = valid.audience
+        plan.$team.id = try valid.teamSlug.flatMap { slug in teams.first { $0.slug == slug } }?.requireID()
+        plan.text = valid.text
+        let jobs = req.application.jobs, now = req.now
+        try await req.db.transaction { db in
+            let game = try await Game.createPickup(valid.game, organiser: user.requireID(), now: now, jobs: jobs, on: db)
+            plan.$game.id = try game.requireID()
+            try await plan.create(on: db)
+        }
+        req.flash(.success, "Posted. It's in your games and calendar; people say they're in from their feed.")
+        return req.redirect(to: .plan(try plan.requireID()))
+    }
+
+    // MARK: The plan page
+
+    /// The plan in the URL as the viewer may see it, or 404.
+    static func load(_ req: Request) async throws -> (plan: Plan, game: Game, viewer: User) {
+        let user = try req.requireUser()
+        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Abort(.notFound) }
+        let visible = try await (req.db as! any SQLDatabase).raw(
+            "SELECT p.id FROM plans p WHERE p.id = \(bind: id) AND \(PlanAccess.visible(to: try user.requireID()))"
+        ).first()
+        guard visible != nil, let plan = try await Plan.query(on: req.db).filter(\.$id == id).with(\.$game).with(\.$poster).first() else {
+            throw Abort(.notFound)
+        }
+        return (plan, plan.game, user)
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let posterName: String
+        let posterURL: String?
+        let text: String
+        let sport: String
+        let day: String
+        let time: String
+        let place: String?
+        let audience: String
+        let going: [PersonCard]
+        /// People in whom the viewer may not know of: counted, not named.
+        let unnamed: Int
+        let waiting: Int
+        let capacity: Int?
+        let isPoster: Bool
+        let isIn: Bool
+        let canJoin: Bool
+        let willWait: Bool
+        let isCancelled: Bool
+        let isOver: Bool
+        let gameURL: String?
+        let joinAction: String
+        let back: String
+    }
+
+    func show(req: Request) async throws -> View {
+        let (plan, game, viewer) = try await Self.load(req)
+        let access = try await GameAccess.of(game, viewer: viewer, now: req.now, on: req.db)
+        let players = try await GamePlayer.query(on: req.db).filter(\.$game.$id == game.requireID()).with(\.$user).sort(\.$queuedAt).all()
+        let going = players.filter { $0.status == .joined }.map(\.user)
+        let cards = try await PersonCard.list(going, viewer: viewer, today: req.clock.today, on: req.db)
+        let poster = plan.poster
+        let posterVisible = try await PersonCard.list([poster], viewer: viewer, today: req.clock.today, on: req.db).isEmpty == false
+        let audience: String
+        switch plan.audience {
+        case .friends: audience = "Friends"
+        case .followers: audience = "Followers"
+        case .team: audience = try await plan.$team.get(on: req.db).map { "Members of \($0.name)" } ?? "A team"
+        }
+        return try await req.view.render(
+            "community/plan",
+            Page(
+                layout: req.layout(title: "\(poster.displayName)'s plan", section: .home, hasForms: true), posterName: poster.displayName,
+                posterURL: posterVisible ? SiteURL.person(username: poster.username).path : nil, text: plan.text, sport: game.sportLabel,
+                day: GameTime.day(game.startsAt, zone: game.timeZone), time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
+                place: game.placeName, audience: audience, going: cards, unnamed: going.count - cards.count,
+                waiting: players.filter { $0.status == .waitlisted || $0.status == .offered }.count, capacity: game.capacity,
+                isPoster: access.isOrganiser, isIn: access.player != nil, canJoin: access.canJoin, willWait: game.isFull,
+                isCancelled: game.isCancelled, isOver: !access.isUpcoming && !game.isCancelled,
+                gameURL: access.isOrganiser || access.player != nil ? SiteURL.game(try game.requireID()).path : nil,
+                joinAction: SiteURL.planJoin(try plan.requireID()).path, back: SiteURL.newsFeed.path))
+    }
+
+    // MARK: I'm in
+
+    func join(req: Request) async throws -> Response {
+        let (plan, game, user) = try await Self.load(req)
+        let access = try await GameAccess.of(game, viewer: user, now: req.now, on: req.db)
+        let planURL = SiteURL.plan(try plan.requireID())
+        guard !access.isOrganiser else { throw Abort(.forbidden, reason: "It's your plan: you're in already.") }
+        guard access.player == nil else {
+            req.flash(.info, "You're already in.")
+            return req.redirect(to: planURL)
+        }
+        guard access.canJoin else {
+            throw Abort(.conflict, reason: game.isCancelled ? "This plan was called off." : "This plan is over; look out for the next one.")
+        }
+        let outcome = try await GameRoster.join(game, user: user, note: nil, now: req.now, on: req.db)
+        let words = plan.text.count > 60 ? String(plan.text.prefix(57)) + "…" : plan.text
+        try await Notification.send(
+            to: [plan.$poster.id], from: user.requireID(), kind: .planJoined,
+            text: outcome == .joined ? "\(user.displayName) is in: “\(words)”" : "\(user.displayName) is on the waitlist for “\(words)”",
+            link: planURL.path, on: req.db)
+        req.flash(
+            .success,
+            outcome == .joined
+                ? "You're in. The game is in My games and your calendar."
+                : "It's full, so you're on the waitlist: you'll hear when a place opens.")
+        return req.redirect(to: planURL)
+    }
+}

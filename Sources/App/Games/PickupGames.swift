@@ -1,0 +1,48 @@
+import Fluent
+import Foundation
+
+extension Game {
+    /// Lists a new pick-up game with its organiser holding the first place, in the caller's
+    /// transaction. Public games are announced to players nearby; others never are.
+    static func createPickup(_ valid: GameForm.Valid, organiser: UUID, now: Date, jobs: JobRunner, on db: any Database) async throws -> Game {
+        let game = Game()
+        game.kind = .pickup
+        game.$organiser.id = organiser
+        game.status = .scheduled
+        game.sequence = 0
+        game.subsNeeded = 0
+        game.subsFilled = 0
+        game.joinedCount = 1
+        game.apply(valid, fixture: nil)
+        try await game.create(on: db)
+        try await GamePlayer(gameID: game.requireID(), userID: organiser, status: .joined, at: now).create(on: db)
+        try await NearbyGameJob.enqueue(game, jobs: jobs, now: now, on: db)
+        return game
+    }
+
+    /// Sets what the game form decided: time, place, notes, and a team game's opponent or a
+    /// pick-up game's kind of players.
+    func apply(_ valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?) {
+        schedule(at: valid.startsAt)
+        timeZone = valid.timeZone
+        durationMinutes = valid.durationMinutes
+        placeName = valid.place.name
+        latitude = valid.place.latitude
+        longitude = valid.place.longitude
+        description = valid.description
+        if kind == .team {
+            $opponentTeam.id = fixture?.team.id
+            $league.id = fixture?.leagueID
+            opponentName = fixture?.team.name ?? valid.opponentName
+        } else {
+            sport = valid.sport!.rawValue
+            privacy = valid.privacy!.rawValue
+            ageGroup = valid.ageGroup!.rawValue
+            gender = valid.gender!.rawValue
+            skill = valid.skill!.rawValue
+            capacity = valid.capacity
+            minPlayers = valid.minPlayers
+        }
+        placeForSearch()
+    }
+}
