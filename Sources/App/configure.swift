@@ -148,6 +148,8 @@ enum Migrations {
         app.migrations.add(AddEmailChoiceToNotificationSettings())
         app.migrations.add(CreateKudos())
         app.migrations.add(CreatePlan())
+        app.migrations.add(CreateBadge())
+        app.migrations.add(CreateGift())
     }
 }
 

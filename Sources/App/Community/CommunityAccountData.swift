@@ -1,13 +1,15 @@
 import Fluent
 import Foundation
 
-/// The kudos a person gave and the plans they posted go into their export; they go with their
+/// The kudos a person gave, the plans they posted, their badges and gifts go into their export; they go with their
 /// account (ON DELETE CASCADE), as do the kudos on their workouts.
 extension Community {
     static var archiveEntries: [ArchiveEntry] {
         [
             ArchiveEntry(path: "kudos.json", holds: "the workouts you gave kudos to"),
             ArchiveEntry(path: "plans.json", holds: "the plans you posted, who saw them and their games"),
+            ArchiveEntry(path: "badges.json", holds: "your badges and when you earned them"),
+            ArchiveEntry(path: "gifts.json", holds: "the gifts you sent and got: sticker, note, what for"),
         ]
     }
 
@@ -29,6 +31,31 @@ extension Community {
             "plans.json",
             json: plans.map {
                 Posted(text: $0.text, audience: $0.audience.rawValue, game: SiteURL.game($0.$game.id).path, at: AccountArchive.time($0.createdAt))
+            })
+        struct Earned: Encodable {
+            let badge: String
+            let at: String
+        }
+        let badges = try await Badge.query(on: archive.db).filter(\.$owner.$id == archive.userID).sort(\.$earnedAt).all()
+        try archive.add("badges.json", json: badges.map { Earned(badge: $0.kind, at: AccountArchive.time($0.earnedAt)) })
+        struct Sent: Encodable {
+            let direction: String
+            let sticker: String
+            let note: String
+            let subject: String
+            let at: String
+        }
+        let gifts = try await Gift.query(on: archive.db).group(.or) {
+            $0.filter(\.$sender.$id == archive.userID).filter(\.$recipient.$id == archive.userID)
+        }.sort(\.$createdAt).all()
+        // Who the other person was stays out: a gift names them only in the app, where their own
+        // privacy is judged.
+        try archive.add(
+            "gifts.json",
+            json: gifts.map {
+                Sent(
+                    direction: $0.$sender.id == archive.userID ? "sent" : "received", sticker: $0.sticker.rawValue, note: $0.note,
+                    subject: $0.subject, at: AccountArchive.time($0.createdAt))
             })
     }
 }

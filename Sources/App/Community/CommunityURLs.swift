@@ -21,3 +21,11 @@ extension SiteURL {
         leaderboard.with([("scope", scope), ("period", period), ("by", measure)])
     }
 }
+
+extension SiteURL {
+    /// The signed-in person's badges and gifts, and what every badge is for.
+    static let badges = SiteURL("badges")
+    static let newGift = SiteURL("gifts", "new")
+    /// The gift form for a feed entry ("workout:<id>", "badge:<id>").
+    static func newGift(for subject: String) -> String { newGift.with([("for", subject)]) }
+}

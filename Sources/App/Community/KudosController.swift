@@ -116,6 +116,7 @@ enum FeedKudos {
             item.gaveKudos = (byID[id]?.mine ?? 0) > 0
             item.kudosAction = SiteURL.workoutKudos(id).path
             item.canGiveKudos = item.actorURL != nil && !item.isViewers
+            if item.canGiveKudos { item.giftURL = SiteURL.newGift(for: "workout:\(SiteURL.id(id))") }
             return item
         }
     }

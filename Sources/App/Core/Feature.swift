@@ -57,6 +57,10 @@ protocol Feature: Sendable {
     /// The feature's entries in a person's feed that the viewer may open, newest first, older than
     /// `before`: at most `limit` of them (see `Feed`).
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem]
+
+    /// Called in the request that added or finished one of the person's workouts (by hand, from a
+    /// file or from a device), on its database: work that follows from it is enqueued here.
+    static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws
 }
 
 extension Feature {
@@ -75,6 +79,7 @@ extension Feature {
         []
     }
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] { [] }
+    static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws {}
 }
 
 /// A number in the header (unread notifications, replies to judge), read as `layout.counts.<name>`.

@@ -34,6 +34,8 @@ struct FeedItem: Encodable, Sendable {
     /// A button the entry offers the viewer ("I'm in"): a POST to `action`.
     var action: String? = nil
     var actionLabel: String? = nil
+    /// Where to send a gift congratulating it, for entries that take gifts.
+    var giftURL: String? = nil
 }
 
 /// Whose feed it is.

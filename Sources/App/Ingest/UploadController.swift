@@ -41,7 +41,7 @@ struct UploadController: RouteCollection {
             externalID: WorkoutFields.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
             filename: String(file.filename.prefix(200)), maxExpandedBytes: maxBytes)
         let outcome = try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db, now: req.now)
-        try await GoalProgress.announce(for: user, now: req.now, on: req.db)
+        try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
         switch outcome {
         case .created(let workout):
             return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)

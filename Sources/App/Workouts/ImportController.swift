@@ -115,7 +115,7 @@ struct ImportController: RouteCollection {
                 results.append(Result(filename: name, kind: "error", title: "Not imported", detail: error.description))
             }
         }
-        try await GoalProgress.announce(for: user, now: req.now, on: req.db)
+        try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
         return try await render(req, results: results)
     }
 

@@ -132,7 +132,7 @@ struct WorkoutEditController: RouteCollection {
         workout.deviceCalories = calories
         workout.summariseTyped(for: user, averageHeartRate: heartRate, steps: steps)
         try await workout.create(on: req.db)
-        try await GoalProgress.announce(for: user, now: req.now, on: req.db)
+        try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
         req.flash(.success, "Added “\(workout.name)”.")
         return req.redirect(to: .workout(try workout.requireID()))
     }

@@ -1,0 +1,42 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+import SQLKit
+
+/// Badges in the feed: the viewer's own and those of people they follow (the follow accepted),
+/// as on the profile, which shows badges to those who may see all of it.
+extension Community {
+    static func badgeFeedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
+        struct Row: Decodable {
+            let id: UUID
+            let user_id: UUID
+            let kind: String
+            let earned_at: Date
+            let username: String
+            let display_name: String
+        }
+        let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
+            SELECT b.id, b.user_id, b.kind, b.earned_at, u.username, u.display_name
+            FROM badges b JOIN users u ON u.id = b.user_id
+            WHERE b.earned_at <= \(bind: newest) AND (b.user_id = \(bind: viewer.id) OR b.user_id IN (
+              SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted'))
+            ORDER BY b.earned_at DESC, b.id DESC
+            LIMIT \(literal: max(1, limit) + 1)
+            """
+        ).all(decoding: Row.self)
+        return rows.compactMap { row in
+            guard let kind = BadgeKind(rawValue: row.kind) else { return nil }
+            let isViewers = row.user_id == viewer.id
+            var item = FeedItem(
+                at: Feed.milliseconds(row.earned_at), key: "badge:\(SiteURL.id(row.id))", kind: "badge", actorName: row.display_name,
+                actorURL: SiteURL.person(username: row.username).path, text: "earned a badge:", title: "\(kind.symbol) \(kind.title)",
+                url: isViewers ? SiteURL.badges.path : SiteURL.person(username: row.username).path, detail: kind.rule, isViewers: isViewers)
+            if !isViewers {
+                item.giftURL = SiteURL.newGift(for: "badge:\(SiteURL.id(row.id))")
+            }
+            return item
+        }
+    }
+}

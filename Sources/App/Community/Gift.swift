@@ -1,0 +1,46 @@
+import Fluent
+import Foundation
+
+/// A sticker with a note, sent to congratulate someone on a workout or a badge.
+final class Gift: Model, @unchecked Sendable {
+    static let schema = "gifts"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "sender_id") var sender: User
+    @Parent(key: "recipient_id") var recipient: User
+    /// What it congratulates: "workout:<id>" or "badge:<id>".
+    @Field(key: "subject") var subject: String
+    @Enum(key: "sticker") var sticker: Sticker
+    @Field(key: "note") var note: String
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    enum Sticker: String, Codable, CaseIterable, Sendable {
+        case medal, flame, highFive = "high_five", star, rocket
+
+        var symbol: String {
+            switch self {
+            case .medal: "🏅"
+            case .flame: "🔥"
+            case .highFive: "🙌"
+            case .star: "⭐"
+            case .rocket: "🚀"
+            }
+        }
+
+        var label: String {
+            switch self {
+            case .medal: "Medal"
+            case .flame: "On fire"
+            case .highFive: "High five"
+            case .star: "Star"
+            case .rocket: "Rocket"
+            }
+        }
+    }
+
+    static let maxNote = 140
+    /// Gifts one person may send in a day: enough to cheer friends on, too few to spam anyone.
+    static let perDay = 5
+}
