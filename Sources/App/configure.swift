@@ -150,6 +150,8 @@ enum Migrations {
         app.migrations.add(CreatePlan())
         app.migrations.add(CreateBadge())
         app.migrations.add(CreateGift())
+        app.migrations.add(CreateFeedComment())
+        app.migrations.add(CreateWeeklyNudge())
     }
 }
 

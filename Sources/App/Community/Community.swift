@@ -12,6 +12,7 @@ enum Community: Feature {
         try app.register(collection: LeaderboardController())
         try app.register(collection: BadgeController())
         try app.register(collection: GiftController())
+        try app.register(collection: FeedCommentController())
     }
 
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
@@ -19,7 +20,7 @@ enum Community: Feature {
             + badgeFeedItems(for: viewer, before: before, limit: limit, on: db)
     }
 
-    static var jobKinds: [JobKind] { [BadgeAwards.kind, BadgeAwards.personKind] }
+    static var jobKinds: [JobKind] { [BadgeAwards.kind, BadgeAwards.personKind, WeeklyNudge.kind] }
 
     static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws {
         try await Job.enqueue(BadgeAwards.personKind.name, payload: BadgeAwards.Person(user: userID), at: now, key: nil, on: db)

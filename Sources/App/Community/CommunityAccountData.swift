@@ -1,7 +1,7 @@
 import Fluent
 import Foundation
 
-/// The kudos a person gave, the plans they posted, their badges and gifts go into their export; they go with their
+/// The kudos a person gave, the plans they posted, their badges, gifts and comments go into their export; they go with their
 /// account (ON DELETE CASCADE), as do the kudos on their workouts.
 extension Community {
     static var archiveEntries: [ArchiveEntry] {
@@ -10,6 +10,7 @@ extension Community {
             ArchiveEntry(path: "plans.json", holds: "the plans you posted, who saw them and their games"),
             ArchiveEntry(path: "badges.json", holds: "your badges and when you earned them"),
             ArchiveEntry(path: "gifts.json", holds: "the gifts you sent and got: sticker, note, what for"),
+            ArchiveEntry(path: "comments.json", holds: "the comments you wrote under workouts, plans and badges"),
         ]
     }
 
@@ -57,5 +58,12 @@ extension Community {
                     direction: $0.$sender.id == archive.userID ? "sent" : "received", sticker: $0.sticker.rawValue, note: $0.note,
                     subject: $0.subject, at: AccountArchive.time($0.createdAt))
             })
+        struct Written: Encodable {
+            let on: String
+            let text: String
+            let at: String
+        }
+        let comments = try await FeedComment.query(on: archive.db).filter(\.$author.$id == archive.userID).sort(\.$createdAt).all()
+        try archive.add("comments.json", json: comments.map { Written(on: $0.subject, text: $0.body, at: AccountArchive.time($0.createdAt)) })
     }
 }

@@ -29,3 +29,10 @@ extension SiteURL {
     /// The gift form for a feed entry ("workout:<id>", "badge:<id>").
     static func newGift(for subject: String) -> String { newGift.with([("for", subject)]) }
 }
+
+extension SiteURL {
+    static let feedComments = SiteURL("comments")
+    /// The comments under a feed entry ("workout:<id>").
+    static func feedComments(on subject: String) -> String { feedComments.with([("on", subject)]) }
+    static func deleteFeedComment(_ comment: UUID) -> SiteURL { SiteURL("comments", id(comment), "delete") }
+}

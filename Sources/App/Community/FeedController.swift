@@ -30,7 +30,7 @@ struct FeedController: RouteCollection {
         guard raw == nil || before != nil else { throw Abort(.badRequest, reason: "That page of the feed does not exist. Start again from the newest.") }
         let (loaded, next) = try await Feed.load(
             for: FeedViewer(id: user.requireID(), format: Format(user), today: req.clock.today, now: req.now), before: before, on: req.db)
-        let items = try await FeedKudos.annotate(loaded, viewer: user.requireID(), on: req.db)
+        let items = try await FeedResponses.annotate(loaded, viewer: user.requireID(), on: req.db)
         return try await req.view.render(
             "community/feed",
             Page(

@@ -43,4 +43,6 @@ final class Gift: Model, @unchecked Sendable {
     static let maxNote = 140
     /// Gifts one person may send in a day: enough to cheer friends on, too few to spam anyone.
     static let perDay = 5
+    /// What gifts congratulate.
+    static let subjectKinds: Set<String> = ["workout", "badge"]
 }

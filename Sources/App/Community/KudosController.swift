@@ -91,33 +91,3 @@ struct KudosController: RouteCollection {
                 workoutURL: SiteURL.workout(workoutID).path, people: cards, unnamed: givers.count - cards.count))
     }
 }
-
-/// What the feed shows about kudos on its workouts: how many, and whether the viewer gave some.
-enum FeedKudos {
-    static func annotate(_ items: [FeedItem], viewer: UUID, on db: any Database) async throws -> [FeedItem] {
-        let ids = items.compactMap { $0.kind == "workout" ? UUID(uuidString: String($0.key.dropFirst("workout:".count))) : nil }
-        guard !ids.isEmpty else { return items }
-        struct Row: Decodable {
-            let workout_id: UUID
-            let total: Int
-            let mine: Int
-        }
-        let rows = try await (db as! any SQLDatabase).raw(
-            """
-            SELECT workout_id, COUNT(*) AS total, SUM(CASE WHEN giver_id = \(bind: viewer) THEN 1 ELSE 0 END) AS mine
-            FROM kudos WHERE workout_id IN (\(binds: ids)) GROUP BY workout_id
-            """
-        ).all(decoding: Row.self)
-        let byID = Dictionary(rows.map { ($0.workout_id, $0) }, uniquingKeysWith: { first, _ in first })
-        return items.map { item in
-            guard item.kind == "workout", let id = UUID(uuidString: String(item.key.dropFirst("workout:".count))) else { return item }
-            var item = item
-            item.kudos = byID[id]?.total ?? 0
-            item.gaveKudos = (byID[id]?.mine ?? 0) > 0
-            item.kudosAction = SiteURL.workoutKudos(id).path
-            item.canGiveKudos = item.actorURL != nil && !item.isViewers
-            if item.canGiveKudos { item.giftURL = SiteURL.newGift(for: "workout:\(SiteURL.id(id))") }
-            return item
-        }
-    }
-}

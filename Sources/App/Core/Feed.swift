@@ -26,7 +26,7 @@ struct FeedItem: Encodable, Sendable {
     var when = ""
     /// The viewer's own doing.
     var isViewers = false
-    /// Kudos, for entries that take them (set by Community's `FeedKudos`).
+    /// Kudos, for entries that take them (set by Community's `FeedResponses`).
     var kudos = 0
     var gaveKudos = false
     var kudosAction: String? = nil
@@ -36,6 +36,9 @@ struct FeedItem: Encodable, Sendable {
     var actionLabel: String? = nil
     /// Where to send a gift congratulating it, for entries that take gifts.
     var giftURL: String? = nil
+    /// Comments, for entries that take them (set by Community's `FeedResponses`).
+    var comments = 0
+    var commentsURL: String? = nil
 }
 
 /// Whose feed it is.

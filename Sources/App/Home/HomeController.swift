@@ -83,7 +83,7 @@ struct HomeController: RouteCollection {
         let page = DashboardPage(
             layout: req.layout(title: "Home", section: .home),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
-            feed: try await FeedKudos.annotate(
+            feed: try await FeedResponses.annotate(
                 Feed.load(for: FeedViewer(id: userID, format: format, today: req.clock.today, now: req.now), before: nil, limit: 5, on: req.db).items,
                 viewer: userID,
                 on: req.db),

@@ -1,0 +1,130 @@
+import Fluent
+import SQLKit
+import Vapor
+
+/// Comments under feed entries (`/comments?on=workout:<id>`): anyone who may see the entry reads
+/// and writes them; the owner hears once per entry until they read it ("Kai and 2 others
+/// commented on Harbour loop"); an author or the owner removes one. A child hears only from people
+/// they know, so others may not write under a child's entry.
+struct FeedCommentController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("comments", use: page)
+        routes.post("comments", use: create)
+        routes.post("comments", ":id", "delete", use: delete)
+    }
+
+    struct Item: Encodable {
+        let author: String
+        let authorURL: String?
+        let body: String
+        let when: String
+        let deleteAction: String?
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let title: String
+        let url: String
+        let subject: String
+        let comments: [Item]
+        let body: String
+        let error: String?
+        let action: String
+    }
+
+    private func render(_ req: Request, subject: FeedSubject, body: String = "", error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        let comments = try await FeedComment.query(on: req.db).filter(\.$subject == subject.key).sort(\.$createdAt).limit(500).with(\.$author).all()
+        let known = Set(try await PersonCard.list(comments.map(\.author), viewer: user, today: req.clock.today, on: req.db).map(\.username))
+        let format = Format(user)
+        let items = try comments.map { comment in
+            let isKnown = comment.author.id == userID || known.contains(comment.author.username)
+            let mayDelete = comment.$author.id == userID || comment.$owner.id == userID
+            return Item(
+                author: isKnown ? comment.author.displayName : "Someone",
+                authorURL: isKnown ? SiteURL.person(username: comment.author.username).path : nil, body: comment.body,
+                when: comment.createdAt.map(format.shortWhen) ?? "",
+                deleteAction: mayDelete ? SiteURL.deleteFeedComment(try comment.requireID()).path : nil)
+        }
+        let response = try await req.view.render(
+            "community/comments",
+            Page(
+                layout: req.layout(title: "Comments on \(subject.title)", section: .home, hasForms: true), title: subject.title, url: subject.url,
+                subject: subject.key, comments: items, body: body, error: error, action: SiteURL.feedComments.path)
+        ).encodeResponse(for: req)
+        response.status = status
+        return response
+    }
+
+    func page(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let subject = try await FeedSubject.resolve(req.query[String.self, at: "on"], viewer: user, kinds: FeedComment.subjectKinds, on: req.db)
+        return try await render(req, subject: subject)
+    }
+
+    struct Form: Content {
+        var on: String?
+        var body: String?
+    }
+
+    func create(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let form = try req.content.decode(Form.self)
+        let subject = try await FeedSubject.resolve(form.on, viewer: user, kinds: FeedComment.subjectKinds, on: req.db)
+        let userID = try user.requireID(), ownerID = try subject.owner.requireID()
+        let body = (form.body ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if ownerID != userID, try await PersonAccess.reach(subject.owner, from: user, today: req.clock.today, on: req.db) != .allowed {
+            throw Abort(.forbidden, reason: "\(subject.owner.displayName) only hears from people they know.")
+        }
+        if body.isEmpty { return try await render(req, subject: subject, body: body, error: "Write something first", status: .unprocessableEntity) }
+        if body.count > FeedComment.maxBody {
+            return try await render(
+                req, subject: subject, body: body, error: "Keep a comment to \(FeedComment.maxBody) characters (it has \(body.count))",
+                status: .unprocessableEntity)
+        }
+        let comment = FeedComment()
+        comment.subject = subject.key
+        comment.$author.id = userID
+        comment.$owner.id = ownerID
+        comment.body = body
+        try await req.db.transaction { db in
+            try await comment.create(on: db)
+            if ownerID != userID { try await Self.tellOwner(subject, author: user, on: db) }
+        }
+        return req.redirect(to: SiteURL.feedComments(on: subject.key) + "#comments")
+    }
+
+    /// One unread note per entry, rewritten as comments come in.
+    static func tellOwner(_ subject: FeedSubject, author: User, on db: any Database) async throws {
+        let ownerID = try subject.owner.requireID(), authorID = try author.requireID()
+        let others = Set(
+            try await FeedComment.query(on: db).filter(\.$subject == subject.key).filter(\.$author.$id != ownerID).all().map { $0.$author.id }
+        ).subtracting([authorID]).count
+        let text =
+            others == 0
+            ? "\(author.displayName) commented on \(subject.title)"
+            : "\(author.displayName) and \(others) \(others == 1 ? "other" : "others") commented on \(subject.title)"
+        let link = SiteURL.feedComments(on: subject.key)
+        if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == ownerID).filter(\.$kind == Notification.Kind.comment.rawValue)
+            .filter(\.$link == link).filter(\.$read == false).first()
+        {
+            unread.text = text
+            unread.$actor.id = authorID
+            try await unread.update(on: db)
+        } else {
+            try await Notification.send(to: [ownerID], from: authorID, kind: .comment, text: text, link: link, on: db)
+        }
+    }
+
+    func delete(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)), let comment = try await FeedComment.find(id, on: req.db),
+            comment.$author.id == userID || comment.$owner.id == userID
+        else { throw Abort(.notFound) }
+        try await comment.delete(on: req.db)
+        req.flash(.success, "Comment removed.")
+        return req.redirect(to: SiteURL.feedComments(on: comment.subject) + "#comments")
+    }
+}

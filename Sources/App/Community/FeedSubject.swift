@@ -1,0 +1,50 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Something in the feed that people respond to (a gift, a comment): a workout, a plan or a badge,
+/// named "<kind>:<id>", as the viewer may see it.
+struct FeedSubject {
+    let key: String
+    let owner: User
+    /// "Harbour loop", "the badge “7-day streak”".
+    let title: String
+    let url: String
+
+    /// The subject named by `text`, when its kind is one of `kinds` and the viewer may see it; 404
+    /// otherwise (a subject that does not exist and one the viewer may not see look the same).
+    static func resolve(_ text: String?, viewer: User, kinds: Set<String>, on db: any Database) async throws -> FeedSubject {
+        let parts = (text ?? "").split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, kinds.contains(parts[0]), let id = UUID(uuidString: parts[1]) else { throw Abort(.notFound) }
+        let key = "\(parts[0]):\(SiteURL.id(id))"
+        let viewerID = try viewer.requireID()
+        switch parts[0] {
+        case "workout":
+            guard let workout = try await Workout.find(id, on: db), workout.endMS != nil,
+                try await WorkoutAccess.canView(workout, viewer: viewer, on: db),
+                let owner = try await User.find(workout.$user.id, on: db)
+            else { throw Abort(.notFound) }
+            return FeedSubject(key: key, owner: owner, title: workout.name, url: SiteURL.workout(id).path)
+        case "badge":
+            guard let badge = try await Badge.find(id, on: db), let kind = BadgeKind(rawValue: badge.kind),
+                let owner = try await User.find(badge.$owner.id, on: db)
+            else { throw Abort(.notFound) }
+            // Badges show to the owner's accepted followers (as in the feed).
+            let follows =
+                try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id == badge.$owner.id)
+                .filter(\.$status == .accepted).first() != nil
+            guard follows || owner.id == viewerID else { throw Abort(.notFound) }
+            return FeedSubject(key: key, owner: owner, title: "the badge “\(kind.title)”", url: SiteURL.person(username: owner.username).path)
+        case "plan":
+            guard
+                try await (db as! any SQLDatabase).raw("SELECT p.id FROM plans p WHERE p.id = \(bind: id) AND \(PlanAccess.visible(to: viewerID))")
+                    .first() != nil,
+                let plan = try await Plan.query(on: db).filter(\.$id == id).with(\.$poster).first()
+            else { throw Abort(.notFound) }
+            return FeedSubject(key: key, owner: plan.poster, title: "“\(Format.excerpt(plan.text))”", url: SiteURL.plan(id).path)
+        default:
+            throw Abort(.notFound)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import FieldhouseKit
+import Fluent
+import Foundation
+import SQLKit
+
+/// On Monday between 08:00 and 09:00 in their own time zone, people who moved less than the WHO
+/// advises for their age last week (under 18: 60 minutes a day, 420 a week; adults: 150 a week) get
+/// one encouraging note with one concrete idea: a public pick-up game nearby in a sport of theirs
+/// this week, else a challenge a friend sent them, else a Learn article. Accounts younger than a
+/// week are left alone, as is anyone who turned the nudge off. `weekly_nudges` holds one row per
+/// person and week, written before the note, so a second run or process sends nothing twice.
+enum WeeklyNudge {
+    static let kind = JobKind("community.nudge", every: 3600) { run in
+        try await send(hourStarting: run.due, now: run.now, on: run.db)
+    }
+
+    static let youthMinutes = 420.0
+    static let adultMinutes = 150.0
+
+    static func send(hourStarting due: Date, now: Date, on db: any Database) async throws {
+        let sql = db as! any SQLDatabase
+        struct Zone: Decodable { let time_zone: String }
+        for zone in try await sql.raw("SELECT DISTINCT time_zone FROM users").all(decoding: Zone.self).map(\.time_zone) {
+            let clock = WallClock(due, zone: Format.zone(named: zone))
+            // WallClock's weekday: 0 is Sunday, 1 Monday.
+            guard clock.weekday == 1, clock.hour == 8 else { continue }
+            let thisWeek = CalendarPeriod.week.start(zone: zone, now: due)
+            var calendar = Calendar(identifier: .iso8601)
+            calendar.timeZone = Format.zone(named: zone)
+            guard let lastWeek = calendar.date(byAdding: .day, value: -7, to: thisWeek) else { continue }
+            try await nudge(zone: zone, from: lastWeek, to: thisWeek, now: now, on: db)
+        }
+    }
+
+    private static func nudge(zone: String, from: Date, to: Date, now: Date, on db: any Database) async throws {
+        let sql = db as! any SQLDatabase
+        struct Person: Decodable {
+            let id: UUID
+            let birth_date: String?
+            let home_lat: Double?
+            let home_lon: Double?
+            let seconds: Double?
+        }
+        let today = LocalTime.utcDay(of: now)
+        let eighteen = String(format: "%04d-%02d-%02d", today.year - 18, today.month, today.day)
+        let people = try await sql.raw(
+            """
+            SELECT u.id, u.birth_date, u.home_lat, u.home_lon,
+                   (SELECT SUM(w.duration_s) FROM workouts w WHERE w.user_id = u.id AND w.end_ms IS NOT NULL
+                     AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))) AS seconds
+            FROM users u
+            WHERE u.time_zone = \(bind: zone) AND u.created_at <= \(bind: from)
+              AND NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = u.id AND s.topic = 'nudges' AND s.in_app = \(bind: false))
+            """
+        ).all(decoding: Person.self)
+        // The week nudged about, named by the Monday it ended on.
+        let monday = WallClock(to, zone: Format.zone(named: zone))
+        let week = "\(monday.year)-\(WallClock.pad(monday.month, 2))-\(WallClock.pad(monday.day, 2))"
+        for person in people {
+            let minutes = (person.seconds ?? 0) / 60
+            let young = person.birth_date.map { $0 > eighteen } ?? false
+            let target = young ? youthMinutes : adultMinutes
+            guard minutes < target else { continue }
+            guard
+                try await sql.raw(
+                    """
+                    INSERT INTO weekly_nudges (id, user_id, week) VALUES (\(bind: UUID()), \(bind: person.id), \(bind: week))
+                    ON CONFLICT (user_id, week) DO NOTHING RETURNING id
+                    """
+                ).first() != nil
+            else { continue }
+            let idea = try await suggestion(for: person.id, home: person.home_lat.flatMap { lat in person.home_lon.map { (lat, $0) } }, now: now, on: db)
+            let done = Int(minutes)
+            let text =
+                (done == 0 ? "A quiet week last week. " : "Last week: \(done) active minutes. ")
+                + (young ? "Moving an hour a day keeps you strong and sleeping well. " : "150 minutes a week keeps you healthy. ") + idea.text
+            try await Notification.send(to: [person.id], from: nil, kind: .nudge, text: text, link: idea.link, on: db)
+        }
+    }
+
+    /// One concrete idea: a game nearby in the person's sports this week, a challenge waiting for
+    /// them, or something to read.
+    static func suggestion(for userID: UUID, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (text: String, link: String) {
+        let sql = db as! any SQLDatabase
+        if let (lat, lon) = home {
+            struct Near: Decodable {
+                let id: UUID
+                let sport: String
+                let starts_at: Date
+                let time_zone: String
+            }
+            // About 10 km around home: a box is enough for a suggestion.
+            let dLat = 0.09, dLon = 0.09 / max(0.1, cos(lat * .pi / 180))
+            if let game = try await sql.raw(
+                """
+                SELECT g.id, g.sport, g.starts_at, g.time_zone FROM games g
+                WHERE \(unsafeRaw: CreateGame.findable) AND g.kind = 'pickup' AND g.privacy = 'public'
+                  AND g.starts_at > \(bind: now) AND g.starts_at < \(bind: now.addingTimeInterval(7 * 86_400))
+                  AND g.find_lat BETWEEN \(bind: lat - dLat) AND \(bind: lat + dLat) AND g.find_lon BETWEEN \(bind: lon - dLon) AND \(bind: lon + dLon)
+                  AND g.sport IN (SELECT sport FROM user_sports WHERE user_id = \(bind: userID))
+                  AND g.organiser_id <> \(bind: userID)
+                ORDER BY g.starts_at LIMIT 1
+                """
+            ).first(decoding: Near.self) {
+                let sport = Sport(rawValue: game.sport)?.label.lowercased() ?? game.sport
+                return (
+                    "How about the \(sport) pick-up game on \(GameTime.shortDay(game.starts_at, zone: game.time_zone)) near you?",
+                    SiteURL.game(game.id).path
+                )
+            }
+        }
+        struct Waiting: Decodable {
+            let id: UUID
+            let caption: String
+        }
+        if let challenge = try await sql.raw(
+            """
+            SELECT c.id, c.caption FROM challenge_recipients r JOIN challenges c ON c.id = r.challenge_id
+            WHERE r.user_id = \(bind: userID) AND r.completed_at IS NULL AND (c.deadline IS NULL OR c.deadline > \(bind: now))
+              AND NOT EXISTS (SELECT 1 FROM challenge_responses p WHERE p.challenge_id = c.id AND p.user_id = \(bind: userID))
+            ORDER BY c.created_at DESC LIMIT 1
+            """
+        ).first(decoding: Waiting.self) {
+            return ("A friend's challenge is waiting: “\(Format.excerpt(challenge.caption))”", SiteURL.challenge(challenge.id).path)
+        }
+        struct Article: Decodable {
+            let slug: String
+            let title: String
+        }
+        if let article = try await sql.raw("SELECT slug, title FROM learn_articles WHERE published = \(bind: true) ORDER BY title LIMIT 1")
+            .first(decoding: Article.self)
+        {
+            return ("A few minutes' read to get going: “\(article.title)”.", SiteURL.article(slug: article.slug).path)
+        }
+        return ("Plan something with a friend this week.", SiteURL.newPlan.path)
+    }
+}
