@@ -152,6 +152,7 @@ enum Migrations {
         app.migrations.add(CreateGift())
         app.migrations.add(CreateFeedComment())
         app.migrations.add(CreateWeeklyNudge())
+        app.migrations.add(CreateNearbyShare())
     }
 }
 

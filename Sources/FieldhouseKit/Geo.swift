@@ -72,3 +72,25 @@ public enum Geo {
         return BoundingBox(minLatitude: minLat * degrees, maxLatitude: maxLat * degrees, longitudeRanges: ranges)
     }
 }
+
+/// The area nearby friends see instead of a point: the centre of a grid cell about 1 km on each
+/// side, so everyone in the cell shares one position and the exact point never leaves the server.
+public enum NearbyCell {
+    /// Cell height in degrees of latitude (about 1 km).
+    public static let step = 0.009
+
+    public static func snap(_ point: Coordinate) -> Coordinate {
+        let row = (point.latitude / step).rounded(.down)
+        let latitude = min(90, max(-90, (row + 0.5) * step))
+        // Cells keep about 1 km across away from the equator; near the poles they stop narrowing.
+        let width = step / max(0.05, cos(latitude * .pi / 180))
+        let column = (point.longitude / width).rounded(.down)
+        return Coordinate(latitude: latitude, longitude: (column + 0.5) * width)
+    }
+
+    /// A distance between two cells as people are told it: to the half kilometre.
+    public static func roundedKilometres(_ metres: Double) -> Double {
+        guard metres.isFinite, metres >= 0 else { return 0 }
+        return (metres / 500).rounded() / 2
+    }
+}

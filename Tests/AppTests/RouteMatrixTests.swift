@@ -61,7 +61,8 @@ import Vapor
     static let signedInRoutes: Set<String> = [
         "GET /admin/jobs", "POST /admin/jobs/:id/retry", "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach",
         "GET /coach/week", "GET /feed", "GET /friends", "GET /plans/new", "POST /plans/new", "POST /plans/:id/in", "GET /leaderboard", "GET /badges",
-        "GET /gifts/new", "POST /gifts/new", "GET /comments", "POST /comments", "POST /comments/:id/delete",
+        "GET /gifts/new", "POST /gifts/new", "GET /comments", "POST /comments", "POST /comments/:id/delete", "GET /friends/nearby",
+        "POST /friends/nearby/settings", "POST /friends/nearby/here", "POST /friends/nearby/stop",
         "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/compare", "GET /learn/:slug/edit",
         "GET /learn/:slug/revisions", "GET /learn/new",
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",

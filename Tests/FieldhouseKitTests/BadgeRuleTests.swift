@@ -33,3 +33,22 @@ struct BadgeRuleTests {
         #expect(BadgeRules.earned(facts) == [.firstWorkout, .activeHour, .hundredKilometres, .firstChallenge, .tenChallenges, .firstCoachPlan])
     }
 }
+
+@Suite("Nearby cells")
+struct NearbyCellTests {
+    @Test func pointsInOneCellShareItsCentreAndCellsAreAboutAKilometre() {
+        let a = NearbyCell.snap(Coordinate(latitude: 55.68001, longitude: 12.57001))
+        let b = NearbyCell.snap(Coordinate(latitude: 55.68050, longitude: 12.57050))
+        #expect(a == b)
+        #expect(Geo.distance(a, Coordinate(latitude: 55.68001, longitude: 12.57001)) < 1_000)
+        let north = NearbyCell.snap(Coordinate(latitude: 55.68001 + NearbyCell.step, longitude: 12.57001))
+        #expect((900...1_100).contains(Geo.distance(a, north)))
+        for hostile in [Coordinate(latitude: 90, longitude: 180), Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 0, longitude: 0)] {
+            let cell = NearbyCell.snap(hostile)
+            #expect(cell.latitude.isFinite && cell.longitude.isFinite && abs(cell.latitude) <= 90)
+        }
+        #expect(NearbyCell.roundedKilometres(1_240) == 1)
+        #expect(NearbyCell.roundedKilometres(1_260) == 1.5)
+        #expect(NearbyCell.roundedKilometres(.nan) == 0)
+    }
+}

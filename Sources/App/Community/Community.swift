@@ -13,6 +13,7 @@ enum Community: Feature {
         try app.register(collection: BadgeController())
         try app.register(collection: GiftController())
         try app.register(collection: FeedCommentController())
+        try app.register(collection: NearbyController())
     }
 
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {

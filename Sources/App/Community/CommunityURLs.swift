@@ -36,3 +36,10 @@ extension SiteURL {
     static func feedComments(on subject: String) -> String { feedComments.with([("on", subject)]) }
     static func deleteFeedComment(_ comment: UUID) -> SiteURL { SiteURL("comments", id(comment), "delete") }
 }
+
+extension SiteURL {
+    static let nearbyFriends = SiteURL("friends", "nearby")
+    static let nearbySettings = SiteURL("friends", "nearby", "settings")
+    static let nearbyHere = SiteURL("friends", "nearby", "here")
+    static let nearbyStop = SiteURL("friends", "nearby", "stop")
+}

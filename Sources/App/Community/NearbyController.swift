@@ -1,0 +1,170 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// `/friends/nearby`: friends (people one follows who follow back) who chose to share roughly where
+/// they are, with the distance between the two areas to the half kilometre. Off by default; only
+/// people 16 and over may turn it on; an area is about 1 km across (`NearbyCell`), is never set
+/// inside one of the person's privacy zones, and lapses after three hours. Distances are shown
+/// only to people sharing an area themselves.
+struct NearbyController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("friends", "nearby", use: page)
+        routes.post("friends", "nearby", "settings", use: settings)
+        routes.post("friends", "nearby", "here", use: here)
+        routes.post("friends", "nearby", "stop", use: stop)
+    }
+
+    struct Friend: Encodable {
+        let name: String
+        let url: String
+        let distance: String
+    }
+
+    struct Page: Encodable {
+        let layout: Layout
+        let canOptIn: Bool
+        let enabled: Bool
+        let sharingUntil: String?
+        let friends: [Friend]
+        let latitude: String
+        let longitude: String
+        let error: String?
+        let settingsAction: String
+        let hereAction: String
+        let stopAction: String
+        let back: String
+    }
+
+    private func share(of userID: UUID, on db: any Database) async throws -> NearbyShare? {
+        try await NearbyShare.query(on: db).filter(\.$user.$id == userID).first()
+    }
+
+    private func render(_ req: Request, latitude: String = "", longitude: String = "", error: String? = nil, status: HTTPStatus = .ok) async throws
+        -> Response
+    {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        let now = req.now
+        let mine = try await share(of: userID, on: req.db)
+        let format = Format(user)
+        var friends: [Friend] = []
+        let canOptIn = !user.isUnder16(on: req.clock.today)
+        if canOptIn, let mine, mine.enabled, let until = mine.until, until > now, let lat = mine.cellLat, let lon = mine.cellLon {
+            struct Row: Decodable {
+                let username: String
+                let display_name: String
+                let birth_date: String?
+                let cell_lat: Double
+                let cell_lon: Double
+            }
+            let rows = try await (req.db as! any SQLDatabase).raw(
+                """
+                SELECT u.username, u.display_name, u.birth_date, s.cell_lat, s.cell_lon
+                FROM nearby_shares s JOIN users u ON u.id = s.user_id
+                JOIN follows a ON a.follower_id = \(bind: userID) AND a.followee_id = s.user_id AND a.status = 'accepted'
+                JOIN follows b ON b.follower_id = s.user_id AND b.followee_id = \(bind: userID) AND b.status = 'accepted'
+                WHERE s.enabled = \(bind: true) AND s.until > \(bind: now) AND s.cell_lat IS NOT NULL AND s.cell_lon IS NOT NULL
+                """
+            ).all(decoding: Row.self)
+            let here = Coordinate(latitude: lat, longitude: lon)
+            let today = req.clock.today
+            friends =
+                rows
+                // Sharing is for 16 and over, whatever a row says.
+                .filter { row in row.birth_date.flatMap(CalendarDate.init(iso:)).map { $0.age(on: today) >= 16 } ?? false }
+                .map { row in (row, Geo.distance(here, Coordinate(latitude: row.cell_lat, longitude: row.cell_lon))) }
+                .sorted { ($0.1, $0.0.display_name) < ($1.1, $1.0.display_name) }
+                .map { row, metres in
+                    let km = NearbyCell.roundedKilometres(metres)
+                    let distance =
+                        km < 1 ? "within about 1 km" : "about \(format.imperial ? FormNumber.text(km / 1.609344) + " mi" : FormNumber.text(km) + " km")"
+                    return Friend(name: row.display_name, url: SiteURL.person(username: row.username).path, distance: distance)
+                }
+        }
+        let sharingUntil = mine.flatMap { share in share.enabled ? share.until.flatMap { $0 > now ? format.shortWhen($0) : nil } : nil }
+        let response = try await req.view.render(
+            "community/nearby",
+            Page(
+                layout: req.layout(title: "Friends nearby", section: .people, hasForms: true), canOptIn: canOptIn, enabled: mine?.enabled ?? false,
+                sharingUntil: sharingUntil, friends: friends, latitude: latitude, longitude: longitude, error: error,
+                settingsAction: SiteURL.nearbySettings.path, hereAction: SiteURL.nearbyHere.path, stopAction: SiteURL.nearbyStop.path,
+                back: SiteURL.friends.path)
+        ).encodeResponse(for: req)
+        response.status = status
+        return response
+    }
+
+    func page(req: Request) async throws -> Response {
+        try await render(req)
+    }
+
+    struct SettingsForm: Content { var enabled: String? }
+
+    func settings(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        let on = try req.content.decode(SettingsForm.self).enabled == "on"
+        guard !on || !user.isUnder16(on: req.clock.today) else {
+            throw Abort(.forbidden, reason: "Sharing where you are is for people 16 and over.")
+        }
+        let share = try await share(of: userID, on: req.db) ?? NearbyShare()
+        share.$user.id = userID
+        share.enabled = on
+        if !on {
+            share.cellLat = nil
+            share.cellLon = nil
+            share.until = nil
+        }
+        try await share.save(on: req.db)
+        req.flash(.success, on ? "On. Press “I'm here now” to share your area for three hours." : "Off. Your area is no longer shared.")
+        return req.redirect(to: .nearbyFriends)
+    }
+
+    struct HereForm: Content {
+        var latitude: String?
+        var longitude: String?
+    }
+
+    func here(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let userID = try user.requireID()
+        guard !user.isUnder16(on: req.clock.today), let share = try await share(of: userID, on: req.db), share.enabled else {
+            throw Abort(.forbidden, reason: "Turn on sharing first (for people 16 and over).")
+        }
+        let form = try req.content.decode(HereForm.self)
+        let lat = FormNumber.coordinate(form.latitude, range: -90...90, axis: "latitude")
+        let lon = FormNumber.coordinate(form.longitude, range: -180...180, axis: "longitude")
+        guard let latitude = lat.value, let longitude = lon.value else {
+            return try await render(
+                req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
+                error: lat.error ?? lon.error ?? "Press “Use where I am now”, or enter a latitude and a longitude", status: .unprocessableEntity)
+        }
+        let point = Coordinate(latitude: latitude, longitude: longitude)
+        if try await SavedPrivacyZone.zones(of: userID, on: req.db).contains(where: { $0.contains(point) }) {
+            return try await render(
+                req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
+                error: "That's inside one of your privacy zones, so it isn't shared", status: .unprocessableEntity)
+        }
+        let cell = NearbyCell.snap(point)
+        share.cellLat = cell.latitude
+        share.cellLon = cell.longitude
+        share.until = req.now.addingTimeInterval(NearbyShare.lifetime)
+        try await share.save(on: req.db)
+        req.flash(.success, "Shared for three hours: friends who share too see roughly how far you are, never the exact place.")
+        return req.redirect(to: .nearbyFriends)
+    }
+
+    func stop(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        if let share = try await share(of: user.requireID(), on: req.db) {
+            share.cellLat = nil
+            share.cellLon = nil
+            share.until = nil
+            try await share.save(on: req.db)
+        }
+        req.flash(.success, "Your area is no longer shared.")
+        return req.redirect(to: .nearbyFriends)
+    }
+}
