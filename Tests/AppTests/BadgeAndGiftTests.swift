@@ -29,6 +29,7 @@ struct BadgeAndGiftTests {
             #expect(try await ana.get("/badges").contains("You have 0 of"))
             _ = try await log(ana, minutes: 65, visibility: "private", app)
 
+            app.clock.advance(by: 120)
             try await app.app.jobs.runDue(app.app)
             let badges = try await Badge.query(on: app.db).all().map(\.kind).sorted()
             #expect(badges == ["active_hour", "first_workout"])
@@ -43,6 +44,14 @@ struct BadgeAndGiftTests {
             #expect(try await Badge.query(on: app.db).count() == 2)
             #expect(try await Notification.query(on: app.db).filter(\.$kind == "badge").count() == 2)
 
+            // Earned from a private workout: Ana's alone, until what she shares earns it too.
+            #expect(!(try await ben.get("/feed").contains("earned a badge")), "a private workout's badge tells nobody")
+            #expect(!(try await ben.get("/u/ana").contains("First workout")))
+            _ = try await log(ana, minutes: 61, visibility: "followers", at: "09:00", app)
+            app.clock.advance(by: 120)
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await Badge.query(on: app.db).filter(\.$shared == true).count() == 2)
+            #expect(try await Notification.query(on: app.db).filter(\.$kind == "badge").count() == 2, "no second note for a badge shown")
             let bens = try await ben.get("/feed")
             #expect(bens.contains("earned a badge:"))
             #expect(bens.contains("An active hour"))

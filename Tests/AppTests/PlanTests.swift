@@ -92,6 +92,23 @@ struct PlanTests {
             let statuses = try await GamePlayer.query(on: app.db).all().map(\.status)
             #expect(statuses.filter { $0 == .joined }.count == 2)
             #expect(statuses.filter { $0 == .waitlisted }.count == 1)
+            // Anyone may join a public team, so its members are not an audience the poster chose: a
+            // team made public later no longer sees the plan, and new plans cannot go to it.
+            let team2 = try #require(try await Team.query(on: app.db).filter(\.$slug == slug).first())
+            team2.privacy = .public
+            try await team2.save(on: app.db)
+            #expect(!(try await ana.get("/plans/new").contains("Members of Lake Runners")))
+            let outID = try #require(try await User.query(on: app.db).filter(\.$username == "out").first()?.id)
+            try await Membership(teamID: team2.requireID(), userID: outID, role: .player).create(on: app.db)
+            #expect(try await out.get(planURL).status == .notFound, "joined the now public team: still no plan")
+            #expect(try await ana.post("/plans/new", planFields(app, audience: "team:\(slug)"), csrfFrom: "/plans/new").status == .unprocessableEntity)
+            // The game stays among its players: its organiser cannot list it publicly.
+            let game = try #require(try await Game.query(on: app.db).first())
+            let gameURL = "/games/\(SiteURL.id(try game.requireID()))"
+            let listed = try await ana.post("\(gameURL)/edit", app.pickupFields(sport: "running", privacy: "public", days: 2), csrfFrom: "\(gameURL)/edit")
+            #expect(listed.status == .ok || listed.status == .unprocessableEntity)
+            #expect(listed.contains("A game made from a plan stays among the people in it"))
+            #expect(try await Game.query(on: app.db).first()?.privacy == "private")
             // Only one's own teams can be chosen.
             let other = try await out.createTeam("Other Club")
             let refused = try await ana.post("/plans/new", planFields(app, audience: "team:\(other)"), csrfFrom: "/plans/new")

@@ -10,12 +10,16 @@ final class Badge: Model, @unchecked Sendable {
     @Parent(key: "user_id") var owner: User
     @Field(key: "kind") var kind: String
     @Field(key: "earned_at") var earnedAt: Date
+    /// Whether others may see it: earned from what the person shares (workouts not private, public
+    /// challenges and games), not only from what they keep to themselves. See `BadgeAwards`.
+    @Field(key: "shared") var shared: Bool
 
     init() {}
 
-    init(owner: UUID, kind: BadgeKind, at: Date) {
+    init(owner: UUID, kind: BadgeKind, at: Date, shared: Bool) {
         self.$owner.id = owner
         self.kind = kind.rawValue
         self.earnedAt = at
+        self.shared = shared
     }
 }

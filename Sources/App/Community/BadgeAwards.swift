@@ -3,7 +3,10 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Awards badges. A workout recorded enqueues a check of its owner (`personKind`); every minute a
+/// Awards badges. A badge is the owner's to see whatever earned it; others (followers in the feed,
+/// profile visitors, gift and comment pages) see it only once what the person shares earns it too:
+/// workouts that are not private, public challenges and public games. So a badge never tells anyone
+/// of a private workout, a private team's game or a coach. A workout recorded enqueues a check of its owner (`personKind`); every minute a
 /// sweep checks the people whose challenge replies were accepted or whose games ended in the last
 /// ten minutes. Each check reads the person's whole record and gives the badges it earns that they
 /// do not have yet. Awarding is idempotent (one row per person and badge, inserted only when
@@ -28,76 +31,114 @@ enum BadgeAwards {
     static func recentlyActive(since: Date, now: Date, on db: any Database) async throws -> Set<UUID> {
         struct Row: Decodable { let id: UUID }
         let sql = db as! any SQLDatabase
-        // Games count once they are over: those that ended since, read from a day back at most.
         let rows = try await sql.raw(
             """
             SELECT user_id AS id FROM challenge_responses WHERE judged_at >= \(bind: since) AND status = 'accepted'
-            UNION SELECT gp.user_id AS id FROM game_players gp JOIN games g ON g.id = gp.game_id
-              WHERE g.starts_at >= \(bind: since.addingTimeInterval(-86_400)) AND g.starts_at <= \(bind: now) AND g.status = 'scheduled'
             """
         ).all(decoding: Row.self)
-        return Set(rows.map(\.id))
+        // Games count once they are over: players of those that ended in the window (games last a
+        // day at most, so they started within a day before it).
+        struct Ended: Decodable {
+            let user_id: UUID
+            let starts_at: Date
+            let duration_minutes: Int
+        }
+        let ended = try await sql.raw(
+            """
+            SELECT gp.user_id, g.starts_at, g.duration_minutes FROM game_players gp JOIN games g ON g.id = gp.game_id
+            WHERE g.starts_at >= \(bind: since.addingTimeInterval(-86_400)) AND g.starts_at <= \(bind: now) AND g.status = 'scheduled'
+              AND gp.status IN ('joined', 'going')
+            """
+        ).all(decoding: Ended.self).filter { game in
+            let end = game.starts_at.addingTimeInterval(Double(game.duration_minutes) * 60)
+            return end >= since && end <= now
+        }
+        return Set(rows.map(\.id) + ended.map(\.user_id))
     }
 
-    /// What the person did, read from their whole record, days and months in their time zone.
-    static func facts(of userID: UUID, now: Date, on db: any Database) async throws -> ActivityFacts {
+    /// What the person did, read from their whole record, days and months in their time zone: all
+    /// of it, and the part they share with others.
+    static func facts(of userID: UUID, now: Date, on db: any Database) async throws -> (all: ActivityFacts, shared: ActivityFacts) {
         let sql = db as! any SQLDatabase
         struct Zone: Decodable { let time_zone: String }
         guard let zone = try await sql.raw("SELECT time_zone FROM users WHERE id = \(bind: userID)").first(decoding: Zone.self) else {
-            return ActivityFacts()
+            return (ActivityFacts(), ActivityFacts())
         }
         let tz = Format.zone(named: zone.time_zone)
-        var facts = ActivityFacts()
+        var all = ActivityFacts(), shared = ActivityFacts()
         struct Done: Decodable {
             let start_ms: Int64
             let duration_s: Double
             let distance_m: Double?
             let sport: String
+            let visibility: String
         }
         var sportsByDay: [String: Set<String>] = [:]
         for workout in try await sql.raw(
-            "SELECT start_ms, duration_s, distance_m, sport FROM workouts WHERE user_id = \(bind: userID) AND end_ms IS NOT NULL"
+            "SELECT start_ms, duration_s, distance_m, sport, visibility FROM workouts WHERE user_id = \(bind: userID) AND end_ms IS NOT NULL"
         ).all(decoding: Done.self) {
             let clock = WallClock(Date(timeIntervalSince1970: Double(workout.start_ms) / 1000), zone: tz)
             guard let day = CalendarDate(year: clock.year, month: clock.month, day: clock.day)?.description else { continue }
-            facts.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m)
+            all.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m)
+            if workout.visibility != "private" { shared.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
             sportsByDay[day, default: []].insert(workout.sport)
         }
-        struct Count: Decodable { let n: Int }
-        facts.challengesCompleted =
-            try await sql.raw("SELECT COUNT(*) AS n FROM challenge_responses WHERE user_id = \(bind: userID) AND status = 'accepted'")
-            .first(decoding: Count.self)?.n ?? 0
+        struct Completed: Decodable { let is_public: Bool }
+        let completed = try await sql.raw(
+            """
+            SELECT c.is_public FROM challenge_responses r JOIN challenges c ON c.id = r.challenge_id
+            WHERE r.user_id = \(bind: userID) AND r.status = 'accepted'
+            """
+        ).all(decoding: Completed.self)
+        all.challengesCompleted = completed.count
+        shared.challengesCompleted = completed.filter(\.is_public).count
         struct Played: Decodable {
             let starts_at: Date
             let duration_minutes: Int
+            let privacy: String
         }
-        facts.gamesPlayed = try await sql.raw(
+        let played = try await sql.raw(
             """
-            SELECT g.starts_at, g.duration_minutes FROM game_players gp JOIN games g ON g.id = gp.game_id
+            SELECT g.starts_at, g.duration_minutes, g.privacy FROM game_players gp JOIN games g ON g.id = gp.game_id
             WHERE gp.user_id = \(bind: userID) AND gp.status IN ('joined', 'going') AND g.status = 'scheduled' AND g.starts_at <= \(bind: now)
             """
-        ).all(decoding: Played.self).filter { $0.starts_at.addingTimeInterval(Double($0.duration_minutes) * 60) <= now }.count
+        ).all(decoding: Played.self).filter { $0.starts_at.addingTimeInterval(Double($0.duration_minutes) * 60) <= now }
+        all.gamesPlayed = played.count
+        shared.gamesPlayed = played.filter { $0.privacy == "public" }.count
         struct Planned: Decodable {
             let day: String
             let sport: String
         }
-        facts.coachSessionsDone = try await sql.raw("SELECT day, sport FROM planned_workouts WHERE athlete_id = \(bind: userID)")
+        // Having a coach is the person's own business: this one is never shared.
+        all.coachSessionsDone = try await sql.raw("SELECT day, sport FROM planned_workouts WHERE athlete_id = \(bind: userID)")
             .all(decoding: Planned.self).filter { sportsByDay[$0.day]?.contains($0.sport) ?? false }.count
-        return facts
+        return (all, shared)
     }
 
-    /// Gives the person every badge their record earns and they do not have yet, each with a note.
+    /// Gives the person every badge their record earns and they do not have yet, each with a note,
+    /// and lets others see those that what they share now earns.
     static func award(to userID: UUID, now: Date, on db: any Database) async throws {
-        let earned = BadgeRules.earned(try await facts(of: userID, now: now, on: db))
+        let (all, shared) = try await facts(of: userID, now: now, on: db)
+        let earned = BadgeRules.earned(all), shown = BadgeRules.earned(shared)
         guard !earned.isEmpty else { return }
-        let held = Set(try await Badge.query(on: db).filter(\.$owner.$id == userID).all().map(\.kind))
-        for kind in BadgeKind.allCases where earned.contains(kind) && !held.contains(kind.rawValue) {
-            // A sweep in another process may give it at the same moment: the loser inserts nothing
+        let sql = db as! any SQLDatabase
+        let held = Dictionary(
+            try await Badge.query(on: db).filter(\.$owner.$id == userID).all().map { ($0.kind, $0.shared) }, uniquingKeysWith: { first, _ in first })
+        for kind in BadgeKind.allCases where earned.contains(kind) {
+            let isShown = shown.contains(kind)
+            if let wasShown = held[kind.rawValue] {
+                if isShown && !wasShown {
+                    try await sql.raw("UPDATE badges SET shared = \(bind: true) WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)").run()
+                }
+                continue
+            }
+            // A check in another process may give it at the same moment: the loser inserts nothing
             // and tells nothing, rather than failing its whole transaction on the unique pair.
             guard
-                try await (db as! any SQLDatabase).raw(
+                try await sql.raw(
                     """
-                    INSERT INTO badges (id, user_id, kind, earned_at) VALUES (\(bind: UUID()), \(bind: userID), \(bind: kind.rawValue), \(bind: now))
+                    INSERT INTO badges (id, user_id, kind, earned_at, shared)
+                    VALUES (\(bind: UUID()), \(bind: userID), \(bind: kind.rawValue), \(bind: now), \(bind: isShown))
                     ON CONFLICT (user_id, kind) DO NOTHING RETURNING id
                     """
                 ).first() != nil

@@ -3,8 +3,8 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Badges in the feed: the viewer's own and those of people they follow (the follow accepted),
-/// as on the profile, which shows badges to those who may see all of it.
+/// Badges in the feed: the viewer's own, and the shared ones (see `BadgeAwards`) of people they
+/// follow, the follow accepted.
 extension Community {
     static func badgeFeedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
         struct Row: Decodable {
@@ -20,8 +20,8 @@ extension Community {
             """
             SELECT b.id, b.user_id, b.kind, b.earned_at, u.username, u.display_name
             FROM badges b JOIN users u ON u.id = b.user_id
-            WHERE b.earned_at <= \(bind: newest) AND (b.user_id = \(bind: viewer.id) OR b.user_id IN (
-              SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted'))
+            WHERE b.earned_at <= \(bind: newest) AND (b.user_id = \(bind: viewer.id) OR (b.shared = \(bind: true) AND b.user_id IN (
+              SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted')))
             ORDER BY b.earned_at DESC, b.id DESC
             LIMIT \(literal: max(1, limit) + 1)
             """

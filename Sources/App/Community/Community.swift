@@ -24,12 +24,17 @@ enum Community: Feature {
     static var jobKinds: [JobKind] { [BadgeAwards.kind, BadgeAwards.personKind, WeeklyNudge.kind] }
 
     static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws {
-        try await Job.enqueue(BadgeAwards.personKind.name, payload: BadgeAwards.Person(user: userID), at: now, key: nil, on: db)
+        // One check per person at the end of the minute, however many workouts arrive in it (a
+        // device uploading a backlog): the key makes enqueueing again a no-op.
+        let slot = (now.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
+        try await Job.enqueue(
+            BadgeAwards.personKind.name, payload: BadgeAwards.Person(user: userID), at: Date(timeIntervalSince1970: slot),
+            key: "\(BadgeAwards.personKind.name):\(SiteURL.id(userID))@\(Int(slot))", on: db)
     }
 
-    /// Badges, for those who may see the whole profile (followers, as in the feed).
+    /// Shared badges (see `BadgeAwards`), for those who may see the whole profile.
     static func profileParts(of userID: UUID, on db: any Database) async throws -> ProfileParts {
-        let badges = try await Badge.query(on: db).filter(\.$owner.$id == userID).sort(\.$earnedAt, .descending).all()
+        let badges = try await Badge.query(on: db).filter(\.$owner.$id == userID).filter(\.$shared == true).sort(\.$earnedAt, .descending).all()
             .compactMap { BadgeKind(rawValue: $0.kind) }
         guard !badges.isEmpty else { return ProfileParts() }
         return ProfileParts(

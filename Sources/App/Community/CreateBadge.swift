@@ -8,6 +8,7 @@ struct CreateBadge: AsyncMigration {
             .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
             .field("kind", .string, .required)
             .field("earned_at", .datetime, .required)
+            .field("shared", .bool, .required)
             .unique(on: "user_id", "kind")
             .create()
         // The feed reads badges newest first.

@@ -19,6 +19,8 @@ final class FeedComment: Model, @unchecked Sendable {
     init() {}
 
     static let maxBody = 500
+    /// Comments one person may write in an hour: plenty for a conversation, too few to bury one.
+    static let perHour = 30
     /// What takes comments.
     static let subjectKinds: Set<String> = ["workout", "plan", "badge"]
 }

@@ -35,7 +35,9 @@ struct FeedCommentController: RouteCollection {
     private func render(_ req: Request, subject: FeedSubject, body: String = "", error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
         let user = try req.requireUser()
         let userID = try user.requireID()
-        let comments = try await FeedComment.query(on: req.db).filter(\.$subject == subject.key).sort(\.$createdAt).limit(500).with(\.$author).all()
+        // The newest 500, read oldest first: a flood of old comments cannot hide new ones.
+        let comments = try await FeedComment.query(on: req.db).filter(\.$subject == subject.key).sort(\.$createdAt, .descending).limit(500)
+            .with(\.$author).all().reversed()
         let known = Set(try await PersonCard.list(comments.map(\.author), viewer: user, today: req.clock.today, on: req.db).map(\.username))
         let format = Format(user)
         let items = try comments.map { comment in
@@ -78,6 +80,13 @@ struct FeedCommentController: RouteCollection {
             throw Abort(.forbidden, reason: "\(subject.owner.displayName) only hears from people they know.")
         }
         if body.isEmpty { return try await render(req, subject: subject, body: body, error: "Write something first", status: .unprocessableEntity) }
+        let lastHour = try await FeedComment.query(on: req.db).filter(\.$author.$id == userID)
+            .filter(\.$createdAt >= req.now.addingTimeInterval(-3600)).count()
+        if lastHour >= FeedComment.perHour {
+            return try await render(
+                req, subject: subject, body: body, error: "That's \(FeedComment.perHour) comments in the last hour: wait a little before the next",
+                status: .tooManyRequests)
+        }
         if body.count > FeedComment.maxBody {
             return try await render(
                 req, subject: subject, body: body, error: "Keep a comment to \(FeedComment.maxBody) characters (it has \(body.count))",

@@ -30,11 +30,11 @@ struct FeedSubject {
             guard let badge = try await Badge.find(id, on: db), let kind = BadgeKind(rawValue: badge.kind),
                 let owner = try await User.find(badge.$owner.id, on: db)
             else { throw Abort(.notFound) }
-            // Badges show to the owner's accepted followers (as in the feed).
+            // Others see shared badges, and only as the owner's accepted followers (as in the feed).
             let follows =
                 try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id == badge.$owner.id)
                 .filter(\.$status == .accepted).first() != nil
-            guard follows || owner.id == viewerID else { throw Abort(.notFound) }
+            guard (badge.shared && follows) || owner.id == viewerID else { throw Abort(.notFound) }
             return FeedSubject(key: key, owner: owner, title: "the badge “\(kind.title)”", url: SiteURL.person(username: owner.username).path)
         case "plan":
             guard

@@ -51,9 +51,9 @@ enum Leaderboard {
         let totals: Totals
     }
 
-    /// Everyone in scope with a workout the viewer may open in [from, to), plus the viewer, ranked
-    /// by `measure` (ties share a rank: 1, 2, 2, 4).
-    static func rows(scope: Scope, viewer: UUID, from: Date, to: Date, by measure: Measure, on db: any Database) async throws -> [Row] {
+    /// The totals of everyone in scope with a workout the viewer may open in [from, to), and the
+    /// viewer's own (zero when they did nothing).
+    static func totals(scope: Scope, viewer: UUID, from: Date, to: Date, on db: any Database) async throws -> [UUID: Totals] {
         let members: SQLQueryString
         switch scope {
         case .friends:
@@ -85,9 +85,14 @@ enum Leaderboard {
         var totals = Dictionary(
             sums.map { ($0.user_id, Totals(seconds: $0.seconds, metres: $0.metres, workouts: $0.workouts)) }, uniquingKeysWith: { first, _ in first })
         if totals[viewer] == nil { totals[viewer] = Totals(seconds: 0, metres: 0, workouts: 0) }
-        let ordered = totals.map { (person: $0.key, value: $0.value.value(measure), totals: $0.value) }
-            .sorted { ($0.value, $0.person == viewer ? 1 : 0) > ($1.value, $1.person == viewer ? 1 : 0) }
-        return ranked(ordered.map { ($0.person, $0.value, $0.totals) })
+        return totals
+    }
+
+    /// The rows by `measure`, highest first (ties share a rank: 1, 2, 2, 4). Rank only the people
+    /// who will be shown, so a hidden person leaves no gap to count.
+    static func rows(_ totals: [UUID: Totals], by measure: Measure) -> [Row] {
+        let ordered = totals.map { (person: $0.key, value: $0.value.value(measure), totals: $0.value) }.sorted { $0.value > $1.value }
+        return ranked(ordered)
     }
 
     /// Competition ranking over values sorted from highest: equal values share the better rank.

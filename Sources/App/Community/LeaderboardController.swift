@@ -62,18 +62,21 @@ struct LeaderboardController: RouteCollection {
             throw Abort(.notFound)
         }
         let now = req.now
-        let rows = try await Leaderboard.rows(
-            scope: scope, viewer: userID, from: period.start(zone: user.timeZone, now: now), to: now, by: measure, on: req.db)
+        let totals = try await Leaderboard.totals(scope: scope, viewer: userID, from: period.start(zone: user.timeZone, now: now), to: now, on: req.db)
         let sql = req.db as! any SQLDatabase
         let people = try await sql.select().columns("id", "username", "display_name", "visibility", "birth_date").from(User.schema)
-            .where("id", .in, rows.map(\.person)).all().map(User.forPolicy)
+            .where("id", .in, Array(totals.keys)).all().map(User.forPolicy)
         let byID = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let relations = try await Relations.load(viewerID: userID, people: people.compactMap(\.id), today: req.clock.today, on: req.db)
+        // People the viewer may not know of are left out before ranking, so no rank counts them.
+        let rows = Leaderboard.rows(
+            totals.filter { person, _ in
+                person == userID || byID[person].map { PersonAccess.canSeeExists($0, relations.relation(to: $0)) } ?? false
+            }, by: measure)
         let format = Format(user)
         func entry(_ row: Leaderboard.Row) -> Entry? {
             guard let person = byID[row.person] else { return nil }
             let isMe = row.person == userID
-            guard isMe || PersonAccess.canSeeExists(person, relations.relation(to: person)) else { return nil }
             let minutes = Int(row.totals.seconds / 60)
             let value: String
             switch measure {

@@ -2,7 +2,8 @@ import Foundation
 import SQLKit
 
 /// Who sees a plan: its poster; followers (accepted) for `followers`; followers the poster follows
-/// back for `friends`; the team's members for `team`; and anyone who already said they're in.
+/// back for `friends`; the team's members for `team`, while the team lets members in (a team made
+/// public later, which anyone may join, no longer counts); and anyone who already said they're in.
 /// The one rule, as SQL over a plan `p`, used by the plan page and the feed alike.
 enum PlanAccess {
     static func visible(to viewer: UUID) -> SQLQueryString {
@@ -12,7 +13,8 @@ enum PlanAccess {
             AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(bind: viewer) AND f.followee_id = p.user_id AND f.status = 'accepted')
             AND (p.audience = 'followers'
               OR EXISTS (SELECT 1 FROM follows b WHERE b.follower_id = p.user_id AND b.followee_id = \(bind: viewer) AND b.status = 'accepted')))
-          OR (p.audience = 'team' AND EXISTS (SELECT 1 FROM memberships m WHERE m.team_id = p.team_id AND m.user_id = \(bind: viewer)))
+          OR (p.audience = 'team' AND EXISTS (SELECT 1 FROM memberships m JOIN teams t ON t.id = m.team_id
+                WHERE m.team_id = p.team_id AND m.user_id = \(bind: viewer) AND t.privacy <> 'public'))
           OR EXISTS (SELECT 1 FROM game_players gp WHERE gp.game_id = p.game_id AND gp.user_id = \(bind: viewer)))
         """
     }

@@ -26,9 +26,11 @@ struct PlanController: RouteCollection {
         let back: String
     }
 
+    /// Teams a plan may go to: the poster's, where members are let in. Anyone may join a public
+    /// team at once, so its members are not people the poster chose.
     private func myTeams(_ user: User, on db: any Database) async throws -> [Team] {
         try await Team.query(on: db).join(Membership.self, on: \Membership.$team.$id == \Team.$id)
-            .filter(Membership.self, \.$user.$id == user.requireID()).sort(\.$name).all()
+            .filter(Membership.self, \.$user.$id == user.requireID()).filter(\.$privacy != .public).sort(\.$name).all()
     }
 
     private func render(_ req: Request, user: User, form: PlanForm, errors: FieldErrors, status: HTTPStatus = .ok) async throws -> Response {
@@ -131,7 +133,8 @@ struct PlanController: RouteCollection {
         return try await req.view.render(
             "community/plan",
             Page(
-                layout: req.layout(title: "\(poster.displayName)'s plan", section: .home, hasForms: true), posterName: poster.displayName,
+                layout: req.layout(title: "\(posterVisible ? poster.displayName : "Someone")'s plan", section: .home, hasForms: true),
+                posterName: posterVisible ? poster.displayName : "Someone",
                 posterURL: posterVisible ? SiteURL.person(username: poster.username).path : nil, text: plan.text, sport: game.sportLabel,
                 day: GameTime.day(game.startsAt, zone: game.timeZone), time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
                 place: game.placeName, audience: audience, going: cards, unnamed: going.count - cards.count,
@@ -156,17 +159,24 @@ struct PlanController: RouteCollection {
         guard access.canJoin else {
             throw Abort(.conflict, reason: game.isCancelled ? "This plan was called off." : "This plan is over; look out for the next one.")
         }
+        try access.requireAgeFits(user)
+        guard try await PersonAccess.reach(plan.poster, from: user, today: req.clock.today, on: req.db) == .allowed else {
+            throw Abort(.forbidden, reason: "\(plan.poster.displayName) only hears from people they know.")
+        }
         let outcome = try await GameRoster.join(game, user: user, note: nil, now: req.now, on: req.db)
         let words = plan.text.count > 60 ? String(plan.text.prefix(57)) + "…" : plan.text
         try await Notification.send(
             to: [plan.$poster.id], from: user.requireID(), kind: .planJoined,
-            text: outcome == .joined ? "\(user.displayName) is in: “\(words)”" : "\(user.displayName) is on the waitlist for “\(words)”",
+            text: outcome == .joined
+                ? "\(user.displayName) is in: “\(words)”"
+                : outcome == .waitlisted ? "\(user.displayName) is on the waitlist for “\(words)”" : "\(user.displayName) asked to join “\(words)”",
             link: planURL.path, on: req.db)
         req.flash(
             .success,
             outcome == .joined
                 ? "You're in. The game is in My games and your calendar."
-                : "It's full, so you're on the waitlist: you'll hear when a place opens.")
+                : outcome == .waitlisted
+                    ? "It's full, so you're on the waitlist: you'll hear when a place opens." : "Asked: \(plan.poster.displayName) lets people in.")
         return req.redirect(to: planURL)
     }
 }

@@ -47,9 +47,10 @@ extension Community {
             let ends = row.starts_at.addingTimeInterval(Double(row.duration_minutes) * 60)
             var detail = "\(sport) · \(GameTime.shortDay(row.starts_at, zone: row.time_zone)), \(GameTime.clock(row.starts_at, zone: row.time_zone))"
             detail += row.status == Game.Status.cancelled.rawValue ? " · called off" : " · \(row.joined_count) in"
+            let known = PersonAccess.canSeeExists(poster, relations.relation(to: poster))
             var item = FeedItem(
-                at: Feed.milliseconds(row.created_at), key: "plan:\(SiteURL.id(row.id))", kind: "plan", actorName: poster.displayName,
-                actorURL: PersonAccess.canSeeExists(poster, relations.relation(to: poster)) ? SiteURL.person(username: poster.username).path : nil,
+                at: Feed.milliseconds(row.created_at), key: "plan:\(SiteURL.id(row.id))", kind: "plan", actorName: known ? poster.displayName : "Someone",
+                actorURL: known ? SiteURL.person(username: poster.username).path : nil,
                 text: "plans", title: row.text, url: SiteURL.plan(row.id).path, detail: detail, isViewers: isViewers)
             if !isViewers, row.mine == nil, row.status == Game.Status.scheduled.rawValue, ends > viewer.now {
                 item.action = SiteURL.planJoin(row.id).path

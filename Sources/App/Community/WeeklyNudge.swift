@@ -58,7 +58,7 @@ enum WeeklyNudge {
         let week = "\(monday.year)-\(WallClock.pad(monday.month, 2))-\(WallClock.pad(monday.day, 2))"
         for person in people {
             let minutes = (person.seconds ?? 0) / 60
-            let young = person.birth_date.map { $0 > eighteen } ?? false
+            let young = person.birth_date.map { $0 > eighteen } ?? true
             let target = young ? youthMinutes : adultMinutes
             guard minutes < target else { continue }
             guard
@@ -83,29 +83,32 @@ enum WeeklyNudge {
     static func suggestion(for userID: UUID, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (text: String, link: String) {
         let sql = db as! any SQLDatabase
         if let (lat, lon) = home {
-            struct Near: Decodable {
-                let id: UUID
-                let sport: String
-                let starts_at: Date
-                let time_zone: String
-            }
-            // About 10 km around home: a box is enough for a suggestion.
+            // About 10 km around home: a box is enough for a suggestion. The same rule as the
+            // alerts for new games decides who may be offered one (age, gender, level).
             let dLat = 0.09, dLon = 0.09 / max(0.1, cos(lat * .pi / 180))
-            if let game = try await sql.raw(
-                """
-                SELECT g.id, g.sport, g.starts_at, g.time_zone FROM games g
-                WHERE \(unsafeRaw: CreateGame.findable) AND g.kind = 'pickup' AND g.privacy = 'public'
-                  AND g.starts_at > \(bind: now) AND g.starts_at < \(bind: now.addingTimeInterval(7 * 86_400))
-                  AND g.find_lat BETWEEN \(bind: lat - dLat) AND \(bind: lat + dLat) AND g.find_lon BETWEEN \(bind: lon - dLon) AND \(bind: lon + dLon)
-                  AND g.sport IN (SELECT sport FROM user_sports WHERE user_id = \(bind: userID))
-                  AND g.organiser_id <> \(bind: userID)
-                ORDER BY g.starts_at LIMIT 1
-                """
-            ).first(decoding: Near.self) {
-                let sport = Sport(rawValue: game.sport)?.label.lowercased() ?? game.sport
+            struct Person: Decodable {
+                let birth_date: String?
+                let gender: String
+            }
+            let person = try await sql.raw("SELECT birth_date, gender FROM users WHERE id = \(bind: userID)").first(decoding: Person.self)
+            let skills = Dictionary(
+                try await UserSport.query(on: db).filter(\.$user.$id == userID).all().map { ($0.sport, $0.skill) }, uniquingKeysWith: { first, _ in first })
+            let games = try await Game.query(on: db).filter(\.$kind == .pickup).filter(\.$privacy == Team.Privacy.public.rawValue)
+                .filter(\.$status == .scheduled).filter(\.$startsAt > now).filter(\.$startsAt < now.addingTimeInterval(7 * 86_400))
+                .filter(\.$findLat >= lat - dLat).filter(\.$findLat <= lat + dLat).filter(\.$findLon >= lon - dLon).filter(\.$findLon <= lon + dLon)
+                .filter(\.$sport ~~ Array(skills.keys)).filter(\.$organiser.$id != userID).sort(\.$startsAt).limit(20).all()
+            let mine = Set(
+                try await GamePlayer.query(on: db).filter(\.$user.$id == userID).filter(\.$game.$id ~~ games.compactMap(\.id)).all().map { $0.$game.id })
+            let today = LocalTime.utcDay(of: now)
+            if let person,
+                let game = games.first(where: { game in
+                    !game.isFull && !mine.contains(game.id ?? UUID())
+                        && NearbyGameJob.suits(game, birthDate: person.birth_date, gender: person.gender, skill: skills[game.sport] ?? "", today: today)
+                })
+            {
                 return (
-                    "How about the \(sport) pick-up game on \(GameTime.shortDay(game.starts_at, zone: game.time_zone)) near you?",
-                    SiteURL.game(game.id).path
+                    "How about the \(game.sportLabel.lowercased()) pick-up game on \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) near you?",
+                    SiteURL.game(try game.requireID()).path
                 )
             }
         }

@@ -88,7 +88,7 @@ struct GameForm: Content {
 
     /// `previousStart` is the saved start when editing: an unchanged start may lie in the past
     /// (fixing the notes of last week's game), a new one may not. `allowsPrivate` is for a game
-    /// that only its players see (a friend's plan): it may stay so, and nothing else may become so.
+    /// that only its players see (a friend's plan): it must stay so, and nothing else may become so.
     func validate(kind: Game.Kind, previousStart: Date? = nil, allowsPrivate: Bool = false, now: Date) -> (Valid?, FieldErrors) {
         var errors: FieldErrors = [:]
         let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
@@ -132,7 +132,10 @@ struct GameForm: Content {
             valid.sport = Sport(rawValue: sport ?? "")
             if valid.sport == nil { errors["sport"] = "Choose a sport from the list" }
             valid.privacy = Team.Privacy(rawValue: privacy ?? "")
-            if valid.privacy == nil || (valid.privacy == .private && !allowsPrivate) { errors["privacy"] = "Choose who can join" }
+            if valid.privacy == nil || (valid.privacy == .private) != allowsPrivate {
+                // A game only its players see stays so: its people joined a plan among friends, not a public list.
+                errors["privacy"] = allowsPrivate ? "A game made from a plan stays among the people in it" : "Choose who can join"
+            }
             valid.ageGroup = AgeGroup(rawValue: age_group ?? "")
             if valid.ageGroup == nil { errors["age_group"] = "Choose an age group from the list" }
             valid.gender = TeamGender(rawValue: gender ?? "")

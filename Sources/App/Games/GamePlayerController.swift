@@ -89,6 +89,8 @@ struct GamePlayerController: RouteCollection {
             default: "You've left the game."
             }
         req.flash(.info, said)
+        // A game only its players see is gone for someone who left it: back to their games.
+        if access.game.privacy == Team.Privacy.private.rawValue && !access.isTeamGame { return req.redirect(to: .games) }
         return back(req, access.game)
     }
 

@@ -49,18 +49,10 @@ enum NearbyGameJob {
             """
         ).all(decoding: Row.self)
         let today = LocalTime.utcDay(of: now)
-        let group = AgeGroup(rawValue: game.ageGroup) ?? .any
         let suited = rows.filter { row in
             let home = Coordinate(latitude: row.home_lat, longitude: row.home_lon)
             guard box.contains(home), Geo.distance(home, place) <= radius else { return false }
-            guard game.skill == TeamSkill.any.rawValue || game.skill == row.skill else { return false }
-            switch TeamGender(rawValue: game.gender) ?? .any {
-            case .women: guard row.gender == User.Gender.female.rawValue else { return false }
-            case .men: guard row.gender == User.Gender.male.rawValue else { return false }
-            case .mixed, .any: break
-            }
-            guard let age = row.birth_date.flatMap(CalendarDate.init(iso:))?.age(on: today), age >= 16 else { return false }
-            return group.admits(age: age)
+            return suits(game, birthDate: row.birth_date, gender: row.gender, skill: row.skill, today: today)
         }
         for row in suited {
             // At most one a day: the claim succeeds only for someone not told within `quiet`.
@@ -80,5 +72,18 @@ enum NearbyGameJob {
                     + "at \(GameTime.clock(game.startsAt, zone: game.timeZone)), \(Format.proximity(metres, imperial: row.units == User.Units.imperial.rawValue)) from home",
                 link: SiteURL.game(gameID).path, on: db)
         }
+    }
+
+    /// Whether a game may be put to a person who did not look for it (an alert, a suggestion):
+    /// 16 or over with a known age, of its age group, its gender and its level in the sport.
+    static func suits(_ game: Game, birthDate: String?, gender: String, skill: String, today: CalendarDate) -> Bool {
+        guard game.skill == TeamSkill.any.rawValue || game.skill == skill else { return false }
+        switch TeamGender(rawValue: game.gender) ?? .any {
+        case .women: guard gender == User.Gender.female.rawValue else { return false }
+        case .men: guard gender == User.Gender.male.rawValue else { return false }
+        case .mixed, .any: break
+        }
+        guard let age = birthDate.flatMap(CalendarDate.init(iso:))?.age(on: today), age >= 16 else { return false }
+        return (AgeGroup(rawValue: game.ageGroup) ?? .any).admits(age: age)
     }
 }
