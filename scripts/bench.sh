@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
-.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 --bench-training --bench-articles 500 >/dev/null
+.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 --bench-training --bench-articles 500 --bench-community >/dev/null
 .build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -40,6 +40,7 @@ jar="$data/cookies-maya.txt"
 session=$(sign_in maya fieldhouse-demo)
 athlete=$(sign_in bench_athlete bench-password)
 coach=$(sign_in bench_coach bench-password)
+social=$(sign_in bench_social bench-password)
 
 # bench_athlete's one-hour run (her newest workout) and the 30-day heart-rate range, as the pages link them.
 run=$(curl -fs -H "Cookie: fh_session=$athlete" "$base/workouts" | grep -o 'href="/workouts/[0-9a-f-]\{36\}"' | head -n 1 | cut -d'"' -f2)
@@ -79,6 +80,8 @@ SCENARIOS=(
   "learn article (signed in)|/learn/hydration|fh_session=$athlete"
   "learn search, 513 articles, 'hydration'|/learn?q=hydration|"
   "learn search, 513 articles, 'heart rate'|/learn?q=heart+rate|"
+  "feed (300 friends, 200k workouts)|/feed|fh_session=$social"
+  "leaderboard, month (300 friends)|/leaderboard?scope=friends&period=month&by=minutes|fh_session=$social"
 )
 
 printf "%-38s %10s %9s %9s %9s %10s   (wrk, %s connections, %s, 2 threads; alone = p50 of one connection, 3s)\n" \

@@ -153,6 +153,7 @@ enum Migrations {
         app.migrations.add(CreateFeedComment())
         app.migrations.add(CreateWeeklyNudge())
         app.migrations.add(CreateNearbyShare())
+        app.migrations.add(AddFeedIndexToWorkouts())
     }
 }
 

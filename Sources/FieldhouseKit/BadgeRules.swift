@@ -51,9 +51,9 @@ public enum BadgeKind: String, CaseIterable, Sendable, Codable {
         case .firstWorkout: "★"
         case .activeHour: "◷"
         case .streak3, .streak7, .streak30: "➚"
-        case .hundredKilometres: "⛰"
+        case .hundredKilometres: "▲"
         case .firstChallenge, .tenChallenges: "✪"
-        case .tenGames: "⚽"
+        case .tenGames: "◉"
         case .firstCoachPlan: "✔"
         }
     }

@@ -217,3 +217,31 @@ private func rename(_ location: String?, to name: String, _ app: TestApp) async 
     workout.name = name
     try await workout.save(on: app.db)
 }
+
+extension FeedTests {
+    /// The workouts query reads windows before the cursor, widening them until a page is full:
+    /// a workout a year old still comes, after the recent ones, and paging crosses windows.
+    @Test func oldWorkoutsStillComeAfterTheNewOnes() async throws {
+        try await withApp { app in
+            let ana = app.browser(), ben = app.browser()
+            try await ana.signUp("ana")
+            try await ben.signUp("ben")
+            #expect(try await ana.post("/u/ben/follow", [], csrfFrom: "/u/ben").status == .seeOther)
+            for (days, name) in [(1, "Yesterday's run"), (10, "Ten days ago"), (100, "A hundred days ago"), (400, "Last year's race")] {
+                let made = try await ben.post(
+                    "/workouts/new",
+                    [
+                        ("sport", "running"), ("day", app.clock.today.adding(days: -days).description), ("time", "07:00"), ("minutes", "30"),
+                        ("visibility", "followers"),
+                    ], csrfFrom: "/workouts/new")
+                try await rename(made.location, to: name, app)
+            }
+            let page = try await ana.get("/feed")
+            let order = ["Yesterday's run", "Ten days ago", "A hundred days ago", "Last year's race"].map {
+                page.body.range(of: $0.replacingOccurrences(of: "'", with: "&#39;"))?.lowerBound
+            }
+            #expect(order.allSatisfy { $0 != nil })
+            #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted())
+        }
+    }
+}

@@ -16,6 +16,16 @@ enum Community: Feature {
         try app.register(collection: NearbyController())
     }
 
+    static func seedDemo(_ app: Application) async throws -> [String] {
+        try await DemoCommunity.seed(app: app)
+    }
+
+    static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] {
+        guard options.community else { return [] }
+        try await BenchCommunity.seed(app: app)
+        return ["Added bench_social with \(BenchCommunity.friends) friends and \(BenchCommunity.workouts) workouts of theirs."]
+    }
+
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
         try await planFeedItems(for: viewer, before: before, limit: limit, on: db)
             + badgeFeedItems(for: viewer, before: before, limit: limit, on: db)

@@ -71,14 +71,15 @@ enum Leaderboard {
             let metres: Double
             let workouts: Int
         }
+        // One IN list (not an OR) so that the planner reads `workouts_feed_idx` alone, per person.
         let sums = try await (db as! any SQLDatabase).raw(
             """
             SELECT w.user_id, SUM(w.duration_s) AS seconds, SUM(COALESCE(w.distance_m, 0)) AS metres, COUNT(*) AS workouts
             FROM workouts w
             WHERE w.end_ms IS NOT NULL AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))
-              AND (w.user_id = \(bind: viewer) OR (w.user_id IN (\(members))
-                AND (w.visibility = 'public' OR (w.visibility = 'followers' AND w.user_id IN (
-                  SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer) AND status = 'accepted')))))
+              AND w.user_id IN (\(members) UNION ALL SELECT \(bind: viewer))
+              AND (w.user_id = \(bind: viewer) OR w.visibility = 'public' OR (w.visibility = 'followers' AND w.user_id IN (
+                SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer) AND status = 'accepted')))
             GROUP BY w.user_id
             """
         ).all(decoding: Sum.self)

@@ -28,11 +28,13 @@ enum WeeklyNudge {
             var calendar = Calendar(identifier: .iso8601)
             calendar.timeZone = Format.zone(named: zone)
             guard let lastWeek = calendar.date(byAdding: .day, value: -7, to: thisWeek) else { continue }
-            try await nudge(zone: zone, from: lastWeek, to: thisWeek, now: now, on: db)
+            try await nudge(zone: zone, from: lastWeek, to: thisWeek, accountsBefore: lastWeek, now: now, on: db)
         }
     }
 
-    private static func nudge(zone: String, from: Date, to: Date, now: Date, on db: any Database) async throws {
+    /// Nudges the quiet people in `zone` about the week [from, to), among accounts made before
+    /// `accountsBefore` (the demo passes its own start: its people are new but have a history).
+    static func nudge(zone: String, from: Date, to: Date, accountsBefore: Date, now: Date, on db: any Database) async throws {
         let sql = db as! any SQLDatabase
         struct Person: Decodable {
             let id: UUID
@@ -49,7 +51,7 @@ enum WeeklyNudge {
                    (SELECT SUM(w.duration_s) FROM workouts w WHERE w.user_id = u.id AND w.end_ms IS NOT NULL
                      AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))) AS seconds
             FROM users u
-            WHERE u.time_zone = \(bind: zone) AND u.created_at <= \(bind: from)
+            WHERE u.time_zone = \(bind: zone) AND u.created_at <= \(bind: accountsBefore)
               AND NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = u.id AND s.topic = 'nudges' AND s.in_app = \(bind: false))
             """
         ).all(decoding: Person.self)
@@ -69,7 +71,8 @@ enum WeeklyNudge {
                     """
                 ).first() != nil
             else { continue }
-            let idea = try await suggestion(for: person.id, home: person.home_lat.flatMap { lat in person.home_lon.map { (lat, $0) } }, now: now, on: db)
+            let idea = try await suggestion(
+                for: person.id, young: young, home: person.home_lat.flatMap { lat in person.home_lon.map { (lat, $0) } }, now: now, on: db)
             let done = Int(minutes)
             let text =
                 (done == 0 ? "A quiet week last week. " : "Last week: \(done) active minutes. ")
@@ -80,7 +83,8 @@ enum WeeklyNudge {
 
     /// One concrete idea: a game nearby in the person's sports this week, a challenge waiting for
     /// them, or something to read.
-    static func suggestion(for userID: UUID, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (text: String, link: String) {
+    static func suggestion(for userID: UUID, young: Bool, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (text: String, link: String)
+    {
         let sql = db as! any SQLDatabase
         if let (lat, lon) = home {
             // About 10 km around home: a box is enough for a suggestion. The same rule as the
@@ -129,10 +133,15 @@ enum WeeklyNudge {
         struct Article: Decodable {
             let slug: String
             let title: String
+            let audience: String
         }
-        if let article = try await sql.raw("SELECT slug, title FROM learn_articles WHERE published = \(bind: true) ORDER BY title LIMIT 1")
-            .first(decoding: Article.self)
-        {
+        // An article for everyone, or for young people when the person is one; a different one
+        // each week.
+        let articles = try await sql.raw("SELECT slug, title, audience FROM learn_articles WHERE published = \(bind: true) ORDER BY title")
+            .all(decoding: Article.self).filter { $0.audience == "everyone" || (young && $0.audience.contains("young")) }
+        if !articles.isEmpty {
+            let week = Int((now.timeIntervalSince1970 / (7 * 86_400)).rounded(.down))
+            let article = articles[((week % articles.count) + articles.count) % articles.count]
             return ("A few minutes' read to get going: “\(article.title)”.", SiteURL.article(slug: article.slug).path)
         }
         return ("Plan something with a friend this week.", SiteURL.newPlan.path)

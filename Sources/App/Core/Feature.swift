@@ -113,6 +113,7 @@ struct BenchOptions: Sendable {
     var challenges = 0
     var articles = 0
     var training = false
+    var community = false
 }
 
 /// What features add to a person's profile page, for those who may see all of it: numbers in the

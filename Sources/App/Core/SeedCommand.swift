@@ -23,6 +23,9 @@ struct SeedCommand: AsyncCommand {
                 "Also add bench_athlete (a one-hour 1 Hz run, 30 days of 1 Hz heart rate, 2,000 workouts) and bench_coach (40 athletes, two years each), for `make bench`."
         )
         var benchTraining: Bool
+
+        @Flag(name: "bench-community", help: "Also add bench_social with 300 friends and 200,000 of their workouts in the feed, for `make bench`.")
+        var benchCommunity: Bool
     }
 
     var help: String { "Adds demo people, profiles and follows (skipped when they already exist)." }
@@ -33,7 +36,7 @@ struct SeedCommand: AsyncCommand {
         let bench = BenchOptions(
             teams: signature.benchTeams ?? 0, games: signature.benchGames ?? 0,
             challenges: signature.benchChallenges ?? 0, articles: signature.benchArticles ?? 0,
-            training: signature.benchTraining)
+            training: signature.benchTraining, community: signature.benchCommunity)
         var told: [String] = []
         for feature in Features.all {
             told += try await feature.seedDemo(app)

@@ -16,6 +16,9 @@ extension Workouts {
         return id
     }
 
+    /// The windows the feed query tries, in days before the cursor; nil is everything.
+    static let feedWindows: [Int?] = [3, 21, 180, nil]
+
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
         struct Row: Decodable {
             let id: UUID
@@ -28,19 +31,35 @@ extension Workouts {
             let username: String
             let display_name: String
         }
-        let rows = try await (db as! any SQLDatabase).raw(
-            """
-            SELECT w.id, w.user_id, w.sport, w.name, w.start_ms, w.duration_s, w.distance_m, u.username, u.display_name
-            FROM workouts w JOIN users u ON u.id = w.user_id
-            WHERE w.end_ms IS NOT NULL AND (w.start_ms < \(bind: before?.at ?? Int64.max)
-              OR (w.start_ms = \(bind: before?.at ?? Int64.max) AND w.id < \(bind: Self.cursorID(before))))
-              AND (w.user_id = \(bind: viewer.id)
-                OR (w.visibility IN ('public', 'followers') AND w.user_id IN (
-                  SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted')))
-            ORDER BY w.start_ms DESC, w.id DESC
-            LIMIT \(literal: max(1, limit))
-            """
-        ).all(decoding: Row.self)
+        // Newest first from a window before the cursor, widened until it holds a page: each
+        // followee's workouts are read from `workouts_feed_idx` within the window and only those
+        // are sorted, so a feed over years of 300 friends' workouts reads a few hundred index
+        // entries, not all of them, and the table only for the page shown.
+        let newest = before?.at ?? Int64.max
+        // Windows reach back from the cursor, or from now on the first page (a day ahead, for a
+        // device whose clock runs fast).
+        let top = min(newest, Feed.milliseconds(viewer.now) + 86_400_000)
+        var rows: [Row] = []
+        for days in Self.feedWindows {
+            let oldest = days.map { top - Int64($0) * 86_400_000 } ?? Int64.min
+            rows = try await (db as! any SQLDatabase).raw(
+                """
+                SELECT w.id, w.user_id, w.sport, w.name, w.start_ms, w.duration_s, w.distance_m, u.username, u.display_name
+                FROM workouts w JOIN users u ON u.id = w.user_id
+                WHERE w.id IN (
+                  SELECT id FROM workouts
+                  WHERE end_ms IS NOT NULL AND start_ms >= \(bind: oldest) AND (start_ms < \(bind: newest)
+                    OR (start_ms = \(bind: newest) AND id < \(bind: Self.cursorID(before))))
+                    AND (user_id = \(bind: viewer.id)
+                      OR (visibility IN ('public', 'followers') AND user_id IN (
+                        SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted')))
+                  ORDER BY start_ms DESC, id DESC
+                  LIMIT \(literal: max(1, limit)))
+                ORDER BY w.start_ms DESC, w.id DESC
+                """
+            ).all(decoding: Row.self)
+            if rows.count >= limit { break }
+        }
         return rows.map { row in
             let sport = WorkoutSport(rawValue: row.sport) ?? .other
             var detail = [sport.label, Format.duration(row.duration_s)]
