@@ -49,7 +49,7 @@ enum DemoCommunity {
             for workout in shown {
                 for giver in [jonas, sofia, amara] {
                     try await Kudos(workout: workout.requireID(), giver: giver.requireID()).create(on: db)
-                    try await KudosController.tellOwner(of: workout, giver: giver, today: today, on: db)
+                    try await Kudos.tellOwner(of: workout, giver: giver, today: today, on: db)
                 }
             }
             if let latest = shown.first {
@@ -61,8 +61,8 @@ enum DemoCommunity {
                 comment.$owner.id = try maya.requireID()
                 comment.body = "Strong finish! Same loop on Thursday?"
                 try await comment.create(on: db)
-                try await FeedCommentController.tellOwner(subject, author: jonas, on: db)
-                try await GiftController.give(.flame, note: "On fire this week", for: subject, from: jonas, on: db)
+                try await FeedComment.tellOwner(subject, author: jonas, on: db)
+                try await Gift.give(.flame, note: "On fire this week", for: subject, from: jonas, on: db)
             }
             if let badge = try await Badge.query(on: db).filter(\.$owner.$id == maya.requireID()).filter(\.$shared == true).first(),
                 let kind = BadgeKind(rawValue: badge.kind)
@@ -70,7 +70,7 @@ enum DemoCommunity {
                 let subject = FeedSubject(
                     key: "badge:\(SiteURL.id(try badge.requireID()))", owner: maya, title: "the badge “\(kind.title)”",
                     url: SiteURL.person(username: maya.username).path)
-                try await GiftController.give(.medal, note: "Well earned", for: subject, from: sofia, on: db)
+                try await Gift.give(.medal, note: "Well earned", for: subject, from: sofia, on: db)
             }
 
             // Last week's nudges, as if it were Monday morning.

@@ -24,3 +24,27 @@ final class FeedComment: Model, @unchecked Sendable {
     /// What takes comments.
     static let subjectKinds: Set<String> = ["workout", "plan", "badge"]
 }
+
+extension FeedComment {
+    /// One unread note per entry, rewritten as comments come in.
+    static func tellOwner(_ subject: FeedSubject, author: User, on db: any Database) async throws {
+        let ownerID = try subject.owner.requireID(), authorID = try author.requireID()
+        let others = Set(
+            try await FeedComment.query(on: db).filter(\.$subject == subject.key).filter(\.$author.$id != ownerID).all().map { $0.$author.id }
+        ).subtracting([authorID]).count
+        let text =
+            others == 0
+            ? "\(author.displayName) commented on \(subject.title)"
+            : "\(author.displayName) and \(others) \(others == 1 ? "other" : "others") commented on \(subject.title)"
+        let link = SiteURL.feedComments(on: subject.key)
+        if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == ownerID).filter(\.$kind == Notification.Kind.comment.rawValue)
+            .filter(\.$link == link).filter(\.$read == false).first()
+        {
+            unread.text = text
+            unread.$actor.id = authorID
+            try await unread.update(on: db)
+        } else {
+            try await Notification.send(to: [ownerID], from: authorID, kind: .comment, text: text, link: link, on: db)
+        }
+    }
+}

@@ -99,31 +99,9 @@ struct FeedCommentController: RouteCollection {
         comment.body = body
         try await req.db.transaction { db in
             try await comment.create(on: db)
-            if ownerID != userID { try await Self.tellOwner(subject, author: user, on: db) }
+            if ownerID != userID { try await FeedComment.tellOwner(subject, author: user, on: db) }
         }
         return req.redirect(to: SiteURL.feedComments(on: subject.key) + "#comments")
-    }
-
-    /// One unread note per entry, rewritten as comments come in.
-    static func tellOwner(_ subject: FeedSubject, author: User, on db: any Database) async throws {
-        let ownerID = try subject.owner.requireID(), authorID = try author.requireID()
-        let others = Set(
-            try await FeedComment.query(on: db).filter(\.$subject == subject.key).filter(\.$author.$id != ownerID).all().map { $0.$author.id }
-        ).subtracting([authorID]).count
-        let text =
-            others == 0
-            ? "\(author.displayName) commented on \(subject.title)"
-            : "\(author.displayName) and \(others) \(others == 1 ? "other" : "others") commented on \(subject.title)"
-        let link = SiteURL.feedComments(on: subject.key)
-        if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == ownerID).filter(\.$kind == Notification.Kind.comment.rawValue)
-            .filter(\.$link == link).filter(\.$read == false).first()
-        {
-            unread.text = text
-            unread.$actor.id = authorID
-            try await unread.update(on: db)
-        } else {
-            try await Notification.send(to: [ownerID], from: authorID, kind: .comment, text: text, link: link, on: db)
-        }
     }
 
     func delete(req: Request) async throws -> Response {

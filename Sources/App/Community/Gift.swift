@@ -46,3 +46,20 @@ final class Gift: Model, @unchecked Sendable {
     /// What gifts congratulate.
     static let subjectKinds: Set<String> = ["workout", "badge"]
 }
+
+extension Gift {
+    /// Stores a gift and tells its recipient.
+    static func give(_ sticker: Gift.Sticker, note: String, for subject: FeedSubject, from sender: User, on db: any Database) async throws {
+        let gift = Gift()
+        gift.$sender.id = try sender.requireID()
+        gift.$recipient.id = try subject.owner.requireID()
+        gift.subject = subject.key
+        gift.sticker = sticker
+        gift.note = note
+        try await gift.create(on: db)
+        try await Notification.send(
+            to: [gift.$recipient.id], from: gift.$sender.id, kind: .gift,
+            text: "\(sender.displayName) sent you \(sticker.symbol) for \(subject.title)" + (note.isEmpty ? "" : ": “\(Format.excerpt(note))”"),
+            link: SiteURL.badges.path, on: db)
+    }
+}

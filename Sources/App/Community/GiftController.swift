@@ -74,23 +74,8 @@ struct GiftController: RouteCollection {
         guard errors.isEmpty, let sticker else {
             return try await render(req, subject: subject, form: form, errors: errors, status: .unprocessableEntity)
         }
-        try await req.db.transaction { db in try await Self.give(sticker, note: note, for: subject, from: user, on: db) }
+        try await req.db.transaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, on: db) }
         req.flash(.success, "Sent \(sticker.symbol) to \(subject.owner.displayName).")
         return req.redirect(to: subject.url)
-    }
-
-    /// Stores a gift and tells its recipient.
-    static func give(_ sticker: Gift.Sticker, note: String, for subject: FeedSubject, from sender: User, on db: any Database) async throws {
-        let gift = Gift()
-        gift.$sender.id = try sender.requireID()
-        gift.$recipient.id = try subject.owner.requireID()
-        gift.subject = subject.key
-        gift.sticker = sticker
-        gift.note = note
-        try await gift.create(on: db)
-        try await Notification.send(
-            to: [gift.$recipient.id], from: gift.$sender.id, kind: .gift,
-            text: "\(sender.displayName) sent you \(sticker.symbol) for \(subject.title)" + (note.isEmpty ? "" : ": “\(Format.excerpt(note))”"),
-            link: SiteURL.badges.path, on: db)
     }
 }

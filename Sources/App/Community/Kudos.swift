@@ -1,3 +1,5 @@
+import SQLKit
+import FieldhouseKit
 import Fluent
 import Foundation
 
@@ -15,5 +17,33 @@ final class Kudos: Model, @unchecked Sendable {
     init(workout: UUID, giver: UUID) {
         self.$workout.id = workout
         self.$giver.id = giver
+    }
+}
+
+extension Kudos {
+    /// One unread note per workout, rewritten as kudos come in.
+    static func tellOwner(of workout: Workout, giver: User, today: CalendarDate, on db: any Database) async throws {
+        let workoutID = try workout.requireID()
+        guard let owner = try await User.find(workout.$user.id, on: db),
+            try await PersonAccess.reach(owner, from: giver, today: today, on: db) == .allowed
+        else { return }
+        let ownersView = try await Relations.load(viewer: owner, people: [giver.requireID()], today: today, on: db).relation(to: giver)
+        let name = PersonAccess.canSeeExists(giver, ownersView) ? giver.displayName : "Someone"
+        let count = try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).count()
+        let others = count - 1
+        let text =
+            others <= 0
+            ? "\(name) gave kudos to \(workout.name)"
+            : "\(name) and \(others) \(others == 1 ? "other" : "others") gave kudos to \(workout.name)"
+        let link = SiteURL.workoutKudos(workoutID).path
+        if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == workout.$user.id)
+            .filter(\.$kind == Notification.Kind.kudos.rawValue).filter(\.$link == link).filter(\.$read == false).first()
+        {
+            unread.text = text
+            unread.$actor.id = name == "Someone" ? nil : try giver.requireID()
+            try await unread.update(on: db)
+        } else {
+            try await Notification.send(to: [workout.$user.id], from: name == "Someone" ? nil : giver.requireID(), kind: .kudos, text: text, link: link, on: db)
+        }
     }
 }
