@@ -54,16 +54,14 @@ enum Leaderboard {
     /// The totals of everyone in scope with a workout the viewer may open in [from, to), and the
     /// viewer's own (zero when they did nothing).
     static func totals(scope: Scope, viewer: UUID, from: Date, to: Date, on db: any Database) async throws -> [UUID: Totals] {
-        let members: SQLQueryString
+        struct Member: Decodable { let id: UUID }
+        let sql = db as! any SQLDatabase
+        let members: [UUID]
         switch scope {
         case .friends:
-            members = """
-                SELECT a.followee_id FROM follows a
-                JOIN follows b ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id
-                WHERE a.follower_id = \(bind: viewer) AND a.status = 'accepted' AND b.status = 'accepted'
-                """
+            members = try await PeopleQueries.friendIDs(of: viewer, on: db)
         case .team(let team):
-            members = "SELECT user_id FROM memberships WHERE team_id = \(bind: team)"
+            members = try await sql.raw("SELECT user_id AS id FROM memberships WHERE team_id = \(bind: team)").all(decoding: Member.self).map(\.id)
         }
         struct Sum: Decodable {
             let user_id: UUID
@@ -71,13 +69,13 @@ enum Leaderboard {
             let metres: Double
             let workouts: Int
         }
-        // One IN list (not an OR) so that the planner reads `workouts_feed_idx` alone, per person.
-        let sums = try await (db as! any SQLDatabase).raw(
+        // One list of people (not an OR) so that the planner reads `workouts_feed_idx` alone, per person.
+        let sums = try await sql.raw(
             """
             SELECT w.user_id, SUM(w.duration_s) AS seconds, SUM(COALESCE(w.distance_m, 0)) AS metres, COUNT(*) AS workouts
             FROM workouts w
             WHERE w.end_ms IS NOT NULL AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))
-              AND w.user_id IN (\(members) UNION ALL SELECT \(bind: viewer))
+              AND w.user_id IN (\(binds: Array(Set(members + [viewer]))))
               AND (w.user_id = \(bind: viewer) OR w.visibility = 'public' OR (w.visibility = 'followers' AND w.user_id IN (
                 SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer) AND status = 'accepted')))
             GROUP BY w.user_id
