@@ -88,6 +88,9 @@ public enum NearbyCell {
         return Coordinate(latitude: latitude, longitude: (column + 0.5) * width)
     }
 
+    /// From a cell's centre to its farthest corner, in metres (with room to spare).
+    public static let reach = 800.0
+
     /// A distance between two cells as people are told it: to the half kilometre.
     public static func roundedKilometres(_ metres: Double) -> Double {
         guard metres.isFinite, metres >= 0 else { return 0 }

@@ -57,7 +57,12 @@ struct BadgeAndGiftTests {
             #expect(bens.contains("An active hour"))
             #expect(bens.contains("Send a gift"))
             #expect(!(try await carl.get("/feed").contains("earned a badge")), "not a follower")
-            #expect(try await ben.get("/u/ana").contains("First workout"), "on the profile")
+            #expect(!(try await ben.get("/u/ana").contains("First workout")), "a profile shows only badges public workouts earn")
+            _ = try await log(ana, minutes: 40, visibility: "public", at: "10:30", app)
+            app.clock.advance(by: 120)
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await app.browser().get("/u/ana").contains("First workout"), "on the profile, for anyone")
+            #expect(!(try await app.browser().get("/u/ana").contains("An active hour")), "40 public minutes are not an hour")
 
             // Ben sends a gift for the badge; Carl cannot even open the form.
             let badge = try #require(try await Badge.query(on: app.db).filter(\.$kind == "active_hour").first())
@@ -91,6 +96,14 @@ struct BadgeAndGiftTests {
             for hostile in ["workout:nope", "team:\(SiteURL.id(UUID()))", "", "badge:../../etc/passwd"] {
                 #expect(try await ben.get("/gifts/new?for=\(hostile)").status == .notFound, "\(hostile)")
             }
+            // The workout page offers kudos, comments and a gift to those who may see it.
+            let seen = try await ben.get(shown)
+            #expect(seen.contains("Give kudos"))
+            #expect(seen.contains("/gifts/new?for=workout%3A"))
+            #expect(try await ben.post("\(shown)/kudos", [], csrfFrom: shown).status == .seeOther)
+            #expect(try await ben.get(shown).contains("You gave kudos"))
+            #expect(!(try await ana.get(shown).contains("Give kudos")), "not on one's own")
+            #expect(!(try await app.browser().get(shown).contains("Give kudos")), "not for visitors")
             let form = "/gifts/new?for=\(shownSubject)"
             let bogus = try await ben.post(
                 "/gifts/new", [("for", shownSubject), ("sticker", "bomb"), ("note", String(repeating: "a", count: 141))], csrfFrom: form)

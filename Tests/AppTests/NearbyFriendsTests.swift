@@ -36,7 +36,7 @@ struct NearbyFriendsTests {
             #expect(try await cai.post("/friends/nearby/here", [("latitude", "55.6801"), ("longitude", "12.5701")], csrfFrom: page).status == .seeOther)
 
             let anas = try await ana.get(page)
-            #expect(anas.contains("Ben</a> <span class=\"muted\">about 2 km</span>") || anas.contains("Ben</a> <span class=\"muted\">about 2.5 km</span>"))
+            #expect(anas.contains("Ben</a> <span class=\"muted\">about 2.0 km</span>") || anas.contains("Ben</a> <span class=\"muted\">about 2.5 km</span>"))
             #expect(!anas.contains("Cai"), "Cai is not a friend")
             let share = try #require(try await NearbyShare.query(on: app.db).filter(\.$cellLat != nil).first())
             #expect(share.cellLat != 55.68 && share.cellLat != 55.70, "an area, never the point")
@@ -48,9 +48,17 @@ struct NearbyFriendsTests {
                     "/settings/privacy-zones", [("name", "Home"), ("lat", "55.6900"), ("lon", "12.5900"), ("radius", "500")],
                     csrfFrom: "/settings/privacy-zones"
                 ).status == .seeOther)
-            let zoned = try await ana.post("/friends/nearby/here", [("latitude", "55.6901"), ("longitude", "12.5901")], csrfFrom: page)
-            #expect(zoned.status == .unprocessableEntity)
-            #expect(zoned.contains("inside one of your privacy zones"))
+            // Nor a point outside it whose cell comes near it.
+            for (lat, lon) in [("55.6901", "12.5901"), ("55.6950", "12.5900")] {
+                let zoned = try await ana.post("/friends/nearby/here", [("latitude", lat), ("longitude", lon)], csrfFrom: page)
+                #expect(zoned.status == .unprocessableEntity)
+                #expect(zoned.contains("too close to one of your privacy zones"))
+            }
+            // A few moves a share, so nobody can walk points around a friend.
+            #expect(try await cai.post("/friends/nearby/here", [("latitude", "55.6701"), ("longitude", "12.5701")], csrfFrom: page).status == .seeOther)
+            #expect(try await cai.post("/friends/nearby/here", [("latitude", "55.6601"), ("longitude", "12.5701")], csrfFrom: page).status == .seeOther)
+            #expect(try await cai.post("/friends/nearby/here", [("latitude", "55.6501"), ("longitude", "12.5701")], csrfFrom: page).status == .seeOther)
+            #expect(try await cai.post("/friends/nearby/here", [("latitude", "55.6401"), ("longitude", "12.5701")], csrfFrom: page).status == .tooManyRequests)
 
             // Three hours on, the areas lapse; turning off clears at once.
             app.clock.advance(by: 3 * 3600 + 60)

@@ -13,13 +13,19 @@ final class Badge: Model, @unchecked Sendable {
     /// Whether others may see it: earned from what the person shares (workouts not private, public
     /// challenges and games), not only from what they keep to themselves. See `BadgeAwards`.
     @Field(key: "shared") var shared: Bool
+    /// Whether anyone may see it (on a public profile): earned from what the person shows everyone.
+    @Field(key: "public") var isPublic: Bool
+    /// When others could first see it: the feed places it there, never at a private moment.
+    @OptionalField(key: "shown_at") var shownAt: Date?
 
     init() {}
 
-    init(owner: UUID, kind: BadgeKind, at: Date, shared: Bool) {
+    init(owner: UUID, kind: BadgeKind, at: Date, shared: Bool, isPublic: Bool) {
         self.$owner.id = owner
         self.kind = kind.rawValue
         self.earnedAt = at
         self.shared = shared
+        self.isPublic = isPublic
+        self.shownAt = shared ? at : nil
     }
 }

@@ -3,10 +3,12 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Awards badges. A badge is the owner's to see whatever earned it; others (followers in the feed,
-/// profile visitors, gift and comment pages) see it only once what the person shares earns it too:
-/// workouts that are not private, public challenges and public games. So a badge never tells anyone
-/// of a private workout, a private team's game or a coach. A workout recorded enqueues a check of its owner (`personKind`); every minute a
+/// Awards badges. A badge is the owner's to see whatever earned it. Followers (in the feed, on gift
+/// and comment pages) see it once what the person shares with followers earns it too (`shared`:
+/// workouts that are not private, public challenges and public games), placed at that moment
+/// (`shown_at`); anyone (a public profile) once public workouts alone earn it (`public`). So a
+/// badge never tells anyone of a private workout, a private team's game or a coach. Once shown, a
+/// badge stays shown, even if the workouts that earned it are later made private or deleted. A workout recorded enqueues a check of its owner (`personKind`); every minute a
 /// sweep checks the people whose challenge replies were accepted or whose games ended in the last
 /// ten minutes. Each check reads the person's whole record and gives the badges it earns that they
 /// do not have yet. Awarding is idempotent (one row per person and badge, inserted only when
@@ -58,14 +60,16 @@ enum BadgeAwards {
 
     /// What the person did, read from their whole record, days and months in their time zone: all
     /// of it, and the part they share with others.
-    static func facts(of userID: UUID, now: Date, on db: any Database) async throws -> (all: ActivityFacts, shared: ActivityFacts) {
+    static func facts(of userID: UUID, now: Date, on db: any Database) async throws -> (
+        all: ActivityFacts, shared: ActivityFacts, everyone: ActivityFacts
+    ) {
         let sql = db as! any SQLDatabase
         struct Zone: Decodable { let time_zone: String }
         guard let zone = try await sql.raw("SELECT time_zone FROM users WHERE id = \(bind: userID)").first(decoding: Zone.self) else {
-            return (ActivityFacts(), ActivityFacts())
+            return (ActivityFacts(), ActivityFacts(), ActivityFacts())
         }
         let tz = Format.zone(named: zone.time_zone)
-        var all = ActivityFacts(), shared = ActivityFacts()
+        var all = ActivityFacts(), shared = ActivityFacts(), everyone = ActivityFacts()
         struct Done: Decodable {
             let start_ms: Int64
             let duration_s: Double
@@ -81,6 +85,7 @@ enum BadgeAwards {
             guard let day = CalendarDate(year: clock.year, month: clock.month, day: clock.day)?.description else { continue }
             all.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m)
             if workout.visibility != "private" { shared.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
+            if workout.visibility == "public" { everyone.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
             sportsByDay[day, default: []].insert(workout.sport)
         }
         struct Completed: Decodable { let is_public: Bool }
@@ -92,6 +97,7 @@ enum BadgeAwards {
         ).all(decoding: Completed.self)
         all.challengesCompleted = completed.count
         shared.challengesCompleted = completed.filter(\.is_public).count
+        everyone.challengesCompleted = shared.challengesCompleted
         struct Played: Decodable {
             let starts_at: Date
             let duration_minutes: Int
@@ -105,6 +111,7 @@ enum BadgeAwards {
         ).all(decoding: Played.self).filter { $0.starts_at.addingTimeInterval(Double($0.duration_minutes) * 60) <= now }
         all.gamesPlayed = played.count
         shared.gamesPlayed = played.filter { $0.privacy == "public" }.count
+        everyone.gamesPlayed = shared.gamesPlayed
         struct Planned: Decodable {
             let day: String
             let sport: String
@@ -112,23 +119,30 @@ enum BadgeAwards {
         // Having a coach is the person's own business: this one is never shared.
         all.coachSessionsDone = try await sql.raw("SELECT day, sport FROM planned_workouts WHERE athlete_id = \(bind: userID)")
             .all(decoding: Planned.self).filter { sportsByDay[$0.day]?.contains($0.sport) ?? false }.count
-        return (all, shared)
+        return (all, shared, everyone)
     }
 
     /// Gives the person every badge their record earns and they do not have yet, each with a note,
     /// and lets others see those that what they share now earns.
     static func award(to userID: UUID, now: Date, on db: any Database) async throws {
-        let (all, shared) = try await facts(of: userID, now: now, on: db)
-        let earned = BadgeRules.earned(all), shown = BadgeRules.earned(shared)
+        let (all, shared, everyone) = try await facts(of: userID, now: now, on: db)
+        let earned = BadgeRules.earned(all), shown = BadgeRules.earned(shared), open = BadgeRules.earned(everyone)
         guard !earned.isEmpty else { return }
         let sql = db as! any SQLDatabase
         let held = Dictionary(
-            try await Badge.query(on: db).filter(\.$owner.$id == userID).all().map { ($0.kind, $0.shared) }, uniquingKeysWith: { first, _ in first })
+            try await Badge.query(on: db).filter(\.$owner.$id == userID).all().map { ($0.kind, ($0.shared, $0.isPublic)) },
+            uniquingKeysWith: { first, _ in first })
         for kind in BadgeKind.allCases where earned.contains(kind) {
-            let isShown = shown.contains(kind)
-            if let wasShown = held[kind.rawValue] {
+            let isShown = shown.contains(kind), isOpen = open.contains(kind)
+            if let (wasShown, wasOpen) = held[kind.rawValue] {
+                // Shown from now on, and placed in the feed now: its earning may have been private.
                 if isShown && !wasShown {
-                    try await sql.raw("UPDATE badges SET shared = \(bind: true) WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)").run()
+                    try await sql.raw(
+                        "UPDATE badges SET shared = \(bind: true), shown_at = \(bind: now) WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)"
+                    ).run()
+                }
+                if isOpen && !wasOpen {
+                    try await sql.raw("UPDATE badges SET public = \(bind: true) WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)").run()
                 }
                 continue
             }
@@ -137,8 +151,9 @@ enum BadgeAwards {
             guard
                 try await sql.raw(
                     """
-                    INSERT INTO badges (id, user_id, kind, earned_at, shared)
-                    VALUES (\(bind: UUID()), \(bind: userID), \(bind: kind.rawValue), \(bind: now), \(bind: isShown))
+                    INSERT INTO badges (id, user_id, kind, earned_at, shared, public, shown_at)
+                    VALUES (\(bind: UUID()), \(bind: userID), \(bind: kind.rawValue), \(bind: now), \(bind: isShown), \(bind: isOpen),
+                            \(bind: isShown ? now : nil))
                     ON CONFLICT (user_id, kind) DO NOTHING RETURNING id
                     """
                 ).first() != nil

@@ -3,8 +3,8 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Badges in the feed: the viewer's own, and the shared ones (see `BadgeAwards`) of people they
-/// follow, the follow accepted.
+/// Badges in the feed: the viewer's own when earned, and the shared ones (see `BadgeAwards`) of
+/// people they follow, the follow accepted, when they were first shown.
 extension Community {
     static func badgeFeedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
         struct Row: Decodable {
@@ -18,11 +18,13 @@ extension Community {
         let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
         let rows = try await (db as! any SQLDatabase).raw(
             """
-            SELECT b.id, b.user_id, b.kind, b.earned_at, u.username, u.display_name
-            FROM badges b JOIN users u ON u.id = b.user_id
-            WHERE b.earned_at <= \(bind: newest) AND (b.user_id = \(bind: viewer.id) OR (b.shared = \(bind: true) AND b.user_id IN (
-              SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted')))
-            ORDER BY b.earned_at DESC, b.id DESC
+            SELECT b.id, b.user_id, b.kind, b.at AS earned_at, u.username, u.display_name
+            FROM (SELECT id, user_id, kind, CASE WHEN user_id = \(bind: viewer.id) THEN earned_at ELSE shown_at END AS at FROM badges
+                  WHERE user_id = \(bind: viewer.id) OR (shared = \(bind: true) AND user_id IN (
+                    SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted'))) b
+            JOIN users u ON u.id = b.user_id
+            WHERE b.at IS NOT NULL AND b.at <= \(bind: newest)
+            ORDER BY b.at DESC, b.id DESC
             LIMIT \(literal: max(1, limit) + 1)
             """
         ).all(decoding: Row.self)

@@ -4,30 +4,31 @@ import SQLKit
 import Vapor
 
 /// Load-test data for `make bench`: `bench_social` (password `bench-password`) with 300 friends,
-/// who logged 200,000 workouts between them over two years, shared with followers. Deterministic.
+/// who logged 200,000 workouts between them over two years, shared with followers. Written in one
+/// transaction, so a failed run leaves nothing and the next one starts again.
 enum BenchCommunity {
     static let username = "bench_social"
     static let friends = 300
     static let workouts = 200_000
 
-    static func seed(app: Application) async throws {
-        guard try await User.query(on: app.db).filter(\.$username == username).first() == nil else { return }
+    /// Returns whether it added anything (nothing once bench_social exists).
+    static func seed(app: Application) async throws -> Bool {
         let password = try app.password.hash("bench-password")
-        let me = User(username: username, email: "\(username)@bench.invalid", passwordHash: password, displayName: "Bench Social", birthDate: "1994-06-01")
-        try await me.create(on: app.db)
-        let meID = try me.requireID()
-        var people: [UUID] = []
-        for n in 1...friends {
-            let friend = User(
-                username: "bench_friend_\(n)", email: "bench_friend_\(n)@bench.invalid", passwordHash: password, displayName: "Bench Friend \(n)",
-                birthDate: "1990-01-01")
-            friend.visibility = .followers
-            try await friend.create(on: app.db)
-            people.append(try friend.requireID())
-        }
-        let now = app.clock.now, friendIDs = people
-        let nowMS = app.clock.milliseconds
-        try await app.db.transaction { db in
+        let now = app.clock.now, nowMS = app.clock.milliseconds
+        return try await app.db.transaction { db -> Bool in
+            guard try await User.query(on: db).filter(\.$username == username).first() == nil else { return false }
+            let me = User(username: username, email: "\(username)@bench.invalid", passwordHash: password, displayName: "Bench Social", birthDate: "1994-06-01")
+            try await me.create(on: db)
+            let meID = try me.requireID()
+            var friendIDs: [UUID] = []
+            for n in 1...friends {
+                let friend = User(
+                    username: "bench_friend_\(n)", email: "bench_friend_\(n)@bench.invalid", passwordHash: password,
+                    displayName: "Bench Friend \(n)", birthDate: "1990-01-01")
+                friend.visibility = .followers
+                try await friend.create(on: db)
+                friendIDs.append(try friend.requireID())
+            }
             let sql = db as! any SQLDatabase
             var follows = sql.insert(into: Follow.schema).columns("id", "follower_id", "followee_id", "status", "created_at")
             for friend in friendIDs {
@@ -37,8 +38,8 @@ enum BenchCommunity {
             try await follows.run()
             var random = SeededGenerator(seed: 21)
             let columns = [
-                "id", "user_id", "sport", "name", "start_ms", "end_ms", "source", "visibility", "duration_s", "moving_s", "distance_m", "streams", "created_at",
-                "updated_at",
+                "id", "user_id", "sport", "name", "start_ms", "end_ms", "source", "visibility", "duration_s", "moving_s", "distance_m", "streams",
+                "created_at", "updated_at",
             ]
             var index = 0
             while index < workouts {
@@ -56,6 +57,7 @@ enum BenchCommunity {
                 try await insert.run()
                 index += batch
             }
+            return true
         }
     }
 }

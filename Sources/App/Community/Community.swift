@@ -21,8 +21,7 @@ enum Community: Feature {
     }
 
     static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] {
-        guard options.community else { return [] }
-        try await BenchCommunity.seed(app: app)
+        guard options.community, try await BenchCommunity.seed(app: app) else { return [] }
         return ["Added bench_social with \(BenchCommunity.friends) friends and \(BenchCommunity.workouts) workouts of theirs."]
     }
 
@@ -42,9 +41,10 @@ enum Community: Feature {
             key: "\(BadgeAwards.personKind.name):\(SiteURL.id(userID))@\(Int(slot))", on: db)
     }
 
-    /// Shared badges (see `BadgeAwards`), for those who may see the whole profile.
+    /// Public badges (see `BadgeAwards`): a profile may be open to anyone, and these alone tell
+    /// nothing kept for followers.
     static func profileParts(of userID: UUID, on db: any Database) async throws -> ProfileParts {
-        let badges = try await Badge.query(on: db).filter(\.$owner.$id == userID).filter(\.$shared == true).sort(\.$earnedAt, .descending).all()
+        let badges = try await Badge.query(on: db).filter(\.$owner.$id == userID).filter(\.$isPublic == true).sort(\.$earnedAt, .descending).all()
             .compactMap { BadgeKind(rawValue: $0.kind) }
         guard !badges.isEmpty else { return ProfileParts() }
         return ProfileParts(

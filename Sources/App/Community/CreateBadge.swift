@@ -9,6 +9,8 @@ struct CreateBadge: AsyncMigration {
             .field("kind", .string, .required)
             .field("earned_at", .datetime, .required)
             .field("shared", .bool, .required)
+            .field("public", .bool, .required)
+            .field("shown_at", .datetime)
             .unique(on: "user_id", "kind")
             .create()
         // The feed reads badges newest first.

@@ -9,6 +9,8 @@ struct CreateNearbyShare: AsyncMigration {
             .field("cell_lat", .double)
             .field("cell_lon", .double)
             .field("until", .datetime)
+            .field("moves", .int, .required)
+            .field("moves_since", .datetime)
             .unique(on: "user_id")
             .create()
     }

@@ -49,14 +49,12 @@ struct FeedCommentController: RouteCollection {
                 when: comment.createdAt.map(format.shortWhen) ?? "",
                 deleteAction: mayDelete ? SiteURL.deleteFeedComment(try comment.requireID()).path : nil)
         }
-        let response = try await req.view.render(
+        return try await req.view.render(
             "community/comments",
             Page(
                 layout: req.layout(title: "Comments on \(subject.title)", section: .home, hasForms: true), title: subject.title, url: subject.url,
                 subject: subject.key, comments: items, body: body, error: error, action: SiteURL.feedComments.path)
-        ).encodeResponse(for: req)
-        response.status = status
-        return response
+        ).encodeResponse(status: status, for: req)
     }
 
     func page(req: Request) async throws -> Response {

@@ -37,11 +37,7 @@ struct FeedSubject {
             guard (badge.shared && follows) || owner.id == viewerID else { throw Abort(.notFound) }
             return FeedSubject(key: key, owner: owner, title: "the badge “\(kind.title)”", url: SiteURL.person(username: owner.username).path)
         case "plan":
-            guard
-                try await (db as! any SQLDatabase).raw("SELECT p.id FROM plans p WHERE p.id = \(bind: id) AND \(PlanAccess.visible(to: viewerID))")
-                    .first() != nil,
-                let plan = try await Plan.query(on: db).filter(\.$id == id).with(\.$poster).first()
-            else { throw Abort(.notFound) }
+            guard let plan = try await PlanAccess.find(id, viewer: viewerID, on: db) else { throw Abort(.notFound) }
             return FeedSubject(key: key, owner: plan.poster, title: "“\(Format.excerpt(plan.text))”", url: SiteURL.plan(id).path)
         default:
             throw Abort(.notFound)

@@ -42,9 +42,7 @@ struct GiftController: RouteCollection {
             title: subject.title, url: subject.url, subject: subject.key,
             stickers: Gift.Sticker.allCases.map { Page.Sticker(value: $0.rawValue, symbol: $0.symbol, label: $0.label) }, form: form,
             errors: errors, action: SiteURL.newGift.path)
-        let response = try await req.view.render("community/gift", page).encodeResponse(for: req)
-        response.status = status
-        return response
+        return try await req.view.render("community/gift", page).encodeResponse(status: status, for: req)
     }
 
     func newPage(req: Request) async throws -> Response {

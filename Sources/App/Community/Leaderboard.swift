@@ -51,38 +51,64 @@ enum Leaderboard {
         let totals: Totals
     }
 
-    /// The totals of everyone in scope with a workout the viewer may open in [from, to), and the
-    /// viewer's own (zero when they did nothing).
-    static func totals(scope: Scope, viewer: UUID, from: Date, to: Date, on db: any Database) async throws -> [UUID: Totals] {
-        struct Member: Decodable { let id: UUID }
+    /// The most people a board ranks: past this many (a huge public team), the rest are not read,
+    /// and a viewer among them is shown below the list with their own totals.
+    static let mostPeople = 2_000
+
+    /// The totals of the people in scope with a workout the viewer may open in [from, to), the
+    /// first `mostPeople` of them by `measure`, and the viewer's own (zero when they did nothing).
+    static func totals(scope: Scope, viewer: UUID, from: Date, to: Date, by measure: Measure, on db: any Database) async throws -> [UUID: Totals] {
         let sql = db as! any SQLDatabase
-        let members: [UUID]
+        // The people stay in SQL (a team may have more members than a query may bind).
+        let members: SQLQueryString
         switch scope {
         case .friends:
-            members = try await PeopleQueries.friendIDs(of: viewer, on: db)
+            members = """
+                SELECT a.followee_id FROM follows a
+                JOIN follows b ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id
+                WHERE a.follower_id = \(bind: viewer) AND a.status = 'accepted' AND b.status = 'accepted'
+                """
         case .team(let team):
-            members = try await sql.raw("SELECT user_id AS id FROM memberships WHERE team_id = \(bind: team)").all(decoding: Member.self).map(\.id)
+            members = "SELECT user_id FROM memberships WHERE team_id = \(bind: team)"
         }
+        let order: SQLQueryString =
+            switch measure {
+            case .minutes: "SUM(w.duration_s)"
+            case .distance: "SUM(COALESCE(w.distance_m, 0))"
+            case .workouts: "COUNT(*)"
+            case .points: "SUM(w.duration_s) / 60 + \(unsafeRaw: String(pointsPerWorkout)) * COUNT(*)"
+            }
         struct Sum: Decodable {
             let user_id: UUID
             let seconds: Double
             let metres: Double
             let workouts: Int
         }
-        // One list of people (not an OR) so that the planner reads `workouts_feed_idx` alone, per person.
+        let window: SQLQueryString = """
+            w.end_ms IS NOT NULL AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))
+            """
+        // Each query names its people once (no OR), so the planner reads `workouts_feed_idx` per person.
         let sums = try await sql.raw(
             """
             SELECT w.user_id, SUM(w.duration_s) AS seconds, SUM(COALESCE(w.distance_m, 0)) AS metres, COUNT(*) AS workouts
             FROM workouts w
-            WHERE w.end_ms IS NOT NULL AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))
-              AND w.user_id IN (\(binds: Array(Set(members + [viewer]))))
-              AND (w.user_id = \(bind: viewer) OR w.visibility = 'public' OR (w.visibility = 'followers' AND w.user_id IN (
+            WHERE \(window) AND w.user_id IN (\(members))
+              AND (w.visibility = 'public' OR (w.visibility = 'followers' AND w.user_id IN (
                 SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer) AND status = 'accepted')))
             GROUP BY w.user_id
+            ORDER BY \(order) DESC
+            LIMIT \(literal: mostPeople)
+            """
+        ).all(decoding: Sum.self)
+        let mine = try await sql.raw(
+            """
+            SELECT w.user_id, SUM(w.duration_s) AS seconds, SUM(COALESCE(w.distance_m, 0)) AS metres, COUNT(*) AS workouts
+            FROM workouts w WHERE \(window) AND w.user_id = \(bind: viewer) GROUP BY w.user_id
             """
         ).all(decoding: Sum.self)
         var totals = Dictionary(
-            sums.map { ($0.user_id, Totals(seconds: $0.seconds, metres: $0.metres, workouts: $0.workouts)) }, uniquingKeysWith: { first, _ in first })
+            (sums + mine).map { ($0.user_id, Totals(seconds: $0.seconds, metres: $0.metres, workouts: $0.workouts)) },
+            uniquingKeysWith: { _, last in last })
         if totals[viewer] == nil { totals[viewer] = Totals(seconds: 0, metres: 0, workouts: 0) }
         return totals
     }

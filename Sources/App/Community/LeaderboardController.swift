@@ -62,7 +62,8 @@ struct LeaderboardController: RouteCollection {
             throw Abort(.notFound)
         }
         let now = req.now
-        let totals = try await Leaderboard.totals(scope: scope, viewer: userID, from: period.start(zone: user.timeZone, now: now), to: now, on: req.db)
+        let totals = try await Leaderboard.totals(
+            scope: scope, viewer: userID, from: period.start(zone: user.timeZone, now: now), to: now, by: measure, on: req.db)
         let sql = req.db as! any SQLDatabase
         let people = try await sql.select().columns("id", "username", "display_name", "visibility", "birth_date").from(User.schema)
             .where("id", .in, Array(totals.keys)).all().map(User.forPolicy)

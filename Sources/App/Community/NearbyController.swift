@@ -5,8 +5,8 @@ import Vapor
 
 /// `/friends/nearby`: friends (people one follows who follow back) who chose to share roughly where
 /// they are, with the distance between the two areas to the half kilometre. Off by default; only
-/// people 16 and over may turn it on; an area is about 1 km across (`NearbyCell`), is never set
-/// inside one of the person's privacy zones, and lapses after three hours. Distances are shown
+/// people 16 and over may turn it on; an area is about 1 km across (`NearbyCell`), never touches
+/// one of the person's privacy zones, may be moved a few times a share, and lapses after three hours. Distances are shown
 /// only to people sharing an area themselves.
 struct NearbyController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
@@ -78,22 +78,19 @@ struct NearbyController: RouteCollection {
                 .sorted { ($0.1, $0.0.display_name) < ($1.1, $1.0.display_name) }
                 .map { row, metres in
                     let km = NearbyCell.roundedKilometres(metres)
-                    let distance =
-                        km < 1 ? "within about 1 km" : "about \(format.imperial ? FormNumber.text(km / 1.609344) + " mi" : FormNumber.text(km) + " km")"
+                    let distance = km < 1 ? "within about 1 km" : "about " + Format.proximity(km * 1000, imperial: format.imperial)
                     return Friend(name: row.display_name, url: SiteURL.person(username: row.username).path, distance: distance)
                 }
         }
         let sharingUntil = mine.flatMap { share in share.enabled ? share.until.flatMap { $0 > now ? format.shortWhen($0) : nil } : nil }
-        let response = try await req.view.render(
+        return try await req.view.render(
             "community/nearby",
             Page(
                 layout: req.layout(title: "Friends nearby", section: .people, hasForms: true), canOptIn: canOptIn, enabled: mine?.enabled ?? false,
                 sharingUntil: sharingUntil, friends: friends, latitude: latitude, longitude: longitude, error: error,
                 settingsAction: SiteURL.nearbySettings.path, hereAction: SiteURL.nearbyHere.path, stopAction: SiteURL.nearbyStop.path,
                 back: SiteURL.friends.path)
-        ).encodeResponse(for: req)
-        response.status = status
-        return response
+        ).encodeResponse(status: status, for: req)
     }
 
     func page(req: Request) async throws -> Response {
@@ -111,6 +108,7 @@ struct NearbyController: RouteCollection {
         }
         let share = try await share(of: userID, on: req.db) ?? NearbyShare()
         share.$user.id = userID
+        if share.id == nil { share.moves = 0 }
         share.enabled = on
         if !on {
             share.cellLat = nil
@@ -141,16 +139,28 @@ struct NearbyController: RouteCollection {
                 req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
                 error: lat.error ?? lon.error ?? "Press “Use where I am now”, or enter a latitude and a longitude", status: .unprocessableEntity)
         }
-        let point = Coordinate(latitude: latitude, longitude: longitude)
-        if try await SavedPrivacyZone.zones(of: userID, on: req.db).contains(where: { $0.contains(point) }) {
+        let cell = NearbyCell.snap(Coordinate(latitude: latitude, longitude: longitude))
+        // The whole cell must stay clear of the person's privacy zones, not just the point.
+        if try await SavedPrivacyZone.zones(of: userID, on: req.db).contains(where: { Geo.distance($0.centre, cell) < $0.radius + NearbyCell.reach }) {
             return try await render(
                 req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
-                error: "That's inside one of your privacy zones, so it isn't shared", status: .unprocessableEntity)
+                error: "That's too close to one of your privacy zones, so it isn't shared", status: .unprocessableEntity)
         }
-        let cell = NearbyCell.snap(point)
+        let now = req.now
+        if let since = share.movesSince, since > now.addingTimeInterval(-NearbyShare.lifetime) {
+            guard share.moves < NearbyShare.movesPerShare else {
+                return try await render(
+                    req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
+                    error: "You've set your area \(NearbyShare.movesPerShare) times in three hours; try again later", status: .tooManyRequests)
+            }
+            share.moves += 1
+        } else {
+            share.moves = 1
+            share.movesSince = now
+        }
         share.cellLat = cell.latitude
         share.cellLon = cell.longitude
-        share.until = req.now.addingTimeInterval(NearbyShare.lifetime)
+        share.until = now.addingTimeInterval(NearbyShare.lifetime)
         try await share.save(on: req.db)
         req.flash(.success, "Shared for three hours: friends who share too see roughly how far you are, never the exact place.")
         return req.redirect(to: .nearbyFriends)

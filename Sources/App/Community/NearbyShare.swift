@@ -12,9 +12,15 @@ final class NearbyShare: Model, @unchecked Sendable {
     @OptionalField(key: "cell_lat") var cellLat: Double?
     @OptionalField(key: "cell_lon") var cellLon: Double?
     @OptionalField(key: "until") var until: Date?
+    /// Areas set since `movesSince`: a few a share, so nobody can walk chosen points around a
+    /// friend to find their cell.
+    @Field(key: "moves") var moves: Int
+    @OptionalField(key: "moves_since") var movesSince: Date?
 
     init() {}
 
     /// How long a shared area lasts.
     static let lifetime: TimeInterval = 3 * 3600
+    /// Areas one may set within `lifetime`.
+    static let movesPerShare = 4
 }

@@ -1,3 +1,4 @@
+import Fluent
 import Foundation
 import SQLKit
 
@@ -17,5 +18,12 @@ enum PlanAccess {
                 WHERE m.team_id = p.team_id AND m.user_id = \(bind: viewer) AND t.privacy <> 'public'))
           OR EXISTS (SELECT 1 FROM game_players gp WHERE gp.game_id = p.game_id AND gp.user_id = \(bind: viewer)))
         """
+    }
+
+    /// The plan with its game and poster, when the viewer may see it; nil otherwise.
+    static func find(_ id: UUID, viewer: UUID, on db: any Database) async throws -> Plan? {
+        guard try await (db as! any SQLDatabase).raw("SELECT p.id FROM plans p WHERE p.id = \(bind: id) AND \(visible(to: viewer))").first() != nil
+        else { return nil }
+        return try await Plan.query(on: db).filter(\.$id == id).with(\.$game).with(\.$poster).first()
     }
 }

@@ -44,9 +44,7 @@ struct PlanController: RouteCollection {
             layout: req.layout(title: "Plan an activity", section: .home, hasForms: true), form: form, errors: errors,
             sports: Sport.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, audiences: audiences, zone: user.timeZone,
             action: SiteURL.newPlan.path, back: SiteURL.newsFeed.path)
-        let response = try await req.view.render("community/plan_form", page).encodeResponse(for: req)
-        response.status = status
-        return response
+        return try await req.view.render("community/plan_form", page).encodeResponse(status: status, for: req)
     }
 
     func newPage(req: Request) async throws -> Response {
@@ -81,12 +79,7 @@ struct PlanController: RouteCollection {
     static func load(_ req: Request) async throws -> (plan: Plan, game: Game, viewer: User) {
         let user = try req.requireUser()
         guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Abort(.notFound) }
-        let visible = try await (req.db as! any SQLDatabase).raw(
-            "SELECT p.id FROM plans p WHERE p.id = \(bind: id) AND \(PlanAccess.visible(to: try user.requireID()))"
-        ).first()
-        guard visible != nil, let plan = try await Plan.query(on: req.db).filter(\.$id == id).with(\.$game).with(\.$poster).first() else {
-            throw Abort(.notFound)
-        }
+        guard let plan = try await PlanAccess.find(id, viewer: user.requireID(), on: req.db) else { throw Abort(.notFound) }
         return (plan, plan.game, user)
     }
 

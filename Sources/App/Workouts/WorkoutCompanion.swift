@@ -10,6 +10,23 @@ protocol WorkoutCompanion {
 
     /// The conversation under `workout` as `viewer` sees it, or nil when they take no part in one.
     static func conversation(under workout: Workout, owner: User, viewer: User, on db: any Database) async throws -> WorkoutConversation?
+
+    /// Links and buttons the feature puts in the workout's header for a signed-in viewer who may
+    /// see it ("3 kudos", "Give kudos", "2 comments").
+    static func responses(to workout: Workout, viewer: User, on db: any Database) async throws -> [WorkoutResponse]
+}
+
+extension WorkoutCompanion {
+    static func seesAllWorkouts(of ownerID: UUID, viewer viewerID: UUID, on db: any Database) async throws -> Bool { false }
+    static func conversation(under workout: Workout, owner: User, viewer: User, on db: any Database) async throws -> WorkoutConversation? { nil }
+    static func responses(to workout: Workout, viewer: User, on db: any Database) async throws -> [WorkoutResponse] { [] }
+}
+
+/// A link in a workout's header, or a button when `post` (a form to `url`).
+struct WorkoutResponse: Encodable, Sendable {
+    let text: String
+    let url: String
+    var post = false
 }
 
 /// Comments under a workout, for the people who take part.
@@ -43,6 +60,14 @@ extension WorkoutAccess {
             return true
         }
         return false
+    }
+
+    /// What every companion feature puts in the workout's header for this viewer.
+    static func responses(to workout: Workout, viewer: User?, on db: any Database) async throws -> [WorkoutResponse] {
+        guard let viewer else { return [] }
+        var all: [WorkoutResponse] = []
+        for companion in Features.workoutCompanions { all += try await companion.responses(to: workout, viewer: viewer, on: db) }
+        return all
     }
 
     /// The conversation under a workout for this viewer, if a companion feature has one.

@@ -152,8 +152,9 @@ struct WorkoutController: RouteCollection {
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let conversation = try await WorkoutAccess.conversation(under: workout, owner: owner, viewer: req.currentUser, on: req.db)
         let page = try WorkoutPage(
-            layout: req.layout(title: workout.name, section: .workouts), workout: workout, drawings: drawings,
-            viewer: req.currentUser, owner: owner, goals: goals, conversation: conversation)
+            layout: req.layout(title: workout.name, section: .workouts, hasForms: req.currentUser != nil), workout: workout, drawings: drawings,
+            viewer: req.currentUser, owner: owner, goals: goals, conversation: conversation,
+            responses: try await WorkoutAccess.responses(to: workout, viewer: req.currentUser, on: req.db))
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }
 

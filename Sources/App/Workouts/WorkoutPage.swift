@@ -28,11 +28,14 @@ struct WorkoutPage: Encodable {
     let canComment: Bool
     /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
+    /// Kudos, comments and the like from the features built on workouts.
+    let responses: [WorkoutResponse]
 
     init(
         layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
-        conversation: WorkoutConversation? = nil
+        conversation: WorkoutConversation? = nil, responses: [WorkoutResponse] = []
     ) throws {
+        self.responses = responses
         let format = Format(viewer ?? owner)
         self.layout = layout
         let workoutID = try workout.requireID()

@@ -36,8 +36,9 @@ extension Workouts {
         // are sorted, so a feed over years of 300 friends' workouts reads a few hundred index
         // entries, not all of them, and the table only for the page shown.
         let newest = before?.at ?? Int64.max
-        // Windows reach back from the cursor, or from now on the first page (a day ahead, for a
-        // device whose clock runs fast).
+        // Windows reach back from the cursor, or on the first page from a day after now (starts
+        // are refused beyond a few minutes ahead, so nothing newer is left out; the first page has
+        // no upper bound at all).
         let top = min(newest, Feed.milliseconds(viewer.now) + 86_400_000)
         var rows: [Row] = []
         for days in Self.feedWindows {
