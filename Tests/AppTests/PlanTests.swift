@@ -67,6 +67,15 @@ struct PlanTests {
             let note = try #require(try await Notification.query(on: app.db).filter(\.$kind == "plan_joined").first())
             #expect(note.text.hasPrefix("Ben is in"))
             #expect(!(try await ben.get("/feed").contains(">I&#39;m in</button>")), "no button once in")
+
+            // Ana calls it off: Ben hears, the game is cancelled in both calendars, the plan says so.
+            #expect(try await ben.post("\(planURL)/cancel", [("confirm", "yes")], csrfFrom: planURL).status == .forbidden)
+            #expect(try await ana.post("\(planURL)/cancel", [], csrfFrom: planURL).status == .unprocessableEntity, "unconfirmed")
+            #expect(try await ana.post("\(planURL)/cancel", [("confirm", "yes")], csrfFrom: planURL).status == .seeOther)
+            #expect(try await Game.query(on: app.db).first()?.status == .cancelled)
+            #expect(try await ben.get(planURL).contains("This plan was called off."))
+            #expect(try await Notification.query(on: app.db).filter(\.$kind == "game_cancelled").count() == 1)
+            #expect(!(try await ben.get("/feed").contains(">I&#39;m in</button>")))
         }
     }
 

@@ -60,7 +60,8 @@ import Vapor
     /// adding a route to the app without adding it here (or to `access`) fails the test.
     static let signedInRoutes: Set<String> = [
         "GET /admin/jobs", "POST /admin/jobs/:id/retry", "GET /challenges", "GET /challenges/new", "GET /challenges/scoreboard", "GET /coach",
-        "GET /coach/week", "GET /feed", "GET /friends", "GET /plans/new", "POST /plans/new", "POST /plans/:id/in", "GET /leaderboard", "GET /badges",
+        "GET /coach/week", "GET /feed", "GET /friends", "GET /plans/new", "POST /plans/new", "POST /plans/:id/in", "POST /plans/:id/cancel", "GET /leaderboard",
+        "GET /badges",
         "GET /gifts/new", "POST /gifts/new", "GET /comments", "POST /comments", "POST /comments/:id/delete", "GET /friends/nearby",
         "POST /friends/nearby/settings", "POST /friends/nearby/here", "POST /friends/nearby/stop",
         "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/compare", "GET /learn/:slug/edit",
@@ -289,6 +290,7 @@ import Vapor
             (world.workout + "/comments", [("body", "Nice route, where is it?")], ["ana", "coach"]),
             (world.teenWorkout + "/comments", [("body", "Where do you live?")], ["teen"]),
             (world.plan + "/in", [], ["friend"]),
+            (world.plan + "/cancel", [("confirm", "yes")], ["ana"]),
             ("/coach/athletes/ana_a/plans", plan, ["coach"]),
             (
                 "/coach/athletes/ana_a/zones",

@@ -13,6 +13,8 @@ extension SiteURL {
     static func plan(_ plan: UUID) -> SiteURL { SiteURL("plans", id(plan)) }
     /// "I'm in" (POST).
     static func planJoin(_ plan: UUID) -> SiteURL { SiteURL("plans", id(plan), "in") }
+    /// The poster calls it off (POST).
+    static func cancelPlan(_ plan: UUID) -> SiteURL { SiteURL("plans", id(plan), "cancel") }
 }
 
 extension SiteURL {

@@ -11,6 +11,7 @@ struct PlanController: RouteCollection {
         routes.post("plans", "new", use: create)
         routes.get("plans", ":id", use: show)
         routes.post("plans", ":id", "in", use: join)
+        routes.post("plans", ":id", "cancel", use: cancel)
     }
 
     // MARK: Posting
@@ -106,6 +107,7 @@ struct PlanController: RouteCollection {
         let isOver: Bool
         let gameURL: String?
         let joinAction: String
+        let cancelAction: String
         let back: String
     }
 
@@ -135,7 +137,8 @@ struct PlanController: RouteCollection {
                 isPoster: access.isOrganiser, isIn: access.player != nil, canJoin: access.canJoin, willWait: game.isFull,
                 isCancelled: game.isCancelled, isOver: !access.isUpcoming && !game.isCancelled,
                 gameURL: access.isOrganiser || access.player != nil ? SiteURL.game(try game.requireID()).path : nil,
-                joinAction: SiteURL.planJoin(try plan.requireID()).path, back: SiteURL.newsFeed.path))
+                joinAction: SiteURL.planJoin(try plan.requireID()).path, cancelAction: SiteURL.cancelPlan(try plan.requireID()).path,
+                back: SiteURL.newsFeed.path))
     }
 
     // MARK: I'm in
@@ -171,5 +174,24 @@ struct PlanController: RouteCollection {
                 : outcome == .waitlisted
                     ? "It's full, so you're on the waitlist: you'll hear when a place opens." : "Asked: \(plan.poster.displayName) lets people in.")
         return req.redirect(to: planURL)
+    }
+
+    // MARK: Calling it off
+
+    struct CancelForm: Content { var confirm: String? }
+
+    /// The poster calls the plan off: its game is cancelled (calendars update, everyone in hears)
+    /// and the plan says so.
+    func cancel(req: Request) async throws -> Response {
+        let (plan, game, user) = try await Self.load(req)
+        guard plan.$poster.id == user.id else { throw Abort(.forbidden, reason: "Only the person who posted the plan can call it off.") }
+        guard try req.content.decode(CancelForm.self).confirm == "yes" else {
+            throw Abort(.unprocessableEntity, reason: "Tick “Yes, call it off” to confirm; nothing was changed.")
+        }
+        if !game.isCancelled {
+            try await req.db.transaction { db in try await game.cancel(by: user.requireID(), teamName: nil, on: db) }
+        }
+        req.flash(.info, "Called off. Everyone who was in has been told.")
+        return req.redirect(to: .plan(try plan.requireID()))
     }
 }

@@ -189,13 +189,13 @@ struct GameController: RouteCollection {
             if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, now: req.now, on: db) }
             guard moved else { return }
             // Whoever holds a place hears of the change whatever their settings.
-            let holders = try await Self.holders(of: game, on: db)
+            let holders = try await game.holders(on: db)
             // A new time or place is a new question: members answer again. Substitutes keep their places.
             if game.kind == .team {
                 try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$isSub == false).delete()
             }
             // The new place goes only to those the game page would show it to: not to people who only asked to join.
-            let recipients = try await Self.everyone(in: game, on: db).filter { $0 != user.id }
+            let recipients = try await game.everyone(on: db).filter { $0 != user.id }
             let asking = Set(try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .requested).all().map { $0.$user.id })
             let moment =
                 "\(game.title(teamName: access.team?.name)) moved to \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
@@ -215,22 +215,6 @@ struct GameController: RouteCollection {
         return req.redirect(to: .game(gameID))
     }
 
-    /// People holding a place in the game (or a place in its queue): news of it is theirs to have.
-    static func holders(of game: Game, on db: any Database) async throws -> Set<UUID> {
-        Set(
-            try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).all()
-                .filter { GameAccess.holdsPlace($0.status, isSub: $0.isSub) }.map { $0.$user.id })
-    }
-
-    /// Team members and everyone on the game's list.
-    static func everyone(in game: Game, on db: any Database) async throws -> [UUID] {
-        var people = try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).all().map { $0.$user.id }
-        if let teamID = game.$team.id {
-            people += try await Membership.query(on: db).filter(\.$team.$id == teamID).all().map { $0.$user.id }
-        }
-        return Array(Set(people))
-    }
-
     func cancel(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let access = try await GameAccess.load(req)
@@ -241,16 +225,7 @@ struct GameController: RouteCollection {
         guard try req.content.decode(Confirm.self).confirm == "yes" else {
             throw Abort(.unprocessableEntity, reason: "Tick “Yes, cancel it” to confirm; nothing was changed.")
         }
-        game.status = .cancelled
-        game.sequence += 1
-        try await req.db.transaction { db in
-            try await game.update(on: db)
-            try await Notification.send(
-                to: try await Self.everyone(in: game, on: db).filter { $0 != user.id }, from: nil, kind: .gameCancelled,
-                text: "Cancelled: \(game.title(teamName: access.team?.name)) on \(GameTime.shortDay(game.startsAt, zone: game.timeZone))",
-                link: SiteURL.game(game.id!).path, always: try await Self.holders(of: game, on: db), on: db
-            )
-        }
+        try await req.db.transaction { db in try await game.cancel(by: user.requireID(), teamName: access.team?.name, on: db) }
         req.flash(.info, "The game is cancelled and everyone has been told.")
         return req.redirect(to: .game(game.id!))
     }

@@ -20,6 +20,35 @@ extension Game {
         return game
     }
 
+    /// People holding a place in the game (or a place in its queue): news of it is theirs to have.
+    func holders(on db: any Database) async throws -> Set<UUID> {
+        Set(
+            try await GamePlayer.query(on: db).filter(\.$game.$id == requireID()).all()
+                .filter { GameAccess.holdsPlace($0.status, isSub: $0.isSub) }.map { $0.$user.id })
+    }
+
+    /// Team members and everyone on the game's list.
+    func everyone(on db: any Database) async throws -> [UUID] {
+        var people = try await GamePlayer.query(on: db).filter(\.$game.$id == requireID()).all().map { $0.$user.id }
+        if let teamID = $team.id {
+            people += try await Membership.query(on: db).filter(\.$team.$id == teamID).all().map { $0.$user.id }
+        }
+        return Array(Set(people))
+    }
+
+    /// Cancels the game (its calendar entries change) and tells everyone on it but `userID`, in the
+    /// caller's transaction.
+    func cancel(by userID: UUID, teamName: String?, on db: any Database) async throws {
+        status = .cancelled
+        sequence += 1
+        try await update(on: db)
+        try await Notification.send(
+            to: try await everyone(on: db).filter { $0 != userID }, from: nil, kind: .gameCancelled,
+            text: "Cancelled: \(title(teamName: teamName)) on \(GameTime.shortDay(startsAt, zone: timeZone))",
+            link: SiteURL.game(try requireID()).path, always: try await holders(on: db), on: db
+        )
+    }
+
     /// Sets what the game form decided: time, place, notes, and a team game's opponent or a
     /// pick-up game's kind of players.
     func apply(_ valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?) {
