@@ -93,7 +93,51 @@ final class TestApp: @unchecked Sendable {
 }
 
 /// Runs `test` against a freshly configured and migrated app, then removes every trace of it.
+/// How many tests may hold a database at once. Swift Testing starts every test of the run together;
+/// on SQLite each has its own file, but PostgreSQL takes one connection per event loop per app and
+/// refuses clients beyond `max_connections` (300 in `scripts/with-postgres.sh`), which 300 tests
+/// at once exceed. So on PostgreSQL tests wait their turn, leaving a third of the connections spare.
+actor TestGate {
+    static let shared = TestGate(
+        permits: (ProcessInfo.processInfo.environment["DATABASE_URL"] ?? "").isEmpty
+            ? Int.max : max(4, 200 / (ProcessInfo.processInfo.activeProcessorCount + 2)))
+
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(permits: Int) { available = permits }
+
+    func enter() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty { available += 1 } else { waiting.removeFirst().resume() }
+    }
+
+    /// Runs `body` holding one place.
+    static func hold<T>(_ body: () async throws -> T) async throws -> T {
+        await shared.enter()
+        do {
+            let result = try await body()
+            await shared.leave()
+            return result
+        } catch {
+            await shared.leave()
+            throw error
+        }
+    }
+}
+
 func withApp(config adjust: (inout AppConfig) -> Void = { _ in }, _ test: (TestApp) async throws -> Void) async throws {
+    try await TestGate.hold { try await runApp(config: adjust, test) }
+}
+
+private func runApp(config adjust: (inout AppConfig) -> Void, _ test: (TestApp) async throws -> Void) async throws {
     var store = TestStore.make()
     adjust(&store.config)
     let app = try await TestApp.start(store)
@@ -108,6 +152,10 @@ func withApp(config adjust: (inout AppConfig) -> Void = { _ in }, _ test: (TestA
 
 /// Like `withApp`, but lets the test stop and start the server on the same data (a restart).
 func withStore(_ test: (TestStore) async throws -> Void) async throws {
+    try await TestGate.hold { try await runStore(test) }
+}
+
+private func runStore(_ test: (TestStore) async throws -> Void) async throws {
     let store = TestStore.make()
     try await test(store)
     if store.schema != nil {
