@@ -154,6 +154,10 @@ enum Migrations {
         app.migrations.add(CreateWeeklyNudge())
         app.migrations.add(CreateNearbyShare())
         app.migrations.add(AddFeedIndexToWorkouts())
+        app.migrations.add(AddVisibilityToRoutes())
+        app.migrations.add(CreatePlace())
+        app.migrations.add(CreateRewardCode())
+        app.migrations.add(CreateCyclingStatus())
     }
 }
 

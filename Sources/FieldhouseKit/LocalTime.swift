@@ -37,4 +37,11 @@ public enum LocalTime {
         // Foundation's calendar always yields a real date, so this cannot fail.
         return CalendarDate(year: c.year!, month: c.month!, day: c.day!)!
     }
+
+    /// The first instant of the day after the one `instant` falls on in `zone`: when "today" ends there.
+    public static func endOfDay(containing instant: Date, zone: String) -> Date {
+        let next = day(of: instant, zone: zone).adding(days: 1)
+        return LocalTime.instant(day: next.description, time: "00:00", zone: TimeZone(identifier: zone) == nil ? "UTC" : zone)
+            ?? instant.addingTimeInterval(86_400)
+    }
 }

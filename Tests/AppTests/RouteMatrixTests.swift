@@ -32,6 +32,8 @@ import Vapor
             "GET /password/forgot", "POST /password/forgot", "GET /password/reset/:token", "POST /password/reset/:token",
             "GET /email/confirm/:user/:token", "POST /email/confirm/:user/:token", "GET /email/unsubscribe/:user/:topic/:token",
             "POST /email/unsubscribe/:user/:topic/:token",
+            // Places are public, as are the routes their owners chose to share (listed, not opened here).
+            "GET /places", "GET /places/:id", "GET /routes",
         ] {
             table[route] = .anyone
         }
@@ -40,13 +42,15 @@ import Vapor
             "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /workouts/:id", "GET /workouts/:id/edit", "GET /workouts/:id/kudos",
             "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
             "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username", "GET /plans/:id",
-            "GET /coach/athletes/:username/zones", "GET /settings/export/download",
+            "GET /coach/athletes/:username/zones", "GET /settings/export/download", "GET /routes/:id",
+            "GET /places/:id/edit", "GET /places/:id/reward", "GET /places/:id/redeem",
         ] {
             table[route] = .object
         }
         for route in [
             "GET /api/v1/workouts", "GET /api/v1/workouts/:id", "GET /api/v1/workouts/:id/streams", "POST /api/v1/heart-rate/ble",
             "POST /api/v1/samples", "POST /api/v1/uploads", "POST /api/v1/workouts", "POST /api/v1/workouts/:id/finish",
+            "POST /api/v1/checkins",
         ] {
             table[route] = .device
         }
@@ -95,6 +99,8 @@ import Vapor
         "POST /teams/new", "POST /u/:username/follow", "POST /u/:username/unfollow", "POST /workouts/:id/comments",
         "POST /workouts/:id/comments/:comment/delete", "POST /workouts/:id/comments/:comment/edit", "POST /workouts/:id/delete",
         "POST /workouts/:id/edit", "POST /workouts/:id/kudos", "POST /workouts/import", "POST /workouts/new",
+        "GET /places/new", "POST /places/new", "POST /places/:id/edit", "POST /places/:id/reward", "POST /places/:id/checkin",
+        "POST /places/:id/redeem", "GET /rewards", "POST /routes/:id", "POST /routes/:id/delete", "POST /workouts/:id/route",
     ]
 
     /// The personas and the private objects they stand around.
@@ -111,6 +117,10 @@ import Vapor
         let league: String
         /// Ana's plan for her friends.
         let plan: String
+        /// Ana's private route (her workout's path, kept).
+        let route: String
+        /// A café Olga manages, with a reward.
+        let place: String
     }
 
     /// A workout with a 60-point route, made over the API the way a phone makes one.
@@ -206,6 +216,18 @@ import Vapor
                     ("capacity", "8"), ("audience", "friends"),
                 ], csrfFrom: "/plans/new"
             ).location)
+        let route = try #require(try await ana.post("/workouts/\(workout)/route", [], csrfFrom: "/workouts/\(workout)").location)
+        let place = try #require(
+            try await admin.post(
+                "/places/new",
+                [
+                    ("name", "Matrix Café"), ("kind", "cafe"), ("latitude", "55.68"), ("longitude", "12.57"), ("radius_m", "80"),
+                    ("time_zone", "UTC"), ("managers", "owner_o"),
+                ], csrfFrom: "/places/new"
+            ).location)
+        #expect(
+            try await cast.owner.post(place + "/reward", [("reward_text", "Free tea by bike"), ("daily_cap", "5")], csrfFrom: place + "/reward").status
+                == .seeOther)
         await app.app.photoSizer.idle()
         _ = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
         await app.app.exportJobs.idle()
@@ -218,7 +240,7 @@ import Vapor
                 ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend),
             ],
             team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)",
-            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league, plan: plan
+            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league, plan: plan, route: route, place: place
         )
     }
 
@@ -263,6 +285,12 @@ import Vapor
             ("GET /u/:username/followers", "/u/tia_t/followers", teen),
             ("GET /workouts/:id", world.teenWorkout, teen),
             ("GET /workouts/:id", world.teenWorkout + ".gpx", teen),
+            ("GET /routes/:id", world.route, ana),
+            ("GET /routes/:id", world.route + ".gpx", ana),
+            // A place's managers (and the server's admins) run it; its counter is nobody else's business.
+            ("GET /places/:id/edit", world.place + "/edit", ["owner", "admin"]),
+            ("GET /places/:id/reward", world.place + "/reward", ["owner", "admin"]),
+            ("GET /places/:id/redeem", world.place + "/redeem", ["owner", "admin"]),
         ]
     }
 
@@ -290,6 +318,17 @@ import Vapor
             (world.workout + "/comments", [("body", "Nice route, where is it?")], ["ana", "coach"]),
             (world.teenWorkout + "/comments", [("body", "Where do you live?")], ["teen"]),
             (world.plan + "/in", [], ["friend"]),
+            (world.route, [("name", "Hijacked route"), ("visibility", "public")], ["ana"]),
+            (world.workout + "/route", [], ["ana"]),
+            (
+                world.place + "/edit",
+                [
+                    ("name", "Hijacked Café"), ("kind", "cafe"), ("latitude", "55.6"), ("longitude", "12.5"), ("radius_m", "80"), ("time_zone", "UTC"),
+                    ("managers", "owner_o"),
+                ],
+                ["owner", "admin"]
+            ),
+            (world.place + "/reward", [("reward_text", "Everything free"), ("daily_cap", "1000")], ["owner", "admin"]),
             (world.plan + "/cancel", [("confirm", "yes")], ["ana"]),
             ("/coach/athletes/ana_a/plans", plan, ["coach"]),
             (
@@ -302,6 +341,7 @@ import Vapor
             (team + "/members/player_p/remove", [], managers),
             (game + "/cancel", [("confirm", "yes")], managers),
             (world.challenge + "/delete", [("confirm", "yes")], ["ana"]),
+            (world.route + "/delete", [], ["ana"]),
             (world.workout + "/delete", [], ["ana"]),
             (team + "/delete", [], ["owner"]),
         ]
@@ -409,6 +449,8 @@ import Vapor
             case ("workouts", ":id"): parts.append(id(world.workout))
             case ("challenges", ":id"): parts.append(id(world.challenge))
             case ("photos", ":id"): parts.append(id(world.photo))
+            case ("routes", ":id"): parts.append(id(world.route))
+            case ("places", ":id"): parts.append(id(world.place))
             case (_, ":size"): parts.append("small")
             case (_, ":username"): parts.append("ana_a")
             case (_, ":file"): parts.append(String(repeating: "x", count: 43) + ".ics")

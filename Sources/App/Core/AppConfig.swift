@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Foundation
 import NIOCore
 import Vapor
@@ -36,6 +37,10 @@ public struct AppConfig: Sendable {
     /// `FIELDHOUSE_SECRET_KEY`: the key behind secret addresses (see `ServerSecret`); nil keeps one
     /// in the data folder.
     public var secretKeyHex: String?
+    /// When a person counts as arriving by bike (`CyclingEligibility`): `FIELDHOUSE_CYCLING_READINGS`
+    /// (readings in a row that move the state), `FIELDHOUSE_CYCLING_MINUTES` (minutes of cycling
+    /// before a reward), `FIELDHOUSE_VEHICLE_KMH` (faster is a vehicle).
+    public var cyclingRules = CyclingEligibility.Rules()
     /// bcrypt work factor; only the test suite lowers it, to keep thousands of hashes fast.
     public var passwordCost: Int = 12
     /// `FIELDHOUSE_JOB_POLL_SECONDS`: how often `fieldhouse serve` looks for due jobs. A reminder is
@@ -235,6 +240,26 @@ public struct AppConfig: Sendable {
             throw Invalid(variable: "FIELDHOUSE_MAIL_FROM", value: "", expected: "the sender's address whenever FIELDHOUSE_SMTP_URL is set")
         }
 
+        var cyclingRules = CyclingEligibility.Rules()
+        if let raw = value("FIELDHOUSE_CYCLING_READINGS") {
+            guard let parsed = Int(raw), (1...100).contains(parsed) else {
+                throw Invalid(variable: "FIELDHOUSE_CYCLING_READINGS", value: raw, expected: "a whole number of readings from 1 to 100, such as 3")
+            }
+            cyclingRules.readingsInARow = parsed
+        }
+        if let raw = value("FIELDHOUSE_CYCLING_MINUTES") {
+            guard let parsed = Double(raw), parsed.isFinite, (0...240).contains(parsed) else {
+                throw Invalid(variable: "FIELDHOUSE_CYCLING_MINUTES", value: raw, expected: "minutes from 0 to 240, such as 10")
+            }
+            cyclingRules.cyclingSeconds = parsed * 60
+        }
+        if let raw = value("FIELDHOUSE_VEHICLE_KMH") {
+            guard let parsed = Double(raw), parsed.isFinite, (20...200).contains(parsed) else {
+                throw Invalid(variable: "FIELDHOUSE_VEHICLE_KMH", value: raw, expected: "a speed in km/h from 20 to 200, such as 60")
+            }
+            cyclingRules.vehicleSpeed = parsed / 3.6
+        }
+
         var config = AppConfig(
             dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
             maxUploadMB: maxUploadMB, maxActivityFileMB: maxActivityFileMB, secureCookies: secureCookies, logLevel: logLevel,
@@ -244,6 +269,7 @@ public struct AppConfig: Sendable {
         config.secretKeyHex = secretKeyHex
         config.jobPollSeconds = jobPollSeconds
         config.jobLeaseSeconds = jobLeaseSeconds
+        config.cyclingRules = cyclingRules
         config.smtp = smtp
         if let mailFrom {
             config.mailFromName = mailFrom.name

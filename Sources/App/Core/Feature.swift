@@ -61,6 +61,12 @@ protocol Feature: Sendable {
     /// Called in the request that added or finished one of the person's workouts (by hand, from a
     /// file or from a device), on its database: work that follows from it is enqueued here.
     static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws
+
+    /// Called in the request that received a person's motion and location samples (the device
+    /// API), with what they say about how the person is moving, in time order; `timeZone` is the
+    /// person's, for where their day ends.
+    static func movementReceived(_ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database)
+        async throws
 }
 
 extension Feature {
@@ -80,6 +86,9 @@ extension Feature {
     }
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] { [] }
     static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws {}
+    static func movementReceived(_ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database)
+        async throws
+    {}
 }
 
 /// A number in the header (unread notifications, replies to judge), read as `layout.counts.<name>`.
@@ -114,6 +123,7 @@ struct BenchOptions: Sendable {
     var articles = 0
     var training = false
     var community = false
+    var places = 0
 }
 
 /// What features add to a person's profile page, for those who may see all of it: numbers in the

@@ -91,6 +91,9 @@ struct Format {
         return imperial ? "\(whole) ft" : "\(whole) m"
     }
 
+    /// "21 Nov 2026": a calendar day, such as the last day of an offer.
+    static func day(_ date: CalendarDate) -> String { "\(date.day) \(WallClock.shortMonths[date.month - 1]) \(date.year)" }
+
     /// "Sat 21 Nov 2026, 07:30" in the person's zone.
     func when(_ milliseconds: Int64) -> String {
         when(Date(timeIntervalSince1970: Double(milliseconds) / 1000))

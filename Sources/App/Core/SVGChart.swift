@@ -12,6 +12,9 @@ enum SVGChart {
         let fill: String
     }
 
+    /// What the horizontal axis of a profile along a route counts in.
+    enum DistanceAxis { case kilometres, miles }
+
     // A narrow drawing with large type: on a phone the chart scrolls sideways at 480 px rather
     // than shrinking its labels below reading size (see `.chart-scroll` in app.css).
     static let width = 600.0
@@ -24,7 +27,8 @@ enum SVGChart {
     /// dates counted from that day rather than on a clock.
     static func line(
         seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
-        bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil
+        bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil,
+        distanceAxis: DistanceAxis? = nil
     ) -> String {
         let present = values.compactMap { $0 } + (also?.values.compactMap { $0 } ?? [])
         guard seconds.count == values.count, seconds.count >= 2, let low = present.min(), let high = present.max(),
@@ -57,11 +61,17 @@ enum SVGChart {
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
             out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
         }
-        let timeStep = firstDay != nil ? max(7, (end / 86_400 / 6).rounded(.up)) * 86_400 : niceTimeStep(end / 6)
+        // Along a route the axis counts distance (the values of `seconds` are then metres).
+        let unitLength = distanceAxis.map { $0 == .miles ? Format.metresPerMile : 1000 } ?? 1
+        let timeStep =
+            distanceAxis != nil
+            ? niceStep(end / unitLength / 6) * unitLength
+            : firstDay != nil ? max(7, (end / 86_400 / 6).rounded(.up)) * 86_400 : niceTimeStep(end / 6)
         var t = 0.0
         while t <= end {
             let text =
-                firstDay.map {
+                distanceAxis.map { axis in format(t / unitLength, timeStep / unitLength) + (axis == .miles ? " mi" : " km") }
+                ?? firstDay.map {
                     let date = $0.adding(days: Int(t / 86_400)); return "\(date.day) \(WallClock.shortMonths[date.month - 1])"
                 } ?? clock(t)
             out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"

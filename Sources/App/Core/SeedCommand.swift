@@ -26,6 +26,9 @@ struct SeedCommand: AsyncCommand {
 
         @Flag(name: "bench-community", help: "Also add bench_social with 300 friends and 200,000 of their workouts in the feed, for `make bench`.")
         var benchCommunity: Bool
+
+        @Option(name: "bench-places", help: "Also add this many places spread around the bench city, for `make bench`.")
+        var benchPlaces: Int?
     }
 
     var help: String { "Adds demo people, profiles and follows (skipped when they already exist)." }
@@ -36,7 +39,7 @@ struct SeedCommand: AsyncCommand {
         let bench = BenchOptions(
             teams: signature.benchTeams ?? 0, games: signature.benchGames ?? 0,
             challenges: signature.benchChallenges ?? 0, articles: signature.benchArticles ?? 0,
-            training: signature.benchTraining, community: signature.benchCommunity)
+            training: signature.benchTraining, community: signature.benchCommunity, places: min(max(signature.benchPlaces ?? 0, 0), 1_000_000))
         var told: [String] = []
         for feature in Features.all {
             told += try await feature.seedDemo(app)

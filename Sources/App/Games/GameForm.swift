@@ -73,7 +73,7 @@ struct GameForm: Content {
         var startsAt: Date
         var timeZone: String
         var durationMinutes: Int
-        var place: Place
+        var place: NamedPlace
         var description: String
         var opponentTeamSlug: String?
         var opponentName: String?
@@ -118,7 +118,7 @@ struct GameForm: Content {
 
         var valid = Valid(
             startsAt: start ?? now, timeZone: zone, durationMinutes: duration ?? 0,
-            place: Place(name: placeName.isEmpty ? nil : placeName, latitude: lat.value, longitude: lon.value),
+            place: NamedPlace(name: placeName.isEmpty ? nil : placeName, latitude: lat.value, longitude: lon.value),
             description: text
         )
         switch kind {

@@ -105,6 +105,14 @@ struct SampleController: RouteCollection {
 
     private func store(_ batch: SampleBatch, refused: [Refusal], on req: Request) async throws -> Response {
         let user = try req.auth.require(User.self)
+        // How the person moves is read from everything the device sent, kept or not: only what it
+        // concludes is stored (see `Feature.movementReceived`).
+        let rules = req.application.config.cyclingRules
+        let movement =
+            batch.motion.compactMap { CyclingEligibility.Event.motion(time: $0.t, activity: $0.activity, confidence: $0.confidence, rules: rules) }
+            + batch.locations.compactMap { location in
+                location.speed.flatMap { CyclingEligibility.Event.speed(time: location.t, metresPerSecond: $0, rules: rules) }
+            }
         var batch = batch
         var skipped = SeriesCounts()
         // Continuous monitoring off: only samples inside one of the person's workouts (a recording
@@ -122,6 +130,13 @@ struct SampleController: RouteCollection {
             skipped = batch.keep(within: windows)
         }
         let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
+        if !movement.isEmpty {
+            for feature in Features.all {
+                try await feature.movementReceived(
+                    movement.sorted { $0.time < $1.time }, by: user.requireID(), timeZone: user.timeZone, now: req.now, config: req.application.config,
+                    on: req.db)
+            }
+        }
         let anything = stored != SeriesCounts()
         let reason =
             skipped == SeriesCounts()

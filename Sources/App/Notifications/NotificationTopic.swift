@@ -2,7 +2,7 @@
 /// notification settings have one switch per topic.
 enum NotificationTopic: String, CaseIterable, Codable, Sendable {
     case teams, games, gamesNearby = "games_nearby", gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching,
-        kudos, community, nudges
+        kudos, community, nudges, rewards
 
     var label: String {
         switch self {
@@ -17,12 +17,13 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .kudos: "Kudos"
         case .community: "Plans, comments, badges and gifts"
         case .nudges: "Weekly nudge"
+        case .rewards: "Rewards for arriving by bike"
         }
     }
 
     /// Whether e-mail is on for a person who never chose: everything a person asked for or takes
     /// part in, but not the daily news of games nearby nor every kudos.
-    var emailByDefault: Bool { ![.gamesNearby, .kudos, .community, .nudges].contains(self) }
+    var emailByDefault: Bool { ![.gamesNearby, .kudos, .community, .nudges, .rewards].contains(self) }
 
     var hint: String {
         switch self {
@@ -38,6 +39,7 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .kudos: "Kudos on your workouts, gathered into one note per workout until you read it"
         case .community: "Friends who are in for your plans, comments on your workouts and plans, badges you earn, gifts you get"
         case .nudges: "On Mondays, when last week was a quiet one: a short note with an idea for moving more"
+        case .rewards: "When your phone's readings show you've been cycling long enough to earn partner places' rewards today"
         }
     }
 }
@@ -59,6 +61,7 @@ extension Notification.Kind {
         case .kudos: .kudos
         case .planJoined, .comment, .badge, .gift: .community
         case .nudge: .nudges
+        case .rewardEligible: .rewards
         }
     }
 }

@@ -66,3 +66,11 @@ struct FindQuery {
     var isValid: Bool { errors.isEmpty }
     func value(_ key: String) -> String { echo.first { $0.0 == key }?.1 ?? "" }
 }
+
+extension FindQuery {
+    /// A search set in code rather than read from a request (games at a place).
+    init(centre: Coordinate, radiusKm: Double) {
+        self.centre = centre
+        self.radiusKm = radiusKm
+    }
+}

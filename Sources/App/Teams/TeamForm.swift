@@ -43,7 +43,7 @@ struct TeamForm: Content {
         var name: String
         var sport: Sport
         var privacy: Team.Privacy
-        var place: Place
+        var place: NamedPlace
         var ageGroup: AgeGroup
         var gender: TeamGender
         var skill: TeamSkill
@@ -75,7 +75,7 @@ struct TeamForm: Content {
 }
 
 /// A named place with optional coordinates.
-struct Place {
+struct NamedPlace {
     var name: String?
     var latitude: Double?
     var longitude: Double?
@@ -88,7 +88,7 @@ struct Attributes {
     var ageGroup: AgeGroup
     var gender: TeamGender
     var skill: TeamSkill
-    var place: Place
+    var place: NamedPlace
 
     static func validate(
         name rawName: String?, sport: String?, ageGroup: String?, gender: String?, skill: String?,
@@ -125,7 +125,7 @@ struct Attributes {
         else { return nil }
         return Attributes(
             name: name, sport: sportValue, ageGroup: ageValue, gender: genderValue, skill: skillValue,
-            place: Place(name: place.isEmpty ? nil : place, latitude: lat.value, longitude: lon.value)
+            place: NamedPlace(name: place.isEmpty ? nil : place, latitude: lat.value, longitude: lon.value)
         )
     }
 }

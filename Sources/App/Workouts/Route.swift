@@ -1,8 +1,10 @@
+import FieldhouseKit
 import Fluent
 import Foundation
 
 /// A planned path without times (a GPX route, or a track nobody timed): something to follow, not
-/// a workout. Points are kept as compact JSON, as they are only ever read whole.
+/// a workout. Points are kept as compact JSON, as they are only ever read whole. Private until its
+/// owner shares it (`RouteAccess`).
 final class Route: Model, @unchecked Sendable {
     static let schema = "routes"
 
@@ -14,16 +16,112 @@ final class Route: Model, @unchecked Sendable {
     @Field(key: "points") var points: String
     @Field(key: "point_count") var pointCount: Int
     @Field(key: "sha256") var sha256: String
+    @Enum(key: "visibility") var visibility: Visibility
+    /// The first point, for "routes starting near here".
+    @OptionalField(key: "start_lat") var startLat: Double?
+    @OptionalField(key: "start_lon") var startLon: Double?
+    /// Metres climbed along the route (`RouteShape.climb`).
+    @Field(key: "climb_m") var climb: Double
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
     init() {}
 
-    init(user: UUID, name: String, distance: Double, points: String, pointCount: Int, sha256: String) {
+    init(user: UUID, name: String, shape: RouteShape, sha256: String) {
         self.$user.id = user
         self.name = name
-        self.distance = distance
-        self.points = points
-        self.pointCount = pointCount
+        self.distance = shape.distance
+        self.points = shape.json
+        self.pointCount = shape.points.count
         self.sha256 = sha256
+        self.visibility = .private
+        self.startLat = shape.points.first?.latitude
+        self.startLon = shape.points.first?.longitude
+        self.climb = shape.climb
+    }
+
+    enum Visibility: String, Codable, CaseIterable, Sendable {
+        /// Only its owner.
+        case `private`
+        /// People the owner follows who follow back.
+        case friends
+        case `public`
+
+        var label: String {
+            switch self {
+            case .private: "Only me"
+            case .friends: "Friends (people I follow who follow me back)"
+            case .public: "Everyone"
+            }
+        }
+    }
+
+    var shape: RouteShape { RouteShape(json: points) }
+}
+
+/// A route's points with their elevations, read from or written to the stored JSON.
+struct RouteShape {
+    var points: [Coordinate]
+    var elevations: [Double?]
+
+    init(points: [Coordinate], elevations: [Double?]) {
+        self.points = points
+        self.elevations = elevations
+    }
+
+    /// Reads `[[lat, lon, ele|null], …]`; anything unreadable reads as no points.
+    init(json: String) {
+        let rows = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[Any]] ?? []
+        var points: [Coordinate] = [], elevations: [Double?] = []
+        points.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.count >= 2, let lat = (row[0] as? NSNumber)?.doubleValue, let lon = (row[1] as? NSNumber)?.doubleValue else { continue }
+            let coordinate = Coordinate(latitude: lat, longitude: lon)
+            guard coordinate.isValid else { continue }
+            points.append(coordinate)
+            elevations.append(row.count > 2 ? (row[2] as? NSNumber)?.doubleValue : nil)
+        }
+        self.points = points
+        self.elevations = elevations
+    }
+
+    var json: String {
+        var json = "["
+        json.reserveCapacity(points.count * 32)
+        for (index, point) in points.enumerated() {
+            if index > 0 { json += "," }
+            json += "[\(point.latitude),\(point.longitude),\(elevations[index].map { String($0) } ?? "null")]"
+        }
+        return json + "]"
+    }
+
+    var distance: Double {
+        var total = 0.0
+        for i in points.indices.dropFirst() { total += Geo.distance(points[i - 1], points[i]) }
+        return total
+    }
+
+    /// Distance from the start at each point, in metres.
+    var cumulativeDistance: [Double] {
+        var out = [Double](repeating: 0, count: points.count)
+        for i in points.indices.dropFirst() { out[i] = out[i - 1] + Geo.distance(points[i - 1], points[i]) }
+        return out
+    }
+
+    /// Metres climbed: rises counted only once they pass 3 m, so the jitter of a GPS or a rounded
+    /// elevation model does not add up to a mountain.
+    var climb: Double {
+        var total = 0.0
+        var base: Double?
+        for elevation in elevations {
+            guard let elevation, elevation.isFinite else { continue }
+            guard let low = base else { base = elevation; continue }
+            if elevation < low {
+                base = elevation
+            } else if elevation - low >= 3 {
+                total += elevation - low
+                base = elevation
+            }
+        }
+        return total
     }
 }

@@ -189,17 +189,10 @@ enum WorkoutImporter {
     }
 
     private static func saveRoute(_ planned: PlannedRoute, hash: String, options: Options, user: UUID, on db: any Database) async throws -> Outcome {
-        var json = "["
-        json.reserveCapacity(planned.points.count * 32)
-        for (index, point) in planned.points.enumerated() {
-            if index > 0 { json += "," }
-            json += "[\(point.latitude),\(point.longitude),\(planned.elevations[index].map { String($0) } ?? "null")]"
-        }
-        json += "]"
         let base = options.filename.split(separator: ".").first.map(String.init) ?? "Route"
         let route = Route(
-            user: user, name: String((options.name ?? planned.name ?? base).prefix(100)), distance: planned.distance,
-            points: json, pointCount: planned.points.count, sha256: hash)
+            user: user, name: String((options.name ?? planned.name ?? base).prefix(100)),
+            shape: RouteShape(points: planned.points, elevations: planned.elevations), sha256: hash)
         try await route.create(on: db)
         return .route(route, duplicate: false)
     }

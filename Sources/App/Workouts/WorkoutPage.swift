@@ -12,6 +12,7 @@ struct WorkoutPage: Encodable {
     let id: String
     let gpxURL: String
     let csvURL: String
+    let saveRouteAction: String
     let name: String
     let sport: String
     let when: String
@@ -42,6 +43,7 @@ struct WorkoutPage: Encodable {
         id = SiteURL.id(workoutID)
         gpxURL = SiteURL.workoutFile(workoutID, format: "gpx").path
         csvURL = SiteURL.workoutFile(workoutID, format: "csv").path
+        saveRouteAction = SiteURL.saveWorkoutAsRoute(workoutID).path
         name = workout.name
         sport = (WorkoutSport(rawValue: workout.sport) ?? .other).label
         when = format.when(workout.startMS)

@@ -1,0 +1,71 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// Checking in at a place for its reward, from the browser or a device: the one rule both follow.
+enum CheckIn {
+    enum Outcome {
+        case rewarded(RewardCode)
+        /// `code` names the reason for the API; `reason` says it to a person.
+        case refused(status: HTTPStatus, code: String, reason: String)
+    }
+
+    static func attempt(
+        _ user: User, at place: Place, position: Coordinate, now: Date, rules: CyclingEligibility.Rules, on db: any Database
+    ) async throws -> Outcome {
+        let userID = try user.requireID()
+        let placeID = try place.requireID()
+        let day = LocalTime.day(of: now, zone: place.timeZone)
+        guard let reward = place.reward(on: day) else {
+            return .refused(status: .conflict, code: "no_reward", reason: "\(place.name) offers no reward today.")
+        }
+        let metres = Geo.distance(position, place.coordinate)
+        guard metres <= place.radius else {
+            return .refused(
+                status: .unprocessableEntity, code: "outside",
+                reason:
+                    "You're \(Format.proximity(metres, imperial: user.units == .imperial)) from \(place.name); check in within \(Int(place.radius)) m of it.")
+        }
+        let status = try await CyclingTracker.advance(userID, timeZone: user.timeZone, events: [], now: now, rules: rules, on: db)
+        guard status.state.isEligible else {
+            return .refused(
+                status: .unprocessableEntity, code: "not_eligible",
+                reason:
+                    "Your phone hasn't shown you cycling for \(CyclingEligibility.minutesText(rules.cyclingSeconds)) today, so there is no reward yet. See Rewards for your state."
+            )
+        }
+        if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil {
+            return .refused(status: .conflict, code: "already_rewarded", reason: "You already have today's reward from \(place.name).")
+        }
+        let sql = db as! any SQLDatabase
+        // The cap and the once-a-day key are checked in the insert itself, so racing check-ins
+        // cannot pass the cap together nor earn two codes.
+        for _ in 0..<3 {
+            let code = RewardCode(place: placeID, user: userID, code: RewardCode.newCode(), day: day.description, rewardText: reward, issuedAt: now)
+            let id = UUID()
+            let inserted = try await sql.raw(
+                """
+                INSERT INTO reward_codes (id, place_id, user_id, code, day, reward_text, issued_at)
+                SELECT \(bind: id), \(bind: placeID), \(bind: userID), \(bind: code.code), \(bind: code.day), \(bind: reward), \(bind: now)
+                WHERE (SELECT COUNT(*) FROM reward_codes WHERE place_id = \(bind: placeID) AND day = \(bind: code.day)) < \(bind: place.rewardDailyCap)
+                ON CONFLICT DO NOTHING RETURNING id
+                """
+            ).all()
+            if !inserted.isEmpty {
+                code.id = id
+                code.$id.exists = true
+                return .rewarded(code)
+            }
+            if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil
+            {
+                return .refused(status: .conflict, code: "already_rewarded", reason: "You already have today's reward from \(place.name).")
+            }
+            if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$day == day.description).count() >= place.rewardDailyCap {
+                return .refused(status: .conflict, code: "daily_cap", reason: "\(place.name) has given all of today's rewards. Try again tomorrow.")
+            }
+            // Otherwise the random code met another of the place's: draw again.
+        }
+        throw Abort(.serviceUnavailable, reason: "No reward code could be made; try again.")
+    }
+}

@@ -1,0 +1,303 @@
+import FieldhouseKit
+import Fluent
+import SQLKit
+import Vapor
+
+/// `/places` (near me, by kind and sport), `/places/{id}` (map, games there, routes starting
+/// nearby, the reward and checking in), and adding and changing places.
+struct PlaceController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.get("places", use: index)
+        routes.get("places", "new", use: newForm)
+        routes.post("places", "new", use: create)
+        routes.get("places", ":id", use: show)
+        routes.get("places", ":id", "edit", use: editForm)
+        routes.post("places", ":id", "edit", use: update)
+    }
+
+    // MARK: List
+
+    struct Item: Encodable {
+        let name: String
+        let url: String
+        let kind: String
+        let distance: String?
+        let sports: String
+        let reward: String?
+    }
+
+    struct IndexPage: Encodable {
+        let layout: Layout
+        let places: [Item]
+        let pager: Pager
+        let centreLabel: String?
+        let form: [String: String]
+        let errors: FieldErrors
+        let kinds: [Choices.Option]
+        let choices: Choices
+        let radii: [Int]
+        let canAdd: Bool
+        let action: String
+        let newPlace: String
+    }
+
+    static let radii = [1, 2, 5, 10, 25, 50]
+
+    func index(req: Request) async throws -> Response {
+        var query = FindQuery(req)
+        let kindText = (req.query[String.self, at: "kind"] ?? "").trimmingCharacters(in: .whitespaces)
+        let kind = Place.Kind(rawValue: kindText)
+        if !kindText.isEmpty, kind == nil { query.errors["kind"] = "Choose a kind of place from the list" }
+        let radiusKm = Self.radii.contains(Int(query.radiusKm)) && req.query[String.self, at: "radius_km"] != nil ? Int(query.radiusKm) : 10
+        let format = Format(viewer: req.currentUser)
+        var pager = Pager(req: req, perPage: 30)
+        var items: [Item] = []
+        let today = LocalTime.day(of: req.now, zone: "UTC")
+        func item(_ place: Place, metres: Double?) -> Item {
+            Item(
+                name: place.name, url: SiteURL.place(place.id!).path, kind: place.kind.label,
+                distance: metres.map { Format.proximity($0, imperial: format.imperial) }, sports: place.sports.map(\.label).joined(separator: ", "),
+                reward: place.reward(on: today))
+        }
+        if query.isValid, let centre = query.centre {
+            let hits = try await PlaceSearch.near(
+                centre, radius: Double(radiusKm) * 1000, kind: kind, sport: query.sport, limit: pager.fetchLimit, offset: pager.offset, on: req.db)
+            let places = Dictionary(uniqueKeysWithValues: try await Place.query(on: req.db).filter(\.$id ~~ hits.map(\.id)).all().map { ($0.id!, $0) })
+            items = hits.compactMap { hit in places[hit.id].map { item($0, metres: hit.metres) } }
+        } else if query.isValid {
+            // Nowhere to measure from: every place by name, so the list is still useful.
+            var rows = Place.query(on: req.db)
+            if let kind { rows = rows.filter(\.$kind == kind) }
+            if let sport = query.sport { rows = rows.filter(\.$sportsText, .custom("LIKE"), "%," + sport.rawValue + ",%") }
+            items = try await rows.sort(\.$name).sort(\.$id).range(pager.offset..<(pager.offset + pager.fetchLimit)).all().map { item($0, metres: nil) }
+        }
+        var echo = query.echo.filter { ["lat", "lon", "sport"].contains($0.0) && !$0.1.isEmpty }
+        echo += [("kind", kindText), ("radius_km", String(radiusKm))].filter { !$0.1.isEmpty }
+        items = pager.finish(items, at: .places, query: echo)
+        let centreLabel =
+            query.centre == nil ? nil : query.value("lat").isEmpty ? "your home area" : "the point you gave"
+        var form = Dictionary(echo, uniquingKeysWith: { $1 })
+        form["radius_km"] = String(radiusKm)
+        let page = IndexPage(
+            layout: req.layout(title: "Places", section: .places), places: items, pager: pager, centreLabel: centreLabel, form: form,
+            errors: query.errors, kinds: Place.Kind.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, choices: Choices(),
+            radii: Self.radii, canAdd: try await PlaceAccess.canAdd(req.currentUser, on: req.db), action: SiteURL.places.path,
+            newPlace: SiteURL.newPlace.path)
+        return try await req.view.render("places/index", page).encodeResponse(status: query.isValid ? .ok : .badRequest, for: req)
+    }
+
+    // MARK: One place
+
+    struct GameItem: Encodable {
+        let title: String
+        let url: String
+        let when: String
+        let spots: String
+    }
+
+    struct RouteItem: Encodable {
+        let name: String
+        let url: String
+        let distance: String
+        let length: String
+    }
+
+    struct ShowPage: Encodable {
+        let layout: Layout
+        let name: String
+        let kind: String
+        let description: String
+        let openingHours: String
+        let sports: String
+        let map: String
+        let osmURL: String
+        let games: [GameItem]
+        let routes: [RouteItem]
+        let moreRoutes: String
+        let newGame: String
+        let reward: String?
+        let rewardUntil: String?
+        let checkinAction: String?
+        let signIn: String?
+        let canManage: Bool
+        let editURL: String
+        let rewardURL: String
+        let redeemURL: String
+        let back: String
+    }
+
+    func show(req: Request) async throws -> Response {
+        let access = try await PlaceAccess.load(req, id: req.parameters.get("id"))
+        let place = access.place
+        let id = try place.requireID()
+        let viewer = req.currentUser
+        let format = Format(viewer: viewer)
+        let now = req.now
+        // Public games at the place: those within its radius (and a little more, for a big park's gate).
+        let hits = try await GameSearch.search(
+            FindQuery(centre: place.coordinate, radiusKm: max(place.radius, 150) / 1000), centre: place.coordinate, excludingTeams: [], limit: 20, offset: 0,
+            now: now, on: req.db
+        ).filter(\.exact)
+        let games = try await GameSearch.results(for: hits, imperial: format.imperial, on: req.db).map { result in
+            GameItem(
+                title: result.title, url: result.url, when: result.when,
+                spots: result.capacity.map { "\(result.joined) of \($0)" + (result.full ? " · full" : "") } ?? "\(result.joined) going")
+        }
+        let routes = try await RouteSearch.near(place.coordinate, radius: 2_000, viewer: viewer?.id, limit: 10, on: req.db).map { hit in
+            RouteItem(
+                name: hit.route.name, url: SiteURL.route(hit.route.id!).path, distance: Format.proximity(hit.metres, imperial: format.imperial),
+                length: format.distance(hit.route.distance))
+        }
+        let map = SVGMap(
+            markers: [.init(coordinate: place.coordinate, symbol: "★", title: place.name, primary: true)], tileURL: req.application.config.tileURL,
+            label: "Map of where \(place.name) is"
+        ).svg
+        let day = LocalTime.day(of: now, zone: place.timeZone)
+        let reward = place.reward(on: day)
+        let page = ShowPage(
+            layout: req.layout(title: place.name, section: .places, hasForms: reward != nil), name: place.name, kind: place.kind.label,
+            description: place.description, openingHours: place.openingHours, sports: place.sports.map(\.label).joined(separator: ", "), map: map,
+            osmURL: String(
+                format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=17/%.5f/%.5f", place.latitude, place.longitude, place.latitude,
+                place.longitude),
+            games: games, routes: routes,
+            moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10), newGame: SiteURL.newGame.path, reward: reward,
+            rewardUntil: reward == nil ? nil : place.rewardUntil.flatMap(CalendarDate.init(iso:)).map { "Offered until \(Format.day($0))" },
+            checkinAction: reward != nil && viewer != nil ? SiteURL.placeCheckin(id).path : nil,
+            signIn: reward != nil && viewer == nil ? SiteURL.login(next: SiteURL.place(id).path) : nil, canManage: access.canManage,
+            editURL: SiteURL.editPlace(id).path, rewardURL: SiteURL.placeReward(id).path, redeemURL: SiteURL.placeRedeem(id).path,
+            back: SiteURL.places.path)
+        return try await req.view.render("places/show", page).encodeResponse(for: req)
+    }
+
+    // MARK: Adding and changing
+
+    struct SportChoice: Encodable {
+        let value: String
+        let label: String
+        let checked: Bool
+    }
+
+    struct FormPage: Encodable {
+        let layout: Layout
+        let heading: String
+        let form: PlaceForm
+        let errors: FieldErrors
+        let kinds: [Choices.Option]
+        let sports: [SportChoice]
+        let timeZones: [String]
+        let action: String
+        let back: String
+        let submit: String
+    }
+
+    private func renderForm(
+        _ req: Request, form: PlaceForm, errors: FieldErrors = [:], editing: Place? = nil, status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let page = FormPage(
+            layout: req.layout(title: editing == nil ? "Add a place" : "Change \(editing!.name)", section: .places, hasForms: true),
+            heading: editing == nil ? "Add a place" : "Change \(editing!.name)", form: form, errors: errors,
+            kinds: Place.Kind.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) },
+            sports: Sport.allCases.map { SportChoice(value: $0.rawValue, label: $0.label, checked: (form.sports ?? []).contains($0.rawValue)) },
+            timeZones: Format.timeZoneIdentifiers, action: editing.map { SiteURL.editPlace($0.id!).path } ?? SiteURL.newPlace.path,
+            back: editing.map { SiteURL.place($0.id!).path } ?? SiteURL.places.path, submit: editing == nil ? "Add the place" : "Save")
+        return try await req.view.render("places/form", page).encodeResponse(status: status, for: req)
+    }
+
+    private func requireAdder(_ req: Request) async throws -> User {
+        let user = try req.requireUser()
+        guard try await PlaceAccess.canAdd(user, on: req.db) else {
+            throw Abort(.forbidden, reason: "Places are added by the server's admins and the people who manage a place.")
+        }
+        return user
+    }
+
+    func newForm(req: Request) async throws -> Response {
+        let user = try await requireAdder(req)
+        return try await renderForm(req, form: PlaceForm(zone: user.timeZone))
+    }
+
+    func create(req: Request) async throws -> Response {
+        let user = try await requireAdder(req)
+        let form = try req.content.decode(PlaceForm.self)
+        let (valid, errors) = form.validate()
+        guard let valid else { return try await renderForm(req, form: form, errors: errors, status: .unprocessableEntity) }
+        var managers = try await users(named: valid.managers, on: req.db)
+        guard managers.missing.isEmpty else {
+            return try await renderForm(
+                req, form: form, errors: ["managers": "No one is called \(managers.missing.joined(separator: ", "))"], status: .unprocessableEntity)
+        }
+        // Someone who manages places and adds one manages it too; an admin need not.
+        if user.role != .admin { managers.ids.insert(try user.requireID()) }
+        let managerIDs = managers.ids
+        let place = Place()
+        apply(valid, to: place)
+        place.rewardText = ""
+        place.rewardDailyCap = 0
+        place.$creator.id = user.id
+        try await req.db.transaction { db in
+            try await place.create(on: db)
+            for manager in managerIDs { try await PlaceManager(place: place.requireID(), user: manager).create(on: db) }
+        }
+        req.flash(.success, "Added \(place.name).")
+        return req.redirect(to: .place(try place.requireID()))
+    }
+
+    func editForm(req: Request) async throws -> Response {
+        let access = try await PlaceAccess.manager(req, id: req.parameters.get("id"))
+        return try await renderForm(req, form: PlaceForm(access.place, managers: try await managerNames(of: access.place, on: req.db)), editing: access.place)
+    }
+
+    func update(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let access = try await PlaceAccess.manager(req, id: req.parameters.get("id"))
+        let place = access.place
+        let form = try req.content.decode(PlaceForm.self)
+        let (valid, errors) = form.validate()
+        guard let valid else { return try await renderForm(req, form: form, errors: errors, editing: place, status: .unprocessableEntity) }
+        let managers = try await users(named: valid.managers, on: req.db)
+        guard managers.missing.isEmpty else {
+            return try await renderForm(
+                req, form: form, errors: ["managers": "No one is called \(managers.missing.joined(separator: ", "))"], editing: place,
+                status: .unprocessableEntity)
+        }
+        // A manager who leaves themselves out would lock themselves out: only an admin may.
+        if user.role != .admin, !managers.ids.contains(try user.requireID()) {
+            return try await renderForm(
+                req, form: form, errors: ["managers": "Keep yourself among the managers; an admin can take you off"], editing: place,
+                status: .unprocessableEntity)
+        }
+        apply(valid, to: place)
+        let placeID = try place.requireID()
+        try await req.db.transaction { db in
+            try await place.save(on: db)
+            try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).delete()
+            for manager in managers.ids { try await PlaceManager(place: placeID, user: manager).create(on: db) }
+        }
+        req.flash(.success, "Saved.")
+        return req.redirect(to: .place(placeID))
+    }
+
+    private func apply(_ valid: PlaceForm.Valid, to place: Place) {
+        place.name = valid.name
+        place.kind = valid.kind
+        place.latitude = valid.coordinate.latitude
+        place.longitude = valid.coordinate.longitude
+        place.radius = valid.radius
+        place.description = valid.description
+        place.openingHours = valid.openingHours
+        place.sportsText = Place.sportsText(valid.sports)
+        place.timeZone = valid.timeZone
+    }
+
+    private func users(named names: [String], on db: any Database) async throws -> (ids: Set<UUID>, missing: [String]) {
+        guard !names.isEmpty else { return ([], []) }
+        let found = try await User.query(on: db).filter(\.$username ~~ names).all()
+        let known = Set(found.map(\.username))
+        return (Set(found.compactMap(\.id)), names.filter { !known.contains($0) })
+    }
+
+    private func managerNames(of place: Place, on db: any Database) async throws -> [String] {
+        try await PlaceManager.query(on: db).filter(\.$place.$id == place.requireID()).with(\.$user).all().map(\.user.username).sorted()
+    }
+}

@@ -1,0 +1,42 @@
+import FieldhouseKit
+import Fluent
+import Vapor
+
+/// Places to play and to arrive at (parks, pitches, cafés), the routes near them, and rewards for
+/// arriving by bike: a state machine over the phone's motion readings decides who is cycling.
+enum Places: Feature {
+    static func boot(_ app: Application) throws {
+        try app.register(collection: PlaceController())
+        try app.register(collection: RewardController())
+        try app.register(collection: CheckinAPIController())
+    }
+
+    static func seedDemo(_ app: Application) async throws -> [String] {
+        try await DemoPlaces.seed(app: app)
+    }
+
+    static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] {
+        guard options.places > 0, try await BenchPlaces.seed(count: options.places, app: app) else { return [] }
+        return ["Added \(options.places) places around the bench city."]
+    }
+
+    static func movementReceived(
+        _ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database
+    ) async throws {
+        try await CyclingTracker.advance(userID, timeZone: timeZone, events: events, now: now, rules: config.cyclingRules, on: db)
+    }
+
+    static var archiveEntries: [ArchiveEntry] {
+        [
+            ArchiveEntry(path: "reward_codes.json", holds: "the reward codes you earned at places, and when each was redeemed"),
+            ArchiveEntry(path: "cycling_states.json", holds: "when your phone's readings changed whether you counted as cycling, and why"),
+        ]
+    }
+
+    static func exportAccount(_ archive: AccountArchive) async throws {
+        let db = archive.db
+        let userID = archive.userID
+        try archive.add("reward_codes.json", json: try await RewardCode.query(on: db).filter(\.$user.$id == userID).sort(\.$issuedAt).all())
+        try archive.add("cycling_states.json", json: try await CyclingTransition.query(on: db).filter(\.$user.$id == userID).sort(\.$atMS).all())
+    }
+}

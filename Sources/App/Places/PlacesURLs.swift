@@ -1,0 +1,16 @@
+import Foundation
+
+extension SiteURL {
+    static let places = SiteURL("places")
+    static let newPlace = SiteURL("places", "new")
+    static func place(_ place: UUID) -> SiteURL { SiteURL("places", id(place)) }
+    static func editPlace(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "edit") }
+    /// The place's reward offer, for its managers.
+    static func placeReward(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "reward") }
+    /// "I'm here" (POST, with the phone's position).
+    static func placeCheckin(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "checkin") }
+    /// Where the place's managers take codes at the counter.
+    static func placeRedeem(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "redeem") }
+    /// The signed-in person's cycling state, its history and their codes.
+    static let rewards = SiteURL("rewards")
+}

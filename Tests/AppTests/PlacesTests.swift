@@ -1,0 +1,277 @@
+@testable import App
+import FieldhouseKit
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+/// Places, routes and rewards for arriving by bike, through the real pages and the device API.
+@Suite("Places, routes and rewards")
+struct PlacesTests {
+    /// An admin adds a café managed by `manager`, with a reward of `cap` a day; returns its path.
+    static func café(_ app: TestApp, admin: Browser, manager: String, cap: Int = 30) async throws -> String {
+        let place = try #require(
+            try await admin.post(
+                "/places/new",
+                [
+                    ("name", "Kaffe & Kæde"), ("kind", "cafe"), ("latitude", "55.6760"), ("longitude", "12.5690"), ("radius_m", "60"),
+                    ("time_zone", "UTC"), ("managers", manager), ("sports[]", "cycling"),
+                ], csrfFrom: "/places/new"
+            ).location)
+        let offer = try await admin.post(place + "/reward", [("reward_text", "10 % off by bike"), ("daily_cap", String(cap))], csrfFrom: place + "/reward")
+        #expect(offer.status == .seeOther)
+        return place
+    }
+
+    /// Motion readings one a minute from `from` (ms), as a phone sends them.
+    static func motion(_ activity: String, from: Int64, minutes: Int, every seconds: Int64 = 60) -> String {
+        let readings = (0..<minutes).map { #"{"t": \#(from + Int64($0) * seconds * 1000), "activity": "\#(activity)", "confidence": 90}"# }
+        return #"{"motion": [\#(readings.joined(separator: ","))]}"#
+    }
+
+    static func states(_ app: TestApp, _ username: String) async throws -> [String] {
+        let user = try #require(try await User.query(on: app.db).filter(\.$username == username).first())
+        return try await CyclingTransition.query(on: app.db).filter(\.$user.$id == user.requireID()).sort(\.$atMS).all().map(\.to)
+    }
+
+    @Test func cyclingTwentyMinutesEarnsACodeThePlaceRedeemsOnce() async throws {
+        try await withApp { app in
+            let admin = app.browser(), rider = app.browser(), barista = app.browser()
+            try await admin.signUp("adam")
+            try await rider.signUp("rita", name: "Rita Rider", birthDate: app.clock.today.adding(days: -15 * 366).description)
+            try await barista.signUp("bea")
+            try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
+            let place = try await Self.café(app, admin: admin, manager: "bea")
+            let token = try await rider.deviceToken(named: "Phone", allDay: false)
+            let start = app.clock.milliseconds - 40 * 60_000
+            let inside = [("latitude", "55.6761"), ("longitude", "12.5691")]
+
+            // Not cycling yet: no code.
+            #expect(try await rider.get("/rewards").contains("Not cycling"))
+            _ = try await rider.post(place + "/checkin", inside, csrfFrom: place)
+            #expect(try await rider.get(place).contains("shown you cycling for 10 minutes today"))
+
+            // Two cycling readings are not yet a run; the third is.
+            #expect(try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start, minutes: 2)).status != .badRequest)
+            #expect(try await Self.states(app, "rita") == [])
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start + 120_000, minutes: 1))
+            #expect(try await Self.states(app, "rita") == ["cycling_ineligible"])
+            #expect(try await rider.get("/rewards").contains("Cycling, not long enough yet"))
+
+            // Twenty minutes on the bike: eligible, and told so.
+            let ride = Self.motion("cycling", from: start + 180_000, minutes: 18)
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: ride)
+            #expect(try await Self.states(app, "rita") == ["cycling_ineligible", "cycling_eligible"])
+            #expect(try await rider.get("/notifications").contains("check in at a partner place today"))
+            // The same batch again changes nothing.
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: ride)
+            #expect(try await Self.states(app, "rita") == ["cycling_ineligible", "cycling_eligible"])
+
+            // Too far away, then there.
+            _ = try await rider.post(place + "/checkin", [("latitude", "55.6800"), ("longitude", "12.5690")], csrfFrom: place)
+            #expect(try await rider.get(place).contains("check in within 60 m"))
+            let checkin = try await rider.post(place + "/checkin", inside, csrfFrom: place)
+            #expect(checkin.location == "/rewards")
+            let rewards = try await rider.get("/rewards")
+            let code = try #require(rewards.firstMatch(#"<strong class="code-text">([A-Z0-9]{8})</strong>"#))
+            #expect(rewards.contains("Show it at the counter today"))
+            #expect(rewards.contains("<svg class=\"reward-code\""))
+            _ = try await rider.post(place + "/checkin", inside, csrfFrom: place)
+            #expect(try await rider.get(place).contains("You already have today"))
+
+            // The café redeems it once, even when two counters try at the same moment; it never sees who.
+            let redeem = place + "/redeem"
+            #expect(try await rider.get(redeem).status == .notFound, "a customer cannot open the counter")
+            async let first = barista.post(redeem, [("code", code.lowercased())], csrfFrom: redeem)
+            async let second = barista.post(redeem, [("code", code)], csrfFrom: redeem)
+            let answers = try await [first, second]
+            #expect(answers.filter { $0.status == .ok && $0.contains("Redeemed \(code)") }.count == 1)
+            #expect(answers.filter { $0.status == .conflict && $0.contains("already redeemed") }.count == 1)
+            let counter = try await barista.get(redeem)
+            #expect(counter.contains(code) && counter.contains("1 codes earned"))
+            #expect(!counter.contains("Rita") && !counter.contains("rita"), "a place sees codes and counts, never names")
+            #expect(try await barista.post(redeem, [("code", "ZZZZZZZZ")], csrfFrom: redeem).status == .unprocessableEntity)
+            #expect(try await barista.post(redeem, [("code", "<script>")], csrfFrom: redeem).status == .unprocessableEntity)
+            #expect(try await rider.get("/rewards").contains("Redeemed"))
+        }
+    }
+
+    @Test func stoppingStaysEligibleUntilTheDayEndsAndAVehicleEndsIt() async throws {
+        try await withApp { app in
+            let rider = app.browser()
+            try await rider.signUp("rob")
+            let token = try await rider.deviceToken(named: "Phone", allDay: false)
+            let start = app.clock.milliseconds - 20 * 60_000
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start, minutes: 12))
+            #expect(try await Self.states(app, "rob") == ["cycling_ineligible", "cycling_eligible"])
+            // Three walking readings: still eligible until the end of the day.
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("walking", from: start + 12 * 60_000, minutes: 3))
+            #expect(try await Self.states(app, "rob").last == "unknown_eligible")
+            // A car: in a vehicle; two non-vehicle readings are not enough, three bring it back.
+            let car = try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("automotive", from: start + 15 * 60_000, minutes: 3))
+            #expect(car.status == .created || car.status == .ok, "\(car.body)")
+            let afterCar = try await Self.states(app, "rob")
+            #expect(afterCar.last == "vehicular", "\(afterCar)")
+            _ = try await rider.api(
+                .POST, "/api/v1/samples", token: token, json: Self.motion("walking", from: start + 17 * 60_000 + 20_000, minutes: 3, every: 20))
+            #expect(try await Self.states(app, "rob").last == "unknown_eligible", "a misread vehicle returns where it was")
+            // Speeds no bike reaches, from locations: a vehicle again, and five quiet minutes end eligibility.
+            let fast = (0..<3).map { #"{"t": \#(start + 19 * 60_000 + Int64($0) * 5000), "lat": 55.68, "lon": \#(12.57 + Double($0) * 0.001), "speed": 25}"# }
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(fast.joined(separator: ","))]}"#)
+            #expect(try await Self.states(app, "rob").last == "vehicular")
+            #expect(try await rider.get("/rewards").contains("In a vehicle"))
+            app.clock.advance(by: 5 * 60)
+            #expect(try await rider.get("/rewards").contains("Not cycling"), "five minutes without a sign otherwise")
+            #expect(try await Self.states(app, "rob").last == "ineligible")
+
+            // Eligible again on a later ride, then the day ends.
+            app.clock.advance(by: 20 * 60)
+            let later = app.clock.milliseconds - 15 * 60_000
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: later, minutes: 12))
+            #expect(try await Self.states(app, "rob").last == "cycling_eligible")
+            app.clock.advance(by: 13 * 3600)
+            let page = try await rider.get("/rewards")
+            #expect(page.contains("the day ended"))
+            #expect(try await Self.states(app, "rob").last == "ineligible")
+        }
+    }
+
+    @Test func checkInRefusalsThroughTheDeviceAPIAndTheDailyCap() async throws {
+        try await withApp { app in
+            let admin = app.browser(), ann = app.browser(), bo = app.browser()
+            try await admin.signUp("adam")
+            try await ann.signUp("ann")
+            try await bo.signUp("bob")
+            try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
+            let place = try await Self.café(app, admin: admin, manager: "adam", cap: 1)
+            let id = String(place.split(separator: "/").last!)
+            let start = app.clock.milliseconds - 30 * 60_000
+            var tokens: [String] = []
+            for browser in [ann, bo] {
+                let token = try await browser.deviceToken(named: "Phone", allDay: false)
+                tokens.append(token)
+            }
+            let body = #"{"place": "\#(id)", "lat": 55.6760, "lon": 12.5690}"#
+            let early = try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: body)
+            #expect(early.status == .unprocessableEntity)
+            #expect((early.json["error"] as? [String: Any])?["code"] as? String == "not_eligible")
+            for token in tokens {
+                _ = try await ann.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start, minutes: 15))
+            }
+            #expect(try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: "{\"place\": 5}").status == .badRequest)
+            #expect(try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: "{oops").status == .badRequest)
+            #expect(
+                try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: #"{"place": "\#(UUID())", "lat": 1, "lon": 1}"#).status == .notFound)
+            #expect(
+                try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: #"{"place": "\#(id)", "lat": 95, "lon": 1}"#).status
+                    == .unprocessableEntity)
+            let far = try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: #"{"place": "\#(id)", "lat": 55.70, "lon": 12.5690}"#)
+            #expect((far.json["error"] as? [String: Any])?["code"] as? String == "outside")
+            let got = try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: body)
+            #expect(got.status == .created)
+            #expect((got.json["code"] as? String)?.count == 8)
+            let again = try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: body)
+            #expect((again.json["error"] as? [String: Any])?["code"] as? String == "already_rewarded")
+            let capped = try await bo.api(.POST, "/api/v1/checkins", token: tokens[1], json: body)
+            #expect(capped.status == .conflict)
+            #expect((capped.json["error"] as? [String: Any])?["code"] as? String == "daily_cap")
+        }
+    }
+
+    @Test func placesNearMeWithGamesAndRoutesAndRoutePrivacy() async throws {
+        try await withApp { app in
+            let admin = app.browser(), ana = app.browser(), ben = app.browser(), eve = app.browser()
+            try await admin.signUp("adam")
+            try await ana.signUp("ana")
+            try await ben.signUp("ben")
+            try await eve.signUp("eve")
+            try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
+            try await ana.befriend(ben, "ben", me: "ana")
+            #expect(try await ana.get("/places/new").status == .forbidden, "only admins and place managers add places")
+            for (name, kind, lat, sport) in [
+                ("North Park", "park", "55.7000", "running"), ("Harbour Court", "court", "55.6800", "basketball"), ("Far Pool", "pool", "56.5000", "other"),
+            ] {
+                let made = try await admin.post(
+                    "/places/new",
+                    [
+                        ("name", name), ("kind", kind), ("latitude", lat), ("longitude", "12.5700"), ("radius_m", "200"), ("time_zone", "UTC"),
+                        ("sports[]", sport),
+                    ],
+                    csrfFrom: "/places/new")
+                #expect(made.status == .seeOther, "\(name): \(made.body.components(separatedBy: "class=\"error\"").dropFirst().map { $0.prefix(120) })")
+            }
+            let bad = try await admin.post(
+                "/places/new",
+                [("name", "<b>x</b>"), ("kind", "castle"), ("latitude", "91"), ("longitude", "12"), ("radius_m", "5"), ("time_zone", "Mars/Base")],
+                csrfFrom: "/places/new")
+            #expect(bad.status == .unprocessableEntity)
+            #expect(bad.contains("Choose what kind of place") && bad.contains("between -90 and 90") && bad.contains("Choose a time zone"))
+
+            let near = try await eve.get("/places?lat=55.68&lon=12.57&radius_km=5")
+            #expect(near.contains("Harbour Court") && near.contains("North Park") && !near.contains("Far Pool"))
+            #expect(near.body.range(of: "Harbour Court")!.lowerBound < near.body.range(of: "North Park")!.lowerBound, "nearest first")
+            let parks = try await eve.get("/places?lat=55.68&lon=12.57&radius_km=5&kind=park")
+            #expect(parks.contains("North Park") && !parks.contains("Harbour Court"))
+            let basketball = try await eve.get("/places?lat=55.68&lon=12.57&radius_km=5&sport=basketball")
+            #expect(basketball.contains("Harbour Court") && !basketball.contains("North Park"))
+            #expect(try await eve.get("/places?lat=abc&lon=12").status == .badRequest)
+            #expect(try await eve.get("/places?kind=castle").status == .badRequest)
+
+            // A public game at the court shows on its page; a game only players see does not.
+            let game = try await ana.createPickup(lat: "55.6801", lon: "12.5701", place: "Harbour Court, east side")
+            _ = try await ana.createPickup(privacy: "protected", lat: "55.6802", lon: "12.5702", place: "Secret corner")
+            let court = try #require(near.firstMatch(#"href="(/places/[0-9a-f-]+)">Harbour Court"#))
+            let courtPage = try await app.browser().get(court)
+            #expect(courtPage.status == .ok)
+            #expect(courtPage.contains("href=\"\(game)\""), "the public game at the court")
+            #expect(!courtPage.contains("Secret corner"))
+            #expect(courtPage.contains("<svg class=\"map\""))
+
+            // Ana keeps her workout's path as a route: private until she shares it.
+            try await RouteMatrixTests.recordWorkout(ana, latitude: 55.6805)
+            let workout = try #require(try await Workout.query(on: app.db).first()?.requireID().uuidString.lowercased())
+            let route = try #require(try await ana.post("/workouts/\(workout)/route", [], csrfFrom: "/workouts/\(workout)").location)
+            #expect(try await ana.post("/workouts/\(workout)/route", [], csrfFrom: "/workouts/\(workout)").location == route, "kept once")
+            for outsider in [ben, eve, app.browser()] { #expect(try await outsider.get(route).status == .notFound) }
+            #expect(!(try await eve.get("/routes?near=55.68,12.57").contains("Morning run")))
+            let ownPage = try await ana.get(route)
+            #expect(ownPage.contains("Download GPX") && ownPage.contains("<svg class=\"map\""))
+            #expect(try await ana.post(route, [("name", "Harbour loop"), ("visibility", "friends")], csrfFrom: route).status == .seeOther)
+            #expect(try await ben.get(route).status == .ok)
+            #expect(try await eve.get(route).status == .notFound)
+            #expect(try await ben.get("/routes?near=55.68,12.57").contains("Harbour loop"))
+            #expect(!(try await eve.get("/routes?near=55.68,12.57").contains("Harbour loop")))
+            #expect(try await ana.post(route, [("name", "Harbour loop"), ("visibility", "public")], csrfFrom: route).status == .seeOther)
+            #expect(try await eve.get(court).contains("Harbour loop"), "the court lists routes starting nearby")
+
+            // Others get the route without what lies in Ana's privacy zone, on the page and in the GPX.
+            let full = try await ana.get(route + ".gpx")
+            #expect(full.headers.contentType?.description.hasPrefix("application/gpx+xml") == true)
+            #expect(full.body.components(separatedBy: "<trkpt").count - 1 == 60)
+            #expect(
+                try await ana.post(
+                    "/settings/privacy-zones", [("name", "Home"), ("lat", "55.6805"), ("lon", "12.5700"), ("radius", "200")],
+                    csrfFrom: "/settings/privacy-zones"
+                ).status == .seeOther)
+            let trimmed = try await eve.get(route + ".gpx")
+            #expect(trimmed.status == .ok)
+            let shown = trimmed.body.components(separatedBy: "<trkpt").count - 1
+            #expect(shown > 0 && shown < 60)
+            #expect(!trimmed.contains("lat=\"55.6805\""))
+            let nearHome = try await eve.get("/routes?near=55.6805,12.57&radius_km=2")
+            #expect(
+                nearHome.contains("Harbour loop") && !nearHome.contains(">0 m away") && !nearHome.contains(">10 m away") && !nearHome.contains(">20 m away"),
+                "its start is where the zone ends")
+
+            // Under 16, a route is for friends at most.
+            let kid = app.browser()
+            try await kid.signUp("kid", birthDate: app.clock.today.adding(days: -14 * 366).description)
+            try await RouteMatrixTests.recordWorkout(kid, latitude: 55.69)
+            let kidID = try #require(try await User.query(on: app.db).filter(\.$username == "kid").first()?.requireID())
+            let kidWorkout = try #require(try await Workout.query(on: app.db).filter(\.$user.$id == kidID).first()?.requireID().uuidString.lowercased())
+            let kidRoute = try #require(try await kid.post("/workouts/\(kidWorkout)/route", [], csrfFrom: "/workouts/\(kidWorkout)").location)
+            let refused = try await kid.post(kidRoute, [("name", "My way to school"), ("visibility", "public")], csrfFrom: kidRoute)
+            #expect(refused.status == .unprocessableEntity && refused.contains("under 16"))
+        }
+    }
+}
