@@ -43,7 +43,7 @@ enum CyclingTracker {
                     try await Notification.send(
                         to: [userID], from: nil, kind: .rewardEligible,
                         text: "You're cycling: check in at a partner place today for its reward (\(eligible.cause)).",
-                        link: SiteURL.rewards.path, on: db)
+                        link: SiteURL.myRewards.path, on: db)
                 }
                 return true
             }

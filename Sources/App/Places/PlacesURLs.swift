@@ -12,5 +12,5 @@ extension SiteURL {
     /// Where the place's managers take codes at the counter.
     static func placeRedeem(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "redeem") }
     /// The signed-in person's cycling state, its history and their codes.
-    static let rewards = SiteURL("rewards")
+    static let myRewards = SiteURL("rewards")
 }

@@ -82,7 +82,7 @@ struct RewardController: RouteCollection {
         switch outcome {
         case .rewarded(let code):
             req.flash(.success, "Checked in at \(access.place.name): show code \(code.code) at the counter for “\(code.rewardText)”.")
-            return req.redirect(to: .rewards)
+            return req.redirect(to: .myRewards)
         case .refused(_, _, let reason):
             req.flash(.error, reason)
             return req.redirect(to: .place(try access.place.requireID()))
