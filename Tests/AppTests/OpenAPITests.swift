@@ -24,6 +24,17 @@ struct OpenAPITests {
                 .POST, "/api/v1/workouts", token: token,
                 json: #"{"sport": "walking", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:30:00Z"}"#)
             let id = try #require(made.workout["id"] as? String)
+            // The café of the check-in example, and a ride that makes Ana eligible for its reward.
+            let café = Place()
+            café.id = UUID(uuidString: "00000000-0000-4000-8000-00000000c0de")
+            café.name = "Example Café"
+            café.kind = .cafe
+            (café.latitude, café.longitude, café.radius) = (55.676, 12.569, 60)
+            (café.description, café.openingHours, café.sportsText, café.timeZone) = ("", "", "", "UTC")
+            (café.rewardText, café.rewardDailyCap) = ("A free coffee by bike", 10)
+            try await café.create(on: app.db)
+            _ = try await ana.api(
+                .POST, "/api/v1/samples", token: token, json: PlacesTests.motion("cycling", from: app.clock.milliseconds - 20 * 60_000, minutes: 15))
 
             func resolve(_ node: Any?) -> [String: Any]? {
                 guard var object = node as? [String: Any] else { return nil }
