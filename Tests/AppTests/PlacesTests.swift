@@ -226,9 +226,14 @@ struct PlacesTests {
             #expect(courtPage.contains("href=\"\(game)\""), "the public game at the court")
             #expect(!courtPage.contains("Secret corner"))
             #expect(courtPage.contains("<svg class=\"map\""))
+            // "Organise a game here" opens the game form with the court as its venue.
+            let organise = try #require(courtPage.firstMatch(#"href="(/games/new\?[^"]+)">Organise a game here"#)?.replacingOccurrences(of: "&amp;", with: "&"))
+            let form = try await ana.get(organise)
+            #expect(form.contains(#"value="Harbour Court""#) && form.contains(#"value="55.68""#))
 
             // Ana keeps her workout's path as a route: private until she shares it.
-            try await RouteMatrixTests.recordWorkout(ana, latitude: 55.6805)
+            // 200 points northwards, 2.2 km: longer than any privacy zone can hide.
+            try await RouteMatrixTests.recordWorkout(ana, latitude: 55.6805, points: 200)
             let workout = try #require(try await Workout.query(on: app.db).first()?.requireID().uuidString.lowercased())
             let route = try #require(try await ana.post("/workouts/\(workout)/route", [], csrfFrom: "/workouts/\(workout)").location)
             #expect(try await ana.post("/workouts/\(workout)/route", [], csrfFrom: "/workouts/\(workout)").location == route, "kept once")
@@ -247,7 +252,7 @@ struct PlacesTests {
             // Others get the route without what lies in Ana's privacy zone, on the page and in the GPX.
             let full = try await ana.get(route + ".gpx")
             #expect(full.headers.contentType?.description.hasPrefix("application/gpx+xml") == true)
-            #expect(full.body.components(separatedBy: "<trkpt").count - 1 == 60)
+            #expect(full.body.components(separatedBy: "<trkpt").count - 1 == 200)
             #expect(
                 try await ana.post(
                     "/settings/privacy-zones", [("name", "Home"), ("lat", "55.6805"), ("lon", "12.5700"), ("radius", "200")],
@@ -256,7 +261,7 @@ struct PlacesTests {
             let trimmed = try await eve.get(route + ".gpx")
             #expect(trimmed.status == .ok)
             let shown = trimmed.body.components(separatedBy: "<trkpt").count - 1
-            #expect(shown > 0 && shown < 60)
+            #expect(shown > 0 && shown < 200)
             #expect(!trimmed.contains("lat=\"55.6805\""))
             let nearHome = try await eve.get("/routes?near=55.6805,12.57&radius_km=2")
             #expect(

@@ -124,14 +124,14 @@ import Vapor
     }
 
     /// A workout with a 60-point route, made over the API the way a phone makes one.
-    static func recordWorkout(_ browser: Browser, latitude: Double) async throws {
+    static func recordWorkout(_ browser: Browser, latitude: Double, points count: Int = 60) async throws {
         let token = try await browser.deviceToken()
         let start = browser.app.clock.milliseconds - 7_200_000
-        let points = (0..<60).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(latitude + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
+        let points = (0..<count).map { #"{"t": \#(start + Int64($0) * 1000), "lat": \#(latitude + Double($0) * 0.0001), "lon": 12.57}"# }.joined(separator: ",")
         #expect(try await browser.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(points)]}"#).status == .created)
         let made = try await browser.api(
             .POST, "/api/v1/workouts", token: token,
-            json: #"{"external_id": "m1", "sport": "running", "start": \#(start), "end": \#(start + 59_000)}"#)
+            json: #"{"external_id": "m1", "sport": "running", "start": \#(start), "end": \#(start + Int64(count - 1) * 1000)}"#)
         #expect(made.status == .created)
     }
 

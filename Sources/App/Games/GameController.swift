@@ -123,6 +123,16 @@ struct GameController: RouteCollection {
         form.place_name = user.homeName
         form.latitude = user.homeLat.map(FormNumber.text)
         form.longitude = user.homeLon.map(FormNumber.text)
+        // "Organise a game here" from a place's page: its name, position and zone, checked like any
+        // other typing when the form is sent.
+        if let venue = req.query[String.self, at: "venue"], let lat = req.query[Double.self, at: "lat"], let lon = req.query[Double.self, at: "lon"],
+            Coordinate(latitude: lat, longitude: lon).isValid
+        {
+            form.place_name = String(venue.prefix(120))
+            form.latitude = FormNumber.text(lat)
+            form.longitude = FormNumber.text(lon)
+            if let zone = req.query[String.self, at: "zone"], zone.count <= 64, TimeZone(identifier: zone) != nil { form.time_zone = zone }
+        }
         return try await render(req, kind: .pickup, form: form, errors: [:], team: nil, game: nil, opponents: [])
     }
 

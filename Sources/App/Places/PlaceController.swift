@@ -161,7 +161,7 @@ struct PlaceController: RouteCollection {
                 format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=17/%.5f/%.5f", place.latitude, place.longitude, place.latitude,
                 place.longitude),
             games: games, routes: routes,
-            moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10), newGame: SiteURL.newGame.path, reward: reward,
+            moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10), newGame: SiteURL.newGame(venue: place.name, at: place.coordinate, zone: place.timeZone), reward: reward,
             rewardUntil: reward == nil ? nil : place.rewardUntil.flatMap(CalendarDate.init(iso:)).map { "Offered until \(Format.day($0))" },
             checkinAction: reward != nil && viewer != nil ? SiteURL.placeCheckin(id).path : nil,
             signIn: reward != nil && viewer == nil ? SiteURL.login(next: SiteURL.place(id).path) : nil, canManage: access.canManage,
