@@ -180,10 +180,17 @@ public enum CyclingEligibility {
                 status.since = event.time
             case (.vehicular, _):
                 if inARow, let back = status.beforeVehicle {
-                    let resumed = back == .cyclingEligible && event.reading != .cycling ? State.unknownEligible : back
-                    move(resumed, at: event.time, "\(count) that were not in a vehicle")
                     status.beforeVehicle = nil
-                    if resumed.isEligible { status.eligibleUntil = max(status.eligibleUntil ?? 0, endOfDay(event.time)) }
+                    if back.isEligible, let until = status.eligibleUntil, until <= event.time {
+                        // The day ended in the vehicle: a new day needs a new ride.
+                        move(.ineligible, at: event.time, "the day ended while in a vehicle")
+                        status.eligibleUntil = nil
+                        status.rideStart = nil
+                    } else {
+                        let resumed = back == .cyclingEligible && event.reading != .cycling ? State.unknownEligible : back
+                        move(resumed, at: event.time, "\(count) that were not in a vehicle")
+                        if resumed.isEligible, event.reading == .cycling { status.eligibleUntil = endOfDay(event.time) }
+                    }
                 }
             case (_, .vehicle):
                 if inARow {

@@ -33,6 +33,7 @@ struct OpenAPITests {
             (café.description, café.openingHours, café.sportsText, café.timeZone) = ("", "", "", "UTC")
             (café.rewardText, café.rewardDailyCap) = ("A free coffee by bike", 10)
             try await café.create(on: app.db)
+            try await PlacesTests.turnOnRewards(ana)
             _ = try await ana.api(
                 .POST, "/api/v1/samples", token: token, json: PlacesTests.motion("cycling", from: app.clock.milliseconds - 20 * 60_000, minutes: 15))
 

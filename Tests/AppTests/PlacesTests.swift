@@ -29,6 +29,11 @@ struct PlacesTests {
         return #"{"motion": [\#(readings.joined(separator: ","))]}"#
     }
 
+    /// Turns rewards on through the page, as a person does.
+    static func turnOnRewards(_ browser: Browser) async throws {
+        #expect(try await browser.post("/rewards/settings", [("enabled", "on")], csrfFrom: "/rewards").status == .seeOther)
+    }
+
     static func states(_ app: TestApp, _ username: String) async throws -> [String] {
         let user = try #require(try await User.query(on: app.db).filter(\.$username == username).first())
         return try await CyclingTransition.query(on: app.db).filter(\.$user.$id == user.requireID()).sort(\.$atMS).all().map(\.to)
@@ -45,6 +50,14 @@ struct PlacesTests {
             let token = try await rider.deviceToken(named: "Phone", allDay: false)
             let start = app.clock.milliseconds - 40 * 60_000
             let inside = [("latitude", "55.6761"), ("longitude", "12.5691")]
+
+            // Rewards are off until Rita turns them on: her readings are not looked at.
+            #expect(try await rider.get("/rewards").contains("Rewards are off"))
+            _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start - 20 * 60_000, minutes: 15))
+            #expect(try await Self.states(app, "rita") == [])
+            _ = try await rider.post(place + "/checkin", inside, csrfFrom: place)
+            #expect(try await rider.get(place).contains("Rewards are off for you"))
+            try await Self.turnOnRewards(rider)
 
             // Not cycling yet: no code.
             #expect(try await rider.get("/rewards").contains("Not cycling"))
@@ -93,6 +106,11 @@ struct PlacesTests {
             #expect(try await barista.post(redeem, [("code", "ZZZZZZZZ")], csrfFrom: redeem).status == .unprocessableEntity)
             #expect(try await barista.post(redeem, [("code", "<script>")], csrfFrom: redeem).status == .unprocessableEntity)
             #expect(try await rider.get("/rewards").contains("Redeemed"))
+
+            // Turning rewards off deletes what the readings showed.
+            #expect(try await rider.post("/rewards/settings", [("enabled", "off")], csrfFrom: "/rewards").status == .seeOther)
+            #expect(try await Self.states(app, "rita") == [])
+            #expect(try await rider.get("/rewards").contains("Rewards are off"))
         }
     }
 
@@ -100,6 +118,7 @@ struct PlacesTests {
         try await withApp { app in
             let rider = app.browser()
             try await rider.signUp("rob")
+            try await Self.turnOnRewards(rider)
             let token = try await rider.deviceToken(named: "Phone", allDay: false)
             let start = app.clock.milliseconds - 20 * 60_000
             _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start, minutes: 12))
@@ -149,6 +168,7 @@ struct PlacesTests {
             var tokens: [String] = []
             for browser in [ann, bo] {
                 let token = try await browser.deviceToken(named: "Phone", allDay: false)
+                try await Self.turnOnRewards(browser)
                 tokens.append(token)
             }
             let body = #"{"place": "\#(id)", "lat": 55.6760, "lon": 12.5690}"#
@@ -248,6 +268,11 @@ struct PlacesTests {
             #expect(!(try await eve.get("/routes?near=55.68,12.57").contains("Harbour loop")))
             #expect(try await ana.post(route, [("name", "Harbour loop"), ("visibility", "public")], csrfFrom: route).status == .seeOther)
             #expect(try await eve.get(court).contains("Harbour loop"), "the court lists routes starting nearby")
+            // Without a point, near the person's home.
+            _ = try await eve.saveProfile(["home_name": "Harbour", "home_lat": "55.69", "home_lon": "12.57"])
+            let home = try await eve.get("/routes")
+            #expect(home.status == .ok && home.contains("Harbour loop") && home.contains("your home area"))
+            #expect(try await eve.get("/routes?near=55.68").status == .badRequest)
 
             // Others get the route without what lies in Ana's privacy zone, on the page and in the GPX.
             let full = try await ana.get(route + ".gpx")

@@ -52,6 +52,18 @@ struct CyclingEligibilityTests {
         #expect(made.map(\.to) == [.ineligible] && made.first?.cause == "the day ended" && made.first?.time == midnight)
     }
 
+    @Test func aCarRideOverMidnightDoesNotCarryEligibilityIntoTheNextDay() {
+        var status = E.Status()
+        let late = midnight - 1_800_000
+        _ = run(&status, minutes(late - 720_000, 12, .cycling))
+        #expect(status.state == .cyclingEligible)
+        _ = run(&status, minutes(late, 3, .vehicle))
+        #expect(status.state == .vehicular)
+        // Still in the car past midnight, then walking: the day ended in the vehicle.
+        _ = run(&status, minutes(late + 180_000, 30, .vehicle))
+        #expect(run(&status, minutes(midnight + 180_000, 3, .other, every: 20)) == [.ineligible])
+    }
+
     @Test func retriesGapsAndStoppingShortChangeNothingTwice() {
         var status = E.Status()
         let ride = minutes(ten, 5, .cycling)

@@ -27,7 +27,11 @@ enum CheckIn {
                 reason:
                     "You're \(Format.proximity(metres, imperial: user.units == .imperial)) from \(place.name); check in within \(Int(place.radius)) m of it.")
         }
-        let status = try await CyclingTracker.advance(userID, timeZone: user.timeZone, events: [], now: now, rules: rules, on: db)
+        guard let status = try await CyclingTracker.advance(userID, timeZone: user.timeZone, events: [], now: now, rules: rules, on: db) else {
+            return .refused(
+                status: .unprocessableEntity, code: "rewards_off",
+                reason: "Rewards are off for you: turn them on under Rewards, then ride here with your phone sending its readings.")
+        }
         guard status.state.isEligible else {
             return .refused(
                 status: .unprocessableEntity, code: "not_eligible",
@@ -38,9 +42,22 @@ enum CheckIn {
         if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil {
             return .refused(status: .conflict, code: "already_rewarded", reason: "You already have today's reward from \(place.name).")
         }
+        return try await db.transaction { db in
+            try await issue(reward, at: place, to: userID, day: day, now: now, on: db)
+        }
+    }
+
+    /// The cap and the once-a-day key are checked in the insert itself. On PostgreSQL the place's
+    /// row is locked first, so two check-ins at once cannot both count the last free reward (SQLite
+    /// has one writer at a time anyway).
+    private static func issue(_ reward: String, at place: Place, to userID: UUID, day: CalendarDate, now: Date, on db: any Database) async throws
+        -> Outcome
+    {
+        let placeID = try place.requireID()
         let sql = db as! any SQLDatabase
-        // The cap and the once-a-day key are checked in the insert itself, so racing check-ins
-        // cannot pass the cap together nor earn two codes.
+        if sql.dialect.name == "postgresql" {
+            try await sql.raw("SELECT id FROM places WHERE id = \(bind: placeID) FOR UPDATE").run()
+        }
         for _ in 0..<3 {
             let code = RewardCode(place: placeID, user: userID, code: RewardCode.newCode(), day: day.description, rewardText: reward, issuedAt: now)
             let id = UUID()

@@ -17,6 +17,7 @@ final class CyclingStatus: Model, @unchecked Sendable {
     init(user: UUID) {
         self.$user.id = user
         self.statusJSON = "{}"
+        self.status = CyclingEligibility.Status()
     }
 
     var status: CyclingEligibility.Status {

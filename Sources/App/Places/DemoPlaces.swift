@@ -85,12 +85,11 @@ enum DemoPlaces {
                 if entry.kind == .cafe { try await PlaceManager(place: place.requireID(), user: jonas.requireID()).create(on: db) }
             }
             // Maya's loop around the three lakes, shared with everyone.
-            let loop: [(Double, Double, Double)] = [
-                (55.6838, 12.5598, 6), (55.6862, 12.5636, 7), (55.6887, 12.5667, 8), (55.6913, 12.5698, 9), (55.6940, 12.5732, 10),
-                (55.6962, 12.5760, 11), (55.6953, 12.5782, 12), (55.6926, 12.5750, 11), (55.6898, 12.5716, 10), (55.6871, 12.5684, 9),
-                (55.6845, 12.5652, 8), (55.6818, 12.5620, 7), (55.6795, 12.5588, 6), (55.6780, 12.5560, 6), (55.6800, 12.5548, 7),
-                (55.6822, 12.5572, 6), (55.6838, 12.5598, 6),
-            ]
+            // The lakes lie south-west to north-east: an ellipse along them, climbing a few metres to the north end.
+            let loop: [(Double, Double, Double)] = (0...36).map { step in
+                let t = Double(step % 36) / 36 * 2 * .pi
+                return (55.6872 + 0.0070 * cos(t) + 0.0012 * sin(t), 12.5665 + 0.0095 * cos(t) - 0.0035 * sin(t), 8 + 3 * cos(t))
+            }
             let shape = RouteShape(points: loop.map { Coordinate(latitude: $0.0, longitude: $0.1) }, elevations: loop.map { $0.2 })
             let route = Route(user: try maya.requireID(), name: "Round the lakes", shape: shape, sha256: "demo:lakes")
             route.visibility = .public

@@ -52,12 +52,12 @@ struct PlaceController: RouteCollection {
         let format = Format(viewer: req.currentUser)
         var pager = Pager(req: req, perPage: 30)
         var items: [Item] = []
-        let today = LocalTime.day(of: req.now, zone: "UTC")
+        let now = req.now
         func item(_ place: Place, metres: Double?) -> Item {
             Item(
                 name: place.name, url: SiteURL.place(place.id!).path, kind: place.kind.label,
                 distance: metres.map { Format.proximity($0, imperial: format.imperial) }, sports: place.sports.map(\.label).joined(separator: ", "),
-                reward: place.reward(on: today))
+                reward: place.reward(on: LocalTime.day(of: now, zone: place.timeZone)))
         }
         if query.isValid, let centre = query.centre {
             let hits = try await PlaceSearch.near(
@@ -146,7 +146,7 @@ struct PlaceController: RouteCollection {
         let routes = try await RouteSearch.near(place.coordinate, radius: 2_000, viewer: viewer?.id, limit: 10, on: req.db).map { hit in
             RouteItem(
                 name: hit.route.name, url: SiteURL.route(hit.route.id!).path, distance: Format.proximity(hit.metres, imperial: format.imperial),
-                length: format.distance(hit.route.distance))
+                length: format.distance(hit.length))
         }
         let map = SVGMap(
             markers: [.init(coordinate: place.coordinate, symbol: "★", title: place.name, primary: true)], tileURL: req.application.config.tileURL,
@@ -161,7 +161,8 @@ struct PlaceController: RouteCollection {
                 format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=17/%.5f/%.5f", place.latitude, place.longitude, place.latitude,
                 place.longitude),
             games: games, routes: routes,
-            moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10), newGame: SiteURL.newGame(venue: place.name, at: place.coordinate, zone: place.timeZone), reward: reward,
+            moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10),
+            newGame: SiteURL.newGame(venue: place.name, at: place.coordinate, zone: place.timeZone), reward: reward,
             rewardUntil: reward == nil ? nil : place.rewardUntil.flatMap(CalendarDate.init(iso:)).map { "Offered until \(Format.day($0))" },
             checkinAction: reward != nil && viewer != nil ? SiteURL.placeCheckin(id).path : nil,
             signIn: reward != nil && viewer == nil ? SiteURL.login(next: SiteURL.place(id).path) : nil, canManage: access.canManage,
@@ -222,10 +223,10 @@ struct PlaceController: RouteCollection {
         let form = try req.content.decode(PlaceForm.self)
         let (valid, errors) = form.validate()
         guard let valid else { return try await renderForm(req, form: form, errors: errors, status: .unprocessableEntity) }
-        var managers = try await users(named: valid.managers, on: req.db)
+        var managers = try await users(named: valid.managers, today: req.clock.today, on: req.db)
         guard managers.missing.isEmpty else {
             return try await renderForm(
-                req, form: form, errors: ["managers": "No one is called \(managers.missing.joined(separator: ", "))"], status: .unprocessableEntity)
+                req, form: form, errors: ["managers": "No one 16 or over is called \(managers.missing.joined(separator: ", "))"], status: .unprocessableEntity)
         }
         // Someone who manages places and adds one manages it too; an admin need not.
         if user.role != .admin { managers.ids.insert(try user.requireID()) }
@@ -255,10 +256,10 @@ struct PlaceController: RouteCollection {
         let form = try req.content.decode(PlaceForm.self)
         let (valid, errors) = form.validate()
         guard let valid else { return try await renderForm(req, form: form, errors: errors, editing: place, status: .unprocessableEntity) }
-        let managers = try await users(named: valid.managers, on: req.db)
+        let managers = try await users(named: valid.managers, today: req.clock.today, on: req.db)
         guard managers.missing.isEmpty else {
             return try await renderForm(
-                req, form: form, errors: ["managers": "No one is called \(managers.missing.joined(separator: ", "))"], editing: place,
+                req, form: form, errors: ["managers": "No one 16 or over is called \(managers.missing.joined(separator: ", "))"], editing: place,
                 status: .unprocessableEntity)
         }
         // A manager who leaves themselves out would lock themselves out: only an admin may.
@@ -290,9 +291,11 @@ struct PlaceController: RouteCollection {
         place.timeZone = valid.timeZone
     }
 
-    private func users(named names: [String], on db: any Database) async throws -> (ids: Set<UUID>, missing: [String]) {
+    /// The people named; those unknown, and those under 16 (a place's counter is adults' work, and
+    /// naming a child there would tell the place who they are), count as missing.
+    private func users(named names: [String], today: CalendarDate, on db: any Database) async throws -> (ids: Set<UUID>, missing: [String]) {
         guard !names.isEmpty else { return ([], []) }
-        let found = try await User.query(on: db).filter(\.$username ~~ names).all()
+        let found = try await User.query(on: db).filter(\.$username ~~ names).all().filter { !$0.isUnder16(on: today) }
         let known = Set(found.map(\.username))
         return (Set(found.compactMap(\.id)), names.filter { !known.contains($0) })
     }

@@ -13,4 +13,6 @@ extension SiteURL {
     static func placeRedeem(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "redeem") }
     /// The signed-in person's cycling state, its history and their codes.
     static let myRewards = SiteURL("rewards")
+    /// Turning rewards on or off (POST).
+    static let rewardSettings = SiteURL("rewards", "settings")
 }

@@ -14,6 +14,7 @@ struct RewardController: RouteCollection {
         routes.get("places", ":id", "redeem", use: redeemPage)
         routes.post("places", ":id", "redeem", use: redeem)
         routes.get("rewards", use: rewards)
+        routes.post("rewards", "settings", use: settings)
     }
 
     // MARK: The offer
@@ -191,6 +192,8 @@ struct RewardController: RouteCollection {
 
     struct RewardsPage: Encodable {
         let layout: Layout
+        let enabled: Bool
+        let settingsAction: String
         let state: String
         let eligible: Bool
         let explanation: String
@@ -198,6 +201,21 @@ struct RewardController: RouteCollection {
         let history: [Step]
         let places: String
         let devices: String
+    }
+
+    struct SettingsForm: Content { var enabled: String? }
+
+    /// Rewards are off until the person turns them on: only then are their readings looked at.
+    func settings(req: Request) async throws -> Response {
+        let user = try req.requireUser()
+        let on = try req.content.decode(SettingsForm.self).enabled == "on"
+        try await CyclingTracker.set(on, for: user.requireID(), on: req.db)
+        req.flash(
+            .success,
+            on
+                ? "Rewards are on: from now on your phone's motion readings say whether you're cycling."
+                : "Rewards are off, and what your readings showed is deleted.")
+        return req.redirect(to: .myRewards)
     }
 
     static func label(_ state: CyclingEligibility.State) -> String {
@@ -215,6 +233,7 @@ struct RewardController: RouteCollection {
         let userID = try user.requireID()
         let rules = req.application.config.cyclingRules
         let status = try await CyclingTracker.advance(userID, timeZone: user.timeZone, events: [], now: req.now, rules: rules, on: req.db)
+        let state = status?.state ?? .ineligible
         let format = Format(user)
         let history = try await CyclingTransition.query(on: req.db).filter(\.$user.$id == userID).sort(\.$atMS, .descending).limit(50).all().map {
             Step(
@@ -231,11 +250,12 @@ struct RewardController: RouteCollection {
                     drawing: current ? RewardCodeDrawing.svg(code.code) : "")
             }
         let explanation =
-            "Rewards need \(CyclingEligibility.minutesText(rules.cyclingSeconds)) of cycling that your phone reports through the device API (\(rules.readingsInARow) readings in a row to start or stop counting). What it decides stays with you: places see only codes."
+            "Partner places reward arriving by bike. Rewards need \(CyclingEligibility.minutesText(rules.cyclingSeconds)) of cycling that your phone reports through the device API (\(rules.readingsInARow) readings in a row to start or stop counting). What it decides stays with you: places see only codes."
         return try await req.view.render(
             "places/rewards",
             RewardsPage(
-                layout: req.layout(title: "Rewards", section: .places), state: Self.label(status.state), eligible: status.state.isEligible,
+                layout: req.layout(title: "Rewards", section: .places), enabled: status != nil, settingsAction: SiteURL.rewardSettings.path,
+                state: Self.label(state), eligible: state.isEligible,
                 explanation: explanation, codes: codes, history: history, places: SiteURL.places.with([("kind", Place.Kind.cafe.rawValue)]),
                 devices: SiteURL.deviceSettings.path)
         ).encodeResponse(for: req)

@@ -12,6 +12,18 @@ struct RouteAccess {
     /// The points this viewer may see, in pieces where a privacy zone cuts the route.
     let pieces: [[Coordinate]]
 
+    /// Whether a privacy zone hides part of the route from this viewer.
+    var isTrimmed: Bool { pieces.count != 1 || pieces[0].count != route.pointCount }
+
+    /// The length this viewer may know: the whole route's, or only what they see of it, so the
+    /// difference cannot tell how far the route runs inside a zone.
+    var visibleLength: Double {
+        isTrimmed ? pieces.reduce(0) { total, piece in total + RouteShape(points: piece, elevations: []).distance } : route.distance
+    }
+
+    /// Metres climbed, only when the whole route is shown.
+    var visibleClimb: Double? { isTrimmed ? nil : route.climb }
+
     static func load(_ req: Request, id raw: String?) async throws -> RouteAccess {
         guard let raw, let id = UUID(uuidString: raw), let route = try await Route.find(id, on: req.db),
             try await canView(route, viewer: req.currentUser?.id, on: req.db)
@@ -45,10 +57,19 @@ enum RouteSearch {
         /// Where it starts for this viewer: the first point outside the owner's privacy zones.
         let start: Coordinate
         let metres: Double
+        /// What this viewer may know of its length and climbing (see `RouteAccess`).
+        let length: Double
+        let climb: Double?
     }
 
+    /// How far a route's stored first point may lie from the first point a viewer sees: across the
+    /// widest privacy zone (`PrivacyZone.hiding`: a radius, its offset and slack, twice).
+    static let hiddenReach = 2 * (PrivacyZone.radii.upperBound + PrivacyZone.offsets.upperBound + 250)
+
+    /// Candidates come from a box around `centre` widened by `hiddenReach`, so whether a route is
+    /// found depends only on where its visible start is, never on the hidden one (its owner's home).
     static func near(_ centre: Coordinate, radius: Double, viewer: UUID?, limit: Int, on db: any Database) async throws -> [Hit] {
-        let box = Geo.boundingBox(around: centre, radius: radius)
+        let box = Geo.boundingBox(around: centre, radius: radius + hiddenReach)
         var sql: SQLQueryString = "SELECT r.id FROM routes r WHERE r.start_lat >= \(bind: box.minLatitude) AND r.start_lat <= \(bind: box.maxLatitude) AND ("
         for (index, range) in box.longitudeRanges.enumerated() {
             if index > 0 { sql.appendLiteral(" OR ") }
@@ -60,7 +81,7 @@ enum RouteSearch {
         }
         sql.appendLiteral(") AND ")
         sql.appendInterpolation(RouteAccess.visible(to: viewer))
-        // The nearest 500 by a flat projection: the exact distance (from the start this viewer may
+        // The nearest 200 by a flat projection: the exact distance (from the start this viewer may
         // see) is measured below.
         let scale = cos(centre.latitude * .pi / 180)
         sql.appendInterpolation(raw: " ORDER BY (r.start_lat - ")
@@ -73,19 +94,21 @@ enum RouteSearch {
         sql.appendInterpolation(bind: centre.longitude)
         sql.appendInterpolation(raw: ") * ")
         sql.appendInterpolation(bind: scale * scale)
-        sql.appendInterpolation(raw: ", r.id LIMIT 500")
+        sql.appendInterpolation(raw: ", r.id LIMIT 200")
         let ids = try await (db as! any SQLDatabase).raw(sql).all().map { try $0.decode(column: "id", as: UUID.self) }
         guard !ids.isEmpty else { return [] }
         let routes = try await Route.query(on: db).filter(\.$id ~~ ids).all()
-        var zones: [UUID: [PrivacyZone]] = [:]
+        let owners = Set(routes.map(\.$user.id)).subtracting(viewer.map { [$0] } ?? [])
+        let zones = try await SavedPrivacyZone.zones(of: Array(owners), on: db)
         var hits: [Hit] = []
         for route in routes {
             let owner = route.$user.id
-            if owner != viewer, zones[owner] == nil { zones[owner] = try await SavedPrivacyZone.zones(of: owner, on: db) }
             let pieces = PrivacyTrim.visible(route.shape.points, zones: owner == viewer ? [] : zones[owner] ?? [])
             guard let start = pieces.first?.first else { continue }
             let metres = Geo.distance(centre, start)
-            if metres <= radius { hits.append(Hit(route: route, start: start, metres: metres)) }
+            guard metres <= radius else { continue }
+            let seen = RouteAccess(route: route, isOwner: owner == viewer, pieces: pieces)
+            hits.append(Hit(route: route, start: start, metres: metres, length: seen.visibleLength, climb: seen.visibleClimb))
         }
         return Array(hits.sorted { ($0.metres, $0.route.name) < ($1.metres, $1.route.name) }.prefix(limit))
     }

@@ -43,9 +43,9 @@ struct RouteController: RouteCollection {
     func index(req: Request) async throws -> Response {
         let viewer = req.currentUser
         let format = Format(viewer: viewer)
-        func item(_ route: Route, metres: Double?) -> Item {
+        func item(_ route: Route, metres: Double?, length: Double, climb: Double?) -> Item {
             Item(
-                name: route.name, url: SiteURL.route(route.id!).path, length: format.distance(route.distance), climb: format.elevation(route.climb),
+                name: route.name, url: SiteURL.route(route.id!).path, length: format.distance(length), climb: format.elevation(climb),
                 distance: metres.map { Format.proximity($0, imperial: format.imperial) + " away" }, visibility: route.visibility.label)
         }
         var pager = Pager(req: req)
@@ -53,10 +53,11 @@ struct RouteController: RouteCollection {
         if let viewerID = viewer?.id {
             let rows = try await Route.query(on: req.db).filter(\.$user.$id == viewerID).sort(\.$createdAt, .descending).sort(\.$id)
                 .range(pager.offset..<(pager.offset + pager.fetchLimit)).all()
-            mine = pager.finish(rows, at: .routes, query: []).map { item($0, metres: nil) }
+            mine = pager.finish(rows, at: .routes, query: []).map { item($0, metres: nil, length: $0.distance, climb: $0.climb) }
         }
         // "near=41.15,-8.61" (a link), or lat and lon (the form), else the person's home.
-        let near = (req.query[String.self, at: "near"] ?? "").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let nearText = (req.query[String.self, at: "near"] ?? "").trimmingCharacters(in: .whitespaces)
+        let near = nearText.isEmpty ? [] : nearText.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let latText = (near.count == 2 ? near[0] : req.query[String.self, at: "lat"] ?? "").trimmingCharacters(in: .whitespaces)
         let lonText = (near.count == 2 ? near[1] : req.query[String.self, at: "lon"] ?? "").trimmingCharacters(in: .whitespaces)
         var error: String?
@@ -81,7 +82,7 @@ struct RouteController: RouteCollection {
         var found: [Item] = []
         if let centre {
             found = try await RouteSearch.near(centre, radius: Double(radiusKm) * 1000, viewer: viewer?.id, limit: 50, on: req.db)
-                .map { item($0.route, metres: $0.metres) }
+                .map { item($0.route, metres: $0.metres, length: $0.length, climb: $0.climb) }
         }
         let page = IndexPage(
             layout: req.layout(title: "Routes", section: .workouts), mine: mine, pager: pager, near: found, nearLabel: label,
@@ -140,7 +141,7 @@ struct RouteController: RouteCollection {
         // The profile follows the whole route for its owner; others see the visible pieces one after another.
         var elevationChart = ""
         let shape = route.shape
-        if access.isOwner || access.pieces.count == 1 && access.pieces[0].count == shape.points.count {
+        if !access.isTrimmed {
             let along = shape.cumulativeDistance
             if shape.elevations.contains(where: { $0 != nil }), let end = along.last, end > 0 {
                 let shown = WorkoutDrawings.thin(seconds: along, values: shape.elevations.map { $0 ?? 0 }, target: 600)
@@ -152,8 +153,9 @@ struct RouteController: RouteCollection {
         }
         let page = ShowPage(
             layout: req.layout(title: route.name, section: .workouts, hasForms: access.isOwner), name: route.name, owner: owner.displayName,
-            ownerURL: SiteURL.person(username: owner.username).path, length: format.distance(route.distance), climb: format.elevation(route.climb),
-            map: map, elevationChart: elevationChart, hiddenNote: !access.isOwner && access.pieces.reduce(0, { $0 + $1.count }) < shape.points.count,
+            ownerURL: SiteURL.person(username: owner.username).path, length: format.distance(access.visibleLength),
+            climb: format.elevation(access.visibleClimb),
+            map: map, elevationChart: elevationChart, hiddenNote: access.isTrimmed,
             gpxURL: SiteURL.routeGPX(id).path, isOwner: access.isOwner, visibility: route.visibility.rawValue, visibilityLabel: route.visibility.label,
             visibilities: Route.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label) }, action: SiteURL.route(id).path,
             deleteAction: SiteURL.deleteRoute(id).path, back: SiteURL.routes.path, error: error)
@@ -170,14 +172,14 @@ struct RouteController: RouteCollection {
             <gpx version="1.1" creator="Fieldhouse" xmlns="http://www.topografix.com/GPX/1/1">
             <trk><name>\(SVGMap.escape(route.name))</name>\n
             """
-        // Elevations belong to points; pieces keep the points' order, so they are found by walking along.
-        var next = 0
+        // Elevations belong to the stored points; the points a zone's edge adds have none.
+        var elevations: [Coordinate: Double] = [:]
+        for (point, elevation) in zip(shape.points, shape.elevations) where elevations[point] == nil { elevations[point] = elevation }
         for piece in access.pieces {
             body += "<trkseg>\n"
             for point in piece {
-                while next < shape.points.count, shape.points[next] != point { next += 1 }
                 body += "<trkpt lat=\"\(point.latitude)\" lon=\"\(point.longitude)\">"
-                if next < shape.points.count, let ele = shape.elevations[next] { body += "<ele>\(ele)</ele>" }
+                if let ele = elevations[point] { body += "<ele>\(ele)</ele>" }
                 body += "</trkpt>\n"
             }
             body += "</trkseg>\n"

@@ -51,4 +51,10 @@ final class SavedPrivacyZone: Model, @unchecked Sendable {
     static func zones(of user: UUID, on db: any Database) async throws -> [PrivacyZone] {
         try await query(on: db).filter(\.$user.$id == user).all().map(\.zone)
     }
+
+    /// Everyone's zones in one query, by person (a list of routes by many people).
+    static func zones(of users: [UUID], on db: any Database) async throws -> [UUID: [PrivacyZone]] {
+        guard !users.isEmpty else { return [:] }
+        return Dictionary(grouping: try await query(on: db).filter(\.$user.$id ~~ users).all(), by: \.$user.id).mapValues { $0.map(\.zone) }
+    }
 }
