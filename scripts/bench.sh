@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 export FIELDHOUSE_DATA_DIR="$data" LOG_LEVEL=warning PORT="$port"
-.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 --bench-training --bench-articles 500 --bench-community >/dev/null
+.build/release/fieldhouse seed --bench-teams 100000 --bench-games 200000 --bench-challenges 500 --bench-training --bench-articles 500 --bench-community --bench-places 50000 >/dev/null
 .build/release/fieldhouse serve --env production >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -82,6 +82,8 @@ SCENARIOS=(
   "learn search, 513 articles, 'heart rate'|/learn?q=heart+rate|"
   "feed (300 friends, 200k workouts)|/feed|fh_session=$social"
   "leaderboard, month (300 friends)|/leaderboard?scope=friends&period=month&by=minutes|fh_session=$social"
+  "places within 10 km (50k places)|/places?lat=55.68&lon=12.57&radius_km=10|"
+  "places within 10 km, cafés only|/places?lat=55.68&lon=12.57&radius_km=10&kind=cafe|"
 )
 
 printf "%-38s %10s %9s %9s %9s %10s   (wrk, %s connections, %s, 2 threads; alone = p50 of one connection, 3s)\n" \

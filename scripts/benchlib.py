@@ -40,6 +40,17 @@ class Client:
         _, page, _ = self.request("POST", "/settings/devices", form, {**cookie, "Content-Type": "application/x-www-form-urlencoded"})
         return re.search(rb'id="token" class="mono" readonly value="([^"]+)"', page).group(1).decode()
 
+    def turn_on_rewards(self, session):
+        """Rewards for arriving by bike, on through the Rewards page: the person's readings then run
+        through the cycling state machine in every samples request."""
+        cookie = {"Cookie": f"fh_session={session}"}
+        _, page, _ = self.request("GET", "/rewards", headers=cookie)
+        csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
+        form = urllib.parse.urlencode({"csrf": csrf, "enabled": "on"})
+        status, _, _ = self.request("POST", "/rewards/settings", form, {**cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        if status != 303:
+            raise SystemExit(f"turning rewards on answered HTTP {status}")
+
     def upload(self, token, filename, data, fields=()):
         boundary = "----fieldhouse-bench"
         parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode() for k, v in fields]

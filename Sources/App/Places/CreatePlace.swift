@@ -23,6 +23,8 @@ struct CreatePlace: AsyncMigration {
             .create()
         // "Near a point" is a latitude band first, then longitude: the index answers the box.
         try await (database as! any SQLDatabase).create(index: "places_position_idx").on(Place.schema).column("latitude").column("longitude").run()
+        // Without a point to measure from, the list is by name.
+        try await (database as! any SQLDatabase).create(index: "places_name_idx").on(Place.schema).column("name").column("id").run()
         try await database.schema(PlaceManager.schema)
             .id()
             .field("place_id", .uuid, .required, .references(Place.schema, "id", onDelete: .cascade))
