@@ -264,6 +264,11 @@ struct PlacesTests {
             #expect(try await ana.post(route, [("name", "Harbour loop"), ("visibility", "friends")], csrfFrom: route).status == .seeOther)
             #expect(try await ben.get(route).status == .ok)
             #expect(try await eve.get(route).status == .notFound)
+            // Shared with friends: in Ben's feed, not in the feed of someone who merely follows.
+            #expect(try await eve.post("/u/ana/follow", [], csrfFrom: "/u/ana").status == .seeOther)
+            let bens = try await ben.get("/feed")
+            #expect(bens.contains("shared a route") && bens.contains("Harbour loop"))
+            #expect(!(try await eve.get("/feed").contains("Harbour loop")))
             #expect(try await ben.get("/routes?near=55.68,12.57").contains("Harbour loop"))
             #expect(!(try await eve.get("/routes?near=55.68,12.57").contains("Harbour loop")))
             #expect(try await ana.post(route, [("name", "Harbour loop"), ("visibility", "public")], csrfFrom: route).status == .seeOther)

@@ -93,6 +93,7 @@ enum DemoPlaces {
             let shape = RouteShape(points: loop.map { Coordinate(latitude: $0.0, longitude: $0.1) }, elevations: loop.map { $0.2 })
             let route = Route(user: try maya.requireID(), name: "Round the lakes", shape: shape, sha256: "demo:lakes")
             route.visibility = .public
+            route.sharedAt = app.clock.now.addingTimeInterval(-2 * 86_400)
             try await route.create(on: db)
             return ["Added \(entries.count) places around Copenhagen, two with rewards for arriving by bike, and Maya's route round the lakes."]
         }

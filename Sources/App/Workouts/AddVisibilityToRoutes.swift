@@ -2,13 +2,15 @@ import Fluent
 import SQLKit
 
 /// Routes get pages: who may see each (private for every route saved before), where it starts
-/// (for "routes near here") and how much it climbs, worked out from the stored points.
+/// (for "routes near here"), how much it climbs (worked out from the stored points), and when it was
+/// first shared (its moment in the feed).
 struct AddVisibilityToRoutes: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(Route.schema).field("visibility", .string, .required, .sql(.default("private"))).update()
         try await database.schema(Route.schema).field("start_lat", .double).update()
         try await database.schema(Route.schema).field("start_lon", .double).update()
         try await database.schema(Route.schema).field("climb_m", .double, .required, .sql(.default(0))).update()
+        try await database.schema(Route.schema).field("shared_at", .datetime).update()
         for route in try await Route.query(on: database).all() {
             let shape = route.shape
             route.startLat = shape.points.first?.latitude
@@ -21,7 +23,7 @@ struct AddVisibilityToRoutes: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await (database as! any SQLDatabase).drop(index: "routes_start_idx").run()
-        for field in ["visibility", "start_lat", "start_lon", "climb_m"] {
+        for field in ["visibility", "start_lat", "start_lon", "climb_m", "shared_at"] {
             try await database.schema(Route.schema).deleteField(FieldKey(stringLiteral: field)).update()
         }
     }

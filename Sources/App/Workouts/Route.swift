@@ -22,6 +22,8 @@ final class Route: Model, @unchecked Sendable {
     @OptionalField(key: "start_lon") var startLon: Double?
     /// Metres climbed along the route (`RouteShape.climb`).
     @Field(key: "climb_m") var climb: Double
+    /// When its owner first shared it: its moment in the feed.
+    @OptionalField(key: "shared_at") var sharedAt: Date?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
     init() {}

@@ -217,6 +217,7 @@ struct RouteController: RouteCollection {
         }
         access.route.name = name
         access.route.visibility = visibility
+        if visibility != .private, access.route.sharedAt == nil { access.route.sharedAt = req.now }
         try await access.route.save(on: req.db)
         req.flash(.success, "Saved. " + (visibility == .private ? "Only you see this route." : "Shown to: \(visibility.label.lowercased())."))
         return req.redirect(to: .route(try access.route.requireID()))

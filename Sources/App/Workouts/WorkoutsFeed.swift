@@ -20,6 +20,11 @@ extension Workouts {
     static let feedWindows: [Int?] = [3, 21, 180, nil]
 
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
+        try await workoutFeedItems(for: viewer, before: before, limit: limit, on: db)
+            + routeFeedItems(for: viewer, before: before, limit: limit, on: db)
+    }
+
+    static func workoutFeedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
         struct Row: Decodable {
             let id: UUID
             let user_id: UUID
@@ -69,6 +74,41 @@ extension Workouts {
                 at: row.start_ms, key: "workout:\(SiteURL.id(row.id))", kind: "workout", actorName: row.display_name,
                 actorURL: SiteURL.person(username: row.username).path, text: "logged a workout", title: row.name, url: SiteURL.workout(row.id).path,
                 detail: detail.joined(separator: " · "), isViewers: row.user_id == viewer.id)
+        }
+    }
+}
+
+/// Routes in the feed, at the moment they were first shared: the viewer's own, and those of people
+/// they follow that `RouteAccess` lets them open (public, or friends' when both follow).
+extension Workouts {
+    static func routeFeedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] {
+        struct Row: Decodable {
+            let id: UUID
+            let user_id: UUID
+            let name: String
+            let shared_at: Date
+            let username: String
+            let display_name: String
+        }
+        // The cursor's moment plus a millisecond: stored dates round, so `Feed` cuts exactly.
+        let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
+            SELECT r.id, r.user_id, r.name, r.shared_at, u.username, u.display_name
+            FROM routes r JOIN users u ON u.id = r.user_id
+            WHERE r.shared_at IS NOT NULL AND r.shared_at <= \(bind: newest) AND r.visibility <> 'private'
+              AND \(RouteAccess.visible(to: viewer.id))
+              AND (r.user_id = \(bind: viewer.id) OR EXISTS (SELECT 1 FROM follows f
+                WHERE f.follower_id = \(bind: viewer.id) AND f.followee_id = r.user_id AND f.status = 'accepted'))
+            ORDER BY r.shared_at DESC, r.id DESC
+            LIMIT \(literal: max(1, limit) + 1)
+            """
+        ).all(decoding: Row.self)
+        return rows.map { row in
+            FeedItem(
+                at: Feed.milliseconds(row.shared_at), key: "route:\(SiteURL.id(row.id))", kind: "route", actorName: row.display_name,
+                actorURL: SiteURL.person(username: row.username).path, text: "shared a route", title: row.name, url: SiteURL.route(row.id).path,
+                detail: "Route", isViewers: row.user_id == viewer.id)
         }
     }
 }
