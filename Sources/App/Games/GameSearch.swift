@@ -26,33 +26,10 @@ enum GameSearch {
     ) async throws -> [Hit] {
         let radius = query.radiusKm * 1000
         let box = Geo.boundingBox(around: centre, radius: radius)
-        let metresPerDegree = 111_195.0
-        let scale = cos(centre.latitude * .pi / 180)
         var sql: SQLQueryString = "SELECT id, find_lat, find_lon, privacy FROM (SELECT id, find_lat, find_lon, privacy, starts_at, "
-        sql.appendInterpolation(raw: "(find_lat - ")
-        sql.appendInterpolation(bind: centre.latitude)
-        sql.appendInterpolation(raw: ") * (find_lat - ")
-        sql.appendInterpolation(bind: centre.latitude)
-        sql.appendInterpolation(raw: ") + (find_lon - ")
-        sql.appendInterpolation(bind: centre.longitude)
-        sql.appendInterpolation(raw: ") * (find_lon - ")
-        sql.appendInterpolation(bind: centre.longitude)
-        sql.appendInterpolation(raw: ") * ")
-        sql.appendInterpolation(bind: scale * scale)
-        sql.appendInterpolation(raw: " AS d2 FROM games WHERE \(findable) AND find_lat >= ")
-        sql.appendInterpolation(bind: box.minLatitude)
-        sql.appendInterpolation(raw: " AND find_lat <= ")
-        sql.appendInterpolation(bind: box.maxLatitude)
-        sql.appendLiteral(" AND (")
-        for (index, range) in box.longitudeRanges.enumerated() {
-            if index > 0 { sql.appendLiteral(" OR ") }
-            sql.appendInterpolation(raw: "(find_lon >= ")
-            sql.appendInterpolation(bind: range.lowerBound)
-            sql.appendInterpolation(raw: " AND find_lon <= ")
-            sql.appendInterpolation(bind: range.upperBound)
-            sql.appendInterpolation(raw: ")")
-        }
-        sql.appendLiteral(")")
+        sql.appendInterpolation(GeoSQL.squaredDistance(from: centre, latitude: "find_lat", longitude: "find_lon"))
+        sql.appendInterpolation(raw: " AS d2 FROM games WHERE \(findable) AND ")
+        sql.appendInterpolation(GeoSQL.inside(box, latitude: "find_lat", longitude: "find_lon"))
         sql.appendInterpolation(raw: " AND starts_at >= ")
         sql.appendInterpolation(bind: max(query.from ?? now, now))
         if let to = query.to {
@@ -85,8 +62,7 @@ enum GameSearch {
             sql.appendLiteral("))")
         }
         sql.appendInterpolation(raw: ") AS candidates WHERE d2 <= ")
-        let radiusDegrees = radius / metresPerDegree
-        sql.appendInterpolation(bind: radiusDegrees * radiusDegrees)
+        sql.appendInterpolation(bind: GeoSQL.squaredDegrees(radius))
         sql.appendInterpolation(raw: " ORDER BY d2, starts_at, id LIMIT \(limit) OFFSET \(offset)")
 
         return try await (db as! any SQLDatabase).raw(sql).all().map { row in

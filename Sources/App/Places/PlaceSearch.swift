@@ -15,32 +15,10 @@ enum PlaceSearch {
         _ centre: Coordinate, radius: Double, kind: Place.Kind?, sport: Sport?, limit: Int, offset: Int, on db: any Database
     ) async throws -> [Hit] {
         let box = Geo.boundingBox(around: centre, radius: radius)
-        let scale = cos(centre.latitude * .pi / 180)
         var sql: SQLQueryString = "SELECT id, latitude, longitude FROM (SELECT id, latitude, longitude, name, "
-        sql.appendInterpolation(raw: "(latitude - ")
-        sql.appendInterpolation(bind: centre.latitude)
-        sql.appendInterpolation(raw: ") * (latitude - ")
-        sql.appendInterpolation(bind: centre.latitude)
-        sql.appendInterpolation(raw: ") + (longitude - ")
-        sql.appendInterpolation(bind: centre.longitude)
-        sql.appendInterpolation(raw: ") * (longitude - ")
-        sql.appendInterpolation(bind: centre.longitude)
-        sql.appendInterpolation(raw: ") * ")
-        sql.appendInterpolation(bind: scale * scale)
-        sql.appendInterpolation(raw: " AS d2 FROM places WHERE latitude >= ")
-        sql.appendInterpolation(bind: box.minLatitude)
-        sql.appendInterpolation(raw: " AND latitude <= ")
-        sql.appendInterpolation(bind: box.maxLatitude)
-        sql.appendLiteral(" AND (")
-        for (index, range) in box.longitudeRanges.enumerated() {
-            if index > 0 { sql.appendLiteral(" OR ") }
-            sql.appendInterpolation(raw: "(longitude >= ")
-            sql.appendInterpolation(bind: range.lowerBound)
-            sql.appendInterpolation(raw: " AND longitude <= ")
-            sql.appendInterpolation(bind: range.upperBound)
-            sql.appendInterpolation(raw: ")")
-        }
-        sql.appendLiteral(")")
+        sql.appendInterpolation(GeoSQL.squaredDistance(from: centre, latitude: "latitude", longitude: "longitude"))
+        sql.appendInterpolation(raw: " AS d2 FROM places WHERE ")
+        sql.appendInterpolation(GeoSQL.inside(box, latitude: "latitude", longitude: "longitude"))
         if let kind {
             sql.appendInterpolation(raw: " AND kind = ")
             sql.appendInterpolation(bind: kind.rawValue)
@@ -51,8 +29,7 @@ enum PlaceSearch {
             sql.appendInterpolation(bind: "%," + sport.rawValue + ",%")
         }
         sql.appendInterpolation(raw: ") AS candidates WHERE d2 <= ")
-        let degrees = radius / 111_195.0
-        sql.appendInterpolation(bind: degrees * degrees)
+        sql.appendInterpolation(bind: GeoSQL.squaredDegrees(radius))
         sql.appendInterpolation(raw: " ORDER BY d2, name, id LIMIT \(limit) OFFSET \(offset)")
         return try await (db as! any SQLDatabase).raw(sql).all().map { row in
             let point = Coordinate(

@@ -70,30 +70,14 @@ enum RouteSearch {
     /// found depends only on where its visible start is, never on the hidden one (its owner's home).
     static func near(_ centre: Coordinate, radius: Double, viewer: UUID?, limit: Int, on db: any Database) async throws -> [Hit] {
         let box = Geo.boundingBox(around: centre, radius: radius + hiddenReach)
-        var sql: SQLQueryString = "SELECT r.id FROM routes r WHERE r.start_lat >= \(bind: box.minLatitude) AND r.start_lat <= \(bind: box.maxLatitude) AND ("
-        for (index, range) in box.longitudeRanges.enumerated() {
-            if index > 0 { sql.appendLiteral(" OR ") }
-            sql.appendInterpolation(raw: "(r.start_lon >= ")
-            sql.appendInterpolation(bind: range.lowerBound)
-            sql.appendInterpolation(raw: " AND r.start_lon <= ")
-            sql.appendInterpolation(bind: range.upperBound)
-            sql.appendInterpolation(raw: ")")
-        }
-        sql.appendLiteral(") AND ")
+        var sql: SQLQueryString = "SELECT r.id FROM routes r WHERE "
+        sql.appendInterpolation(GeoSQL.inside(box, latitude: "r.start_lat", longitude: "r.start_lon"))
+        sql.appendLiteral(" AND ")
         sql.appendInterpolation(RouteAccess.visible(to: viewer))
         // The nearest 200 by a flat projection: the exact distance (from the start this viewer may
         // see) is measured below.
-        let scale = cos(centre.latitude * .pi / 180)
-        sql.appendInterpolation(raw: " ORDER BY (r.start_lat - ")
-        sql.appendInterpolation(bind: centre.latitude)
-        sql.appendInterpolation(raw: ") * (r.start_lat - ")
-        sql.appendInterpolation(bind: centre.latitude)
-        sql.appendInterpolation(raw: ") + (r.start_lon - ")
-        sql.appendInterpolation(bind: centre.longitude)
-        sql.appendInterpolation(raw: ") * (r.start_lon - ")
-        sql.appendInterpolation(bind: centre.longitude)
-        sql.appendInterpolation(raw: ") * ")
-        sql.appendInterpolation(bind: scale * scale)
+        sql.appendLiteral(" ORDER BY ")
+        sql.appendInterpolation(GeoSQL.squaredDistance(from: centre, latitude: "r.start_lat", longitude: "r.start_lon"))
         sql.appendInterpolation(raw: ", r.id LIMIT 200")
         let ids = try await (db as! any SQLDatabase).raw(sql).all().map { try $0.decode(column: "id", as: UUID.self) }
         guard !ids.isEmpty else { return [] }
