@@ -158,6 +158,7 @@ enum Migrations {
         app.migrations.add(CreatePlace())
         app.migrations.add(CreateRewardCode())
         app.migrations.add(CreateCyclingStatus())
+        app.migrations.add(AddRouteToPlans())
     }
 }
 

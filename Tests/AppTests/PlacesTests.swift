@@ -269,6 +269,21 @@ struct PlacesTests {
             let bens = try await ben.get("/feed")
             #expect(bens.contains("shared a route") && bens.contains("Harbour loop"))
             #expect(!(try await eve.get("/feed").contains("Harbour loop")))
+            // A plan names the route to follow; a friends-only route goes only with a plan for friends.
+            let routeID = String(route.split(separator: "/").last!)
+            let when = app.gameDay(2)
+            let planFields: [(String, String)] = [
+                ("text", "Harbour loop at six?"), ("sport", "running"), ("day", when.day), ("time", "18:00"), ("duration_minutes", "45"),
+                ("capacity", "6"), ("route", routeID),
+            ]
+            let wrong = try await ana.post("/plans/new", planFields + [("audience", "followers")], csrfFrom: "/plans/new")
+            #expect(wrong.status == .unprocessableEntity && wrong.contains("shared with friends only"))
+            #expect(
+                try await ana.post(
+                    "/plans/new", planFields.map { $0.0 == "route" ? ($0.0, UUID().uuidString) : $0 } + [("audience", "friends")], csrfFrom: "/plans/new"
+                ).status == .unprocessableEntity)
+            let plan = try #require(try await ana.post("/plans/new", planFields + [("audience", "friends")], csrfFrom: "/plans/new").location)
+            #expect(try await ben.get(plan).contains(#"<dt>Route</dt><dd><a href="\#(route)">Harbour loop</a>"#))
             #expect(try await ben.get("/routes?near=55.68,12.57").contains("Harbour loop"))
             #expect(!(try await eve.get("/routes?near=55.68,12.57").contains("Harbour loop")))
             #expect(try await ana.post(route, [("name", "Harbour loop"), ("visibility", "public")], csrfFrom: route).status == .seeOther)

@@ -14,6 +14,8 @@ final class Plan: Model, @unchecked Sendable {
     /// For `.team`: the team whose members see it.
     @OptionalParent(key: "team_id") var team: Team?
     @Field(key: "text") var text: String
+    /// One of the poster's shared routes, to follow together.
+    @OptionalParent(key: "route_id") var route: Route?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
     init() {}

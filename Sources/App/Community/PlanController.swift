@@ -22,6 +22,7 @@ struct PlanController: RouteCollection {
         let errors: FieldErrors
         let sports: [Choices.Option]
         let audiences: [Choices.Option]
+        let routes: [Choices.Option]
         let zone: String
         let action: String
         let back: String
@@ -34,8 +35,16 @@ struct PlanController: RouteCollection {
             .filter(Membership.self, \.$user.$id == user.requireID()).filter(\.$privacy != .public).sort(\.$name).all()
     }
 
+    /// Routes a plan may name: the poster's own, shared with friends or everyone.
+    private func myRoutes(_ user: User, on db: any Database) async throws -> [Route] {
+        try await Route.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$visibility != .private).sort(\.$name).limit(200).all()
+    }
+
     private func render(_ req: Request, user: User, form: PlanForm, errors: FieldErrors, status: HTTPStatus = .ok) async throws -> Response {
         let teams = try await myTeams(user, on: req.db)
+        let routes = try await myRoutes(user, on: req.db).map {
+            Choices.Option(value: SiteURL.id($0.id!), label: $0.name + ($0.visibility == .friends ? " (friends)" : ""))
+        }
         let audiences =
             [
                 Choices.Option(value: Plan.Audience.friends.rawValue, label: "Friends: people you follow who follow you back"),
@@ -43,8 +52,8 @@ struct PlanController: RouteCollection {
             ] + teams.map { Choices.Option(value: "team:\($0.slug)", label: "Members of \($0.name)") }
         let page = FormPage(
             layout: req.layout(title: "Plan an activity", section: .home, hasForms: true), form: form, errors: errors,
-            sports: Sport.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, audiences: audiences, zone: user.timeZone,
-            action: SiteURL.newPlan.path, back: SiteURL.newsFeed.path)
+            sports: Sport.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, audiences: audiences, routes: routes,
+            zone: user.timeZone, action: SiteURL.newPlan.path, back: SiteURL.newsFeed.path)
         return try await req.view.render("community/plan_form", page).encodeResponse(status: status, for: req)
     }
 
@@ -57,13 +66,15 @@ struct PlanController: RouteCollection {
         let user = try req.requireUser()
         let form = try req.content.decode(PlanForm.self)
         let teams = try await myTeams(user, on: req.db)
-        let (valid, errors) = form.validate(zone: user.timeZone, teams: Set(teams.map(\.slug)), now: req.now)
+        let routes = Dictionary(try await myRoutes(user, on: req.db).map { ($0.id!, $0.visibility) }, uniquingKeysWith: { first, _ in first })
+        let (valid, errors) = form.validate(zone: user.timeZone, teams: Set(teams.map(\.slug)), routes: routes, now: req.now)
         guard let valid else { return try await render(req, user: user, form: form, errors: errors, status: .unprocessableEntity) }
         let plan = Plan()
         plan.$poster.id = try user.requireID()
         plan.audience = valid.audience
         plan.$team.id = try valid.teamSlug.flatMap { slug in teams.first { $0.slug == slug } }?.requireID()
         plan.text = valid.text
+        plan.$route.id = valid.route
         let jobs = req.application.jobs, now = req.now
         try await req.db.transaction { db in
             let game = try await Game.createPickup(valid.game, organiser: user.requireID(), now: now, jobs: jobs, on: db)
@@ -93,6 +104,8 @@ struct PlanController: RouteCollection {
         let day: String
         let time: String
         let place: String?
+        let routeName: String?
+        let routeURL: String?
         let audience: String
         let going: [PersonCard]
         /// People in whom the viewer may not know of: counted, not named.
@@ -119,6 +132,11 @@ struct PlanController: RouteCollection {
         let cards = try await PersonCard.list(going, viewer: viewer, today: req.clock.today, on: req.db)
         let poster = plan.poster
         let posterVisible = try await PersonCard.list([poster], viewer: viewer, today: req.clock.today, on: req.db).isEmpty == false
+        // The route as the viewer may open it (a route made private since is not named).
+        var route: Route?
+        if let candidate = try await plan.$route.get(on: req.db), try await RouteAccess.canView(candidate, viewer: viewer.id, on: req.db) {
+            route = candidate
+        }
         let audience: String
         switch plan.audience {
         case .friends: audience = "Friends"
@@ -132,7 +150,8 @@ struct PlanController: RouteCollection {
                 posterName: posterVisible ? poster.displayName : "Someone",
                 posterURL: posterVisible ? SiteURL.person(username: poster.username).path : nil, text: plan.text, sport: game.sportLabel,
                 day: GameTime.day(game.startsAt, zone: game.timeZone), time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
-                place: game.placeName, audience: audience, going: cards, unnamed: going.count - cards.count,
+                place: game.placeName, routeName: route?.name, routeURL: try route.map { SiteURL.route(try $0.requireID()).path }, audience: audience,
+                going: cards, unnamed: going.count - cards.count,
                 waiting: players.filter { $0.status == .waitlisted || $0.status == .offered }.count, capacity: game.capacity,
                 isPoster: access.isOrganiser, isIn: access.player != nil, canJoin: access.canJoin, willWait: game.isFull,
                 isCancelled: game.isCancelled, isOver: !access.isUpcoming && !game.isCancelled,

@@ -13,6 +13,8 @@ struct PlanForm: Content {
     var duration_minutes: String?
     var place_name: String?
     var capacity: String?
+    /// The id of one of the poster's shared routes, or empty.
+    var route: String?
 
     /// A new plan: this evening at 18:00 if that is still ahead, else tomorrow; an hour; eight people.
     init(zone: String, now: Date) {
@@ -31,11 +33,13 @@ struct PlanForm: Content {
         let text: String
         let audience: Plan.Audience
         let teamSlug: String?
+        let route: UUID?
         let game: GameForm.Valid
     }
 
-    /// `teams` are the slugs of the poster's teams, the only teams a plan may go to.
-    func validate(zone: String, teams: Set<String>, now: Date) -> (Valid?, FieldErrors) {
+    /// `teams` are the slugs of the poster's teams, the only teams a plan may go to; `routes` the
+    /// poster's shared routes by id, the only ones a plan may name.
+    func validate(zone: String, teams: Set<String>, routes: [UUID: Route.Visibility] = [:], now: Date) -> (Valid?, FieldErrors) {
         var game = GameForm(zone: zone, now: now)
         game.sport = sport
         game.day = day
@@ -66,7 +70,21 @@ struct PlanForm: Content {
         } else {
             errors["audience"] = "Choose who sees the plan"
         }
+        // Everyone who sees the plan must be able to open its route: a route for friends only
+        // goes with plans for friends.
+        var routeID: UUID?
+        if let raw = route, !raw.isEmpty {
+            if let id = UUID(uuidString: raw), let visibility = routes[id] {
+                if visibility == .friends, chosen.map({ $0.0 != .friends }) ?? false {
+                    errors["route"] = "That route is shared with friends only; share it with everyone, or plan for friends"
+                } else {
+                    routeID = id
+                }
+            } else {
+                errors["route"] = "Choose one of your shared routes"
+            }
+        }
         guard errors.isEmpty, let validGame, let chosen else { return (nil, errors) }
-        return (Valid(text: words, audience: chosen.0, teamSlug: chosen.1, game: validGame), [:])
+        return (Valid(text: words, audience: chosen.0, teamSlug: chosen.1, route: routeID, game: validGame), [:])
     }
 }
