@@ -14,7 +14,8 @@ final class FeedComment: Model, @unchecked Sendable {
     /// Whose workout, plan or badge it is: told of comments, and may remove them.
     @Parent(key: "owner_id") var owner: User
     @Field(key: "body") var body: String
-    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    /// Set from the request's clock, which the hourly limit is counted on.
+    @OptionalField(key: "created_at") var createdAt: Date?
 
     init() {}
 

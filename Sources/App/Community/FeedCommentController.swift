@@ -91,6 +91,7 @@ struct FeedCommentController: RouteCollection {
                 status: .unprocessableEntity)
         }
         let comment = FeedComment()
+        comment.createdAt = req.now
         comment.subject = subject.key
         comment.$author.id = userID
         comment.$owner.id = ownerID

@@ -12,7 +12,8 @@ final class Gift: Model, @unchecked Sendable {
     @Field(key: "subject") var subject: String
     @Enum(key: "sticker") var sticker: Sticker
     @Field(key: "note") var note: String
-    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    /// Set from the request's clock, which the daily limit is counted on.
+    @OptionalField(key: "created_at") var createdAt: Date?
 
     init() {}
 
@@ -49,8 +50,9 @@ final class Gift: Model, @unchecked Sendable {
 
 extension Gift {
     /// Stores a gift and tells its recipient.
-    static func give(_ sticker: Gift.Sticker, note: String, for subject: FeedSubject, from sender: User, on db: any Database) async throws {
+    static func give(_ sticker: Gift.Sticker, note: String, for subject: FeedSubject, from sender: User, now: Date, on db: any Database) async throws {
         let gift = Gift()
+        gift.createdAt = now
         gift.$sender.id = try sender.requireID()
         gift.$recipient.id = try subject.owner.requireID()
         gift.subject = subject.key

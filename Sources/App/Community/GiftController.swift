@@ -72,7 +72,8 @@ struct GiftController: RouteCollection {
         guard errors.isEmpty, let sticker else {
             return try await render(req, subject: subject, form: form, errors: errors, status: .unprocessableEntity)
         }
-        try await req.db.transaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, on: db) }
+        let now = req.now
+        try await req.db.transaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, now: now, on: db) }
         req.flash(.success, "Sent \(sticker.symbol) to \(subject.owner.displayName).")
         return req.redirect(to: subject.url)
     }
