@@ -53,8 +53,13 @@
         target.setAttribute("data-preview-target", "");
         form.parentNode.insertBefore(target, form);
       }
-      target.src = URL.createObjectURL(file);
-      target.hidden = false;
+      // A data: URL, which the Content-Security-Policy allows for images (a blob: URL it blocks).
+      var reader = new FileReader();
+      reader.addEventListener("load", function () {
+        target.src = reader.result;
+        target.hidden = false;
+      });
+      reader.readAsDataURL(file);
     });
   });
 

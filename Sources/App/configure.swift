@@ -159,6 +159,7 @@ enum Migrations {
         app.migrations.add(CreateRewardCode())
         app.migrations.add(CreateCyclingStatus())
         app.migrations.add(AddRouteToPlans())
+        app.migrations.add(CreatePlacePhoto())
     }
 }
 

@@ -44,6 +44,7 @@ public enum PhotoRenderer {
 
     public static func header<Bytes: ContiguousBytes>(_ bytes: Bytes) throws -> Header {
         guard started else { throw Failure.unavailable }
+        try checkChunks(bytes)
         var raw = fh_vips_header()
         let status = bytes.withUnsafeBytes { buffer in
             fh_vips_read_header(buffer.baseAddress, buffer.count, &raw)
@@ -61,7 +62,7 @@ public enum PhotoRenderer {
 
     /// The EXIF block of a picture libvips reads (used for HEIC), at most 64 KiB; nil if none.
     public static func exif<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8]? {
-        guard started else { return nil }
+        guard started, (try? checkChunks(bytes)) != nil else { return nil }
         var out: UnsafeMutableRawPointer?
         var length = 0
         let status = bytes.withUnsafeBytes { buffer in fh_vips_copy_exif(buffer.baseAddress, buffer.count, &out, &length) }
@@ -101,6 +102,27 @@ public enum PhotoRenderer {
         guard status == 0, let out, length > 0 else { throw Failure.unreadable(takeError()) }
         let result = Array(UnsafeRawBufferPointer(start: out, count: length))
         return Rendered(bytes: result, width: Int(width), height: Int(height), format: output)
+    }
+
+    /// libpng allocates a chunk's whole declared length before reading it, so a few hundred bytes
+    /// claiming a 2 GB text chunk cost 2 GB of memory per request. A PNG whose chunks do not fit in
+    /// the bytes actually sent is refused before libvips sees it (one linear walk of the chunk headers).
+    static func checkChunks<Bytes: ContiguousBytes>(_ bytes: Bytes) throws {
+        try bytes.withUnsafeBytes { buffer in
+            guard ImageFormat.sniff(buffer.prefix(16)) == .png else { return }
+            var offset = 8
+            while offset < buffer.count {
+                guard buffer.count - offset >= 12 else { throw Failure.unreadable("the PNG is cut off") }
+                let length = buffer[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+                let isEnd = buffer[offset + 4..<offset + 8].elementsEqual("IEND".utf8)
+                guard length <= buffer.count - offset - 12 else {
+                    throw Failure.unreadable("a PNG chunk is longer than the file")
+                }
+                offset += 12 + length
+                if isEnd { return }
+            }
+            throw Failure.unreadable("the PNG is cut off")
+        }
     }
 
     private static func takeError() -> String {

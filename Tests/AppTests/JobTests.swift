@@ -37,7 +37,9 @@ struct JobTests {
             let one = JobRunner(kinds: [flaky, broken, ticking]), two = JobRunner(kinds: [flaky, broken, ticking])
             #expect(one.owner != two.owner)
 
-            // Two processes schedule the same minute: one job.
+            // Two processes schedule the same minute: one job. The clock ticks on, so the test starts
+            // a second into a minute: every poll below, however slow the machine, falls in that minute.
+            app.clock.set(testNoon.addingTimeInterval(1))
             let now = app.clock.now
             try await one.schedule(now: now, on: app.db)
             try await two.schedule(now: now, on: app.db)
@@ -152,17 +154,21 @@ struct JobTests {
             #expect(try await reminders(ana) == 1, "once")
 
             // A week later, again; but a server that was down from 17:55 to 19:00 does not send it late.
-            app.clock.set(six.addingTimeInterval(7 * 86_400 + 45))
+            // (Six o'clock on later Tuesdays is found by date: a week may hold a change of clocks.)
+            func sixOClock(weeksOn weeks: Int) throws -> Date {
+                try #require(LocalTime.instant(day: tuesday.adding(days: 7 * weeks).description, time: "18:00", zone: "America/New_York"))
+            }
+            app.clock.set(try sixOClock(weeksOn: 1).addingTimeInterval(45))
             try await app.app.jobs.runDue(app.app)
             #expect(try await reminders(ana) == 2)
-            app.clock.set(six.addingTimeInterval(14 * 86_400 + 3600))
+            app.clock.set(try sixOClock(weeksOn: 2).addingTimeInterval(3600))
             try await app.app.jobs.runDue(app.app)
             #expect(try await reminders(ana) == 2, "an hour late is too late")
 
             // Turned off: nothing.
             let id = try #require(try await Reminder.query(on: app.db).first()?.requireID().uuidString.lowercased())
             #expect(try await ana.post("/reminders/\(id)/toggle", [], csrfFrom: "/reminders").status == .seeOther)
-            app.clock.set(six.addingTimeInterval(21 * 86_400 + 10))
+            app.clock.set(try sixOClock(weeksOn: 3).addingTimeInterval(10))
             try await app.app.jobs.runDue(app.app)
             #expect(try await reminders(ana) == 2)
         }

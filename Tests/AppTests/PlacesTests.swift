@@ -241,6 +241,28 @@ struct PlacesTests {
             let game = try await ana.createPickup(lat: "55.6801", lon: "12.5701", place: "Harbour Court, east side")
             _ = try await ana.createPickup(privacy: "protected", lat: "55.6802", lon: "12.5702", place: "Secret corner")
             let court = try #require(near.firstMatch(#"href="(/places/[0-9a-f-]+)">Harbour Court"#))
+
+            // Photos: the place's managers add them; everyone sees them, without the file's metadata.
+            let jpeg = try fixturePhoto("geotagged_sony.jpg")
+            #expect(
+                try await eve.upload(court + "/photos", field: "photo", filename: "court.jpg", contentType: "image/jpeg", data: jpeg, csrfFrom: court).status
+                    == .notFound, "only managers add photos")
+            let added = try await admin.upload(court + "/photos", field: "photo", filename: "court.jpg", contentType: "image/jpeg", data: jpeg, csrfFrom: court)
+            #expect(added.status == .seeOther)
+            await app.app.photoSizer.idle()
+            let withPhoto = try await app.browser().get(court)
+            let photo = try #require(withPhoto.firstMatch(#"<img src="(/photos/[0-9a-f-]+/large)" alt="Photo of Harbour Court""#))
+            let served = try await app.browser().get(photo)
+            #expect(served.status == .ok && served.headers.contentType?.description == "image/jpeg")
+            #expect(!served.body.contains("SONY") && !served.body.contains("Exif"), "no camera, time or GPS in what is served")
+            let notImage = try await admin.upload(
+                court + "/photos", field: "photo", filename: "court.jpg", contentType: "image/jpeg", data: Array("<html>not a photo</html>".utf8),
+                csrfFrom: court)
+            #expect([415, 422].contains(notImage.status.code))
+            let photoID = try #require(photo.split(separator: "/").dropFirst().first.map(String.init))
+            #expect(try await eve.post(court + "/photos/\(photoID)/delete", [], csrfFrom: court).status == .notFound)
+            #expect(try await admin.post(court + "/photos/\(photoID)/delete", [], csrfFrom: court).status == .seeOther)
+            #expect(try await app.browser().get(photo).status == .notFound)
             let courtPage = try await app.browser().get(court)
             #expect(courtPage.status == .ok)
             #expect(courtPage.contains("href=\"\(game)\""), "the public game at the court")

@@ -100,7 +100,8 @@ import Vapor
         "POST /workouts/:id/comments/:comment/delete", "POST /workouts/:id/comments/:comment/edit", "POST /workouts/:id/delete",
         "POST /workouts/:id/edit", "POST /workouts/:id/kudos", "POST /workouts/import", "POST /workouts/new",
         "GET /places/new", "POST /places/new", "POST /places/:id/edit", "POST /places/:id/reward", "POST /places/:id/checkin",
-        "POST /places/:id/redeem", "GET /rewards", "POST /rewards/settings", "POST /routes/:id", "POST /routes/:id/delete", "POST /workouts/:id/route",
+        "POST /places/:id/redeem", "GET /rewards", "POST /rewards/settings", "POST /places/:id/photos", "POST /places/:id/photos/:photo/delete",
+        "POST /routes/:id", "POST /routes/:id/delete", "POST /workouts/:id/route",
     ]
 
     /// The personas and the private objects they stand around.

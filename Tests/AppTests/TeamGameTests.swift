@@ -247,8 +247,8 @@ struct TeamGameTests {
                 for browser in claimers { group.addTask { try await browser.post("\(url)/subs/claim", [], csrfFrom: url).status } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(statuses.filter { $0 == .seeOther }.count == 1)
-            #expect(statuses.filter { $0 == .conflict }.count == 5)
+            #expect(statuses.filter { $0 == .seeOther }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == .conflict }.count == 5, "\(statuses)")
             #expect(try await GamePlayer.query(on: app.db).filter(\.$isSub == true).count() == 1)
             let game = try #require(try await Game.query(on: app.db).first())
             #expect(game.subsFilled == 1)

@@ -91,6 +91,21 @@ import Testing
         #expect(throws: PhotoRenderer.Failure.tooLarge(width: 30000, height: 30000)) { try PhotoRenderer.render(png, box: 160, as: .png) }
     }
 
+    /// Found by the fuzzer: 6 KB whose second text chunk claims 1.9 GB. libpng allocated it all before
+    /// noticing the file was short; now the chunk walk refuses it first, and a cut-off PNG likewise.
+    @Test func refusesAPNGWhoseChunksDoNotFitInTheFile() throws {
+        let hostile = try Self.fixture("huge_text_chunk.png")
+        #expect(throws: PhotoRenderer.Failure.unreadable("a PNG chunk is longer than the file")) {
+            try PhotoRenderer.header(hostile)
+        }
+        #expect(PhotoRenderer.exif(hostile) == nil)
+        let good = try Self.fixture("geotagged.png")
+        #expect(throws: PhotoRenderer.Failure.unreadable("the PNG is cut off")) {
+            try PhotoRenderer.render(good.prefix(good.count - 6), box: 160, as: .png)
+        }
+        #expect(try PhotoRenderer.header(good + Data("trailing bytes after IEND".utf8)).width == 64)
+    }
+
     static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + body
         return bigEndian(UInt32(body.count)) + typed + bigEndian(PNGWriter.crc32(typed))

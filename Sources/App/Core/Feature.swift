@@ -67,6 +67,10 @@ protocol Feature: Sendable {
     /// person's, for where their day ends.
     static func movementReceived(_ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database)
         async throws
+
+    /// Whether the photo belongs to something the feature shows everyone (a place's photos), so
+    /// `/photos/{id}` serves it to anyone; every other photo follows its challenge's rules.
+    static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool
 }
 
 extension Feature {
@@ -89,6 +93,7 @@ extension Feature {
     static func movementReceived(_ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database)
         async throws
     {}
+    static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool { false }
 }
 
 /// A number in the header (unread notifications, replies to judge), read as `layout.counts.<name>`.

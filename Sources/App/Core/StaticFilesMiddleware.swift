@@ -11,7 +11,7 @@ struct StaticFilesMiddleware: AsyncMiddleware {
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let path = request.url.path
-        guard path.hasPrefix("/css/") || path.hasPrefix("/js/") || path.hasPrefix("/img/") || path == "/favicon.ico" else {
+        guard path.hasPrefix("/css/") || path.hasPrefix("/js/") || path.hasPrefix("/img/") || path == "/favicon.svg" else {
             return try await next.respond(to: request)
         }
         let response = try await files.respond(to: request, chainingTo: next).get()

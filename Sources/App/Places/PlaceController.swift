@@ -102,6 +102,12 @@ struct PlaceController: RouteCollection {
         let length: String
     }
 
+    struct PhotoItem: Encodable {
+        let url: String
+        let fullURL: String
+        let removeAction: String?
+    }
+
     struct ShowPage: Encodable {
         let layout: Layout
         let name: String
@@ -111,6 +117,10 @@ struct PlaceController: RouteCollection {
         let sports: String
         let map: String
         let osmURL: String
+        let photos: [PhotoItem]
+        /// Where managers add a photo.
+        let photoAction: String?
+        let maxMB: Int
         let games: [GameItem]
         let routes: [RouteItem]
         let moreRoutes: String
@@ -154,13 +164,19 @@ struct PlaceController: RouteCollection {
         ).svg
         let day = LocalTime.day(of: now, zone: place.timeZone)
         let reward = place.reward(on: day)
+        let photos = try await PlacePhoto.query(on: req.db).filter(\.$place.$id == id).sort(\.$addedAt).limit(PlacePhoto.perPlace).all().map { item in
+            PhotoItem(
+                url: SiteURL.photo(item.$photo.id, size: .large).path, fullURL: SiteURL.photo(item.$photo.id, size: nil).path,
+                removeAction: access.canManage ? SiteURL.deletePlacePhoto(id, photo: item.$photo.id).path : nil)
+        }
         let page = ShowPage(
-            layout: req.layout(title: place.name, section: .places, hasForms: reward != nil), name: place.name, kind: place.kind.label,
+            layout: req.layout(title: place.name, section: .places, hasForms: reward != nil || access.canManage), name: place.name, kind: place.kind.label,
             description: place.description, openingHours: place.openingHours, sports: place.sports.map(\.label).joined(separator: ", "), map: map,
             osmURL: String(
                 format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=17/%.5f/%.5f", place.latitude, place.longitude, place.latitude,
                 place.longitude),
-            games: games, routes: routes,
+            photos: photos, photoAction: access.canManage ? SiteURL.placePhotos(id).path : nil,
+            maxMB: req.application.config.maxUploadBytes / 1_048_576, games: games, routes: routes,
             moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10),
             newGame: SiteURL.newGame(venue: place.name, at: place.coordinate, zone: place.timeZone), reward: reward,
             rewardUntil: reward == nil ? nil : place.rewardUntil.flatMap(CalendarDate.init(iso:)).map { "Offered until \(Format.day($0))" },

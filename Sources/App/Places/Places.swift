@@ -9,6 +9,11 @@ enum Places: Feature {
         try app.register(collection: PlaceController())
         try app.register(collection: RewardController())
         try app.register(collection: CheckinAPIController())
+        try app.register(collection: PlacePhotoController())
+    }
+
+    static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool {
+        try await PlacePhoto.query(on: db).filter(\.$photo.$id == photoID).first() != nil
     }
 
     static func seedDemo(_ app: Application) async throws -> [String] {

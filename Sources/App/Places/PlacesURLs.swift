@@ -11,6 +11,9 @@ extension SiteURL {
     static func placeCheckin(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "checkin") }
     /// Where the place's managers take codes at the counter.
     static func placeRedeem(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "redeem") }
+    /// Adding a photo (POST, a streamed form).
+    static func placePhotos(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "photos") }
+    static func deletePlacePhoto(_ place: UUID, photo: UUID) -> SiteURL { SiteURL("places", id(place), "photos", id(photo), "delete") }
     /// The signed-in person's cycling state, its history and their codes.
     static let myRewards = SiteURL("rewards")
     /// Turning rewards on or off (POST).

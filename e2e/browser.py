@@ -1,0 +1,357 @@
+"""A person in a browser: one headless Chromium per person, driven through chromium-driver.
+
+Every page a journey lands on is checked (see checks.js and `Browser.check`) and photographed, so a
+journey's failures name the page and the finding, and its screenshots can be looked through in order.
+"""
+
+import json
+import os
+import re
+import time
+import urllib.parse
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, TimeoutException, WebDriverException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHECKS = (Path(__file__).parent / "checks.js").read_text()
+DEMO_PASSWORD = "fieldhouse-demo"
+NEW_PASSWORD = "journey-password-123"  # of the people journeys sign up
+FIXTURES = Path(__file__).resolve().parent.parent / "Tests" / "Fixtures"
+
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+class JourneyFailed(AssertionError):
+    pass
+
+
+class Run:
+    """What one journey at one window size shares: the server, the output folder, the findings."""
+
+    def __init__(self, base, out, journey, size, stamp):
+        self.base = base.rstrip("/")
+        self.journey = journey
+        self.size = size
+        self.stamp = stamp  # makes names unique per run, so both sizes can use one server
+        self.folder = Path(out) / journey / size
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.step = 0
+        self.findings = []  # (page, finding)
+        self.browsers = []
+
+    def person(self, username=None, javascript=True):
+        """A new browser window; signed in as `username` (a demo person or one the journey made)."""
+        browser = Browser(self, username or "visitor", javascript)
+        self.browsers.append(browser)
+        if username:
+            browser.sign_in(username)
+        return browser
+
+    def newcomer(self, name, username, javascript=True, born="1990-04-12"):
+        """A new person who joins through the sign-up form as anyone would; returns their browser, signed in."""
+        b = self.person(javascript=javascript)
+        b.who = username
+        b.visit("/").follow("Join", within="header")
+        b.fill("Your name", name).fill("Username", username).fill("Email", f"{username}@example.com")
+        b.fill("Date of birth", born).fill("Password", NEW_PASSWORD)
+        b.press("Create account")
+        b.sees(f"Welcome to Fieldhouse, {name}!")
+        return b
+
+    def unique(self, word):
+        return f"{word}{self.stamp}{self.size[0]}"
+
+    def close(self):
+        for browser in self.browsers:
+            browser.quit()
+        self.browsers = []
+
+
+class Browser:
+    def __init__(self, run, who, javascript=True):
+        self.run = run
+        self.who = who
+        options = Options()
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--force-device-scale-factor=1", "--lang=en-GB"]:
+            options.add_argument(argument)
+        if not javascript:
+            options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+        options.binary_location = os.environ.get("FIELDHOUSE_CHROMIUM", "/usr/bin/chromium")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(os.environ.get("FIELDHOUSE_CHROMEDRIVER", "/usr/bin/chromedriver"))
+        self.driver = webdriver.Chrome(options=options, service=service)
+        width, height = SIZES[run.size]
+        self.driver.set_window_size(width, height)
+        # The window's outer size includes no chrome in headless mode, but make sure the page gets the width.
+        inner = self.driver.execute_script("return window.innerWidth")
+        if inner != width:
+            self.driver.set_window_size(width + (width - inner), height)
+        self.javascript = javascript
+        self.wait = WebDriverWait(self.driver, 15)
+
+    # -- moving around -------------------------------------------------------------------------
+
+    def visit(self, path):
+        self.driver.get(self.run.base + path if path.startswith("/") else path)
+        return self.landed(f"open {path}")
+
+    def landed(self, what):
+        """After any navigation: wait for the page, run every check, save a screenshot."""
+        self.wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
+        self.run.step += 1
+        name = f"{self.run.step:02d}-{self.who}-{re.sub(r'[^a-z0-9]+', '-', what.lower()).strip('-')[:50]}.png"
+        self.driver.save_screenshot(str(self.run.folder / name))
+        self.check(what)
+        return self
+
+    @property
+    def path(self):
+        return urllib.parse.urlsplit(self.driver.current_url).path
+
+    @property
+    def text(self):
+        return self.driver.find_element(By.TAG_NAME, "body").text
+
+    def sees(self, *words):
+        text = self.text
+        for word in words:
+            if word not in text:
+                raise JourneyFailed(f"{self.who} expected to see {word!r} on {self.path}; the page says: {text[:600]!r}")
+        return self
+
+    def does_not_see(self, *words):
+        text = self.text
+        for word in words:
+            if word in text:
+                raise JourneyFailed(f"{self.who} must not see {word!r} on {self.path}")
+        return self
+
+    def sees_in_time(self, words, seconds=90, within=None):
+        """Reloads the page until `words` show (in `within`, a css selector, if given): for what a
+        background job brings, like a badge. Fails after `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            scope = self.driver.find_elements(By.CSS_SELECTOR, within or "body")
+            if any(words in element.text for element in scope):
+                return self.landed(f"sees {words}")
+            if time.monotonic() > deadline:
+                raise JourneyFailed(f"{self.who} waited {seconds} s for {words!r} on {self.path}; the page says: {self.text[:600]!r}")
+            time.sleep(5)
+            self.driver.refresh()
+            self.wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+    def watch_uploads(self):
+        """Before pressing an upload form's button: notes (in sessionStorage, which outlives the page
+        the upload replaces) how far every progress bar on the page got and whether it was shown."""
+        self.driver.execute_script(
+            """sessionStorage.removeItem('fh-progress');
+               document.querySelectorAll('progress').forEach(function (bar) {
+                 new MutationObserver(function () {
+                   var seen = JSON.parse(sessionStorage.getItem('fh-progress') || '{"shown": false, "value": 0}');
+                   seen.shown = seen.shown || !bar.hidden;
+                   seen.value = Math.max(seen.value, Number(bar.value));
+                   seen.max = Number(bar.max);
+                   sessionStorage.setItem('fh-progress', JSON.stringify(seen));
+                 }).observe(bar, {attributes: true});
+               });""")
+        return self
+
+    def upload_progress(self):
+        """What `watch_uploads` saw: {'shown': bool, 'value': number, 'max': number}, or None."""
+        seen = self.driver.execute_script("return sessionStorage.getItem('fh-progress')")
+        return json.loads(seen) if seen else None
+
+    # -- forms ---------------------------------------------------------------------------------
+
+    def field(self, label):
+        """A form field found the way a person finds it: by its label's text (or its name as a fallback)."""
+        d = self.driver
+        for label_element in d.find_elements(By.TAG_NAME, "label"):
+            if label_element.text.strip().lower().startswith(label.lower()) and label_element.is_displayed():
+                target = label_element.get_attribute("for")
+                if target:
+                    return d.find_element(By.ID, target)
+                inner = label_element.find_elements(By.CSS_SELECTOR, "input, select, textarea")
+                if inner:
+                    return inner[0]
+        found = d.find_elements(By.NAME, label)
+        if found:
+            return found[0]
+        raise JourneyFailed(f"no field labelled {label!r} on {self.path}")
+
+    def fill(self, label, value):
+        element = self.field(label)
+        if element.tag_name == "select":
+            options = element.find_elements(By.TAG_NAME, "option")
+            for option in options:
+                if option.text.strip() == value or option.get_attribute("value") == value:
+                    option.click()
+                    return self
+            raise JourneyFailed(f"{label!r} on {self.path} has no option {value!r}")
+        kind = element.get_attribute("type")
+        if kind in ("checkbox", "radio"):
+            if element.is_selected() != bool(value):
+                self.driver.execute_script("arguments[0].click()", element)
+            return self
+        if kind in ("date", "time", "datetime-local"):
+            # Chromium's date widgets take typed digits in the locale's order; set the value as a person's picker would.
+            self.driver.execute_script(
+                "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));"
+                "arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", element, value)
+            return self
+        element.clear()
+        element.send_keys(value)
+        return self
+
+    def choose_file(self, label, path):
+        self.field(label).send_keys(str(path))
+        return self
+
+    def press(self, words, within=None):
+        """Clicks the button (or submit input) whose text starts with `words`, then checks the page it leads to."""
+        scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver
+        for element in scope.find_elements(By.CSS_SELECTOR, "button, input[type=submit]"):
+            text = (element.text or element.get_attribute("value") or "").strip()
+            if text.lower().startswith(words.lower()) and element.is_displayed():
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                old = self.driver.find_element(By.TAG_NAME, "html")
+                element.click()
+                try:
+                    WebDriverWait(self.driver, 15).until(EC.staleness_of(old))
+                except TimeoutException:
+                    pass  # a button that changes the page in place
+                except WebDriverException as error:
+                    # Chromium at times answers this way, not "stale", about a node of a page that is gone.
+                    if "does not belong to the document" not in str(error):
+                        raise
+                return self.landed(f"press {words}")
+        raise JourneyFailed(f"{self.who} found no button {words!r} on {self.path}")
+
+    def follow(self, words, within=None):
+        """Clicks the link whose text contains `words`."""
+        scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver
+        for element in scope.find_elements(By.TAG_NAME, "a"):
+            if words.lower() in element.text.lower() and element.is_displayed():
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                element.click()
+                return self.landed(f"follow {words}")
+        raise JourneyFailed(f"{self.who} found no link {words!r} on {self.path}")
+
+    def link(self, words, within=None):
+        scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver
+        for element in scope.find_elements(By.TAG_NAME, "a"):
+            if words.lower() in element.text.lower():
+                return element.get_attribute("href")
+        raise JourneyFailed(f"{self.who} found no link {words!r} on {self.path}")
+
+    def error_beside(self, field_label):
+        """The error message shown with a field, found through aria-describedby as a screen reader would."""
+        element = self.field(field_label)
+        ids = (element.get_attribute("aria-describedby") or "").split()
+        texts = [self.driver.find_element(By.ID, i).text for i in ids if self.driver.find_elements(By.ID, i)]
+        return " ".join(texts)
+
+    # -- waiting, pictures, downloads (learn, account) ----------------------------------------
+
+    def wait_until(self, what, test, seconds=15):
+        """Waits until `test(driver)` is truthy (say, for what a script puts on the page); fails naming `what`."""
+        try:
+            return WebDriverWait(self.driver, seconds, poll_frequency=0.3).until(lambda d: test(d))
+        except TimeoutException:
+            raise JourneyFailed(f"{self.who} waited {seconds} s on {self.path} for {what}; the page says: {self.text[:400]!r}")
+
+    def images(self, within="main"):
+        """The pictures shown in `within`, as a person meets them: alt text, address and whether it loaded (naturalWidth)."""
+        return self.driver.execute_script(
+            """return [...document.querySelectorAll(arguments[0] + ' img')].map(i => ({
+                 alt: i.getAttribute('alt'), src: i.getAttribute('src'), width: i.naturalWidth, complete: i.complete}));""",
+            within)
+
+    def fetch(self, url):
+        """GETs `url` outside the page with this browser's cookies (a download the browser would save):
+        (status, headers with lower-case names, bytes)."""
+        import urllib.error
+        import urllib.request
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in self.driver.get_cookies())
+        request = urllib.request.Request(urllib.parse.urljoin(self.run.base + "/", url), headers={"Cookie": cookie})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+    # -- people --------------------------------------------------------------------------------
+
+    def sign_in(self, username, password=DEMO_PASSWORD):
+        self.who = username
+        self.visit("/login")
+        self.fill("login", username).fill("password", password)
+        self.press("Sign in", within="main")
+        if self.path == "/login":
+            raise JourneyFailed(f"{username} could not sign in: {self.text[:300]!r}")
+        return self
+
+    def from_menu(self, words):
+        """Opens the signed-in person's menu in the header (their name), then follows one of its links."""
+        summary = self.driver.find_element(By.CSS_SELECTOR, "details.user-menu summary")
+        if not summary.find_element(By.XPATH, "..").get_attribute("open"):
+            summary.click()
+        return self.follow(words, within="details.user-menu")
+
+    def sign_out(self):
+        self.press("Sign out")
+        return self
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def check(self, what):
+        page = f"{self.path} ({what})"
+        findings = self.driver.execute_script(CHECKS) if self.javascript else []
+        if self.javascript:
+            findings += self.focus_findings()
+        # Chromium logs the page's own 4xx status as a failed resource; a form sent back with its
+        # errors (422), a refused sign-in (401) or a gone page (404) is the app answering rightly.
+        own_status = self.driver.current_url + " - Failed to load resource: the server responded with a status of 4"
+        for entry in self.driver.get_log("browser"):
+            message = entry.get("message", "")
+            if entry.get("level") == "SEVERE" and not message.startswith(own_status):
+                findings.append("console error: " + message[:300])
+        status = self.driver.execute_script(
+            "const e = performance.getEntriesByType('navigation')[0]; return e ? e.responseStatus : 0") if self.javascript else 0
+        if status and status >= 500:
+            findings.append(f"server answered {status}")
+        for finding in findings:
+            self.run.findings.append((page, finding))
+
+    def focus_findings(self):
+        """Tabs through the first few controls; each must show where the focus is."""
+        d = self.driver
+        d.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+        findings = []
+        for _ in range(4):
+            ActionChains(d).send_keys(Keys.TAB).perform()
+            shown = d.execute_script(
+                """const e = document.activeElement; if (!e || e === document.body) return null;
+                   const s = getComputedStyle(e);
+                   return [e.tagName + ' ' + (e.textContent || e.name || '').trim().slice(0, 30),
+                           (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none'];""")
+            if shown and not shown[1]:
+                findings.append(f"no visible focus on {shown[0]}")
+                break
+        d.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+        return findings
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except Exception:
+            pass

@@ -1,0 +1,92 @@
+// Checks run in the page after every step of a journey; returns a list of findings (strings).
+// Plain browser JavaScript so it runs the same in any driver.
+return (function () {
+  const findings = [];
+  const width = document.documentElement.clientWidth;
+  const visible = (e) => {
+    const r = e.getBoundingClientRect();
+    const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+  };
+  const describe = (e) => {
+    let text = e.tagName.toLowerCase();
+    if (e.id) text += "#" + e.id;
+    else if (e.className && typeof e.className === "string") text += "." + e.className.trim().split(/\s+/).join(".");
+    const words = (e.getAttribute("name") || e.textContent || "").trim().replace(/\s+/g, " ").slice(0, 40);
+    return words ? `${text} "${words}"` : text;
+  };
+  // Something inside a box that scrolls sideways on purpose is fine; anything else past the window is not.
+  const scrolls = (e) => {
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const x = getComputedStyle(p).overflowX;
+      if (x === "auto" || x === "scroll" || x === "hidden" || x === "clip") return true;
+    }
+    return false;
+  };
+  const wide = [...document.body.querySelectorAll("*")].filter(
+    (e) => visible(e) && e.getBoundingClientRect().right > width + 1 && !scrolls(e));
+  // Report the outermost offenders only.
+  for (const e of wide.filter((e) => !wide.includes(e.parentElement)).slice(0, 3)) {
+    findings.push(`wider than the window (${Math.round(e.getBoundingClientRect().right)} > ${width} px): ${describe(e)}`);
+  }
+  // An absolutely positioned element escapes a scrolling parent that is not positioned itself, so the
+  // walk above can miss it; the page as a whole must not scroll sideways either way.
+  const pageWidth = document.documentElement.scrollWidth;
+  if (wide.length === 0 && pageWidth > width + 1) {
+    findings.push(`the page scrolls sideways (${pageWidth} > ${width} px)`);
+  }
+
+  const fields = document.querySelectorAll("input, select, textarea");
+  for (const f of fields) {
+    if (["hidden", "submit", "button", "reset", "image"].includes(f.type)) continue;
+    const labelled = (f.id && document.querySelector(`label[for="${CSS.escape(f.id)}"]`)) || f.closest("label") ||
+      f.getAttribute("aria-label") || f.getAttribute("aria-labelledby") || f.getAttribute("title");
+    if (!labelled) findings.push(`form field without a label: ${describe(f)}`);
+  }
+  for (const img of document.querySelectorAll("img")) {
+    if (!img.hasAttribute("alt")) findings.push(`image without alt text: ${img.getAttribute("src")}`);
+  }
+
+  // Contrast of text against the background it is drawn on (WCAG 2 relative luminance).
+  const rgba = (text) => {
+    const m = text.match(/rgba?\(([^)]+)\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const luminance = (c) => {
+    const ch = [c.r, c.g, c.b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+  };
+  const backgroundOf = (e) => {
+    for (let p = e; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.backgroundImage && s.backgroundImage !== "none") return null; // drawn on a picture or gradient: not judged
+      const c = rgba(s.backgroundColor);
+      if (c && c.a >= 0.99) return c;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  };
+  const poor = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const e = node.parentElement;
+    if (!e || seen.has(e) || !node.textContent.trim() || !visible(e)) continue;
+    seen.add(e);
+    if (e.closest("svg, [aria-hidden=true], .visually-hidden, .sr-only")) continue;
+    const s = getComputedStyle(e);
+    const fg = rgba(s.color);
+    const bg = backgroundOf(e);
+    if (!fg || !bg || parseFloat(s.opacity) < 1) continue;
+    const blended = { r: fg.r * fg.a + bg.r * (1 - fg.a), g: fg.g * fg.a + bg.g * (1 - fg.a), b: fg.b * fg.a + bg.b * (1 - fg.a) };
+    const [hi, lo] = [luminance(blended), luminance(bg)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const size = parseFloat(s.fontSize);
+    const large = size >= 24 || (size >= 18.66 && parseInt(s.fontWeight, 10) >= 700);
+    if (ratio < (large ? 3 : 4.5)) poor.push(`${describe(e)} ${ratio.toFixed(2)}:1`);
+  }
+  for (const p of poor.slice(0, 3)) findings.push(`text contrast below 4.5:1: ${p}`);
+  return findings;
+})();

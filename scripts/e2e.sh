@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The browser journeys (e2e/): builds the app, seeds demo data into a scratch data directory, starts the
+# server on a free port, runs every journey in headless Chromium at 1280×900 and 390×844, and stops
+# the server whatever happens. Screenshots go to E2E_OUT (default .build/e2e/<time>/).
+#
+#   make e2e                          # everything
+#   E2E_ONLY="team coach" make e2e    # some journeys
+#   E2E_SIZE=phone make e2e           # one size
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FIELDHOUSE_NEED_BROWSER=1 scripts/install-deps.sh
+venv=.build/e2e-venv
+if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import selenium' 2>/dev/null; then
+  echo "Making $venv with Selenium…"
+  mkdir -p .build
+  rm -rf "$venv"
+  python3 -m venv "$venv" 2>/dev/null || { FIELDHOUSE_NEED_VENV=1 scripts/install-deps.sh; python3 -m venv "$venv"; }
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r e2e/requirements.txt
+fi
+
+swift build
+data=$(mktemp -d /tmp/fieldhouse-e2e.XXXXXX)
+out=${E2E_OUT:-.build/e2e/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+server=""
+cleanup() {
+  [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  rm -rf "$data"
+}
+trap cleanup EXIT
+
+export FIELDHOUSE_DATA_DIR="$data" PORT="$port" LOG_LEVEL=warning
+.build/debug/fieldhouse seed >/dev/null
+.build/debug/fieldhouse serve > "$out/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do
+  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+  kill -0 "$server" 2>/dev/null || { echo "e2e: the server did not start; see $out/server.log" >&2; exit 1; }
+  sleep 0.2
+done
+
+args=(--base "http://127.0.0.1:$port" --out "$out")
+[[ -n "${E2E_ONLY:-}" ]] && args+=(--only $E2E_ONLY)
+[[ -n "${E2E_SIZE:-}" ]] && args+=(--size $E2E_SIZE)
+"$venv/bin/python" e2e/run.py "${args[@]}"
