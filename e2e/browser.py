@@ -91,10 +91,11 @@ class Browser:
         self.driver = webdriver.Chrome(options=options, service=service)
         width, height = SIZES[run.size]
         self.driver.set_window_size(width, height)
-        # The window's outer size includes no chrome in headless mode, but make sure the page gets the width.
-        inner = self.driver.execute_script("return window.innerWidth")
-        if inner != width:
-            self.driver.set_window_size(width + (width - inner), height)
+        # Headless Chromium still takes some of the window for its own frame: grow the window until the
+        # page itself gets the size a person's screen would give it.
+        inner_width, inner_height = self.driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        if (inner_width, inner_height) != (width, height):
+            self.driver.set_window_size(2 * width - inner_width, 2 * height - inner_height)
         self.javascript = javascript
         self.wait = WebDriverWait(self.driver, 15)
 

@@ -79,8 +79,12 @@ return (function () {
     const s = getComputedStyle(e);
     const fg = rgba(s.color);
     const bg = backgroundOf(e);
-    if (!fg || !bg || parseFloat(s.opacity) < 1) continue;
-    const blended = { r: fg.r * fg.a + bg.r * (1 - fg.a), g: fg.g * fg.a + bg.g * (1 - fg.a), b: fg.b * fg.a + bg.b * (1 - fg.a) };
+    if (!fg || !bg) continue;
+    // Faded text: the opacity of the element and of every box around it thins the colour alike.
+    let alpha = fg.a;
+    for (let p = e; p; p = p.parentElement) alpha *= parseFloat(getComputedStyle(p).opacity);
+    if (alpha <= 0) continue;
+    const blended = { r: fg.r * alpha + bg.r * (1 - alpha), g: fg.g * alpha + bg.g * (1 - alpha), b: fg.b * alpha + bg.b * (1 - alpha) };
     const [hi, lo] = [luminance(blended), luminance(bg)].sort((a, b) => b - a);
     const ratio = (hi + 0.05) / (lo + 0.05);
     const size = parseFloat(s.fontSize);
