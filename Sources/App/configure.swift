@@ -69,6 +69,8 @@ public func configure(_ app: Application, config: AppConfig) async throws {
 
     app.asyncCommands.use(SeedCommand(), as: "seed")
     app.asyncCommands.use(JobsCommand(), as: "jobs")
+    app.asyncCommands.use(BackupCommand(), as: "backup")
+    app.asyncCommands.use(RestoreCommand(), as: "restore")
     app.jobs = JobRunner(kinds: Features.all.flatMap { $0.jobKinds }, lease: config.jobLeaseSeconds)
     app.lifecycle.use(JobRunnerLifecycle())
 

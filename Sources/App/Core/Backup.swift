@@ -1,0 +1,208 @@
+import Crypto
+import Fluent
+import FluentSQLiteDriver
+import Foundation
+import SQLKit
+
+/// A copy of everything a Fieldhouse keeps: the database as one consistent snapshot, the uploaded
+/// files, the server's secret, and a manifest of row counts and checksums that `restore` checks
+/// before it writes anything.
+enum Backup {
+    struct Manifest: Codable, Equatable {
+        var format = 1
+        var takenAt: Date
+        var database: String
+        /// Rows per table in the copied database (not in the live one, which moves on).
+        var rows: [String: Int]
+        var files: [Entry]
+
+        struct Entry: Codable, Equatable {
+            var path: String
+            var bytes: Int
+            var sha256: String
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static let manifestName = "manifest.json"
+    static let databaseName = "fieldhouse.sqlite"
+    /// What the data directory holds that cannot be made again: uploads and the secret behind
+    /// calendar and unsubscribe links. Exports are made again on request and are left out.
+    static let folders = ["avatars", "photos"]
+    static let secretName = "secret.key"
+
+    // MARK: Taking
+
+    /// Copies the live data into `folder` (new or empty) while the server keeps serving. The
+    /// database comes first, as one snapshot (`VACUUM INTO` reads it in one transaction), and the
+    /// files after it, so every file a copied row names was on disk before the copy began; a
+    /// file deleted in between is left out, as its row would be in a later backup.
+    static func take(config: AppConfig, db: any Database, into folder: String, now: Date) async throws -> Manifest {
+        guard case .sqlite = config.database else {
+            throw Failure(
+                "This backup copies SQLite. On PostgreSQL, back up the database with pg_dump and the data directory's avatars/, photos/ and secret.key with it."
+            )
+        }
+        try prepareEmpty(folder)
+        let copy = folder + "/" + databaseName
+        try await (db as! any SQLDatabase).raw("VACUUM INTO \(bind: copy)").run()
+        let rows = try await rowCounts(ofSQLiteFile: copy)
+
+        var files = [try entry(for: databaseName, in: folder)]
+        let manager = FileManager.default
+        for relative in try uploadedFiles(in: config.dataDirectory) + [secretName] {
+            let source = config.dataDirectory + "/" + relative
+            guard manager.fileExists(atPath: source) else { continue } // removed since it was listed
+            let target = folder + "/" + relative
+            try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            do {
+                try manager.copyItem(atPath: source, toPath: target)
+            } catch  where !manager.fileExists(atPath: source) {
+                continue
+            }
+            files.append(try entry(for: relative, in: folder))
+        }
+        let manifest = Manifest(takenAt: now, database: "sqlite", rows: rows, files: files)
+        try encoder.encode(manifest).write(to: URL(fileURLWithPath: folder + "/" + manifestName), options: .atomic)
+        return manifest
+    }
+
+    // MARK: Restoring
+
+    /// Puts a backup into the data directory of `config`, which must hold no data yet. Every file
+    /// is checked against the manifest before anything is written, and the database goes in last,
+    /// under its real name only once complete: a restore that stops half way leaves no database
+    /// that looks whole.
+    static func restore(from folder: String, into config: AppConfig) async throws -> Manifest {
+        guard case .sqlite(let databasePath) = config.database else {
+            throw Failure("This restore writes SQLite. On PostgreSQL, restore the database with pg_restore and copy the files into the data directory.")
+        }
+        let manifest: Manifest
+        do {
+            manifest = try decoder.decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/" + manifestName)))
+        } catch {
+            throw Failure("\(folder) has no readable \(manifestName): is it a Fieldhouse backup?")
+        }
+        guard manifest.format == 1, manifest.database == "sqlite" else {
+            throw Failure("The backup is of a kind this version cannot restore (format \(manifest.format), \(manifest.database)).")
+        }
+        guard manifest.files.contains(where: { $0.path == databaseName }) else { throw Failure("The backup's manifest names no database.") }
+        for file in manifest.files {
+            guard isSafe(file.path) else { throw Failure("The manifest names a file outside the backup: \(file.path)") }
+            let found = try entry(for: file.path, in: folder)
+            guard found == file else { throw Failure("\(file.path) in the backup is not what the manifest says (damaged or changed).") }
+        }
+        if try await holdsData(databasePath) {
+            throw Failure("\(databasePath) already holds data. Restore into an empty data directory.")
+        }
+        let manager = FileManager.default
+        for file in manifest.files where file.path != databaseName {
+            let target = config.dataDirectory + "/" + file.path
+            // The secret a first start made moments ago is replaced; an upload is never overwritten.
+            if manager.fileExists(atPath: target) {
+                guard file.path == secretName else { throw Failure("\(target) already exists. Restore into an empty data directory.") }
+                try manager.removeItem(atPath: target)
+            }
+            try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try manager.copyItem(atPath: folder + "/" + file.path, toPath: target)
+        }
+        for leftover in [databasePath, databasePath + "-wal", databasePath + "-shm"] where manager.fileExists(atPath: leftover) {
+            try manager.removeItem(atPath: leftover)
+        }
+        let partial = databasePath + ".restoring"
+        try? manager.removeItem(atPath: partial)
+        try manager.copyItem(atPath: folder + "/" + databaseName, toPath: partial)
+        try manager.moveItem(atPath: partial, toPath: databasePath)
+        return manifest
+    }
+
+    // MARK: Pieces
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    private static func prepareEmpty(_ folder: String) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: folder) {
+            guard try manager.contentsOfDirectory(atPath: folder).isEmpty else {
+                throw Failure("\(folder) is not empty: give a new folder for the backup.")
+            }
+        } else {
+            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    /// Regular files under the upload folders, as paths relative to the data directory.
+    static func uploadedFiles(in dataDirectory: String) throws -> [String] {
+        var found: [String] = []
+        let manager = FileManager.default
+        for folder in folders {
+            let root = dataDirectory + "/" + folder
+            guard let walk = manager.enumerator(atPath: root) else { continue }
+            while let relative = walk.nextObject() as? String {
+                let attributes = try? manager.attributesOfItem(atPath: root + "/" + relative)
+                if attributes?[.type] as? FileAttributeType == .typeRegular { found.append(folder + "/" + relative) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Size and SHA-256 of a file, read a megabyte at a time.
+    private static func entry(for relative: String, in folder: String) throws -> Manifest.Entry {
+        guard let handle = FileHandle(forReadingAtPath: folder + "/" + relative) else { throw Failure("\(relative) is missing from \(folder).") }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        var bytes = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hash.update(data: chunk)
+            bytes += chunk.count
+        }
+        return Manifest.Entry(path: relative, bytes: bytes, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+
+    /// A manifest path stays inside the backup: relative, no `..`, plain characters.
+    private static func isSafe(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return !path.isEmpty && !path.hasPrefix("/") && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+            && path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-/".unicodeScalars.contains($0) }
+    }
+
+    private static func rowCounts(ofSQLiteFile path: String) async throws -> [String: Int] {
+        let connection = try await SQLiteConnection.open(storage: .file(path: path))
+        do {
+            var counts: [String: Int] = [:]
+            let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                .compactMap { $0.column("name")?.string }
+            for table in tables {
+                let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let count = try await connection.query("SELECT count(*) AS n FROM \(quoted)").first?.column("n")?.integer ?? 0
+                counts[table] = Int(count)
+            }
+            try await connection.close()
+            return counts
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Whether the SQLite file has any table (a file a first start left empty does not count).
+    private static func holdsData(_ path: String) async throws -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        return try await !rowCounts(ofSQLiteFile: path).isEmpty
+    }
+}

@@ -1,0 +1,106 @@
+@testable import App
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+import Vapor
+
+@Suite("Backups: fieldhouse backup and restore")
+struct BackupTests {
+    /// Ana's phone keeps sending heart-rate batches while the backup runs. Restored into an empty
+    /// data directory, a new server has every batch acknowledged before the backup began (and
+    /// whole batches only), her workout, and her challenge photo with the same bytes; a damaged
+    /// backup and a data directory that holds data are refused before anything is written.
+    @Test func aBackupTakenDuringUploadsRestoresEverythingAcknowledged() async throws {
+        try await withApp { app in
+            let backup = app.store.config.dataDirectory + "-backup"
+            defer { try? FileManager.default.removeItem(atPath: backup) }
+            guard case .sqlite = app.store.config.database else {
+                await #expect(throws: Backup.Failure.self, "on PostgreSQL the command says to use pg_dump") {
+                    try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
+                }
+                return
+            }
+            let cast = try await ChallengeCast.make(app)
+            let ana = cast.ana
+            let token = try await ana.deviceToken()
+            let start = app.clock.milliseconds - 36_000_000
+            // One batch: a minute of heart rate, each batch its own minute.
+            @Sendable func batch(_ n: Int) -> String {
+                let samples = (0..<60).map { #"{"t": \#(start + Int64(n * 60 + $0) * 1000), "bpm": \#(90 + $0 % 30)}"# }.joined(separator: ",")
+                return #"{"heart_rate": [\#(samples)]}"#
+            }
+            for n in 0..<5 { #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: batch(n)).status == .created) }
+            #expect(
+                try await ana.api(
+                    .POST, "/api/v1/workouts", token: token,
+                    json: #"{"external_id": "backup-run", "sport": "running", "start": \#(start), "end": \#(start + 299_000)}"#
+                ).status == .created)
+            let challenge = try #require(try await ana.sendChallenge(to: ["ben"], caption: "Bridge at dawn").location)
+            let photo = try #require(photoURLs(in: try await ana.get(challenge)).first)
+            await app.app.photoSizer.idle() // the sizes (and the final served copy) are made in the background
+            let photoBytes = try await ana.get(photo).bytes
+
+            // Batches keep coming while the backup is taken.
+            let backupStarted = NIOLockedValueBox(false)
+            let acknowledgedBefore = NIOLockedValueBox(5)
+            let sender = Task {
+                for n in 5..<200 {
+                    guard !Task.isCancelled else { break }
+                    let status = try await ana.api(.POST, "/api/v1/samples", token: token, json: batch(n)).status
+                    if status == .created, !backupStarted.withLockedValue({ $0 }) { acknowledgedBefore.withLockedValue { $0 = n + 1 } }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            backupStarted.withLockedValue { $0 = true }
+            let manifest = try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
+            sender.cancel()
+            _ = try? await sender.value
+            #expect(manifest.files.contains { $0.path == Backup.databaseName } && manifest.files.contains { $0.path == "secret.key" })
+            #expect(manifest.files.contains { $0.path.hasPrefix("photos/") })
+            await #expect(throws: Backup.Failure.self, "a backup goes into a new folder") {
+                try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
+            }
+            await #expect(throws: Backup.Failure.self, "never over data") {
+                try await Backup.restore(from: backup, into: app.app.config)
+            }
+
+            try await withStore { store in
+                let restoredManifest = try await Backup.restore(from: backup, into: store.config)
+                #expect(restoredManifest.rows == manifest.rows && restoredManifest.files == manifest.files)
+                let restored = try await TestApp.start(store)
+                do {
+                    let samples = try await rowCount("heart_rate_samples", restored.db)
+                    #expect(samples == manifest.rows["heart_rate_samples"], "the manifest counts the copy")
+                    #expect(samples >= acknowledgedBefore.withLockedValue { $0 } * 60, "every batch acknowledged before the backup")
+                    #expect(samples % 60 == 0, "whole batches only: \(samples)")
+                    let anaAgain = restored.browser()
+                    #expect(try await anaAgain.logIn("ana").status == .seeOther)
+                    #expect(try await rowCount("workouts", restored.db) == 1)
+                    #expect(try await anaAgain.get(challenge).contains("Bridge at dawn"))
+                    let served = try await anaAgain.get(photo)
+                    #expect(
+                        served.status == .ok && served.bytes == photoBytes,
+                        "the photo, byte for byte: \(served.bytes.count) and \(photoBytes.count) bytes, \(photo)")
+                    #expect(try await restored.browser().get(photo).status == .notFound, "and still private")
+                } catch {
+                    await restored.stop()
+                    throw error
+                }
+                await restored.stop()
+            }
+
+            // A damaged file is found before anything is written.
+            try await withStore { store in
+                let damaged = try #require(manifest.files.first { $0.path.hasPrefix("photos/") })
+                let handle = try #require(FileHandle(forWritingAtPath: backup + "/" + damaged.path))
+                try handle.seek(toOffset: 100)
+                try handle.write(contentsOf: Data([0x00, 0xFF, 0x00]))
+                try handle.close()
+                await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config) }
+                #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + Backup.databaseName))
+                #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + damaged.path))
+            }
+        }
+    }
+}
