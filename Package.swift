@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/leaf.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +54,9 @@ let package = Package(
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
                 // STARTTLS and TLS for the small SMTP client (no SMTP package builds here).
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Counters and timers per app, exposed at /metrics in the Prometheus text format.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

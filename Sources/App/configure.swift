@@ -55,6 +55,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     // static files are served without touching the database, and only then are sessions read.
     app.middleware = Middlewares()
     app.middleware.use(SecurityHeadersMiddleware(tileOrigin: config.tileOrigin, strictTransportSecurity: config.secureCookies))
+    app.metrics = AppMetrics()
     app.middleware.use(RequestLogMiddleware(logLevel: .info))
     app.middleware.use(ErrorPageMiddleware())
     app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory))

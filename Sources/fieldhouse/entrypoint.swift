@@ -17,6 +17,7 @@ enum Entrypoint {
             var env = try Environment.detect()
             try LoggingSystem.bootstrap(from: &env) { level in
                 { label in
+                    if config.logsAsJSON { return JSONLogHandler(label: label, level: config.logLevel) }
                     var handler = StreamLogHandler.standardOutput(label: label)
                     handler.logLevel = config.logLevel
                     return handler

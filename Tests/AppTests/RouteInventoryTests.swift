@@ -9,6 +9,7 @@ import Vapor
 @Suite struct RouteInventoryTests {
     static let who: [RouteMatrixTests.Access: String] = [
         .anyone: "anyone", .signedIn: "signed in", .device: "device token", .object: "by the object's policy",
+        .operations: "this machine, or the metrics token",
     ]
 
     /// The routes each feature registers, from booting that feature alone on a bare application.

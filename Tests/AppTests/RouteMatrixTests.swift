@@ -19,6 +19,8 @@ import Vapor
         case device
         /// Shows or changes one object; `personas` below lists who may see it.
         case object
+        /// For whoever runs the server: a direct connection from this machine, or the metrics token.
+        case operations
     }
 
     /// Who may use each route: exhaustive, in the order the routes are listed by `app.routes.all`.
@@ -47,6 +49,7 @@ import Vapor
         ] {
             table[route] = .object
         }
+        table["GET /metrics"] = .operations
         for route in [
             "GET /api/v1/workouts", "GET /api/v1/workouts/:id", "GET /api/v1/workouts/:id/streams", "POST /api/v1/heart-rate/ble",
             "POST /api/v1/samples", "POST /api/v1/uploads", "POST /api/v1/workouts", "POST /api/v1/workouts/:id/finish",
@@ -390,6 +393,11 @@ import Vapor
                     #expect([401, 403].contains(page.status.code), "\(route) answered \(page.status) without a token")
                 case .object:
                     break // below, with every persona
+                case .operations:
+                    // The test talks to the server from this machine: through a proxy, it is nobody's.
+                    #expect(page.status == .ok, "\(route) answered \(page.status) on this machine")
+                    let proxied = try await anonymous.get(path, headers: ["X-Forwarded-For": "203.0.113.9"])
+                    #expect(proxied.status == .notFound, "\(route) answered \(proxied.status) through a proxy")
                 }
             }
 

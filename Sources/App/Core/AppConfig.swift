@@ -37,6 +37,11 @@ public struct AppConfig: Sendable {
     /// `FIELDHOUSE_SECRET_KEY`: the key behind secret addresses (see `ServerSecret`); nil keeps one
     /// in the data folder.
     public var secretKeyHex: String?
+    /// `FIELDHOUSE_METRICS_TOKEN`: a bearer token that opens `/metrics` from anywhere; without
+    /// it only a direct connection from this machine (no proxy in between) may read it.
+    public var metricsToken: String?
+    /// `LOG_FORMAT=json`: one JSON object per log line (for a log collector); otherwise plain text.
+    public var logsAsJSON = false
     /// When a person counts as arriving by bike (`CyclingEligibility`): `FIELDHOUSE_CYCLING_READINGS`
     /// (readings in a row that move the state), `FIELDHOUSE_CYCLING_MINUTES` (minutes of cycling
     /// before a reward), `FIELDHOUSE_VEHICLE_KMH` (faster is a vehicle).
@@ -186,6 +191,21 @@ public struct AppConfig: Sendable {
             trustedProxies = Set(addresses)
         }
 
+        var metricsToken: String?
+        if let raw = value("FIELDHOUSE_METRICS_TOKEN") {
+            guard raw.count >= 20, raw.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
+                throw Invalid(
+                    variable: "FIELDHOUSE_METRICS_TOKEN", value: "…", expected: "at least 20 letters, digits or -_.~ (for example from `openssl rand -hex 24`)")
+            }
+            metricsToken = raw
+        }
+
+        var logsAsJSON = false
+        if let raw = value("LOG_FORMAT") {
+            guard ["json", "text"].contains(raw) else { throw Invalid(variable: "LOG_FORMAT", value: raw, expected: "json or text") }
+            logsAsJSON = raw == "json"
+        }
+
         var secretKeyHex: String?
         if let raw = value("FIELDHOUSE_SECRET_KEY") {
             guard ServerSecret.isValid(hex: raw) else {
@@ -267,6 +287,8 @@ public struct AppConfig: Sendable {
         )
         config.trustedProxies = trustedProxies
         config.secretKeyHex = secretKeyHex
+        config.metricsToken = metricsToken
+        config.logsAsJSON = logsAsJSON
         config.jobPollSeconds = jobPollSeconds
         config.jobLeaseSeconds = jobLeaseSeconds
         config.cyclingRules = cyclingRules
@@ -324,7 +346,7 @@ public struct AppConfig: Sendable {
             + "map tiles \(tileOrigin ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
             + " challenge flag at \(challengeFlagMetres / 1000) km; secret key \(secretKeyHex == nil ? "in \(dataDirectory)/secret.key" : "from FIELDHOUSE_SECRET_KEY");"
             + " jobs polled every \(jobPollSeconds) s, leased for \(jobLeaseSeconds) s; e-mail \(smtp.map { "via \($0.summary) from \(mailFromAddress ?? "?")" } ?? "off");"
-            + " log level \(logLevel.rawValue)"
+            + " log level \(logLevel.rawValue)\(logsAsJSON ? " as JSON" : ""); metrics \(metricsToken == nil ? "from this machine only" : "with a token")"
     }
 
     public var isPostgres: Bool {

@@ -166,6 +166,7 @@ final class JobRunner: Sendable {
             let failedAt = app.clock.now
             let retryAt = failedAt.addingTimeInterval(Self.backoff[min(max(job.attempts - 1, 0), Self.backoff.count - 1)])
             app.logger.error("Job \(job.kind) \(job.id) failed (attempt \(job.attempts)): \(String(reflecting: error))")
+            app.metrics.jobFailed(kind: job.kind)
             do {
                 try await (app.db as! any SQLDatabase).raw(
                     """

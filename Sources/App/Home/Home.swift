@@ -10,5 +10,6 @@ enum Home: Feature {
             return Response(status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: .init(string: "ok"))
         }
         try app.register(collection: HomeController())
+        try app.register(collection: MetricsController())
     }
 }

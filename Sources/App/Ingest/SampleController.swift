@@ -130,6 +130,7 @@ struct SampleController: RouteCollection {
             skipped = batch.keep(within: windows)
         }
         let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
+        req.application.metrics.stored("samples", count: stored.heart_rate + stored.rr + stored.locations + stored.steps + stored.motion)
         if !movement.isEmpty {
             for feature in Features.all {
                 try await feature.movementReceived(

@@ -44,6 +44,7 @@ struct UploadController: RouteCollection {
         try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
         switch outcome {
         case .created(let workout):
+            req.application.metrics.stored("workout_files")
             return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)
         case .duplicate(let workout, let reason):
             return try await WorkoutAnswer(workout: WorkoutJSON(workout), duplicate: true, duplicate_reason: reason)

@@ -89,6 +89,7 @@ struct ImportController: RouteCollection {
             do {
                 switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db, now: req.now) {
                 case .created(let workout):
+                    req.application.metrics.stored("workout_files")
                     results.append(
                         Result(filename: name, kind: "created", title: "Imported “\(workout.name)”", detail: Self.describe(workout, imperial: imperial)))
                 case .duplicate(let workout, let reason):
