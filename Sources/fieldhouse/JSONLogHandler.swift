@@ -32,8 +32,12 @@ struct JSONLogHandler: LogHandler {
         fields["message"] = message.description
         guard var data = try? Self.encoder.encode(fields) else { return }
         data.append(0x0A)
-        FileHandle.standardOutput.write(data)
+        // Whole lines, one writer at a time; a log that cannot be written (a closed pipe, a full
+        // disk) is dropped rather than taking the server down.
+        Self.output.withLock { try? FileHandle.standardOutput.write(contentsOf: data) }
     }
+
+    private static let output = NSLock()
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

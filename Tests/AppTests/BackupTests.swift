@@ -90,6 +90,19 @@ struct BackupTests {
                 await restored.stop()
             }
 
+            // A manifest that names a file outside what a backup holds is refused, whatever its checksum says.
+            try await withStore { store in
+                let original = try Data(contentsOf: URL(fileURLWithPath: backup + "/manifest.json"))
+                var crafted = manifest
+                crafted.files.append(.init(path: "photos/../../escape.sh", bytes: 0, sha256: ""))
+                let encoder = JSONEncoder()
+                encoder.dateEncodingStrategy = .iso8601
+                try encoder.encode(crafted).write(to: URL(fileURLWithPath: backup + "/manifest.json"))
+                await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config) }
+                #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + Backup.databaseName))
+                try original.write(to: URL(fileURLWithPath: backup + "/manifest.json"))
+            }
+
             // A damaged file is found before anything is written.
             try await withStore { store in
                 let damaged = try #require(manifest.files.first { $0.path.hasPrefix("photos/") })
@@ -101,6 +114,31 @@ struct BackupTests {
                 #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + Backup.databaseName))
                 #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + damaged.path))
             }
+        }
+    }
+}
+
+extension BackupTests {
+    /// A backup run with another data directory than the server's (the operator forgot
+    /// FIELDHOUSE_DATA_DIR) finds a database nobody migrated: it says so instead of writing a
+    /// backup of nothing.
+    @Test func aBackupOfNoDataIsRefused() async throws {
+        try await withStore { store in
+            guard case .sqlite = store.config.database else { return }
+            let app = try await Application.make(.testing)
+            let folder = store.config.dataDirectory + "-empty-backup"
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            do {
+                try await configure(app, config: store.config)
+                await #expect(throws: Backup.Failure.self) {
+                    try await Backup.take(config: app.config, db: app.db, into: folder, now: app.clock.now)
+                }
+                #expect(!FileManager.default.fileExists(atPath: folder + "/" + Backup.databaseName))
+            } catch {
+                try? await app.asyncShutdown()
+                throw error
+            }
+            try await app.asyncShutdown()
         }
     }
 }

@@ -37,6 +37,7 @@ struct MetricsTests {
             let proxied: HTTPHeaders = ["X-Forwarded-For": "203.0.113.9"]
             #expect(try await app.browser().get("/metrics", headers: proxied).status == .notFound)
             #expect(try await ana.get("/metrics", headers: proxied).status == .notFound, "signing in is not enough")
+            #expect(try await app.browser().get("/metrics", headers: ["X-Real-IP": "203.0.113.9"]).status == .notFound, "nor a proxy of another kind")
             var withToken = proxied
             withToken.bearerAuthorization = BearerAuthorization(token: "scraper-token-0123456789abcdef")
             #expect(try await app.browser().get("/metrics", headers: withToken).status == .ok)

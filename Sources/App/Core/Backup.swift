@@ -31,8 +31,10 @@ enum Backup {
     static let manifestName = "manifest.json"
     static let databaseName = "fieldhouse.sqlite"
     /// What the data directory holds that cannot be made again: uploads and the secret behind
-    /// calendar and unsubscribe links. Exports are made again on request and are left out.
-    static let folders = ["avatars", "photos"]
+    /// calendar and unsubscribe links. Exports are made again on request and are left out. Each
+    /// folder is walked from where it really is, so one moved to a bigger disk behind a symbolic
+    /// link is still copied.
+    static let folders = ["avatars", "photos/originals", "photos/served", "photos/large", "photos/small"]
     static let secretName = "secret.key"
 
     // MARK: Taking
@@ -50,12 +52,19 @@ enum Backup {
         try prepareEmpty(folder)
         let copy = folder + "/" + databaseName
         try await (db as! any SQLDatabase).raw("VACUUM INTO \(bind: copy)").run()
+        // The copy holds password hashes, addresses, health and places: for the server's user only.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy)
         let rows = try await rowCounts(ofSQLiteFile: copy)
+        guard (rows["_fluent_migrations"] ?? 0) > 0 else {
+            try? FileManager.default.removeItem(atPath: copy)
+            throw Failure(
+                "\(config.dataDirectory) holds no Fieldhouse data: run the backup with the server's FIELDHOUSE_DATA_DIR (and DATABASE_URL).")
+        }
 
         var files = [try entry(for: databaseName, in: folder)]
         let manager = FileManager.default
         for relative in try uploadedFiles(in: config.dataDirectory) + [secretName] {
-            let source = config.dataDirectory + "/" + relative
+            let source = URL(fileURLWithPath: config.dataDirectory + "/" + relative).resolvingSymlinksInPath().path
             guard manager.fileExists(atPath: source) else { continue } // removed since it was listed
             let target = folder + "/" + relative
             try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -91,22 +100,29 @@ enum Backup {
             throw Failure("The backup is of a kind this version cannot restore (format \(manifest.format), \(manifest.database)).")
         }
         guard manifest.files.contains(where: { $0.path == databaseName }) else { throw Failure("The backup's manifest names no database.") }
+        let manager = FileManager.default
         for file in manifest.files {
-            guard isSafe(file.path) else { throw Failure("The manifest names a file outside the backup: \(file.path)") }
-            let found = try entry(for: file.path, in: folder)
-            guard found == file else { throw Failure("\(file.path) in the backup is not what the manifest says (damaged or changed).") }
+            guard isRestorable(file.path) else { throw Failure("The manifest names a file a backup does not hold: \(file.path)") }
+            let attributes = try? manager.attributesOfItem(atPath: folder + "/" + file.path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular, try entry(for: file.path, in: folder) == file else {
+                throw Failure("\(file.path) in the backup is not what the manifest says (damaged or changed).")
+            }
+        }
+        guard try await rowCounts(ofSQLiteFile: folder + "/" + databaseName) == manifest.rows else {
+            throw Failure("The backup's database does not hold the rows its manifest counts.")
         }
         if try await holdsData(databasePath) {
             throw Failure("\(databasePath) already holds data. Restore into an empty data directory.")
         }
-        let manager = FileManager.default
+        // The secret a first start made moments ago is replaced; an upload is never overwritten,
+        // and every clash is found before the first file is written.
+        let uploads = manifest.files.filter { $0.path != databaseName && $0.path != secretName }
+        if let taken = uploads.first(where: { manager.fileExists(atPath: config.dataDirectory + "/" + $0.path) }) {
+            throw Failure("\(config.dataDirectory)/\(taken.path) already exists. Restore into an empty data directory.")
+        }
         for file in manifest.files where file.path != databaseName {
             let target = config.dataDirectory + "/" + file.path
-            // The secret a first start made moments ago is replaced; an upload is never overwritten.
-            if manager.fileExists(atPath: target) {
-                guard file.path == secretName else { throw Failure("\(target) already exists. Restore into an empty data directory.") }
-                try manager.removeItem(atPath: target)
-            }
+            if file.path == secretName, manager.fileExists(atPath: target) { try manager.removeItem(atPath: target) }
             try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try manager.copyItem(atPath: folder + "/" + file.path, toPath: target)
         }
@@ -135,14 +151,16 @@ enum Backup {
         return decoder
     }()
 
+    /// A new or empty folder, open to the server's user only.
     private static func prepareEmpty(_ folder: String) throws {
         let manager = FileManager.default
         if manager.fileExists(atPath: folder) {
             guard try manager.contentsOfDirectory(atPath: folder).isEmpty else {
                 throw Failure("\(folder) is not empty: give a new folder for the backup.")
             }
+            try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
         } else {
-            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
     }
 
@@ -151,7 +169,7 @@ enum Backup {
         var found: [String] = []
         let manager = FileManager.default
         for folder in folders {
-            let root = dataDirectory + "/" + folder
+            let root = URL(fileURLWithPath: dataDirectory + "/" + folder).resolvingSymlinksInPath().path
             guard let walk = manager.enumerator(atPath: root) else { continue }
             while let relative = walk.nextObject() as? String {
                 let attributes = try? manager.attributesOfItem(atPath: root + "/" + relative)
@@ -174,11 +192,15 @@ enum Backup {
         return Manifest.Entry(path: relative, bytes: bytes, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
     }
 
-    /// A manifest path stays inside the backup: relative, no `..`, plain characters.
-    private static func isSafe(_ path: String) -> Bool {
+    /// A manifest path names only what a backup holds (the database, the secret, a file in an
+    /// upload folder), relative, without `..`, in plain characters: a crafted manifest cannot
+    /// make restore write anywhere else.
+    private static func isRestorable(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return !path.isEmpty && !path.hasPrefix("/") && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        let plain =
+            !path.hasPrefix("/") && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
             && path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-/".unicodeScalars.contains($0) }
+        return plain && (path == databaseName || path == secretName || folders.contains { path.hasPrefix($0 + "/") })
     }
 
     private static func rowCounts(ofSQLiteFile path: String) async throws -> [String: Int] {

@@ -29,6 +29,8 @@ struct RestoreCommand: AsyncCommand {
 
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
+        // `configure` opened the (empty) database; nothing may hold it while its file is replaced.
+        await app.databases.shutdownAsync()
         let manifest = try await Backup.restore(from: signature.folder, into: app.config)
         context.console.print(Backup.summary(manifest, verb: "Restored", folder: app.config.dataDirectory))
     }

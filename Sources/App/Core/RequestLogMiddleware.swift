@@ -9,6 +9,8 @@ struct RequestLogMiddleware: AsyncMiddleware {
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let started = ContinuousClock.now
+        // At debug level the start is logged too: a request that brings the process down never finishes.
+        request.logger.debug("\(request.method) \(Self.masked(request.url.path)) started")
         let response: Response
         do {
             response = try await next.respond(to: request)

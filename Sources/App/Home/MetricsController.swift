@@ -4,7 +4,7 @@ import Vapor
 /// `/metrics`: the app's counters in the Prometheus text format (see `AppMetrics`), for a scraper
 /// on this machine connecting directly (from loopback, with no proxy's `X-Forwarded-For`), or
 /// anywhere with `FIELDHOUSE_METRICS_TOKEN` as a bearer token. Everyone else gets 404, as if
-/// there were nothing here: behind nginx every visitor arrives from loopback, with the header.
+/// there were nothing here: behind a proxy every visitor arrives from loopback.
 struct MetricsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("metrics", use: metrics)
@@ -30,7 +30,12 @@ struct MetricsController: RouteCollection {
         if let expected = req.application.config.metricsToken, let token = req.headers.bearerAuthorization?.token {
             return RandomToken.constantTimeEquals(token, expected)
         }
-        let loopback = ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(req.remoteAddress?.ipAddress ?? "")
-        return loopback && req.headers[.xForwardedFor].isEmpty && req.headers[.forwarded].isEmpty
+        // A proxy on this machine connects from loopback too. It is known by being a trusted
+        // proxy, or by any header a proxy adds; not every proxy adds X-Forwarded-For.
+        let peer = req.remoteAddress?.ipAddress ?? ""
+        let loopback = ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(peer) && !req.application.config.trustedProxies.contains(peer)
+        let proxied = [HTTPHeaders.Name.xForwardedFor, .forwarded, .via, "X-Real-IP", "X-Forwarded-Host", "X-Forwarded-Proto"]
+            .contains { !req.headers[$0].isEmpty }
+        return loopback && !proxied
     }
 }
