@@ -8,6 +8,7 @@ needed=(libmarkdown2-dev zlib1g-dev libvips-dev)
 [[ "${FIELDHOUSE_NEED_WRK:-}" == 1 ]] && needed+=(wrk)
 [[ "${FIELDHOUSE_NEED_VENV:-}" == 1 ]] && needed+=(python3-venv)
 [[ "${FIELDHOUSE_NEED_BROWSER:-}" == 1 ]] && needed+=(chromium chromium-driver curl)
+[[ "${FIELDHOUSE_NEED_NGINX:-}" == 1 ]] && needed+=(nginx curl)
 
 missing=()
 for package in "${needed[@]}"; do

@@ -57,6 +57,29 @@ struct CoreTests {
         }
     }
 
+    @Test func stylesAndScriptsAreLinkedByVersionAndKeptForAYear() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            let page = try await browser.get("/")
+            let css = try #require(page.body.firstMatch(of: /href="(\/css\/app\.css\?v=[0-9a-f]{12})"/)?.1)
+            let js = try #require(page.body.firstMatch(of: /src="(\/js\/app\.js\?v=[0-9a-f]{12})"/)?.1)
+            for path in [String(css), String(js)] {
+                let file = try await browser.get(path)
+                #expect(file.status == .ok)
+                #expect(file.headers.first(name: .cacheControl) == "public, max-age=31536000, immutable", "\(path)")
+            }
+            // An old page asking for another version gets today's file, but only for five minutes.
+            for path in ["/css/app.css", "/css/app.css?v=000000000000"] {
+                let file = try await browser.get(path)
+                #expect(file.status == .ok)
+                #expect(file.headers.first(name: .cacheControl) == "public, max-age=300, must-revalidate", "\(path)")
+            }
+            // The version is the content's: the file the page names is the file on disk.
+            let onDisk = try #require(FileManager.default.contents(atPath: app.app.directory.publicDirectory + "css/app.css"))
+            #expect(try await browser.get(String(css)).body == String(decoding: onDisk, as: UTF8.self))
+        }
+    }
+
     @Test func aBadSettingStopsStartUpNamingTheVariable() throws {
         let cases: [(String, String)] = [
             ("PORT", "eighty"), ("PORT", "70000"), ("FIELDHOUSE_MAX_UPLOAD_MB", "-1"),

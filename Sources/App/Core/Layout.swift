@@ -33,6 +33,8 @@ struct Layout: Encodable {
     let settingsTabs: [Tab]
     /// Reload the page after this many seconds, while something it shows is being made.
     let refreshSeconds: Int?
+    /// The stylesheet, script and icon at their current versions.
+    let assets: AssetURLs
 }
 
 extension Request {
@@ -46,7 +48,7 @@ extension Request {
             counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
             settingsTabs: url.path.hasPrefix("/settings/")
                 ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],
-            refreshSeconds: refreshSeconds)
+            refreshSeconds: refreshSeconds, assets: application.assets)
     }
 }
 

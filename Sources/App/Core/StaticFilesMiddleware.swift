@@ -1,12 +1,42 @@
+import Crypto
+import Foundation
 import Vapor
 
-/// Serves `Public/` with caching headers. CSS and JS change with releases, so browsers revalidate
-/// them (ETag) instead of keeping stale copies.
-struct StaticFilesMiddleware: AsyncMiddleware {
-    private let files: FileMiddleware
+/// The addresses of the stylesheet, script and icon, each with a version taken from its content
+/// (`/css/app.css?v=…`). A browser or proxy may keep a versioned file for a year: a new release
+/// changes the address, so nobody is left with yesterday's CSS against today's HTML.
+struct AssetURLs: Encodable, Sendable {
+    let css: String
+    let js: String
+    let icon: String
+    /// The version of every versioned file, by path.
+    let versions: [String: String]
 
     init(publicDirectory: String) {
+        var versions: [String: String] = [:]
+        for path in ["/css/app.css", "/js/app.js", "/favicon.svg"] {
+            guard let bytes = FileManager.default.contents(atPath: publicDirectory + path.dropFirst()) else { continue }
+            versions[path] = SHA256.hash(data: bytes).prefix(6).map { String(format: "%02x", $0) }.joined()
+        }
+        func url(_ path: String) -> String { versions[path].map { path + "?v=" + $0 } ?? path }
+        css = url("/css/app.css")
+        js = url("/js/app.js")
+        icon = url("/favicon.svg")
+        self.versions = versions
+    }
+
+    private enum CodingKeys: String, CodingKey { case css, js, icon }
+}
+
+/// Serves `Public/`. A request for the current version of a file may be kept for a year; any
+/// other (an old version, or no version) is revalidated after five minutes.
+struct StaticFilesMiddleware: AsyncMiddleware {
+    private let files: FileMiddleware
+    private let assets: AssetURLs
+
+    init(publicDirectory: String, assets: AssetURLs) {
         files = FileMiddleware(publicDirectory: publicDirectory, defaultFile: nil)
+        self.assets = assets
     }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
@@ -16,8 +46,20 @@ struct StaticFilesMiddleware: AsyncMiddleware {
         }
         let response = try await files.respond(to: request, chainingTo: next).get()
         if response.status == .ok || response.status == .notModified {
-            response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300, must-revalidate")
+            let current = assets.versions[path] != nil && request.query[String.self, at: "v"] == assets.versions[path]
+            response.headers.replaceOrAdd(
+                name: .cacheControl, value: current ? "public, max-age=31536000, immutable" : "public, max-age=300, must-revalidate")
         }
         return response
+    }
+}
+
+extension Application {
+    private struct AssetURLsKey: StorageKey { typealias Value = AssetURLs }
+
+    /// Read once at start-up: the files only change with a release, which restarts the server.
+    var assets: AssetURLs {
+        get { storage[AssetURLsKey.self] ?? AssetURLs(publicDirectory: directory.publicDirectory) }
+        set { storage[AssetURLsKey.self] = newValue }
     }
 }
