@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DATA_DIR ?= ./data
 SWIFT_SOURCES := Package.swift Sources Tests Fuzz
 
-.PHONY: run test test-postgres e2e bench fuzz format lint deps build clean
+.PHONY: run test test-postgres e2e cluster cluster-check soak bench fuzz format lint deps build clean
 
 ## run: install what is missing, build, seed demo data on first run, and serve on http://127.0.0.1:8080
 run: deps
@@ -26,6 +26,20 @@ test-postgres: deps
 ## e2e: the browser journeys (e2e/) in headless Chromium at desktop and phone size, against a scratch server
 e2e: deps
 	scripts/e2e.sh
+
+## cluster: the scaled set-up on one machine: a private PostgreSQL, two app processes sharing one data
+## directory, nginx in front (deploy/nginx/fieldhouse.conf) on a free port, demo data; Ctrl-C stops it all
+cluster: deps
+	scripts/cluster.sh
+
+## cluster-check: the browser journeys, then a smoke test of what only the cluster can get wrong, against make cluster
+cluster-check: deps
+	scripts/cluster.sh scripts/cluster-check.sh
+
+## soak: release build, make cluster, then 10 minutes of mixed traffic on 64 connections with one
+## process killed half way (SOAK_SECONDS, SOAK_CONNECTIONS); prints requests, errors, p50/p99 and memory
+soak: deps
+	CLUSTER_BUILD=release scripts/cluster.sh scripts/soak.py
 
 ## bench: release build, demo data, and wrk figures for the main pages
 bench: deps

@@ -32,6 +32,23 @@ class Client:
             raise SystemExit(f"sign-up of {username} answered HTTP {status}")
         return session
 
+    def sign_in(self, username, password="fieldhouse-demo"):
+        """A session cookie for a demo person, through the sign-in form."""
+        _, page, cookies = self.request("GET", "/login")
+        jar = "; ".join(c.split(";")[0] for c in cookies)
+        csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
+        form = urllib.parse.urlencode({"csrf": csrf, "login": username, "password": password})
+        status, _, cookies = self.request("POST", "/login", form, {"Cookie": jar, "Content-Type": "application/x-www-form-urlencoded"})
+        session = next((c.split(";")[0].split("=", 1)[1] for c in cookies if c.startswith("fh_session=")), None)
+        if status != 303 or not session:
+            raise SystemExit(f"sign-in of {username} answered HTTP {status}")
+        return session
+
+    def csrf(self, session, path):
+        """The form token on a page, as the person with this session sees it."""
+        _, page, _ = self.request("GET", path, headers={"Cookie": f"fh_session={session}"})
+        return re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
+
     def device_token(self, session, name="Bench device"):
         cookie = {"Cookie": f"fh_session={session}"}
         _, page, _ = self.request("GET", "/settings/devices", headers=cookie)

@@ -6,6 +6,7 @@
 #   make e2e                          # everything
 #   E2E_ONLY="team coach" make e2e    # some journeys
 #   E2E_SIZE=phone make e2e           # one size
+#   E2E_BASE=http://127.0.0.1:8080 scripts/e2e.sh   # against a server already running with demo data
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,10 +20,17 @@ if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import selenium' 2>
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r e2e/requirements.txt
 fi
 
-swift build
-data=$(mktemp -d /tmp/fieldhouse-e2e.XXXXXX)
 out=${E2E_OUT:-.build/e2e/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
+args=(--out "$out")
+[[ -n "${E2E_ONLY:-}" ]] && args+=(--only $E2E_ONLY)
+[[ -n "${E2E_SIZE:-}" ]] && args+=(--size $E2E_SIZE)
+if [[ -n "${E2E_BASE:-}" ]]; then
+  exec "$venv/bin/python" e2e/run.py --base "$E2E_BASE" "${args[@]}"
+fi
+
+swift build
+data=$(mktemp -d /tmp/fieldhouse-e2e.XXXXXX)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 server=""
 cleanup() {
@@ -41,7 +49,4 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 
-args=(--base "http://127.0.0.1:$port" --out "$out")
-[[ -n "${E2E_ONLY:-}" ]] && args+=(--only $E2E_ONLY)
-[[ -n "${E2E_SIZE:-}" ]] && args+=(--size $E2E_SIZE)
-"$venv/bin/python" e2e/run.py "${args[@]}"
+"$venv/bin/python" e2e/run.py --base "http://127.0.0.1:$port" "${args[@]}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with DATABASE_URL pointing at a private PostgreSQL 15 cluster made for it:
 # initdb into a temporary directory, listen on 127.0.0.1 on a free port, and stop the server by
-# its PID whatever happens. As root, the cluster runs as the `postgres` user (PostgreSQL refuses root).
+# its PID whatever happens. The tests' cluster skips fsync; PG_SETTINGS replaces that (make cluster). As root, the cluster runs as the `postgres` user (PostgreSQL refuses root).
 set -euo pipefail
 
 FIELDHOUSE_NEED_POSTGRES=1 "$(dirname "$0")/install-deps.sh"
@@ -33,7 +33,7 @@ trap cleanup EXIT INT TERM
 
 as_owner "$bin/initdb" -D "$dir/data" -U fieldhouse -A trust -E UTF8 --no-locale >/dev/null
 as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-  -o "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=off -c full_page_writes=off" start >/dev/null
+  -o "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 ${PG_SETTINGS--c fsync=off -c full_page_writes=off}" start >/dev/null
 pid=$(head -n 1 "$dir/data/postmaster.pid")
 as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U fieldhouse fieldhouse
 
