@@ -8,7 +8,7 @@
 #   scripts/cluster.sh COMMAND [ARG…]   # runs COMMAND against it, then stops everything
 #
 # COMMAND gets FIELDHOUSE_CLUSTER_URL (nginx), CLUSTER_PORTS and CLUSTER_PIDS (the app processes, in
-# the same order), CLUSTER_WORK (logs, nginx files, the data directory), DATABASE_URL and
+# the same order), CLUSTER_BIN (the fieldhouse binary), CLUSTER_WORK (logs, nginx files, the data directory), DATABASE_URL and
 # FIELDHOUSE_METRICS_TOKEN.
 # CLUSTER_BUILD=release builds and runs the release binary (make soak); CLUSTER_PROCESSES=3 runs three.
 set -euo pipefail
@@ -97,7 +97,7 @@ nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
 nginx_pid=$!
 for _ in $(seq 1 50); do curl -fsS "$FIELDHOUSE_BASE_URL/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 
-export FIELDHOUSE_CLUSTER_URL=$FIELDHOUSE_BASE_URL CLUSTER_PORTS="${ports[*]}" CLUSTER_PIDS="${pids[*]}" CLUSTER_WORK=$work
+export FIELDHOUSE_CLUSTER_URL=$FIELDHOUSE_BASE_URL CLUSTER_PORTS="${ports[*]}" CLUSTER_PIDS="${pids[*]}" CLUSTER_WORK=$work CLUSTER_BIN=$PWD/$bin
 echo "Fieldhouse cluster: $FIELDHOUSE_CLUSTER_URL (nginx) → ${ports[*]} (fieldhouse serve, pids ${pids[*]}); PostgreSQL $DATABASE_URL"
 if [[ $# -gt 0 ]]; then
   "$@"

@@ -115,6 +115,29 @@ status, payload = site.upload(token, "huge.gpx", b"<gpx>" + b" " * (65 * 1024 * 
 check(status == 413 and json.loads(payload)["error"]["code"] == "too_large",
       "a 65 MB file gets the app's own 413 through nginx, not the proxy's", (status, payload[:200]))
 
+# A backup of the running cluster (pg_dump in an exported snapshot, the uploads, the secret) restores
+# into a new database and data directory with every row it counted.
+import subprocess
+import urllib.parse
+work = os.environ["CLUSTER_WORK"]
+backup = os.path.join(work, "backup")
+taken = subprocess.run([os.environ["CLUSTER_BIN"], "backup", backup], capture_output=True, text=True)
+check(taken.returncode == 0 and "Backed up" in taken.stdout, "fieldhouse backup of the running cluster", taken.stdout + taken.stderr)
+manifest = json.load(open(os.path.join(backup, "manifest.json")))
+check(manifest["database"] == "postgresql" and any(f["path"].startswith("avatars/") for f in manifest["files"]),
+      "the backup holds the database dump and the avatar")
+url = urllib.parse.urlparse(os.environ["DATABASE_URL"])
+subprocess.run(["psql", os.environ["DATABASE_URL"], "-qc", "CREATE DATABASE restored"], check=True)
+restored_url = url._replace(path="/restored").geturl()
+restore_env = {**os.environ, "DATABASE_URL": restored_url, "FIELDHOUSE_DATA_DIR": os.path.join(work, "restored-data")}
+again = subprocess.run([os.environ["CLUSTER_BIN"], "restore", backup], capture_output=True, text=True, env=restore_env)
+check(again.returncode == 0 and "Restored" in again.stdout, "fieldhouse restore into a new database", again.stdout + again.stderr)
+count = lambda db, table: subprocess.run(["psql", db, "-qtAX", "-c", f"SELECT count(*) FROM {table}"], capture_output=True, text=True).stdout.strip()
+check(count(restored_url, "users") == str(manifest["rows"]["users"]) and count(restored_url, "workouts") == str(manifest["rows"]["workouts"]),
+      "the restored database has the people and workouts the manifest counts")
+refused = subprocess.run([os.environ["CLUSTER_BIN"], "restore", backup], capture_output=True, text=True, env=restore_env)
+check(refused.returncode != 0 and "already" in (refused.stdout + refused.stderr), "a second restore over it is refused")
+
 # A process killed mid-way: nginx sends the next requests to the others.
 os.kill(pids[0], signal.SIGKILL)
 time.sleep(0.2)

@@ -56,7 +56,7 @@ import Vapor
             #expect(try await cast.ben.get("/settings/export/download").status == .notFound, "nothing made yet, and never Ana's")
             let asked = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
             #expect(asked.status == .seeOther)
-            await app.app.exportJobs.idle()
+            try await app.app.jobs.runDue(app.app)
             let page = try await ana.get("/settings/export")
             #expect(page.contains("href=\"/settings/export/download\""))
 
@@ -106,9 +106,15 @@ import Vapor
             // The hourly sweep takes old exports nobody asked for again, never one being written.
             FileManager.default.createFile(atPath: path, contents: Data("old".utf8))
             try FileManager.default.setAttributes([.modificationDate: app.clock.now.addingTimeInterval(-AccountExport.keptFor - 60)], ofItemAtPath: path)
-            FileManager.default.createFile(atPath: path + ".part", contents: Data("writing".utf8))
-            AccountExport.removeExpired(config: app.store.config, unfinished: false, now: app.clock.now)
-            #expect(!FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: path + ".part"))
+            let writing = path + ".\(UUID().uuidString.lowercased()).part", abandoned = path + ".\(UUID().uuidString.lowercased()).part"
+            FileManager.default.createFile(atPath: writing, contents: Data("writing".utf8))
+            try FileManager.default.setAttributes([.modificationDate: app.clock.now.addingTimeInterval(-60)], ofItemAtPath: writing)
+            FileManager.default.createFile(atPath: abandoned, contents: Data("its process died".utf8))
+            try FileManager.default.setAttributes(
+                [.modificationDate: app.clock.now.addingTimeInterval(-app.app.config.jobLeaseSeconds - 60)], ofItemAtPath: abandoned)
+            AccountExport.removeExpired(config: app.app.config, now: app.clock.now)
+            #expect(!FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: writing))
+            #expect(!FileManager.default.fileExists(atPath: abandoned), "a half-made file untouched for longer than a lease is gone")
         }
     }
 }

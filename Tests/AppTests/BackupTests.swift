@@ -2,6 +2,7 @@
 import Fluent
 import Foundation
 import NIOConcurrencyHelpers
+import SQLKit
 import Testing
 import Vapor
 
@@ -15,12 +16,6 @@ struct BackupTests {
         try await withApp { app in
             let backup = app.store.config.dataDirectory + "-backup"
             defer { try? FileManager.default.removeItem(atPath: backup) }
-            guard case .sqlite = app.store.config.database else {
-                await #expect(throws: Backup.Failure.self, "on PostgreSQL the command says to use pg_dump") {
-                    try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
-                }
-                return
-            }
             let cast = try await ChallengeCast.make(app)
             let ana = cast.ana
             let token = try await ana.deviceToken()
@@ -56,7 +51,8 @@ struct BackupTests {
             let manifest = try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
             sender.cancel()
             _ = try? await sender.value
-            #expect(manifest.files.contains { $0.path == Backup.databaseName } && manifest.files.contains { $0.path == "secret.key" })
+            let dump = app.store.schema == nil ? Backup.databaseName : PostgresBackup.dumpName
+            #expect(manifest.files.contains { $0.path == dump } && manifest.files.contains { $0.path == "secret.key" })
             #expect(manifest.files.contains { $0.path.hasPrefix("photos/") })
             await #expect(throws: Backup.Failure.self, "a backup goes into a new folder") {
                 try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
@@ -65,7 +61,7 @@ struct BackupTests {
                 try await Backup.restore(from: backup, into: app.app.config)
             }
 
-            try await withStore { store in
+            try await withRestoreTarget(app) { store in
                 let restoredManifest = try await Backup.restore(from: backup, into: store.config)
                 #expect(restoredManifest.rows == manifest.rows && restoredManifest.files == manifest.files)
                 let restored = try await TestApp.start(store)
@@ -91,7 +87,7 @@ struct BackupTests {
             }
 
             // A manifest that names a file outside what a backup holds is refused, whatever its checksum says.
-            try await withStore { store in
+            try await withRestoreTarget(app) { store in
                 let original = try Data(contentsOf: URL(fileURLWithPath: backup + "/manifest.json"))
                 var crafted = manifest
                 crafted.files.append(.init(path: "photos/../../escape.sh", bytes: 0, sha256: ""))
@@ -99,19 +95,19 @@ struct BackupTests {
                 encoder.dateEncodingStrategy = .iso8601
                 try encoder.encode(crafted).write(to: URL(fileURLWithPath: backup + "/manifest.json"))
                 await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config) }
-                #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + Backup.databaseName))
+                #expect(try await !holdsData(store))
                 try original.write(to: URL(fileURLWithPath: backup + "/manifest.json"))
             }
 
             // A damaged file is found before anything is written.
-            try await withStore { store in
+            try await withRestoreTarget(app) { store in
                 let damaged = try #require(manifest.files.first { $0.path.hasPrefix("photos/") })
                 let handle = try #require(FileHandle(forWritingAtPath: backup + "/" + damaged.path))
                 try handle.seek(toOffset: 100)
                 try handle.write(contentsOf: Data([0x00, 0xFF, 0x00]))
                 try handle.close()
                 await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config) }
-                #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + Backup.databaseName))
+                #expect(try await !holdsData(store))
                 #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + damaged.path))
             }
         }
@@ -119,12 +115,42 @@ struct BackupTests {
 }
 
 extension BackupTests {
+    /// Where a backup is restored: a new data directory and, on PostgreSQL, a new empty database on
+    /// the same server (pg_restore makes the test's schema there again, under the same name).
+    func withRestoreTarget(_ app: TestApp, _ body: (TestStore) async throws -> Void) async throws {
+        try await withStore { fresh in
+            guard case .postgres(let url, _) = app.store.config.database, let schema = app.store.schema,
+                var address = URLComponents(string: url)
+            else { return try await body(fresh) }
+            let name = "r_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let sql = app.db as! any SQLDatabase
+            try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            address.path = "/" + name
+            var config = fresh.config
+            config.database = .postgres(url: try #require(address.string), searchPath: schema)
+            do {
+                try await body(TestStore(config: config, schema: nil))
+            } catch {
+                _ = try? await sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+                throw error
+            }
+            try await sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+        }
+    }
+
+    /// Whether a restore wrote a database at all.
+    func holdsData(_ store: TestStore) async throws -> Bool {
+        switch store.config.database {
+        case .sqlite(let path): FileManager.default.fileExists(atPath: path)
+        case .postgres(let url, let searchPath): try await PostgresBackup.holdsData(url: url, searchPath: searchPath)
+        }
+    }
+
     /// A backup run with another data directory than the server's (the operator forgot
     /// FIELDHOUSE_DATA_DIR) finds a database nobody migrated: it says so instead of writing a
     /// backup of nothing.
     @Test func aBackupOfNoDataIsRefused() async throws {
         try await withStore { store in
-            guard case .sqlite = store.config.database else { return }
             let app = try await Application.make(.testing)
             let folder = store.config.dataDirectory + "-empty-backup"
             defer { try? FileManager.default.removeItem(atPath: folder) }

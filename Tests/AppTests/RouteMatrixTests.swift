@@ -234,7 +234,7 @@ import Vapor
                 == .seeOther)
         await app.app.photoSizer.idle()
         _ = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
-        await app.app.exportJobs.idle()
+        try await app.app.jobs.runDue(app.app)
 
         return World(
             people: [

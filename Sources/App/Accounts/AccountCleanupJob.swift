@@ -11,6 +11,6 @@ enum AccountCleanupJob {
         try await PasswordReset.query(on: run.db).filter(\.$expiresAt < run.now).delete()
         // Their jobs failed long ago (or e-mail was switched off); the words are not kept.
         try await OutboxMessage.query(on: run.db).filter(\.$createdAt < run.now.addingTimeInterval(-7 * 86_400)).delete()
-        AccountExport.removeExpired(config: run.app.config, unfinished: false, now: run.now)
+        AccountExport.removeExpired(config: run.app.config, now: run.now)
     }
 }

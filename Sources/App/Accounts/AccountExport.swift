@@ -39,15 +39,17 @@ enum AccountExport {
         return Ready(path: path, made: made, bytes: bytes)
     }
 
-    /// Deletes every export past `keptFor` (every hour while serving), and at start, with
-    /// `unfinished`, the half-made ones a restart interrupted.
-    static func removeExpired(config: AppConfig, unfinished: Bool, now: Date) {
+    /// Deletes every export past `keptFor`, and half-made ones nobody has written to for longer than
+    /// a job's lease: their process died, and another has taken the job again (every hour while
+    /// serving, and at start). A half-made file still growing belongs to a process at work, maybe
+    /// another one on the same data directory, and is left alone.
+    static func removeExpired(config: AppConfig, now: Date) {
         let folder = config.dataDirectory + "/exports"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
             let made = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            let part = name.hasSuffix(".part")
-            if part ? unfinished : made.map({ now.timeIntervalSince($0) >= keptFor }) ?? true {
+            let limit = name.hasSuffix(".part") ? config.jobLeaseSeconds : keptFor
+            if made.map({ now.timeIntervalSince($0) >= limit }) ?? true {
                 try? FileManager.default.removeItem(atPath: path)
             }
         }
@@ -56,7 +58,9 @@ enum AccountExport {
     static func write(for userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws {
         guard let user = try await User.find(userID, on: db) else { return }
         let final = path(for: userID, config: config)
-        let temporary = final + ".part"
+        // Its own name: should two processes ever write the same person's export (a job taken again
+        // after its lease ran out), neither overwrites the other's half, and the last one finished wins.
+        let temporary = final + "." + UUID().uuidString.lowercased() + ".part"
         FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600])
         guard let handle = FileHandle(forWritingAtPath: temporary) else {
             throw Abort(.internalServerError, reason: "Could not create the export file.")
@@ -81,6 +85,8 @@ enum AccountExport {
             return
         }
         guard rename(temporary, final) == 0 else { throw Abort(.internalServerError, reason: "Could not finish the export file.") }
+        // …or deleted (on another process) between that look and the rename.
+        if try await User.find(userID, on: db) == nil { try? FileManager.default.removeItem(atPath: final) }
     }
 
     private struct Profile: Encodable {

@@ -13,8 +13,6 @@ enum Accounts: Feature {
         try app.register(collection: EmailController())
         try app.register(collection: PasswordResetController())
         app.asyncCommands.use(UserCommands(), as: "user")
-        app.exportJobs = ExportJobs(logger: app.logger)
-        app.lifecycle.use(ExportJobsLifecycle())
     }
 
     static func seedDemo(_ app: Application) async throws -> [String] {
@@ -26,11 +24,11 @@ enum Accounts: Feature {
     }
 
     static func resume(_ app: Application) async throws {
-        AccountExport.removeExpired(config: app.config, unfinished: true, now: app.clock.now)
+        AccountExport.removeExpired(config: app.config, now: app.clock.now)
         try await AvatarStore.catchUp(app)
     }
 
-    static var jobKinds: [JobKind] { [AccountCleanupJob.kind] }
+    static var jobKinds: [JobKind] { [AccountCleanupJob.kind, ExportJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
         [
@@ -41,13 +39,5 @@ enum Accounts: Feature {
             SettingsTab(order: 100, label: "Export", url: .exportSettings),
             SettingsTab(order: 110, label: "Delete account", url: .deleteAccountSettings),
         ]
-    }
-}
-
-/// An export being written when the server stops is finished before the database closes.
-/// (Finished exports past their seven days are swept by `AccountCleanupJob`.)
-struct ExportJobsLifecycle: LifecycleHandler {
-    func shutdownAsync(_ application: Application) async {
-        await application.exportJobs.idle()
     }
 }

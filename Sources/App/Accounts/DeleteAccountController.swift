@@ -61,8 +61,8 @@ struct DeleteAccountController: RouteCollection {
         guard errors.isEmpty else {
             return try await render(req, user: user, errors: errors).encodeResponse(status: status, for: req)
         }
-        // An export being made would otherwise write their file after everything else is gone.
-        await req.application.exportJobs.wait(for: try user.requireID())
+        // An export still being made checks that its person exists before its file is put in place
+        // (`AccountExport.write`), so none is left behind.
         try await AccountDeletion.delete(user, now: req.now, on: req.db, config: req.application.config)
         let response = req.redirect(to: .home)
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
@@ -95,6 +95,8 @@ enum AccountDeletion {
         for work in afterwards { work() }
         AvatarStore.remove(user.avatarFile, config: config)
         let export = AccountExport.path(for: userID, config: config)
-        for path in [export, export + ".part"] { try? FileManager.default.removeItem(atPath: path) }
+        let folder = (export as NSString).deletingLastPathComponent, name = (export as NSString).lastPathComponent
+        let parts = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".part") }
+        for path in [export] + parts.map({ folder + "/" + $0 }) { try? FileManager.default.removeItem(atPath: path) }
     }
 }

@@ -24,14 +24,14 @@ struct ExportController: RouteCollection {
     func page(req: Request) async throws -> View {
         let user = try req.requireUser()
         let userID = try user.requireID()
-        let state = await req.application.exportJobs.state(of: userID)
-        let ready = state == .running ? nil : AccountExport.ready(for: userID, config: req.application.config, now: req.now)
+        let state = try await ExportJob.state(of: userID, on: req.db)
+        let ready = state == .preparing ? nil : AccountExport.ready(for: userID, config: req.application.config, now: req.now)
         let format = Format(user)
         return try await req.view.render(
             "accounts/settings_export",
             Page(
-                layout: req.layout(title: "Export your data", section: .settings, refreshSeconds: state == .running ? 3 : nil),
-                preparing: state == .running, failed: state == .failed,
+                layout: req.layout(title: "Export your data", section: .settings, refreshSeconds: state == .preparing ? 3 : nil),
+                preparing: state == .preparing, failed: state == .failed,
                 ready: ready.map { format.when($0.made) }, until: ready.map { format.when($0.made.addingTimeInterval(AccountExport.keptFor)) },
                 size: ready.map { Format.fileSize($0.bytes) }
             ))
@@ -39,10 +39,7 @@ struct ExportController: RouteCollection {
 
     func start(req: Request) async throws -> Response {
         let userID = try req.requireUser().requireID()
-        let app = req.application
-        await app.exportJobs.start(userID) {
-            try await AccountExport.write(for: userID, now: app.clock.now, on: app.db, config: app.config)
-        }
+        try await ExportJob.start(for: userID, app: req.application, now: req.now, on: req.db)
         req.flash(.info, "Your export is being prepared. This page shows it when it is ready.")
         return req.redirect(to: .exportSettings)
     }
@@ -50,7 +47,7 @@ struct ExportController: RouteCollection {
     func download(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let userID = try user.requireID()
-        guard await req.application.exportJobs.state(of: userID) != .running,
+        guard try await ExportJob.state(of: userID, on: req.db) != .preparing,
             let ready = AccountExport.ready(for: userID, config: req.application.config, now: req.now)
         else {
             throw Abort(.notFound, reason: "There is no export ready. Prepare one on the export page.")
@@ -62,57 +59,39 @@ struct ExportController: RouteCollection {
     }
 }
 
-/// The exports being built, one at a time per person. Lives only in memory: after a restart a
-/// half-made file is simply made again when asked.
-actor ExportJobs {
-    enum State { case none, running, failed }
+/// Makes a person's export in the background, on whichever process takes the job. The page and
+/// the download read the state from the job table and the file from the shared data directory, so
+/// every process behind the proxy answers alike.
+enum ExportJob {
+    struct Payload: Codable, Sendable { let user: UUID }
 
-    private var running: [UUID: Task<Void, Never>] = [:]
-    private var failed: Set<UUID> = []
-    private let logger: Logger
-
-    init(logger: Logger) {
-        self.logger = logger
+    static let kind = JobKind("accounts.export", transactional: false) { run in
+        let payload = try run.payload(as: Payload.self)
+        try await AccountExport.write(for: payload.user, now: run.now, on: run.db, config: run.app.config)
     }
 
-    func state(of userID: UUID) -> State {
-        running[userID] != nil ? .running : failed.contains(userID) ? .failed : .none
-    }
+    enum State { case none, preparing, failed }
 
-    func start(_ userID: UUID, work: @escaping @Sendable () async throws -> Void) {
-        guard running[userID] == nil else { return }
-        failed.remove(userID)
-        running[userID] = Task {
-            do {
-                try await work()
-            } catch {
-                logger.error("Export for \(userID) failed: \(error)")
-                markFailed(userID)
-            }
-            finish(userID)
+    /// The state of this person's latest export job: waiting or running (and being tried again
+    /// after a failure) is `preparing`.
+    static func state(of user: UUID, on db: any Database) async throws -> State {
+        let latest = try await Job.query(on: db).filter(\.$kind == kind.name).filter(\.$payload == payload(user))
+            .sort(\.$runAt, .descending).first()
+        switch latest?.state {
+        case .queued: return .preparing
+        case .failed: return .failed
+        case .done, nil: return .none
         }
     }
 
-    private func markFailed(_ userID: UUID) { failed.insert(userID) }
-    private func finish(_ userID: UUID) { running[userID] = nil }
-
-    /// Waits for this person's export, if one is being made (before their account is deleted).
-    func wait(for userID: UUID) async {
-        await running[userID]?.value
+    /// Asks for an export unless one is under way already.
+    static func start(for user: UUID, app: Application, now: Date, on db: any Database) async throws {
+        guard try await state(of: user, on: db) != .preparing else { return }
+        try await app.jobs.enqueue(kind.name, payload: Payload(user: user), at: now, on: db)
     }
 
-    /// Waits for every export under way (tests, and shutdown before the database closes).
-    func idle() async {
-        while let task = running.values.first { await task.value }
-    }
-}
-
-extension Application {
-    private struct ExportJobsKey: StorageKey { typealias Value = ExportJobs }
-
-    /// Set once by `configure`.
-    var exportJobs: ExportJobs {
-        get { storage[ExportJobsKey.self]! }
-        set { storage[ExportJobsKey.self] = newValue }
+    /// The payload exactly as `Job.enqueue` stores it, to find this person's jobs.
+    private static func payload(_ user: UUID) -> String {
+        String(decoding: (try? JSONEncoder().encode(Payload(user: user))) ?? Data(), as: UTF8.self)
     }
 }

@@ -4,7 +4,8 @@ import FluentSQLiteDriver
 import Foundation
 import SQLKit
 
-/// A copy of everything a Fieldhouse keeps: the database as one consistent snapshot, the uploaded
+/// A copy of everything a Fieldhouse keeps: the database as one consistent snapshot (SQLite's
+/// `VACUUM INTO`, or `pg_dump` on PostgreSQL, see `PostgresBackup`), the uploaded
 /// files, the server's secret, and a manifest of row counts and checksums that `restore` checks
 /// before it writes anything.
 enum Backup {
@@ -44,24 +45,28 @@ enum Backup {
     /// files after it, so every file a copied row names was on disk before the copy began; a
     /// file deleted in between is left out, as its row would be in a later backup.
     static func take(config: AppConfig, db: any Database, into folder: String, now: Date) async throws -> Manifest {
-        guard case .sqlite = config.database else {
-            throw Failure(
-                "This backup copies SQLite. On PostgreSQL, back up the database with pg_dump and the data directory's avatars/, photos/ and secret.key with it."
-            )
-        }
         try prepareEmpty(folder)
-        let copy = folder + "/" + databaseName
-        try await (db as! any SQLDatabase).raw("VACUUM INTO \(bind: copy)").run()
+        let name: String
+        let rows: [String: Int]
+        switch config.database {
+        case .sqlite:
+            name = databaseName
+            try await (db as! any SQLDatabase).raw("VACUUM INTO \(bind: folder + "/" + name)").run()
+            rows = try await rowCounts(ofSQLiteFile: folder + "/" + name)
+        case .postgres(let url, let searchPath):
+            name = PostgresBackup.dumpName
+            rows = try await PostgresBackup.dump(url: url, searchPath: searchPath, db: db, into: folder + "/" + name)
+        }
+        let copy = folder + "/" + name
         // The copy holds password hashes, addresses, health and places: for the server's user only.
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy)
-        let rows = try await rowCounts(ofSQLiteFile: copy)
         guard (rows["_fluent_migrations"] ?? 0) > 0 else {
             try? FileManager.default.removeItem(atPath: copy)
             throw Failure(
                 "\(config.dataDirectory) holds no Fieldhouse data: run the backup with the server's FIELDHOUSE_DATA_DIR (and DATABASE_URL).")
         }
 
-        var files = [try entry(for: databaseName, in: folder)]
+        var files = [try entry(for: name, in: folder)]
         let manager = FileManager.default
         for relative in try uploadedFiles(in: config.dataDirectory) + [secretName] {
             let source = URL(fileURLWithPath: config.dataDirectory + "/" + relative).resolvingSymlinksInPath().path
@@ -75,7 +80,7 @@ enum Backup {
             }
             files.append(try entry(for: relative, in: folder))
         }
-        let manifest = Manifest(takenAt: now, database: "sqlite", rows: rows, files: files)
+        let manifest = Manifest(takenAt: now, database: config.database.kind, rows: rows, files: files)
         try encoder.encode(manifest).write(to: URL(fileURLWithPath: folder + "/" + manifestName), options: .atomic)
         return manifest
     }
@@ -87,19 +92,23 @@ enum Backup {
     /// under its real name only once complete: a restore that stops half way leaves no database
     /// that looks whole.
     static func restore(from folder: String, into config: AppConfig) async throws -> Manifest {
-        guard case .sqlite(let databasePath) = config.database else {
-            throw Failure("This restore writes SQLite. On PostgreSQL, restore the database with pg_restore and copy the files into the data directory.")
-        }
         let manifest: Manifest
         do {
             manifest = try decoder.decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/" + manifestName)))
         } catch {
             throw Failure("\(folder) has no readable \(manifestName): is it a Fieldhouse backup?")
         }
-        guard manifest.format == 1, manifest.database == "sqlite" else {
+        guard manifest.format == 1, ["sqlite", "postgresql"].contains(manifest.database) else {
             throw Failure("The backup is of a kind this version cannot restore (format \(manifest.format), \(manifest.database)).")
         }
-        guard manifest.files.contains(where: { $0.path == databaseName }) else { throw Failure("The backup's manifest names no database.") }
+        guard manifest.database == config.database.kind else {
+            throw Failure(
+                manifest.database == "sqlite"
+                    ? "This is a backup of SQLite: restore it without DATABASE_URL set."
+                    : "This is a backup of PostgreSQL: restore it with DATABASE_URL set to an empty database.")
+        }
+        let name = manifest.database == "sqlite" ? databaseName : PostgresBackup.dumpName
+        guard manifest.files.contains(where: { $0.path == name }) else { throw Failure("The backup's manifest names no database.") }
         let manager = FileManager.default
         for file in manifest.files {
             guard isRestorable(file.path) else { throw Failure("The manifest names a file a backup does not hold: \(file.path)") }
@@ -108,31 +117,48 @@ enum Backup {
                 throw Failure("\(file.path) in the backup is not what the manifest says (damaged or changed).")
             }
         }
-        guard try await rowCounts(ofSQLiteFile: folder + "/" + databaseName) == manifest.rows else {
-            throw Failure("The backup's database does not hold the rows its manifest counts.")
-        }
-        if try await holdsData(databasePath) {
-            throw Failure("\(databasePath) already holds data. Restore into an empty data directory.")
+        switch config.database {
+        case .sqlite(let databasePath):
+            guard try await rowCounts(ofSQLiteFile: folder + "/" + name) == manifest.rows else {
+                throw Failure("The backup's database does not hold the rows its manifest counts.")
+            }
+            if try await holdsData(databasePath) {
+                throw Failure("\(databasePath) already holds data. Restore into an empty data directory.")
+            }
+        case .postgres(let url, let searchPath):
+            if try await PostgresBackup.holdsData(url: url, searchPath: searchPath) {
+                throw Failure("The database of DATABASE_URL already has tables. Restore into an empty database (createdb).")
+            }
         }
         // The secret a first start made moments ago is replaced; an upload is never overwritten,
         // and every clash is found before the first file is written.
-        let uploads = manifest.files.filter { $0.path != databaseName && $0.path != secretName }
+        let uploads = manifest.files.filter { $0.path != name && $0.path != secretName }
         if let taken = uploads.first(where: { manager.fileExists(atPath: config.dataDirectory + "/" + $0.path) }) {
             throw Failure("\(config.dataDirectory)/\(taken.path) already exists. Restore into an empty data directory.")
         }
-        for file in manifest.files where file.path != databaseName {
+        for file in manifest.files where file.path != name {
             let target = config.dataDirectory + "/" + file.path
             if file.path == secretName, manager.fileExists(atPath: target) { try manager.removeItem(atPath: target) }
             try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try manager.copyItem(atPath: folder + "/" + file.path, toPath: target)
         }
-        for leftover in [databasePath, databasePath + "-wal", databasePath + "-shm"] where manager.fileExists(atPath: leftover) {
-            try manager.removeItem(atPath: leftover)
+        // The database last, so a restore stopped half way leaves none that looks whole.
+        switch config.database {
+        case .sqlite(let databasePath):
+            for leftover in [databasePath, databasePath + "-wal", databasePath + "-shm"] where manager.fileExists(atPath: leftover) {
+                try manager.removeItem(atPath: leftover)
+            }
+            let partial = databasePath + ".restoring"
+            try? manager.removeItem(atPath: partial)
+            try manager.copyItem(atPath: folder + "/" + name, toPath: partial)
+            try manager.moveItem(atPath: partial, toPath: databasePath)
+        case .postgres(let url, let searchPath):
+            // pg_restore writes in one transaction; the counts confirm it wrote what was dumped.
+            let rows = try await PostgresBackup.restore(folder + "/" + name, url: url, searchPath: searchPath)
+            guard rows == manifest.rows else {
+                throw Failure("The restored database does not hold the rows the manifest counts; drop it and try again.")
+            }
         }
-        let partial = databasePath + ".restoring"
-        try? manager.removeItem(atPath: partial)
-        try manager.copyItem(atPath: folder + "/" + databaseName, toPath: partial)
-        try manager.moveItem(atPath: partial, toPath: databasePath)
         return manifest
     }
 
@@ -200,7 +226,7 @@ enum Backup {
         let plain =
             !path.hasPrefix("/") && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
             && path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-/".unicodeScalars.contains($0) }
-        return plain && (path == databaseName || path == secretName || folders.contains { path.hasPrefix($0 + "/") })
+        return plain && (path == databaseName || path == PostgresBackup.dumpName || path == secretName || folders.contains { path.hasPrefix($0 + "/") })
     }
 
     private static func rowCounts(ofSQLiteFile path: String) async throws -> [String: Int] {
@@ -226,5 +252,15 @@ enum Backup {
     private static func holdsData(_ path: String) async throws -> Bool {
         guard FileManager.default.fileExists(atPath: path) else { return false }
         return try await !rowCounts(ofSQLiteFile: path).isEmpty
+    }
+}
+
+extension AppConfig.Database {
+    /// How a backup's manifest names the database it holds.
+    var kind: String {
+        switch self {
+        case .sqlite: "sqlite"
+        case .postgres: "postgresql"
+        }
     }
 }

@@ -25,12 +25,13 @@ struct RestoreCommand: AsyncCommand {
         var folder: String
     }
 
-    var help: String { "Restores a backup into an empty data directory (FIELDHOUSE_DATA_DIR)." }
+    var help: String { "Restores a backup into an empty data directory (FIELDHOUSE_DATA_DIR) and, for PostgreSQL, an empty database (DATABASE_URL)." }
 
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
-        // `configure` opened the (empty) database; nothing may hold it while its file is replaced.
-        await app.databases.shutdownAsync()
+        // `configure` opened the (empty) SQLite database; nothing may hold it while its file is
+        // replaced. PostgreSQL is written by pg_restore over its own connection.
+        if case .sqlite = app.config.database { await app.databases.shutdownAsync() }
         let manifest = try await Backup.restore(from: signature.folder, into: app.config)
         context.console.print(Backup.summary(manifest, verb: "Restored", folder: app.config.dataDirectory))
     }
