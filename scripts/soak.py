@@ -42,8 +42,8 @@ run_id = f"{random.randrange(36 ** 4):04x}"
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 
-def links(page, prefix):
-    return sorted(set(re.findall(rf'href="({prefix}/{UUID})"'.encode(), page)))
+def links(page, prefix, name=UUID):
+    return sorted(set(re.findall(rf'href="({prefix}/{name})"'.encode(), page)))
 
 
 # --- Who and what the traffic is about -----------------------------------------------------------
@@ -55,7 +55,8 @@ for session in demo.values():
     cookie = {"Cookie": f"fh_session={session}"}
     for kind, path in (("team", "/teams"), ("game", "/games"), ("workout", "/workouts")):
         _, page, _ = site.request("GET", path, headers=cookie)
-        pages[kind] += [(session, p.decode()) for p in links(page, path)]
+        name = r"(?!new\b)[a-z0-9-]+" if kind == "team" else UUID
+        pages[kind] += [(session, p.decode()) for p in links(page, path, name)]
 _, learn, _ = site.request("GET", "/learn")
 articles = [p.decode() for p in sorted(set(re.findall(rb'href="(/learn/[a-z0-9-]+)"', learn)))] or ["/learn"]
 for kind, found in pages.items():
@@ -70,6 +71,15 @@ class Person:
         self.username = f"soak{run_id}{number:02d}"
         self.session = site.sign_up(self.username)
         self.token = site.device_token(self.session, "Soak strap")
+        # All-day heart rate on, so batches outside a workout are kept (they are skipped otherwise).
+        form = urllib.parse.urlencode({
+            "csrf": site.csrf(self.session, "/settings/profile"), "display_name": self.username, "bio": "", "birth_date": "1990-01-01",
+            "gender": "unspecified", "height_cm": "175", "weight_kg": "70", "home_name": "", "home_lat": "", "home_lon": "",
+            "time_zone": "UTC", "units": "metric", "continuous_hr": "on"})
+        status, _, _ = site.request("POST", "/settings/profile", form, {
+            "Cookie": f"fh_session={self.session}", "Content-Type": "application/x-www-form-urlencoded"})
+        if status != 303:
+            sys.exit(f"soak: saving the profile of {self.username} answered HTTP {status}")
         self.lock = threading.Lock()
         # Batches of 600 one-second samples, each hour a new one, going back from a year ago.
         self.next_batch = 0
@@ -111,6 +121,7 @@ def route_of(method, path):
     path = path.split("?")[0]
     path = re.sub(UUID, "{id}", path)
     path = re.sub(r"^/learn/[a-z0-9-]+$", "/learn/{slug}", path)
+    path = re.sub(r"^/teams/[a-z0-9-]+$", "/teams/{slug}", path)
     path = re.sub(r"^/u/[^/]+/", "/u/{name}/", path)
     return f"{method} {path}"
 
@@ -176,7 +187,7 @@ def signed_in_page(c):
         session, path = random.choice(pages[kind])
     else:
         session = random.choice(list(demo.values()) + [p.session for p in people[:4]])
-        path = {"home": "/", "find": random.choice(["/find", "/find?sport=football", "/find?what=teams&lat=55.68&lon=12.57&radius_km=25"]),
+        path = {"home": "/", "find": random.choice(["/find", "/find?sport=soccer", "/find?what=teams&lat=55.68&lon=12.57&radius_km=25"]),
                 "workouts": "/workouts"}[kind]
     c.send("GET", path, headers={"Cookie": f"fh_session={session}"})
 
@@ -187,7 +198,11 @@ def sample_batch(c):
     start = year_ago_ms - number * 3_600_000
     body = json.dumps({"heart_rate": [{"t": start + i * 1000, "bpm": 60 + (i * 7) % 100} for i in range(600)]})
     headers = {"Authorization": f"Bearer {person.token}", "Content-Type": "application/json"}
-    until_acknowledged(lambda: c.send("POST", "/api/v1/samples", body, headers))
+    _, payload = until_acknowledged(lambda: c.send("POST", "/api/v1/samples", body, headers))
+    answer = json.loads(payload)
+    kept = answer["stored"]["heart_rate"] + answer["duplicates"]["heart_rate"]
+    if kept != 600:
+        raise RuntimeError(f"a batch of 600 was answered with {kept} kept: {payload[:300]!r}")
     with person.lock:
         person.acknowledged_samples += 600
 
@@ -318,9 +333,14 @@ lines = [
     f"5xx or no answer: {len(in_flight)} in flight on the killed process, {len(errors)} otherwise (must be 0)",
     f"samples acknowledged {sum(p.acknowledged_samples for p in people):,}, GPX uploads {sum(len(p.workouts) for p in people):,}, "
     f"avatars {sum(p.avatar for p in people)}; lost: {len(lost)}",
-    "",
-    f"{'route':<34} {'requests':>9} {'p50 ms':>8} {'p99 ms':>8}",
+    "Answers of 400 and above, by route:",
 ]
+refusals = {}
+for route, status, _, _ in records:
+    if status >= 400:
+        refusals[(route, status)] = refusals.get((route, status), 0) + 1
+lines += [f"  {n:,} × {status} on {route}" for (route, status), n in sorted(refusals.items())] or ["  none"]
+lines += ["", f"{'route':<34} {'requests':>9} {'p50 ms':>8} {'p99 ms':>8}"]
 routes = {}
 for route, status, started, finished in records:
     routes.setdefault(route, []).append((finished - started) * 1000)
