@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DATA_DIR ?= ./data
 SWIFT_SOURCES := Package.swift Sources Tests Fuzz
 
-.PHONY: run test test-postgres e2e cluster cluster-check soak bench fuzz format lint deps build clean
+.PHONY: run test test-postgres e2e cluster cluster-check soak bench bench-cluster fuzz format lint deps build clean
 
 ## run: install what is missing, build, seed demo data on first run, and serve on http://127.0.0.1:8080
 run: deps
@@ -44,6 +44,10 @@ soak: deps
 ## bench: release build, demo data, and wrk figures for the main pages
 bench: deps
 	scripts/bench.sh
+
+## bench-cluster: the same figures for one release process on SQLite and two on PostgreSQL behind nginx, side by side
+bench-cluster: deps
+	scripts/bench-cluster.sh
 
 ## fuzz: build every libFuzzer harness in Fuzz/ and run each for FUZZ_SECONDS (default 60); crashes go to Fuzz/crashes/
 fuzz: deps
