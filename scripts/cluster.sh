@@ -32,7 +32,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 pids=()
 nginx_pid=""
 cleanup() {
-  [[ -n "$nginx_pid" ]] && kill -QUIT "$nginx_pid" 2>/dev/null
+  [[ -n "$nginx_pid" ]] && kill -QUIT "$nginx_pid" 2>/dev/null || true
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"

@@ -310,6 +310,30 @@ struct JobTests {
         }
     }
 
+    /// A job longer than a lease (a big account's export) is not taken by another process while
+    /// its own keeps working on it: the lease is renewed until the job is done.
+    @Test func aLongJobKeepsItsLeaseWhileItsProcessWorks() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let anaID = try #require(try await User.query(on: app.db).first()?.id)
+            let kind = JobKind("test.slow") { run in
+                try await Task.sleep(for: .milliseconds(2_500))
+                try await Notification.send(to: [anaID], from: nil, kind: .goalReached, text: "slow job", link: "/", on: run.db)
+            }
+            let working = JobRunner(kinds: [kind], lease: 1), other = JobRunner(kinds: [kind], lease: 1)
+            try await working.runDue(app.app) // the hourly prune, so only the slow job is left
+            try await working.enqueue("test.slow", payload: NoPayload(), at: app.clock.now, on: app.db)
+            let first = Task { try await working.runDue(app.app) }
+            try await Task.sleep(for: .milliseconds(1_600))
+            #expect(try await other.runDue(app.app) == 0, "the job is held by the process working on it")
+            #expect(try await first.value == 1)
+            let job = try #require(try await Job.query(on: app.db).filter(\.$kind == "test.slow").first())
+            #expect(job.state == .done && job.attempts == 1)
+            #expect(try await Notification.query(on: app.db).filter(\.$text == "slow job").count() == 1)
+        }
+    }
+
     /// Ana turns game reminders off: the reminder job skips her, Ben still hears; the choice is
     /// hers alone, survives in her export, and nonsense in the form changes nothing else.
     @Test func aTopicTurnedOffIsNotSent() async throws {

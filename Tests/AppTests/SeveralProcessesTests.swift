@@ -135,7 +135,8 @@ struct SeveralProcessesTests {
             let fromA = try await ben.get("/u/ana_a/avatar")
             let fromB = try await ben.answered(by: b).get("/u/ana_a/avatar")
             #expect(fromA.status == .ok && fromB.status == .ok)
-            #expect(fromA.bytes == fromB.bytes && fromB.bytes.starts(with: [0xFF, 0xD8, 0xFF]) || fromB.bytes.starts(with: Array("RIFF".utf8)))
+            #expect(fromA.bytes == fromB.bytes)
+            #expect(fromB.bytes.starts(with: [0xFF, 0xD8, 0xFF]) || fromB.bytes.starts(with: Array("RIFF".utf8)))
         }
     }
 }

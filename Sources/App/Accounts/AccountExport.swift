@@ -56,7 +56,11 @@ enum AccountExport {
     }
 
     static func write(for userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws {
-        guard let user = try await User.find(userID, on: db) else { return }
+        guard let user = try await User.find(userID, on: db) else {
+            // Deleted since it was asked for, maybe after an earlier try put a file in place.
+            try? FileManager.default.removeItem(atPath: path(for: userID, config: config))
+            return
+        }
         let final = path(for: userID, config: config)
         // Its own name: should two processes ever write the same person's export (a job taken again
         // after its lease ran out), neither overwrites the other's half, and the last one finished wins.

@@ -89,6 +89,8 @@ enum AccountDeletion {
             let attempts = try await LoginAttempt.query(on: db).filter(\.$key, .custom("LIKE"), "account:%").all()
                 .filter { attempt in prefixes.contains { attempt.key.hasPrefix($0) } }
             try await LoginAttempt.query(on: db).filter(\.$id ~~ attempts.compactMap(\.id)).delete()
+            // Their export jobs name them; one running elsewhere finds them gone and writes nothing.
+            try await ExportJob.forget(userID, on: db)
             try await user.delete(on: db)
             return afterwards
         }

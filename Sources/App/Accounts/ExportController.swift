@@ -87,7 +87,15 @@ enum ExportJob {
     /// Asks for an export unless one is under way already.
     static func start(for user: UUID, app: Application, now: Date, on db: any Database) async throws {
         guard try await state(of: user, on: db) != .preparing else { return }
-        try await app.jobs.enqueue(kind.name, payload: Payload(user: user), at: now, on: db)
+        // Two requests at once (a double click, two tabs on two processes) make one job: the key
+        // is the person and the minute.
+        let minute = Int((now.timeIntervalSince1970 / 60).rounded(.down))
+        try await app.jobs.enqueue(kind.name, payload: Payload(user: user), at: now, key: "accounts.export:\(user.uuidString.lowercased()):\(minute)", on: db)
+    }
+
+    /// Forgets this person's export jobs (their account is being deleted).
+    static func forget(_ user: UUID, on db: any Database) async throws {
+        try await Job.query(on: db).filter(\.$kind == kind.name).filter(\.$payload == payload(user)).delete()
     }
 
     /// The payload exactly as `Job.enqueue` stores it, to find this person's jobs.

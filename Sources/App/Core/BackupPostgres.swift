@@ -70,14 +70,24 @@ enum PostgresBackup {
     /// appears in a process list.
     static func environment(url: String, searchPath: String?) throws -> [String: String] {
         guard let parts = URLComponents(string: url), let host = parts.host else { throw Backup.Failure("DATABASE_URL is not a postgres:// URL.") }
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
+        // The operator's own libpq settings (PGSSLROOTCERT, …) stay; the connection's come from the URL.
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !["PGHOST", "PGHOSTADDR", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE", "PGSSLMODE", "PGOPTIONS", "PGSERVICE"].contains($0.key)
+        }
         environment["PGHOST"] = host
         environment["PGPORT"] = String(parts.port ?? 5432)
         if let user = parts.percentEncodedUser { environment["PGUSER"] = user.removingPercentEncoding }
         if let password = parts.percentEncodedPassword { environment["PGPASSWORD"] = password.removingPercentEncoding }
         let database = String(parts.path.drop(while: { $0 == "/" }))
         environment["PGDATABASE"] = database.isEmpty ? environment["PGUSER"] : database.removingPercentEncoding
-        if let mode = parts.queryItems?.first(where: { $0.name == "sslmode" })?.value { environment["PGSSLMODE"] = mode }
+        // The same query words the app's own connection reads (PostgresKit), in libpq's terms.
+        let tls = parts.queryItems?.last(where: { ["tlsmode", "sslmode", "ssl", "tls"].contains($0.name.lowercased()) })?.value
+        switch tls {
+        case "verify-full", "verify-ca", "require", "prefer", "allow", "disable": environment["PGSSLMODE"] = tls
+        case "true": environment["PGSSLMODE"] = "prefer"
+        case "false": environment["PGSSLMODE"] = "disable"
+        default: break
+        }
         if let searchPath { environment["PGOPTIONS"] = "-c search_path=" + searchPath }
         return environment
     }

@@ -16,7 +16,8 @@ final class JobRunner: Sendable {
     /// The wait before the second, third, fourth and fifth attempt.
     static let backoff: [TimeInterval] = [60, 300, 1800, 7200]
     /// How long a process may hold a job before another may take it (`FIELDHOUSE_JOB_LEASE_SECONDS`,
-    /// 5 minutes unless set). Jobs take seconds; this only matters when a process dies.
+    /// 5 minutes unless set). A process renews the leases of what it works on (`keepLeases`), so
+    /// this is how soon the work of a process that died is taken over, not a limit on a job's length.
     let leaseDuration: TimeInterval
     /// Done jobs are kept this long, for `fieldhouse jobs` and the admin page.
     static let keepDone: TimeInterval = 7 * 86_400
@@ -76,7 +77,9 @@ final class JobRunner: Sendable {
         while ran < limit, !Task.isCancelled {
             let batch = try await lease(now: app.clock.now, limit: min(4, limit - ran), on: app.db)
             guard !batch.isEmpty else { break }
+            let heartbeat = keepLeases(of: batch.map(\.id), app: app)
             for job in batch { await run(job, app: app) }
+            heartbeat.cancel()
             ran += batch.count
         }
         return ran
@@ -121,6 +124,25 @@ final class JobRunner: Sendable {
             RETURNING id, kind, payload, run_at, attempts
             """
         ).all(decoding: Leased.self).sorted { $0.run_at < $1.run_at }
+    }
+
+    /// Renews the leases of a batch every third of a lease while this process works on it: a long
+    /// job (a big account's export) would otherwise outlast its lease and be taken again by another
+    /// process while it still runs. A process that dies stops renewing, so its jobs are still taken
+    /// over one lease after its last sign of life.
+    private func keepLeases(of ids: [UUID], app: Application) -> Task<Void, Never> {
+        Task { [owner, leaseDuration] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(leaseDuration / 3))
+                guard !Task.isCancelled else { return }
+                try? await (app.db as! any SQLDatabase).raw(
+                    """
+                    UPDATE jobs SET lease_until = \(bind: app.clock.now.addingTimeInterval(leaseDuration))
+                    WHERE id IN (\(binds: ids)) AND lease_owner = \(bind: owner) AND state = \(bind: Job.State.queued.rawValue)
+                    """
+                ).run()
+            }
+        }
     }
 
     /// The lease ran out and another process took the job: what this run wrote is rolled back.
