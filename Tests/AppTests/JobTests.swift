@@ -278,35 +278,26 @@ struct JobTests {
     /// Two servers on one database (on PostgreSQL in CI) drain 400 due jobs together: each job
     /// runs exactly once, and every job's write is there once.
     @Test func twoProcessesRunEachJobExactlyOnce() async throws {
-        try await withStore { store in
-            let first = try await TestApp.start(store), second = try await TestApp.start(store)
-            do {
-                let ana = first.browser()
-                try await ana.signUp("ana")
-                let anaID = try #require(try await User.query(on: first.db).first()?.id)
-                let kind = JobKind("test.count") { run in
-                    let n = try run.payload(as: [String: Int].self)["n"] ?? -1
-                    try await Notification.send(to: [anaID], from: nil, kind: .goalReached, text: "job \(n)", link: "/", on: run.db)
-                }
-                let one = JobRunner(kinds: [kind]), two = JobRunner(kinds: [kind])
-                try await first.db.transaction { db in
-                    for n in 0..<400 { try await one.enqueue("test.count", payload: ["n": n], at: first.clock.now, on: db) }
-                }
-                async let a = one.runDue(first.app, limit: 10_000)
-                async let b = two.runDue(second.app, limit: 10_000)
-                let (ranA, ranB) = try await (a, b)
-                // 400 jobs and one hourly prune; a job put back after meeting the other's SQLite write runs again.
-                #expect(ranA + ranB >= 401, "\(ranA) + \(ranB)")
-                let texts = try await Notification.query(on: first.db).all().map(\.text)
-                #expect(texts.count == 400 && Set(texts).count == 400)
-                #expect(try await Job.query(on: first.db).filter(\.$state != .done).count() == 0)
-            } catch {
-                await first.stop()
-                await second.stop()
-                throw error
+        try await withTwoProcesses { first, second in
+            let ana = first.browser()
+            try await ana.signUp("ana")
+            let anaID = try #require(try await User.query(on: first.db).first()?.id)
+            let kind = JobKind("test.count") { run in
+                let n = try run.payload(as: [String: Int].self)["n"] ?? -1
+                try await Notification.send(to: [anaID], from: nil, kind: .goalReached, text: "job \(n)", link: "/", on: run.db)
             }
-            await first.stop()
-            await second.stop()
+            let one = JobRunner(kinds: [kind]), two = JobRunner(kinds: [kind])
+            try await first.db.transaction { db in
+                for n in 0..<400 { try await one.enqueue("test.count", payload: ["n": n], at: first.clock.now, on: db) }
+            }
+            async let a = one.runDue(first.app, limit: 10_000)
+            async let b = two.runDue(second.app, limit: 10_000)
+            let (ranA, ranB) = try await (a, b)
+            // 400 jobs and one hourly prune; a job put back after meeting the other's SQLite write runs again.
+            #expect(ranA + ranB >= 401, "\(ranA) + \(ranB)")
+            let texts = try await Notification.query(on: first.db).all().map(\.text)
+            #expect(texts.count == 400 && Set(texts).count == 400)
+            #expect(try await Job.query(on: first.db).filter(\.$state != .done).count() == 0)
         }
     }
 

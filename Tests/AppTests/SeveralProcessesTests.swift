@@ -19,29 +19,6 @@ extension Browser {
 /// one process keeps in memory must not hide a change another process made.
 @Suite("Several processes, one truth")
 struct SeveralProcessesTests {
-    /// Runs `test` with two servers on the same store, as two processes would be.
-    func withTwoProcesses(_ test: (TestApp, TestApp) async throws -> Void) async throws {
-        try await withStore { store in
-            let first = try await TestApp.start(store)
-            let second: TestApp
-            do { second = try await TestApp.start(store) } catch {
-                await first.stop()
-                throw error
-            }
-            // One machine, one clock (each test app's clock starts at noon when it starts).
-            second.clock.set(first.clock.now)
-            do {
-                try await test(first, second)
-            } catch {
-                await second.stop()
-                await first.stop()
-                throw error
-            }
-            await second.stop()
-            await first.stop()
-        }
-    }
-
     @Test func sessionsAndSignOutsHoldOnEveryProcess() async throws {
         try await withTwoProcesses { a, b in
             let onA = a.browser()

@@ -155,6 +155,29 @@ func withStore(_ test: (TestStore) async throws -> Void) async throws {
     try await TestGate.hold { try await runStore(test) }
 }
 
+/// Runs `test` with two servers on the same store, as two processes would be.
+func withTwoProcesses(_ test: (TestApp, TestApp) async throws -> Void) async throws {
+    try await withStore { store in
+        let first = try await TestApp.start(store)
+        let second: TestApp
+        do { second = try await TestApp.start(store) } catch {
+            await first.stop()
+            throw error
+        }
+        // One machine, one clock (each test app's clock starts at noon when it starts).
+        second.clock.set(first.clock.now)
+        do {
+            try await test(first, second)
+        } catch {
+            await second.stop()
+            await first.stop()
+            throw error
+        }
+        await second.stop()
+        await first.stop()
+    }
+}
+
 private func runStore(_ test: (TestStore) async throws -> Void) async throws {
     let store = TestStore.make()
     try await test(store)
