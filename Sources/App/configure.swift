@@ -47,6 +47,9 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.passwords.use(.bcrypt(cost: config.passwordCost))
     try app.makeDummyPasswordHash()
 
+    // The translations are read once; a catalogue that does not parse stops the start with its line.
+    Words.install(try Catalogue.load(directory: app.directory.workingDirectory + "Resources/Locales"))
+
     app.views.use(.leaf)
     app.leaf.configuration.rootDirectory = app.directory.workingDirectory + "Views/"
     app.leaf.cache.isEnabled = app.environment.isRelease
@@ -57,10 +60,14 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.middleware.use(SecurityHeadersMiddleware(tileOrigin: config.tileOrigin, strictTransportSecurity: config.secureCookies))
     app.metrics = AppMetrics()
     app.middleware.use(RequestLogMiddleware(logLevel: .info))
+    // Error pages speak the visitor's language (browser or footer choice)...
+    app.middleware.use(LanguageMiddleware())
     app.middleware.use(ErrorPageMiddleware())
     app.assets = AssetURLs(publicDirectory: app.directory.publicDirectory)
     app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory, assets: app.assets))
     app.middleware.use(SessionMiddleware())
+    // ...and everything after the session the signed-in person's.
+    app.middleware.use(LanguageMiddleware())
     app.middleware.use(FlashMiddleware())
     app.middleware.use(CSRFMiddleware(maxUploadBytes: config.maxUploadBytes))
 
@@ -78,6 +85,8 @@ public func configure(_ app: Application, config: AppConfig) async throws {
 
     try routes(app)
     app.leaf.tags["url"] = URLTag(routes: app.routes.all)
+    app.leaf.tags["t"] = TranslateTag()
+    app.leaf.tags["tn"] = TranslatePluralTag()
 }
 
 /// Work `fieldhouse serve` resumes once the database is ready, feature by feature.
@@ -164,6 +173,7 @@ enum Migrations {
         app.migrations.add(CreateCyclingStatus())
         app.migrations.add(AddRouteToPlans())
         app.migrations.add(CreatePlacePhoto())
+        app.migrations.add(AddLanguageToUsers())
     }
 }
 

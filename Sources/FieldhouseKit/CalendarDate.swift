@@ -63,12 +63,12 @@ public enum AgeGroup: String, CaseIterable, Sendable, Codable {
 
     public var label: String {
         switch self {
-        case .under12: "Under 12"
+        case .under12: t("Under 12")
         case .from12to14: "12–14"
         case .from15to17: "15–17"
         case .adult: "18+"
         case .veteran: "35+"
-        case .any: "Any age"
+        case .any: t("Any age")
         }
     }
 

@@ -6,8 +6,20 @@ public enum Sport: String, CaseIterable, Sendable, Codable {
 
     public var label: String {
         switch self {
-        case .americanFootball: "American football"
-        default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+        case .soccer: t("Soccer")
+        case .futsal: t("Futsal")
+        case .basketball: t("Basketball")
+        case .volleyball: t("Volleyball")
+        case .softball: t("Softball")
+        case .baseball: t("Baseball")
+        case .americanFootball: t("American football")
+        case .ultimate: t("Ultimate")
+        case .hockey: t("Hockey")
+        case .tennis: t("Tennis")
+        case .badminton: t("Badminton")
+        case .running: t("Running")
+        case .cycling: t("Cycling")
+        case .other: t("Other")
         }
     }
 }
@@ -16,5 +28,12 @@ public enum Sport: String, CaseIterable, Sendable, Codable {
 public enum Skill: String, CaseIterable, Sendable, Codable {
     case beginner, intermediate, advanced, expert
 
-    public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    public var label: String {
+        switch self {
+        case .beginner: t("Beginner")
+        case .intermediate: t("Intermediate")
+        case .advanced: t("Advanced")
+        case .expert: t("Expert")
+        }
+    }
 }

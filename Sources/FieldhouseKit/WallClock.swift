@@ -33,8 +33,27 @@ public struct WallClock: Equatable, Sendable {
         self.init(date, secondsFromGMT: zone.secondsFromGMT(for: date))
     }
 
-    public static let shortWeekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    public static let shortMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// Weekday and month names as the current language abbreviates them (Portuguese writes them
+    /// in lower case: "qui 26 nov").
+    public static var shortWeekdays: [String] { Language.current == .en ? englishWeekdays : portugueseWeekdays }
+    public static var shortMonths: [String] { Language.current == .en ? englishMonths : portugueseMonths }
+    /// Whole weekday names, Sunday first: "Thursday", "quinta-feira".
+    public static var weekdays: [String] { Language.current == .en ? englishWholeWeekdays : portugueseWholeWeekdays }
+    /// Whole month names: "November", "novembro".
+    public static var months: [String] { Language.current == .en ? englishWholeMonths : portugueseWholeMonths }
+
+    private static let englishWeekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let portugueseWeekdays = ["dom", "seg", "ter", "qua", "qui", "sex", "sáb"]
+    private static let portugueseMonths = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"]
+    private static let englishWholeWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    private static let englishWholeMonths = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
+    private static let portugueseWholeWeekdays = ["domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"]
+    private static let portugueseWholeMonths = [
+        "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
+    ]
 
     /// "Thu 26 Nov"
     public var shortDay: String { "\(Self.shortWeekdays[weekday]) \(day) \(Self.shortMonths[month - 1])" }

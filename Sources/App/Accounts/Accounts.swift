@@ -12,6 +12,7 @@ enum Accounts: Feature {
         try app.register(collection: FollowController())
         try app.register(collection: EmailController())
         try app.register(collection: PasswordResetController())
+        try app.register(collection: LanguageController())
         app.asyncCommands.use(UserCommands(), as: "user")
     }
 

@@ -16,6 +16,7 @@ extension User {
         let home_name: String?
         let home_lat, home_lon: Double?
         let time_zone, units: String
+        let language: String?
         let continuous_hr: Bool
         let visibility: String
         let avatar_file: String?
@@ -50,6 +51,7 @@ extension User {
         homeLon = row.home_lon
         timeZone = row.time_zone
         units = Units(rawValue: row.units) ?? .metric
+        languageCode = row.language
         continuousHeartRate = row.continuous_hr
         // An unreadable visibility must fail closed.
         visibility = Visibility(rawValue: row.visibility) ?? .private

@@ -31,6 +31,8 @@ final class User: Model, @unchecked Sendable {
     @OptionalField(key: "home_lon") var homeLon: Double?
     @Field(key: "time_zone") var timeZone: String
     @Enum(key: "units") var units: Units
+    /// The language chosen in the settings ("pt-PT"); nil follows the browser.
+    @OptionalField(key: "language") var languageCode: String?
     @Field(key: "continuous_hr") var continuousHeartRate: Bool
     @Enum(key: "visibility") var visibility: Visibility
     /// File name under `<data>/avatars`, never a path the user supplied.

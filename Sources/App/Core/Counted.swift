@@ -1,10 +1,13 @@
 extension Int {
-    /// "2,345": digits grouped in thousands, as English writes them.
+    /// "2,345": digits grouped in thousands, as the current language writes them: a comma in
+    /// English; in Portuguese a (no-break) space, and only from five digits on ("2345", "12 345").
     var grouped: String {
         let digits = String(self.magnitude)
+        let english = Language.current == .en
+        guard english || digits.count > 4 else { return (self < 0 ? "-" : "") + digits }
         var grouped = ""
         for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped += english ? "," : "\u{00A0}" }
             grouped.append(digit)
         }
         return (self < 0 ? "-" : "") + grouped

@@ -110,7 +110,8 @@ struct SettingsTab: Sendable {
     let label: String
     let url: SiteURL
 
-    static let all = Features.all.flatMap { $0.settingsTabs }.sorted { $0.order < $1.order }
+    /// Computed on each use: the labels are in the language of the page that shows them.
+    static var all: [SettingsTab] { Features.all.flatMap { $0.settingsTabs }.sorted { $0.order < $1.order } }
 }
 
 extension HeaderCount {

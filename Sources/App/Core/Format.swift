@@ -32,9 +32,9 @@ struct Format {
         Int(exactly: value.rounded()).map(String.init) ?? "–"
     }
 
-    /// A typed limit as a person writes it: "0.1", "2,000".
+    /// A typed limit as a person writes it: "0.1", "2,000" (in Portuguese "0,1", "2000").
     static func decimal(_ value: Double) -> String {
-        guard value == value.rounded(), let whole = Int(exactly: value) else { return String(value) }
+        guard value == value.rounded(), let whole = Int(exactly: value) else { return localised(String(value)) }
         return whole.grouped
     }
 
@@ -59,23 +59,35 @@ struct Format {
     }
 
     static func distance(_ metres: Double, imperial: Bool) -> String {
-        imperial ? String(format: "%.2f mi", metres / metresPerMile) : String(format: "%.2f km", metres / 1000)
+        localised(imperial ? String(format: "%.2f mi", metres / metresPerMile) : String(format: "%.2f km", metres / 1000))
+    }
+
+    /// A number written with `decimals` places and the language's decimal mark: "8.5" or "8,5".
+    static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "–" }
+        return localised(String(format: "%.\(min(max(decimals, 0), 6))f", value))
+    }
+
+    /// `text` (numbers written by `String(format:)`, with a decimal point and no grouping) with
+    /// the decimal mark of the current language: a comma in Portuguese.
+    static func localised(_ text: String) -> String {
+        Language.current == .en ? text : text.replacingOccurrences(of: ".", with: ",")
     }
 
     /// How far away something is, as precise as matters: "850 m", "3.2 km", "12 km", "4.5 mi".
     static func proximity(_ metres: Double, imperial: Bool) -> String {
         if imperial {
             let miles = metres / metresPerMile
-            return miles < 10 ? String(format: "%.1f mi", miles) : String(format: "%.0f mi", miles)
+            return localised(miles < 10 ? String(format: "%.1f mi", miles) : String(format: "%.0f mi", miles))
         }
         if metres < 1000 { return "\(Int((metres / 10).rounded()) * 10) m" }
         let km = metres / 1000
-        return km < 10 ? String(format: "%.1f km", km) : String(format: "%.0f km", km)
+        return localised(km < 10 ? String(format: "%.1f km", km) : String(format: "%.0f km", km))
     }
 
     func speed(_ metresPerSecond: Double?) -> String {
         guard let metresPerSecond else { return "–" }
-        return imperial ? String(format: "%.1f mph", metresPerSecond * 2.236936) : String(format: "%.1f km/h", metresPerSecond * 3.6)
+        return Self.localised(imperial ? String(format: "%.1f mph", metresPerSecond * 2.236936) : String(format: "%.1f km/h", metresPerSecond * 3.6))
     }
 
     /// Minutes per kilometre (or mile): "5:12 /km".
@@ -113,7 +125,7 @@ struct Format {
     /// "2.4 MB", "830 KB": a file's size as people read it (decimal units, as file managers show).
     static func fileSize(_ bytes: Int) -> String {
         if bytes >= 1_000_000, let tenths = Int(exactly: (Double(bytes) / 100_000).rounded()) {
-            return "\(tenths / 10).\(tenths % 10) MB"
+            return localised("\(tenths / 10).\(tenths % 10) MB")
         }
         return "\(max(1, (bytes + 999) / 1000)) KB"
     }
@@ -122,8 +134,9 @@ struct Format {
     /// than anyone goes running for a whole session"), or nil when they can.
     static func implausibleSpeed(metres: Double, seconds: Double, sport: WorkoutSport, format: Format) -> String? {
         guard seconds > 0, metres > 0, metres / seconds > Plausible.topAverageSpeed(sport) else { return nil }
-        return "\(format.distance(metres)) in \(duration(seconds)) is \(format.speed(metres / seconds)), faster than "
-            + "a whole \(sport.label.lowercased()) session can be: check the distance and the time"
+        return t(
+            "{distance} in {time} is {speed}, faster than a whole {sport} session can be: check the distance and the time",
+            format.distance(metres), duration(seconds), format.speed(metres / seconds), sport.label.lowercased())
     }
 
     var splitLength: Double { imperial ? Self.metresPerMile : 1000 }

@@ -22,7 +22,22 @@ struct Layout: Encodable {
         let current: Bool
     }
 
+    /// One language a visitor can switch to (`Views/base.leaf`'s footer).
+    struct LanguageChoice: Encodable {
+        let code: String
+        let name: String
+        let current: Bool
+    }
+
     let title: String
+    /// The page's language, for `<html lang>`.
+    let lang: String
+    /// The language switch: every language, the page's own marked.
+    let languages: [LanguageChoice]
+    /// The page language's own name ("Português"), for the signed-in footer.
+    let languageName: String
+    /// This page's path and query, where the language switch comes back to.
+    let here: String
     let section: Section?
     let csrf: String
     let viewer: Viewer?
@@ -43,8 +58,11 @@ extension Request {
         // Anonymous pages without forms must not mint a token: that would set a cookie on every
         // visit to a public page and defeat caching.
         let csrf = viewer != nil || hasForms ? csrfToken : ""
+        let language = self.language
         return Layout(
-            title: title, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
+            title: title, lang: language.rawValue,
+            languages: Language.allCases.map { Layout.LanguageChoice(code: $0.rawValue, name: $0.name, current: $0 == language) },
+            languageName: language.name, here: url.string, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
             counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
             settingsTabs: url.path.hasPrefix("/settings/")
                 ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],

@@ -10,6 +10,8 @@ struct SignedIn: Sendable {
 /// Someone the page header can show.
 protocol LayoutPerson: Sendable {
     var layoutViewer: Layout.Viewer { get }
+    /// The language the person chose in their settings; nil to follow the browser.
+    var language: Language? { get }
 }
 
 struct SignedInKey: StorageKey {

@@ -50,11 +50,27 @@ final class Notification: Model, @unchecked Sendable {
     /// to the outbox on the same database (in the caller's transaction when there is one; a
     /// transaction of its own here would hold SQLite's write lock across statements, which starves
     /// the two threads SQLite runs on when many write at once).
+    ///
+    /// `text` is written once per language among the recipients (their setting, else English),
+    /// inside `Language.$current`, so `t(...)` and `Format` in it speak each recipient's language.
     static func send(
-        to recipients: [UUID], from actor: UUID?, kind: Kind, text: String, link: String, always: Set<UUID> = [], on db: any Database
+        to recipients: [UUID], from actor: UUID?, kind: Kind, text: @autoclosure () -> String, link: String, always: Set<UUID> = [],
+        on db: any Database
     ) async throws {
         let everyone = Set(recipients)
         guard !everyone.isEmpty else { return }
+        var languages: [UUID: Language] = [:]
+        for user in try await User.query(on: db).filter(\.$id ~~ Array(everyone)).field(\.$id).field(\.$languageCode).all() {
+            if let id = user.id, let language = user.language { languages[id] = language }
+        }
+        var texts: [Language: String] = [:]
+        func written(for recipient: UUID) -> String {
+            let language = languages[recipient] ?? .en
+            if let written = texts[language] { return written }
+            let written = Language.$current.withValue(language) { text() }
+            texts[language] = written
+            return written
+        }
         // News nobody can turn off under the bell (a place in a game) follows the Games switch by e-mail.
         let emailTopic = kind.topic ?? .games
         var choices: [UUID: NotificationSetting] = [:]
@@ -62,7 +78,7 @@ final class Notification: Model, @unchecked Sendable {
             choices[setting.$user.id] = setting
         }
         for recipient in everyone where kind.topic == nil || choices[recipient]?.inApp ?? true || always.contains(recipient) {
-            try await Notification(recipient: recipient, actor: actor, kind: kind, text: text, link: link).create(on: db)
+            try await Notification(recipient: recipient, actor: actor, kind: kind, text: written(for: recipient), link: link).create(on: db)
         }
         let byEmail = everyone.filter { choices[$0]?.email ?? emailTopic.emailByDefault }
         guard !byEmail.isEmpty else { return }
@@ -70,9 +86,10 @@ final class Notification: Model, @unchecked Sendable {
         let confirmed = try await User.query(on: db).filter(\.$id ~~ Array(byEmail)).filter(\.$emailConfirmedAt != nil)
             .field(\.$id).field(\.$email).all()
         for user in confirmed {
+            let body = written(for: try user.requireID())
             try await OutboxMessage(
-                user: user.requireID(), actor: actor, to: user.email, topic: emailTopic.rawValue, subject: NotificationMail.subject(text),
-                body: text, link: link, linkLabel: "Open in Fieldhouse"
+                user: user.requireID(), actor: actor, to: user.email, topic: emailTopic.rawValue, subject: NotificationMail.subject(body),
+                body: body, link: link, linkLabel: Language.$current.withValue(languages[try user.requireID()] ?? .en) { t("Open in Fieldhouse") }
             ).queue(on: db)
         }
     }

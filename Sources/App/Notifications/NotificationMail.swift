@@ -25,9 +25,19 @@ enum NotificationMail {
         let reason: String
         let unsubscribe: String?
         let settings: String
+        /// The recipient's language, for `<html lang>` and the template's own words.
+        let language: String
     }
 
+    /// The e-mail in the recipient's language (their setting, else English: a job has no browser
+    /// to ask). Its subject and body were written in that language when it was queued.
     static func compose(_ message: OutboxMessage, to user: User, app: Application, now: Date) async throws -> MailMessage {
+        try await Language.$current.withValue(user.language ?? .en) {
+            try await composeInLanguage(message, to: user, app: app, now: now)
+        }
+    }
+
+    private static func composeInLanguage(_ message: OutboxMessage, to user: User, app: Application, now: Date) async throws -> MailMessage {
         let config = app.config
         let userID = try user.requireID()
         let topic = message.topic.flatMap(NotificationTopic.init(rawValue:))
@@ -36,20 +46,21 @@ enum NotificationMail {
         }
         let context = Context(
             subject: message.subject,
-            greeting: "Hi \(user.displayName),",
+            greeting: t("Hi {name},", user.displayName),
             paragraphs: message.body.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty },
             link: message.link.map { config.absolute(SiteURL.stored($0)) },
             linkLabel: message.linkLabel,
-            reason: topic.map { "You get this e-mail because e-mails about “\($0.label)” are on for the Fieldhouse account \(user.username)." }
-                ?? "This e-mail is about your Fieldhouse account \(user.username) itself, so it cannot be turned off.",
+            reason: topic.map { t("You get this e-mail because e-mails about “{topic}” are on for the Fieldhouse account {username}.", $0.label, user.username) }
+                ?? t("This e-mail is about your Fieldhouse account {username} itself, so it cannot be turned off.", user.username),
             unsubscribe: unsubscribe,
-            settings: config.absolute(.notificationSettings)
+            settings: config.absolute(.notificationSettings),
+            language: Language.current.rawValue
         )
         var text = ([context.greeting] + context.paragraphs).joined(separator: "\n\n")
-        if let link = context.link { text += "\n\n\(context.linkLabel ?? "Open"): \(link)" }
+        if let link = context.link { text += "\n\n\(context.linkLabel ?? t("Open")): \(link)" }
         text += "\n\n-- \n\(context.reason)\n"
-        if let unsubscribe { text += "Stop these e-mails: \(unsubscribe)\n" }
-        text += "All your notification settings: \(context.settings)\n"
+        if let unsubscribe { text += t("Stop these e-mails: {address}", unsubscribe) + "\n" }
+        text += t("All your notification settings: {address}", context.settings) + "\n"
         let html = try await app.view.render("mail/message", context).get()
         return MailMessage(
             fromName: config.mailFromName, fromAddress: config.mailFromAddress ?? "", to: message.toAddress, subject: message.subject,

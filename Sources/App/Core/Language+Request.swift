@@ -1,0 +1,33 @@
+@_exported import FieldhouseKit
+import Vapor
+
+extension Request {
+    /// The language a page is written in: the signed-in person's choice, else the visitor's
+    /// choice from the footer (a cookie), else the browser's `Accept-Language`, else English.
+    var language: Language {
+        if let chosen = storage[SignedInKey.self]?.person.language { return chosen }
+        if let cookie = cookies[Language.cookieName]?.string, let chosen = Language(rawValue: cookie) { return chosen }
+        if let header = headers.first(name: .acceptLanguage), let wanted = Language.preferred(acceptLanguage: header) { return wanted }
+        return .en
+    }
+}
+
+extension Language {
+    /// The visitor's choice from the footer's language switch.
+    static let cookieName = "lang"
+}
+
+/// Writes every response in the request's language: `t`, `tn` and `Format` read
+/// `Language.current`. Used twice: outside the error pages (the cookie and the browser decide)
+/// and again inside the session middleware, where the signed-in person's setting decides.
+struct LanguageMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let language = request.language
+        let response = try await Language.$current.withValue(language) { try await next.respond(to: request) }
+        // A page differs by language: caches between here and the browser must keep them apart.
+        if !response.headers[.vary].joined(separator: ",").lowercased().contains("accept-language") {
+            response.headers.add(name: .vary, value: "Accept-Language, Cookie")
+        }
+        return response
+    }
+}
