@@ -136,7 +136,8 @@ public struct ActivityRecording: Sendable {
 
     public var start: Int64? { points.first?.time }
     public var end: Int64? { points.last?.time }
-    /// What the reader left out and why, in sentences for the person who uploaded the file.
+    /// What the reader left out and why, in sentences for the person who uploaded the file. Always in
+    /// English: they are stored with the workout, and pages translate them (`WorkoutNotes.display`).
     public var notes: [String] = []
     /// Readings a reader dropped before `normalise` (totals it had to check before adding them up).
     var droppedReadings = 0
@@ -220,17 +221,19 @@ public enum ActivityFileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownType: "This is not a GPX, TCX or FIT file (or a .gz of one)."
-        case .truncated(let detail): "The file is incomplete: \(detail). Nothing was imported; export it again and retry."
-        case .corrupt(let detail): "The file is damaged: \(detail). Nothing was imported."
-        case .notActivity(let detail): "This is not an activity file: \(detail)."
+        case .unknownType: t("This is not a GPX, TCX or FIT file (or a .gz of one).")
+        case .truncated(let detail): t("The file is incomplete: {detail}. Nothing was imported; export it again and retry.", detail)
+        case .corrupt(let detail): t("The file is damaged: {detail}. Nothing was imported.", detail)
+        case .notActivity(let detail): t("This is not an activity file: {detail}.", detail)
         case .noData(let detail): detail
         case .tooLarge(let detail): detail
         }
     }
 
     /// The file types people may upload, for the 415 answer.
-    public static let accepted = ["GPX (.gpx)", "TCX (.tcx)", "FIT (.fit)", "any of them gzip-compressed (.gpx.gz, .tcx.gz, .fit.gz)"]
+    public static var accepted: [String] {
+        ["GPX (.gpx)", "TCX (.tcx)", "FIT (.fit)", t("any of them gzip-compressed (.gpx.gz, .tcx.gz, .fit.gz)")]
+    }
 }
 
 /// Recognises a file by its content, not its name, and reads it.
@@ -245,12 +248,12 @@ public enum ActivityFile {
     public static let maxLaps = 10_000
 
     static func refuseMoreLaps(than count: Int) throws {
-        guard count < maxLaps else { throw ActivityFileError.tooLarge("The file has more than 10,000 laps; split it.") }
+        guard count < maxLaps else { throw ActivityFileError.tooLarge(t("The file has more than 10,000 laps; split it.")) }
     }
 
     static func refuseMorePoints(than count: Int) throws {
         guard count < maxPoints else {
-            throw ActivityFileError.tooLarge("The file has more than a million points; split it or record less often.")
+            throw ActivityFileError.tooLarge(t("The file has more than a million points; split it or record less often."))
         }
     }
 
@@ -275,7 +278,7 @@ public enum ActivityFile {
         guard Gzip.isCompressed(bytes) else { return try readPlain(bytes, now: now) }
         let inner = try Gzip.decompress(bytes, limit: expandedLimit)
         guard !Gzip.isCompressed(inner) else {
-            throw ActivityFileError.corrupt("the file is compressed twice (a .gz inside a .gz); compress it once")
+            throw ActivityFileError.corrupt(t("the file is compressed twice (a .gz inside a .gz); compress it once"))
         }
         return try readPlain(inner, now: now)
     }
@@ -287,7 +290,7 @@ public enum ActivityFile {
         case .tcx: return .activity(try TCXReader.read(bytes, now: now))
         case nil:
             if bytes.count >= 4, bytes[0] == 0x0E || bytes[0] == 0x0C, bytes.count < 12 {
-                throw ActivityFileError.truncated("the FIT header is cut off")
+                throw ActivityFileError.truncated(t("the FIT header is cut off"))
             }
             throw ActivityFileError.unknownType
         }

@@ -16,32 +16,32 @@ public enum BadgeKind: String, CaseIterable, Sendable, Codable {
 
     public var title: String {
         switch self {
-        case .firstWorkout: "First workout"
-        case .activeHour: "An active hour"
-        case .streak3: "3-day streak"
-        case .streak7: "7-day streak"
-        case .streak30: "30-day streak"
-        case .hundredKilometres: "100 km in a month"
-        case .firstChallenge: "First challenge completed"
-        case .tenChallenges: "10 challenges completed"
-        case .tenGames: "10 games played"
-        case .firstCoachPlan: "First coach's session done"
+        case .firstWorkout: t("First workout")
+        case .activeHour: t("An active hour")
+        case .streak3: t("3-day streak")
+        case .streak7: t("7-day streak")
+        case .streak30: t("30-day streak")
+        case .hundredKilometres: t("100 km in a month")
+        case .firstChallenge: t("First challenge completed")
+        case .tenChallenges: t("10 challenges completed")
+        case .tenGames: t("10 games played")
+        case .firstCoachPlan: t("First coach's session done")
         }
     }
 
     /// How it is earned, in a sentence.
     public var rule: String {
         switch self {
-        case .firstWorkout: "Log a first workout."
-        case .activeHour: "Be active for 60 minutes in one day."
-        case .streak3: "Be active for 60 minutes a day, 3 days in a row."
-        case .streak7: "Be active for 60 minutes a day, 7 days in a row."
-        case .streak30: "Be active for 60 minutes a day, 30 days in a row."
-        case .hundredKilometres: "Cover 100 km in one calendar month."
-        case .firstChallenge: "Have a reply to a challenge accepted."
-        case .tenChallenges: "Have 10 replies to challenges accepted."
-        case .tenGames: "Play in 10 games."
-        case .firstCoachPlan: "Do a session your coach planned, on its day."
+        case .firstWorkout: t("Log a first workout.")
+        case .activeHour: t("Be active for 60 minutes in one day.")
+        case .streak3: t("Be active for 60 minutes a day, 3 days in a row.")
+        case .streak7: t("Be active for 60 minutes a day, 7 days in a row.")
+        case .streak30: t("Be active for 60 minutes a day, 30 days in a row.")
+        case .hundredKilometres: t("Cover 100 km in one calendar month.")
+        case .firstChallenge: t("Have a reply to a challenge accepted.")
+        case .tenChallenges: t("Have 10 replies to challenges accepted.")
+        case .tenGames: t("Play in 10 games.")
+        case .firstCoachPlan: t("Do a session your coach planned, on its day.")
         }
     }
 

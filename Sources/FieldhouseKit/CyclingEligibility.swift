@@ -114,7 +114,8 @@ public enum CyclingEligibility {
         public var time: Int64
         public var from: State
         public var to: State
-        /// In words, for the person's history: "3 cycling readings in a row".
+        /// In words, for the person's history: "3 cycling readings in a row". Always in English: it is
+        /// stored, and pages translate it (`CyclingTracker.causeText`).
         public var cause: String
     }
 
@@ -221,6 +222,7 @@ public enum CyclingEligibility {
         return made
     }
 
+    /// "1 minute", "20 minutes", in English as causes are stored (`CyclingTracker.minutesText` for pages).
     public static func minutesText(_ seconds: Double) -> String {
         let m = Int((seconds / 60).rounded())
         return m == 1 ? "1 minute" : "\(m) minutes"

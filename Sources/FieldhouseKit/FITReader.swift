@@ -61,11 +61,27 @@ public enum FITReader {
         var size: Int { fields.reduce(0) { $0 + $1.size } + developerBytes }
     }
 
-    private static let fileTypes: [Int: String] = [
-        1: "device", 2: "settings", 3: "sport settings", 5: "workout plan", 6: "course", 7: "schedule", 9: "weight",
-        10: "totals", 11: "goals", 14: "blood pressure", 15: "monitoring", 20: "activity summary", 28: "daily monitoring",
-        32: "monitoring", 34: "segment", 35: "segment list",
-    ]
+    /// What a FIT file that is not an activity holds, for the message that refuses it.
+    private static func fileTypeText(_ type: Int) -> String {
+        switch type {
+        case 1: t("it is a FIT device file")
+        case 2: t("it is a FIT settings file")
+        case 3: t("it is a FIT sport settings file")
+        case 5: t("it is a FIT workout plan file")
+        case 6: t("it is a FIT course file")
+        case 7: t("it is a FIT schedule file")
+        case 9: t("it is a FIT weight file")
+        case 10: t("it is a FIT totals file")
+        case 11: t("it is a FIT goals file")
+        case 14: t("it is a FIT blood pressure file")
+        case 15, 32: t("it is a FIT monitoring file")
+        case 20: t("it is a FIT activity summary file")
+        case 28: t("it is a FIT daily monitoring file")
+        case 34: t("it is a FIT segment file")
+        case 35: t("it is a FIT segment list file")
+        default: t("it is a FIT type {number} file", type)
+        }
+    }
 
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, now: Date) throws -> ActivityRecording {
         var fileType: Int?
@@ -78,28 +94,28 @@ public enum FITReader {
         // A FIT file may be several chained one after the other; each has its own header and CRC.
         repeat {
             let chained = fileStart > 0
-            guard bytes.count - fileStart >= 12 else { throw ActivityFileError.truncated("the FIT header is cut off") }
+            guard bytes.count - fileStart >= 12 else { throw ActivityFileError.truncated(t("the FIT header is cut off")) }
             let headerSize = Int(bytes[fileStart])
             guard headerSize == 12 || headerSize == 14, bytes[fileStart + 8] == 0x2E, bytes[fileStart + 9] == 0x46,
                 bytes[fileStart + 10] == 0x49, bytes[fileStart + 11] == 0x54
             else {
-                throw ActivityFileError.corrupt(chained ? "the data after the first FIT file has a damaged header" : "the FIT header is not valid")
+                throw ActivityFileError.corrupt(chained ? t("the data after the first FIT file has a damaged header") : t("the FIT header is not valid"))
             }
-            guard bytes.count - fileStart >= headerSize else { throw ActivityFileError.truncated("the FIT header is cut off") }
+            guard bytes.count - fileStart >= headerSize else { throw ActivityFileError.truncated(t("the FIT header is cut off")) }
             if headerSize == 14 {
                 let stored = UInt16(bytes[fileStart + 12]) | UInt16(bytes[fileStart + 13]) << 8
                 // 0 means the writer did not compute one, which the format allows.
                 if stored != 0 && stored != crc(bytes, from: fileStart, to: fileStart + 12) {
-                    throw ActivityFileError.corrupt("the FIT header's checksum does not match")
+                    throw ActivityFileError.corrupt(t("the FIT header's checksum does not match"))
                 }
             }
             let dataSize = Int(bytes[fileStart + 4]) | Int(bytes[fileStart + 5]) << 8 | Int(bytes[fileStart + 6]) << 16 | Int(bytes[fileStart + 7]) << 24
             let end = fileStart + headerSize + dataSize
             guard bytes.count >= end + 2 else {
-                throw ActivityFileError.truncated("the FIT file should hold \(end + 2) bytes but has \(bytes.count)")
+                throw ActivityFileError.truncated(t("the FIT file should hold {expected} bytes but has {actual}", end + 2, bytes.count))
             }
             guard crc(bytes, from: fileStart, to: end + 2) == 0 else {
-                throw ActivityFileError.corrupt("the FIT file's checksum does not match its content")
+                throw ActivityFileError.corrupt(t("the FIT file's checksum does not match its content"))
             }
             try readMessages(
                 bytes, from: fileStart + headerSize, to: end, fileType: &fileType, points: &points,
@@ -107,11 +123,11 @@ public enum FITReader {
             fileStart = end + 2
         } while fileStart < bytes.count
 
-        guard let fileType else { throw ActivityFileError.corrupt("the FIT file has no file_id message") }
+        guard let fileType else { throw ActivityFileError.corrupt(t("the FIT file has no file_id message")) }
         guard fileType == 4 else {
-            throw ActivityFileError.notActivity("it is a FIT \(fileTypes[fileType] ?? "type \(fileType)") file")
+            throw ActivityFileError.notActivity(fileTypeText(fileType))
         }
-        guard !points.isEmpty else { throw ActivityFileError.noData("This FIT activity has no records, so there is nothing to import.") }
+        guard !points.isEmpty else { throw ActivityFileError.noData(t("This FIT activity has no records, so there is nothing to import.")) }
         var recording = ActivityRecording(
             format: .fit, sport: sport.flatMap(WorkoutSport.init(fitSport:)), points: points,
             laps: laps, totals: session ?? DeviceTotals())
@@ -244,8 +260,8 @@ public enum FITReader {
             if header & 0x80 != 0 {
                 // Compressed timestamp header: a data message whose time is 5 bits of offset.
                 let local = Int((header >> 5) & 0x03)
-                guard let definition = definitions[local] else { throw ActivityFileError.corrupt("a data message uses an undefined type") }
-                guard index + definition.size <= end else { throw ActivityFileError.corrupt("a message runs past the end of the data") }
+                guard let definition = definitions[local] else { throw ActivityFileError.corrupt(t("a data message uses an undefined type")) }
+                guard index + definition.size <= end else { throw ActivityFileError.corrupt(t("a message runs past the end of the data")) }
                 let offset = UInt32(header & 0x1F)
                 // Compressed headers may carry no fields (the header is the time), but still add a point each: the cap holds them.
                 var timestamp = (lastTimestamp & ~0x1F) + offset
@@ -259,26 +275,26 @@ public enum FITReader {
             let local = Int(header & 0x0F)
             if header & 0x40 != 0 {
                 // Definition message.
-                guard index + 5 <= end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                guard index + 5 <= end else { throw ActivityFileError.corrupt(t("a definition runs past the end of the data")) }
                 let bigEndian = bytes[index + 1] == 1
                 let global = UInt16(truncatingIfNeeded: unsigned(index + 2, 2, bigEndian))
                 let count = Int(bytes[index + 4])
                 index += 5
-                guard index + count * 3 <= end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                guard index + count * 3 <= end else { throw ActivityFileError.corrupt(t("a definition runs past the end of the data")) }
                 var fields: [FieldDefinition] = []
                 fields.reserveCapacity(count)
                 for _ in 0..<count {
                     // A field has at least one byte; a message of nothing would let one header byte make one point.
-                    guard bytes[index + 1] > 0 else { throw ActivityFileError.corrupt("a definition has a field of size 0") }
+                    guard bytes[index + 1] > 0 else { throw ActivityFileError.corrupt(t("a definition has a field of size 0")) }
                     fields.append(FieldDefinition(number: bytes[index], size: Int(bytes[index + 1]), baseType: bytes[index + 2]))
                     index += 3
                 }
                 var developerBytes = 0
                 if header & 0x20 != 0 {
-                    guard index < end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                    guard index < end else { throw ActivityFileError.corrupt(t("a definition runs past the end of the data")) }
                     let developerCount = Int(bytes[index])
                     index += 1
-                    guard index + developerCount * 3 <= end else { throw ActivityFileError.corrupt("a definition runs past the end of the data") }
+                    guard index + developerCount * 3 <= end else { throw ActivityFileError.corrupt(t("a definition runs past the end of the data")) }
                     for _ in 0..<developerCount {
                         developerBytes += Int(bytes[index + 1])
                         index += 3
@@ -286,10 +302,10 @@ public enum FITReader {
                 }
                 definitions[local] = Definition(global: global, bigEndian: bigEndian, fields: fields, developerBytes: developerBytes)
             } else {
-                guard let definition = definitions[local] else { throw ActivityFileError.corrupt("a data message uses an undefined type") }
+                guard let definition = definitions[local] else { throw ActivityFileError.corrupt(t("a data message uses an undefined type")) }
                 // A message of no bytes carries nothing; a file of them would make one message per byte.
-                guard definition.size > 0 else { throw ActivityFileError.corrupt("a data message has no content") }
-                guard index + definition.size <= end else { throw ActivityFileError.corrupt("a message runs past the end of the data") }
+                guard definition.size > 0 else { throw ActivityFileError.corrupt(t("a data message has no content")) }
+                guard index + definition.size <= end else { throw ActivityFileError.corrupt(t("a message runs past the end of the data")) }
                 try message(definition, at: index, timestamp: nil)
                 index += definition.size
             }

@@ -16,7 +16,7 @@ public enum GPXReader {
             // No timed track: a route, from the `rte` if there is one, else from the untimed track.
             let source = handler.routePoints.isEmpty ? handler.points.map { ($0.coordinate, $0.elevation) } : handler.routePoints
             guard source.count >= 2 else {
-                throw ActivityFileError.noData("This GPX file has no track points with times and no route, so there is nothing to import.")
+                throw ActivityFileError.noData(t("This GPX file has no track points with times and no route, so there is nothing to import."))
             }
             return .route(
                 PlannedRoute(
@@ -94,7 +94,7 @@ public enum GPXReader {
                 }
                 let coordinate = Coordinate(latitude: lat ?? .nan, longitude: lon ?? .nan)
                 guard coordinate.isValid else {
-                    problem = problem ?? "a point has no valid lat/lon (near point \(points.count + routePoints.count + 1))"
+                    problem = problem ?? t("a point has no valid lat/lon (near point {number})", points.count + routePoints.count + 1)
                     current = nil
                     return
                 }
@@ -131,7 +131,7 @@ public enum GPXReader {
                 guard current != nil else { return }
                 // GPX times are UTC; a few writers leave out the "Z".
                 current?.time = SampleTime.milliseconds(rfc3339: text) ?? SampleTime.milliseconds(rfc3339: text + "Z")
-                if current?.time == nil { problem = problem ?? "a point has an unreadable time \"\(text.prefix(40))\"" }
+                if current?.time == nil { problem = problem ?? t("a point has an unreadable time \"{time}\"", text.prefix(40)) }
             case "hr", "heartrate":
                 if current != nil, let value = ActivityFile.number(text), (1...300).contains(value) { current?.heartRate = Int(value.rounded()) }
             case "cad", "cadence":

@@ -9,12 +9,12 @@ public enum Gzip {
     public static func decompress(_ input: [UInt8], limit: Int) throws -> [UInt8] {
         // zlib counts input in 32 bits; no upload comes near 4 GB, but a count must never trap.
         guard input.count <= Int(UInt32.max) else {
-            throw ActivityFileError.tooLarge("The compressed file is larger than 4 GB.")
+            throw ActivityFileError.tooLarge(t("The compressed file is larger than 4 GB."))
         }
         var stream = z_stream()
         // 15 + 16: a gzip wrapper around a full-size window.
         guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw ActivityFileError.corrupt("the gzip data could not be opened")
+            throw ActivityFileError.corrupt(t("the gzip data could not be opened"))
         }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
@@ -31,7 +31,7 @@ public enum Gzip {
                 }
                 let produced = chunk.count - Int(stream.avail_out)
                 guard output.count + produced <= limit else {
-                    throw ActivityFileError.tooLarge("The compressed file expands to more than \(limit / 1_048_576) MB; upload a smaller one.")
+                    throw ActivityFileError.tooLarge(t("The compressed file expands to more than {megabytes} MB; upload a smaller one.", limit / 1_048_576))
                 }
                 output.append(contentsOf: chunk[0..<produced])
                 switch status {
@@ -44,12 +44,12 @@ public enum Gzip {
                     return output
                 case Z_OK:
                     if stream.avail_in == 0 && produced == 0 {
-                        throw ActivityFileError.truncated("the gzip data ends early")
+                        throw ActivityFileError.truncated(t("the gzip data ends early"))
                     }
                 case Z_BUF_ERROR:
-                    if stream.avail_in == 0 { throw ActivityFileError.truncated("the gzip data ends early") }
+                    if stream.avail_in == 0 { throw ActivityFileError.truncated(t("the gzip data ends early")) }
                 default:
-                    throw ActivityFileError.corrupt("the gzip data is damaged")
+                    throw ActivityFileError.corrupt(t("the gzip data is damaged"))
                 }
             }
         }

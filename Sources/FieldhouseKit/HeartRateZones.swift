@@ -41,27 +41,27 @@ public struct HeartRateZones: Equatable, Sendable {
     public static func problems(maximum: Int?, resting: Int?, basis: Basis, percents: [Int?]) -> [String: String] {
         var problems: [String: String] = [:]
         if let maximum {
-            if !(100...230).contains(maximum) { problems["max_hr"] = "Enter a maximum between 100 and 230 bpm." }
+            if !(100...230).contains(maximum) { problems["max_hr"] = t("Enter a maximum between 100 and 230 bpm.") }
         } else {
-            problems["max_hr"] = "Enter the maximum heart rate in beats per minute."
+            problems["max_hr"] = t("Enter the maximum heart rate in beats per minute.")
         }
         if let resting {
             if !(30...110).contains(resting) {
-                problems["resting_hr"] = "Enter a resting heart rate between 30 and 110 bpm."
+                problems["resting_hr"] = t("Enter a resting heart rate between 30 and 110 bpm.")
             } else if let maximum, resting >= maximum {
-                problems["resting_hr"] = "The resting heart rate must be below the maximum."
+                problems["resting_hr"] = t("The resting heart rate must be below the maximum.")
             }
         } else if basis == .reserve {
-            problems["resting_hr"] = "Zones from the heart-rate reserve need the resting heart rate."
+            problems["resting_hr"] = t("Zones from the heart-rate reserve need the resting heart rate.")
         }
         var previous = 0
         for (index, percent) in percents.enumerated() {
             let key = "zone\(index + 1)"
-            guard let percent else { problems[key] = "Enter a percentage."; continue }
+            guard let percent else { problems[key] = t("Enter a percentage."); continue }
             if !(1...99).contains(percent) {
-                problems[key] = "Enter a percentage from 1 to 99."
+                problems[key] = t("Enter a percentage from 1 to 99.")
             } else if percent <= previous {
-                problems[key] = "Each zone must start above the one before (\(previous) %)."
+                problems[key] = t("Each zone must start above the one before ({percent} %).", previous)
             }
             previous = max(previous, percent)
         }

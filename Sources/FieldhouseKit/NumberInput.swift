@@ -45,5 +45,7 @@ public enum NumberInput {
     }
 
     /// The sentence a form adds when a number could be read two ways.
-    public static let ambiguityHint = "Write it without thousands separators, with one decimal point or comma, like 8.5 or 8,5"
+    public static var ambiguityHint: String {
+        t("Write it without thousands separators, with one decimal point or comma, like 8.5 or 8,5")
+    }
 }

@@ -30,8 +30,8 @@ public enum SeriesJSON {
 
         mutating func fail(_ what: String) -> Failure {
             index >= bytes.count
-                ? Failure(message: "The body ends too early (\(what)).")
-                : Failure(message: "The body is not valid JSON at byte \(index) (\(what)).")
+                ? Failure(message: t("The body ends too early ({problem}).", what))
+                : Failure(message: t("The body is not valid JSON at byte {byte} ({problem}).", index, what))
         }
 
         mutating func skipSpace() {
@@ -40,9 +40,10 @@ public enum SeriesJSON {
             }
         }
 
-        mutating func expect(_ byte: UInt8, _ what: String) throws {
+        /// `what` is only worded when the byte is missing: this runs for every member of a long body.
+        mutating func expect(_ byte: UInt8, _ what: @autoclosure () -> String) throws {
             skipSpace()
-            guard index < bytes.count, bytes[index] == byte else { throw fail(what) }
+            guard index < bytes.count, bytes[index] == byte else { throw fail(what()) }
             index += 1
         }
 
@@ -52,7 +53,7 @@ public enum SeriesJSON {
         }
 
         mutating func document() throws -> [String: [Item]] {
-            guard peek() == UInt8(ascii: "{") else { throw Failure(message: "The body must be a JSON object.") }
+            guard peek() == UInt8(ascii: "{") else { throw Failure(message: t("The body must be a JSON object.")) }
             index += 1
             var series: [String: [Item]] = [:]
             if peek() == UInt8(ascii: "}") {
@@ -60,21 +61,21 @@ public enum SeriesJSON {
             } else {
                 while true {
                     let key = try string()
-                    try expect(UInt8(ascii: ":"), "expected “:”")
+                    try expect(UInt8(ascii: ":"), t("expected “:”"))
                     if peek() == UInt8(ascii: "[") {
                         series[key] = try items(of: key)
                     } else if peek() == UInt8(ascii: "n") {
                         try literal("null")
                     } else {
-                        throw Failure(message: "\(key) must be an array.")
+                        throw Failure(message: t("{key} must be an array.", key))
                     }
-                    guard let next = peek() else { throw fail("expected “,” or “}”") }
+                    guard let next = peek() else { throw fail(t("expected “,” or “}”")) }
                     index += 1
                     if next == UInt8(ascii: "}") { break }
-                    guard next == UInt8(ascii: ",") else { index -= 1; throw fail("expected “,” or “}”") }
+                    guard next == UInt8(ascii: ",") else { index -= 1; throw fail(t("expected “,” or “}”")) }
                 }
             }
-            guard peek() == nil else { throw fail("unexpected text after the object") }
+            guard peek() == nil else { throw fail(t("unexpected text after the object")) }
             return series
         }
 
@@ -84,8 +85,10 @@ public enum SeriesJSON {
             if peek() == UInt8(ascii: "]") { index += 1; return items }
             while true {
                 guard peek() == UInt8(ascii: "{") else {
-                    if index < bytes.count, bytes[index] != UInt8(ascii: "]") { throw Failure(message: "\(key)[\(items.count)] must be an object.") }
-                    throw fail("expected an object")
+                    if index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+                        throw Failure(message: t("{key}[{index}] must be an object.", key, items.count))
+                    }
+                    throw fail(t("expected an object"))
                 }
                 index += 1
                 var item: Item = []
@@ -94,39 +97,39 @@ public enum SeriesJSON {
                 } else {
                     while true {
                         let name = try string()
-                        try expect(UInt8(ascii: ":"), "expected “:”")
+                        try expect(UInt8(ascii: ":"), t("expected “:”"))
                         item.append((name, try value(path: "\(key)[\(items.count)].\(name)")))
-                        guard let next = peek() else { throw fail("expected “,” or “}”") }
+                        guard let next = peek() else { throw fail(t("expected “,” or “}”")) }
                         index += 1
                         if next == UInt8(ascii: "}") { break }
-                        guard next == UInt8(ascii: ",") else { index -= 1; throw fail("expected “,” or “}”") }
+                        guard next == UInt8(ascii: ",") else { index -= 1; throw fail(t("expected “,” or “}”")) }
                     }
                 }
                 items.append(item)
-                guard let next = peek() else { throw fail("expected “,” or “]”") }
+                guard let next = peek() else { throw fail(t("expected “,” or “]”")) }
                 index += 1
                 if next == UInt8(ascii: "]") { return items }
-                guard next == UInt8(ascii: ",") else { index -= 1; throw fail("expected “,” or “]”") }
+                guard next == UInt8(ascii: ",") else { index -= 1; throw fail(t("expected “,” or “]”")) }
             }
         }
 
         mutating func value(path: @autoclosure () -> String) throws -> Value {
-            guard let first = peek() else { throw fail("expected a value") }
+            guard let first = peek() else { throw fail(t("expected a value")) }
             switch first {
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "t"): try literal("true"); return .bool(true)
             case UInt8(ascii: "f"): try literal("false"); return .bool(false)
             case UInt8(ascii: "n"): try literal("null"); return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-            case UInt8(ascii: "{"), UInt8(ascii: "["): throw Failure(message: "\(path()) must be a number or a string, not a list or an object.")
-            default: throw fail("expected a value")
+            case UInt8(ascii: "{"), UInt8(ascii: "["): throw Failure(message: t("{path} must be a number or a string, not a list or an object.", path()))
+            default: throw fail(t("expected a value"))
             }
         }
 
         mutating func literal(_ word: String) throws {
             let expected = Array(word.utf8)
             guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
-                throw fail("expected \(word)")
+                throw fail(t("expected {word}", word))
             }
             index += expected.count
         }
@@ -143,7 +146,7 @@ public enum SeriesJSON {
                 digits += 1
                 index += 1
             }
-            guard digits > 0 else { throw fail("expected a number") }
+            guard digits > 0 else { throw fail(t("expected a number")) }
             var value = Double(integer)
             var simple = digits <= 15
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -159,7 +162,7 @@ public enum SeriesJSON {
                     fractionDigits += 1
                     index += 1
                 }
-                guard fractionDigits > 0 else { throw fail("expected digits after “.”") }
+                guard fractionDigits > 0 else { throw fail(t("expected digits after “.”")) }
                 if digits + fractionDigits > 15 { simple = false }
                 value += Double(fraction) / scale
             }
@@ -169,18 +172,18 @@ public enum SeriesJSON {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
                 let exponentStart = index
                 while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-                guard index > exponentStart else { throw fail("expected an exponent") }
+                guard index > exponentStart else { throw fail(t("expected an exponent")) }
             }
             if !simple {
                 // Exactly rounded by the standard library when the fast path could lose precision.
-                guard let exact = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else { throw fail("expected a number") }
+                guard let exact = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else { throw fail(t("expected a number")) }
                 return exact
             }
             return negative ? -value : value
         }
 
         mutating func string() throws -> String {
-            guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+            guard peek() == UInt8(ascii: "\"") else { throw fail(t("expected a string")) }
             index += 1
             let start = index
             var escaped = false
@@ -191,10 +194,10 @@ public enum SeriesJSON {
                     index += 1
                     return escaped ? try unescape(raw) : String(decoding: raw, as: UTF8.self)
                 }
-                if byte == UInt8(ascii: "\\") { escaped = true; index += 1 } else if byte < 0x20 { throw fail("control character in a string") }
+                if byte == UInt8(ascii: "\\") { escaped = true; index += 1 } else if byte < 0x20 { throw fail(t("control character in a string")) }
                 index += 1
             }
-            throw fail("unterminated string")
+            throw fail(t("unterminated string"))
         }
 
         mutating func unescape(_ raw: ArraySlice<UInt8>) throws -> String {
@@ -213,7 +216,7 @@ public enum SeriesJSON {
                 case UInt8(ascii: "f"): out.append(0x0C)
                 case UInt8(ascii: "u"):
                     guard i + 4 <= raw.endIndex, let code = UInt32(String(decoding: raw[i..<i + 4], as: UTF8.self), radix: 16) else {
-                        throw fail("bad \\u escape")
+                        throw fail(t("bad \\u escape"))
                     }
                     i += 4
                     // Surrogate pairs are not needed for sample fields; a lone one becomes U+FFFD.

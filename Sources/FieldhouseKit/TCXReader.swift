@@ -10,10 +10,10 @@ public enum TCXReader {
         guard handler.sawRoot else { throw ActivityFileError.unknownType }
         if let problem = handler.problem { throw ActivityFileError.corrupt(problem) }
         guard handler.activities > 0 else {
-            throw ActivityFileError.notActivity("this TCX file holds no Activity (courses and workouts plans are not recordings)")
+            throw ActivityFileError.notActivity(t("this TCX file holds no Activity (courses and workouts plans are not recordings)"))
         }
         guard !handler.points.isEmpty else {
-            throw ActivityFileError.noData("This TCX activity has no trackpoints with times, so there is nothing to import.")
+            throw ActivityFileError.noData(t("This TCX activity has no trackpoints with times, so there is nothing to import."))
         }
         var laps = handler.laps
         // Checked before adding up, so the laps' totals can never overflow or make an infinite mean.
@@ -112,7 +112,7 @@ public enum TCXReader {
                         if coordinate.isValid {
                             current.latitude = lat; current.longitude = lon
                         } else {
-                            problem = problem ?? "trackpoint \(points.count + 1) has an impossible position"
+                            problem = problem ?? t("trackpoint {number} has an impossible position", points.count + 1)
                         }
                     }
                     // Trackpoints without a time carry nothing that can be placed; Garmin writes none.
@@ -126,7 +126,7 @@ public enum TCXReader {
                     if let time = SampleTime.milliseconds(rfc3339: text) {
                         current.time = time
                     } else {
-                        problem = problem ?? "trackpoint \(points.count + 1) has an unreadable time"
+                        problem = problem ?? t("trackpoint {number} has an unreadable time", points.count + 1)
                     }
                 case "LatitudeDegrees": lat = value
                 case "LongitudeDegrees": lon = value

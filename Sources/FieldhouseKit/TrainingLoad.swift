@@ -19,9 +19,9 @@ public enum Compliance: String, Sendable, Equatable, CaseIterable {
 
     public var label: String {
         switch self {
-        case .green: "on plan"
-        case .yellow: "partly"
-        case .red: "off plan"
+        case .green: t("on plan")
+        case .yellow: t("partly")
+        case .red: t("off plan")
         }
     }
 }

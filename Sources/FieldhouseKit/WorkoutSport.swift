@@ -3,7 +3,26 @@ public enum WorkoutSport: String, CaseIterable, Sendable, Codable {
     case running, cycling, walking, hiking, swimming, rowing, skiing, skating, strength, yoga
     case soccer, basketball, volleyball, tennis, other
 
-    public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    /// The sport's name for people (in English, the capitalised raw value).
+    public var label: String {
+        switch self {
+        case .running: t("Running")
+        case .cycling: t("Cycling")
+        case .walking: t("Walking")
+        case .hiking: t("Hiking")
+        case .swimming: t("Swimming")
+        case .rowing: t("Rowing")
+        case .skiing: t("Skiing")
+        case .skating: t("Skating")
+        case .strength: t("Strength")
+        case .yoga: t("Yoga")
+        case .soccer: t("Soccer")
+        case .basketball: t("Basketball")
+        case .volleyball: t("Volleyball")
+        case .tennis: t("Tennis")
+        case .other: t("Other")
+        }
+    }
 
     /// Typical metabolic equivalent (MET) of the activity at a moderate effort, after the 2011
     /// Compendium of Physical Activities (Ainsworth et al.): used for calories when there is no heart rate.

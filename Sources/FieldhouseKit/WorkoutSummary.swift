@@ -57,7 +57,8 @@ public struct WorkoutSummary: Equatable, Sendable {
     public var steps: Int?
     public var calories: Double?
     public var calorieMethod: CalorieMethod?
-    /// Where a general rule replaced a missing profile field, in words for the person.
+    /// Where a general rule replaced a missing profile field, in words for the person. Always in
+    /// English: they are stored with the workout, and pages translate them (`WorkoutNotes.display`).
     public var notes: [String] = []
 
     /// Seconds per kilometre at the average speed.

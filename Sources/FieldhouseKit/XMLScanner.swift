@@ -22,9 +22,9 @@ public enum XMLScanner {
 
         public var description: String {
             switch self {
-            case .truncated(let element): "the file ends before its <\(element)> element is closed; it looks cut off"
-            case .malformed(let line, let reason): "the XML is broken at line \(line): \(reason)"
-            case .empty: "the file holds no XML"
+            case .truncated(let element): t("the file ends before its <{element}> element is closed; it looks cut off", element)
+            case .malformed(let line, let reason): t("the XML is broken at line {line}: {reason}", line, reason)
+            case .empty: t("the file holds no XML")
             }
         }
     }
@@ -52,7 +52,7 @@ public enum XMLScanner {
                 if !afterCDATA { while from < to && isSpace(buffer[from]) { from += 1 } }
                 if !reader.starts(with: "<![CDATA[") { while to > from && isSpace(buffer[to - 1]) { to -= 1 } }
                 if from < to {
-                    guard !open.isEmpty else { throw reader.failure("text outside the document element") }
+                    guard !open.isEmpty else { throw reader.failure(t("text outside the document element")) }
                     try handler.text(try decode(UnsafeBufferPointer(rebasing: buffer[from..<to]), reader))
                 }
             }
@@ -60,20 +60,20 @@ public enum XMLScanner {
             afterCDATA = false
             // At "<".
             if reader.starts(with: "<?") {
-                guard reader.jump(past: "?>") else { throw reader.failure("an unfinished processing instruction") }
+                guard reader.jump(past: "?>") else { throw reader.failure(t("an unfinished processing instruction")) }
             } else if reader.starts(with: "<!--") {
-                guard reader.jump(past: "-->") else { throw truncatedOrMalformed(open, reader, "an unfinished comment") }
+                guard reader.jump(past: "-->") else { throw truncatedOrMalformed(open, reader, t("an unfinished comment")) }
             } else if reader.starts(with: "<![CDATA[") {
                 reader.index += 9
                 let start = reader.index
-                guard reader.jump(past: "]]>") else { throw truncatedOrMalformed(open, reader, "an unfinished CDATA section") }
-                guard !open.isEmpty else { throw reader.failure("CDATA outside the document element") }
+                guard reader.jump(past: "]]>") else { throw truncatedOrMalformed(open, reader, t("an unfinished CDATA section")) }
+                guard !open.isEmpty else { throw reader.failure(t("CDATA outside the document element")) }
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<(reader.index - 3)])
                 if !isWhitespace(slice) { try handler.text(String(decoding: slice, as: UTF8.self)) }
                 afterCDATA = true
             } else if reader.starts(with: "<!") {
                 // A DOCTYPE: skipped whole (internal subsets included), never interpreted.
-                guard !sawRoot else { throw reader.failure("a declaration inside the document") }
+                guard !sawRoot else { throw reader.failure(t("a declaration inside the document")) }
                 var depth = 0
                 while reader.index < buffer.count {
                     let byte = buffer[reader.index]
@@ -82,19 +82,19 @@ public enum XMLScanner {
                 }
             } else if reader.starts(with: "</") {
                 reader.index += 2
-                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, "an end tag without a name") }
+                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, t("an end tag without a name")) }
                 reader.skipWhitespace()
                 guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
-                guard buffer[reader.index] == 0x3E else { throw reader.failure("a broken end tag </\(name)") }
+                guard buffer[reader.index] == 0x3E else { throw reader.failure(t("a broken end tag </{name}", name)) }
                 reader.index += 1
                 guard let last = open.popLast(), last == name else {
-                    throw reader.failure("</\(name)> closes \(open.last.map { "<\($0)>" } ?? "nothing")")
+                    throw reader.failure(open.last.map { t("</{name}> closes <{open}>", name, $0) } ?? t("</{name}> closes nothing", name))
                 }
                 try handler.end(local(name))
             } else {
                 reader.index += 1
-                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, "a tag without a name") }
-                guard open.isEmpty == false || !sawRoot else { throw reader.failure("a second document element <\(name)>") }
+                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, t("a tag without a name")) }
+                guard open.isEmpty == false || !sawRoot else { throw reader.failure(t("a second document element <{name}>", name)) }
                 var attributes: [(name: String, value: String)] = []
                 var selfClosing = false
                 while true {
@@ -104,20 +104,20 @@ public enum XMLScanner {
                     if byte == 0x3E { reader.index += 1; break }
                     if byte == 0x2F {
                         guard reader.index + 1 < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
-                        guard buffer[reader.index + 1] == 0x3E else { throw reader.failure("a stray / in <\(name)>") }
+                        guard buffer[reader.index + 1] == 0x3E else { throw reader.failure(t("a stray / in <{name}>", name)) }
                         reader.index += 2
                         selfClosing = true
                         break
                     }
-                    guard let attribute = reader.name() else { throw reader.failure("a broken attribute in <\(name)>") }
+                    guard let attribute = reader.name() else { throw reader.failure(t("a broken attribute in <{name}>", name)) }
                     reader.skipWhitespace()
                     guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
-                    guard buffer[reader.index] == 0x3D else { throw reader.failure("attribute \(attribute) of <\(name)> has no value") }
+                    guard buffer[reader.index] == 0x3D else { throw reader.failure(t("attribute {attribute} of <{name}> has no value", attribute, name)) }
                     reader.index += 1
                     reader.skipWhitespace()
                     guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
                     let quote = buffer[reader.index]
-                    guard quote == 0x22 || quote == 0x27 else { throw reader.failure("attribute \(attribute) of <\(name)> is not quoted") }
+                    guard quote == 0x22 || quote == 0x27 else { throw reader.failure(t("attribute {attribute} of <{name}> is not quoted", attribute, name)) }
                     reader.index += 1
                     let start = reader.index
                     reader.skip(until: quote)
@@ -133,7 +133,7 @@ public enum XMLScanner {
                     try handler.end(localName)
                 } else {
                     // Activity files nest a handful of levels; thousands are only there to make handlers work hard.
-                    guard open.count < maxDepth else { throw reader.failure("elements are nested more than \(maxDepth) deep") }
+                    guard open.count < maxDepth else { throw reader.failure(t("elements are nested more than {depth} deep", maxDepth)) }
                     open.append(name)
                 }
             }
@@ -170,7 +170,7 @@ public enum XMLScanner {
             let byte = slice[i]
             guard byte == 0x26 else { out.append(byte); i += 1; continue }
             guard let semicolon = slice[i...].firstIndex(of: 0x3B), semicolon - i <= 12 else {
-                throw reader.failure("an & that starts no entity")
+                throw reader.failure(t("an & that starts no entity"))
             }
             let entity = String(decoding: UnsafeBufferPointer(rebasing: slice[(i + 1)..<semicolon]), as: UTF8.self)
             switch entity {
@@ -188,7 +188,7 @@ public enum XMLScanner {
                 } else {
                     scalar = nil
                 }
-                guard let scalar, let character = Unicode.Scalar(scalar) else { throw reader.failure("an unknown entity &\(entity);") }
+                guard let scalar, let character = Unicode.Scalar(scalar) else { throw reader.failure(t("an unknown entity &{entity};", entity)) }
                 out.append(contentsOf: Array(String(Character(character)).utf8))
             }
             i = semicolon + 1

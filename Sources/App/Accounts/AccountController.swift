@@ -48,10 +48,10 @@ struct AccountController: RouteCollection {
         errors["display_name"] = displayName.error
         errors["birth_date"] = birthDate.error
         if errors["username"] == nil, try await User.query(on: req.db).filter(\.$username == username.value).first() != nil {
-            errors["username"] = "That username is taken. Try another."
+            errors["username"] = t("That username is taken. Try another.")
         }
         if errors["email"] == nil, try await User.query(on: req.db).filter(\.$email == email.value).first() != nil {
-            errors["email"] = "An account with this email address already exists. Sign in instead?"
+            errors["email"] = t("An account with this email address already exists. Sign in instead?")
         }
         guard errors.isEmpty, let password = form.password, let birth = birthDate.value else {
             form.password = nil
@@ -72,21 +72,21 @@ struct AccountController: RouteCollection {
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Someone took the name between our check and the insert.
             form.password = nil
-            errors["username"] = "That username is taken. Try another."
+            errors["username"] = t("That username is taken. Try another.")
             return try await renderSignup(req, form: form, errors: errors, status: .unprocessableEntity)
         }
         let response = req.redirect(to: .profileSettings)
         try await req.signIn(user, on: response)
         req.flash(
             .success,
-            "Welcome to Fieldhouse, \(user.displayName)! Tell people a little about yourself."
-                + (req.application.config.sendsMail ? " We sent a link to \(user.email): open it to confirm your address." : ""))
+            t("Welcome to Fieldhouse, {name}! Tell people a little about yourself.", user.displayName)
+                + (req.application.config.sendsMail ? " " + t("We sent a link to {email}: open it to confirm your address.", user.email) : ""))
         return response
     }
 
     private func renderSignup(_ req: Request, form: SignupForm, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
         let page = SignupPage(
-            layout: req.layout(title: "Create your account", hasForms: true),
+            layout: req.layout(title: t("Create your account"), hasForms: true),
             form: form, errors: errors, today: req.clock.today.description
         )
         return try await req.view.render("accounts/signup", page).encodeResponse(status: status, for: req)
@@ -119,7 +119,7 @@ struct AccountController: RouteCollection {
         let login = (form.login ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let password = form.password ?? ""
         guard !login.isEmpty, !password.isEmpty else {
-            return try await renderLogin(req, login: login, next: next, error: "Enter your username or email and your password.", status: .unprocessableEntity)
+            return try await renderLogin(req, login: login, next: next, error: t("Enter your username or email and your password."), status: .unprocessableEntity)
         }
 
         let user = try await User.query(on: req.db)
@@ -138,7 +138,7 @@ struct AccountController: RouteCollection {
         let matches = try await req.password.async.verify(password, created: user?.passwordHash ?? req.application.dummyPasswordHash)
         guard let user, matches else {
             try await limiter.recordFailure(keys: keys)
-            return try await renderLogin(req, login: login, next: next, error: "That username or email and password do not match.", status: .unauthorized)
+            return try await renderLogin(req, login: login, next: next, error: t("That username or email and password do not match."), status: .unauthorized)
         }
         try await limiter.recordSuccess(login: user.username, address: req.clientAddress)
         let response = req.redirect(to: next)
@@ -149,12 +149,12 @@ struct AccountController: RouteCollection {
     func logout(req: Request) async throws -> Response {
         let response = req.redirect(to: .home)
         try await req.signOut(on: response)
-        req.flash(.info, "You are signed out.")
+        req.flash(.info, t("You are signed out."))
         return response
     }
 
     private func renderLogin(_ req: Request, login: String, next: String, error: String?, status: HTTPStatus) async throws -> Response {
-        let page = LoginPage(layout: req.layout(title: "Sign in", hasForms: true), login: login, next: next, error: error)
+        let page = LoginPage(layout: req.layout(title: t("Sign in"), hasForms: true), login: login, next: next, error: error)
         return try await req.view.render("accounts/login", page).encodeResponse(status: status, for: req)
     }
 }

@@ -129,19 +129,14 @@ enum AccountExport {
     /// The export's README: Accounts' own files, then each feature's, in the order features are listed.
     private static var readme: String {
         let entries =
-            [ArchiveEntry(path: "profile.json", holds: "your profile, sports, who you follow and who follows you")]
+            [ArchiveEntry(path: "profile.json", holds: t("your profile, sports, who you follow and who follows you"))]
             + Features.all.flatMap { $0.archiveEntries }
         let width = (entries.map(\.path.count).max() ?? 0) + 2
         let lines = entries.map { $0.path.padding(toLength: width, withPad: " ", startingAt: 0) + $0.holds }
-        return """
-            Your Fieldhouse data
-            ====================
-
-            \(lines.joined(separator: "\n"))
-
-            The files you imported (GPX, TCX, FIT) are not kept by the server, only what was read from them;
-            the GPX files here are made from that.
-
-            """
+        let title = t("Your Fieldhouse data")
+        return title + "\n" + String(repeating: "=", count: title.count) + "\n\n"
+            + lines.joined(separator: "\n") + "\n\n"
+            + t("The files you imported (GPX, TCX, FIT) are not kept by the server, only what was read from them;\nthe GPX files here are made from that.")
+            + "\n"
     }
 }

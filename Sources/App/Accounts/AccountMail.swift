@@ -19,14 +19,12 @@ enum AccountMail {
         try await User.query(on: db).filter(\.$id == id).set(\.$emailConfirmationSentAt, to: now).update()
         user.emailConfirmationSentAt = now
         try await OutboxMessage(
-            user: id, to: user.email, topic: nil, subject: "Confirm your e-mail address for Fieldhouse",
-            body: """
-                Please confirm that \(user.email) is your address, so Fieldhouse can send you the reminders and news you choose.
-
-                If you did not make an account on Fieldhouse, ignore this e-mail: no news will be sent to this address unless someone confirms it.
-                """,
+            user: id, to: user.email, topic: nil, subject: t("Confirm your e-mail address for Fieldhouse"),
+            body: t("Please confirm that {email} is your address, so Fieldhouse can send you the reminders and news you choose.", user.email)
+                + "\n\n"
+                + t("If you did not make an account on Fieldhouse, ignore this e-mail: no news will be sent to this address unless someone confirms it."),
             link: SiteURL.confirmEmail(user: id, token: confirmationToken(user: id, email: user.email, secret: secret)).path,
-            linkLabel: "Confirm my address"
+            linkLabel: t("Confirm my address")
         ).queue(on: db)
     }
 
@@ -36,13 +34,11 @@ enum AccountMail {
         let id = try user.requireID()
         try await PasswordReset(user: id, tokenHash: RandomToken.hash(token), expiresAt: now.addingTimeInterval(PasswordReset.lifetime)).create(on: db)
         try await OutboxMessage(
-            user: id, to: user.email, topic: nil, subject: "Reset your Fieldhouse password",
-            body: """
-                Someone (we hope you) asked to reset the password of the Fieldhouse account \(user.username).
-
-                The link works once, for one hour. If it was not you, ignore this e-mail: your password stays as it is.
-                """,
-            link: SiteURL.resetPassword(token: token).path, linkLabel: "Choose a new password"
+            user: id, to: user.email, topic: nil, subject: t("Reset your Fieldhouse password"),
+            body: t("Someone (we hope you) asked to reset the password of the Fieldhouse account {username}.", user.username)
+                + "\n\n"
+                + t("The link works once, for one hour. If it was not you, ignore this e-mail: your password stays as it is."),
+            link: SiteURL.resetPassword(token: token).path, linkLabel: t("Choose a new password")
         ).queue(on: db)
     }
 }

@@ -6,43 +6,43 @@ import Foundation
 enum AccountRules {
     static func username(_ raw: String?) -> (value: String, error: String?) {
         let value = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        if value.isEmpty { return (value, "Choose a username") }
+        if value.isEmpty { return (value, t("Choose a username")) }
         let allowed = value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         if !allowed || !(3...30).contains(value.count) {
-            return (value, "Use 3 to 30 characters: lower-case letters, digits and _")
+            return (value, t("Use 3 to 30 characters: lower-case letters, digits and _"))
         }
         return (value, nil)
     }
 
     static func email(_ raw: String?) -> (value: String, error: String?) {
         let value = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        if value.isEmpty { return (value, "Enter your email address") }
+        if value.isEmpty { return (value, t("Enter your email address")) }
         let valid = MailAddress.isValid(value)
-        return (value, valid ? nil : "Enter an email address like name@example.com")
+        return (value, valid ? nil : t("Enter an email address like name@example.com"))
     }
 
     static func password(_ raw: String?) -> String? {
         let value = raw ?? ""
-        if value.isEmpty { return "Choose a password" }
-        if value.count < 10 { return "Use at least 10 characters for your password" }
+        if value.isEmpty { return t("Choose a password") }
+        if value.count < 10 { return t("Use at least 10 characters for your password") }
         // bcrypt only looks at the first 72 bytes; refusing more is honest about that.
-        if value.utf8.count > 72 { return "Use at most 72 characters for your password" }
+        if value.utf8.count > 72 { return t("Use at most 72 characters for your password") }
         return nil
     }
 
     static func displayName(_ raw: String?) -> (value: String, error: String?) {
         let value = collapseWhitespace(raw ?? "")
-        if value.isEmpty { return (value, "Enter your name") }
-        if value.count > 60 { return (value, "Keep your name to 60 characters or fewer") }
+        if value.isEmpty { return (value, t("Enter your name")) }
+        if value.count > 60 { return (value, t("Keep your name to 60 characters or fewer")) }
         return (value, nil)
     }
 
     static func birthDate(_ raw: String?, today: CalendarDate) -> (value: CalendarDate?, error: String?) {
         let text = (raw ?? "").trimmingCharacters(in: .whitespaces)
-        if text.isEmpty { return (nil, "Enter your date of birth") }
-        guard let date = CalendarDate(iso: text) else { return (nil, "Enter a real date, for example 2008-04-23") }
-        if date > today { return (nil, "Your date of birth cannot be in the future") }
-        if date.year < 1900 { return (nil, "Enter a date of birth after 1900") }
+        if text.isEmpty { return (nil, t("Enter your date of birth")) }
+        guard let date = CalendarDate(iso: text) else { return (nil, t("Enter a real date, for example 2008-04-23")) }
+        if date > today { return (nil, t("Your date of birth cannot be in the future")) }
+        if date.year < 1900 { return (nil, t("Enter a date of birth after 1900")) }
         return (date, nil)
     }
 

@@ -33,12 +33,12 @@ enum Accounts: Feature {
 
     static var settingsTabs: [SettingsTab] {
         [
-            SettingsTab(order: 10, label: "Profile", url: .profileSettings),
-            SettingsTab(order: 20, label: "Picture", url: .avatarSettings),
-            SettingsTab(order: 30, label: "Privacy", url: .privacySettings),
-            SettingsTab(order: 50, label: "Password", url: .passwordSettings),
-            SettingsTab(order: 100, label: "Export", url: .exportSettings),
-            SettingsTab(order: 110, label: "Delete account", url: .deleteAccountSettings),
+            SettingsTab(order: 10, label: t("Profile"), url: .profileSettings),
+            SettingsTab(order: 20, label: t("Picture"), url: .avatarSettings),
+            SettingsTab(order: 30, label: t("Privacy"), url: .privacySettings),
+            SettingsTab(order: 50, label: t("Password"), url: .passwordSettings),
+            SettingsTab(order: 100, label: t("Export"), url: .exportSettings),
+            SettingsTab(order: 110, label: t("Delete account"), url: .deleteAccountSettings),
         ]
     }
 }

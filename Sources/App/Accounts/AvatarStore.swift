@@ -28,7 +28,7 @@ enum AvatarStore {
     /// Checks and re-encodes the bytes and writes them; returns the new file name.
     static func save(_ bytes: ByteBuffer, on req: Request) async throws -> String {
         guard bytes.readableBytes > 0 else {
-            throw Abort(.unprocessableEntity, reason: "Choose a picture to upload; the file was empty.")
+            throw Abort(.unprocessableEntity, reason: t("Choose a picture to upload; the file was empty."))
         }
         let head = bytes.getBytes(at: bytes.readerIndex, length: min(12, bytes.readableBytes)) ?? []
         guard let format = ImageFormat.sniff(head) else {

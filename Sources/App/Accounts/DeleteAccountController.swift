@@ -35,7 +35,7 @@ struct DeleteAccountController: RouteCollection {
         return try await req.view.render(
             "accounts/settings_delete",
             Page(
-                layout: req.layout(title: "Delete account", section: .settings, hasForms: true), username: user.username,
+                layout: req.layout(title: t("Delete account"), section: .settings, hasForms: true), username: user.username,
                 notices: notices, errors: errors
             ))
     }
@@ -45,16 +45,16 @@ struct DeleteAccountController: RouteCollection {
         let form = try req.content.decode(Form.self)
         var errors: FieldErrors = [:]
         if (form.username ?? "").trimmingCharacters(in: .whitespaces).lowercased() != user.username {
-            errors["username"] = "Type your username, \(user.username), exactly."
+            errors["username"] = t("Type your username, {username}, exactly.", user.username)
         }
         var status = HTTPStatus.unprocessableEntity
         if (form.password ?? "").isEmpty {
-            errors["password"] = "Enter your password."
+            errors["password"] = t("Enter your password.")
         } else if errors.isEmpty {
             // Only a complete form costs a try, so a mistyped username does not count against anyone.
             switch try await req.recheckPassword(of: user, form.password ?? "") {
             case .right: break
-            case .wrong: errors["password"] = "That is not your password."
+            case .wrong: errors["password"] = t("That is not your password.")
             case .locked(let message): errors["password"] = message; status = .tooManyRequests
             }
         }
@@ -67,7 +67,7 @@ struct DeleteAccountController: RouteCollection {
         let response = req.redirect(to: .home)
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
         req.forgetSignIn()
-        req.flash(.info, "Your account and everything in it are deleted. Goodbye, and thank you for playing.")
+        req.flash(.info, t("Your account and everything in it are deleted. Goodbye, and thank you for playing."))
         return response
     }
 }

@@ -23,7 +23,7 @@ struct EmailController: RouteCollection {
             let user = try await User.find(id, on: req.db),
             RandomToken.constantTimeEquals(token, AccountMail.confirmationToken(user: id, email: user.email, secret: req.application.serverSecret))
         else {
-            throw Abort(.notFound, reason: "This confirmation link is not valid: the address may have changed since it was sent. Sign in to send a new one.")
+            throw Abort(.notFound, reason: t("This confirmation link is not valid: the address may have changed since it was sent. Sign in to send a new one."))
         }
         return (user, token)
     }
@@ -36,7 +36,7 @@ struct EmailController: RouteCollection {
         return try await req.view.render(
             "accounts/confirm_email",
             ConfirmPage(
-                layout: req.layout(title: "Confirm your e-mail address", hasForms: true), email: user.email, username: user.username,
+                layout: req.layout(title: t("Confirm your e-mail address"), hasForms: true), email: user.email, username: user.username,
                 action: SiteURL.confirmEmail(user: user.requireID(), token: token).path))
     }
 
@@ -46,7 +46,7 @@ struct EmailController: RouteCollection {
             user.emailConfirmedAt = req.now
             try await user.update(on: req.db)
         }
-        req.flash(.success, "Thank you: \(user.email) is confirmed. E-mails you choose in your notification settings will go there.")
+        req.flash(.success, t("Thank you: {email} is confirmed. E-mails you choose in your notification settings will go there.", user.email))
         return req.redirect(to: req.currentUser == nil ? .login : .home)
     }
 
@@ -58,16 +58,21 @@ struct EmailController: RouteCollection {
     func resend(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(ResendForm.self)
-        guard req.application.config.sendsMail else { throw Abort(.conflict, reason: "This server does not send e-mail.") }
+        guard req.application.config.sendsMail else { throw Abort(.conflict, reason: t("This server does not send e-mail.")) }
         if user.emailConfirmedAt != nil {
-            req.flash(.info, "\(user.email) is already confirmed.")
+            req.flash(.info, t("{email} is already confirmed.", user.email))
         } else if let sent = user.emailConfirmationSentAt, req.now.timeIntervalSince(sent) < AccountMail.confirmationInterval {
             let minutes = Int((AccountMail.confirmationInterval - req.now.timeIntervalSince(sent)) / 60) + 1
-            req.flash(.info, "We sent a link to \(user.email) a few minutes ago; it can take a while to arrive. You can ask for another in \(minutes) minutes.")
+            req.flash(
+                .info,
+                tn(
+                    "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
+                    "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
+                    minutes, user.email))
         } else {
             try await AccountMail.queueConfirmation(
                 for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: req.db)
-            req.flash(.success, "We sent a new link to \(user.email). It may take a minute to arrive; check your spam folder too.")
+            req.flash(.success, t("We sent a new link to {email}. It may take a minute to arrive; check your spam folder too.", user.email))
         }
         return req.redirect(to: SiteURL.safeNext(form.next))
     }

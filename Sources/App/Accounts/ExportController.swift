@@ -30,7 +30,7 @@ struct ExportController: RouteCollection {
         return try await req.view.render(
             "accounts/settings_export",
             Page(
-                layout: req.layout(title: "Export your data", section: .settings, refreshSeconds: state == .preparing ? 3 : nil),
+                layout: req.layout(title: t("Export your data"), section: .settings, refreshSeconds: state == .preparing ? 3 : nil),
                 preparing: state == .preparing, failed: state == .failed,
                 ready: ready.map { format.when($0.made) }, until: ready.map { format.when($0.made.addingTimeInterval(AccountExport.keptFor)) },
                 size: ready.map { Format.fileSize($0.bytes) }
@@ -40,7 +40,7 @@ struct ExportController: RouteCollection {
     func start(req: Request) async throws -> Response {
         let userID = try req.requireUser().requireID()
         try await ExportJob.start(for: userID, app: req.application, now: req.now, on: req.db)
-        req.flash(.info, "Your export is being prepared. This page shows it when it is ready.")
+        req.flash(.info, t("Your export is being prepared. This page shows it when it is ready."))
         return req.redirect(to: .exportSettings)
     }
 
@@ -50,7 +50,7 @@ struct ExportController: RouteCollection {
         guard try await ExportJob.state(of: userID, on: req.db) != .preparing,
             let ready = AccountExport.ready(for: userID, config: req.application.config, now: req.now)
         else {
-            throw Abort(.notFound, reason: "There is no export ready. Prepare one on the export page.")
+            throw Abort(.notFound, reason: t("There is no export ready. Prepare one on the export page."))
         }
         let response = try await req.fileio.asyncStreamFile(at: ready.path, mediaType: .zip)
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-store")

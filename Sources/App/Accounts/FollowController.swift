@@ -16,7 +16,7 @@ struct FollowController: RouteCollection {
         let access = try await PersonAccess.load(req)
         let (target, relation) = (access.person, access.relation)
         guard !relation.isSelf else {
-            throw Abort(.unprocessableEntity, reason: "You cannot follow yourself.")
+            throw Abort(.unprocessableEntity, reason: t("You cannot follow yourself."))
         }
         if relation.viewerFollows == nil {
             let status = PersonAccess.followStatus(for: target, today: req.clock.today)
@@ -28,8 +28,8 @@ struct FollowController: RouteCollection {
             req.flash(
                 .success,
                 status == .accepted
-                    ? "You now follow \(target.displayName)."
-                    : "Follow request sent. \(target.displayName) will see it and can accept it.")
+                    ? t("You now follow {name}.", target.displayName)
+                    : t("Follow request sent. {name} will see it and can accept it.", target.displayName))
         }
         return req.redirect(to: Self.back(req, fallback: SiteURL.person(username: target.username).path))
     }
@@ -41,7 +41,7 @@ struct FollowController: RouteCollection {
             .filter(\.$follower.$id == viewer.requireID())
             .filter(\.$followee.$id == target.requireID())
             .delete()
-        req.flash(.info, "You no longer follow \(target.displayName).")
+        req.flash(.info, t("You no longer follow {name}.", target.displayName))
         return req.redirect(to: Self.back(req, fallback: SiteURL.person(username: target.username).path))
     }
 
@@ -86,7 +86,7 @@ struct FollowController: RouteCollection {
             }
 
         let page = FriendsPage(
-            layout: req.layout(title: "Friends", section: .people),
+            layout: req.layout(title: t("Friends"), section: .people),
             requests: try await PersonCard.list(requests, viewer: viewer, today: req.clock.today, on: req.db),
             friends: try await PersonCard.list(friends, viewer: viewer, today: req.clock.today, on: req.db),
             followBack: try await PersonCard.list(followBack, viewer: viewer, today: req.clock.today, on: req.db),
@@ -103,14 +103,14 @@ struct FollowController: RouteCollection {
                 .filter(\.$follower.$id == requester.requireID())
                 .filter(\.$followee.$id == viewer.requireID())
                 .filter(\.$status == .pending).first()
-        else { throw Abort(.notFound, reason: "That follow request is no longer waiting.") }
+        else { throw Abort(.notFound, reason: t("That follow request is no longer waiting.")) }
         if approve {
             follow.status = .accepted
             try await follow.update(on: req.db)
-            req.flash(.success, "\(requester.displayName) now follows you.")
+            req.flash(.success, t("{name} now follows you.", requester.displayName))
         } else {
             try await follow.delete(on: req.db)
-            req.flash(.info, "Request from \(requester.displayName) declined.")
+            req.flash(.info, t("Request from {name} declined.", requester.displayName))
         }
         return req.redirect(to: .friends)
     }

@@ -56,10 +56,22 @@ struct LoginLimiter {
         }
     }
 
+    /// What was tried too often: signing in, or giving the password again while signed in.
+    enum Attempts { case signIns, passwords }
+
     /// The message for someone who must wait until `until`.
-    func waitMessage(until: Date, tooMany: String = "failed sign-in attempts") -> (text: String, seconds: Int) {
+    func waitMessage(until: Date, tooMany: Attempts = .signIns) -> (text: String, seconds: Int) {
         let minutes = max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up)))
-        return ("Too many \(tooMany). Try again in \(minutes) minute\(minutes == 1 ? "" : "s").", minutes * 60)
+        let text =
+            switch tooMany {
+            case .signIns:
+                tn(
+                    "Too many failed sign-in attempts. Try again in {count} minute.",
+                    "Too many failed sign-in attempts. Try again in {count} minutes.", minutes)
+            case .passwords:
+                tn("Too many wrong passwords. Try again in {count} minute.", "Too many wrong passwords. Try again in {count} minutes.", minutes)
+            }
+        return (text, minutes * 60)
     }
 
     /// A successful sign-in clears the account's count from that address, not the address's: one
@@ -86,7 +98,7 @@ extension Request {
         let limiter = LoginLimiter(db: db, now: now)
         let keys = LoginLimiter.keys(login: user.username, address: clientAddress)
         if let until = try await limiter.retryAfter(keys: keys) {
-            return .locked(limiter.waitMessage(until: until, tooMany: "wrong passwords").text)
+            return .locked(limiter.waitMessage(until: until, tooMany: .passwords).text)
         }
         guard try await self.password.async.verify(password, created: user.passwordHash) else {
             try await limiter.recordFailure(keys: keys)

@@ -51,7 +51,7 @@ struct PasswordResetController: RouteCollection {
 
     private func renderForgot(_ req: Request, email: String, error: String?, sentTo: String?, status: HTTPStatus) async throws -> Response {
         let page = ForgotPage(
-            layout: req.layout(title: "Forgot your password?", hasForms: true), sendsMail: req.application.config.sendsMail,
+            layout: req.layout(title: t("Forgot your password?"), hasForms: true), sendsMail: req.application.config.sendsMail,
             email: email, error: error, sentTo: sentTo)
         return try await req.view.render("accounts/forgot_password", page).encodeResponse(status: status, for: req)
     }
@@ -69,7 +69,7 @@ struct PasswordResetController: RouteCollection {
             let reset = try await PasswordReset.query(on: req.db).filter(\.$tokenHash == RandomToken.hash(token)).with(\.$user).first(),
             reset.usedAt == nil, reset.expiresAt > req.now
         else {
-            throw Abort(.gone, reason: "This link has expired or has already been used. Ask for a new one from the sign-in page.")
+            throw Abort(.gone, reason: t("This link has expired or has already been used. Ask for a new one from the sign-in page."))
         }
         return (reset, reset.user, token)
     }
@@ -90,7 +90,7 @@ struct PasswordResetController: RouteCollection {
         var errors: FieldErrors = [:]
         errors["new_password"] = AccountRules.password(form.new_password)
         if errors["new_password"] == nil, form.new_password != form.confirm_password {
-            errors["confirm_password"] = "The two passwords do not match"
+            errors["confirm_password"] = t("The two passwords do not match")
         }
         guard errors.isEmpty, let password = form.new_password else {
             return try await renderReset(req, user: user, token: token, errors: errors, status: .unprocessableEntity)
@@ -110,14 +110,14 @@ struct PasswordResetController: RouteCollection {
             try await PasswordReset.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$usedAt == nil).delete()
             return true
         }
-        guard used else { throw Abort(.gone, reason: "This link has already been used. Ask for a new one from the sign-in page.") }
-        req.flash(.success, "Your password is changed, and every device that was signed in is signed out. Sign in with the new one.")
+        guard used else { throw Abort(.gone, reason: t("This link has already been used. Ask for a new one from the sign-in page.")) }
+        req.flash(.success, t("Your password is changed, and every device that was signed in is signed out. Sign in with the new one."))
         return req.redirect(to: .login)
     }
 
     private func renderReset(_ req: Request, user: User, token: String, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
         let page = ResetPage(
-            layout: req.layout(title: "Choose a new password", hasForms: true), action: SiteURL.resetPassword(token: token).path, username: user.username,
+            layout: req.layout(title: t("Choose a new password"), hasForms: true), action: SiteURL.resetPassword(token: token).path, username: user.username,
             errors: errors)
         return try await req.view.render("accounts/reset_password", page).encodeResponse(status: status, for: req)
     }

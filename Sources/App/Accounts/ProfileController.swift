@@ -58,9 +58,9 @@ struct ProfileController: RouteCollection {
         if relation.isSelf {
             note =
                 switch user.visibility {
-                case .public: "Your profile is public."
-                case .followers: "Only your followers see your profile."
-                case .private: "Your profile is private: hidden from search, seen only by your followers."
+                case .public: t("Your profile is public.")
+                case .followers: t("Only your followers see your profile.")
+                case .private: t("Your profile is private: hidden from search, seen only by your followers.")
                 }
         }
         let page = ProfilePage(
@@ -94,8 +94,22 @@ struct ProfileController: RouteCollection {
     /// "November 2026". Built by hand: Foundation's formatters are costly to create per request.
     static func monthYear(_ date: Date) -> String {
         let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-        return "\(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970)"
+        let month =
+            switch parts.month ?? 1 {
+            case 1: t("January")
+            case 2: t("February")
+            case 3: t("March")
+            case 4: t("April")
+            case 5: t("May")
+            case 6: t("June")
+            case 7: t("July")
+            case 8: t("August")
+            case 9: t("September")
+            case 10: t("October")
+            case 11: t("November")
+            default: t("December")
+            }
+        return t("{month} {year}", month, parts.year ?? 1970)
     }
 
     func avatar(req: Request) async throws -> Response {
@@ -128,14 +142,14 @@ struct ProfileController: RouteCollection {
         let rows = try await PeopleQueries.follows(of: user, direction: direction, viewer: req.currentUser, pager: pager, today: req.clock.today, on: req.db)
         let list: SiteURL = direction == .followers ? .followers(username: user.username) : .following(username: user.username)
         let users = pager.finish(rows, at: list, query: [])
-        let heading = direction == .followers ? "Followers of \(user.displayName)" : "People \(user.displayName) follows"
+        let heading = direction == .followers ? t("Followers of {name}", user.displayName) : t("People {name} follows", user.displayName)
         let page = FollowListPage(
             layout: req.layout(title: heading, section: .people),
             owner: PersonCard(user, relation: relation),
             heading: heading,
             people: try await PersonCard.list(users, viewer: req.currentUser, today: req.clock.today, on: req.db),
             pager: pager,
-            emptyMessage: direction == .followers ? "No followers yet." : "Not following anyone yet."
+            emptyMessage: direction == .followers ? t("No followers yet.") : t("Not following anyone yet.")
         )
         return try await req.view.render("accounts/follow_list", page)
     }
@@ -153,7 +167,7 @@ struct ProfileController: RouteCollection {
         let rows = try await PeopleQueries.search(query, viewer: req.currentUser, pager: pager, today: req.clock.today, on: req.db)
         let users = pager.finish(rows, at: .people, query: [("q", query)])
         let page = PeoplePage(
-            layout: req.layout(title: query.isEmpty ? "People" : "People matching “\(query)”", section: .people),
+            layout: req.layout(title: query.isEmpty ? t("People") : t("People matching “{query}”", query), section: .people),
             query: query,
             people: try await PersonCard.list(users, viewer: req.currentUser, today: req.clock.today, on: req.db),
             pager: pager

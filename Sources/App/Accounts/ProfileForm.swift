@@ -56,35 +56,35 @@ struct ProfileForm: Content {
         let name = AccountRules.displayName(display_name)
         errors["display_name"] = name.error
         let bioText = (bio ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if bioText.count > 500 { errors["bio"] = "Keep your bio to 500 characters or fewer (it has \(bioText.count))" }
+        if bioText.count > 500 { errors["bio"] = t("Keep your bio to 500 characters or fewer (it has {count})", bioText.count) }
         let birth = AccountRules.birthDate(birth_date, today: today)
         errors["birth_date"] = birth.error
         let genderValue = User.Gender(rawValue: gender ?? "unspecified")
-        if genderValue == nil { errors["gender"] = "Choose one of the options" }
-        let height = Self.measure(height_cm, name: "height", range: 50...260, unit: "cm")
+        if genderValue == nil { errors["gender"] = t("Choose one of the options") }
+        let height = Self.measure(height_cm, .height, range: 50...260)
         errors["height_cm"] = height.error
-        let weight = Self.measure(weight_kg, name: "weight", range: 20...350, unit: "kg")
+        let weight = Self.measure(weight_kg, .weight, range: 20...350)
         errors["weight_kg"] = weight.error
 
         let place = AccountRules.collapseWhitespace(home_name ?? "")
-        if place.count > 80 { errors["home_name"] = "Keep the place name to 80 characters or fewer" }
+        if place.count > 80 { errors["home_name"] = t("Keep the place name to 80 characters or fewer") }
         let lat = FormNumber.coordinate(home_lat, range: -90...90, axis: "latitude")
         let lon = FormNumber.coordinate(home_lon, range: -180...180, axis: "longitude")
         errors["home_lat"] = lat.error
         errors["home_lon"] = lon.error
         if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {
-            errors[lat.value == nil ? "home_lat" : "home_lon"] = "Enter both latitude and longitude, or neither"
+            errors[lat.value == nil ? "home_lat" : "home_lon"] = t("Enter both latitude and longitude, or neither")
         }
 
         let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
-        if zone.isEmpty || TimeZone(identifier: zone) == nil { errors["time_zone"] = "Choose your time zone from the list" }
+        if zone.isEmpty || TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose your time zone from the list") }
         let unitsValue = User.Units(rawValue: units ?? "")
-        if unitsValue == nil { errors["units"] = "Choose metric or imperial units" }
+        if unitsValue == nil { errors["units"] = t("Choose metric or imperial units") }
 
         var played: [(Sport, Skill)] = []
         for (key, level) in sports ?? [:] where !level.isEmpty {
             guard let sport = Sport(rawValue: key), let skill = Skill(rawValue: level) else {
-                errors["sports"] = "Choose a skill level from the list for each sport you play"
+                errors["sports"] = t("Choose a skill level from the list for each sport you play")
                 continue
             }
             played.append((sport, skill))
@@ -106,15 +106,29 @@ struct ProfileForm: Content {
         )
     }
 
-    private static func measure(_ raw: String?, name: String, range: ClosedRange<Double>, unit: String) -> (value: Double?, error: String?) {
+    private enum Measure { case height, weight }
+
+    private static func measure(_ raw: String?, _ kind: Measure, range: ClosedRange<Double>) -> (value: Double?, error: String?) {
         let example = Int(range.lowerBound + (range.upperBound - range.lowerBound) / 3)
+        let (low, high) = (Int(range.lowerBound), Int(range.upperBound))
         switch NumberInput.read(raw) {
-        case .blank: return (nil, "Enter your \(name)")
+        case .blank: return (nil, kind == .height ? t("Enter your height") : t("Enter your weight"))
         case .invalid(let ambiguous):
-            return (nil, ambiguous ? "Enter your \(name). " + NumberInput.ambiguityHint : "Enter your \(name) as a number, like \(example)")
+            if ambiguous {
+                return (nil, (kind == .height ? t("Enter your height.") : t("Enter your weight.")) + " " + NumberInput.ambiguityHint)
+            }
+            return (
+                nil,
+                kind == .height
+                    ? t("Enter your height as a number, like {example}", example) : t("Enter your weight as a number, like {example}", example)
+            )
         case .value(let value):
             guard range.contains(value) else {
-                return (nil, "Enter a \(name) between \(Int(range.lowerBound)) and \(Int(range.upperBound)) \(unit)")
+                return (
+                    nil,
+                    kind == .height
+                        ? t("Enter a height between {min} and {max} cm", low, high) : t("Enter a weight between {min} and {max} kg", low, high)
+                )
             }
             return ((value * 10).rounded() / 10, nil)
         }

@@ -79,14 +79,14 @@ struct SettingsController: RouteCollection {
                 try await UserSport(userID: userID, sport: sport, skill: skill).create(on: db)
             }
         }
-        req.flash(.success, "Your profile is saved.")
+        req.flash(.success, t("Your profile is saved."))
         return req.redirect(to: .profileSettings)
     }
 
     private func renderProfile(_ req: Request, form: ProfileForm, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
-        let age = form.birth_date.flatMap(CalendarDate.init(iso:)).map { "\($0.age(on: req.clock.today)) years old" }
+        let age = form.birth_date.flatMap(CalendarDate.init(iso:)).map { tn("{count} years old", "{count} years old", $0.age(on: req.clock.today)) }
         let page = ProfileSettingsPage(
-            layout: req.layout(title: "Your profile", section: .settings),
+            layout: req.layout(title: t("Your profile"), section: .settings),
             form: form, errors: errors,
             genders: User.Gender.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             units: User.Units.allCases.map { Option(value: $0.rawValue, label: $0.label) },
@@ -119,7 +119,7 @@ struct SettingsController: RouteCollection {
 
     private func renderAvatar(_ req: Request, user: User, error: String?) async throws -> View {
         let page = AvatarPage(
-            layout: req.layout(title: "Your picture", section: .settings),
+            layout: req.layout(title: t("Your picture"), section: .settings),
             avatarURL: user.avatarFile.map { SiteURL.avatar(username: user.username).with([("v", String($0.prefix(8)))]) },
             error: error, maxMB: req.application.config.maxUploadBytes / 1024 / 1024
         )
@@ -132,10 +132,10 @@ struct SettingsController: RouteCollection {
         do {
             upload = try req.content.decode(AvatarUpload.self)
         } catch {
-            throw Abort(.unprocessableEntity, reason: "Choose a picture to upload.")
+            throw Abort(.unprocessableEntity, reason: t("Choose a picture to upload."))
         }
         guard let file = upload.avatar, file.data.readableBytes > 0 else {
-            return try await renderAvatar(req, user: user, error: "Choose a picture to upload; the file was empty.")
+            return try await renderAvatar(req, user: user, error: t("Choose a picture to upload; the file was empty."))
                 .encodeResponse(status: .unprocessableEntity, for: req)
         }
         let name: String
@@ -148,7 +148,7 @@ struct SettingsController: RouteCollection {
         user.avatarFile = name
         try await user.update(on: req.db)
         AvatarStore.remove(previous, config: req.application.config)
-        req.flash(.success, "Your picture is updated.")
+        req.flash(.success, t("Your picture is updated."))
         return req.redirect(to: .avatarSettings)
     }
 
@@ -158,7 +158,7 @@ struct SettingsController: RouteCollection {
         user.avatarFile = nil
         try await user.update(on: req.db)
         AvatarStore.remove(previous, config: req.application.config)
-        req.flash(.info, "Your picture is removed.")
+        req.flash(.info, t("Your picture is removed."))
         return req.redirect(to: .avatarSettings)
     }
 
@@ -178,7 +178,7 @@ struct SettingsController: RouteCollection {
     func passwordPage(req: Request) async throws -> View {
         _ = try req.requireUser()
         return try await req.view.render(
-            "accounts/settings_password", PasswordPage(layout: req.layout(title: "Change password", section: .settings), errors: [:]))
+            "accounts/settings_password", PasswordPage(layout: req.layout(title: t("Change password"), section: .settings), errors: [:]))
     }
 
     func savePassword(req: Request) async throws -> Response {
@@ -187,20 +187,20 @@ struct SettingsController: RouteCollection {
         var errors: FieldErrors = [:]
         var status = HTTPStatus.unprocessableEntity
         if (form.current_password ?? "").isEmpty {
-            errors["current_password"] = "Enter your current password"
+            errors["current_password"] = t("Enter your current password")
         } else {
             switch try await req.recheckPassword(of: user, form.current_password ?? "") {
             case .right: break
-            case .wrong: errors["current_password"] = "That is not your current password"
+            case .wrong: errors["current_password"] = t("That is not your current password")
             case .locked(let message): errors["current_password"] = message; status = .tooManyRequests
             }
         }
         errors["new_password"] = AccountRules.password(form.new_password)
         if errors["new_password"] == nil, form.new_password != form.confirm_password {
-            errors["confirm_password"] = "The two new passwords do not match"
+            errors["confirm_password"] = t("The two new passwords do not match")
         }
         guard errors.isEmpty, let password = form.new_password else {
-            let page = PasswordPage(layout: req.layout(title: "Change password", section: .settings), errors: errors)
+            let page = PasswordPage(layout: req.layout(title: t("Change password"), section: .settings), errors: errors)
             return try await req.view.render("accounts/settings_password", page).encodeResponse(status: status, for: req)
         }
         user.passwordHash = try await req.password.async.hash(password)
@@ -211,7 +211,7 @@ struct SettingsController: RouteCollection {
         }
         // A "forgot password" link asked for before the change must not undo it.
         try await PasswordReset.query(on: req.db).filter(\.$user.$id == user.requireID()).delete()
-        req.flash(.success, "Your password is changed. Other devices have been signed out.")
+        req.flash(.success, t("Your password is changed. Other devices have been signed out."))
         return req.redirect(to: .passwordSettings)
     }
 
@@ -230,7 +230,7 @@ struct SettingsController: RouteCollection {
     func privacyPage(req: Request) async throws -> View {
         let user = try req.requireUser()
         let page = PrivacyPage(
-            layout: req.layout(title: "Privacy", section: .settings),
+            layout: req.layout(title: t("Privacy"), section: .settings),
             current: user.visibility.rawValue,
             options: User.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label) }
         )
@@ -241,7 +241,7 @@ struct SettingsController: RouteCollection {
         let user = try req.requireUser()
         let form = try req.content.decode(PrivacyForm.self)
         guard let visibility = User.Visibility(rawValue: form.visibility ?? "") else {
-            throw Abort(.unprocessableEntity, reason: "Choose who can see your profile.")
+            throw Abort(.unprocessableEntity, reason: t("Choose who can see your profile."))
         }
         try await req.db.transaction { db in
             user.visibility = visibility
@@ -252,7 +252,7 @@ struct SettingsController: RouteCollection {
                     .filter(\.$status == .pending).set(\.$status, to: .accepted).update()
             }
         }
-        req.flash(.success, "Your privacy setting is saved.")
+        req.flash(.success, t("Your privacy setting is saved."))
         return req.redirect(to: .privacySettings)
     }
 }

@@ -81,17 +81,22 @@ final class User: Model, @unchecked Sendable {
 
         var label: String {
             switch self {
-            case .female: "Female"
-            case .male: "Male"
-            case .another: "Another gender"
-            case .unspecified: "Prefer not to say"
+            case .female: t("Female")
+            case .male: t("Male")
+            case .another: t("Another gender")
+            case .unspecified: t("Prefer not to say")
             }
         }
     }
 
     enum Units: String, Codable, CaseIterable, Sendable {
         case metric, imperial
-        var label: String { self == .metric ? "Metric (km, kg)" : "Imperial (mi, lb)" }
+        var label: String {
+            switch self {
+            case .metric: t("Metric (km, kg)")
+            case .imperial: t("Imperial (mi, lb)")
+            }
+        }
     }
 
     enum Visibility: String, Codable, CaseIterable, Sendable {
@@ -99,9 +104,9 @@ final class User: Model, @unchecked Sendable {
 
         var label: String {
             switch self {
-            case .public: "Public: anyone can see my profile and follow me"
-            case .followers: "Followers only: people ask to follow me, and only followers see my profile"
-            case .private: "Private: hidden from search; only people I follow or who follow me can find me"
+            case .public: t("Public: anyone can see my profile and follow me")
+            case .followers: t("Followers only: people ask to follow me, and only followers see my profile")
+            case .private: t("Private: hidden from search; only people I follow or who follow me can find me")
             }
         }
     }

@@ -7,7 +7,7 @@ struct AdminAccess {
 
     static func load(_ req: Request) throws -> AdminAccess {
         let user = try req.requireUser()
-        guard user.role == .admin else { throw Abort(.forbidden, reason: "Only the server's admins can see this page.") }
+        guard user.role == .admin else { throw Abort(.forbidden, reason: t("Only the server's admins can see this page.")) }
         return AdminAccess(admin: user)
     }
 }

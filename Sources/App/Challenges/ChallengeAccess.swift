@@ -42,6 +42,6 @@ struct ChallengeAccess {
     }
 
     func requireSender() throws {
-        guard isSender else { throw Abort(.forbidden, reason: "Only the person who sent this challenge can do that.") }
+        guard isSender else { throw Abort(.forbidden, reason: t("Only the person who sent this challenge can do that.")) }
     }
 }

@@ -43,7 +43,7 @@ struct ChallengeController: RouteCollection {
         }
         let today = LocalTime.parts(of: req.now, zone: user.timeZone)
         let page = NewPage(
-            layout: req.layout(title: "New challenge", section: .challenges), form: form, errors: errors, friends: friends,
+            layout: req.layout(title: t("New challenge"), section: .challenges), form: form, errors: errors, friends: friends,
             maxMB: req.application.config.maxUploadBytes / (1024 * 1024), deadlineMin: today.day + "T" + today.time
         )
         return try await req.view.render("challenges/new", page).encodeResponse(status: status, for: req)
@@ -72,7 +72,7 @@ struct ChallengeController: RouteCollection {
             }
             var errors: FieldErrors = [:]
             let deadline = form.validateChallenge(zone: user.timeZone, now: req.now, errors: &errors)
-            errors["photo"] = receiver.missingMessage(in: body, prompt: "Choose a photo for your challenge.")
+            errors["photo"] = receiver.missingMessage(in: body, prompt: t("Choose a photo for your challenge."))
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
             // Only friends can be sent a challenge; anything else is refused outright, not fixed up.
             let friends = try await friends(of: user, on: req.db)
@@ -80,14 +80,14 @@ struct ChallengeController: RouteCollection {
             let recipients = Array(Set(form.recipients))
             if recipients.contains(where: { byUsername[$0] == nil }) {
                 await receiver.discard()
-                throw Abort(.forbidden, reason: "You can only send challenges to friends: people who follow you and whom you follow.")
+                throw Abort(.forbidden, reason: t("You can only send challenges to friends: people who follow you and whom you follow."))
             }
             guard errors.isEmpty else {
                 await receiver.discard()
                 var shown = form
                 shown.key = form.key.isEmpty ? RandomToken.make() : form.key
                 if receiver.received != nil {
-                    errors["photo"] = errors["photo"] ?? "Choose the photo again: it is not kept while the form has mistakes."
+                    errors["photo"] = errors["photo"] ?? t("Choose the photo again: it is not kept while the form has mistakes.")
                 }
                 return try await renderNew(req, user: user, form: shown, errors: errors, status: .unprocessableEntity)
             }
@@ -113,14 +113,15 @@ struct ChallengeController: RouteCollection {
                 }
                 try await Notification.send(
                     to: recipients.compactMap { byUsername[$0]?.id }, from: user.id, kind: .challengeReceived,
-                    text: "\(user.displayName) challenged you: \(Format.excerpt(form.caption))", link: challenge.url, on: db
+                    text: t("{name} challenged you: {caption}", user.displayName, Format.excerpt(form.caption)), link: challenge.url, on: db
                 )
                 return challenge
             }
             await req.application.photoSizer.enqueue([challenge.$photo.id])
             var message =
-                recipients.isEmpty ? "Your public challenge is up." : "Challenge sent to \(recipients.count) friend\(recipients.count == 1 ? "" : "s")."
-            if form.location == "photo" && place == nil { message += " Your photo had no location, so none is shown." }
+                recipients.isEmpty
+                ? t("Your public challenge is up.") : tn("Challenge sent to {count} friend.", "Challenge sent to {count} friends.", recipients.count)
+            if form.location == "photo" && place == nil { message += " " + t("Your photo had no location, so none is shown.") }
             req.flash(.success, message)
             return req.redirect(to: challenge.url)
         } catch {
@@ -143,11 +144,11 @@ struct ChallengeController: RouteCollection {
         let access = try await ChallengeAccess.load(req)
         try access.requireSender()
         guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
-            throw Abort(.unprocessableEntity, reason: "Tick the box to confirm that the challenge and all its photos should be deleted.")
+            throw Abort(.unprocessableEntity, reason: t("Tick the box to confirm that the challenge and all its photos should be deleted."))
         }
         let photos = try await req.db.transaction { db in try await access.challenge.deleteWithReplies(on: db) }
         PhotoStore.removeFiles(of: photos, config: req.application.config)
-        req.flash(.success, "The challenge and its photos are deleted.")
+        req.flash(.success, t("The challenge and its photos are deleted."))
         return req.redirect(to: .challenges)
     }
 }

@@ -54,19 +54,19 @@ struct ChallengeForm: Encodable {
             return nil
         case "here":
             guard case .value(let lat) = NumberInput.read(latitude), case .value(let lon) = NumberInput.read(longitude) else {
-                errors["location"] = "Enter a latitude and longitude (for example 55.6761 and 12.5683), or choose another option."
+                errors["location"] = t("Enter a latitude and longitude (for example 55.6761 and 12.5683), or choose another option.")
                 return nil
             }
             let point = Coordinate(latitude: lat, longitude: lon)
             guard point.isValid else {
-                errors["location"] = "Latitude must be between -90 and 90 and longitude between -180 and 180."
+                errors["location"] = t("Latitude must be between -90 and 90 and longitude between -180 and 180.")
                 return nil
             }
             return Place(coordinate: point, source: locationSource == "device" ? "device" : "typed")
         case "photo":
             return photoPlace.map { Place(coordinate: $0, source: "photo") }
         default:
-            errors["location"] = "Choose where the photo was taken."
+            errors["location"] = t("Choose where the photo was taken.")
             return nil
         }
     }
@@ -74,32 +74,32 @@ struct ChallengeForm: Encodable {
     /// The challenge fields: caption, deadline (typed in the viewer's zone) and who it goes to.
     func validateChallenge(zone: String, now: Date, errors: inout FieldErrors) -> Date? {
         if caption.isEmpty {
-            errors["caption"] = "Write a caption that tells your friends what to do."
+            errors["caption"] = t("Write a caption that tells your friends what to do.")
         } else if caption.count > Self.captionLimit {
-            errors["caption"] = "Keep the caption to \(Self.captionLimit) characters (it has \(caption.count))."
+            errors["caption"] = t("Keep the caption to {limit} characters (it has {length}).", Self.captionLimit, caption.count)
         }
         if recipients.isEmpty && !isPublic {
-            errors["to"] = "Choose at least one friend, or make the challenge public."
+            errors["to"] = t("Choose at least one friend, or make the challenge public.")
         } else if recipients.count > Self.maxRecipients {
-            errors["to"] = "Send a challenge to at most \(Self.maxRecipients) friends at once."
+            errors["to"] = t("Send a challenge to at most {max} friends at once.", Self.maxRecipients)
         }
         guard !deadline.isEmpty else { return nil }
         let parts = deadline.split(separator: "T", maxSplits: 1).map(String.init)
         guard parts.count == 2, let instant = LocalTime.instant(day: parts[0], time: String(parts[1].prefix(5)), zone: zone) else {
-            errors["deadline"] = "Enter the deadline as a date and time."
+            errors["deadline"] = t("Enter the deadline as a date and time.")
             return nil
         }
         if instant < now.addingTimeInterval(15 * 60) {
-            errors["deadline"] = "The deadline must be at least 15 minutes from now."
+            errors["deadline"] = t("The deadline must be at least 15 minutes from now.")
         } else if instant > now.addingTimeInterval(366 * 86400) {
-            errors["deadline"] = "The deadline must be within a year."
+            errors["deadline"] = t("The deadline must be within a year.")
         }
         return instant
     }
 
     func validateNote(errors: inout FieldErrors) {
         if note.count > Self.noteLimit {
-            errors["note"] = "Keep the note to \(Self.noteLimit) characters (it has \(note.count))."
+            errors["note"] = t("Keep the note to {limit} characters (it has {length}).", Self.noteLimit, note.count)
         }
     }
 }

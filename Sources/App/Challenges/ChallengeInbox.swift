@@ -11,21 +11,21 @@ enum ChallengeInbox {
 
         var title: String {
             switch self {
-            case .todo: "Waiting for you"
-            case .judge: "Replies to judge"
-            case .sent: "Sent by you"
-            case .finished: "Finished"
-            case .public: "Public challenges"
+            case .todo: t("Waiting for you")
+            case .judge: t("Replies to judge")
+            case .sent: t("Sent by you")
+            case .finished: t("Finished")
+            case .public: t("Public challenges")
             }
         }
 
         var empty: String {
             switch self {
-            case .todo: "No challenges are waiting for you. Send one to your friends!"
-            case .judge: "No replies are waiting for your judgement."
-            case .sent: "You have no open challenges."
-            case .finished: "Nothing finished yet."
-            case .public: "No public challenges are open right now."
+            case .todo: t("No challenges are waiting for you. Send one to your friends!")
+            case .judge: t("No replies are waiting for your judgement.")
+            case .sent: t("You have no open challenges.")
+            case .finished: t("Nothing finished yet.")
+            case .public: t("No public challenges are open right now.")
             }
         }
     }
@@ -100,13 +100,13 @@ enum ChallengeInbox {
             return replies.map { row in
                 var flags: [String] = []
                 if let metres = row.distance_m, metres > flagMetres {
-                    flags.append("Taken \(Format.proximity(metres, imperial: imperial)) away")
+                    flags.append(t("Taken {distance} away", Format.proximity(metres, imperial: imperial)))
                 }
-                if row.taken_before { flags.append("Photo taken before the challenge") }
+                if row.taken_before { flags.append(t("Photo taken before the challenge")) }
                 return Item(
                     url: SiteURL.challenge(row.id).path + "#reply-" + SiteURL.id(row.response_id),
                     photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil), orientation: row.orientation,
-                    caption: row.caption, who: "Reply from \(row.replier_name)", detail: "Waiting for your judgement",
+                    caption: row.caption, who: t("Reply from {name}", row.replier_name), detail: t("Waiting for your judgement"),
                     flags: flags, when: format.shortWhen(row.created_at)
                 )
             }
@@ -171,25 +171,27 @@ enum ChallengeInbox {
             let mine = row.sender_id == me
             let detail: String
             switch (list, row.my_status) {
-            case (.todo, "pending"): detail = "Your reply is waiting for judgement"
-            case (.todo, "rejected"): detail = "Not accepted" + (row.my_reason.map { ": \($0)" } ?? "") + ". Try again!"
-            case (.finished, "accepted"): detail = "You completed it"
-            case (.finished, "missed"): detail = "Closed before you completed it"
+            case (.todo, "pending"): detail = t("Your reply is waiting for judgement")
+            case (.todo, "rejected"): detail = row.my_reason.map { t("Not accepted: {reason}. Try again!", $0) } ?? t("Not accepted. Try again!")
+            case (.finished, "accepted"): detail = t("You completed it")
+            case (.finished, "missed"): detail = t("Closed before you completed it")
             case (.public, _):
-                detail = "\(row.completed_count) completed" + (row.deadline.map { " · due \(format.shortWhen($0))" } ?? "")
+                detail =
+                    tn("{count} completed", "{count} completed", row.completed_count)
+                    + (row.deadline.map { " · " + t("due {date}", format.shortWhen($0)) } ?? "")
             default:
                 if mine {
                     detail = ChallengePage.progress(recipients: row.recipient_count, completed: row.completed_count, isPublic: row.is_public)
                 } else {
-                    detail = row.deadline.map { "Due \(format.shortWhen($0))" } ?? "No deadline"
+                    detail = row.deadline.map { t("Due {date}", format.shortWhen($0)) } ?? t("No deadline")
                 }
             }
             let who =
                 mine && list == .public
-                ? "From you"
+                ? t("From you")
                 : mine
-                    ? (row.is_public ? "Public challenge" : "To \(row.recipient_count) friend\(row.recipient_count == 1 ? "" : "s")")
-                    : "From \(row.sender_name)"
+                    ? (row.is_public ? t("Public challenge") : tn("To {count} friend", "To {count} friends", row.recipient_count))
+                    : t("From {name}", row.sender_name)
             return Item(
                 url: SiteURL.challenge(row.id).path, photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil),
                 orientation: row.orientation, caption: row.caption, who: who, detail: detail, flags: [],

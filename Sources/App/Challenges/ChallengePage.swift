@@ -103,21 +103,21 @@ struct ChallengePage: Encodable {
 
         var markers: [SVGMap.Marker] = []
         if let point = challenge.coordinate {
-            markers.append(.init(coordinate: point, symbol: "★", title: "The challenge photo", primary: true))
+            markers.append(.init(coordinate: point, symbol: "★", title: t("The challenge photo"), primary: true))
         }
         var replies: [Reply] = []
         for response in visible {
             var number: Int?
             if let point = response.coordinate {
                 number = markers.count + (challenge.coordinate == nil ? 1 : 0)
-                markers.append(.init(coordinate: point, symbol: String(number!), title: "Reply by \(response.user.displayName)", primary: false))
+                markers.append(.init(coordinate: point, symbol: String(number!), title: t("Reply by {name}", response.user.displayName), primary: false))
             }
             var flags: [String] = []
             if access.isSender || response.$user.id == access.viewerID {
                 if let metres = response.distanceMetres, metres > req.application.config.challengeFlagMetres {
-                    flags.append("Taken \(Format.proximity(metres, imperial: imperial)) away from the challenge location")
+                    flags.append(t("Taken {distance} away from the challenge location", Format.proximity(metres, imperial: imperial)))
                 }
-                if response.takenBefore { flags.append("Photo taken before the challenge was sent") }
+                if response.takenBefore { flags.append(t("Photo taken before the challenge was sent")) }
             }
             let place = response.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
             replies.append(
@@ -128,7 +128,7 @@ struct ChallengePage: Encodable {
                     status: response.status.rawValue, statusLabel: Self.label(response.status),
                     stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
                     reason: response.reason, place: place?.text, mapURL: place?.mapURL,
-                    distance: response.distanceMetres.map { "\(Format.proximity($0, imperial: imperial)) from the challenge" },
+                    distance: response.distanceMetres.map { t("{distance} from the challenge", Format.proximity($0, imperial: imperial)) },
                     flags: flags, sentAt: format.shortWhen(response.createdAt ?? req.now),
                     canJudge: access.isSender && response.status == .pending
                 ))
@@ -139,7 +139,7 @@ struct ChallengePage: Encodable {
             let rows = try await ChallengeRecipient.query(on: req.db).filter(\.$challenge.$id == challengeID).with(\.$user).all()
             let latest = Dictionary(all.map { ($0.$user.id, $0.status) }, uniquingKeysWith: { _, b in b })
             recipients = rows.map { row in
-                let status = row.completedAt != nil ? "Completed" : latest[row.$user.id].map(Self.label) ?? "Not yet replied"
+                let status = row.completedAt != nil ? t("Completed") : latest[row.$user.id].map(Self.label) ?? t("Not yet replied")
                 return Person(name: row.user.displayName, url: SiteURL.person(username: row.user.username).path, status: status)
             }.sorted { $0.name < $1.name }
         }
@@ -148,18 +148,18 @@ struct ChallengePage: Encodable {
         var blocked: String?
         if access.canTakePart {
             if mine.contains(where: { $0.status == .accepted }) {
-                blocked = "You completed this challenge."
+                blocked = t("You completed this challenge.")
             } else if mine.contains(where: { $0.status == .pending }) {
-                blocked = "Your reply is waiting for \(sender.displayName)'s judgement."
+                blocked = t("Your reply is waiting for {name}'s judgement.", sender.displayName)
             } else if challenge.isClosed(at: req.now) {
-                blocked = "This challenge closed \(format.shortWhen(challenge.deadline!))."
+                blocked = t("This challenge closed {date}.", format.shortWhen(challenge.deadline!))
             }
         }
         let place = challenge.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
         let map = markers.isEmpty ? nil : SVGMap(markers: markers, tileURL: req.application.config.tileURL).svg
 
         return ChallengePage(
-            layout: req.layout(title: "Challenge from \(sender.displayName)", section: .challenges),
+            layout: req.layout(title: t("Challenge from {name}", sender.displayName), section: .challenges),
             id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
             senderName: sender.displayName, senderURL: SiteURL.person(username: sender.username).path,
             sentAt: format.shortWhen(challenge.createdAt ?? req.now),
@@ -176,23 +176,23 @@ struct ChallengePage: Encodable {
 
     static func label(_ status: ChallengeResponse.Status) -> String {
         switch status {
-        case .pending: "Waiting for judgement"
-        case .accepted: "Accepted"
-        case .rejected: "Not accepted"
+        case .pending: t("Waiting for judgement")
+        case .accepted: t("Accepted")
+        case .rejected: t("Not accepted")
         }
     }
 
     static func sourceLabel(_ source: String) -> String {
         switch source {
-        case "photo": "from the photo GPS"
-        case "device": "from the phone's location"
-        default: "typed in"
+        case "photo": t("from the photo GPS")
+        case "device": t("from the phone's location")
+        default: t("typed in")
         }
     }
 
     /// "2 of 3 completed"; a public challenge may be completed by more people than it was sent to.
     static func progress(recipients: Int, completed: Int, isPublic: Bool) -> String {
-        if recipients == 0 || isPublic && completed > recipients { return "\(completed) completed" }
-        return "\(min(completed, recipients)) of \(recipients) completed"
+        if recipients == 0 || isPublic && completed > recipients { return tn("{count} completed", "{count} completed", completed) }
+        return tn("{count} of {total} completed", "{count} of {total} completed", min(completed, recipients), recipients)
     }
 }

@@ -7,8 +7,8 @@ import Foundation
 extension Challenges {
     static var archiveEntries: [ArchiveEntry] {
         [
-            ArchiveEntry(path: "photos.json, photos/", holds: "your challenge and reply photos, as you uploaded them"),
-            ArchiveEntry(path: "challenges/", holds: "challenges you sent and replies you made"),
+            ArchiveEntry(path: "photos.json, photos/", holds: t("your challenge and reply photos, as you uploaded them")),
+            ArchiveEntry(path: "challenges/", holds: t("challenges you sent and replies you made")),
         ]
     }
 

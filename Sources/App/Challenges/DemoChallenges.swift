@@ -124,7 +124,7 @@ enum DemoChallenges {
 
             try await Notification.send(
                 to: [maya.requireID()], from: id("jonas"), kind: .challengeReceived,
-                text: "Jonas challenged you: Touch the top of Bakken hill before Sunday", link: SiteURL.challenges.path, on: db)
+                text: t("{name} challenged you: {caption}", "Jonas", "Touch the top of Bakken hill before Sunday"), link: SiteURL.challenges.path, on: db)
             return 4
         }
     }

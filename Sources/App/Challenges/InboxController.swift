@@ -64,7 +64,7 @@ struct InboxController: RouteCollection {
         return try await req.view.render(
             "challenges/inbox",
             InboxPage(
-                layout: req.layout(title: "Challenges", section: .challenges), sections: sections, single: false, pager: nil))
+                layout: req.layout(title: t("Challenges"), section: .challenges), sections: sections, single: false, pager: nil))
     }
 
     struct PublicPage: Encodable {
@@ -83,7 +83,7 @@ struct InboxController: RouteCollection {
         return try await req.view.render(
             "challenges/public",
             PublicPage(
-                layout: req.layout(title: "Public challenges", section: .challenges), items: items, pager: pager))
+                layout: req.layout(title: t("Public challenges"), section: .challenges), items: items, pager: pager))
     }
 
     struct ScoreboardPage: Encodable {
@@ -99,11 +99,17 @@ struct InboxController: RouteCollection {
         let scope = req.query[String.self, at: "scope"].flatMap(Scoreboard.Scope.init) ?? .friends
         let period = req.query[String.self, at: "period"].flatMap(Scoreboard.Period.init) ?? .week
         let entries = try await Scoreboard.entries(scope: scope, period: period, viewer: viewer, now: req.now, on: req.db)
-        let heading = (scope == .friends ? "You and your friends" : "Everyone, public challenges") + (period == .week ? ", this week" : ", all time")
+        let heading =
+            switch (scope, period) {
+            case (.friends, .week): t("You and your friends, this week")
+            case (.friends, .all): t("You and your friends, all time")
+            case (.public, .week): t("Everyone, public challenges, this week")
+            case (.public, .all): t("Everyone, public challenges, all time")
+            }
         return try await req.view.render(
             "challenges/scoreboard",
             ScoreboardPage(
-                layout: req.layout(title: "Challenge scoreboard", section: .challenges),
+                layout: req.layout(title: t("Challenge scoreboard"), section: .challenges),
                 scope: scope.rawValue, period: period.rawValue, entries: entries, heading: heading))
     }
 }

@@ -92,7 +92,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     /// Why there is no photo, for the form's error: nothing chosen, or an empty file.
     func missingMessage(in form: StreamedForm, prompt: String) -> String? {
         guard received == nil else { return nil }
-        if let name = form.emptyFiles[field], !name.isEmpty { return "That photo file is empty. Choose another one." }
+        if let name = form.emptyFiles[field], !name.isEmpty { return t("That photo file is empty. Choose another one.") }
         return prompt
     }
 
@@ -176,7 +176,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         guard let format, let names else {
             // Fewer than 12 bytes in all: too short for any photo.
             _ = try Self.format(of: head)
-            throw Abort(.unprocessableEntity, reason: "The photo is incomplete; the upload may have been cut off. Try again.")
+            throw Abort(.unprocessableEntity, reason: t("The photo is incomplete; the upload may have been cut off. Try again."))
         }
         try await flush()
         try await original?.close(makeChangesVisible: true)
@@ -250,15 +250,15 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
     private static func abort(for failure: ImageSanitizer.Failure) -> Abort {
         switch failure {
         case .truncated:
-            Abort(.unprocessableEntity, reason: "The photo is incomplete; the file may have been cut off while uploading. Try again.")
+            Abort(.unprocessableEntity, reason: t("The photo is incomplete; the file may have been cut off while uploading. Try again."))
         case .malformed:
-            Abort(.unprocessableEntity, reason: "That photo file is damaged and cannot be shown. Try another photo.")
+            Abort(.unprocessableEntity, reason: t("That photo file is damaged and cannot be shown. Try another photo."))
         }
     }
 
     /// Saves the received photo's row. Call after `complete`.
     func save(owner: UUID, zone: String, now: Date, on db: any Database) async throws -> Photo {
-        guard let received else { throw Abort(.unprocessableEntity, reason: "Choose a photo to upload.") }
+        guard let received else { throw Abort(.unprocessableEntity, reason: t("Choose a photo to upload.")) }
         let photo = Photo()
         photo.$owner.id = owner
         photo.format = received.format.rawValue

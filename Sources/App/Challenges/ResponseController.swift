@@ -20,7 +20,7 @@ struct ResponseController: RouteCollection {
         let challengeID = try challenge.requireID()
         // Everything that can be refused without the photo is refused before reading it.
         guard access.canTakePart else {
-            throw Abort(.forbidden, reason: access.isSender ? "You cannot reply to your own challenge." : "This challenge was not sent to you.")
+            throw Abort(.forbidden, reason: access.isSender ? t("You cannot reply to your own challenge.") : t("This challenge was not sent to you."))
         }
         let (body, receiver) = try await PhotoReceiver.receiveForm(req)
         do {
@@ -33,7 +33,7 @@ struct ResponseController: RouteCollection {
                 return req.redirect(to: challenge.url)
             }
             if challenge.isClosed(at: req.now) {
-                throw Abort(.conflict, reason: "This challenge closed at its deadline; replies are no longer accepted.")
+                throw Abort(.conflict, reason: t("This challenge closed at its deadline; replies are no longer accepted."))
             }
             let open = try await ChallengeResponse.query(on: req.db).filter(\.$challenge.$id == challengeID)
                 .filter(\.$user.$id == userID).filter(\.$status != .rejected).first()
@@ -41,17 +41,17 @@ struct ResponseController: RouteCollection {
                 throw Abort(
                     .conflict,
                     reason: open.status == .accepted
-                        ? "You already completed this challenge."
-                        : "You already replied; wait for the judgement before trying again.")
+                        ? t("You already completed this challenge.")
+                        : t("You already replied; wait for the judgement before trying again."))
             }
             var errors: FieldErrors = [:]
             form.validateNote(errors: &errors)
-            errors["photo"] = receiver.missingMessage(in: body, prompt: "Choose your photo.")
+            errors["photo"] = receiver.missingMessage(in: body, prompt: t("Choose your photo."))
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
             guard errors.isEmpty else {
                 await receiver.discard()
                 var shown = form
-                if receiver.received != nil { errors["photo"] = errors["photo"] ?? "Choose the photo again: it is not kept while the form has mistakes." }
+                if receiver.received != nil { errors["photo"] = errors["photo"] ?? t("Choose the photo again: it is not kept while the form has mistakes.") }
                 if shown.key.isEmpty { shown.key = RandomToken.make() }
                 let page = try await ChallengePage.build(req, access: access, replyForm: shown, replyErrors: errors)
                 return try await req.view.render("challenges/show", page).encodeResponse(status: .unprocessableEntity, for: req)
@@ -80,17 +80,17 @@ struct ResponseController: RouteCollection {
                     try await response.create(on: db)
                     try await Notification.send(
                         to: [challenge.$sender.id], from: user.id, kind: .challengeReply,
-                        text: "\(user.displayName) replied to your challenge “\(Format.excerpt(challenge.caption))”",
+                        text: t("{name} replied to your challenge “{caption}”", user.displayName, Format.excerpt(challenge.caption)),
                         link: challenge.url, on: db
                     )
                     return try photo.requireID()
                 }
             } catch let error as any DatabaseError where error.isConstraintFailure {
                 // Two replies raced past the check above; the unique index kept one.
-                throw Abort(.conflict, reason: "You already replied; wait for the judgement before trying again.")
+                throw Abort(.conflict, reason: t("You already replied; wait for the judgement before trying again."))
             }
             await req.application.photoSizer.enqueue([photoID])
-            req.flash(.success, "Reply sent. You'll be told when it has been judged.")
+            req.flash(.success, t("Reply sent. You'll be told when it has been judged."))
             return req.redirect(to: challenge.url)
         } catch {
             await receiver.discard()
@@ -106,7 +106,7 @@ struct ResponseController: RouteCollection {
     func judge(req: Request, accept: Bool) async throws -> Response {
         let access = try await ChallengeAccess.load(req)
         guard access.isSender else {
-            throw Abort(.forbidden, reason: "Only the person who sent this challenge can judge its replies.")
+            throw Abort(.forbidden, reason: t("Only the person who sent this challenge can judge its replies."))
         }
         let challenge = access.challenge
         guard let responseID = req.parameters.get("rid", as: UUID.self),
@@ -115,18 +115,18 @@ struct ResponseController: RouteCollection {
         else { throw Abort(.notFound) }
         let input: Judgement
         do { input = try req.content.decode(Judgement.self) } catch {
-            throw Abort(.unprocessableEntity, reason: accept ? "Give the reply from 1 to 5 stars." : "Say why the reply is not accepted.")
+            throw Abort(.unprocessableEntity, reason: accept ? t("Give the reply from 1 to 5 stars.") : t("Say why the reply is not accepted."))
         }
         let reason = (input.reason ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if accept {
             guard let stars = input.stars, (1...5).contains(stars) else {
-                throw Abort(.unprocessableEntity, reason: "Give the reply from 1 to 5 stars.")
+                throw Abort(.unprocessableEntity, reason: t("Give the reply from 1 to 5 stars."))
             }
         } else {
             guard !reason.isEmpty, reason.count <= 200 else {
                 throw Abort(
                     .unprocessableEntity,
-                    reason: reason.isEmpty ? "Say why the reply is not accepted, so they can try again." : "Keep the reason to 200 characters.")
+                    reason: reason.isEmpty ? t("Say why the reply is not accepted, so they can try again.") : t("Keep the reason to 200 characters."))
             }
         }
         let now = req.now
@@ -147,15 +147,19 @@ struct ResponseController: RouteCollection {
                 try await sql.update(ChallengeRecipient.schema).set("completed_at", to: now)
                     .where("challenge_id", .equal, challenge.requireID()).where("user_id", .equal, response.$user.id).run()
             }
-            let text =
-                accept
-                ? "Your reply to “\(Format.excerpt(challenge.caption))” was accepted with \(input.stars!) star\(input.stars == 1 ? "" : "s")."
-                : "Your reply to “\(Format.excerpt(challenge.caption))” was not accepted: \(reason)"
-            try await Notification.send(to: [response.$user.id], from: challenge.$sender.id, kind: .challengeJudged, text: text, link: challenge.url, on: db)
+            let stars = input.stars ?? 0
+            try await Notification.send(
+                to: [response.$user.id], from: challenge.$sender.id, kind: .challengeJudged,
+                text: accept
+                    ? tn(
+                        "Your reply to “{caption}” was accepted with {count} star.", "Your reply to “{caption}” was accepted with {count} stars.", stars,
+                        Format.excerpt(challenge.caption))
+                    : t("Your reply to “{caption}” was not accepted: {reason}", Format.excerpt(challenge.caption), reason),
+                link: challenge.url, on: db)
             return true
         }
-        guard judged else { throw Abort(.conflict, reason: "This reply has already been judged.") }
-        req.flash(.success, accept ? "Reply accepted." : "Reply not accepted; they can try again before the deadline.")
+        guard judged else { throw Abort(.conflict, reason: t("This reply has already been judged.")) }
+        req.flash(.success, accept ? t("Reply accepted.") : t("Reply not accepted; they can try again before the deadline."))
         return req.redirect(to: challenge.url)
     }
 }

@@ -109,7 +109,8 @@ struct CoachAthleteController: RouteCollection {
                     if let distance = plan.distance { amount.append(format.distance(distance)) }
                     items.append(
                         TrainingItem(
-                            text: "Planned: \(plan.sport.label) \(amount.joined(separator: ", "))" + (plan.description.isEmpty ? "" : " — \(plan.description)"),
+                            text: t("Planned: {sport} {amount}", plan.sport.label, amount.joined(separator: ", "))
+                                + (plan.description.isEmpty ? "" : " — \(plan.description)"),
                             url: nil, planID: plan.coach == coach.id ? plan.id.uuidString.lowercased() : nil,
                             grade: grade?.rawValue, gradeLabel: grade?.label))
                 }
@@ -126,8 +127,9 @@ struct CoachAthleteController: RouteCollection {
             }
             weeks.append(
                 Week(
-                    label: offset == 0 ? "This week" : offset == 7 ? "Next week" : "Week of \(start.day) \(WallClock.shortMonths[start.month - 1])",
-                    days: days, totals: seconds == 0 ? "nothing yet" : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
+                    label: offset == 0
+                        ? t("This week") : offset == 7 ? t("Next week") : t("Week of {day} {month}", start.day, WallClock.shortMonths[start.month - 1]),
+                    days: days, totals: seconds == 0 ? t("nothing yet") : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
         }
 
         // Twelve weeks of time, and the daily load trend over them.
@@ -137,7 +139,7 @@ struct CoachAthleteController: RouteCollection {
                 let first = start.description, last = start.adding(days: 6).description
                 let hours = done.filter { $0.day >= first && $0.day <= last }.map(\.duration).reduce(0, +) / 3600
                 return (label: "\(start.day) \(WallClock.shortMonths[start.month - 1])", value: hours, text: String(format: "%.1f h", hours))
-            }, label: "Training time per week, last 12 weeks", colour: "#0b6e4f")
+            }, label: t("Training time per week, last 12 weeks"), colour: "#0b6e4f")
         var trimpByDay: [String: Double] = [:]
         for workout in done { trimpByDay[workout.day, default: 0] += workout.trimp ?? 0 }
         var acute: [Double?] = [], chronic: [Double?] = [], seconds: [Double] = []
@@ -151,12 +153,20 @@ struct CoachAthleteController: RouteCollection {
             seconds.append(Double(number - trendDays.lowerBound) * 86_400)
         }
         let loadChart = SVGChart.line(
-            seconds: seconds, values: acute, label: "Training load: last 7 days (solid) against the 28-day weekly average (dashed)",
+            seconds: seconds, values: acute, label: t("Training load: last 7 days (solid) against the 28-day weekly average (dashed)"),
             unit: "TRIMP", colour: "#b3261e", also: (chronic, "#1d4ed8"), firstDay: firstWeek)
         let load = TrainingLoad(acute: acute.last.flatMap { $0 } ?? 0, chronic28: (chronic.last.flatMap { $0 } ?? 0) * 4)
-        let loadSummary =
-            "Last 7 days \(Format.whole(load.acute)), usual week \(Format.whole(load.chronicWeekly))"
-            + (load.ratio.map { String(format: ": %.2f times", $0) } ?? "") + (load.overreaching ? ", well above what this athlete is used to." : ".")
+        let loadSummary: String
+        if let ratio = load.ratio {
+            loadSummary =
+                load.overreaching
+                ? t(
+                    "Last 7 days {acute}, usual week {usual}: {ratio} times, well above what this athlete is used to.", Format.whole(load.acute),
+                    Format.whole(load.chronicWeekly), String(format: "%.2f", ratio))
+                : t("Last 7 days {acute}, usual week {usual}: {ratio} times.", Format.whole(load.acute), Format.whole(load.chronicWeekly), String(format: "%.2f", ratio))
+        } else {
+            loadSummary = t("Last 7 days {acute}, usual week {usual}.", Format.whole(load.acute), Format.whole(load.chronicWeekly))
+        }
 
         // Time in each zone over the twelve weeks.
         var zoneSeconds = [Double](repeating: 0, count: 5)
@@ -172,15 +182,15 @@ struct CoachAthleteController: RouteCollection {
             : SVGChart.bars(
                 (0..<5).map { index in
                     (
-                        label: "Zone \(index + 1)", value: zoneSeconds[index],
+                        label: t("Zone {number}", index + 1), value: zoneSeconds[index],
                         text: "\(Format.duration(zoneSeconds[index])) · \(Format.whole(zoneSeconds[index] / totalZone * 100)) %",
                         fill: WorkoutDrawings.zoneBarColours[index]
                     )
-                }, label: "Time in each heart-rate zone, last 12 weeks")
+                }, label: t("Time in each heart-rate zone, last 12 weeks"))
 
         let form = form ?? PlanForm(day: today.adding(days: 1).description, sport: "running", duration: "45", distance: "", description: "")
         let page = Page(
-            layout: req.layout(title: athlete.displayName + " · coaching"), username: athlete.username, name: athlete.displayName,
+            layout: req.layout(title: t("{name} · coaching", athlete.displayName)), username: athlete.username, name: athlete.displayName,
             weeks: weeks, weeklyChart: weeklyChart, loadChart: loadChart, loadSummary: loadSummary, zoneChart: zoneChart,
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
             form: form, errors: errors, distanceUnit: format.imperial ? "mi" : "km")
@@ -194,26 +204,26 @@ struct CoachAthleteController: RouteCollection {
         let form = try req.content.decode(PlanForm.self)
         var errors: FieldErrors = [:]
         let day = CalendarDate(iso: (form.day ?? "").trimmingCharacters(in: .whitespaces))
-        if day == nil { errors["day"] = "Choose a day." }
+        if day == nil { errors["day"] = t("Choose a day.") }
         let sport = WorkoutSport(rawValue: form.sport ?? "")
-        if sport == nil { errors["sport"] = "Choose a sport from the list." }
+        if sport == nil { errors["sport"] = t("Choose a sport from the list.") }
         let format = Format(coach)
         let minutes = FormNumber.read(
             form.duration, in: 1...1440, field: "duration",
-            message: "Enter the planned minutes, from 1 to 1,440", errors: &errors)
+            message: t("Enter the planned minutes, from 1 to 1,440"), errors: &errors)
         let distance = FormNumber.read(
             form.distance, in: 0.01...1000, field: "distance",
-            message: "Enter a distance above 0 and at most 1,000 \(format.imperial ? "mi" : "km")", errors: &errors
+            message: t("Enter a distance above 0 and at most 1,000 {unit}", format.imperial ? "mi" : "km"), errors: &errors
         )
         .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
         if minutes == nil && distance == nil && errors["duration"] == nil && errors["distance"] == nil {
-            errors["duration"] = "Plan a duration, a distance or both."
+            errors["duration"] = t("Plan a duration, a distance or both.")
         }
         if let sport, let minutes, let distance, let problem = Format.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format) {
             errors["distance"] = problem
         }
         let description = (form.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if description.count > 500 { errors["description"] = "Keep the description to 500 characters." }
+        if description.count > 500 { errors["description"] = t("Keep the description to 500 characters.") }
         guard errors.isEmpty, let day, let sport else { return try await render(req, coach: coach, athlete: athlete, form: form, errors: errors) }
         try await PlannedWorkout(
             coach: coach.requireID(), athlete: athlete.requireID(), day: day.description, sport: sport,
@@ -222,9 +232,11 @@ struct CoachAthleteController: RouteCollection {
         ).create(on: req.db)
         try await Notification.send(
             to: [athlete.requireID()], from: coach.id, kind: .sessionPlanned,
-            text: "\(coach.displayName) planned \(sport.label.lowercased()) for you on \(day.day) \(WallClock.shortMonths[day.month - 1]).",
+            text: t(
+                "{name} planned {sport} for you on {day} {month}.", coach.displayName, sport.label.lowercased(), day.day,
+                WallClock.shortMonths[day.month - 1]),
             link: SiteURL.home.path, on: req.db)
-        req.flash(.success, "Planned \(sport.label.lowercased()) on \(day.description) for \(athlete.displayName).")
+        req.flash(.success, t("Planned {sport} on {date} for {name}.", sport.label.lowercased(), day.description, athlete.displayName))
         return req.redirect(to: .athlete(username: athlete.username))
     }
 
@@ -237,9 +249,9 @@ struct CoachAthleteController: RouteCollection {
             throw Abort(.notFound)
         }
         // An athlete may have several coaches; each removes only what they planned.
-        guard plan.$coach.id == coach.id else { throw Abort(.forbidden, reason: "Only the coach who planned this session can remove it.") }
+        guard plan.$coach.id == coach.id else { throw Abort(.forbidden, reason: t("Only the coach who planned this session can remove it.")) }
         try await plan.delete(on: req.db)
-        req.flash(.success, "Removed the planned session on \(plan.day).")
+        req.flash(.success, t("Removed the planned session on {date}.", plan.day))
         return req.redirect(to: .athlete(username: athlete.username))
     }
 }

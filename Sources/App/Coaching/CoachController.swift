@@ -63,10 +63,13 @@ struct CoachController: RouteCollection {
         let errors: FieldErrors
     }
 
-    static let sorts: [(String, String)] = [
-        ("name", "Name"), ("idle", "Days since last workout"), ("load", "Load ratio"),
-        ("compliance", "Plan compliance"), ("duration", "This week's time"),
-    ]
+    /// Computed, not stored: the labels are in the language of each request.
+    static var sorts: [(String, String)] {
+        [
+            ("name", t("Name")), ("idle", t("Days since last workout")), ("load", t("Load ratio")),
+            ("compliance", t("Plan compliance")), ("duration", t("This week's time")),
+        ]
+    }
 
     /// Futsal and strength cover no distance: a dash rather than "0.00 km".
     private static func distance(_ metres: Double, _ format: Format) -> String {
@@ -120,9 +123,9 @@ struct CoachController: RouteCollection {
             let worst = grades.contains(.red) ? "red" : grades.contains(.yellow) ? "yellow" : grades.isEmpty ? "none" : "green"
             let row = Row(
                 username: athlete.username, name: athlete.name,
-                last: last[index].map { "\($0.sport.label): \($0.name)" } ?? "No workouts yet",
+                last: last[index].map { "\($0.sport.label): \($0.name)" } ?? t("No workouts yet"),
                 lastURL: last[index].map { SiteURL.workout($0.id).path },
-                daysSince: daysSince.map { $0 == 0 ? "today" : $0 == 1 ? "1 day" : "\($0) days" } ?? "–",
+                daysSince: daysSince.map { $0 == 0 ? t("today") : tn("{count} day", "{count} days", $0) } ?? "–",
                 idle: (daysSince ?? Int.max) >= 7,
                 duration: Format.duration(thisWeek.map(\.duration).reduce(0, +)),
                 durationAverage: Format.duration(before.map(\.duration).reduce(0, +) / 4),
@@ -132,10 +135,12 @@ struct CoachController: RouteCollection {
                 loadAverage: Format.whole(before.compactMap(\.trimp).reduce(0, +) / 4),
                 ratio: load.ratio.map { String(format: "%.2f", $0) } ?? "–",
                 overreaching: load.overreaching,
-                goals: goals[index].map { "\($0.reached) of \($0.total)" } ?? "–",
+                goals: goals[index].map { t("{reached} of {total}", $0.reached, $0.total) } ?? "–",
                 compliance: planned.isEmpty
-                    ? "nothing planned"
-                    : "\(onPlan) of \(planned.count) on plan" + (grades.count < planned.count ? " (\(planned.count - grades.count) to come)" : ""),
+                    ? t("nothing planned")
+                    : grades.count < planned.count
+                        ? t("{done} of {planned} on plan ({later} to come)", onPlan, planned.count, planned.count - grades.count)
+                        : t("{done} of {planned} on plan", onPlan, planned.count),
                 complianceClass: worst)
             rows.append(
                 (
@@ -165,11 +170,11 @@ struct CoachController: RouteCollection {
         }
         let coached = memberships.filter { $0.role == .coach || $0.role == .owner || $0.role == .manager }
         let page = Page(
-            layout: req.layout(title: "Coaching"),
-            week: "Week of \(weekStart.day) \(WallClock.shortMonths[weekStart.month - 1])",
+            layout: req.layout(title: t("Coaching")),
+            week: t("Week of {day} {month}", weekStart.day, WallClock.shortMonths[weekStart.month - 1]),
             rows: rows.map(\.row),
             sorts: Self.sorts.map { Option(value: $0.0, label: $0.1, selected: $0.0 == sort) },
-            teams: [Option(value: "", label: "All athletes", selected: team == nil)]
+            teams: [Option(value: "", label: t("All athletes"), selected: team == nil)]
                 + memberships.map { Option(value: $0.team.slug, label: $0.team.name, selected: $0.team.slug == teamSlug) },
             coachedTeams: coached.map { Option(value: $0.team.slug, label: $0.team.name, selected: false) },
             incoming: pending.filter { $0.requestedBy == .athlete }.map(request),
@@ -183,19 +188,21 @@ struct CoachController: RouteCollection {
         let coach = try req.requireUser()
         let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
-        guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, errors: ["username": "Type the athlete's username."]) }
+        guard !name.isEmpty else { return try await render(req, coach: coach, invite: typed, errors: ["username": t("Type the athlete's username.")]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
         let reach = try await PersonAccess.reach(found, from: coach, today: req.clock.today, on: req.db)
         guard let athlete = found, reach != .unknown else {
-            return try await render(req, coach: coach, invite: typed, errors: ["username": "There is nobody called \(name) here."])
+            return try await render(req, coach: coach, invite: typed, errors: ["username": t("There is nobody called {name} here.", name)])
         }
-        guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, errors: ["username": "You cannot coach yourself."]) }
+        guard athlete.id != coach.id else { return try await render(req, coach: coach, invite: typed, errors: ["username": t("You cannot coach yourself.")]) }
         switch try await CoachGrants.ask(coach: coach, athlete: athlete, by: .coach, team: nil, held: reach == .dropped, now: req.now, on: req.db) {
-        case .asked: req.flash(.success, "Asked \(athlete.displayName). Nothing is shared until they accept.")
-        case .accepted: req.flash(.success, "\(athlete.displayName) had already asked you: you now coach them.")
+        case .asked: req.flash(.success, t("Asked {name}. Nothing is shared until they accept.", athlete.displayName))
+        case .accepted: req.flash(.success, t("{name} had already asked you: you now coach them.", athlete.displayName))
         case .already(let status):
             req.flash(
-                .info, status == .active ? "You already coach \(athlete.displayName)." : "\(athlete.displayName) has not answered your earlier request yet.")
+                .info,
+                status == .active
+                    ? t("You already coach {name}.", athlete.displayName) : t("{name} has not answered your earlier request yet.", athlete.displayName))
         }
         return req.redirect(to: .coach)
     }
@@ -208,7 +215,7 @@ struct CoachController: RouteCollection {
             let membership = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == coach.requireID()).first(),
             [.coach, .owner, .manager].contains(membership.role)
         else {
-            return try await render(req, coach: coach, errors: ["team": "Choose a team you coach or manage."])
+            return try await render(req, coach: coach, errors: ["team": t("Choose a team you coach or manage.")])
         }
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id != coach.requireID())
             .with(\.$user).all()
@@ -220,7 +227,11 @@ struct CoachController: RouteCollection {
         }
         req.flash(
             .success,
-            asked == 0 ? "Everyone in \(team.name) has already been asked." : "Asked \(asked.counted("member")) of \(team.name). Each decides for themselves.")
+            asked == 0
+                ? t("Everyone in {team} has already been asked.", team.name)
+                : tn(
+                    "Asked {count} member of {team}. Each decides for themselves.", "Asked {count} members of {team}. Each decides for themselves.", asked,
+                    team.name))
         return req.redirect(to: .coach)
     }
 
@@ -232,9 +243,9 @@ struct CoachController: RouteCollection {
         grant.acceptedAt = req.now
         try await grant.save(on: req.db)
         try await Notification.send(
-            to: [grant.$athlete.id], from: coach.id, kind: .coachAccepted, text: "\(coach.displayName) accepted your coaching request.",
+            to: [grant.$athlete.id], from: coach.id, kind: .coachAccepted, text: t("{name} accepted your coaching request.", coach.displayName),
             link: SiteURL.coachSettings.path, on: req.db)
-        req.flash(.success, "You now coach \(grant.athlete.displayName).")
+        req.flash(.success, t("You now coach {name}.", grant.athlete.displayName))
         return req.redirect(to: .coach)
     }
 
@@ -243,7 +254,9 @@ struct CoachController: RouteCollection {
         let grant = try await pendingRequest(req, coach: coach)
         try await grant.delete(on: req.db)
         req.flash(
-            .success, grant.requestedBy == .coach ? "Withdrew the request to \(grant.athlete.displayName)." : "Declined \(grant.athlete.displayName)'s request."
+            .success,
+            grant.requestedBy == .coach
+                ? t("Withdrew the request to {name}.", grant.athlete.displayName) : t("Declined {name}'s request.", grant.athlete.displayName)
         )
         return req.redirect(to: .coach)
     }
@@ -253,7 +266,7 @@ struct CoachController: RouteCollection {
         let coach = try req.requireUser()
         let athlete = try await AthleteAccess.load(req, coach: coach).athlete
         try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coach.requireID()).filter(\.$athlete.$id == athlete.requireID()).delete()
-        req.flash(.success, "You no longer coach \(athlete.displayName); their training is hidden from you again.")
+        req.flash(.success, t("You no longer coach {name}; their training is hidden from you again.", athlete.displayName))
         return req.redirect(to: .coach)
     }
 

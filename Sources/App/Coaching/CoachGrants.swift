@@ -28,7 +28,7 @@ enum CoachGrants {
             try await existing.save(on: db)
             try await Notification.send(
                 to: [side == .coach ? athleteID : coachID], from: side == .coach ? coachID : athleteID, kind: .coachAccepted,
-                text: side == .coach ? "\(coach.displayName) now coaches you." : "You now coach \(athlete.displayName).",
+                text: side == .coach ? t("{name} now coaches you.", coach.displayName) : t("You now coach {name}.", athlete.displayName),
                 link: (side == .coach ? SiteURL.coachSettings : .coach).path, on: db)
             return .accepted
         }
@@ -37,11 +37,11 @@ enum CoachGrants {
         if side == .coach {
             try await Notification.send(
                 to: [athleteID], from: coachID, kind: .coachRequest,
-                text: "\(coach.displayName) would like to coach you and see your training. Nothing is shared unless you accept.",
+                text: t("{name} would like to coach you and see your training. Nothing is shared unless you accept.", coach.displayName),
                 link: SiteURL.coachSettings.path, on: db)
         } else {
             try await Notification.send(
-                to: [coachID], from: athleteID, kind: .coachRequest, text: "\(athlete.displayName) asks you to be their coach.",
+                to: [coachID], from: athleteID, kind: .coachRequest, text: t("{name} asks you to be their coach.", athlete.displayName),
                 link: SiteURL.coach.path, on: db)
         }
         return .asked

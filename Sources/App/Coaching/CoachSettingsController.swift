@@ -48,7 +48,7 @@ struct CoachSettingsController: RouteCollection {
                 since: grant.acceptedAt.map(format.when), team: grant.teamID.flatMap { teams[$0] })
         }
         let page = Page(
-            layout: req.layout(title: "Coaches"),
+            layout: req.layout(title: t("Coaches")),
             active: grants.filter { $0.status == .active }.map(row),
             incoming: grants.filter { $0.status == .pending && $0.requestedBy == .coach }.map(row),
             outgoing: grants.filter { $0.status == .pending && $0.requestedBy == .athlete }.map(row),
@@ -65,19 +65,20 @@ struct CoachSettingsController: RouteCollection {
         let user = try req.requireUser()
         let typed = ((try? req.content.get(String.self, at: "username")) ?? "").trimmingCharacters(in: .whitespaces)
         let name = typed.hasPrefix("@") ? String(typed.dropFirst()) : typed
-        guard !name.isEmpty else { return try await render(req, user: user, typed: typed, errors: ["username": "Type your coach's username."]) }
+        guard !name.isEmpty else { return try await render(req, user: user, typed: typed, errors: ["username": t("Type your coach's username.")]) }
         let found = try await User.query(on: req.db).filter(\.$username == name.lowercased()).first()
         // Someone hidden from the athlete is answered for exactly like nobody.
         let reach = try await PersonAccess.reach(found, from: user, today: req.clock.today, on: req.db)
         guard let coach = found, reach != .unknown else {
-            return try await render(req, user: user, typed: typed, errors: ["username": "There is nobody called \(name) here."])
+            return try await render(req, user: user, typed: typed, errors: ["username": t("There is nobody called {name} here.", name)])
         }
-        guard coach.id != user.id else { return try await render(req, user: user, typed: typed, errors: ["username": "You cannot be your own coach."]) }
+        guard coach.id != user.id else { return try await render(req, user: user, typed: typed, errors: ["username": t("You cannot be your own coach.")]) }
         switch try await CoachGrants.ask(coach: coach, athlete: user, by: .athlete, team: nil, held: reach == .dropped, now: req.now, on: req.db) {
-        case .asked: req.flash(.success, "Asked \(coach.displayName). They see your training only once they accept, and you can revoke it at any time.")
-        case .accepted: req.flash(.success, "\(coach.displayName) had already asked: they now coach you.")
+        case .asked:
+            req.flash(.success, t("Asked {name}. They see your training only once they accept, and you can revoke it at any time.", coach.displayName))
+        case .accepted: req.flash(.success, t("{name} had already asked: they now coach you.", coach.displayName))
         case .already(let status):
-            req.flash(.info, status == .active ? "\(coach.displayName) already coaches you." : "\(coach.displayName) has not answered yet.")
+            req.flash(.info, status == .active ? t("{name} already coaches you.", coach.displayName) : t("{name} has not answered yet.", coach.displayName))
         }
         return req.redirect(to: .coachSettings)
     }
@@ -90,9 +91,9 @@ struct CoachSettingsController: RouteCollection {
         grant.acceptedAt = req.now
         try await grant.save(on: req.db)
         try await Notification.send(
-            to: [grant.$coach.id], from: user.id, kind: .coachAccepted, text: "\(user.displayName) accepted: you now coach them.",
+            to: [grant.$coach.id], from: user.id, kind: .coachAccepted, text: t("{name} accepted: you now coach them.", user.displayName),
             link: SiteURL.athlete(username: user.username).path, on: req.db)
-        req.flash(.success, "\(grant.coach.displayName) now sees your workouts and heart rate. Revoke it here whenever you like.")
+        req.flash(.success, t("{name} now sees your workouts and heart rate. Revoke it here whenever you like.", grant.coach.displayName))
         return req.redirect(to: .coachSettings)
     }
 
@@ -101,7 +102,9 @@ struct CoachSettingsController: RouteCollection {
         let grant = try await mine(req, user: user, status: .pending)
         try await grant.delete(on: req.db)
         req.flash(
-            .success, grant.requestedBy == .coach ? "Declined \(grant.coach.displayName)'s request." : "Withdrew your request to \(grant.coach.displayName).")
+            .success,
+            grant.requestedBy == .coach
+                ? t("Declined {name}'s request.", grant.coach.displayName) : t("Withdrew your request to {name}.", grant.coach.displayName))
         return req.redirect(to: .coachSettings)
     }
 
@@ -109,7 +112,7 @@ struct CoachSettingsController: RouteCollection {
         let user = try req.requireUser()
         let grant = try await mine(req, user: user, status: .active)
         try await grant.delete(on: req.db)
-        req.flash(.success, "\(grant.coach.displayName) no longer sees your training.")
+        req.flash(.success, t("{name} no longer sees your training.", grant.coach.displayName))
         return req.redirect(to: .coachSettings)
     }
 

@@ -40,7 +40,7 @@ struct CoachWeekController: RouteCollection {
             if let day = CalendarDate(iso: typed) {
                 start = ReportPeriod.week.start(containing: day)
             } else {
-                error = "Give the week as a date like 2026-11-16."
+                error = t("Give the week as a date like 2026-11-16.")
             }
         }
         let days = (0..<7).map { start.adding(days: $0) }
@@ -60,7 +60,7 @@ struct CoachWeekController: RouteCollection {
                     let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
                     items.append(
                         .init(
-                            text: "Plan: \(plan.sport.label) \(amount.joined(separator: ", "))", url: nil, planID: nil,
+                            text: t("Plan: {sport} {amount}", plan.sport.label, amount.joined(separator: ", ")), url: nil, planID: nil,
                             grade: grade?.rawValue, gradeLabel: grade?.label))
                 }
                 for workout in done where workout.athlete == index && workout.day == key {
@@ -73,11 +73,11 @@ struct CoachWeekController: RouteCollection {
             }
             return Row(
                 username: athlete.username, name: athlete.name, cells: cells,
-                summary: planned == 0 ? "nothing planned" : "\(onPlan) of \(planned) on plan")
+                summary: planned == 0 ? t("nothing planned") : t("{done} of {planned} on plan", onPlan, planned))
         }
         let page = Page(
-            layout: req.layout(title: "Weekly review"),
-            title: "Week of \(start.day) \(WallClock.shortMonths[start.month - 1]) \(start.year)",
+            layout: req.layout(title: t("Weekly review")),
+            title: t("Week of {day} {month} {year}", start.day, WallClock.shortMonths[start.month - 1], start.year),
             days: days.map { "\(WallClock.shortWeekdays[$0.weekday]) \($0.day)" }, rows: rows,
             previous: SiteURL.coachWeek.with([("start", "\(start.adding(days: -7))")]), next: SiteURL.coachWeek.with([("start", "\(start.adding(days: 7))")]),
             error: error)

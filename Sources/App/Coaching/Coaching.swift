@@ -24,8 +24,8 @@ enum Coaching: Feature {
 
     static var settingsTabs: [SettingsTab] {
         [
-            SettingsTab(order: 60, label: "Heart-rate zones", url: .zoneSettings),
-            SettingsTab(order: 80, label: "Coaches", url: .coachSettings),
+            SettingsTab(order: 60, label: t("Heart-rate zones"), url: .zoneSettings),
+            SettingsTab(order: 80, label: t("Coaches"), url: .coachSettings),
         ]
     }
 }

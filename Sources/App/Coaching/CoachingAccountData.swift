@@ -4,8 +4,8 @@ import Fluent
 extension Coaching {
     static var archiveEntries: [ArchiveEntry] {
         [
-            ArchiveEntry(path: "comments.json", holds: "comments you wrote on workouts"),
-            ArchiveEntry(path: "coaching/", holds: "coaching permissions and plans, as coach or athlete"),
+            ArchiveEntry(path: "comments.json", holds: t("comments you wrote on workouts")),
+            ArchiveEntry(path: "coaching/", holds: t("coaching permissions and plans, as coach or athlete")),
         ]
     }
 

@@ -16,7 +16,7 @@ extension Coaching {
             var event = ICalendar.Event(
                 uid: "plan-\(try plan.requireID().uuidString.lowercased())@fieldhouse", start: now, durationMinutes: 0,
                 summary: "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))",
-                description: [plan.description, "Planned by \(plan.coach.displayName)"].filter { !$0.isEmpty }.joined(separator: "\n"),
+                description: [plan.description, t("Planned by {name}", plan.coach.displayName)].filter { !$0.isEmpty }.joined(separator: "\n"),
                 lastModified: plan.createdAt)
             event.allDay = plan.day.replacingOccurrences(of: "-", with: "")
             return event

@@ -34,8 +34,10 @@ struct CommentController: RouteCollection {
     }
 
     private static func check(_ body: String) -> String? {
-        if body.isEmpty { return "Write something first." }
-        if body.count > WorkoutComment.maxLength { return "Keep a comment to \(WorkoutComment.maxLength) characters; this one has \(body.count)." }
+        if body.isEmpty { return t("Write something first.") }
+        if body.count > WorkoutComment.maxLength {
+            return t("Keep a comment to {max} characters; this one has {length}.", WorkoutComment.maxLength, body.count)
+        }
         return nil
     }
 
@@ -52,9 +54,9 @@ struct CommentController: RouteCollection {
         // The other side hears of it: the athlete when a coach writes, the coaches when the athlete does.
         let recipients = workout.$user.id == user.id ? try await AthleteAccess.coachIDs(of: workout.$user.id, on: req.db) : [workout.$user.id]
         try await Notification.send(
-            to: recipients, from: user.id, kind: .workoutComment, text: "\(user.displayName) commented on “\(workout.name)”.",
+            to: recipients, from: user.id, kind: .workoutComment, text: t("{name} commented on “{workout}”.", user.displayName, workout.name),
             link: link + "#comments", on: req.db)
-        req.flash(.success, "Comment added.")
+        req.flash(.success, t("Comment added."))
         return req.redirect(to: link + "#comment-" + SiteURL.id(try comment.requireID()))
     }
 
@@ -75,7 +77,7 @@ struct CommentController: RouteCollection {
     private func renderEdit(_ req: Request, workout: Workout, comment: WorkoutComment, body: String, errors: FieldErrors = [:]) async throws -> Response {
         let commentID = SiteURL.id(try comment.requireID())
         let page = EditPage(
-            layout: req.layout(title: "Edit comment"), workoutID: SiteURL.id(try workout.requireID()),
+            layout: req.layout(title: t("Edit comment")), workoutID: SiteURL.id(try workout.requireID()),
             workoutName: workout.name, commentID: commentID,
             backURL: SiteURL.workout(try workout.requireID()).fragment("comment-" + commentID), body: body, errors: errors)
         return try await req.view.render("coaching/comment_edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
@@ -88,7 +90,7 @@ struct CommentController: RouteCollection {
         if let problem = Self.check(body) { return try await renderEdit(req, workout: workout, comment: comment, body: body, errors: ["body": problem]) }
         comment.body = body
         try await comment.save(on: req.db)
-        req.flash(.success, "Comment updated.")
+        req.flash(.success, t("Comment updated."))
         return req.redirect(to: SiteURL.workout(try workout.requireID()).path + "#comment-" + SiteURL.id(try comment.requireID()))
     }
 
@@ -96,7 +98,7 @@ struct CommentController: RouteCollection {
         let (workout, user) = try await workout(req)
         let comment = try await mine(req, workout: workout, user: user)
         try await comment.delete(on: req.db)
-        req.flash(.success, "Comment deleted.")
+        req.flash(.success, t("Comment deleted."))
         return req.redirect(to: SiteURL.workout(try workout.requireID()).path + "#comments")
     }
 }

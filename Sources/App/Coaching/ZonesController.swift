@@ -38,7 +38,9 @@ struct ZonesController: RouteCollection {
         let layout: Layout
         let action: String
         let back: String
-        let whose: String
+        /// The person's own zones (under Settings) rather than an athlete's seen by their coach.
+        let own: Bool
+        let heading: String
         let form: Form
         let zones: [Zone]
         let errors: FieldErrors
@@ -47,18 +49,18 @@ struct ZonesController: RouteCollection {
 
     func ownPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        return try await render(req, athlete: user, action: SiteURL.zoneSettings.path, back: SiteURL.coachSettings.path, whose: "Your")
+        return try await render(req, athlete: user, action: SiteURL.zoneSettings.path, back: SiteURL.coachSettings.path, own: true)
     }
 
     func coachPage(req: Request) async throws -> Response {
         let athlete = try await AthleteAccess.load(req, coach: try req.requireUser()).athlete
         return try await render(
             req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
-            back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
+            back: SiteURL.athlete(username: athlete.username).path, own: false)
     }
 
     func saveOwn(req: Request) async throws -> Response {
-        try await save(req, athlete: try req.requireUser(), action: SiteURL.zoneSettings.path, back: SiteURL.coachSettings.path, whose: "Your")
+        try await save(req, athlete: try req.requireUser(), action: SiteURL.zoneSettings.path, back: SiteURL.coachSettings.path, own: true)
     }
 
     func saveByCoach(req: Request) async throws -> Response {
@@ -66,17 +68,17 @@ struct ZonesController: RouteCollection {
         let athlete = try await AthleteAccess.load(req, coach: coach).athlete
         let response = try await save(
             req, athlete: athlete, action: SiteURL.athleteZones(username: athlete.username).path,
-            back: SiteURL.athlete(username: athlete.username).path, whose: "\(athlete.displayName)'s")
+            back: SiteURL.athlete(username: athlete.username).path, own: false)
         if response.status == .seeOther {
             try await Notification.send(
                 to: [athlete.requireID()], from: coach.id, kind: .zonesChanged,
-                text: "\(coach.displayName) updated your heart-rate zones.", link: SiteURL.zoneSettings.path, on: req.db)
+                text: t("{name} updated your heart-rate zones.", coach.displayName), link: SiteURL.zoneSettings.path, on: req.db)
         }
         return response
     }
 
     private func render(
-        _ req: Request, athlete: User, action: String, back: String, whose: String,
+        _ req: Request, athlete: User, action: String, back: String, own: Bool,
         form: Form? = nil, errors: FieldErrors = [:]
     ) async throws -> Response {
         let current = athlete.heartRateZones
@@ -101,14 +103,15 @@ struct ZonesController: RouteCollection {
         let zones = form.percents.enumerated().map { index, value in
             Zone(
                 number: index + 1, field: "zone\(index + 1)", value: value ?? "",
-                bpm: limits.map { "from \($0[index]) bpm" } ?? "", error: errors["zone\(index + 1)"])
+                bpm: limits.map { t("from {bpm} bpm", $0[index]) } ?? "", error: errors["zone\(index + 1)"])
         }
         let age = athlete.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: req.clock.today)
         let estimate =
-            age.map { "Without a measured maximum, Fieldhouse uses 208 − 0.7 × age (Tanaka 2001): \(Int((208 - 0.7 * Double($0)).rounded())) bpm." }
-            ?? "Without a measured maximum, Fieldhouse assumes 190 bpm."
+            age.map { t("Without a measured maximum, Fieldhouse uses 208 − 0.7 × age (Tanaka 2001): {bpm} bpm.", Int((208 - 0.7 * Double($0)).rounded())) }
+            ?? t("Without a measured maximum, Fieldhouse assumes 190 bpm.")
+        let heading = own ? t("Your heart-rate zones") : t("{name}'s heart-rate zones", athlete.displayName)
         let page = Page(
-            layout: req.layout(title: "\(whose) heart-rate zones", section: whose == "Your" ? .settings : nil), action: action, back: back, whose: whose,
+            layout: req.layout(title: heading, section: own ? .settings : nil), action: action, back: back, own: own, heading: heading,
             form: form, zones: zones, errors: errors, estimate: estimate)
         return try await req.view.render("coaching/zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
@@ -124,15 +127,15 @@ struct ZonesController: RouteCollection {
         )
     }
 
-    private func save(_ req: Request, athlete: User, action: String, back: String, whose: String) async throws -> Response {
+    private func save(_ req: Request, athlete: User, action: String, back: String, own: Bool) async throws -> Response {
         let form = try req.content.decode(Form.self)
         let parsed = Self.parse(form)
         var errors = FieldErrors(HeartRateZones.problems(maximum: parsed.maximum, resting: parsed.resting, basis: parsed.basis, percents: parsed.percents))
-        if HeartRateZones.Basis(rawValue: form.basis ?? "") == nil { errors["basis"] = "Choose how the zones are counted." }
-        if !(form.max_hr ?? "").isEmpty && parsed.maximum == nil { errors["max_hr"] = "Enter the maximum as a whole number of beats per minute." }
-        if !(form.resting_hr ?? "").isEmpty && parsed.resting == nil { errors["resting_hr"] = "Enter the resting heart rate as a whole number." }
+        if HeartRateZones.Basis(rawValue: form.basis ?? "") == nil { errors["basis"] = t("Choose how the zones are counted.") }
+        if !(form.max_hr ?? "").isEmpty && parsed.maximum == nil { errors["max_hr"] = t("Enter the maximum as a whole number of beats per minute.") }
+        if !(form.resting_hr ?? "").isEmpty && parsed.resting == nil { errors["resting_hr"] = t("Enter the resting heart rate as a whole number.") }
         guard errors.isEmpty, let maximum = parsed.maximum else {
-            return try await render(req, athlete: athlete, action: action, back: back, whose: whose, form: form, errors: errors)
+            return try await render(req, athlete: athlete, action: action, back: back, own: own, form: form, errors: errors)
         }
         athlete.maxHeartRate = maximum
         athlete.restingHeartRate = parsed.resting
@@ -149,7 +152,10 @@ struct ZonesController: RouteCollection {
         }
         req.flash(
             .success,
-            "Saved. Zones now start at \(athlete.heartRateZones!.limits.map(String.init).joined(separator: ", ")) bpm; \(recent.count.counted("recent workout")) recomputed."
+            tn(
+                "Saved. Zones now start at {limits} bpm; {count} recent workout recomputed.",
+                "Saved. Zones now start at {limits} bpm; {count} recent workouts recomputed.", recent.count,
+                athlete.heartRateZones!.limits.map(String.init).joined(separator: ", "))
         )
         return req.redirect(to: action)
     }

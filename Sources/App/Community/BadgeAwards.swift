@@ -159,7 +159,7 @@ enum BadgeAwards {
                 ).first() != nil
             else { continue }
             try await Notification.send(
-                to: [userID], from: nil, kind: .badge, text: "New badge: \(kind.title). \(kind.rule)", link: SiteURL.badges.path, on: db)
+                to: [userID], from: nil, kind: .badge, text: t("New badge: {title}. {rule}", kind.title, kind.rule), link: SiteURL.badges.path, on: db)
         }
     }
 }

@@ -28,6 +28,8 @@ struct BadgeController: RouteCollection {
     struct Page: Encodable {
         let layout: Layout
         let badges: [Item]
+        /// How many badges there are, earned or not.
+        let badgeCount: Int
         let earnedCount: Int
         let gifts: [Received]
         let back: String
@@ -48,15 +50,15 @@ struct BadgeController: RouteCollection {
         let received = gifts.map { gift in
             let known = visible.contains(gift.sender.username)
             return Received(
-                symbol: gift.sticker.symbol, label: gift.sticker.label, from: known ? gift.sender.displayName : "Someone",
+                symbol: gift.sticker.symbol, label: gift.sticker.label, from: known ? gift.sender.displayName : t("Someone"),
                 fromURL: known ? SiteURL.person(username: gift.sender.username).path : nil, note: gift.note,
                 when: gift.createdAt.map(format.shortWhen) ?? "")
         }
         return try await req.view.render(
             "community/badges",
             Page(
-                layout: req.layout(title: "Badges and gifts", section: .home),
-                badges: items.sorted { ($0.earned != nil ? 0 : 1) < ($1.earned != nil ? 0 : 1) }, earnedCount: held.count, gifts: received,
+                layout: req.layout(title: t("Badges and gifts"), section: .home),
+                badges: items.sorted { ($0.earned != nil ? 0 : 1) < ($1.earned != nil ? 0 : 1) }, badgeCount: items.count, earnedCount: held.count, gifts: received,
                 back: SiteURL.newsFeed.path))
     }
 }

@@ -33,7 +33,7 @@ extension Community {
             let isViewers = row.user_id == viewer.id
             var item = FeedItem(
                 at: Feed.milliseconds(row.earned_at), key: "badge:\(SiteURL.id(row.id))", kind: "badge", actorName: row.display_name,
-                actorURL: SiteURL.person(username: row.username).path, text: "earned a badge:", title: "\(kind.symbol) \(kind.title)",
+                actorURL: SiteURL.person(username: row.username).path, text: t("earned a badge:"), title: "\(kind.symbol) \(kind.title)",
                 url: isViewers ? SiteURL.badges.path : SiteURL.person(username: row.username).path, detail: kind.rule, isViewers: isViewers)
             if !isViewers {
                 item.giftURL = SiteURL.newGift(for: "badge:\(SiteURL.id(row.id))")

@@ -48,10 +48,11 @@ enum Community: Feature {
             .compactMap { BadgeKind(rawValue: $0.kind) }
         guard !badges.isEmpty else { return ProfileParts() }
         return ProfileParts(
-            counts: [ProfileParts.Count(number: String(badges.count), label: badges.count == 1 ? "badge" : "badges", url: SiteURL.badges.path)],
+            counts: [ProfileParts.Count(number: String(badges.count), label: tn("badge", "badges", badges.count), url: SiteURL.badges.path)],
             lists: [
                 ProfileParts.List(
-                    heading: "Badges", items: badges.map { ProfileParts.List.Item(text: "\($0.symbol) \($0.title)", url: SiteURL.badges.path, badge: "") })
+                    heading: t("Badges"),
+                    items: badges.map { ProfileParts.List.Item(text: "\($0.symbol) \($0.title)", url: SiteURL.badges.path, badge: "") })
             ])
     }
 }

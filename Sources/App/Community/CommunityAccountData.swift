@@ -6,11 +6,11 @@ import Foundation
 extension Community {
     static var archiveEntries: [ArchiveEntry] {
         [
-            ArchiveEntry(path: "kudos.json", holds: "the workouts you gave kudos to"),
-            ArchiveEntry(path: "plans.json", holds: "the plans you posted, who saw them and their games"),
-            ArchiveEntry(path: "badges.json", holds: "your badges and when you earned them"),
-            ArchiveEntry(path: "gifts.json", holds: "the gifts you sent and got: sticker, note, what for"),
-            ArchiveEntry(path: "comments.json", holds: "the comments you wrote under workouts, plans and badges"),
+            ArchiveEntry(path: "kudos.json", holds: t("the workouts you gave kudos to")),
+            ArchiveEntry(path: "plans.json", holds: t("the plans you posted, who saw them and their games")),
+            ArchiveEntry(path: "badges.json", holds: t("your badges and when you earned them")),
+            ArchiveEntry(path: "gifts.json", holds: t("the gifts you sent and got: sticker, note, what for")),
+            ArchiveEntry(path: "comments.json", holds: t("the comments you wrote under workouts, plans and badges")),
         ]
     }
 

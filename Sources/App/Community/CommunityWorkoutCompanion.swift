@@ -13,17 +13,19 @@ extension Community: WorkoutCompanion {
         let isOwner = workout.$user.id == viewerID
         var links: [WorkoutResponse] = []
         if !isOwner && !givers.contains(viewerID) {
-            links.append(WorkoutResponse(text: "Give kudos", url: SiteURL.workoutKudos(workoutID).path, post: true))
+            links.append(WorkoutResponse(text: t("Give kudos"), url: SiteURL.workoutKudos(workoutID).path, post: true))
         }
         if !givers.isEmpty {
             let others = givers.count - (givers.contains(viewerID) ? 1 : 0)
             let text =
-                !givers.contains(viewerID) ? "\(givers.count) kudos" : others == 0 ? "You gave kudos" : "You and \(others) more gave kudos"
+                !givers.contains(viewerID)
+                ? tn("{count} kudos", "{count} kudos", givers.count)
+                : others == 0 ? t("You gave kudos") : tn("You and {count} more gave kudos", "You and {count} more gave kudos", others)
             links.append(WorkoutResponse(text: text, url: SiteURL.workoutKudos(workoutID).path))
         }
         links.append(
-            WorkoutResponse(text: comments == 0 ? "Comment" : comments == 1 ? "1 comment" : "\(comments) comments", url: SiteURL.feedComments(on: subject)))
-        if !isOwner { links.append(WorkoutResponse(text: "Send a gift", url: SiteURL.newGift(for: subject))) }
+            WorkoutResponse(text: comments == 0 ? t("Comment") : tn("{count} comment", "{count} comments", comments), url: SiteURL.feedComments(on: subject)))
+        if !isOwner { links.append(WorkoutResponse(text: t("Send a gift"), url: SiteURL.newGift(for: subject))) }
         return links
     }
 }

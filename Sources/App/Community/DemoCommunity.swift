@@ -69,7 +69,7 @@ enum DemoCommunity {
                 let kind = BadgeKind(rawValue: badge.kind)
             {
                 let subject = FeedSubject(
-                    key: "badge:\(SiteURL.id(try badge.requireID()))", owner: maya, title: "the badge “\(kind.title)”",
+                    key: "badge:\(SiteURL.id(try badge.requireID()))", owner: maya, badge: kind,
                     url: SiteURL.person(username: maya.username).path)
                 try await Gift.give(.medal, note: "Well earned", for: subject, from: sofia, now: now, on: db)
             }

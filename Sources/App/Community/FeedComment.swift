@@ -33,19 +33,24 @@ extension FeedComment {
         let others = Set(
             try await FeedComment.query(on: db).filter(\.$subject == subject.key).filter(\.$author.$id != ownerID).all().map { $0.$author.id }
         ).subtracting([authorID]).count
-        let text =
+        // A function, called where the text is used: `Notification.send` reads it in its recipient's language.
+        func text() -> String {
             others == 0
-            ? "\(author.displayName) commented on \(subject.title)"
-            : "\(author.displayName) and \(others) \(others == 1 ? "other" : "others") commented on \(subject.title)"
+                ? t("{name} commented on {title}", author.displayName, subject.title)
+                : tn(
+                    "{name} and {count} other commented on {title}", "{name} and {count} others commented on {title}", others, author.displayName,
+                    subject.title)
+        }
         let link = SiteURL.feedComments(on: subject.key)
         if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == ownerID).filter(\.$kind == Notification.Kind.comment.rawValue)
             .filter(\.$link == link).filter(\.$read == false).first()
         {
-            unread.text = text
+            // TODO(l10n): in the language of this request (the author's), not the owner's.
+            unread.text = text()
             unread.$actor.id = authorID
             try await unread.update(on: db)
         } else {
-            try await Notification.send(to: [ownerID], from: authorID, kind: .comment, text: text, link: link, on: db)
+            try await Notification.send(to: [ownerID], from: authorID, kind: .comment, text: text(), link: link, on: db)
         }
     }
 }

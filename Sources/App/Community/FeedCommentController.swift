@@ -44,7 +44,7 @@ struct FeedCommentController: RouteCollection {
             let isKnown = comment.author.id == userID || known.contains(comment.author.username)
             let mayDelete = comment.$author.id == userID || comment.$owner.id == userID
             return Item(
-                author: isKnown ? comment.author.displayName : "Someone",
+                author: isKnown ? comment.author.displayName : t("Someone"),
                 authorURL: isKnown ? SiteURL.person(username: comment.author.username).path : nil, body: comment.body,
                 when: comment.createdAt.map(format.shortWhen) ?? "",
                 deleteAction: mayDelete ? SiteURL.deleteFeedComment(try comment.requireID()).path : nil)
@@ -52,7 +52,7 @@ struct FeedCommentController: RouteCollection {
         return try await req.view.render(
             "community/comments",
             Page(
-                layout: req.layout(title: "Comments on \(subject.title)", section: .home, hasForms: true), title: subject.title, url: subject.url,
+                layout: req.layout(title: t("Comments on {title}", subject.title), section: .home, hasForms: true), title: subject.title, url: subject.url,
                 subject: subject.key, comments: items, body: body, error: error, action: SiteURL.feedComments.path)
         ).encodeResponse(status: status, for: req)
     }
@@ -75,19 +75,22 @@ struct FeedCommentController: RouteCollection {
         let userID = try user.requireID(), ownerID = try subject.owner.requireID()
         let body = (form.body ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if ownerID != userID, try await PersonAccess.reach(subject.owner, from: user, today: req.clock.today, on: req.db) != .allowed {
-            throw Abort(.forbidden, reason: "\(subject.owner.displayName) only hears from people they know.")
+            throw Abort(.forbidden, reason: t("{name} only hears from people they know.", subject.owner.displayName))
         }
-        if body.isEmpty { return try await render(req, subject: subject, body: body, error: "Write something first", status: .unprocessableEntity) }
+        if body.isEmpty { return try await render(req, subject: subject, body: body, error: t("Write something first"), status: .unprocessableEntity) }
         let lastHour = try await FeedComment.query(on: req.db).filter(\.$author.$id == userID)
             .filter(\.$createdAt >= req.now.addingTimeInterval(-3600)).count()
         if lastHour >= FeedComment.perHour {
             return try await render(
-                req, subject: subject, body: body, error: "That's \(FeedComment.perHour) comments in the last hour: wait a little before the next",
+                req, subject: subject, body: body,
+                error: tn(
+                    "That's {count} comment in the last hour: wait a little before the next",
+                    "That's {count} comments in the last hour: wait a little before the next", FeedComment.perHour),
                 status: .tooManyRequests)
         }
         if body.count > FeedComment.maxBody {
             return try await render(
-                req, subject: subject, body: body, error: "Keep a comment to \(FeedComment.maxBody) characters (it has \(body.count))",
+                req, subject: subject, body: body, error: t("Keep a comment to {max} characters (it has {length})", FeedComment.maxBody, body.count),
                 status: .unprocessableEntity)
         }
         let comment = FeedComment()
@@ -110,7 +113,7 @@ struct FeedCommentController: RouteCollection {
             comment.$author.id == userID || comment.$owner.id == userID
         else { throw Abort(.notFound) }
         try await comment.delete(on: req.db)
-        req.flash(.success, "Comment removed.")
+        req.flash(.success, t("Comment removed."))
         return req.redirect(to: SiteURL.feedComments(on: comment.subject) + "#comments")
     }
 }

@@ -27,14 +27,14 @@ struct FeedController: RouteCollection {
         let user = try req.requireUser()
         let raw = req.query[String.self, at: "before"]
         let before = FeedCursor(text: raw)
-        guard raw == nil || before != nil else { throw Abort(.badRequest, reason: "That page of the feed does not exist. Start again from the newest.") }
+        guard raw == nil || before != nil else { throw Abort(.badRequest, reason: t("That page of the feed does not exist. Start again from the newest.")) }
         let (loaded, next) = try await Feed.load(
             for: FeedViewer(id: user.requireID(), format: Format(user), today: req.clock.today, now: req.now), before: before, on: req.db)
         let items = try await FeedResponses.annotate(loaded, viewer: user.requireID(), on: req.db)
         return try await req.view.render(
             "community/feed",
             Page(
-                layout: req.layout(title: "Feed", section: .home, hasForms: true), feed: items, older: next.map(SiteURL.newsFeed(before:)),
+                layout: req.layout(title: t("Feed"), section: .home, hasForms: true), feed: items, older: next.map(SiteURL.newsFeed(before:)),
                 isLater: before != nil,
                 here: before.map(SiteURL.newsFeed(before:)) ?? SiteURL.newsFeed.path,
                 newest: SiteURL.newsFeed.path, findPeople: SiteURL.people.path, findTeams: SiteURL.find.path, newPlan: SiteURL.newPlan.path,

@@ -8,9 +8,34 @@ import Vapor
 struct FeedSubject {
     let key: String
     let owner: User
-    /// "Harbour loop", "the badge “7-day streak”".
-    let title: String
+    /// The workout's name or the plan's words as they are; nil for a badge.
+    private let name: String?
+    /// The badge, named in the language of whoever reads the title.
+    private let badge: BadgeKind?
     let url: String
+
+    /// "Harbour loop", "the badge “7-day streak”": read when shown, so a notification carries it in
+    /// its recipient's language.
+    var title: String {
+        if let badge { return t("the badge “{title}”", badge.title) }
+        return name ?? ""
+    }
+
+    init(key: String, owner: User, title: String, url: String) {
+        self.key = key
+        self.owner = owner
+        self.name = title
+        self.badge = nil
+        self.url = url
+    }
+
+    init(key: String, owner: User, badge: BadgeKind, url: String) {
+        self.key = key
+        self.owner = owner
+        self.name = nil
+        self.badge = badge
+        self.url = url
+    }
 
     /// The subject named by `text`, when its kind is one of `kinds` and the viewer may see it; 404
     /// otherwise (a subject that does not exist and one the viewer may not see look the same).
@@ -35,7 +60,7 @@ struct FeedSubject {
                 try await Follow.query(on: db).filter(\.$follower.$id == viewerID).filter(\.$followee.$id == badge.$owner.id)
                 .filter(\.$status == .accepted).first() != nil
             guard (badge.shared && follows) || owner.id == viewerID else { throw Abort(.notFound) }
-            return FeedSubject(key: key, owner: owner, title: "the badge “\(kind.title)”", url: SiteURL.person(username: owner.username).path)
+            return FeedSubject(key: key, owner: owner, badge: kind, url: SiteURL.person(username: owner.username).path)
         case "plan":
             guard let plan = try await PlanAccess.find(id, viewer: viewerID, on: db) else { throw Abort(.notFound) }
             return FeedSubject(key: key, owner: plan.poster, title: "“\(Format.excerpt(plan.text))”", url: SiteURL.plan(id).path)

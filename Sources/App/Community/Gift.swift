@@ -32,11 +32,11 @@ final class Gift: Model, @unchecked Sendable {
 
         var label: String {
             switch self {
-            case .medal: "Medal"
-            case .flame: "On fire"
-            case .highFive: "High five"
-            case .star: "Star"
-            case .rocket: "Rocket"
+            case .medal: t("Medal")
+            case .flame: t("On fire")
+            case .highFive: t("High five")
+            case .star: t("Star")
+            case .rocket: t("Rocket")
             }
         }
     }
@@ -61,7 +61,9 @@ extension Gift {
         try await gift.create(on: db)
         try await Notification.send(
             to: [gift.$recipient.id], from: gift.$sender.id, kind: .gift,
-            text: "\(sender.displayName) sent you \(sticker.symbol) for \(subject.title)" + (note.isEmpty ? "" : ": “\(Format.excerpt(note))”"),
+            text: note.isEmpty
+                ? t("{name} sent you {sticker} for {title}", sender.displayName, sticker.symbol, subject.title)
+                : t("{name} sent you {sticker} for {title}: “{note}”", sender.displayName, sticker.symbol, subject.title, Format.excerpt(note)),
             link: SiteURL.badges.path, on: db)
     }
 }

@@ -38,7 +38,7 @@ struct GiftController: RouteCollection {
 
     private func render(_ req: Request, subject: FeedSubject, form: Form, errors: FieldErrors, status: HTTPStatus = .ok) async throws -> Response {
         let page = Page(
-            layout: req.layout(title: "Send a gift", section: .home, hasForms: true), recipient: subject.owner.displayName,
+            layout: req.layout(title: t("Send a gift"), section: .home, hasForms: true), recipient: subject.owner.displayName,
             title: subject.title, url: subject.url, subject: subject.key,
             stickers: Gift.Sticker.allCases.map { Page.Sticker(value: $0.rawValue, symbol: $0.symbol, label: $0.label) }, form: form,
             errors: errors, action: SiteURL.newGift.path)
@@ -48,7 +48,7 @@ struct GiftController: RouteCollection {
     func newPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let subject = try await FeedSubject.resolve(req.query[String.self, at: "for"], viewer: user, kinds: Gift.subjectKinds, on: req.db)
-        guard subject.owner.id != user.id else { throw Abort(.unprocessableEntity, reason: "Gifts are for other people.") }
+        guard subject.owner.id != user.id else { throw Abort(.unprocessableEntity, reason: t("Gifts are for other people.")) }
         return try await render(req, subject: subject, form: Form(for: subject.key, sticker: Gift.Sticker.medal.rawValue, note: ""), errors: [:])
     }
 
@@ -57,24 +57,28 @@ struct GiftController: RouteCollection {
         let form = try req.content.decode(Form.self)
         let subject = try await FeedSubject.resolve(form.for, viewer: user, kinds: Gift.subjectKinds, on: req.db)
         let recipientID = try subject.owner.requireID(), userID = try user.requireID()
-        guard recipientID != userID else { throw Abort(.unprocessableEntity, reason: "Gifts are for other people.") }
+        guard recipientID != userID else { throw Abort(.unprocessableEntity, reason: t("Gifts are for other people.")) }
         guard try await PersonAccess.reach(subject.owner, from: user, today: req.clock.today, on: req.db) == .allowed else {
-            throw Abort(.forbidden, reason: "\(subject.owner.displayName) only hears from people they know.")
+            throw Abort(.forbidden, reason: t("{name} only hears from people they know.", subject.owner.displayName))
         }
         var errors: FieldErrors = [:]
         let sticker = Gift.Sticker(rawValue: form.sticker ?? "")
-        if sticker == nil { errors["sticker"] = "Choose a sticker" }
+        if sticker == nil { errors["sticker"] = t("Choose a sticker") }
         let note = AccountRules.collapseWhitespace(form.note ?? "")
-        if note.count > Gift.maxNote { errors["note"] = "Keep the note to \(Gift.maxNote) characters (it has \(note.count))" }
+        if note.count > Gift.maxNote { errors["note"] = t("Keep the note to {max} characters (it has {length})", Gift.maxNote, note.count) }
         let sentToday = try await Gift.query(on: req.db).filter(\.$sender.$id == userID)
             .filter(\.$createdAt >= req.now.addingTimeInterval(-86_400)).count()
-        if sentToday >= Gift.perDay { errors["sticker"] = "You've sent \(Gift.perDay) gifts in the last 24 hours: send more tomorrow" }
+        if sentToday >= Gift.perDay {
+            errors["sticker"] = tn(
+                "You've sent {count} gift in the last 24 hours: send more tomorrow", "You've sent {count} gifts in the last 24 hours: send more tomorrow",
+                Gift.perDay)
+        }
         guard errors.isEmpty, let sticker else {
             return try await render(req, subject: subject, form: form, errors: errors, status: .unprocessableEntity)
         }
         let now = req.now
         try await req.db.transaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, now: now, on: db) }
-        req.flash(.success, "Sent \(sticker.symbol) to \(subject.owner.displayName).")
+        req.flash(.success, t("Sent {sticker} to {name}.", sticker.symbol, subject.owner.displayName))
         return req.redirect(to: subject.url)
     }
 }

@@ -28,22 +28,26 @@ extension Kudos {
             try await PersonAccess.reach(owner, from: giver, today: today, on: db) == .allowed
         else { return }
         let ownersView = try await Relations.load(viewer: owner, people: [giver.requireID()], today: today, on: db).relation(to: giver)
-        let name = PersonAccess.canSeeExists(giver, ownersView) ? giver.displayName : "Someone"
+        let known = PersonAccess.canSeeExists(giver, ownersView)
         let count = try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).count()
         let others = count - 1
-        let text =
-            others <= 0
-            ? "\(name) gave kudos to \(workout.name)"
-            : "\(name) and \(others) \(others == 1 ? "other" : "others") gave kudos to \(workout.name)"
+        // A function, called where the text is used: `Notification.send` reads it in its recipient's language.
+        func text() -> String {
+            let name = known ? giver.displayName : t("Someone")
+            return others <= 0
+                ? t("{name} gave kudos to {workout}", name, workout.name)
+                : tn("{name} and {count} other gave kudos to {workout}", "{name} and {count} others gave kudos to {workout}", others, name, workout.name)
+        }
         let link = SiteURL.workoutKudos(workoutID).path
         if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == workout.$user.id)
             .filter(\.$kind == Notification.Kind.kudos.rawValue).filter(\.$link == link).filter(\.$read == false).first()
         {
-            unread.text = text
-            unread.$actor.id = name == "Someone" ? nil : try giver.requireID()
+            // TODO(l10n): in the language of this request (the giver's), not the owner's.
+            unread.text = text()
+            unread.$actor.id = try known ? giver.requireID() : nil
             try await unread.update(on: db)
         } else {
-            try await Notification.send(to: [workout.$user.id], from: name == "Someone" ? nil : giver.requireID(), kind: .kudos, text: text, link: link, on: db)
+            try await Notification.send(to: [workout.$user.id], from: known ? giver.requireID() : nil, kind: .kudos, text: text(), link: link, on: db)
         }
     }
 }

@@ -28,7 +28,7 @@ struct KudosController: RouteCollection {
         let back = SiteURL.safeNext(form.next ?? workoutPath)
         let userID = try user.requireID(), workoutID = try workout.requireID()
         guard workout.$user.id != userID else {
-            throw Abort(.unprocessableEntity, reason: "Kudos are for other people's workouts.")
+            throw Abort(.unprocessableEntity, reason: t("Kudos are for other people's workouts."))
         }
         let today = req.clock.today
         try await req.db.transaction { db in
@@ -61,7 +61,7 @@ struct KudosController: RouteCollection {
         return try await req.view.render(
             "community/kudos",
             ListPage(
-                layout: req.layout(title: "Kudos for \(access.workout.name)"), workoutName: access.workout.name,
+                layout: req.layout(title: t("Kudos for {workout}", access.workout.name)), workoutName: access.workout.name,
                 workoutURL: SiteURL.workout(workoutID).path, people: cards, unnamed: givers.count - cards.count))
     }
 }

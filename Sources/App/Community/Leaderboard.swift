@@ -13,10 +13,10 @@ enum Leaderboard {
 
         var label: String {
             switch self {
-            case .minutes: "Active minutes"
-            case .distance: "Distance"
-            case .workouts: "Workouts"
-            case .points: "Points"
+            case .minutes: t("Active minutes")
+            case .distance: t("Distance")
+            case .workouts: t("Workouts")
+            case .points: t("Points")
             }
         }
     }

@@ -46,14 +46,14 @@ struct LeaderboardController: RouteCollection {
         let scopeText = req.query[String.self, at: "scope"] ?? "friends"
         guard let period = CalendarPeriod(rawValue: req.query[String.self, at: "period"] ?? "week"),
             let measure = Leaderboard.Measure(rawValue: req.query[String.self, at: "by"] ?? "minutes")
-        else { throw Abort(.badRequest, reason: "That leaderboard does not exist: choose a period and a measure from the page.") }
+        else { throw Abort(.badRequest, reason: t("That leaderboard does not exist: choose a period and a measure from the page.")) }
         let teams = try await Team.query(on: req.db).join(Membership.self, on: \Membership.$team.$id == \Team.$id)
             .filter(Membership.self, \.$user.$id == userID).sort(\.$name).all()
         let scope: Leaderboard.Scope
         let heading: String
         if scopeText == "friends" {
             scope = .friends
-            heading = "You and your friends"
+            heading = t("You and your friends")
         } else if scopeText.hasPrefix("team:"), let team = teams.first(where: { "team:\($0.slug)" == scopeText }) {
             scope = .team(try team.requireID())
             heading = team.name
@@ -81,15 +81,15 @@ struct LeaderboardController: RouteCollection {
             let minutes = Int(row.totals.seconds / 60)
             let value: String
             switch measure {
-            case .minutes: value = "\(minutes) min"
+            case .minutes: value = t("{minutes} min", minutes)
             case .distance: value = format.distance(row.totals.metres)
             case .workouts: value = "\(row.totals.workouts)"
             case .points: value = "\(Int(row.value))"
             }
-            let workouts = row.totals.workouts == 1 ? "1 workout" : "\(row.totals.workouts) workouts"
+            let workouts = tn("{count} workout", "{count} workouts", row.totals.workouts)
             return Entry(
                 rank: row.rank, name: person.displayName, url: SiteURL.person(username: person.username).path, value: value,
-                detail: "\(workouts) · \(minutes) min · \(format.distance(row.totals.metres))", isMe: isMe)
+                detail: workouts + " · " + t("{minutes} min", minutes) + " · " + format.distance(row.totals.metres), isMe: isMe)
         }
         // Ties read in name order, so the list does not reshuffle from one visit to the next.
         let entries = rows.compactMap(entry).sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }
@@ -101,8 +101,8 @@ struct LeaderboardController: RouteCollection {
         return try await req.view.render(
             "community/leaderboard",
             Page(
-                layout: req.layout(title: "Leaderboard", section: .home), heading: "\(heading), \(period.label.lowercased())",
-                scopes: [Tab(label: "Friends", url: url(scope: "friends", period: period, by: measure), current: scopeText == "friends")]
+                layout: req.layout(title: t("Leaderboard"), section: .home), heading: "\(heading), \(period.label.lowercased())",
+                scopes: [Tab(label: t("Friends"), url: url(scope: "friends", period: period, by: measure), current: scopeText == "friends")]
                     + teams.map {
                         Tab(label: $0.name, url: url(scope: "team:\($0.slug)", period: period, by: measure), current: scopeText == "team:\($0.slug)")
                     },
@@ -111,7 +111,7 @@ struct LeaderboardController: RouteCollection {
                     Tab(label: $0.label, url: url(scope: scopeText, period: period, by: $0), current: $0 == measure)
                 },
                 entries: top, mine: mine, measureLabel: measure.label,
-                pointsRule: "Points: one for every active minute and \(Leaderboard.pointsPerWorkout) for every workout.",
+                pointsRule: t("Points: one for every active minute and {points} for every workout.", Leaderboard.pointsPerWorkout),
                 back: SiteURL.newsFeed.path))
     }
 }

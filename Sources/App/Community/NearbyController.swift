@@ -78,7 +78,7 @@ struct NearbyController: RouteCollection {
                 .sorted { ($0.1, $0.0.display_name) < ($1.1, $1.0.display_name) }
                 .map { row, metres in
                     let km = NearbyCell.roundedKilometres(metres)
-                    let distance = km < 1 ? "within about 1 km" : "about " + Format.proximity(km * 1000, imperial: format.imperial)
+                    let distance = km < 1 ? t("within about 1 km") : t("about {distance}", Format.proximity(km * 1000, imperial: format.imperial))
                     return Friend(name: row.display_name, url: SiteURL.person(username: row.username).path, distance: distance)
                 }
         }
@@ -86,7 +86,7 @@ struct NearbyController: RouteCollection {
         return try await req.view.render(
             "community/nearby",
             Page(
-                layout: req.layout(title: "Friends nearby", section: .people, hasForms: true), canOptIn: canOptIn, enabled: mine?.enabled ?? false,
+                layout: req.layout(title: t("Friends nearby"), section: .people, hasForms: true), canOptIn: canOptIn, enabled: mine?.enabled ?? false,
                 sharingUntil: sharingUntil, friends: friends, latitude: latitude, longitude: longitude, error: error,
                 settingsAction: SiteURL.nearbySettings.path, hereAction: SiteURL.nearbyHere.path, stopAction: SiteURL.nearbyStop.path,
                 back: SiteURL.friends.path)
@@ -104,7 +104,7 @@ struct NearbyController: RouteCollection {
         let userID = try user.requireID()
         let on = try req.content.decode(SettingsForm.self).enabled == "on"
         guard !on || !user.isUnder16(on: req.clock.today) else {
-            throw Abort(.forbidden, reason: "Sharing where you are is for people 16 and over.")
+            throw Abort(.forbidden, reason: t("Sharing where you are is for people 16 and over."))
         }
         let share = try await share(of: userID, on: req.db) ?? NearbyShare()
         share.$user.id = userID
@@ -116,7 +116,7 @@ struct NearbyController: RouteCollection {
             share.until = nil
         }
         try await share.save(on: req.db)
-        req.flash(.success, on ? "On. Press “I'm here now” to share your area for three hours." : "Off. Your area is no longer shared.")
+        req.flash(.success, on ? t("On. Press “I'm here now” to share your area for three hours.") : t("Off. Your area is no longer shared."))
         return req.redirect(to: .nearbyFriends)
     }
 
@@ -129,7 +129,7 @@ struct NearbyController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         guard !user.isUnder16(on: req.clock.today), let share = try await share(of: userID, on: req.db), share.enabled else {
-            throw Abort(.forbidden, reason: "Turn on sharing first (for people 16 and over).")
+            throw Abort(.forbidden, reason: t("Turn on sharing first (for people 16 and over)."))
         }
         let form = try req.content.decode(HereForm.self)
         let lat = FormNumber.coordinate(form.latitude, range: -90...90, axis: "latitude")
@@ -137,21 +137,23 @@ struct NearbyController: RouteCollection {
         guard let latitude = lat.value, let longitude = lon.value else {
             return try await render(
                 req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
-                error: lat.error ?? lon.error ?? "Press “Use where I am now”, or enter a latitude and a longitude", status: .unprocessableEntity)
+                error: lat.error ?? lon.error ?? t("Press “Use where I am now”, or enter a latitude and a longitude"), status: .unprocessableEntity)
         }
         let cell = NearbyCell.snap(Coordinate(latitude: latitude, longitude: longitude))
         // The whole cell must stay clear of the person's privacy zones, not just the point.
         if try await SavedPrivacyZone.zones(of: userID, on: req.db).contains(where: { Geo.distance($0.centre, cell) < $0.radius + NearbyCell.reach }) {
             return try await render(
                 req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
-                error: "That's too close to one of your privacy zones, so it isn't shared", status: .unprocessableEntity)
+                error: t("That's too close to one of your privacy zones, so it isn't shared"), status: .unprocessableEntity)
         }
         let now = req.now
         if let since = share.movesSince, since > now.addingTimeInterval(-NearbyShare.lifetime) {
             guard share.moves < NearbyShare.movesPerShare else {
                 return try await render(
                     req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
-                    error: "You've set your area \(NearbyShare.movesPerShare) times in three hours; try again later", status: .tooManyRequests)
+                    error: tn(
+                        "You've set your area {count} time in three hours; try again later", "You've set your area {count} times in three hours; try again later",
+                        NearbyShare.movesPerShare), status: .tooManyRequests)
             }
             share.moves += 1
         } else {
@@ -162,7 +164,7 @@ struct NearbyController: RouteCollection {
         share.cellLon = cell.longitude
         share.until = now.addingTimeInterval(NearbyShare.lifetime)
         try await share.save(on: req.db)
-        req.flash(.success, "Shared for three hours: friends who share too see roughly how far you are, never the exact place.")
+        req.flash(.success, t("Shared for three hours: friends who share too see roughly how far you are, never the exact place."))
         return req.redirect(to: .nearbyFriends)
     }
 
@@ -174,7 +176,7 @@ struct NearbyController: RouteCollection {
             share.until = nil
             try await share.save(on: req.db)
         }
-        req.flash(.success, "Your area is no longer shared.")
+        req.flash(.success, t("Your area is no longer shared."))
         return req.redirect(to: .nearbyFriends)
     }
 }

@@ -43,15 +43,15 @@ struct PlanController: RouteCollection {
     private func render(_ req: Request, user: User, form: PlanForm, errors: FieldErrors, status: HTTPStatus = .ok) async throws -> Response {
         let teams = try await myTeams(user, on: req.db)
         let routes = try await myRoutes(user, on: req.db).map {
-            Choices.Option(value: SiteURL.id($0.id!), label: $0.name + ($0.visibility == .friends ? " (friends)" : ""))
+            Choices.Option(value: SiteURL.id($0.id!), label: $0.name + ($0.visibility == .friends ? " " + t("(friends)") : ""))
         }
         let audiences =
             [
-                Choices.Option(value: Plan.Audience.friends.rawValue, label: "Friends: people you follow who follow you back"),
-                Choices.Option(value: Plan.Audience.followers.rawValue, label: "Everyone who follows you"),
-            ] + teams.map { Choices.Option(value: "team:\($0.slug)", label: "Members of \($0.name)") }
+                Choices.Option(value: Plan.Audience.friends.rawValue, label: t("Friends: people you follow who follow you back")),
+                Choices.Option(value: Plan.Audience.followers.rawValue, label: t("Everyone who follows you")),
+            ] + teams.map { Choices.Option(value: "team:\($0.slug)", label: t("Members of {team}", $0.name)) }
         let page = FormPage(
-            layout: req.layout(title: "Plan an activity", section: .home, hasForms: true), form: form, errors: errors,
+            layout: req.layout(title: t("Plan an activity"), section: .home, hasForms: true), form: form, errors: errors,
             sports: Sport.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, audiences: audiences, routes: routes,
             zone: user.timeZone, action: SiteURL.newPlan.path, back: SiteURL.newsFeed.path)
         return try await req.view.render("community/plan_form", page).encodeResponse(status: status, for: req)
@@ -81,7 +81,7 @@ struct PlanController: RouteCollection {
             plan.$game.id = try game.requireID()
             try await plan.create(on: db)
         }
-        req.flash(.success, "Posted. It's in your games and calendar; people say they're in from their feed.")
+        req.flash(.success, t("Posted. It's in your games and calendar; people say they're in from their feed."))
         return req.redirect(to: .plan(try plan.requireID()))
     }
 
@@ -139,15 +139,15 @@ struct PlanController: RouteCollection {
         }
         let audience: String
         switch plan.audience {
-        case .friends: audience = "Friends"
-        case .followers: audience = "Followers"
-        case .team: audience = try await plan.$team.get(on: req.db).map { "Members of \($0.name)" } ?? "A team"
+        case .friends: audience = t("Friends")
+        case .followers: audience = t("Followers")
+        case .team: audience = try await plan.$team.get(on: req.db).map { t("Members of {team}", $0.name) } ?? t("A team")
         }
         return try await req.view.render(
             "community/plan",
             Page(
-                layout: req.layout(title: "\(posterVisible ? poster.displayName : "Someone")'s plan", section: .home, hasForms: true),
-                posterName: posterVisible ? poster.displayName : "Someone",
+                layout: req.layout(title: t("{name}'s plan", posterVisible ? poster.displayName : t("Someone")), section: .home, hasForms: true),
+                posterName: posterVisible ? poster.displayName : t("Someone"),
                 posterURL: posterVisible ? SiteURL.person(username: poster.username).path : nil, text: plan.text, sport: game.sportLabel,
                 day: GameTime.day(game.startsAt, zone: game.timeZone), time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
                 place: game.placeName, routeName: route?.name, routeURL: try route.map { SiteURL.route(try $0.requireID()).path }, audience: audience,
@@ -166,32 +166,33 @@ struct PlanController: RouteCollection {
         let (plan, game, user) = try await Self.load(req)
         let access = try await GameAccess.of(game, viewer: user, now: req.now, on: req.db)
         let planURL = SiteURL.plan(try plan.requireID())
-        guard !access.isOrganiser else { throw Abort(.forbidden, reason: "It's your plan: you're in already.") }
+        guard !access.isOrganiser else { throw Abort(.forbidden, reason: t("It's your plan: you're in already.")) }
         guard access.player == nil else {
-            req.flash(.info, "You're already in.")
+            req.flash(.info, t("You're already in."))
             return req.redirect(to: planURL)
         }
         guard access.canJoin else {
-            throw Abort(.conflict, reason: game.isCancelled ? "This plan was called off." : "This plan is over; look out for the next one.")
+            throw Abort(.conflict, reason: game.isCancelled ? t("This plan was called off.") : t("This plan is over; look out for the next one."))
         }
         try access.requireAgeFits(user)
         guard try await PersonAccess.reach(plan.poster, from: user, today: req.clock.today, on: req.db) == .allowed else {
-            throw Abort(.forbidden, reason: "\(plan.poster.displayName) only hears from people they know.")
+            throw Abort(.forbidden, reason: t("{name} only hears from people they know.", plan.poster.displayName))
         }
         let outcome = try await GameRoster.join(game, user: user, note: nil, now: req.now, on: req.db)
         let words = plan.text.count > 60 ? String(plan.text.prefix(57)) + "…" : plan.text
         try await Notification.send(
             to: [plan.$poster.id], from: user.requireID(), kind: .planJoined,
             text: outcome == .joined
-                ? "\(user.displayName) is in: “\(words)”"
-                : outcome == .waitlisted ? "\(user.displayName) is on the waitlist for “\(words)”" : "\(user.displayName) asked to join “\(words)”",
+                ? t("{name} is in: “{plan}”", user.displayName, words)
+                : outcome == .waitlisted
+                    ? t("{name} is on the waitlist for “{plan}”", user.displayName, words) : t("{name} asked to join “{plan}”", user.displayName, words),
             link: planURL.path, on: req.db)
         req.flash(
             .success,
             outcome == .joined
-                ? "You're in. The game is in My games and your calendar."
+                ? t("You're in. The game is in My games and your calendar.")
                 : outcome == .waitlisted
-                    ? "It's full, so you're on the waitlist: you'll hear when a place opens." : "Asked: \(plan.poster.displayName) lets people in.")
+                    ? t("It's full, so you're on the waitlist: you'll hear when a place opens.") : t("Asked: {name} lets people in.", plan.poster.displayName))
         return req.redirect(to: planURL)
     }
 
@@ -203,14 +204,14 @@ struct PlanController: RouteCollection {
     /// and the plan says so.
     func cancel(req: Request) async throws -> Response {
         let (plan, game, user) = try await Self.load(req)
-        guard plan.$poster.id == user.id else { throw Abort(.forbidden, reason: "Only the person who posted the plan can call it off.") }
+        guard plan.$poster.id == user.id else { throw Abort(.forbidden, reason: t("Only the person who posted the plan can call it off.")) }
         guard try req.content.decode(CancelForm.self).confirm == "yes" else {
-            throw Abort(.unprocessableEntity, reason: "Tick “Yes, call it off” to confirm; nothing was changed.")
+            throw Abort(.unprocessableEntity, reason: t("Tick “Yes, call it off” to confirm; nothing was changed."))
         }
         if !game.isCancelled {
             try await req.db.transaction { db in try await game.cancel(by: user.requireID(), teamName: nil, on: db) }
         }
-        req.flash(.info, "Called off. Everyone who was in has been told.")
+        req.flash(.info, t("Called off. Everyone who was in has been told."))
         return req.redirect(to: .plan(try plan.requireID()))
     }
 }

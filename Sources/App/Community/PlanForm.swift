@@ -53,13 +53,13 @@ struct PlanForm: Content {
         game.privacy = Team.Privacy.private.rawValue
         let (validGame, gameErrors) = game.validate(kind: .pickup, allowsPrivate: true, now: now)
         var errors = gameErrors
-        if errors["capacity"] != nil { errors["capacity"] = "Enter how many people in all, you included: 2 to 100" }
+        if errors["capacity"] != nil { errors["capacity"] = t("Enter how many people in all, you included: 2 to 100") }
 
         let words = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if words.isEmpty {
-            errors["text"] = "Say what you plan, for example “Running at the lake, who's in?”"
+            errors["text"] = t("Say what you plan, for example “Running at the lake, who's in?”")
         } else if words.count > Plan.maxText {
-            errors["text"] = "Keep it to \(Plan.maxText) characters (it has \(words.count))"
+            errors["text"] = t("Keep it to {max} characters (it has {length})", Plan.maxText, words.count)
         }
         let choice = audience ?? ""
         var chosen: (Plan.Audience, String?)?
@@ -68,7 +68,7 @@ struct PlanForm: Content {
         } else if choice.hasPrefix("team:"), teams.contains(String(choice.dropFirst(5))) {
             chosen = (.team, String(choice.dropFirst(5)))
         } else {
-            errors["audience"] = "Choose who sees the plan"
+            errors["audience"] = t("Choose who sees the plan")
         }
         // Everyone who sees the plan must be able to open its route: a route for friends only
         // goes with plans for friends.
@@ -76,12 +76,12 @@ struct PlanForm: Content {
         if let raw = route, !raw.isEmpty {
             if let id = UUID(uuidString: raw), let visibility = routes[id] {
                 if visibility == .friends, chosen.map({ $0.0 != .friends }) ?? false {
-                    errors["route"] = "That route is shared with friends only; share it with everyone, or plan for friends"
+                    errors["route"] = t("That route is shared with friends only; share it with everyone, or plan for friends")
                 } else {
                     routeID = id
                 }
             } else {
-                errors["route"] = "Choose one of your shared routes"
+                errors["route"] = t("Choose one of your shared routes")
             }
         }
         guard errors.isEmpty, let validGame, let chosen else { return (nil, errors) }

@@ -46,15 +46,15 @@ extension Community {
             let sport = Sport(rawValue: row.sport)?.label ?? row.sport
             let ends = row.starts_at.addingTimeInterval(Double(row.duration_minutes) * 60)
             var detail = "\(sport) · \(GameTime.shortDay(row.starts_at, zone: row.time_zone)), \(GameTime.clock(row.starts_at, zone: row.time_zone))"
-            detail += row.status == Game.Status.cancelled.rawValue ? " · called off" : " · \(row.joined_count) in"
+            detail += " · " + (row.status == Game.Status.cancelled.rawValue ? t("called off") : tn("{count} in", "{count} in", row.joined_count))
             let known = PersonAccess.canSeeExists(poster, relations.relation(to: poster))
             var item = FeedItem(
-                at: Feed.milliseconds(row.created_at), key: "plan:\(SiteURL.id(row.id))", kind: "plan", actorName: known ? poster.displayName : "Someone",
+                at: Feed.milliseconds(row.created_at), key: "plan:\(SiteURL.id(row.id))", kind: "plan", actorName: known ? poster.displayName : t("Someone"),
                 actorURL: known ? SiteURL.person(username: poster.username).path : nil,
-                text: "plans", title: row.text, url: SiteURL.plan(row.id).path, detail: detail, isViewers: isViewers)
+                text: t("plans"), title: row.text, url: SiteURL.plan(row.id).path, detail: detail, isViewers: isViewers)
             if !isViewers, row.mine == nil, row.status == Game.Status.scheduled.rawValue, ends > viewer.now {
                 item.action = SiteURL.planJoin(row.id).path
-                item.actionLabel = row.capacity.map { row.joined_count >= $0 } ?? false ? "Join the waitlist" : "I'm in"
+                item.actionLabel = row.capacity.map { row.joined_count >= $0 } ?? false ? t("Join the waitlist") : t("I'm in")
             }
             return item
         }

@@ -71,19 +71,42 @@ enum WeeklyNudge {
                     """
                 ).first() != nil
             else { continue }
-            let idea = try await suggestion(
+            let suggested = try await suggestion(
                 for: person.id, young: young, home: person.home_lat.flatMap { lat in person.home_lon.map { (lat, $0) } }, now: now, on: db)
             let done = Int(minutes)
-            let text =
-                (done == 0 ? "A quiet week last week. " : "Last week: \(done) active minutes. ")
-                + (young ? "Moving an hour a day keeps you strong and sleeping well. " : "150 minutes a week keeps you healthy. ") + idea.text
-            try await Notification.send(to: [person.id], from: nil, kind: .nudge, text: text, link: idea.link, on: db)
+            // A function, called inside `send`, which reads the text in its recipient's language.
+            func text() -> String {
+                let summary = done == 0 ? t("A quiet week last week.") : tn("Last week: {count} active minutes.", "Last week: {count} active minutes.", done)
+                let advice = young ? t("Moving an hour a day keeps you strong and sleeping well.") : t("150 minutes a week keeps you healthy.")
+                return summary + " " + advice + " " + suggested.idea.text
+            }
+            try await Notification.send(to: [person.id], from: nil, kind: .nudge, text: text(), link: suggested.link, on: db)
+        }
+    }
+
+    /// One concrete idea, put in words only when the note is written (`text` reads the language).
+    enum Idea {
+        case game(Game)
+        case challenge(caption: String)
+        case article(title: String)
+        case plan
+
+        var text: String {
+            switch self {
+            case .game(let game):
+                t(
+                    "How about the {sport} pick-up game on {day} near you?", game.sportLabel.lowercased(),
+                    GameTime.shortDay(game.startsAt, zone: game.timeZone))
+            case .challenge(let caption): t("A friend's challenge is waiting: “{caption}”", Format.excerpt(caption))
+            case .article(let title): t("A few minutes' read to get going: “{title}”.", title)
+            case .plan: t("Plan something with a friend this week.")
+            }
         }
     }
 
     /// One concrete idea: a game nearby in the person's sports this week, a challenge waiting for
     /// them, or something to read.
-    static func suggestion(for userID: UUID, young: Bool, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (text: String, link: String)
+    static func suggestion(for userID: UUID, young: Bool, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (idea: Idea, link: String)
     {
         let sql = db as! any SQLDatabase
         if let (lat, lon) = home {
@@ -110,10 +133,7 @@ enum WeeklyNudge {
                         && NearbyGameJob.suits(game, birthDate: person.birth_date, gender: person.gender, skill: skills[game.sport] ?? "", today: today)
                 })
             {
-                return (
-                    "How about the \(game.sportLabel.lowercased()) pick-up game on \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) near you?",
-                    SiteURL.game(try game.requireID()).path
-                )
+                return (.game(game), SiteURL.game(try game.requireID()).path)
             }
         }
         struct Waiting: Decodable {
@@ -128,7 +148,7 @@ enum WeeklyNudge {
             ORDER BY c.created_at DESC LIMIT 1
             """
         ).first(decoding: Waiting.self) {
-            return ("A friend's challenge is waiting: “\(Format.excerpt(challenge.caption))”", SiteURL.challenge(challenge.id).path)
+            return (.challenge(caption: challenge.caption), SiteURL.challenge(challenge.id).path)
         }
         struct Article: Decodable {
             let slug: String
@@ -142,8 +162,8 @@ enum WeeklyNudge {
         if !articles.isEmpty {
             let week = Int((now.timeIntervalSince1970 / (7 * 86_400)).rounded(.down))
             let article = articles[((week % articles.count) + articles.count) % articles.count]
-            return ("A few minutes' read to get going: “\(article.title)”.", SiteURL.article(slug: article.slug).path)
+            return (.article(title: article.title), SiteURL.article(slug: article.slug).path)
         }
-        return ("Plan something with a friend this week.", SiteURL.newPlan.path)
+        return (.plan, SiteURL.newPlan.path)
     }
 }

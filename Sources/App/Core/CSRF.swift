@@ -42,7 +42,7 @@ extension Request {
         guard let expected = expectedCSRFToken, !expected.isEmpty, let submitted,
             RandomToken.constantTimeEquals(submitted, expected)
         else {
-            throw Abort(.forbidden, reason: "This form has expired or did not come from Fieldhouse. Go back, reload the page and try again.")
+            throw Abort(.forbidden, reason: t("This form has expired or did not come from Fieldhouse. Go back, reload the page and try again."))
         }
     }
 

@@ -11,5 +11,10 @@ enum CalendarPeriod: String, CaseIterable, Sendable {
         return calendar.dateInterval(of: self == .week ? .weekOfYear : .month, for: now)?.start ?? now
     }
 
-    var label: String { self == .week ? "This week" : "This month" }
+    var label: String {
+        switch self {
+        case .week: t("This week")
+        case .month: t("This month")
+        }
+    }
 }

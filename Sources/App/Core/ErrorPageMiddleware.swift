@@ -61,37 +61,77 @@ struct ErrorPageMiddleware: AsyncMiddleware {
         }
     }
 
-    static let serverErrorMessage = "Something went wrong on our side. Please try again in a moment."
+    static var serverErrorMessage: String { t("Something went wrong on our side. Please try again in a moment.") }
 
     /// Vapor's built-in reasons are written for developers; these are written for people.
     private static func message(for abort: any AbortError) -> String {
         if abort is DecodingError {
-            return "Some of what was sent could not be read. Check the form and try again."
+            return t("Some of what was sent could not be read. Check the form and try again.")
         }
         let reason = abort.reason
         switch abort.status {
         case .notFound where reason == "Not Found":
-            return "There is nothing here. The link may be wrong, or the page may be private."
+            return t("There is nothing here. The link may be wrong, or the page may be private.")
         case .payloadTooLarge where reason == "Payload Too Large":
-            return "That is too large to upload."
+            return t("That is too large to upload.")
         case .forbidden where reason == "Forbidden":
-            return "You are not allowed to do that."
+            return t("You are not allowed to do that.")
         default:
-            return reason
+            // An `Abort` without a reason of its own carries the status's standard phrase.
+            return reason == abort.status.reasonPhrase ? phrase(for: abort.status) : reason
+        }
+    }
+
+    /// The standard phrase of a status (`reasonPhrase`), in the language of the request.
+    private static func phrase(for status: HTTPResponseStatus) -> String {
+        switch status.code {
+        case 400: t("Bad Request")
+        case 401: t("Unauthorized")
+        case 402: t("Payment Required")
+        case 403: t("Forbidden")
+        case 404: t("Not Found")
+        case 405: t("Method Not Allowed")
+        case 406: t("Not Acceptable")
+        case 407: t("Proxy Authentication Required")
+        case 408: t("Request Timeout")
+        case 409: t("Conflict")
+        case 410: t("Gone")
+        case 411: t("Length Required")
+        case 412: t("Precondition Failed")
+        case 413: t("Payload Too Large")
+        case 414: t("URI Too Long")
+        case 415: t("Unsupported Media Type")
+        case 416: t("Range Not Satisfiable")
+        case 417: t("Expectation Failed")
+        case 421: t("Misdirected Request")
+        case 422: t("Unprocessable Entity")
+        case 423: t("Locked")
+        case 424: t("Failed Dependency")
+        case 426: t("Upgrade Required")
+        case 428: t("Precondition Required")
+        case 429: t("Too Many Requests")
+        case 431: t("Request Header Fields Too Large")
+        case 451: t("Unavailable For Legal Reasons")
+        case 500: t("Internal Server Error")
+        case 501: t("Not Implemented")
+        case 502: t("Bad Gateway")
+        case 503: t("Service Unavailable")
+        case 504: t("Gateway Timeout")
+        default: status.reasonPhrase
         }
     }
 
     private static func title(for status: HTTPResponseStatus) -> String {
         switch status.code {
-        case 400: "That request could not be read"
-        case 401: "Please sign in"
-        case 403: "Not allowed"
-        case 404: "Page not found"
-        case 413: "Too large"
-        case 415: "Unsupported file"
-        case 429: "Too many attempts"
-        case 500...: "Something went wrong"
-        default: status.reasonPhrase
+        case 400: t("That request could not be read")
+        case 401: t("Please sign in")
+        case 403: t("Not allowed")
+        case 404: t("Page not found")
+        case 413: t("Too large")
+        case 415: t("Unsupported file")
+        case 429: t("Too many attempts")
+        case 500...: t("Something went wrong")
+        default: phrase(for: status)
         }
     }
 

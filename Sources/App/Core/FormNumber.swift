@@ -4,12 +4,16 @@ import FieldhouseKit
 /// or not, whole numbers where the field counts things, and the field's own message (with a hint when
 /// the number could be read two ways) put in `errors` under `field`.
 enum FormNumber {
-    /// A latitude or longitude field: the number, or the message to show under the field.
+    /// A latitude or longitude field (`axis` is "latitude" or "longitude", the field's name): the
+    /// number, or the message to show under the field.
     static func coordinate(_ raw: String?, range: ClosedRange<Double>, axis: String) -> (value: Double?, error: String?) {
         var errors: FieldErrors = [:]
         let value = FormNumber.read(
             raw, in: range, field: axis,
-            message: "Enter a \(axis) between \(Int(range.lowerBound)) and \(Int(range.upperBound))", errors: &errors)
+            message: axis == "latitude"
+                ? t("Enter a latitude between {min} and {max}", Int(range.lowerBound), Int(range.upperBound))
+                : t("Enter a longitude between {min} and {max}", Int(range.lowerBound), Int(range.upperBound)),
+            errors: &errors)
         return (value, errors[axis])
     }
 
@@ -26,7 +30,7 @@ enum FormNumber {
             return nil
         case .value where whole && (raw ?? "").contains(where: { $0 == "," || $0 == "." }):
             // "10,000 steps" must not become 10: whole numbers are written without any mark.
-            errors[field] = message + ". Write it without separators, like 10000"
+            errors[field] = message + ". " + t("Write it without separators, like 10000")
             return nil
         case .value(let value):
             guard range.contains(value), !whole || value == value.rounded() else {

@@ -14,6 +14,7 @@ struct JobBoard: Encodable {
     }
 
     struct Section: Encodable {
+        /// "Running", "Due" or "Failed", in English: compared by code and printed by the command.
         let title: String
         /// How many there are; `rows` holds at most 100.
         let count: Int
@@ -36,7 +37,7 @@ struct JobBoard: Encodable {
             let rows = jobs.map { job in
                 Row(
                     id: job.id?.uuidString.lowercased() ?? "", kind: job.kind,
-                    when: title == "Running" ? "until \(iso(job.leaseUntil)) on \(job.leaseOwner ?? "?")" : "due \(iso(job.runAt))",
+                    when: title == "Running" ? t("until {time} on {owner}", iso(job.leaseUntil), job.leaseOwner ?? "?") : t("due {time}", iso(job.runAt)),
                     attempts: job.attempts,
                     detail: job.lastError ?? "",
                     canRetry: job.state == .failed)

@@ -30,7 +30,9 @@ enum PhotoFiles {
         Abort(
             .unprocessableEntity,
             reason:
-                "That picture is \(width) × \(height) pixels; the largest accepted is \(PhotoRenderer.maxPixels / 1_000_000) megapixels and \(PhotoRenderer.maxSide) pixels a side. Choose a smaller photo."
+                t(
+                    "That picture is {width} × {height} pixels; the largest accepted is {megapixels} megapixels and {side} pixels a side. Choose a smaller photo.",
+                    width, height, PhotoRenderer.maxPixels / 1_000_000, PhotoRenderer.maxSide)
         )
     }
 
@@ -42,11 +44,11 @@ enum PhotoFiles {
         case .unreadable where format == .heic:
             Abort(
                 .unprocessableEntity,
-                reason: "That HEIC photo is damaged or of a kind that cannot be read. On an iPhone, share it as JPEG (“Most Compatible”) and try again.")
+                reason: t("That HEIC photo is damaged or of a kind that cannot be read. On an iPhone, share it as JPEG (“Most Compatible”) and try again."))
         case .unreadable:
-            Abort(.unprocessableEntity, reason: "That picture is damaged or cut off and cannot be shown. Try another one.")
+            Abort(.unprocessableEntity, reason: t("That picture is damaged or cut off and cannot be shown. Try another one."))
         case .unavailable:
-            Abort(.serviceUnavailable, reason: "Pictures cannot be processed on this server right now. Try again later.")
+            Abort(.serviceUnavailable, reason: t("Pictures cannot be processed on this server right now. Try again later."))
         }
     }
 
@@ -58,7 +60,7 @@ enum PhotoFiles {
         }
     }
 
-    static let notAPicture = "That file is not a JPEG, PNG, WebP or HEIC picture. Choose a photo in one of those formats."
+    static var notAPicture: String { t("That file is not a JPEG, PNG, WebP or HEIC picture. Choose a photo in one of those formats.") }
 }
 
 extension Application {

@@ -25,7 +25,9 @@ struct PlaceView {
                 coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
         } else {
             let area = Self.area(of: coordinate)
-            text = String(format: "Around %.1f, %.1f (\(hiddenNote))", area.latitude, area.longitude)
+            text = t(
+                "Around {latitude}, {longitude} ({note})", String(format: "%.1f", area.latitude), String(format: "%.1f", area.longitude),
+                hiddenNote)
             mapURL = String(format: "https://www.openstreetmap.org/#map=11/%.1f/%.1f", area.latitude, area.longitude)
         }
     }

@@ -32,7 +32,7 @@ struct SVGMap {
         let centreX = (extent.map(\.x).min()! + extent.map(\.x).max()!) / 2
         let centreY = (extent.map(\.y).min()! + extent.map(\.y).max()!) / 2
         let left = centreX - width / 2, top = centreY - height / 2
-        let label = self.label ?? (markers.count == 1 ? "Map of where the photo was taken" : "Map of where the \(markers.count) photos were taken")
+        let label = self.label ?? tn("Map of where the photo was taken", "Map of where the {count} photos were taken", markers.count)
 
         var out =
             "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
@@ -79,7 +79,7 @@ struct SVGMap {
         }
         if tileURL != nil {
             out +=
-                "<text x=\"\(Int(width) - 4)\" y=\"\(Int(height) - 4)\" text-anchor=\"end\" font-size=\"11\" fill=\"#17202a\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">© OpenStreetMap contributors</text>"
+                "<text x=\"\(Int(width) - 4)\" y=\"\(Int(height) - 4)\" text-anchor=\"end\" font-size=\"11\" fill=\"#17202a\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">\(Self.escape(t("© OpenStreetMap contributors")))</text>"
         }
         return out + "</svg>"
     }

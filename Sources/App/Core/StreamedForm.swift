@@ -40,7 +40,7 @@ struct StreamedForm {
         guard let contentType = req.headers.contentType, contentType.type == "multipart", contentType.subType == "form-data",
             let boundary = contentType.parameters["boundary"], !boundary.isEmpty, boundary.count <= 200
         else {
-            throw Abort(.unsupportedMediaType, reason: "This form must be sent as multipart/form-data with the file attached.")
+            throw Abort(.unsupportedMediaType, reason: t("This form must be sent as multipart/form-data with the file attached."))
         }
         // Refuse at once what is announced too large, before reading any of it. Form fields and
         // part headers add a little to the file, hence the allowance.
@@ -64,7 +64,7 @@ struct StreamedForm {
                 if total > maxBytes + allowance { throw Abort(.payloadTooLarge) }
                 let events: [MultipartScanner.Event]
                 do { events = try scanner.scan(chunk) } catch {
-                    throw Abort(.badRequest, reason: "The form data was malformed. Reload the page and try again.")
+                    throw Abort(.badRequest, reason: t("The form data was malformed. Reload the page and try again."))
                 }
                 for event in events {
                     switch event {
@@ -78,7 +78,7 @@ struct StreamedForm {
                             part = .file(name: name, filename: filename, receiver: destination, bytes: 0)
                         } else {
                             guard form.values.values.map(\.count).reduce(0, +) < maxFields else {
-                                throw Abort(.badRequest, reason: "This form has too many fields.")
+                                throw Abort(.badRequest, reason: t("This form has too many fields."))
                             }
                             part = .text(name, ByteBuffer())
                         }
@@ -89,7 +89,7 @@ struct StreamedForm {
                             part = .file(name: name, filename: filename, receiver: destination, bytes: count + bytes.readableBytes)
                         case .text(let name, var value):
                             guard value.readableBytes + bytes.readableBytes <= maxFieldBytes else {
-                                throw Abort(.payloadTooLarge, reason: "A text field of this form is too long.")
+                                throw Abort(.payloadTooLarge, reason: t("A text field of this form is too long."))
                             }
                             value.writeBuffer(&bytes)
                             part = .text(name, value)
@@ -117,7 +117,7 @@ struct StreamedForm {
                 }
             }
             guard scanner.isFinished else {
-                throw Abort(.badRequest, reason: "The upload was cut off before it finished. Try again.")
+                throw Abort(.badRequest, reason: t("The upload was cut off before it finished. Try again."))
             }
             finished = true
             if checkCSRF { try form.checkCSRF(req) }

@@ -20,7 +20,7 @@ struct CalendarController: RouteCollection {
         guard token.count >= 20, token.count <= 100,
             let owner = try await User.query(on: req.db).filter(\.$calendarTokenHash == RandomToken.hash(token)).first()
         else {
-            throw Abort(.notFound, reason: "This calendar address is not valid any more. Copy the new one from your settings.")
+            throw Abort(.notFound, reason: t("This calendar address is not valid any more. Copy the new one from your settings."))
         }
         let ownerID = try owner.requireID()
         var teamID: UUID?
@@ -40,9 +40,9 @@ struct CalendarController: RouteCollection {
             let placeKnown = row.canSeeExactPlace(viewer: ownerID)
             var lines: [String] = []
             if let status = row.myStatus {
-                lines.append("Your answer: \(row.is_sub == true ? "Substitute" : status.label)")
+                lines.append(t("Your answer: {answer}", row.is_sub == true ? t("Substitute") : status.label))
             } else if row.game == .team {
-                lines.append("You have not answered yet.")
+                lines.append(t("You have not answered yet."))
             }
             if placeKnown, !row.description.isEmpty { lines.append(row.description) }
             lines.append(config.absolute(.game(row.id)))
@@ -92,14 +92,14 @@ struct CalendarController: RouteCollection {
         for team in teams { feeds.append(TeamFeed(name: team.name, url: try await CalendarFeed.url(for: user, req: req, team: team.slug))) }
         return try await req.view.render(
             "accounts/settings_calendar",
-            SettingsPage(layout: req.layout(title: "Calendar", section: .settings), feedURL: url, teams: feeds))
+            SettingsPage(layout: req.layout(title: t("Calendar"), section: .settings), feedURL: url, teams: feeds))
     }
 
     func reset(req: Request) async throws -> Response {
         let user = try req.requireUser()
         user.calendarGeneration += 1
         _ = try await CalendarFeed.url(for: user, req: req)
-        req.flash(.success, "Your calendar has a new address. The old one has stopped working; subscribe again with the new one.")
+        req.flash(.success, t("Your calendar has a new address. The old one has stopped working; subscribe again with the new one."))
         return req.redirect(to: .calendarSettings)
     }
 }

@@ -42,7 +42,7 @@ struct FindController: RouteCollection {
         var form = Dictionary(query.echo, uniquingKeysWith: { first, _ in first })
         if form["radius_km", default: ""].isEmpty { form["radius_km"] = "25" }
         let page = FindPage(
-            layout: req.layout(title: what == "teams" ? "Find a team" : "Find a game", section: what == "teams" ? .teams : .games),
+            layout: req.layout(title: what == "teams" ? t("Find a team") : t("Find a game"), section: what == "teams" ? .teams : .games),
             what: what, form: form, choices: Choices(),
             needsLocation: query.centre == nil && query.isValid,
             errors: query.errors, games: games, teams: teams, pager: pager
@@ -60,9 +60,9 @@ struct FindController: RouteCollection {
 
     func api(req: Request) async throws -> Response {
         var query = FindQuery(req)
-        if query.isValid, query.centre == nil { query.errors["lat"] = "Give lat and lon (or sign in with a home area)" }
+        if query.isValid, query.centre == nil { query.errors["lat"] = t("Give lat and lon (or sign in with a home area)") }
         guard query.isValid, let centre = query.centre else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_query", reason: "Some search parameters are not valid.", fields: query.errors.messages)
+            throw APIError(status: .unprocessableEntity, code: "invalid_query", reason: t("Some search parameters are not valid."), fields: query.errors.messages)
         }
         var pager = Pager(req: req)
         let hits = try await searchGames(req, query, centre: centre, pager: pager)

@@ -84,12 +84,17 @@ final class Game: Model, @unchecked Sendable {
 
     /// "Riverside Futsal vs. Old Town" or "Volleyball pick-up".
     func title(teamName: String?) -> String {
+        Self.title(kind: kind, sportLabel: sportLabel, teamName: teamName, opponent: opponentName)
+    }
+
+    /// The one wording of a game's title, for the game itself, `MyGames` rows and search results.
+    static func title(kind: Kind, sportLabel: String, teamName: String?, opponent: String?) -> String {
         switch kind {
         case .team:
-            let opponent = opponentName.map { " vs. \($0)" } ?? ""
-            return (teamName ?? sportLabel) + opponent
+            guard let opponent else { return teamName ?? sportLabel }
+            return t("{team} vs. {opponent}", teamName ?? sportLabel, opponent)
         case .pickup:
-            return "\(sportLabel) pick-up game"
+            return t("{sport} pick-up game", sportLabel)
         }
     }
 }
@@ -129,13 +134,13 @@ final class GamePlayer: Model, @unchecked Sendable {
 
         var label: String {
             switch self {
-            case .going: "Going"
-            case .maybe: "Maybe"
-            case .notGoing: "Not going"
-            case .joined: "Joined"
-            case .waitlisted: "Waitlist"
-            case .offered: "Offered a place"
-            case .requested: "Asked to join"
+            case .going: t("Going")
+            case .maybe: t("Maybe")
+            case .notGoing: t("Not going")
+            case .joined: t("Joined")
+            case .waitlisted: t("Waitlist")
+            case .offered: t("Offered a place")
+            case .requested: t("Asked to join")
             }
         }
 

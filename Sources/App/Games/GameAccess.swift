@@ -92,7 +92,7 @@ struct GameAccess {
 
     func requireManager() throws {
         guard canManage else {
-            throw Abort(.forbidden, reason: isTeamGame ? "Only the team's managers can do that." : "Only the organiser can do that.")
+            throw Abort(.forbidden, reason: isTeamGame ? t("Only the team's managers can do that.") : t("Only the organiser can do that."))
         }
     }
 
@@ -103,7 +103,7 @@ struct GameAccess {
             let born = user.birthDate.flatMap(CalendarDate.init(iso:))
         else { return }
         guard group.admits(age: born.age(on: LocalTime.utcDay(of: now))) else {
-            throw Abort(.forbidden, reason: "This game is for the age group \(group.label).")
+            throw Abort(.forbidden, reason: t("This game is for the age group {group}.", group.label))
         }
     }
 }

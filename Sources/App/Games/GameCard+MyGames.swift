@@ -7,11 +7,11 @@ extension GameCard {
     init(_ row: MyGames.Row, viewer: UUID) {
         let status: String
         if row.isCancelled {
-            status = "Cancelled"
+            status = t("Cancelled")
         } else if let mine = row.myStatus {
-            status = row.is_sub == true ? "Substitute" : mine.label
+            status = row.is_sub == true ? t("Substitute") : mine.label
         } else {
-            status = row.game == .team ? "No answer yet" : ""
+            status = row.game == .team ? t("No answer yet") : ""
         }
         self.init(
             url: SiteURL.game(row.id).path, title: row.title, sport: Sport(rawValue: row.sport)?.label ?? row.sport,
@@ -19,7 +19,7 @@ extension GameCard {
             when: "\(GameTime.shortDay(row.starts_at, zone: row.time_zone)) · \(GameTime.range(row.starts_at, row.endsAt, zone: row.time_zone))",
             place: PlaceView(
                 name: row.place_name, coordinate: row.coordinate, exact: row.canSeeExactPlace(viewer: viewer),
-                hiddenNote: "the exact place is shown once you're in"
+                hiddenNote: t("the exact place is shown once you're in")
             ).text,
             status: status,
             statusValue: row.isCancelled ? "cancelled" : row.myStatus?.rawValue ?? "none", cancelled: row.isCancelled

@@ -37,12 +37,12 @@ struct GameController: RouteCollection {
         _ req: Request, kind: Game.Kind, form: GameForm, errors: FieldErrors, team: Team?,
         game: Game?, opponents: [Choices.Option]
     ) async throws -> Response {
-        let title = game != nil ? "Edit game" : kind == .team ? "New game for \(team?.name ?? "")" : "Organise a pick-up game"
+        let title = game != nil ? t("Edit game") : kind == .team ? t("New game for {team}", team?.name ?? "") : t("Organise a pick-up game")
         let page = FormPage(
             layout: req.layout(title: title, section: .games), kind: kind.rawValue, form: form, errors: errors,
             choices: Choices(), timeZones: Format.timeZoneIdentifiers, opponents: opponents, teamName: team?.name,
             action: game.map { SiteURL.editGame($0.id!).path } ?? (team.map { SiteURL.newTeamGame(slug: $0.slug).path } ?? SiteURL.newGame.path),
-            submit: game == nil ? (kind == .team ? "Schedule game" : "Create game") : "Save changes",
+            submit: game == nil ? (kind == .team ? t("Schedule game") : t("Create game")) : t("Save changes"),
             cancelURL: game.map { SiteURL.game($0.id!).path } ?? (team.map { SiteURL.team(slug: $0.slug).path } ?? SiteURL.games.path)
         )
         return try await req.view.render("games/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
@@ -82,7 +82,7 @@ struct GameController: RouteCollection {
         let opponents = try await leagueOpponents(of: team, on: req.db)
         var (valid, errors) = form.validate(kind: .team, now: req.now)
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
-        if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = "Choose a team of your league from the list"; valid = nil }
+        if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = t("Choose a team of your league from the list"); valid = nil }
         guard let valid else {
             return try await render(req, kind: .team, form: form, errors: errors, team: team, game: nil, opponents: opponentOptions(opponents))
         }
@@ -106,12 +106,13 @@ struct GameController: RouteCollection {
             try await game.create(on: db)
             try await Notification.send(
                 to: members.filter { $0 != user.id }, from: nil, kind: .newGame,
-                text:
-                    "New game for \(team.name): \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))",
+                text: t(
+                    "New game for {team}: {day} at {time}", team.name, GameTime.shortDay(game.startsAt, zone: game.timeZone),
+                    GameTime.clock(game.startsAt, zone: game.timeZone)),
                 link: SiteURL.game(game.id!).path, on: db
             )
         }
-        req.flash(.success, "Game scheduled; every member has been told.")
+        req.flash(.success, t("Game scheduled; every member has been told."))
         return req.redirect(to: .game(game.id!))
     }
 
@@ -144,7 +145,7 @@ struct GameController: RouteCollection {
         let game = try await req.db.transaction { db in
             try await Game.createPickup(valid, organiser: user.requireID(), now: req.now, jobs: req.application.jobs, on: db)
         }
-        req.flash(.success, "Your game is listed. Share the link, or wait for people nearby to find it.")
+        req.flash(.success, t("Your game is listed. Share the link, or wait for people nearby to find it."))
         return req.redirect(to: .game(game.id!))
     }
 
@@ -161,7 +162,7 @@ struct GameController: RouteCollection {
         _ = try req.requireUser()
         let access = try await GameAccess.load(req)
         try access.requireManager()
-        guard !access.game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
+        guard !access.game.isCancelled else { throw Abort(.conflict, reason: t("This game is cancelled.")) }
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
         let slug = opponents.first { $0.team.id == access.game.$opponentTeam.id }?.team.slug
         return try await render(
@@ -174,15 +175,15 @@ struct GameController: RouteCollection {
         let access = try await GameAccess.load(req)
         try access.requireManager()
         let game = access.game
-        guard !game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
+        guard !game.isCancelled else { throw Abort(.conflict, reason: t("This game is cancelled.")) }
         let form = try req.content.decode(GameForm.self)
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
         var (valid, errors) = form.validate(
             kind: game.kind, previousStart: game.startsAt, allowsPrivate: game.privacy == Team.Privacy.private.rawValue, now: req.now)
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
-        if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = "Choose a team of your league from the list"; valid = nil }
+        if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = t("Choose a team of your league from the list"); valid = nil }
         if let capacity = valid?.capacity, capacity < game.joinedCount {
-            errors["capacity"] = "\(game.joinedCount) people already have a place; remove some before lowering the limit"
+            errors["capacity"] = t("{count} people already have a place; remove some before lowering the limit", game.joinedCount)
             valid = nil
         }
         guard let valid else {
@@ -207,22 +208,33 @@ struct GameController: RouteCollection {
             // The new place goes only to those the game page would show it to: not to people who only asked to join.
             let recipients = try await game.everyone(on: db).filter { $0 != user.id }
             let asking = Set(try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .requested).all().map { $0.$user.id })
-            let moment =
-                "\(game.title(teamName: access.team?.name)) moved to \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
-            let again = game.kind == .team ? ". Please answer again." : ""
             let placeShown = game.privacy == Team.Privacy.public.rawValue || (access.team?.privacy == .public)
             for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)]
             where !group.isEmpty {
                 try await Notification.send(
                     to: group, from: nil, kind: .gameChanged,
-                    text: moment + (withPlace ? game.placeName.map { ", \($0)" } ?? "" : "") + again,
+                    text: Self.movedText(game, teamName: access.team?.name, place: withPlace ? game.placeName : nil),
                     link: SiteURL.game(gameID).path, always: holders, on: db
                 )
             }
         }
         req.flash(
-            .success, moved && game.kind == .team ? "Saved. Members were told and asked to answer again." : moved ? "Saved. Players were told." : "Saved.")
+            .success,
+            moved && game.kind == .team ? t("Saved. Members were told and asked to answer again.") : moved ? t("Saved. Players were told.") : t("Saved."))
         return req.redirect(to: .game(gameID))
+    }
+
+    /// What people on a moved game are told, in each reader's language (called inside
+    /// `Notification.send`'s `text:`): members of a team game are asked to answer again.
+    private static func movedText(_ game: Game, teamName: String?, place: String?) -> String {
+        let title = game.title(teamName: teamName)
+        let day = GameTime.shortDay(game.startsAt, zone: game.timeZone), time = GameTime.clock(game.startsAt, zone: game.timeZone)
+        switch (game.kind == .team, place) {
+        case (true, let place?): return t("{game} moved to {day} at {time}, {place}. Please answer again.", title, day, time, place)
+        case (true, nil): return t("{game} moved to {day} at {time}. Please answer again.", title, day, time)
+        case (false, let place?): return t("{game} moved to {day} at {time}, {place}", title, day, time, place)
+        case (false, nil): return t("{game} moved to {day} at {time}", title, day, time)
+        }
     }
 
     func cancel(req: Request) async throws -> Response {
@@ -233,10 +245,10 @@ struct GameController: RouteCollection {
         guard !game.isCancelled else { return req.redirect(to: .game(game.id!)) }
         struct Confirm: Content { var confirm: String? }
         guard try req.content.decode(Confirm.self).confirm == "yes" else {
-            throw Abort(.unprocessableEntity, reason: "Tick “Yes, cancel it” to confirm; nothing was changed.")
+            throw Abort(.unprocessableEntity, reason: t("Tick “Yes, cancel it” to confirm; nothing was changed."))
         }
         try await req.db.transaction { db in try await game.cancel(by: user.requireID(), teamName: access.team?.name, on: db) }
-        req.flash(.info, "The game is cancelled and everyone has been told.")
+        req.flash(.info, t("The game is cancelled and everyone has been told."))
         return req.redirect(to: .game(game.id!))
     }
 
@@ -252,18 +264,18 @@ struct GameController: RouteCollection {
         let access = try await GameAccess.load(req)
         try access.requireManager()
         let game = access.game
-        guard game.kind == .team else { throw Abort(.unprocessableEntity, reason: "Scores are kept for team games only.") }
-        guard !game.isCancelled else { throw Abort(.conflict, reason: "This game is cancelled.") }
-        guard game.startsAt <= req.now else { throw Abort(.unprocessableEntity, reason: "The score can be recorded once the game has started.") }
+        guard game.kind == .team else { throw Abort(.unprocessableEntity, reason: t("Scores are kept for team games only.")) }
+        guard !game.isCancelled else { throw Abort(.conflict, reason: t("This game is cancelled.")) }
+        guard game.startsAt <= req.now else { throw Abort(.unprocessableEntity, reason: t("The score can be recorded once the game has started.")) }
         let form = try req.content.decode(ResultForm.self)
         func score(_ text: String?) -> Int? { Int((text ?? "").trimmingCharacters(in: .whitespaces)).flatMap { (0...999).contains($0) ? $0 : nil } }
         guard let home = score(form.home_score), let away = score(form.away_score) else {
-            throw Abort(.unprocessableEntity, reason: "Enter both scores as whole numbers from 0 to 999.")
+            throw Abort(.unprocessableEntity, reason: t("Enter both scores as whole numbers from 0 to 999."))
         }
         game.homeScore = home
         game.awayScore = away
         try await game.update(on: req.db)
-        req.flash(.success, game.$league.id != nil ? "Score saved; the league table is updated." : "Score saved.")
+        req.flash(.success, game.$league.id != nil ? t("Score saved; the league table is updated.") : t("Score saved."))
         return req.redirect(to: .game(game.id!))
     }
 }

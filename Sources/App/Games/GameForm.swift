@@ -92,29 +92,29 @@ struct GameForm: Content {
     func validate(kind: Game.Kind, previousStart: Date? = nil, allowsPrivate: Bool = false, now: Date) -> (Valid?, FieldErrors) {
         var errors: FieldErrors = [:]
         let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
-        if TimeZone(identifier: zone) == nil { errors["time_zone"] = "Choose the venue's time zone from the list" }
+        if TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose the venue's time zone from the list") }
         let dayText = (day ?? "").trimmingCharacters(in: .whitespaces)
         let timeText = (time ?? "").trimmingCharacters(in: .whitespaces)
-        if CalendarDate(iso: dayText) == nil { errors["day"] = "Enter a real date, for example 2026-11-26" }
+        if CalendarDate(iso: dayText) == nil { errors["day"] = t("Enter a real date, for example 2026-11-26") }
         let start = LocalTime.instant(day: dayText, time: timeText, zone: zone)
-        if errors["day"] == nil, start == nil, errors["time_zone"] == nil { errors["time"] = "Enter a time such as 19:30" }
-        if let start, start != previousStart, start <= now { errors["day"] = "Choose a date and time in the future" }
+        if errors["day"] == nil, start == nil, errors["time_zone"] == nil { errors["time"] = t("Enter a time such as 19:30") }
+        if let start, start != previousStart, start <= now { errors["day"] = t("Choose a date and time in the future") }
 
         let duration = FormNumber.whole(
             duration_minutes, in: 5...1440, required: true, field: "duration_minutes",
-            message: "Enter a duration between 5 minutes and 24 hours (1,440 minutes), in whole minutes", errors: &errors)
+            message: t("Enter a duration between 5 minutes and 24 hours (1,440 minutes), in whole minutes"), errors: &errors)
 
         let placeName = AccountRules.collapseWhitespace(place_name ?? "")
-        if placeName.count > 120 { errors["place_name"] = "Keep the place name to 120 characters or fewer" }
+        if placeName.count > 120 { errors["place_name"] = t("Keep the place name to 120 characters or fewer") }
         let lat = FormNumber.coordinate(latitude, range: -90...90, axis: "latitude")
         let lon = FormNumber.coordinate(longitude, range: -180...180, axis: "longitude")
         errors["latitude"] = lat.error
         errors["longitude"] = lon.error
         if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {
-            errors[lat.value == nil ? "latitude" : "longitude"] = "Enter both latitude and longitude, or neither"
+            errors[lat.value == nil ? "latitude" : "longitude"] = t("Enter both latitude and longitude, or neither")
         }
         let text = (description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.count > 2000 { errors["description"] = "Keep the notes to 2,000 characters or fewer (they have \(text.count))" }
+        if text.count > 2000 { errors["description"] = t("Keep the notes to 2,000 characters or fewer (they have {count})", text.count) }
 
         var valid = Valid(
             startsAt: start ?? now, timeZone: zone, durationMinutes: duration ?? 0,
@@ -125,31 +125,31 @@ struct GameForm: Content {
         case .team:
             let slug = (opponent_team ?? "").trimmingCharacters(in: .whitespaces)
             let name = AccountRules.collapseWhitespace(opponent_name ?? "")
-            if name.count > 80 { errors["opponent_name"] = "Keep the opponent's name to 80 characters or fewer" }
+            if name.count > 80 { errors["opponent_name"] = t("Keep the opponent's name to 80 characters or fewer") }
             valid.opponentTeamSlug = slug.isEmpty ? nil : slug
             valid.opponentName = name.isEmpty ? nil : name
         case .pickup:
             valid.sport = Sport(rawValue: sport ?? "")
-            if valid.sport == nil { errors["sport"] = "Choose a sport from the list" }
+            if valid.sport == nil { errors["sport"] = t("Choose a sport from the list") }
             valid.privacy = Team.Privacy(rawValue: privacy ?? "")
             if valid.privacy == nil || (valid.privacy == .private) != allowsPrivate {
                 // A game only its players see stays so: its people joined a plan among friends, not a public list.
-                errors["privacy"] = allowsPrivate ? "A game made from a plan stays among the people in it" : "Choose who can join"
+                errors["privacy"] = allowsPrivate ? t("A game made from a plan stays among the people in it") : t("Choose who can join")
             }
             valid.ageGroup = AgeGroup(rawValue: age_group ?? "")
-            if valid.ageGroup == nil { errors["age_group"] = "Choose an age group from the list" }
+            if valid.ageGroup == nil { errors["age_group"] = t("Choose an age group from the list") }
             valid.gender = TeamGender(rawValue: gender ?? "")
-            if valid.gender == nil { errors["gender"] = "Choose who can play from the list" }
+            if valid.gender == nil { errors["gender"] = t("Choose who can play from the list") }
             valid.skill = TeamSkill(rawValue: skill ?? "")
-            if valid.skill == nil { errors["skill"] = "Choose a level from the list" }
+            if valid.skill == nil { errors["skill"] = t("Choose a level from the list") }
             let capacity = FormNumber.whole(
                 capacity, in: 2...100, required: true, field: "capacity",
-                message: "Enter a number of players between 2 and 100", errors: &errors)
+                message: t("Enter a number of players between 2 and 100"), errors: &errors)
             let minimum = FormNumber.whole(
                 min_players, in: 2...100, required: true, field: "min_players",
-                message: "Enter a minimum between 2 and 100", errors: &errors)
+                message: t("Enter a minimum between 2 and 100"), errors: &errors)
             if let capacity, let minimum, capacity < minimum {
-                errors["capacity"] = "The most players can't be fewer than the minimum (\(minimum))"
+                errors["capacity"] = t("The most players can't be fewer than the minimum ({minimum})", minimum)
             }
             valid.capacity = capacity
             valid.minPlayers = minimum

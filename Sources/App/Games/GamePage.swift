@@ -123,7 +123,7 @@ struct GamePage: Encodable {
             return Entry(
                 username: user.username, displayName: user.displayName,
                 profileURL: PersonAccess.canSeeExists(user, relations.relation(to: user)) ? SiteURL.person(username: user.username).path : nil,
-                status: status?.label ?? "No answer", statusValue: status?.rawValue ?? "none",
+                status: status?.label ?? t("No answer"), statusValue: status?.rawValue ?? "none",
                 note: note, isSub: isSub, position: position, isYou: user.id == viewer?.id
             )
         }
@@ -134,21 +134,22 @@ struct GamePage: Encodable {
         var counts: [Count]
         if access.isTeamGame {
             counts = GamePlayer.Status.answers.map { status in Count(label: status.label, value: players.filter { $0.status == status }.count) }
-            if access.canSeeRoster { counts.append(Count(label: "No answer", value: unanswered.count)) }
+            if access.canSeeRoster { counts.append(Count(label: t("No answer"), value: unanswered.count)) }
         } else {
-            counts = [GamePlayer.Status.joined, .offered, .waitlisted, .requested].map { status in
-                Count(label: status.label, value: players.filter { $0.status == status }.count)
-            }.filter { $0.value > 0 || $0.label != GamePlayer.Status.offered.label }
+            counts = [GamePlayer.Status.joined, .offered, .waitlisted, .requested].compactMap { status -> Count? in
+                let value = players.filter { $0.status == status }.count
+                return value > 0 || status != .offered ? Count(label: status.label, value: value) : nil
+            }
         }
 
         let shownPlace = PlaceView(
             name: game.placeName, coordinate: game.coordinate, exact: access.canSeeExactPlace,
-            hiddenNote: "the exact place is shown once you're in")
+            hiddenNote: t("the exact place is shown once you're in"))
         var distance: String?
         if let coordinate = game.coordinate, let viewer, let lat = viewer.homeLat, let lon = viewer.homeLon {
             let shown = access.canSeeExactPlace ? coordinate : PlaceView.area(of: coordinate)
             let metres = Geo.distance(Coordinate(latitude: lat, longitude: lon), shown)
-            distance = Format.proximity(metres, imperial: viewer.units == .imperial) + " from your home area"
+            distance = t("{distance} from your home area", Format.proximity(metres, imperial: viewer.units == .imperial))
         }
 
         var opponent: LinkTo?
@@ -159,7 +160,8 @@ struct GamePage: Encodable {
         }
         var score: String?
         if let home = game.homeScore, let away = game.awayScore {
-            score = "\(access.team?.name ?? "Home") \(home)–\(away) \(game.opponentName ?? "Away")"
+            let homeName = access.team?.name ?? t("Home"), awayName = game.opponentName ?? t("Away")
+            score = "\(homeName) \(home)–\(away) \(awayName)"
         }
 
         let mine = access.player
@@ -190,7 +192,7 @@ struct GamePage: Encodable {
             yourPosition: position,
             yourOfferUntil: mine?.status == .offered && !game.isCancelled
                 ? mine?.offerUntil.map { GameRoster.offerDeadline(offered: $0, startsAt: game.startsAt) }.flatMap { until in
-                    until > req.now ? "\(GameTime.shortDay(until, zone: game.timeZone)) at \(GameTime.clock(until, zone: game.timeZone))" : nil
+                    until > req.now ? t("{day} at {time}", GameTime.shortDay(until, zone: game.timeZone), GameTime.clock(until, zone: game.timeZone)) : nil
                 } : nil,
             isSub: mine?.isSub ?? false,
             canAnswer: access.canAnswer, canJoin: access.canJoin,

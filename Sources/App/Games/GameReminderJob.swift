@@ -43,12 +43,19 @@ enum GameReminderJob {
                 .filter { [.going, .maybe, .joined].contains($0.status) || $0.isSub }
                 .filter { members?.contains($0.$user.id) ?? true || $0.isSub }
                 .map { $0.$user.id }
-            let when = GameTime.shortDay(game.startsAt, zone: game.timeZone)
             try await Notification.send(
                 to: holders, from: nil, kind: .gameReminder,
-                text: "\(game.title(teamName: game.team?.name)) \(when) at \(GameTime.clock(game.startsAt, zone: game.timeZone))"
-                    + (game.placeName.map { ", \($0)" } ?? ""),
+                text: Self.text(for: game),
                 link: SiteURL.game(try game.requireID()).path, on: db)
         }
+    }
+
+    /// "Riverside Futsal vs. Old Town Thu 26 Nov at 19:30, Riverside Sports Hall", in the reader's
+    /// language (called inside `Notification.send`'s `text:`).
+    static func text(for game: Game) -> String {
+        let title = game.title(teamName: game.team?.name)
+        let day = GameTime.shortDay(game.startsAt, zone: game.timeZone), time = GameTime.clock(game.startsAt, zone: game.timeZone)
+        guard let place = game.placeName else { return t("{game} {day} at {time}", title, day, time) }
+        return t("{game} {day} at {time}, {place}", title, day, time, place)
     }
 }

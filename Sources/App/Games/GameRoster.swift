@@ -18,7 +18,7 @@ enum GameRoster {
             try await insert(GamePlayer(gameID: gameID, userID: userID, status: .requested, note: note, at: now), on: db)
             try await Notification.send(
                 to: [game.$organiser.id], from: user.id, kind: .gameJoinRequest,
-                text: "\(user.displayName) asked to join your \(game.sportLabel.lowercased()) game", link: SiteURL.game(gameID).path, on: db
+                text: t("{name} asked to join your {sport} game", user.displayName, game.sportLabel.lowercased()), link: SiteURL.game(gameID).path, on: db
             )
             return .requested
         }
@@ -52,7 +52,8 @@ enum GameRoster {
         try await Notification.send(
             to: [player.$user.id], from: nil, kind: .gamePlace,
             text: outcome == .joined
-                ? "You're in the \(game.sportLabel.lowercased()) game" : "You're on the waitlist for the \(game.sportLabel.lowercased()) game",
+                ? t("You're in the {sport} game", game.sportLabel.lowercased())
+                : t("You're on the waitlist for the {sport} game", game.sportLabel.lowercased()),
             link: SiteURL.game(gameID).path, on: db
         )
         return outcome
@@ -143,13 +144,13 @@ enum GameRoster {
                 try await (db as! any SQLDatabase).raw("UPDATE games SET joined_count = joined_count - 1 WHERE id = \(bind: gameID) AND joined_count > 0").run()
                 continue
             }
-            let sport = game.sportLabel.lowercased()
             try await Notification.send(
                 to: [next.$user.id], from: nil, kind: .gamePlace,
                 text: offering
-                    ? "A place opened up in the \(sport) game: it's yours if you take it by "
-                        + "\(GameTime.shortDay(until, zone: game.timeZone)) \(GameTime.clock(until, zone: game.timeZone))"
-                    : "A place opened up: you're in the \(sport) game",
+                    ? t(
+                        "A place opened up in the {sport} game: it's yours if you take it by {day} {time}", game.sportLabel.lowercased(),
+                        GameTime.shortDay(until, zone: game.timeZone), GameTime.clock(until, zone: game.timeZone))
+                    : t("A place opened up: you're in the {sport} game", game.sportLabel.lowercased()),
                 link: SiteURL.game(gameID).path, on: db
             )
         }
@@ -184,7 +185,7 @@ enum GameRoster {
             guard try await remove(userID: player.$user.id, from: player.game, now: now, onlyIf: .offered, offeredUntil: until, on: db) else { continue }
             try await Notification.send(
                 to: [player.$user.id], from: nil, kind: .gamePlace,
-                text: "The place held for you in the \(player.game.sportLabel.lowercased()) game ran out; join again to wait for another",
+                text: t("The place held for you in the {sport} game ran out; join again to wait for another", player.game.sportLabel.lowercased()),
                 link: SiteURL.game(try player.game.requireID()).path, on: db)
         }
     }
@@ -223,7 +224,7 @@ enum GameRoster {
         do {
             try await player.create(on: db)
         } catch let error as any DatabaseError where error.isConstraintFailure {
-            throw Abort(.conflict, reason: "You are already on this game's list.")
+            throw Abort(.conflict, reason: t("You are already on this game's list."))
         }
     }
 }

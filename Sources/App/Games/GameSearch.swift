@@ -138,7 +138,7 @@ enum GameSearch {
             let opponent = try row.decode(column: "opponent_name", as: String?.self)
             return Result(
                 id: SiteURL.id(hit.id), url: SiteURL.game(hit.id).path, kind: kind.rawValue,
-                title: kind == .team ? (teamName ?? sportLabel) + (opponent.map { " vs. \($0)" } ?? "") : "\(sportLabel) pick-up game",
+                title: Game.title(kind: kind, sportLabel: sportLabel, teamName: teamName, opponent: opponent),
                 sport: sportLabel,
                 level: levelLabel(
                     ageGroup: try row.decode(column: "age_group", as: String.self),

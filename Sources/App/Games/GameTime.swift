@@ -4,7 +4,9 @@ import Foundation
 /// How a game's time reads on a page: in the venue's zone, with the zone named, since a player
 /// from elsewhere must not mistake it for their own clock.
 enum GameTime {
-    private static let locale = Locale(identifier: "en_GB")
+    /// The reader's locale for long dates: the catalogue names it ("pt_PT"), so it follows the
+    /// request's language; English stays "en_GB".
+    private static var locale: Locale { Locale(identifier: t("en_GB")) }
 
     /// "Thursday 26 November 2026"
     static func day(_ date: Date, zone: String) -> String {
@@ -13,7 +15,39 @@ enum GameTime {
 
     /// "Thu 26 Nov"
     static func shortDay(_ date: Date, zone: String) -> String {
-        WallClock(date, zone: tz(zone)).shortDay
+        let clock = WallClock(date, zone: tz(zone))
+        return t("{weekday} {day} {month}", shortWeekday(clock.weekday), clock.day, shortMonth(clock.month))
+    }
+
+    /// "Thu", from 0 = Sunday (as `WallClock.weekday`).
+    static func shortWeekday(_ weekday: Int) -> String {
+        switch weekday {
+        case 0: t("Sun")
+        case 1: t("Mon")
+        case 2: t("Tue")
+        case 3: t("Wed")
+        case 4: t("Thu")
+        case 5: t("Fri")
+        default: t("Sat")
+        }
+    }
+
+    /// "Nov", from 1 = January.
+    static func shortMonth(_ month: Int) -> String {
+        switch month {
+        case 1: t("Jan")
+        case 2: t("Feb")
+        case 3: t("Mar")
+        case 4: t("Apr")
+        case 5: t("May")
+        case 6: t("Jun")
+        case 7: t("Jul")
+        case 8: t("Aug")
+        case 9: t("Sep")
+        case 10: t("Oct")
+        case 11: t("Nov")
+        default: t("Dec")
+        }
     }
 
     /// "19:30"
@@ -30,8 +64,8 @@ enum GameTime {
     /// "1 h 30 min"
     static func duration(minutes: Int) -> String {
         let hours = minutes / 60, rest = minutes % 60
-        if hours == 0 { return "\(rest) min" }
-        return rest == 0 ? "\(hours) h" : "\(hours) h \(rest) min"
+        if hours == 0 { return t("{minutes} min", rest) }
+        return rest == 0 ? t("{hours} h", hours) : t("{hours} h {minutes} min", hours, rest)
     }
 
     private static func tz(_ zone: String) -> TimeZone { TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")! }

@@ -24,6 +24,6 @@ enum Games: Feature {
     static var jobKinds: [JobKind] { [GameReminderJob.kind, OfferExpiryJob.kind, NearbyGameJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 65, label: "Calendar", url: .calendarSettings)]
+        [SettingsTab(order: 65, label: t("Calendar"), url: .calendarSettings)]
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// waiting list moves up.
 extension Games {
     static var archiveEntries: [ArchiveEntry] {
-        [ArchiveEntry(path: "games.json", holds: "your answers and places in games")]
+        [ArchiveEntry(path: "games.json", holds: t("your answers and places in games"))]
     }
 
     static func exportAccount(_ archive: AccountArchive) async throws {

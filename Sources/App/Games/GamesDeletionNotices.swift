@@ -7,10 +7,9 @@ extension Games {
         let pickups = try await Game.query(on: db).filter(\.$organiser.$id == userID).filter(\.$team.$id == nil)
             .filter(\.$status == .scheduled).filter(\.$startsAt > now).count()
         guard pickups > 0 else { return [] }
-        let text =
-            pickups == 1
-            ? "Your upcoming pick-up game is deleted; the players will no longer see it."
-            : "Your \(pickups) upcoming pick-up games are deleted; the players will no longer see them."
-        return [DeletionNotice(heading: "Pick-up games you organise", lines: [[DeletionNotice.Part(text: text)]])]
+        let text = tn(
+            "Your upcoming pick-up game is deleted; the players will no longer see it.",
+            "Your {count} upcoming pick-up games are deleted; the players will no longer see them.", pickups)
+        return [DeletionNotice(heading: t("Pick-up games you organise"), lines: [[DeletionNotice.Part(text: text)]])]
     }
 }

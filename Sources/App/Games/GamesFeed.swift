@@ -30,7 +30,7 @@ extension Games {
         return rows.map { row in
             FeedItem(
                 at: Feed.milliseconds(row.starts_at), key: "result:\(SiteURL.id(row.id))", kind: "result", actorName: row.name,
-                actorURL: SiteURL.team(slug: row.slug).path, text: "played",
+                actorURL: SiteURL.team(slug: row.slug).path, text: t("played"),
                 title: "\(row.name) \(row.home_score)–\(row.away_score) \(row.opponent_name ?? "")".trimmingCharacters(in: .whitespaces),
                 url: SiteURL.game(row.id).path, detail: nil)
         }

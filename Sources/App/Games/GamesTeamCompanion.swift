@@ -27,7 +27,7 @@ extension Games: TeamCompanion {
                 url: SiteURL.game(try game.requireID()).path, title: game.title(teamName: team.name), sport: game.sportLabel, team: nil,
                 when: "\(GameTime.shortDay(game.startsAt, zone: game.timeZone)) · \(GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone))",
                 place: showPlace ? game.placeName : nil,
-                status: game.isCancelled ? "Cancelled" : game.subsOpen ? "Substitutes wanted" : "",
+                status: game.isCancelled ? t("Cancelled") : game.subsOpen ? t("Substitutes wanted") : "",
                 statusValue: game.isCancelled ? "cancelled" : "none", cancelled: game.isCancelled
             )
         }

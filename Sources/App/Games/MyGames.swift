@@ -44,8 +44,7 @@ enum MyGames {
                 holdsPlace: (game == .pickup || is_member == 1 || is_sub == true) && GameAccess.holdsPlace(myStatus, isSub: is_sub ?? false))
         }
         var title: String {
-            let sportLabel = Sport(rawValue: sport)?.label ?? sport
-            return game == .team ? (team_name ?? sportLabel) + (opponent_name.map { " vs. \($0)" } ?? "") : "\(sportLabel) pick-up game"
+            Game.title(kind: game, sportLabel: Sport(rawValue: sport)?.label ?? sport, teamName: team_name, opponent: opponent_name)
         }
         /// Waiting on someone: a request, the waitlist, or a team game not answered yet.
         var isPending: Bool {

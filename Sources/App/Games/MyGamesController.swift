@@ -28,7 +28,7 @@ struct MyGamesController: RouteCollection {
         return try await req.view.render(
             "games/index",
             IndexPage(
-                layout: req.layout(title: "My games", section: .games),
+                layout: req.layout(title: t("My games"), section: .games),
                 pending: pager.page == 1 ? upcoming.filter(\.isPending).map { GameCard($0, viewer: userID) } : [],
                 upcoming: pager.page == 1 ? upcoming.filter { !$0.isPending }.map { GameCard($0, viewer: userID) } : [],
                 past: past.map { GameCard($0, viewer: userID) }, pager: pager,

@@ -68,8 +68,10 @@ enum NearbyGameJob {
             let metres = Geo.distance(Coordinate(latitude: row.home_lat, longitude: row.home_lon), place)
             try await Notification.send(
                 to: [row.id], from: nil, kind: .gameNearby,
-                text: "New \(game.sportLabel.lowercased()) pick-up game near you: \(GameTime.shortDay(game.startsAt, zone: game.timeZone)) "
-                    + "at \(GameTime.clock(game.startsAt, zone: game.timeZone)), \(Format.proximity(metres, imperial: row.units == User.Units.imperial.rawValue)) from home",
+                text: t(
+                    "New {sport} pick-up game near you: {day} at {time}, {distance} from home", game.sportLabel.lowercased(),
+                    GameTime.shortDay(game.startsAt, zone: game.timeZone), GameTime.clock(game.startsAt, zone: game.timeZone),
+                    Format.proximity(metres, imperial: row.units == User.Units.imperial.rawValue)),
                 link: SiteURL.game(gameID).path, on: db)
         }
     }

@@ -44,7 +44,7 @@ extension Game {
         try await update(on: db)
         try await Notification.send(
             to: try await everyone(on: db).filter { $0 != userID }, from: nil, kind: .gameCancelled,
-            text: "Cancelled: \(title(teamName: teamName)) on \(GameTime.shortDay(startsAt, zone: timeZone))",
+            text: t("Cancelled: {game} on {day}", title(teamName: teamName), GameTime.shortDay(startsAt, zone: timeZone)),
             link: SiteURL.game(try requireID()).path, always: try await holders(on: db), on: db
         )
     }

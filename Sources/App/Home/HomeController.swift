@@ -47,7 +47,7 @@ struct HomeController: RouteCollection {
 
     func home(req: Request) async throws -> View {
         guard let user = req.currentUser else {
-            return try await req.view.render("home/landing", LandingPage(layout: req.layout(title: "Fieldhouse: amateur sport, together")))
+            return try await req.view.render("home/landing", LandingPage(layout: req.layout(title: t("Fieldhouse: amateur sport, together"))))
         }
         let userID = try user.requireID()
         let incoming = try await FollowEdge.all(on: req.db) { $0.where("followee_id", .equal, userID).orderBy("created_at", .descending) }
@@ -81,7 +81,7 @@ struct HomeController: RouteCollection {
                 .filter(\.$day >= today.description).filter(\.$day <= today.adding(days: 7).description).sort(\.$day).with(\.$coach).all()
 
         let page = DashboardPage(
-            layout: req.layout(title: "Home", section: .home),
+            layout: req.layout(title: t("Home"), section: .home),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
             feed: try await FeedResponses.annotate(
                 Feed.load(for: FeedViewer(id: userID, format: format, today: req.clock.today, now: req.now), before: nil, limit: 5, on: req.db).items,
@@ -107,10 +107,13 @@ struct HomeController: RouteCollection {
             planned: plans.map { plan in
                 let day = CalendarDate(iso: plan.day) ?? today
                 let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
-                return
-                    "\(plan.day == today.description ? "Today" : "\(WallClock.shortWeekdays[day.weekday]) \(day.day) \(WallClock.shortMonths[day.month - 1])"): "
-                    + "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
-                    + (plan.description.isEmpty ? "" : " — \(plan.description)") + " (planned by \(plan.coach.displayName))"
+                let when =
+                    plan.day == today.description
+                    ? t("Today") : "\(WallClock.shortWeekdays[day.weekday]) \(day.day) \(WallClock.shortMonths[day.month - 1])"
+                let what = "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
+                return plan.description.isEmpty
+                    ? t("{when}: {what} (planned by {coach})", when, what, plan.coach.displayName)
+                    : t("{when}: {what} — {description} (planned by {coach})", when, what, plan.description, plan.coach.displayName)
             }
         )
         return try await req.view.render("home/dashboard", page)

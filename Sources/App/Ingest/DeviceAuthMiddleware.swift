@@ -11,7 +11,7 @@ struct DeviceAuthMiddleware: AsyncMiddleware {
         guard let token = request.headers.bearerAuthorization?.token, !token.isEmpty, token.count < 200 else {
             throw APIError(
                 status: .unauthorized, code: "unauthorized",
-                reason: "Send the device token from Settings → Devices as “Authorization: Bearer <token>”.")
+                reason: t("Send the device token from Settings → Devices as “Authorization: Bearer <token>”."))
         }
         let sql = request.db as! any SQLDatabase
         struct Row: Decodable { let device_id: UUID; let last_used_at: Date? }
@@ -25,7 +25,7 @@ struct DeviceAuthMiddleware: AsyncMiddleware {
             ).first(), let device = try? row.decode(model: Row.self),
             let user = try? User(row: row.decode(model: User.Row.self))
         else {
-            throw APIError(status: .unauthorized, code: "unauthorized", reason: "This device token is unknown or has been revoked.")
+            throw APIError(status: .unauthorized, code: "unauthorized", reason: t("This device token is unknown or has been revoked."))
         }
         let now = request.now
         // "Last used" to the minute is plenty, and spares a write on every request of a busy strap.

@@ -36,10 +36,10 @@ struct DeviceController: RouteCollection {
             Row(
                 id: try token.requireID().uuidString.lowercased(), name: token.name,
                 created: Format(user).shortWhen(token.createdAt ?? req.now),
-                lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? "Never")
+                lastUsed: token.lastUsedAt.map(Format(user).shortWhen) ?? t("Never"))
         }
         let page = DevicesPage(
-            layout: req.layout(title: "Devices", section: .settings), devices: rows, newToken: newToken,
+            layout: req.layout(title: t("Devices"), section: .settings), devices: rows, newToken: newToken,
             newName: newName, name: name, error: error, exampleURL: req.application.config.absolute(.apiSamples))
         return try await req.view.render("accounts/settings_devices", page)
             .encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
@@ -56,11 +56,11 @@ struct DeviceController: RouteCollection {
         let name = (try? req.content.decode(Form.self).name)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !name.isEmpty, name.count <= 60 else {
             return try await render(
-                req, name: name, error: name.isEmpty ? "Name the device, e.g. “Polar strap” or “Bike computer”." : "Keep the name to 60 characters.")
+                req, name: name, error: name.isEmpty ? t("Name the device, e.g. “Polar strap” or “Bike computer”.") : t("Keep the name to 60 characters."))
         }
         let active = try await DeviceToken.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$revokedAt == nil).count()
         guard active < 20 else {
-            return try await render(req, name: name, error: "You have 20 devices already. Revoke one you no longer use first.")
+            return try await render(req, name: name, error: tn("You have {count} device already. Revoke one you no longer use first.", "You have {count} devices already. Revoke one you no longer use first.", 20))
         }
         let token = "fhd_" + RandomToken.make()
         try await DeviceToken(user: user.requireID(), name: name, tokenHash: RandomToken.hash(token)).create(on: req.db)
@@ -77,7 +77,7 @@ struct DeviceController: RouteCollection {
         else { throw Abort(.notFound) }
         token.revokedAt = req.now
         try await token.update(on: req.db)
-        req.flash(.success, "“\(token.name)” can no longer send data.")
+        req.flash(.success, t("“{name}” can no longer send data.", token.name))
         return req.redirect(to: .deviceSettings)
     }
 }

@@ -11,6 +11,6 @@ enum Ingest: Feature {
     }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 70, label: "Devices", url: .deviceSettings)]
+        [SettingsTab(order: 70, label: t("Devices"), url: .deviceSettings)]
     }
 }

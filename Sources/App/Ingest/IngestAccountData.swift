@@ -3,7 +3,7 @@ import Fluent
 /// What Ingest puts in a person's export: the names of their devices (tokens are never kept).
 extension Ingest {
     static var archiveEntries: [ArchiveEntry] {
-        [ArchiveEntry(path: "settings/devices.json", holds: "devices (their names; tokens are never kept)")]
+        [ArchiveEntry(path: "settings/devices.json", holds: t("devices (their names; tokens are never kept)"))]
     }
 
     static func exportAccount(_ archive: AccountArchive) async throws {

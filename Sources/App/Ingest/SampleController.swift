@@ -29,19 +29,19 @@ struct SampleController: RouteCollection {
         if req.headers.contentType == .urlEncodedForm {
             let form: [String: String]
             do { form = try req.content.decode([String: String].self) } catch {
-                throw APIError(status: .badRequest, code: "invalid_form", reason: "The form body could not be read.")
+                throw APIError(status: .badRequest, code: "invalid_form", reason: t("The form body could not be read."))
             }
             input = try SampleInput(form: form)
         } else {
             guard let body = req.body.data, body.readableBytes > 0 else {
-                throw APIError(status: .badRequest, code: "invalid_json", reason: "The request has no body; send JSON.")
+                throw APIError(status: .badRequest, code: "invalid_json", reason: t("The request has no body; send JSON."))
             }
             input = try SampleInput(json: Array(body.readableBytesView))
         }
         guard input.count <= SampleInput.maxSamples else {
             throw APIError(
                 status: .payloadTooLarge, code: "too_many_samples",
-                reason: "At most \(SampleInput.maxSamples) samples per request; this one has \(input.count). Split it.")
+                reason: t("At most {maximum} samples per request; this one has {count}. Split it.", SampleInput.maxSamples, input.count))
         }
         let (batch, refused) = input.validated(now: req.now)
         return try await store(batch, refused: refused, on: req)
@@ -59,16 +59,16 @@ struct SampleController: RouteCollection {
     func ble(req: Request) async throws -> Response {
         let input = try APIJSON.decode(BLEInput.self, from: req)
         guard input.notifications.count <= SampleInput.maxSamples else {
-            throw APIError(status: .payloadTooLarge, code: "too_many_samples", reason: "At most \(SampleInput.maxSamples) notifications per request.")
+            throw APIError(status: .payloadTooLarge, code: "too_many_samples", reason: t("At most {maximum} notifications per request.", SampleInput.maxSamples))
         }
         var checker = SampleChecker(now: req.now)
         var batch = SampleBatch()
         for (index, notification) in input.notifications.enumerated() {
-            guard let t = checker.time(notification.t, "notifications", index) else { continue }
+            guard let at = checker.time(notification.t, "notifications", index) else { continue }
             // A Bluetooth notification carries at most 512 bytes: anything longer is not one, and is not read.
             let field = notification.hex != nil ? "hex" : "base64"
             guard (notification.hex ?? "").utf8.count <= 2_048, (notification.base64 ?? "").utf8.count <= 2_048 else {
-                checker.refuse("notifications", index, field, "is longer than a Bluetooth notification can be (512 bytes)")
+                checker.refuse("notifications", index, field, t("is longer than a Bluetooth notification can be (512 bytes)"))
                 continue
             }
             let bytes =
@@ -78,7 +78,7 @@ struct SampleController: RouteCollection {
                 checker.refuse(
                     "notifications", index, notification.hex != nil ? "hex" : "base64",
                     notification.hex == nil && notification.base64 == nil
-                        ? "send the notification as hex or base64" : "is not valid \(notification.hex != nil ? "hex" : "base64")")
+                        ? t("send the notification as hex or base64") : t("is not valid {encoding}", notification.hex != nil ? "hex" : "base64"))
                 continue
             }
             let measurement: HeartRateMeasurement
@@ -87,14 +87,14 @@ struct SampleController: RouteCollection {
                 continue
             }
             if measurement.contact == .notDetected {
-                checker.refuse("notifications", index, "flags", "the strap reported no skin contact; the reading is not stored")
+                checker.refuse("notifications", index, "flags", t("the strap reported no skin contact; the reading is not stored"))
                 continue
             }
             if let bpm = checker.range(Double(measurement.bpm), Plausible.heartRate, "notifications", index, "bpm") {
-                batch.heartRate.append((t, Int(bpm)))
+                batch.heartRate.append((at, Int(bpm)))
             }
             // The last interval ends at the notification's time; each earlier one ends where the next began.
-            var end = Double(t)
+            var end = Double(at)
             for ms in measurement.rrIntervals.reversed() {
                 if Plausible.rrInterval.contains(ms), Plausible.isTime(Int64(end.rounded()), now: req.now) { batch.rr.append((Int64(end.rounded()), ms)) }
                 end -= ms
@@ -142,16 +142,18 @@ struct SampleController: RouteCollection {
         let reason =
             skipped == SeriesCounts()
             ? nil
-            : "Continuous monitoring is off in your profile, so samples outside a workout are not kept. Start a workout first, or turn it on under Settings → Profile."
+            : t(
+                "Continuous monitoring is off in your profile, so samples outside a workout are not kept. Start a workout first, or turn it on under Settings → Profile."
+            )
         return try await Answer(stored: stored, duplicates: duplicates, skipped: skipped, skipped_reason: reason, refused: refused)
             .encodeResponse(status: anything ? .created : .ok, for: req)
     }
 
     static func describe(_ failure: HeartRateMeasurement.Failure) -> String {
         switch failure {
-        case .empty: "is empty"
-        case .tooShort(let expected, let actual): "is \(actual) bytes; its flags need at least \(expected)"
-        case .strayByte: "has a stray byte: RR intervals come in pairs of bytes"
+        case .empty: t("is empty")
+        case .tooShort(let expected, let actual): t("is {actual} bytes; its flags need at least {expected}", actual, expected)
+        case .strayByte: t("has a stray byte: RR intervals come in pairs of bytes")
         }
     }
 }

@@ -58,37 +58,37 @@ struct SampleInput: Decodable {
         var checker = SampleChecker(now: now)
         var batch = SampleBatch()
         for (i, s) in (heart_rate ?? []).enumerated() {
-            if let t = checker.time(s.t, "heart_rate", i), let bpm = checker.range(s.bpm, Plausible.heartRate, "heart_rate", i, "bpm") {
-                batch.heartRate.append((t, Int(bpm.rounded())))
+            if let at = checker.time(s.t, "heart_rate", i), let bpm = checker.range(s.bpm, Plausible.heartRate, "heart_rate", i, "bpm") {
+                batch.heartRate.append((at, Int(bpm.rounded())))
             }
         }
         for (i, s) in (rr ?? []).enumerated() {
-            if let t = checker.time(s.t, "rr", i), let ms = checker.range(s.ms, Plausible.rrInterval, "rr", i, "ms") {
-                batch.rr.append((t, ms))
+            if let at = checker.time(s.t, "rr", i), let ms = checker.range(s.ms, Plausible.rrInterval, "rr", i, "ms") {
+                batch.rr.append((at, ms))
             }
         }
         for (i, s) in (locations ?? []).enumerated() {
-            guard let t = checker.time(s.t, "locations", i),
+            guard let at = checker.time(s.t, "locations", i),
                 let lat = checker.range(s.lat, -90...90, "locations", i, "lat"),
                 let lon = checker.range(s.lon, -180...180, "locations", i, "lon"),
                 checker.optional(s.ele, Plausible.elevation, "locations", i, "ele"),
                 checker.optional(s.accuracy, Plausible.accuracy, "locations", i, "accuracy"),
                 checker.optional(s.speed, Plausible.speed, "locations", i, "speed")
             else { continue }
-            batch.locations.append(.init(t: t, lat: lat, lon: lon, ele: s.ele, accuracy: s.accuracy, speed: s.speed))
+            batch.locations.append(.init(t: at, lat: lat, lon: lon, ele: s.ele, accuracy: s.accuracy, speed: s.speed))
         }
         for (i, s) in (steps ?? []).enumerated() {
-            if let t = checker.time(s.t, "steps", i), let count = checker.range(s.count, Plausible.stepsPerSample, "steps", i, "count") {
-                batch.steps.append((t, Int(count.rounded())))
+            if let at = checker.time(s.t, "steps", i), let count = checker.range(s.count, Plausible.stepsPerSample, "steps", i, "count") {
+                batch.steps.append((at, Int(count.rounded())))
             }
         }
         for (i, s) in (motion ?? []).enumerated() {
-            guard let t = checker.time(s.t, "motion", i), checker.optional(s.confidence, 0...100, "motion", i, "confidence") else { continue }
+            guard let at = checker.time(s.t, "motion", i), checker.optional(s.confidence, 0...100, "motion", i, "confidence") else { continue }
             guard Self.activities.contains(s.activity) else {
-                checker.refuse("motion", i, "activity", "must be one of automotive, cycling, running, stationary, unknown, walking")
+                checker.refuse("motion", i, "activity", t("must be one of automotive, cycling, running, stationary, unknown, walking"))
                 continue
             }
-            batch.motion.append((t, s.activity, s.confidence.map { Int($0.rounded()) }))
+            batch.motion.append((at, s.activity, s.confidence.map { Int($0.rounded()) }))
         }
         return (batch, checker.refused)
     }
@@ -110,18 +110,18 @@ struct SampleChecker {
     }
 
     mutating func time(_ value: SampleTimeValue, _ series: String, _ index: Int) -> Int64? {
-        guard let t = value.milliseconds else {
-            refuse(series, index, "t", "must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds")
+        guard let milliseconds = value.milliseconds else {
+            refuse(series, index, "t", t("must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds"))
             return nil
         }
-        guard t >= earliest else { refuse(series, index, "t", "must not be before the year 2000"); return nil }
-        guard t <= latest else { refuse(series, index, "t", "must not be more than 5 minutes in the future"); return nil }
-        return t
+        guard milliseconds >= earliest else { refuse(series, index, "t", t("must not be before the year 2000")); return nil }
+        guard milliseconds <= latest else { refuse(series, index, "t", t("must not be more than 5 minutes in the future")); return nil }
+        return milliseconds
     }
 
     mutating func range(_ value: Double, _ allowed: ClosedRange<Double>, _ series: String, _ index: Int, _ field: String) -> Double? {
         guard value.isFinite, allowed.contains(value) else {
-            refuse(series, index, field, "must be between \(Self.text(allowed.lowerBound)) and \(Self.text(allowed.upperBound))")
+            refuse(series, index, field, t("must be between {minimum} and {maximum}", Self.text(allowed.lowerBound), Self.text(allowed.upperBound)))
             return nil
         }
         return value
@@ -145,14 +145,14 @@ extension SampleInput {
             guard let raw = form[key], !raw.isEmpty else { return nil }
             let values = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard values.allSatisfy({ $0 != nil }) else {
-                throw APIError(status: .badRequest, code: "invalid_form", reason: "“\(key)” must be a number or numbers separated by commas.")
+                throw APIError(status: .badRequest, code: "invalid_form", reason: t("“{key}” must be a number or numbers separated by commas.", key))
             }
             return values.map { $0! }
         }
         let times: (Int) throws -> SampleTimeValue
         if let start = form["start"] {
             guard let interval = Double(form["interval"] ?? "1"), interval > 0, interval <= 3600 else {
-                throw APIError(status: .badRequest, code: "invalid_form", reason: "“interval” must be a number of seconds from 0 to 3600.")
+                throw APIError(status: .badRequest, code: "invalid_form", reason: t("“interval” must be a number of seconds from 0 to 3600."))
             }
             let base = SampleTimeValue.milliseconds(form: start)
             // A start outside the plausible years is refused per item below; the sum never overflows.
@@ -164,17 +164,17 @@ extension SampleInput {
                         return overflow ? nil : sum
                     })
             }
-        } else if let t = form["t"] {
-            let value = SampleTimeValue.milliseconds(form: t)
+        } else if let single = form["t"] {
+            let value = SampleTimeValue.milliseconds(form: single)
             times = { _ in SampleTimeValue(milliseconds: value) }
         } else {
-            throw APIError(status: .badRequest, code: "invalid_form", reason: "Send “t” with one reading, or “start” and “interval” with a series.")
+            throw APIError(status: .badRequest, code: "invalid_form", reason: t("Send “t” with one reading, or “start” and “interval” with a series."))
         }
         let series = form["start"] != nil
         func check(_ values: [Double]?, _ key: String) throws -> [Double] {
             guard let values else { return [] }
             guard series || values.count == 1 else {
-                throw APIError(status: .badRequest, code: "invalid_form", reason: "“\(key)” has several values; send “start” and “interval” with a series.")
+                throw APIError(status: .badRequest, code: "invalid_form", reason: t("“{key}” has several values; send “start” and “interval” with a series.", key))
             }
             return values
         }
@@ -183,14 +183,14 @@ extension SampleInput {
         steps = try check(numbers("steps"), "steps").enumerated().map { Steps(t: try times($0.offset), count: $0.element) }
         let lat = try check(numbers("lat"), "lat"), lon = try check(numbers("lon"), "lon"), ele = try check(numbers("ele"), "ele")
         guard lat.count == lon.count, ele.isEmpty || ele.count == lat.count else {
-            throw APIError(status: .badRequest, code: "invalid_form", reason: "“lat” and “lon” (and “ele”, if sent) need the same number of values.")
+            throw APIError(status: .badRequest, code: "invalid_form", reason: t("“lat” and “lon” (and “ele”, if sent) need the same number of values."))
         }
         locations = try lat.indices.map {
             Location(t: try times($0), lat: lat[$0], lon: lon[$0], ele: ele.isEmpty ? nil : ele[$0], accuracy: nil, speed: nil)
         }
         motion = nil
         guard count > 0 else {
-            throw APIError(status: .badRequest, code: "invalid_form", reason: "Send at least one of bpm, rr, steps or lat and lon.")
+            throw APIError(status: .badRequest, code: "invalid_form", reason: t("Send at least one of bpm, rr, steps or lat and lon."))
         }
     }
 }
@@ -243,15 +243,15 @@ extension SampleInput {
         }
 
         func invalid(_ key: String, _ expected: String) -> APIError {
-            APIError(status: .badRequest, code: "invalid_json", reason: "\(path).\(key) must be \(expected).")
+            APIError(status: .badRequest, code: "invalid_json", reason: t("{field} must be {type}.", "\(path).\(key)", expected))
         }
 
         func number(_ key: String) throws -> Double {
             switch value(key) {
             case .number(let n)?: return n
-            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: "\(path).\(key) is missing.")
-            case .null?: throw invalid(key, "a number, not null")
-            default: throw invalid(key, "a number")
+            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: t("{field} is missing.", "\(path).\(key)"))
+            case .null?: throw invalid(key, t("a number, not null"))
+            default: throw invalid(key, t("a number"))
             }
         }
 
@@ -259,15 +259,15 @@ extension SampleInput {
             switch value(key) {
             case .number(let n)?: return n
             case nil, .null?: return nil
-            default: throw invalid(key, "a number")
+            default: throw invalid(key, t("a number"))
             }
         }
 
         func string(_ key: String) throws -> String {
             switch value(key) {
             case .string(let s)?: return s
-            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: "\(path).\(key) is missing.")
-            default: throw invalid(key, "a string")
+            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: t("{field} is missing.", "\(path).\(key)"))
+            default: throw invalid(key, t("a string"))
             }
         }
 
@@ -275,8 +275,8 @@ extension SampleInput {
             switch value("t") {
             case .number(let n)?: return SampleTimeValue(milliseconds: n.isFinite && abs(n) < 1e15 ? Int64(n.rounded()) : nil)
             case .string(let s)?: return SampleTimeValue(milliseconds: SampleTime.milliseconds(rfc3339: s))
-            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: "\(path).t is missing.")
-            default: throw invalid("t", "an RFC 3339 string or epoch milliseconds")
+            case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: t("{field} is missing.", "\(path).t"))
+            default: throw invalid("t", t("an RFC 3339 string or epoch milliseconds"))
             }
         }
     }

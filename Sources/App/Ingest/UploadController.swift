@@ -24,16 +24,16 @@ struct UploadController: RouteCollection {
                 return receiver
             }
         } catch let abort as any AbortError where abort.status == .payloadTooLarge {
-            throw APIError(status: .payloadTooLarge, code: "too_large", reason: "Files may be at most \(maxBytes / 1_048_576) MB.")
+            throw APIError(status: .payloadTooLarge, code: "too_large", reason: t("Files may be at most {megabytes} MB.", maxBytes / 1_048_576))
         } catch let abort as any AbortError where abort.status == .unsupportedMediaType {
             throw APIError(
                 status: .unsupportedMediaType, code: "unsupported_file_type",
-                reason: "Send the file as multipart/form-data in a part named “file”.", accepted: ActivityFileError.accepted)
+                reason: t("Send the file as multipart/form-data in a part named “file”."), accepted: ActivityFileError.accepted)
         }
         guard let file = receiver, !file.bytes.isEmpty else {
             throw APIError(
                 status: .badRequest, code: "missing_file",
-                reason: form.emptyFiles["file"] != nil ? "The file is empty." : "Attach the file in a part named “file”.")
+                reason: form.emptyFiles["file"] != nil ? t("The file is empty.") : t("Attach the file in a part named “file”."))
         }
         let options = try WorkoutImporter.Options(
             name: WorkoutFields.name(form["name"]),

@@ -45,7 +45,8 @@ struct WorkoutAPIController: RouteCollection {
 
         guard let sportName = input.sport else {
             throw APIError(
-                status: .badRequest, code: "invalid_json", reason: "sport is missing. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", "))."
+                status: .badRequest, code: "invalid_json",
+                reason: t("sport is missing. One of: {sports}.", WorkoutSport.allCases.map(\.rawValue).joined(separator: ", "))
             )
         }
         let sport = try WorkoutFields.sport(sportName)
@@ -112,13 +113,13 @@ struct WorkoutAPIController: RouteCollection {
         var since: Int64 = 0
         if let raw = req.query[String.self, at: "since"] {
             guard let value = Int64(raw) ?? SampleTime.milliseconds(rfc3339: raw) else {
-                throw APIError(status: .badRequest, code: "invalid_query", reason: "since must be an RFC 3339 time or epoch milliseconds.")
+                throw APIError(status: .badRequest, code: "invalid_query", reason: t("since must be an RFC 3339 time or epoch milliseconds."))
             }
             since = value
         }
         let limit = req.query[Int.self, at: "limit"] ?? 50
         guard (1...200).contains(limit) else {
-            throw APIError(status: .badRequest, code: "invalid_query", reason: "limit must be between 1 and 200.")
+            throw APIError(status: .badRequest, code: "invalid_query", reason: t("limit must be between 1 and 200."))
         }
         let rows = try await Workout.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$startMS >= since)
             .sort(\.$startMS).sort(\.$id).limit(limit + 1).all()
@@ -140,16 +141,17 @@ struct WorkoutAPIController: RouteCollection {
             guard unknown.isEmpty, !asked.isEmpty else {
                 throw APIError(
                     status: .badRequest, code: "invalid_query",
-                    reason: "Unknown stream \(unknown.first.map { "“\($0)”" } ?? "list"). Keys: \(WorkoutStreams.keys.joined(separator: ", ")).")
+                    reason: unknown.first.map { t("Unknown stream “{stream}”. Keys: {keys}.", $0, WorkoutStreams.keys.joined(separator: ", ")) }
+                        ?? t("Unknown stream list. Keys: {keys}.", WorkoutStreams.keys.joined(separator: ", ")))
             }
             keys = Set(asked)
         }
         let resolutionName = req.query[String.self, at: "resolution"] ?? "full"
         guard let resolution = WorkoutStreams.Resolution(rawValue: resolutionName) else {
-            throw APIError(status: .badRequest, code: "invalid_query", reason: "resolution must be low, medium, high or full.")
+            throw APIError(status: .badRequest, code: "invalid_query", reason: t("resolution must be low, medium, high or full."))
         }
         guard let end = workout.endMS else {
-            throw APIError(status: .conflict, code: "still_recording", reason: "This workout is still recording; finish it first.")
+            throw APIError(status: .conflict, code: "still_recording", reason: t("This workout is still recording; finish it first."))
         }
         let timeline = try await WorkoutTimeline.load(user: workout.$user.id, from: workout.startMS, to: end, on: req.db)
         return WorkoutStreams(timeline: timeline, workout: workout, keys: keys, resolution: resolution)

@@ -13,7 +13,7 @@ enum WorkoutFields {
         guard let id = req.parameters.get("id", as: UUID.self),
             let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
         else {
-            throw APIError(status: .notFound, code: "not_found", reason: "There is no such workout.")
+            throw APIError(status: .notFound, code: "not_found", reason: t("There is no such workout."))
         }
         return workout
     }
@@ -22,30 +22,30 @@ enum WorkoutFields {
         guard let sport = WorkoutSport(rawValue: raw.lowercased()) else {
             throw APIError(
                 status: .unprocessableEntity, code: "invalid_field",
-                reason: "sport “\(raw.prefix(40))” is not known. One of: \(WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")).")
+                reason: t("sport “{sport}” is not known. One of: {sports}.", raw.prefix(40), WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")))
         }
         return sport
     }
 
     static func time(_ value: SampleTimeValue, _ field: String, now: Date) throws -> Int64 {
-        guard let t = value.milliseconds else {
-            throw APIError(status: .badRequest, code: "invalid_json", reason: "\(field) must be an RFC 3339 time or epoch milliseconds.")
+        guard let milliseconds = value.milliseconds else {
+            throw APIError(status: .badRequest, code: "invalid_json", reason: t("{field} must be an RFC 3339 time or epoch milliseconds.", field))
         }
-        guard t >= Plausible.earliestMilliseconds else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be before the year 2000.")
+        guard milliseconds >= Plausible.earliestMilliseconds else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("{field} must not be before the year 2000.", field))
         }
-        guard t <= Plausible.latestMilliseconds(now: now) else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "\(field) must not be more than 5 minutes in the future.")
+        guard milliseconds <= Plausible.latestMilliseconds(now: now) else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("{field} must not be more than 5 minutes in the future.", field))
         }
-        return t
+        return milliseconds
     }
 
     static func checkWindow(start: Int64, end: Int64) throws {
         guard end > start else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "end must be after start.")
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("end must be after start."))
         }
         guard end - start <= maxDuration else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "A workout may last at most 7 days.")
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("A workout may last at most 7 days."))
         }
     }
 
@@ -53,7 +53,7 @@ enum WorkoutFields {
         guard let raw else { return nil }
         let name = AccountRules.collapseWhitespace(raw)
         guard name.count <= 100 else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "name must be at most 100 characters.")
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("name must be at most 100 characters."))
         }
         return name.isEmpty ? nil : name
     }
@@ -61,7 +61,7 @@ enum WorkoutFields {
     static func externalID(_ raw: String?) throws -> String? {
         guard let raw else { return nil }
         guard !raw.isEmpty, raw.count <= 200 else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: "external_id must be 1 to 200 characters.")
+            throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("external_id must be 1 to 200 characters."))
         }
         return raw
     }

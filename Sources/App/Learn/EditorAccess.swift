@@ -9,7 +9,7 @@ struct EditorAccess {
     static func load(_ req: Request) throws -> EditorAccess {
         let user = try req.requireUser()
         guard isEditor(user) else {
-            throw Abort(.forbidden, reason: "Only Learn editors can write articles. An admin can make you one.")
+            throw Abort(.forbidden, reason: t("Only Learn editors can write articles. An admin can make you one."))
         }
         return EditorAccess(editor: user)
     }

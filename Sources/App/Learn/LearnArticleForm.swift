@@ -38,7 +38,7 @@ struct LearnArticleForm: Codable {
     init(_ document: LearnDocument, base: UUID?) {
         self.init(
             title: document.title, slug: document.slug, category: document.category, summary: document.summary,
-            audience: document.audience, videos: document.videos.map(\.line).joined(separator: "\n"), body: document.body,
+            audience: LearnLibrary.audienceLabel(document.audience), videos: document.videos.map(\.line).joined(separator: "\n"), body: document.body,
             base: base?.uuidString)
     }
 
@@ -50,35 +50,40 @@ struct LearnArticleForm: Codable {
             (text ?? "").replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let title = clean(title).replacingOccurrences(of: "\n", with: " ")
-        if title.count < 3 || title.count > 120 { errors["title"] = "Give the article a title of 3 to 120 characters." }
+        if title.count < 3 || title.count > 120 { errors["title"] = t("Give the article a title of 3 to 120 characters.") }
         var slug = clean(slug).lowercased()
         if slug.isEmpty { slug = currentSlug ?? LearnDocument.slug(from: title) }
         if !LearnDocument.isValidSlug(slug) {
-            errors["slug"] = "Use lowercase letters, digits and single hyphens (at most 80), like “warm-up-basics”."
+            errors["slug"] = t("Use lowercase letters, digits and single hyphens (at most 80), like “warm-up-basics”.")
         } else if Self.reserved.contains(slug) {
-            errors["slug"] = "“\(slug)” names an editor page; choose another."
+            errors["slug"] = t("“{slug}” names an editor page; choose another.", slug)
         }
         let category = clean(category)
-        if !LearnLibrary.categories.contains(category) { errors["category"] = "Choose one of the categories." }
+        if !LearnLibrary.categories.contains(category) { errors["category"] = t("Choose one of the categories.") }
         let summary = clean(summary).replacingOccurrences(of: "\n", with: " ")
-        if summary.count < 10 || summary.count > 300 { errors["summary"] = "Write a summary of 10 to 300 characters: it shows in the library and in search." }
+        if summary.count < 10 || summary.count > 300 {
+            errors["summary"] = t("Write a summary of 10 to 300 characters: it shows in the library and in search.")
+        }
         var audience = clean(audience).replacingOccurrences(of: "\n", with: " ")
-        if audience.isEmpty { audience = "everyone" }
-        if audience.count > 80 { errors["audience"] = "Keep the audience under 80 characters, like “teenagers and parents”." }
+        // The default is stored in English (the weekly nudge looks for it), whatever language the form showed it in.
+        if audience.isEmpty || audience == t("everyone") { audience = "everyone" }
+        if audience.count > 80 { errors["audience"] = t("Keep the audience under 80 characters, like “teenagers and parents”.") }
         var videos: [LearnDocument.Video] = []
         for line in clean(self.videos).split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let video = try? LearnDocument.Video(line: String(line)), video.title.count <= 120, video.url.count <= 500 else {
-                errors["videos"] = "Write one video per line as “Title | https://…” (https only): “\(line.prefix(80))” is not."
+                errors["videos"] = t("Write one video per line as “Title | https://…” (https only): “{line}” is not.", line.prefix(80))
                 break
             }
             videos.append(video)
         }
-        if videos.count > 12 { errors["videos"] = "At most 12 videos." }
+        if videos.count > 12 { errors["videos"] = t("At most 12 videos.") }
         let body = clean(body)
         if body.isEmpty {
-            errors["body"] = "Write the article."
+            errors["body"] = t("Write the article.")
         } else if body.count > Self.maxBody {
-            errors["body"] = "The article is \(body.count) characters; the most is 200,000. Split it in two."
+            errors["body"] = tn(
+                "The article is {count} character; the most is 200,000. Split it in two.",
+                "The article is {count} characters; the most is 200,000. Split it in two.", body.count)
         }
         guard errors.isEmpty else { return (nil, errors) }
         return (LearnDocument(title: title, slug: slug, category: category, summary: summary, audience: audience, videos: videos, body: body), [:])

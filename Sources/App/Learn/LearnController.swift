@@ -22,6 +22,8 @@ struct LearnController: RouteCollection {
 
     struct Category: Encodable {
         let name: String
+        /// The name as the reader sees it (`name` is what articles store and links use).
+        let label: String
         let articles: [Card]
         /// How many there are in all; the library shows the first few of a large category.
         let total: Int
@@ -63,7 +65,7 @@ struct LearnController: RouteCollection {
                     : pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .learn, query: [("category", name)])
                 let cards = shown.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) }
                 let link = SiteURL.learn.with([("category", name)])
-                return cards.isEmpty ? nil : Category(name: name, articles: cards, total: all.count, link: link)
+                return cards.isEmpty ? nil : Category(name: name, label: LearnLibrary.label(name), articles: cards, total: all.count, link: link)
             }
         } else {
             let hits = snapshot.index.search(words)
@@ -78,7 +80,9 @@ struct LearnController: RouteCollection {
         }
         let desk = EditorAccess.isEditor(req.currentUser) ? try await LearnDesk.load(on: req.db) : nil
         let page = LibraryPage(
-            layout: req.layout(title: q.isEmpty ? (chosen.map { "\($0) – Learn" } ?? "Learn") : "\(q) – Learn", section: .learn), q: q,
+            layout: req.layout(
+                title: q.isEmpty ? (chosen.map { t("{category} – Learn", LearnLibrary.label($0)) } ?? t("Learn")) : t("{query} – Learn", q),
+                section: .learn), q: q,
             searched: !words.isEmpty, total: total, results: results, pager: pager, categories: categories,
             category: words.isEmpty ? chosen : nil, desk: desk)
         return try await req.view.render("learn/library", page).encodeResponse(for: req)
@@ -170,7 +174,7 @@ struct LearnController: RouteCollection {
             var bar: EditorBar?
             if isEditor {
                 let pending = try await LearnDesk.load(on: req.db).items.contains { $0.slug == slug }
-                bar = EditorBar(state: pending ? "Published; there are changes not published yet." : "Published.", isDraft: false)
+                bar = EditorBar(state: pending ? t("Published; there are changes not published yet.") : t("Published."), isDraft: false)
             }
             // Readers who are not signed in all get the same page: it is rendered once per version
             // of the library (a flash message, being personal, skips the cache).
@@ -191,7 +195,7 @@ struct LearnController: RouteCollection {
                 summary: draft.summary, audience: draft.audience, text: draft.text, html: draft.html,
                 minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? req.now,
                 author: nil, reviser: nil, toc: LearnRendering.headings(in: draft.html))
-            let view = try await render(req, article, related: [], editor: EditorBar(state: "Not published: only editors can see this page.", isDraft: true))
+            let view = try await render(req, article, related: [], editor: EditorBar(state: t("Not published: only editors can see this page."), isDraft: true))
             return Self.htmlResponse(view.data)
         }
         // An old address redirects only to what the reader may see: an unpublished article's new
@@ -212,12 +216,13 @@ struct LearnController: RouteCollection {
 
     private func render(_ req: Request, _ article: LearnCatalog.Article, related: [LearnCatalog.Article], editor: EditorBar?) async throws -> View {
         let day = WallClock(article.updated, zone: TimeZone(identifier: "UTC")!)
-        var byline = "by \(article.author ?? "the Fieldhouse editors")"
-        if let reviser = article.reviser, reviser != article.author { byline += ", revised by \(reviser)" }
+        let author = article.author ?? t("the Fieldhouse editors")
+        var byline = t("by {author}", author)
+        if let reviser = article.reviser, reviser != article.author { byline = t("by {author}, revised by {reviser}", author, reviser) }
         let page = ArticlePage(
-            layout: req.layout(title: article.title, section: .learn), slug: article.slug, title: article.title, category: article.category,
-            summary: article.summary, audience: article.audience, minutes: article.minutes, byline: byline,
-            updated: "\(day.day) \(WallClock.shortMonths[day.month - 1]) \(day.year)", html: article.html,
+            layout: req.layout(title: article.title, section: .learn), slug: article.slug, title: article.title, category: LearnLibrary.label(article.category),
+            summary: article.summary, audience: LearnLibrary.audienceLabel(article.audience), minutes: article.minutes, byline: byline,
+            updated: CalendarDate(year: day.year, month: day.month, day: day.day).map { Format.day($0) } ?? "", html: article.html,
             toc: article.toc,
             videos: article.videos.map { Video(title: $0.title, url: $0.url, host: URL(string: $0.url)?.host ?? "") },
             related: related.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) },

@@ -32,9 +32,9 @@ struct LearnDesk: Encodable {
         ).all(decoding: Row.self)
         let items = rows.compactMap { row -> Item? in
             if !row.published {
-                return Item(slug: row.slug, title: row.title, state: row.published_revision_id == nil ? "Draft, never published" : "Unpublished")
+                return Item(slug: row.slug, title: row.title, state: row.published_revision_id == nil ? t("Draft, never published") : t("Unpublished"))
             }
-            return row.latest != row.published_revision_id ? Item(slug: row.slug, title: row.title, state: "Changes not published yet") : nil
+            return row.latest != row.published_revision_id ? Item(slug: row.slug, title: row.title, state: t("Changes not published yet")) : nil
         }
         return LearnDesk(items: items, hasItems: !items.isEmpty)
     }

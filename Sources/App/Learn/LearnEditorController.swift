@@ -27,18 +27,25 @@ struct LearnEditorController: RouteCollection {
         let state: String?
         let isPublished: Bool
         let form: LearnArticleForm
-        let categories: [String]
+        let categories: [CategoryOption]
         let errors: FieldErrors
         let preview: String?
         /// Set when the form was filled from an older revision.
         let restoring: String?
     }
 
+    /// A category in the form's list: the English name is what is sent and stored.
+    struct CategoryOption: Encodable {
+        let value: String
+        let label: String
+    }
+
     // MARK: Pages
 
     func newPage(req: Request) async throws -> Response {
         _ = try EditorAccess.load(req).editor
-        return try await render(req, article: nil, form: LearnArticleForm(category: LearnLibrary.categories[0], audience: "everyone"))
+        return try await render(
+            req, article: nil, form: LearnArticleForm(category: LearnLibrary.categories[0], audience: LearnLibrary.audienceLabel("everyone")))
     }
 
     func editPage(req: Request) async throws -> Response {
@@ -55,7 +62,9 @@ struct LearnEditorController: RouteCollection {
             else { throw Abort(.notFound) }
             source = older
             restoring =
-                "This form holds the revision of \(Format(viewer: req.currentUser).when(older.createdAt ?? req.now)). Saving makes it the newest revision."
+                t(
+                    "This form holds the revision of {time}. Saving makes it the newest revision.",
+                    Format(viewer: req.currentUser).when(older.createdAt ?? req.now))
         }
         let document = source?.document(slug: article.slug) ?? Self.document(of: article)
         return try await render(
@@ -69,7 +78,7 @@ struct LearnEditorController: RouteCollection {
         let form = try req.content.decode(LearnArticleForm.self)
         let body = form.body ?? ""
         guard body.count <= LearnArticleForm.maxBody else {
-            throw Abort(.payloadTooLarge, reason: "The article is longer than \(LearnArticleForm.maxBody) characters.")
+            throw Abort(.payloadTooLarge, reason: t("The article is longer than {max} characters.", LearnArticleForm.maxBody))
         }
         let response = Response(status: .ok, body: .init(string: LearnRendering.html(body)))
         response.headers.contentType = .html
@@ -97,14 +106,14 @@ struct LearnEditorController: RouteCollection {
         }
         let latest = try await existing.asyncFlatMap { try await Self.latestRevision(of: $0, on: req.db) }
         if let latest, form.base != latest.id?.uuidString {
-            let who = try await latest.authorID.asyncFlatMap { try await User.find($0, on: req.db) }?.displayName ?? "Someone"
-            errors["base"] =
-                "\(who) saved this article at \(Format(viewer: req.currentUser).when(latest.createdAt ?? req.now)), after you opened it. Your text is kept below; "
-                + "compare it with theirs under Revisions, then save again to make yours the newest."
+            let who = try await latest.authorID.asyncFlatMap { try await User.find($0, on: req.db) }?.displayName ?? t("Someone")
+            errors["base"] = t(
+                "{name} saved this article at {time}, after you opened it. Your text is kept below; compare it with theirs under Revisions, then save again to make yours the newest.",
+                who, Format(viewer: req.currentUser).when(latest.createdAt ?? req.now))
             form.base = latest.id?.uuidString
         }
         if let slug = document?.slug, errors.isEmpty, try await Self.slugTaken(slug, by: existing, on: req.db) {
-            errors["slug"] = "Another article uses (or used) “\(slug)”. Choose another."
+            errors["slug"] = t("Another article uses (or used) “{slug}”. Choose another.", slug)
         }
         guard errors.isEmpty, let document else {
             return try await render(req, article: existing, form: form, errors: errors)
@@ -148,14 +157,14 @@ struct LearnEditorController: RouteCollection {
         }
         req.application.learnCaches.library.changed()
         if publish {
-            req.flash(.success, "Published. Everyone can read it now.")
+            req.flash(.success, t("Published. Everyone can read it now."))
             return req.redirect(to: .article(slug: article.slug))
         }
         req.flash(
             .success,
             article.published
-                ? "Draft saved. Readers still see the published version until you publish."
-                : "Draft saved. Only editors can see it until you publish.")
+                ? t("Draft saved. Readers still see the published version until you publish.")
+                : t("Draft saved. Only editors can see it until you publish."))
         return req.redirect(to: .editArticle(slug: article.slug))
     }
 
@@ -172,7 +181,7 @@ struct LearnEditorController: RouteCollection {
             try await article.save(on: req.db)
             req.application.learnCaches.library.changed()
         }
-        req.flash(.success, "Unpublished. Only editors can see it now; its address answers 404 to everyone else.")
+        req.flash(.success, t("Unpublished. Only editors can see it now; its address answers 404 to everyone else."))
         return req.redirect(to: .editArticle(slug: article.slug))
     }
 
@@ -211,14 +220,14 @@ struct LearnEditorController: RouteCollection {
         let items = shown.enumerated().map { index, revision in
             RevisionItem(
                 id: revision.id?.uuidString ?? "", when: Format(viewer: req.currentUser).when(revision.createdAt ?? req.now),
-                author: revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)",
+                author: revision.authorID.flatMap { authors[$0] } ?? t("Fieldhouse (shipped file)"),
                 title: revision.title, words: revision.body.split { $0.isWhitespace }.count,
                 published: revision.publishedAt != nil, live: article.published && revision.id == article.publishedRevisionID,
                 newest: pager.page == 1 && index == 0,
                 previous: index + 1 < rows.count ? rows[index + 1].id?.uuidString : nil)
         }
         let page = RevisionsPage(
-            layout: req.layout(title: "Revisions of \(article.title)", section: .learn), slug: article.slug,
+            layout: req.layout(title: t("Revisions of {title}", article.title), section: .learn), slug: article.slug,
             title: article.title, revisions: items, pager: pager, canCompare: rows.count > 1)
         return try await req.view.render("learn/revisions", page).encodeResponse(for: req)
     }
@@ -249,7 +258,7 @@ struct LearnEditorController: RouteCollection {
         _ = try EditorAccess.load(req).editor
         let article = try await Self.find(req)
         guard let fromID = req.query[UUID.self, at: "from"], let toID = req.query[UUID.self, at: "to"] else {
-            throw Abort(.badRequest, reason: "Choose two revisions to compare.")
+            throw Abort(.badRequest, reason: t("Choose two revisions to compare."))
         }
         let pair = try await LearnRevision.query(on: req.db).filter(\.$article.$id == article.requireID()).filter(\.$id ~~ [fromID, toID]).all()
         guard let from = pair.first(where: { $0.id == fromID }), let to = pair.first(where: { $0.id == toID }) else { throw Abort(.notFound) }
@@ -261,10 +270,12 @@ struct LearnEditorController: RouteCollection {
         }
         let authors = try await Self.names([from.authorID, to.authorID].compactMap { $0 }, on: req.db)
         func label(_ revision: LearnRevision) -> String {
-            "\(Format(viewer: req.currentUser).when(revision.createdAt ?? req.now)) by \(revision.authorID.flatMap { authors[$0] } ?? "Fieldhouse (shipped file)")"
+            t(
+                "{time} by {author}", Format(viewer: req.currentUser).when(revision.createdAt ?? req.now),
+                revision.authorID.flatMap { authors[$0] } ?? t("Fieldhouse (shipped file)"))
         }
         let page = ComparePage(
-            layout: req.layout(title: "Changes to \(article.title)", section: .learn), slug: article.slug, title: article.title,
+            layout: req.layout(title: t("Changes to {title}", article.title), section: .learn), slug: article.slug, title: article.title,
             from: label(from), to: label(to), fromID: fromID.uuidString, hunks: lines,
             added: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .added }) },
             removed: hunks.reduce(0) { $0 + $1.lines.count(where: { $0.kind == .removed }) })
@@ -280,13 +291,14 @@ struct LearnEditorController: RouteCollection {
         var state: String?
         if let article {
             let pending = try await LearnDesk.load(on: req.db).items.first { $0.slug == article.slug }?.state
-            state = pending ?? (article.published ? "Published" : "Draft")
+            state = pending ?? (article.published ? t("Published") : t("Draft"))
         }
         let page = EditPage(
-            layout: req.layout(title: article.map { "Edit \($0.title)" } ?? "New article", section: .learn),
+            layout: req.layout(title: article.map { t("Edit {title}", $0.title) } ?? t("New article"), section: .learn),
             isNew: article == nil, action: (article.map { .editArticle(slug: $0.slug) } ?? SiteURL.newArticle).path,
             slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
-            categories: LearnLibrary.categories, errors: errors, preview: preview, restoring: restoring)
+            categories: LearnLibrary.categories.map { CategoryOption(value: $0, label: LearnLibrary.label($0)) }, errors: errors, preview: preview,
+            restoring: restoring)
         return try await req.view.render("learn/edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 

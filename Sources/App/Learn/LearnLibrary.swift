@@ -19,6 +19,28 @@ enum LearnLibrary {
         "Recovery and sleep", "Heart rate", "Safety", "For coaches and parents",
     ]
 
+    /// A category as readers see it. The English name is what articles store, compare and link
+    /// by; only the words shown are translated. A category not in the list shows as written.
+    static func label(_ category: String) -> String {
+        switch category {
+        case "Getting active": t("Getting active")
+        case "Training": t("Training")
+        case "Warm-up and mobility": t("Warm-up and mobility")
+        case "Nutrition and hydration": t("Nutrition and hydration")
+        case "Recovery and sleep": t("Recovery and sleep")
+        case "Heart rate": t("Heart rate")
+        case "Safety": t("Safety")
+        case "For coaches and parents": t("For coaches and parents")
+        default: category
+        }
+    }
+
+    /// The audience as readers see it: the default "everyone" (stored in English, and compared by
+    /// the weekly nudge) in the reader's language; anything an editor wrote as written.
+    static func audienceLabel(_ audience: String) -> String {
+        audience == "everyone" ? t("everyone") : audience
+    }
+
     static func importFiles(app: Application) async throws -> Outcome {
         let folder = URL(fileURLWithPath: app.directory.workingDirectory + "Resources/Learn")
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)

@@ -13,6 +13,6 @@ enum BenchNotificationJob {
     static let kind = JobKind("notifications.bench") { run in
         let payload = try run.payload(as: Payload.self)
         if let slow = payload.slowMilliseconds, slow > 0 { try await Task.sleep(for: .milliseconds(slow)) }
-        try await Notification.send(to: [payload.user], from: nil, kind: .goalReached, text: "Bench job \(payload.n)", link: "/", on: run.db)
+        try await Notification.send(to: [payload.user], from: nil, kind: .goalReached, text: t("Bench job {number}", payload.n), link: "/", on: run.db)
     }
 }

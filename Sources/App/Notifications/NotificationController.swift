@@ -37,7 +37,7 @@ struct NotificationController: RouteCollection {
         return try await req.view.render(
             "notifications/notifications",
             Page(
-                layout: req.layout(title: "Notifications"), items: items, pager: pager, hasUnread: items.contains { $0.unread }
+                layout: req.layout(title: t("Notifications")), items: items, pager: pager, hasUnread: items.contains { $0.unread }
             ))
     }
 

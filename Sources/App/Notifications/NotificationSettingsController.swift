@@ -35,7 +35,7 @@ struct NotificationSettingsController: RouteCollection {
         return try await req.view.render(
             "notifications/settings",
             Page(
-                layout: req.layout(title: "Notifications", section: .settings),
+                layout: req.layout(title: t("Notifications"), section: .settings),
                 rows: NotificationTopic.allCases.map {
                     Row(
                         value: $0.rawValue, label: $0.label, hint: $0.hint, inApp: settings[$0]?.inApp ?? true,
@@ -77,7 +77,7 @@ struct NotificationSettingsController: RouteCollection {
         req.flash(
             .success,
             inApp.count == NotificationTopic.allCases.count
-                ? "Saved. You'll see everything under the bell." : "Saved. Topics you turned off no longer appear under the bell.")
+                ? t("Saved. You'll see everything under the bell.") : t("Saved. Topics you turned off no longer appear under the bell."))
         return req.redirect(to: .notificationSettings)
     }
 }

@@ -6,18 +6,18 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
 
     var label: String {
         switch self {
-        case .teams: "Your teams"
-        case .games: "Games"
-        case .gamesNearby: "Games near you"
-        case .gameReminders: "Game reminders"
-        case .challenges: "Challenges"
-        case .goals: "Goals"
-        case .workoutReminders: "Workout reminders"
-        case .coaching: "Coaching"
-        case .kudos: "Kudos"
-        case .community: "Plans, comments, badges and gifts"
-        case .nudges: "Weekly nudge"
-        case .rewards: "Rewards for arriving by bike"
+        case .teams: t("Your teams")
+        case .games: t("Games")
+        case .gamesNearby: t("Games near you")
+        case .gameReminders: t("Game reminders")
+        case .challenges: t("Challenges")
+        case .goals: t("Goals")
+        case .workoutReminders: t("Workout reminders")
+        case .coaching: t("Coaching")
+        case .kudos: t("Kudos")
+        case .community: t("Plans, comments, badges and gifts")
+        case .nudges: t("Weekly nudge")
+        case .rewards: t("Rewards for arriving by bike")
         }
     }
 
@@ -27,19 +27,19 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
 
     var hint: String {
         switch self {
-        case .teams: "Join requests, invitations, new roles, league invitations, a team closing"
-        case .games: "New games for your teams, requests to join your games, substitutes found, changes to games you're not playing in"
+        case .teams: t("Join requests, invitations, new roles, league invitations, a team closing")
+        case .games: t("New games for your teams, requests to join your games, substitutes found, changes to games you're not playing in")
         case .gamesNearby:
-            "A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day, from 16 (your home and sports are in your profile settings)"
-        case .gameReminders: "A day and two hours before a game you're going to, and a manager's nudge to answer"
-        case .challenges: "Challenges sent to you, replies to yours, and how yours were judged"
-        case .goals: "A goal reached"
-        case .workoutReminders: "The reminders you set, at their time"
-        case .coaching: "Coaching requests, planned sessions, comments on workouts, new zones"
-        case .kudos: "Kudos on your workouts, gathered into one note per workout until you read it"
-        case .community: "Friends who are in for your plans, comments on your workouts and plans, badges you earn, gifts you get"
-        case .nudges: "On Mondays, when last week was a quiet one: a short note with an idea for moving more"
-        case .rewards: "When your phone's readings show you've been cycling long enough to earn partner places' rewards today"
+            t("A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day, from 16 (your home and sports are in your profile settings)")
+        case .gameReminders: t("A day and two hours before a game you're going to, and a manager's nudge to answer")
+        case .challenges: t("Challenges sent to you, replies to yours, and how yours were judged")
+        case .goals: t("A goal reached")
+        case .workoutReminders: t("The reminders you set, at their time")
+        case .coaching: t("Coaching requests, planned sessions, comments on workouts, new zones")
+        case .kudos: t("Kudos on your workouts, gathered into one note per workout until you read it")
+        case .community: t("Friends who are in for your plans, comments on your workouts and plans, badges you earn, gifts you get")
+        case .nudges: t("On Mondays, when last week was a quiet one: a short note with an idea for moving more")
+        case .rewards: t("When your phone's readings show you've been cycling long enough to earn partner places' rewards today")
         }
     }
 }

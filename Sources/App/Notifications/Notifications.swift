@@ -12,7 +12,7 @@ enum Notifications: Feature {
     static var jobKinds: [JobKind] { [BenchNotificationJob.kind, MailSendJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
-        [SettingsTab(order: 55, label: "Notifications", url: .notificationSettings)]
+        [SettingsTab(order: 55, label: t("Notifications"), url: .notificationSettings)]
     }
 
     static var headerCounts: [HeaderCount] {

@@ -5,7 +5,7 @@ import Foundation
 /// both go with their account (ON DELETE CASCADE).
 extension Notifications {
     static var archiveEntries: [ArchiveEntry] {
-        [ArchiveEntry(path: "notifications.json", holds: "your notifications, the topics you turned off, and those you get by e-mail")]
+        [ArchiveEntry(path: "notifications.json", holds: t("your notifications, the topics you turned off, and those you get by e-mail"))]
     }
 
     static func exportAccount(_ archive: AccountArchive) async throws {

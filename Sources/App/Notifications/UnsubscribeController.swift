@@ -25,7 +25,7 @@ struct UnsubscribeController: RouteCollection {
             RandomToken.constantTimeEquals(token, NotificationMail.unsubscribeToken(user: id, topic: topic, secret: req.application.serverSecret)),
             let user = try await User.find(id, on: req.db)
         else {
-            throw Abort(.notFound, reason: "This link is not valid. Sign in and change what you get by e-mail in your notification settings.")
+            throw Abort(.notFound, reason: t("This link is not valid. Sign in and change what you get by e-mail in your notification settings."))
         }
         return (user, topic, token)
     }
@@ -52,7 +52,7 @@ struct UnsubscribeController: RouteCollection {
         try await req.view.render(
             "notifications/unsubscribe",
             Page(
-                layout: req.layout(title: done ? "E-mails stopped" : "Stop e-mails?"), topic: topic.label, username: user.username,
+                layout: req.layout(title: done ? t("E-mails stopped") : t("Stop e-mails?")), topic: topic.label, username: user.username,
                 action: SiteURL.unsubscribe(user: user.requireID(), topic: topic, token: token).path, done: done,
                 settings: SiteURL.notificationSettings.path))
     }

@@ -18,29 +18,31 @@ enum CheckIn {
         let placeID = try place.requireID()
         let day = LocalTime.day(of: now, zone: place.timeZone)
         guard let reward = place.reward(on: day) else {
-            return .refused(status: .conflict, code: "no_reward", reason: "\(place.name) offers no reward today.")
+            return .refused(status: .conflict, code: "no_reward", reason: t("{place} offers no reward today.", place.name))
         }
         let metres = Geo.distance(position, place.coordinate)
         guard metres <= place.radius else {
             return .refused(
                 status: .unprocessableEntity, code: "outside",
-                reason:
-                    "You're \(Format.proximity(metres, imperial: user.units == .imperial)) from \(place.name); check in within \(Int(place.radius)) m of it.")
+                reason: t(
+                    "You're {distance} from {place}; check in within {radius} m of it.", Format.proximity(metres, imperial: user.units == .imperial),
+                    place.name, Int(place.radius)))
         }
         guard let status = try await CyclingTracker.advance(userID, timeZone: user.timeZone, events: [], now: now, rules: rules, on: db) else {
             return .refused(
                 status: .unprocessableEntity, code: "rewards_off",
-                reason: "Rewards are off for you: turn them on under Rewards, then ride here with your phone sending its readings.")
+                reason: t("Rewards are off for you: turn them on under Rewards, then ride here with your phone sending its readings."))
         }
         guard status.state.isEligible else {
             return .refused(
                 status: .unprocessableEntity, code: "not_eligible",
-                reason:
-                    "Your phone hasn't shown you cycling for \(CyclingEligibility.minutesText(rules.cyclingSeconds)) today, so there is no reward yet. See Rewards for your state."
+                reason: t(
+                    "Your phone hasn't shown you cycling for {minutes} today, so there is no reward yet. See Rewards for your state.",
+                    CyclingTracker.minutesText(rules.cyclingSeconds))
             )
         }
         if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil {
-            return .refused(status: .conflict, code: "already_rewarded", reason: "You already have today's reward from \(place.name).")
+            return .refused(status: .conflict, code: "already_rewarded", reason: t("You already have today's reward from {place}.", place.name))
         }
         return try await db.transaction { db in
             try await issue(reward, at: place, to: userID, day: day, now: now, on: db)
@@ -76,13 +78,13 @@ enum CheckIn {
             }
             if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil
             {
-                return .refused(status: .conflict, code: "already_rewarded", reason: "You already have today's reward from \(place.name).")
+                return .refused(status: .conflict, code: "already_rewarded", reason: t("You already have today's reward from {place}.", place.name))
             }
             if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$day == day.description).count() >= place.rewardDailyCap {
-                return .refused(status: .conflict, code: "daily_cap", reason: "\(place.name) has given all of today's rewards. Try again tomorrow.")
+                return .refused(status: .conflict, code: "daily_cap", reason: t("{place} has given all of today's rewards. Try again tomorrow.", place.name))
             }
             // Otherwise the random code met another of the place's: draw again.
         }
-        throw Abort(.serviceUnavailable, reason: "No reward code could be made; try again.")
+        throw Abort(.serviceUnavailable, reason: t("No reward code could be made; try again."))
     }
 }

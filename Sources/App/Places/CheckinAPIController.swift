@@ -28,11 +28,11 @@ struct CheckinAPIController: RouteCollection {
         let user = try req.auth.require(User.self)
         let input = try APIJSON.decode(Input.self, from: req)
         guard let id = UUID(uuidString: input.place), let place = try await Place.find(id, on: req.db) else {
-            throw APIError(status: .notFound, code: "unknown_place", reason: "There is no place with that id.")
+            throw APIError(status: .notFound, code: "unknown_place", reason: t("There is no place with that id."))
         }
         let position = Coordinate(latitude: input.lat, longitude: input.lon)
         guard position.isValid else {
-            throw APIError(status: .unprocessableEntity, code: "bad_position", reason: "lat must be from -90 to 90 and lon from -180 to 180.")
+            throw APIError(status: .unprocessableEntity, code: "bad_position", reason: t("lat must be from -90 to 90 and lon from -180 to 180."))
         }
         switch try await CheckIn.attempt(user, at: place, position: position, now: req.now, rules: req.application.config.cyclingRules, on: req.db) {
         case .rewarded(let code):

@@ -37,14 +37,14 @@ enum CyclingTracker {
                 if let eligible = made.last(where: { $0.to == .cyclingEligible && !$0.from.isEligible }) {
                     try await Notification.send(
                         to: [userID], from: nil, kind: .rewardEligible,
-                        text: "You're cycling: check in at a partner place today for its reward (\(eligible.cause)).",
+                        text: t("You're cycling: check in at a partner place today for its reward ({cause}).", Self.causeText(eligible.cause)),
                         link: SiteURL.myRewards.path, on: db)
                 }
                 return true
             }
             if stored { return status }
         }
-        throw Abort(.serviceUnavailable, reason: "Your cycling status is being updated by another request; try again.")
+        throw Abort(.serviceUnavailable, reason: t("Your cycling status is being updated by another request; try again."))
     }
 }
 
@@ -59,6 +59,59 @@ extension CyclingTracker {
                 try await CyclingStatus.query(on: db).filter(\.$user.$id == userID).delete()
                 try await CyclingTransition.query(on: db).filter(\.$user.$id == userID).delete()
             }
+        }
+    }
+}
+
+extension CyclingTracker {
+    /// `CyclingEligibility.minutesText` ("1 minute", "20 minutes") in the reader's language.
+    static func minutesText(_ seconds: Double) -> String {
+        tn("{count} minute", "{count} minutes", Int((seconds / 60).rounded()))
+    }
+
+    /// A transition's cause, as `CyclingEligibility` words it (in English, and stored so), in the
+    /// reader's language. A cause not recognised here is shown as it was stored.
+    static func causeText(_ cause: String) -> String {
+        /// "20 minutes" (as `CyclingEligibility.minutesText` writes it) in the reader's language.
+        func minutes(_ text: Substring) -> String? {
+            let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+            guard parts.count == 2, let m = Int(parts[0]), parts[1] == (m == 1 ? "minute" : "minutes") else { return nil }
+            return tn("{count} minute", "{count} minutes", m)
+        }
+        /// The text between `prefix` and `suffix`, when `cause` is exactly that.
+        func middle(_ prefix: String, _ suffix: String) -> Substring? {
+            guard cause.hasPrefix(prefix), cause.hasSuffix(suffix), cause.count >= prefix.count + suffix.count else { return nil }
+            return cause.dropFirst(prefix.count).dropLast(suffix.count)
+        }
+        switch cause {
+        case "the day ended": return t("the day ended")
+        case "the day ended while in a vehicle": return t("the day ended while in a vehicle")
+        default: break
+        }
+        if let text = middle("cycling for ", ""), let m = minutes(text) { return t("cycling for {minutes}", m) }
+        if let text = middle("no reading said otherwise within ", " of the vehicle"), let m = minutes(text) {
+            return t("no reading said otherwise within {minutes} of the vehicle", m)
+        }
+        // "3 readings in a row …"
+        guard let space = cause.firstIndex(of: " "), let n = Int(cause[..<space]) else { return cause }
+        let head = "\(n) \(n == 1 ? "reading" : "readings") in a row"
+        guard cause.hasPrefix(head) else { return cause }
+        switch cause.dropFirst(head.count) {
+        case " cycling":
+            return tn("{count} reading in a row cycling", "{count} readings in a row cycling", n)
+        case " that were not in a vehicle":
+            return tn("{count} reading in a row that were not in a vehicle", "{count} readings in a row that were not in a vehicle", n)
+        case " in a vehicle or faster than a bike":
+            return tn("{count} reading in a row in a vehicle or faster than a bike", "{count} readings in a row in a vehicle or faster than a bike", n)
+        case " not cycling; eligible until the end of the day":
+            return tn(
+                "{count} reading in a row not cycling; eligible until the end of the day",
+                "{count} readings in a row not cycling; eligible until the end of the day", n)
+        default:
+            if let text = middle(head + " not cycling before ", " on the bike"), let m = minutes(text) {
+                return tn("{count} reading in a row not cycling before {minutes} on the bike", "{count} readings in a row not cycling before {minutes} on the bike", n, m)
+            }
+            return cause
         }
     }
 }

@@ -87,8 +87,8 @@ enum DemoPlaces {
             // Maya's loop around the three lakes, shared with everyone.
             // The lakes lie south-west to north-east: an ellipse along them, climbing a few metres to the north end.
             let loop: [(Double, Double, Double)] = (0...36).map { step in
-                let t = Double(step % 36) / 36 * 2 * .pi
-                return (55.6872 + 0.0070 * cos(t) + 0.0012 * sin(t), 12.5665 + 0.0095 * cos(t) - 0.0035 * sin(t), 8 + 3 * cos(t))
+                let angle = Double(step % 36) / 36 * 2 * .pi
+                return (55.6872 + 0.0070 * cos(angle) + 0.0012 * sin(angle), 12.5665 + 0.0095 * cos(angle) - 0.0035 * sin(angle), 8 + 3 * cos(angle))
             }
             let shape = RouteShape(points: loop.map { Coordinate(latitude: $0.0, longitude: $0.1) }, elevations: loop.map { $0.2 })
             let route = Route(user: try maya.requireID(), name: "Round the lakes", shape: shape, sha256: "demo:lakes")

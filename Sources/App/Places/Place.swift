@@ -38,14 +38,14 @@ final class Place: Model, @unchecked Sendable {
 
         var label: String {
             switch self {
-            case .park: "Park"
-            case .pitch: "Pitch"
-            case .court: "Court"
-            case .track: "Track"
-            case .pool: "Pool"
-            case .gym: "Gym"
-            case .shop: "Shop"
-            case .cafe: "Café"
+            case .park: t("Park")
+            case .pitch: t("Pitch")
+            case .court: t("Court")
+            case .track: t("Track")
+            case .pool: t("Pool")
+            case .gym: t("Gym")
+            case .shop: t("Shop")
+            case .cafe: t("Café")
             }
         }
     }

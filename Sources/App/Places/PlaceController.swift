@@ -47,7 +47,7 @@ struct PlaceController: RouteCollection {
         var query = FindQuery(req)
         let kindText = (req.query[String.self, at: "kind"] ?? "").trimmingCharacters(in: .whitespaces)
         let kind = Place.Kind(rawValue: kindText)
-        if !kindText.isEmpty, kind == nil { query.errors["kind"] = "Choose a kind of place from the list" }
+        if !kindText.isEmpty, kind == nil { query.errors["kind"] = t("Choose a kind of place from the list") }
         let radiusKm = Self.radii.contains(Int(query.radiusKm)) && req.query[String.self, at: "radius_km"] != nil ? Int(query.radiusKm) : 10
         let format = Format(viewer: req.currentUser)
         var pager = Pager(req: req, perPage: 30)
@@ -75,11 +75,11 @@ struct PlaceController: RouteCollection {
         echo += [("kind", kindText), ("radius_km", String(radiusKm))].filter { !$0.1.isEmpty }
         items = pager.finish(items, at: .places, query: echo)
         let centreLabel =
-            query.centre == nil ? nil : query.value("lat").isEmpty ? "your home area" : "the point you gave"
+            query.centre == nil ? nil : query.value("lat").isEmpty ? t("Near your home area") : t("Near the point you gave")
         var form = Dictionary(echo, uniquingKeysWith: { $1 })
         form["radius_km"] = String(radiusKm)
         let page = IndexPage(
-            layout: req.layout(title: "Places", section: .places), places: items, pager: pager, centreLabel: centreLabel, form: form,
+            layout: req.layout(title: t("Places"), section: .places), places: items, pager: pager, centreLabel: centreLabel, form: form,
             errors: query.errors, kinds: Place.Kind.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, choices: Choices(),
             radii: Self.radii, canAdd: try await PlaceAccess.canAdd(req.currentUser, on: req.db), action: SiteURL.places.path,
             newPlace: SiteURL.newPlace.path)
@@ -151,7 +151,8 @@ struct PlaceController: RouteCollection {
         let games = try await GameSearch.results(for: hits, imperial: format.imperial, on: req.db).map { result in
             GameItem(
                 title: result.title, url: result.url, when: result.when,
-                spots: result.capacity.map { "\(result.joined) of \($0)" + (result.full ? " · full" : "") } ?? "\(result.joined) going")
+                spots: result.capacity.map { t("{joined} of {capacity}", result.joined, $0) + (result.full ? " · " + t("full") : "") }
+                    ?? tn("{count} going", "{count} going", result.joined))
         }
         let routes = try await RouteSearch.near(place.coordinate, radius: 2_000, viewer: viewer?.id, limit: 10, on: req.db).map { hit in
             RouteItem(
@@ -160,7 +161,7 @@ struct PlaceController: RouteCollection {
         }
         let map = SVGMap(
             markers: [.init(coordinate: place.coordinate, symbol: "★", title: place.name, primary: true)], tileURL: req.application.config.tileURL,
-            label: "Map of where \(place.name) is"
+            label: t("Map of where {place} is", place.name)
         ).svg
         let day = LocalTime.day(of: now, zone: place.timeZone)
         let reward = place.reward(on: day)
@@ -179,7 +180,7 @@ struct PlaceController: RouteCollection {
             maxMB: req.application.config.maxUploadBytes / 1_048_576, games: games, routes: routes,
             moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10),
             newGame: SiteURL.newGame(venue: place.name, at: place.coordinate, zone: place.timeZone), reward: reward,
-            rewardUntil: reward == nil ? nil : place.rewardUntil.flatMap(CalendarDate.init(iso:)).map { "Offered until \(Format.day($0))" },
+            rewardUntil: reward == nil ? nil : place.rewardUntil.flatMap(CalendarDate.init(iso:)).map { t("Offered until {date}", Format.day($0)) },
             checkinAction: reward != nil && viewer != nil ? SiteURL.placeCheckin(id).path : nil,
             signIn: reward != nil && viewer == nil ? SiteURL.login(next: SiteURL.place(id).path) : nil, canManage: access.canManage,
             editURL: SiteURL.editPlace(id).path, rewardURL: SiteURL.placeReward(id).path, redeemURL: SiteURL.placeRedeem(id).path,
@@ -212,19 +213,19 @@ struct PlaceController: RouteCollection {
         _ req: Request, form: PlaceForm, errors: FieldErrors = [:], editing: Place? = nil, status: HTTPStatus = .ok
     ) async throws -> Response {
         let page = FormPage(
-            layout: req.layout(title: editing == nil ? "Add a place" : "Change \(editing!.name)", section: .places, hasForms: true),
-            heading: editing == nil ? "Add a place" : "Change \(editing!.name)", form: form, errors: errors,
+            layout: req.layout(title: editing == nil ? t("Add a place") : t("Change {place}", editing!.name), section: .places, hasForms: true),
+            heading: editing == nil ? t("Add a place") : t("Change {place}", editing!.name), form: form, errors: errors,
             kinds: Place.Kind.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) },
             sports: Sport.allCases.map { SportChoice(value: $0.rawValue, label: $0.label, checked: (form.sports ?? []).contains($0.rawValue)) },
             timeZones: Format.timeZoneIdentifiers, action: editing.map { SiteURL.editPlace($0.id!).path } ?? SiteURL.newPlace.path,
-            back: editing.map { SiteURL.place($0.id!).path } ?? SiteURL.places.path, submit: editing == nil ? "Add the place" : "Save")
+            back: editing.map { SiteURL.place($0.id!).path } ?? SiteURL.places.path, submit: editing == nil ? t("Add the place") : t("Save"))
         return try await req.view.render("places/form", page).encodeResponse(status: status, for: req)
     }
 
     private func requireAdder(_ req: Request) async throws -> User {
         let user = try req.requireUser()
         guard try await PlaceAccess.canAdd(user, on: req.db) else {
-            throw Abort(.forbidden, reason: "Places are added by the server's admins and the people who manage a place.")
+            throw Abort(.forbidden, reason: t("Places are added by the server's admins and the people who manage a place."))
         }
         return user
     }
@@ -242,7 +243,8 @@ struct PlaceController: RouteCollection {
         var managers = try await users(named: valid.managers, today: req.clock.today, on: req.db)
         guard managers.missing.isEmpty else {
             return try await renderForm(
-                req, form: form, errors: ["managers": "No one 16 or over is called \(managers.missing.joined(separator: ", "))"], status: .unprocessableEntity)
+                req, form: form, errors: ["managers": t("No one 16 or over is called {names}", managers.missing.joined(separator: ", "))],
+                status: .unprocessableEntity)
         }
         // Someone who manages places and adds one manages it too; an admin need not.
         if user.role != .admin { managers.ids.insert(try user.requireID()) }
@@ -256,7 +258,7 @@ struct PlaceController: RouteCollection {
             try await place.create(on: db)
             for manager in managerIDs { try await PlaceManager(place: place.requireID(), user: manager).create(on: db) }
         }
-        req.flash(.success, "Added \(place.name).")
+        req.flash(.success, t("Added {place}.", place.name))
         return req.redirect(to: .place(try place.requireID()))
     }
 
@@ -275,13 +277,13 @@ struct PlaceController: RouteCollection {
         let managers = try await users(named: valid.managers, today: req.clock.today, on: req.db)
         guard managers.missing.isEmpty else {
             return try await renderForm(
-                req, form: form, errors: ["managers": "No one 16 or over is called \(managers.missing.joined(separator: ", "))"], editing: place,
+                req, form: form, errors: ["managers": t("No one 16 or over is called {names}", managers.missing.joined(separator: ", "))], editing: place,
                 status: .unprocessableEntity)
         }
         // A manager who leaves themselves out would lock themselves out: only an admin may.
         if user.role != .admin, !managers.ids.contains(try user.requireID()) {
             return try await renderForm(
-                req, form: form, errors: ["managers": "Keep yourself among the managers; an admin can take you off"], editing: place,
+                req, form: form, errors: ["managers": t("Keep yourself among the managers; an admin can take you off")], editing: place,
                 status: .unprocessableEntity)
         }
         apply(valid, to: place)
@@ -291,7 +293,7 @@ struct PlaceController: RouteCollection {
             try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).delete()
             for manager in managers.ids { try await PlaceManager(place: placeID, user: manager).create(on: db) }
         }
-        req.flash(.success, "Saved.")
+        req.flash(.success, t("Saved."))
         return req.redirect(to: .place(placeID))
     }
 

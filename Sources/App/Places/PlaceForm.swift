@@ -50,31 +50,32 @@ struct PlaceForm: Content {
     func validate() -> (Valid?, FieldErrors) {
         var errors: FieldErrors = [:]
         let name = AccountRules.collapseWhitespace(self.name ?? "")
-        if name.isEmpty || name.count > Place.maxName { errors["name"] = "Give the place a name of up to \(Place.maxName) characters" }
+        if name.isEmpty || name.count > Place.maxName { errors["name"] = t("Give the place a name of up to {max} characters", Place.maxName) }
         let kind = Place.Kind(rawValue: self.kind ?? "")
-        if kind == nil { errors["kind"] = "Choose what kind of place it is" }
-        let lat = FormNumber.read(latitude, in: -90...90, required: true, field: "latitude", message: "Enter a latitude between -90 and 90", errors: &errors)
+        if kind == nil { errors["kind"] = t("Choose what kind of place it is") }
+        let lat = FormNumber.read(latitude, in: -90...90, required: true, field: "latitude", message: t("Enter a latitude between -90 and 90"), errors: &errors)
         let lon = FormNumber.read(
-            longitude, in: -180...180, required: true, field: "longitude", message: "Enter a longitude between -180 and 180", errors: &errors)
+            longitude, in: -180...180, required: true, field: "longitude", message: t("Enter a longitude between -180 and 180"), errors: &errors)
         let radius = FormNumber.read(
             radius_m, in: Place.radii, required: true, field: "radius_m",
-            message: "Enter how far around the point counts as there: \(Int(Place.radii.lowerBound)) to \(Int(Place.radii.upperBound)) metres", errors: &errors)
+            message: t(
+                "Enter how far around the point counts as there: {min} to {max} metres", Int(Place.radii.lowerBound), Int(Place.radii.upperBound)), errors: &errors)
         let description = (self.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if description.count > Place.maxDescription { errors["description"] = "Keep it to \(Place.maxDescription) characters (it has \(description.count))" }
+        if description.count > Place.maxDescription { errors["description"] = t("Keep it to {max} characters (it has {length})", Place.maxDescription, description.count) }
         let hours = AccountRules.collapseWhitespace(opening_hours ?? "")
-        if hours.count > 200 { errors["opening_hours"] = "Keep the opening hours to 200 characters" }
+        if hours.count > 200 { errors["opening_hours"] = t("Keep the opening hours to 200 characters") }
         var sports: [Sport] = []
         for raw in self.sports ?? [] {
-            guard let sport = Sport(rawValue: raw) else { errors["sports"] = "Choose sports from the list"; break }
+            guard let sport = Sport(rawValue: raw) else { errors["sports"] = t("Choose sports from the list"); break }
             if !sports.contains(sport) { sports.append(sport) }
         }
         let zone = time_zone ?? ""
-        if zone.isEmpty || zone.count > 64 || TimeZone(identifier: zone) == nil { errors["time_zone"] = "Choose a time zone from the list" }
+        if zone.isEmpty || zone.count > 64 || TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose a time zone from the list") }
         let managers = (self.managers ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map {
             $0.trimmingCharacters(in: CharacterSet(charactersIn: "@")).lowercased()
         }
         .filter { !$0.isEmpty }
-        if managers.count > 20 { errors["managers"] = "At most 20 managers" }
+        if managers.count > 20 { errors["managers"] = t("At most 20 managers") }
         guard errors.isEmpty, let kind, let lat, let lon, let radius else { return (nil, errors) }
         return (
             Valid(
@@ -108,17 +109,17 @@ struct RewardForm: Content {
     func validate() -> (Valid?, FieldErrors) {
         var errors: FieldErrors = [:]
         let text = AccountRules.collapseWhitespace(reward_text ?? "")
-        if text.count > 120 { errors["reward_text"] = "Keep the offer to 120 characters (it has \(text.count))" }
+        if text.count > 120 { errors["reward_text"] = t("Keep the offer to 120 characters (it has {length})", text.count) }
         let cap = FormNumber.whole(
-            daily_cap, in: 1...10_000, required: !text.isEmpty, field: "daily_cap", message: "Enter how many rewards a day at most: 1 to 10000", errors: &errors
+            daily_cap, in: 1...10_000, required: !text.isEmpty, field: "daily_cap", message: t("Enter how many rewards a day at most: 1 to 10000"), errors: &errors
         )
         func day(_ raw: String?, _ field: String) -> CalendarDate? {
             guard let raw, !raw.isEmpty else { return nil }
-            guard let date = CalendarDate(iso: raw) else { errors[field] = "Enter a date such as 2026-12-01"; return nil }
+            guard let date = CalendarDate(iso: raw) else { errors[field] = t("Enter a date such as 2026-12-01"); return nil }
             return date
         }
         let from = day(from, "from"), until = day(until, "until")
-        if let from, let until, until < from { errors["until"] = "The last day can't be before the first" }
+        if let from, let until, until < from { errors["until"] = t("The last day can't be before the first") }
         guard errors.isEmpty else { return (nil, errors) }
         return (Valid(text: text, dailyCap: text.isEmpty ? 0 : cap ?? 0, from: from, until: until), [:])
     }

@@ -15,14 +15,14 @@ struct PlacePhotoController: RouteCollection {
         let placeID = try access.place.requireID()
         let (body, receiver) = try await PhotoReceiver.receiveForm(req)
         do {
-            if let missing = receiver.missingMessage(in: body, prompt: "Choose a photo of the place.") {
+            if let missing = receiver.missingMessage(in: body, prompt: t("Choose a photo of the place.")) {
                 await receiver.discard()
                 req.flash(.error, missing)
                 return req.redirect(to: .place(placeID))
             }
             guard try await PlacePhoto.query(on: req.db).filter(\.$place.$id == placeID).count() < PlacePhoto.perPlace else {
                 await receiver.discard()
-                req.flash(.error, "A place shows at most \(PlacePhoto.perPlace) photos: remove one first.")
+                req.flash(.error, t("A place shows at most {max} photos: remove one first.", PlacePhoto.perPlace))
                 return req.redirect(to: .place(placeID))
             }
             let now = req.now
@@ -32,7 +32,7 @@ struct PlacePhotoController: RouteCollection {
                 return photo
             }
             await req.application.photoSizer.enqueue([try photo.requireID()])
-            req.flash(.success, "Photo added.")
+            req.flash(.success, t("Photo added."))
             return req.redirect(to: .place(placeID))
         } catch {
             await receiver.discard()
@@ -48,7 +48,7 @@ struct PlacePhotoController: RouteCollection {
         else { throw Abort(.notFound) }
         let removed = try await req.db.transaction { db in try await PhotoStore.deleteRows([photoID], on: db) }
         PhotoStore.removeFiles(of: removed, config: req.application.config)
-        req.flash(.success, "Photo removed.")
+        req.flash(.success, t("Photo removed."))
         return req.redirect(to: .place(placeID))
     }
 }

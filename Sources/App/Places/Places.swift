@@ -33,8 +33,8 @@ enum Places: Feature {
 
     static var archiveEntries: [ArchiveEntry] {
         [
-            ArchiveEntry(path: "reward_codes.json", holds: "the reward codes you earned at places, and when each was redeemed"),
-            ArchiveEntry(path: "cycling_states.json", holds: "when your phone's readings changed whether you counted as cycling, and why"),
+            ArchiveEntry(path: "reward_codes.json", holds: t("the reward codes you earned at places, and when each was redeemed")),
+            ArchiveEntry(path: "cycling_states.json", holds: t("when your phone's readings changed whether you counted as cycling, and why")),
         ]
     }
 

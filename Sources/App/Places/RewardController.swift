@@ -35,7 +35,7 @@ struct RewardController: RouteCollection {
         return try await req.view.render(
             "places/reward",
             RewardPage(
-                layout: req.layout(title: "Reward at \(place.name)", section: .places, hasForms: true), place: place.name, form: form, errors: errors,
+                layout: req.layout(title: t("Reward at {place}", place.name), section: .places, hasForms: true), place: place.name, form: form, errors: errors,
                 action: SiteURL.placeReward(id).path, back: SiteURL.place(id).path)
         ).encodeResponse(status: status, for: req)
     }
@@ -56,7 +56,7 @@ struct RewardController: RouteCollection {
         place.rewardFrom = valid.from?.description
         place.rewardUntil = valid.until?.description
         try await place.save(on: req.db)
-        req.flash(.success, valid.text.isEmpty ? "No reward is offered now." : "Saved: “\(valid.text)”, at most \(valid.dailyCap) a day.")
+        req.flash(.success, valid.text.isEmpty ? t("No reward is offered now.") : t("Saved: “{offer}”, at most {cap} a day.", valid.text, valid.dailyCap))
         return req.redirect(to: .place(try place.requireID()))
     }
 
@@ -74,7 +74,7 @@ struct RewardController: RouteCollection {
         let lat = FormNumber.coordinate(form.latitude, range: -90...90, axis: "latitude")
         let lon = FormNumber.coordinate(form.longitude, range: -180...180, axis: "longitude")
         guard let latitude = lat.value, let longitude = lon.value else {
-            req.flash(.error, lat.error ?? lon.error ?? "Press “Use where I am now” so we can tell you're there.")
+            req.flash(.error, lat.error ?? lon.error ?? t("Press “Use where I am now” so we can tell you're there."))
             return req.redirect(to: .place(try access.place.requireID()))
         }
         let outcome = try await CheckIn.attempt(
@@ -82,7 +82,7 @@ struct RewardController: RouteCollection {
             rules: req.application.config.cyclingRules, on: req.db)
         switch outcome {
         case .rewarded(let code):
-            req.flash(.success, "Checked in at \(access.place.name): show code \(code.code) at the counter for “\(code.rewardText)”.")
+            req.flash(.success, t("Checked in at {place}: show code {code} at the counter for “{reward}”.", access.place.name, code.code, code.rewardText))
             return req.redirect(to: .myRewards)
         case .refused(_, _, let reason):
             req.flash(.error, reason)
@@ -126,7 +126,7 @@ struct RewardController: RouteCollection {
         return try await req.view.render(
             "places/redeem",
             RedeemPage(
-                layout: req.layout(title: "Redeem codes at \(place.name)", section: .places, hasForms: true), place: place.name, code: code, error: error,
+                layout: req.layout(title: t("Redeem codes at {place}", place.name), section: .places, hasForms: true), place: place.name, code: code, error: error,
                 result: result, today: today, redeemedToday: redeemedToday, cap: place.rewardDailyCap, recent: recent, action: SiteURL.placeRedeem(id).path,
                 back: SiteURL.place(id).path)
         ).encodeResponse(status: status, for: req)
@@ -146,7 +146,7 @@ struct RewardController: RouteCollection {
         let typed = try req.content.decode(RedeemForm.self).code ?? ""
         let code = RewardCode.normalise(typed)
         guard code.count == 8, code.allSatisfy({ RewardCode.alphabet.contains($0) }) else {
-            return try await renderRedeem(req, place: place, code: typed, error: "A code is 8 letters and digits, like K7QM4TRW", status: .unprocessableEntity)
+            return try await renderRedeem(req, place: place, code: typed, error: t("A code is 8 letters and digits, like K7QM4TRW"), status: .unprocessableEntity)
         }
         let now = req.now
         let today = LocalTime.day(of: now, zone: place.timeZone).description
@@ -160,16 +160,16 @@ struct RewardController: RouteCollection {
         ).all()
         if let row = changed.first {
             let reward = try row.decode(column: "reward_text", as: String.self)
-            return try await renderRedeem(req, place: place, result: "Redeemed \(code): \(reward).")
+            return try await renderRedeem(req, place: place, result: t("Redeemed {code}: {reward}.", code, reward))
         }
         guard let known = try await RewardCode.query(on: req.db).filter(\.$place.$id == id).filter(\.$code == code).first() else {
-            return try await renderRedeem(req, place: place, code: typed, error: "\(code) is not a code of \(place.name)", status: .unprocessableEntity)
+            return try await renderRedeem(req, place: place, code: typed, error: t("{code} is not a code of {place}", code, place.name), status: .unprocessableEntity)
         }
         let format = Format(imperial: false, zone: Format.zone(named: place.timeZone))
         if let at = known.redeemedAt {
-            return try await renderRedeem(req, place: place, code: typed, error: "\(code) was already redeemed, \(format.shortWhen(at))", status: .conflict)
+            return try await renderRedeem(req, place: place, code: typed, error: t("{code} was already redeemed, {when}", code, format.shortWhen(at)), status: .conflict)
         }
-        return try await renderRedeem(req, place: place, code: typed, error: "\(code) was for \(known.day) and has run out", status: .conflict)
+        return try await renderRedeem(req, place: place, code: typed, error: t("{code} was for {day} and has run out", code, known.day), status: .conflict)
     }
 
     // MARK: Mine
@@ -213,18 +213,18 @@ struct RewardController: RouteCollection {
         req.flash(
             .success,
             on
-                ? "Rewards are on: from now on your phone's motion readings say whether you're cycling."
-                : "Rewards are off, and what your readings showed is deleted.")
+                ? t("Rewards are on: from now on your phone's motion readings say whether you're cycling.")
+                : t("Rewards are off, and what your readings showed is deleted."))
         return req.redirect(to: .myRewards)
     }
 
     static func label(_ state: CyclingEligibility.State) -> String {
         switch state {
-        case .ineligible: "Not cycling"
-        case .cyclingIneligible: "Cycling, not long enough yet"
-        case .cyclingEligible: "Cycling: rewards are yours today"
-        case .unknownEligible: "Stopped cycling: rewards are yours until the day ends"
-        case .vehicular: "In a vehicle"
+        case .ineligible: t("Not cycling")
+        case .cyclingIneligible: t("Cycling, not long enough yet")
+        case .cyclingEligible: t("Cycling: rewards are yours today")
+        case .unknownEligible: t("Stopped cycling: rewards are yours until the day ends")
+        case .vehicular: t("In a vehicle")
         }
     }
 
@@ -238,23 +238,25 @@ struct RewardController: RouteCollection {
         let history = try await CyclingTransition.query(on: req.db).filter(\.$user.$id == userID).sort(\.$atMS, .descending).limit(50).all().map {
             Step(
                 when: format.when($0.atMS), from: CyclingEligibility.State(rawValue: $0.from).map(Self.label) ?? $0.from,
-                to: CyclingEligibility.State(rawValue: $0.to).map(Self.label) ?? $0.to, cause: $0.cause)
+                to: CyclingEligibility.State(rawValue: $0.to).map(Self.label) ?? $0.to, cause: CyclingTracker.causeText($0.cause))
         }
         let codes = try await RewardCode.query(on: req.db).filter(\.$user.$id == userID).sort(\.$issuedAt, .descending).limit(30).with(\.$place).all()
             .map { code in
                 let current = code.redeemedAt == nil && code.day == LocalTime.day(of: req.now, zone: code.place.timeZone).description
                 return Code(
                     code: code.code, place: code.place.name, placeURL: SiteURL.place(code.place.id!).path, reward: code.rewardText,
-                    state: code.redeemedAt.map { "Redeemed \(format.shortWhen($0))" }
-                        ?? (current ? "Show it at the counter today" : "Ran out at the end of \(code.day)"),
+                    state: code.redeemedAt.map { t("Redeemed {when}", format.shortWhen($0)) }
+                        ?? (current ? t("Show it at the counter today") : t("Ran out at the end of {day}", code.day)),
                     drawing: current ? RewardCodeDrawing.svg(code.code) : "")
             }
-        let explanation =
-            "Partner places reward arriving by bike. Rewards need \(CyclingEligibility.minutesText(rules.cyclingSeconds)) of cycling that your phone reports through the device API (\(rules.readingsInARow) readings in a row to start or stop counting). What it decides stays with you: places see only codes."
+        let explanation = tn(
+            "Partner places reward arriving by bike. Rewards need {minutes} of cycling that your phone reports through the device API ({count} readings in a row to start or stop counting). What it decides stays with you: places see only codes.",
+            "Partner places reward arriving by bike. Rewards need {minutes} of cycling that your phone reports through the device API ({count} readings in a row to start or stop counting). What it decides stays with you: places see only codes.",
+            rules.readingsInARow, CyclingTracker.minutesText(rules.cyclingSeconds))
         return try await req.view.render(
             "places/rewards",
             RewardsPage(
-                layout: req.layout(title: "Rewards", section: .places), enabled: status != nil, settingsAction: SiteURL.rewardSettings.path,
+                layout: req.layout(title: t("Rewards"), section: .places), enabled: status != nil, settingsAction: SiteURL.rewardSettings.path,
                 state: Self.label(state), eligible: state.isEligible,
                 explanation: explanation, codes: codes, history: history, places: SiteURL.places.with([("kind", Place.Kind.cafe.rawValue)]),
                 devices: SiteURL.deviceSettings.path)
@@ -271,7 +273,7 @@ enum RewardCodeDrawing {
         let size = 10.0
         let columns = cells.count + 2, rows = 7
         var out =
-            "<svg class=\"reward-code\" viewBox=\"0 0 \(Int(Double(columns) * size)) \(Int(Double(rows) * size))\" role=\"img\" aria-label=\"Code \(SVGMap.escape(code)) drawn as squares\" xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
+            "<svg class=\"reward-code\" viewBox=\"0 0 \(Int(Double(columns) * size)) \(Int(Double(rows) * size))\" role=\"img\" aria-label=\"\(SVGMap.escape(t("Code {code} drawn as squares", code)))\" xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
         for x in 0..<columns {
             for y in 0..<rows {
                 let border = x == 0 || y == 0 || x == columns - 1 || y == rows - 1

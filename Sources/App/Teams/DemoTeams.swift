@@ -58,7 +58,7 @@ enum DemoTeams {
                     try await JoinRequest(teamID: team.requireID(), userID: user.requireID(), message: "Could I join you?").create(on: db)
                     try await Notification.send(
                         to: try await Membership.managerIDs(of: team.requireID(), on: db), from: user.id, kind: .joinRequest,
-                        text: "\(user.displayName) asked to join \(team.name)", link: SiteURL.team(slug: team.slug).path, on: db
+                        text: t("{name} asked to join {team}", user.displayName, team.name), link: SiteURL.team(slug: team.slug).path, on: db
                     )
                 }
             }

@@ -33,10 +33,10 @@ struct FindQuery {
         } else if latText.isEmpty, lonText.isEmpty, let home = req.currentUser, let hlat = home.homeLat, let hlon = home.homeLon {
             centre = Coordinate(latitude: hlat, longitude: hlon)
         } else if lat.error == nil, lon.error == nil, latText.isEmpty != lonText.isEmpty {
-            errors[latText.isEmpty ? "lat" : "lon"] = "Enter both latitude and longitude"
+            errors[latText.isEmpty ? "lat" : "lon"] = t("Enter both latitude and longitude")
         }
         let radiusText = text("radius_km")
-        if let radius = FormNumber.read(radiusText, in: 1...200, field: "radius_km", message: "Choose a distance between 1 and 200 km", errors: &errors) {
+        if let radius = FormNumber.read(radiusText, in: 1...200, field: "radius_km", message: t("Choose a distance between 1 and 200 km"), errors: &errors) {
             radiusKm = radius
         }
         func pick<T: RawRepresentable>(_ key: String, _ type: T.Type, message: String) -> T? where T.RawValue == String {
@@ -45,22 +45,22 @@ struct FindQuery {
             guard let value = T(rawValue: raw) else { errors[key] = message; return nil }
             return value
         }
-        sport = pick("sport", Sport.self, message: "Choose a sport from the list")
-        skill = pick("skill", TeamSkill.self, message: "Choose a level from the list")
-        ageGroup = pick("age", AgeGroup.self, message: "Choose an age group from the list")
-        gender = pick("gender", TeamGender.self, message: "Choose from the list")
+        sport = pick("sport", Sport.self, message: t("Choose a sport from the list"))
+        skill = pick("skill", TeamSkill.self, message: t("Choose a level from the list"))
+        ageGroup = pick("age", AgeGroup.self, message: t("Choose an age group from the list"))
+        gender = pick("gender", TeamGender.self, message: t("Choose from the list"))
         // Dates are whole days in the searcher's zone: "to" includes the whole of that day.
         let zone = req.currentUser?.timeZone ?? "UTC"
         for key in ["from", "to"] {
             let raw = text(key)
             guard !raw.isEmpty else { continue }
             guard let start = LocalTime.instant(day: raw, time: "00:00", zone: zone) else {
-                errors[key] = "Enter a date such as 2026-11-26"
+                errors[key] = t("Enter a date such as 2026-11-26")
                 continue
             }
             if key == "from" { from = start } else { to = start.addingTimeInterval(86_400) }
         }
-        if let from, let to, to <= from { errors["to"] = "The last day can't be before the first" }
+        if let from, let to, to <= from { errors["to"] = t("The last day can't be before the first") }
     }
 
     var isValid: Bool { errors.isEmpty }

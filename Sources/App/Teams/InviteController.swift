@@ -29,22 +29,22 @@ struct InviteController: RouteCollection {
             let token = RandomToken.make()
             try await TeamInvite.link(teamID: teamID, tokenHash: RandomToken.hash(token), by: managerID).create(on: req.db)
             let link = req.application.config.absolute(.join(token: token))
-            req.flash(.success, "Share this link to invite people: \(link) — it is shown only now; revoke it below when you are done.")
+            req.flash(.success, t("Share this link to invite people: {link} — it is shown only now; revoke it below when you are done.", link))
             return req.redirect(to: .team(slug: team.slug))
         }
 
         let username = AccountRules.collapseWhitespace(form.username ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
-        guard !username.isEmpty else { throw Abort(.unprocessableEntity, reason: "Enter the username of the person to invite.") }
+        guard !username.isEmpty else { throw Abort(.unprocessableEntity, reason: t("Enter the username of the person to invite.")) }
         let found = try await User.query(on: req.db).filter(\.$username == username).first()
         // A private profile cannot be invited (or even confirmed to exist) by someone it is hidden from,
         // and a child cannot be reached by a stranger: otherwise anyone could create a team and message a teenager.
         let reach = try await PersonAccess.reach(found, from: manager, today: req.clock.today, on: req.db)
         guard let invitee = found, reach != .unknown else {
-            throw Abort(.unprocessableEntity, reason: "Nobody has the username “\(username)”. Check the spelling on their profile page.")
+            throw Abort(.unprocessableEntity, reason: t("Nobody has the username “{username}”. Check the spelling on their profile page.", username))
         }
         let inviteeID = try invitee.requireID()
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == inviteeID).first() != nil {
-            throw Abort(.conflict, reason: "\(invitee.displayName) is already in the team.")
+            throw Abort(.conflict, reason: t("{name} is already in the team.", invitee.displayName))
         }
         // A held invitation is stored like any other, so the team page lists it the same way, but the
         // invitee never sees it; once the sender may reach them, asking again delivers it.
@@ -57,12 +57,12 @@ struct InviteController: RouteCollection {
                 try await invite.save(on: db)
                 if !held {
                     try await Notification.send(
-                        to: [inviteeID], from: managerID, kind: .invited, text: "\(manager.displayName) invited you to join \(team.name)",
+                        to: [inviteeID], from: managerID, kind: .invited, text: t("{name} invited you to join {team}", manager.displayName, team.name),
                         link: SiteURL.teams.path, on: db)
                 }
             }
         }
-        req.flash(.success, "\(invitee.displayName) is invited. They will see it under My teams.")
+        req.flash(.success, t("{name} is invited. They will see it under My teams.", invitee.displayName))
         return req.redirect(to: .team(slug: team.slug))
     }
 
@@ -72,9 +72,9 @@ struct InviteController: RouteCollection {
         try access.requireManager()
         guard let id = req.parameters.get("id", as: UUID.self),
             let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == access.team.requireID()).first()
-        else { throw Abort(.notFound, reason: "That invitation no longer exists.") }
+        else { throw Abort(.notFound, reason: t("That invitation no longer exists.")) }
         try await invite.delete(on: req.db)
-        req.flash(.info, invite.tokenHash == nil ? "Invitation withdrawn." : "Invitation link revoked; it no longer works.")
+        req.flash(.info, invite.tokenHash == nil ? t("Invitation withdrawn.") : t("Invitation link revoked; it no longer works."))
         return req.redirect(to: .team(slug: access.team.slug))
     }
 
@@ -84,7 +84,7 @@ struct InviteController: RouteCollection {
         guard let id = req.parameters.get("id", as: UUID.self),
             let invite = try await TeamInvite.query(on: req.db).filter(\.$id == id).filter(\.$invitee.$id == userID).filter(\.$held == false)
                 .with(\.$team).first()
-        else { throw Abort(.notFound, reason: "That invitation is no longer open.") }
+        else { throw Abort(.notFound, reason: t("That invitation is no longer open.")) }
         let team = invite.team
         try await req.db.transaction { db in
             if accept {
@@ -93,7 +93,7 @@ struct InviteController: RouteCollection {
             }
             try await invite.delete(on: db)
         }
-        req.flash(accept ? .success : .info, accept ? "Welcome to \(team.name)!" : "Invitation to \(team.name) declined.")
+        req.flash(accept ? .success : .info, accept ? t("Welcome to {team}!", team.name) : t("Invitation to {team} declined.", team.name))
         return req.redirect(to: accept ? SiteURL.team(slug: team.slug).path : SiteURL.teams.path)
     }
 
@@ -123,7 +123,7 @@ struct InviteController: RouteCollection {
             member = try await Membership.query(on: req.db).filter(\.$team.$id == invite.$team.id).filter(\.$user.$id == userID).first() != nil
         }
         let page = LinkPage(
-            layout: req.layout(title: "Join \(invite.team.name)", section: .teams, hasForms: true),
+            layout: req.layout(title: t("Join {team}", invite.team.name), section: .teams, hasForms: true),
             team: TeamCard(invite.team, role: nil), token: token,
             signInURL: req.currentUser == nil ? SiteURL.login(next: .join(token: token)) : nil,
             alreadyMember: member
@@ -141,7 +141,7 @@ struct InviteController: RouteCollection {
                 try await Membership(teamID: teamID, userID: userID, role: .player).create(on: db)
                 try await JoinRequest.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).delete()
             }
-            req.flash(.success, "Welcome to \(invite.team.name)!")
+            req.flash(.success, t("Welcome to {team}!", invite.team.name))
         }
         return req.redirect(to: .team(slug: invite.team.slug))
     }

@@ -68,7 +68,7 @@ struct LeagueController: RouteCollection {
         return try await req.view.render(
             "leagues/index",
             IndexPage(
-                layout: req.layout(title: "Leagues", section: .teams), mine: mine.map(card), others: others.map(card)
+                layout: req.layout(title: t("Leagues"), section: .teams), mine: mine.map(card), others: others.map(card)
             ))
     }
 
@@ -80,7 +80,7 @@ struct LeagueController: RouteCollection {
         form.gender = TeamGender.any.rawValue
         form.privacy = "public"
         return try await req.view.render(
-            "leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: [:], choices: Choices()))
+            "leagues/form", FormPage(layout: req.layout(title: t("New league"), section: .teams), form: form, errors: [:], choices: Choices()))
     }
 
     func create(req: Request) async throws -> Response {
@@ -91,10 +91,10 @@ struct LeagueController: RouteCollection {
             name: form.name, sport: form.sport, ageGroup: form.age_group, gender: form.gender, skill: form.skill,
             placeName: form.place_name, latitude: form.latitude, longitude: form.longitude, errors: &errors
         )
-        if !["public", "private"].contains(form.privacy ?? "") { errors["privacy"] = "Choose public or private" }
+        if !["public", "private"].contains(form.privacy ?? "") { errors["privacy"] = t("Choose public or private") }
         guard errors.isEmpty, let attributes else {
             return try await req.view.render(
-                "leagues/form", FormPage(layout: req.layout(title: "New league", section: .teams), form: form, errors: errors, choices: Choices())
+                "leagues/form", FormPage(layout: req.layout(title: t("New league"), section: .teams), form: form, errors: errors, choices: Choices())
             )
             .encodeResponse(status: .unprocessableEntity, for: req)
         }
@@ -113,7 +113,7 @@ struct LeagueController: RouteCollection {
             league.slug = try await League.unusedSlug(for: attributes.name, on: db)
             try await league.create(on: db)
         }
-        req.flash(.success, "\(league.name) is created. Invite teams below.")
+        req.flash(.success, t("{league} is created. Invite teams below.", league.name))
         return req.redirect(to: .league(slug: league.slug))
     }
 
@@ -195,21 +195,22 @@ struct LeagueController: RouteCollection {
         let user = try req.requireUser()
         let access = try await LeagueAccess.load(req)
         let entries = access.entries
-        guard access.isManager else { throw Abort(.forbidden, reason: "Only the league's manager can invite teams.") }
+        guard access.isManager else { throw Abort(.forbidden, reason: t("Only the league's manager can invite teams.")) }
         let raw = (try req.content.decode(TeamInviteForm.self).team ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let slug = raw.split(separator: "/").last.map(String.init) ?? raw
         guard !slug.isEmpty, let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
             try await TeamAccess.of(team, viewer: user, on: req.db).canSee
-        else { throw Abort(.unprocessableEntity, reason: "No team is called “\(raw)”. Use the last part of the team's address, e.g. riverside-futsal.") }
+        else { throw Abort(.unprocessableEntity, reason: t("No team is called “{name}”. Use the last part of the team's address, e.g. riverside-futsal.", raw)) }
         guard team.sport == access.league.sport else {
             throw Abort(
                 .unprocessableEntity,
-                reason:
-                    "\(team.name) plays \(team.sportValue?.label ?? team.sport); this league is for \(Sport(rawValue: access.league.sport)?.label ?? access.league.sport)."
+                reason: t(
+                    "{team} plays {sport}; this league is for {league_sport}.", team.name, team.sportValue?.label ?? team.sport,
+                    Sport(rawValue: access.league.sport)?.label ?? access.league.sport)
             )
         }
         if entries.contains(where: { $0.$team.id == team.id }) {
-            throw Abort(.conflict, reason: "\(team.name) is already in the league or invited.")
+            throw Abort(.conflict, reason: t("{team} is already in the league or invited.", team.name))
         }
         let teamID = try team.requireID()
         let managesTeam =
@@ -221,11 +222,11 @@ struct LeagueController: RouteCollection {
             if !managesTeam {
                 try await Notification.send(
                     to: try await Membership.managerIDs(of: teamID, on: db), from: nil, kind: .leagueInvite,
-                    text: "\(team.name) is invited to the league \(access.league.name)", link: SiteURL.league(slug: access.league.slug).path, on: db
+                    text: t("{team} is invited to the league {league}", team.name, access.league.name), link: SiteURL.league(slug: access.league.slug).path, on: db
                 )
             }
         }
-        req.flash(.success, managesTeam ? "\(team.name) is in the league." : "\(team.name) is invited; its managers will see the invitation.")
+        req.flash(.success, managesTeam ? t("{team} is in the league.", team.name) : t("{team} is invited; its managers will see the invitation.", team.name))
         return req.redirect(to: .league(slug: access.league.slug))
     }
 
@@ -235,10 +236,10 @@ struct LeagueController: RouteCollection {
         let entries = access.entries
         let slug = req.parameters.get("team") ?? ""
         guard let entry = entries.first(where: { $0.team.slug == slug && $0.status == .invited }) else {
-            throw Abort(.notFound, reason: "That invitation is no longer open.")
+            throw Abort(.notFound, reason: t("That invitation is no longer open."))
         }
         guard access.managedTeamIDs.contains(entry.$team.id) else {
-            throw Abort(.forbidden, reason: "Only the team's managers can answer for it.")
+            throw Abort(.forbidden, reason: t("Only the team's managers can answer for it."))
         }
         if accept {
             entry.status = .active
@@ -246,7 +247,7 @@ struct LeagueController: RouteCollection {
         } else {
             try await entry.delete(on: req.db)
         }
-        req.flash(accept ? .success : .info, accept ? "\(entry.team.name) joined \(access.league.name)." : "Invitation declined.")
+        req.flash(accept ? .success : .info, accept ? t("{team} joined {league}.", entry.team.name, access.league.name) : t("Invitation declined."))
         return req.redirect(to: .league(slug: access.league.slug))
     }
 
@@ -257,10 +258,10 @@ struct LeagueController: RouteCollection {
         let slug = req.parameters.get("team") ?? ""
         guard let entry = entries.first(where: { $0.team.slug == slug }) else { throw Abort(.notFound) }
         guard access.isManager || access.managedTeamIDs.contains(entry.$team.id) else {
-            throw Abort(.forbidden, reason: "Only the league's manager or the team's managers can do that.")
+            throw Abort(.forbidden, reason: t("Only the league's manager or the team's managers can do that."))
         }
         try await entry.delete(on: req.db)
-        req.flash(.info, "\(entry.team.name) is no longer in \(access.league.name).")
+        req.flash(.info, t("{team} is no longer in {league}.", entry.team.name, access.league.name))
         return req.redirect(to: .league(slug: access.league.slug))
     }
 }

@@ -23,7 +23,14 @@ final class Membership: Model, @unchecked Sendable {
     enum Role: String, Codable, CaseIterable, Sendable, Comparable {
         case owner, manager, coach, player
 
-        var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+        var label: String {
+            switch self {
+            case .owner: t("Owner")
+            case .manager: t("Manager")
+            case .coach: t("Coach")
+            case .player: t("Player")
+            }
+        }
         var canManage: Bool { self == .owner || self == .manager }
 
         private var rank: Int { Self.allCases.firstIndex(of: self)! }

@@ -30,25 +30,25 @@ struct MembershipController: RouteCollection {
                 try await TeamInvite.query(on: db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == userID).delete()
                 try await JoinRequest.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).delete()
             }
-            req.flash(.success, "Welcome to \(team.name)!")
+            req.flash(.success, t("Welcome to {team}!", team.name))
         } else if access.canRequest {
             let form = try req.content.decode(JoinForm.self)
             let message = AccountRules.collapseWhitespace(form.message ?? "")
             guard message.count <= 500 else {
-                throw Abort(.unprocessableEntity, reason: "Keep your message to the managers to 500 characters or fewer.")
+                throw Abort(.unprocessableEntity, reason: t("Keep your message to the managers to 500 characters or fewer."))
             }
             try await req.db.transaction { db in
                 try await JoinRequest(teamID: teamID, userID: userID, message: message.isEmpty ? nil : message).create(on: db)
                 try await Notification.send(
                     to: try await Membership.managerIDs(of: teamID, on: db), from: userID, kind: .joinRequest,
-                    text: "\(user.displayName) asked to join \(team.name)", link: SiteURL.team(slug: team.slug).path, on: db
+                    text: t("{name} asked to join {team}", user.displayName, team.name), link: SiteURL.team(slug: team.slug).path, on: db
                 )
             }
-            req.flash(.success, "Request sent. A manager of \(team.name) will answer it.")
+            req.flash(.success, t("Request sent. A manager of {team} will answer it.", team.name))
         } else if access.joinRequest != nil {
-            req.flash(.info, "Your request to join is waiting for a manager.")
+            req.flash(.info, t("Your request to join is waiting for a manager."))
         } else {
-            throw Abort(.forbidden, reason: "This team takes new players by invitation only.")
+            throw Abort(.forbidden, reason: t("This team takes new players by invitation only."))
         }
         return req.redirect(to: .team(slug: team.slug))
     }
@@ -60,15 +60,15 @@ struct MembershipController: RouteCollection {
         if let request = access.joinRequest, access.membership == nil {
             // Leaving before being let in withdraws the request.
             try await request.delete(on: req.db)
-            req.flash(.info, "Your request to join \(access.team.name) is withdrawn.")
+            req.flash(.info, t("Your request to join {team} is withdrawn.", access.team.name))
             return req.redirect(to: .teams)
         }
-        guard let membership = access.membership else { throw Abort(.notFound, reason: "You are not a member of this team.") }
+        guard let membership = access.membership else { throw Abort(.notFound, reason: t("You are not a member of this team.")) }
         if membership.role == .owner, try await Self.ownerCount(teamID, on: req.db) == 1 {
-            throw Abort(.conflict, reason: "You are the team's only owner. Make another member an owner before you leave, or delete the team.")
+            throw Abort(.conflict, reason: t("You are the team's only owner. Make another member an owner before you leave, or delete the team."))
         }
         try await Self.end(membership, on: req.db)
-        req.flash(.info, "You have left \(access.team.name).")
+        req.flash(.info, t("You have left {team}.", access.team.name))
         return req.redirect(to: .teams)
     }
 
@@ -79,13 +79,13 @@ struct MembershipController: RouteCollection {
         let teamID = try access.team.requireID()
         guard let id = req.parameters.get("id", as: UUID.self),
             let request = try await JoinRequest.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == teamID).with(\.$user).first()
-        else { throw Abort(.notFound, reason: "That request is no longer waiting.") }
+        else { throw Abort(.notFound, reason: t("That request is no longer waiting.")) }
         try await req.db.transaction { db in
             if approve {
                 try await Membership(teamID: teamID, userID: request.$user.id, role: .player).create(on: db)
                 try await Notification.send(
                     to: [request.$user.id], from: nil, kind: .approved,
-                    text: "You are now a member of \(access.team.name)", link: SiteURL.team(slug: access.team.slug).path, on: db
+                    text: t("You are now a member of {team}", access.team.name), link: SiteURL.team(slug: access.team.slug).path, on: db
                 )
             }
             try await request.delete(on: db)
@@ -93,8 +93,8 @@ struct MembershipController: RouteCollection {
         req.flash(
             approve ? .success : .info,
             approve
-                ? "\(request.user.displayName) is now a player in the team."
-                : "Request from \(request.user.displayName) declined.")
+                ? t("{name} is now a player in the team.", request.user.displayName)
+                : t("Request from {name} declined.", request.user.displayName))
         return req.redirect(to: .team(slug: access.team.slug))
     }
 
@@ -108,14 +108,14 @@ struct MembershipController: RouteCollection {
         try access.requireManager()
         let (membership, member) = try await Self.member(req, access: access)
         guard let role = Membership.Role(rawValue: try req.content.decode(RoleForm.self).role ?? "") else {
-            throw Abort(.unprocessableEntity, reason: "Choose owner, manager, coach or player.")
+            throw Abort(.unprocessableEntity, reason: t("Choose owner, manager, coach or player."))
         }
         // Only owners make or unmake owners.
         if role == .owner || membership.role == .owner, !access.isOwner {
-            throw Abort(.forbidden, reason: "Only an owner can change who owns the team.")
+            throw Abort(.forbidden, reason: t("Only an owner can change who owns the team."))
         }
         if membership.role == .owner, role != .owner, try await Self.ownerCount(access.team.requireID(), on: req.db) == 1 {
-            throw Abort(.conflict, reason: "A team needs at least one owner. Make someone else an owner first.")
+            throw Abort(.conflict, reason: t("A team needs at least one owner. Make someone else an owner first."))
         }
         guard role != membership.role else { return req.redirect(to: .team(slug: access.team.slug)) }
         membership.role = role
@@ -123,11 +123,11 @@ struct MembershipController: RouteCollection {
             try await membership.update(on: db)
             try await Notification.send(
                 to: [membership.$user.id], from: nil, kind: .roleChanged,
-                text: "You are now \(role == .owner ? "an" : "a") \(role.rawValue) of \(access.team.name)", link: SiteURL.team(slug: access.team.slug).path,
+                text: Self.nowRoleNotice(role, team: access.team.name), link: SiteURL.team(slug: access.team.slug).path,
                 on: db
             )
         }
-        req.flash(.success, "\(member.displayName) is now \(role == .owner ? "an" : "a") \(role.rawValue).")
+        req.flash(.success, Self.nowRoleFlash(role, name: member.displayName))
         return req.redirect(to: .team(slug: access.team.slug))
     }
 
@@ -137,13 +137,13 @@ struct MembershipController: RouteCollection {
         try access.requireManager()
         let (membership, member) = try await Self.member(req, access: access)
         if membership.role == .owner {
-            guard access.isOwner else { throw Abort(.forbidden, reason: "Only an owner can remove an owner.") }
+            guard access.isOwner else { throw Abort(.forbidden, reason: t("Only an owner can remove an owner.")) }
             if try await Self.ownerCount(access.team.requireID(), on: req.db) == 1 {
-                throw Abort(.conflict, reason: "A team needs at least one owner. Make someone else an owner first.")
+                throw Abort(.conflict, reason: t("A team needs at least one owner. Make someone else an owner first."))
             }
         }
         try await Self.end(membership, on: req.db)
-        req.flash(.info, "\(member.displayName) is no longer in the team.")
+        req.flash(.info, t("{name} is no longer in the team.", member.displayName))
         return req.redirect(to: .team(slug: access.team.slug))
     }
 
@@ -156,7 +156,7 @@ struct MembershipController: RouteCollection {
                 .filter(User.self, \.$username == username)
                 .first(),
             let user = try? membership.joined(User.self)
-        else { throw Abort(.notFound, reason: "That person is not in the team.") }
+        else { throw Abort(.notFound, reason: t("That person is not in the team.")) }
         return (membership, user)
     }
 
@@ -169,6 +169,26 @@ struct MembershipController: RouteCollection {
             for observer in Features.membershipObservers {
                 try await observer.membershipEnded(userID: userID, teamID: teamID, on: db)
             }
+        }
+    }
+
+    /// "You are now a coach of …", for the person whose role changed.
+    static func nowRoleNotice(_ role: Membership.Role, team: String) -> String {
+        switch role {
+        case .owner: t("You are now an owner of {team}", team)
+        case .manager: t("You are now a manager of {team}", team)
+        case .coach: t("You are now a coach of {team}", team)
+        case .player: t("You are now a player of {team}", team)
+        }
+    }
+
+    /// "Ana is now a coach.", for the manager who changed it.
+    static func nowRoleFlash(_ role: Membership.Role, name: String) -> String {
+        switch role {
+        case .owner: t("{name} is now an owner.", name)
+        case .manager: t("{name} is now a manager.", name)
+        case .coach: t("{name} is now a coach.", name)
+        case .player: t("{name} is now a player.", name)
         }
     }
 

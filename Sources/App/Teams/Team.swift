@@ -29,17 +29,17 @@ final class Team: Model, @unchecked Sendable {
 
         var label: String {
             switch self {
-            case .public: "Public: anyone can join straight away"
-            case .protected: "Protected: anyone can find it; managers approve who joins"
-            case .private: "Private: hidden; people join only by invitation"
+            case .public: t("Public: anyone can join straight away")
+            case .protected: t("Protected: anyone can find it; managers approve who joins")
+            case .private: t("Private: hidden; people join only by invitation")
             }
         }
 
         var shortLabel: String {
             switch self {
-            case .public: "Public"
-            case .protected: "Protected"
-            case .private: "Private"
+            case .public: t("Public")
+            case .protected: t("Protected")
+            case .private: t("Private")
             }
         }
     }
@@ -58,10 +58,10 @@ enum TeamGender: String, CaseIterable, Codable, Sendable {
 
     var label: String {
         switch self {
-        case .women: "Women"
-        case .men: "Men"
-        case .mixed: "Mixed"
-        case .any: "Anyone"
+        case .women: t("Women")
+        case .men: t("Men")
+        case .mixed: t("Mixed")
+        case .any: t("Anyone")
         }
     }
 }
@@ -70,5 +70,13 @@ enum TeamGender: String, CaseIterable, Codable, Sendable {
 enum TeamSkill: String, CaseIterable, Codable, Sendable {
     case beginner, intermediate, advanced, expert, any
 
-    var label: String { self == .any ? "Any level" : rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    var label: String {
+        switch self {
+        case .beginner: t("Beginner")
+        case .intermediate: t("Intermediate")
+        case .advanced: t("Advanced")
+        case .expert: t("Expert")
+        case .any: t("Any level")
+        }
+    }
 }

@@ -50,7 +50,7 @@ struct TeamAccess {
 
     /// For actions only managers may take; others get 403 (they can see the team, so 404 would lie).
     func requireManager() throws {
-        guard canManage else { throw Abort(.forbidden, reason: "Only the team's managers can do that.") }
+        guard canManage else { throw Abort(.forbidden, reason: t("Only the team's managers can do that.")) }
     }
 }
 

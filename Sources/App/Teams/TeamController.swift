@@ -48,7 +48,7 @@ struct TeamController: RouteCollection {
             try await team.create(on: db)
             try await Membership(teamID: team.requireID(), userID: userID, role: .owner).create(on: db)
         }
-        req.flash(.success, "\(team.name) is ready. Invite your players below.")
+        req.flash(.success, t("{team} is ready. Invite your players below.", team.name))
         return req.redirect(to: .team(slug: team.slug))
     }
 
@@ -75,7 +75,7 @@ struct TeamController: RouteCollection {
             try await team.update(on: db)
             for companion in Features.teamCompanions { try await companion.teamChanged(team, on: db) }
         }
-        req.flash(.success, "Team details saved.")
+        req.flash(.success, t("Team details saved."))
         return req.redirect(to: .team(slug: access.team.slug))
     }
 
@@ -95,10 +95,10 @@ struct TeamController: RouteCollection {
 
     private func renderForm(_ req: Request, form: TeamForm, errors: FieldErrors, team: Team?) async throws -> View {
         let page = FormPage(
-            layout: req.layout(title: team == nil ? "New team" : "Edit \(team!.name)", section: .teams),
+            layout: req.layout(title: team == nil ? t("New team") : t("Edit {team}", team!.name), section: .teams),
             form: form, errors: errors, choices: Choices(),
             action: team == nil ? SiteURL.newTeam.path : SiteURL.editTeam(slug: team!.slug).path,
-            submit: team == nil ? "Create team" : "Save changes",
+            submit: team == nil ? t("Create team") : t("Save changes"),
             cancelURL: team == nil ? SiteURL.teams.path : SiteURL.team(slug: team!.slug).path
         )
         return try await req.view.render("teams/form", page)
@@ -124,12 +124,12 @@ struct TeamController: RouteCollection {
     func deletePage(req: Request) async throws -> View {
         _ = try req.requireUser()
         let access = try await TeamAccess.load(req)
-        guard access.isOwner else { throw Abort(.forbidden, reason: "Only the team's owners can delete it.") }
+        guard access.isOwner else { throw Abort(.forbidden, reason: t("Only the team's owners can delete it.")) }
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == access.team.requireID()).count()
         return try await req.view.render(
             "teams/delete",
             DeletePage(
-                layout: req.layout(title: "Delete \(access.team.name)", section: .teams),
+                layout: req.layout(title: t("Delete {team}", access.team.name), section: .teams),
                 name: access.team.name, slug: access.team.slug, members: members
             ))
     }
@@ -137,10 +137,10 @@ struct TeamController: RouteCollection {
     func delete(req: Request) async throws -> Response {
         _ = try req.requireUser()
         let access = try await TeamAccess.load(req)
-        guard access.isOwner else { throw Abort(.forbidden, reason: "Only the team's owners can delete it.") }
+        guard access.isOwner else { throw Abort(.forbidden, reason: t("Only the team's owners can delete it.")) }
         // Memberships, requests, invitations and league places go with it (ON DELETE CASCADE).
         try await access.team.delete(on: req.db)
-        req.flash(.info, "\(access.team.name) has been deleted.")
+        req.flash(.info, t("{team} has been deleted.", access.team.name))
         return req.redirect(to: .teams)
     }
 
@@ -165,7 +165,7 @@ struct TeamController: RouteCollection {
         let requests = try await JoinRequest.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
         let invites = try await TeamInvite.query(on: req.db).filter(\.$invitee.$id == userID).filter(\.$held == false).with(\.$team).all()
         let page = MyTeamsPage(
-            layout: req.layout(title: "My teams", section: .teams),
+            layout: req.layout(title: t("My teams"), section: .teams),
             teams: memberships.map { TeamCard($0.team, role: $0.role) }.sorted { $0.name < $1.name },
             requested: requests.map { TeamCard($0.team, role: nil) },
             invitations: invites.map { InvitationCard(id: SiteURL.id($0.id!), team: TeamCard($0.team, role: nil)) }

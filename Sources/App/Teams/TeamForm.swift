@@ -58,10 +58,10 @@ struct TeamForm: Content {
             placeName: place_name, latitude: latitude, longitude: longitude, errors: &errors
         )
         let privacyValue = Team.Privacy(rawValue: privacy ?? "")
-        if privacyValue == nil { errors["privacy"] = "Choose who can find and join the team" }
+        if privacyValue == nil { errors["privacy"] = t("Choose who can find and join the team") }
         let text = (description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if text.count > 5000 {
-            errors["description"] = "Keep the description to 5,000 characters or fewer (it has \(text.count))"
+            errors["description"] = t("Keep the description to 5,000 characters or fewer (it has {count})", text.count)
         }
         guard errors.isEmpty, let attributes, let privacyValue else { return (nil, errors) }
         return (
@@ -96,29 +96,29 @@ struct Attributes {
     ) -> Attributes? {
         let name = AccountRules.collapseWhitespace(rawName ?? "")
         if name.isEmpty {
-            errors["name"] = "Enter a name"
+            errors["name"] = t("Enter a name")
         } else if Slug.make(name).isEmpty {
-            errors["name"] = "Use some letters or digits in the name"
+            errors["name"] = t("Use some letters or digits in the name")
         } else if name.count > 80 {
-            errors["name"] = "Keep the name to 80 characters or fewer"
+            errors["name"] = t("Keep the name to 80 characters or fewer")
         }
         let sportValue = Sport(rawValue: sport ?? "")
-        if sportValue == nil { errors["sport"] = "Choose a sport from the list" }
+        if sportValue == nil { errors["sport"] = t("Choose a sport from the list") }
         let ageValue = AgeGroup(rawValue: ageGroup ?? "")
-        if ageValue == nil { errors["age_group"] = "Choose an age group from the list" }
+        if ageValue == nil { errors["age_group"] = t("Choose an age group from the list") }
         let genderValue = TeamGender(rawValue: gender ?? "")
-        if genderValue == nil { errors["gender"] = "Choose who can play from the list" }
+        if genderValue == nil { errors["gender"] = t("Choose who can play from the list") }
         let skillValue = TeamSkill(rawValue: skill ?? "")
-        if skillValue == nil { errors["skill"] = "Choose a level from the list" }
+        if skillValue == nil { errors["skill"] = t("Choose a level from the list") }
 
         let place = AccountRules.collapseWhitespace(placeName ?? "")
-        if place.count > 120 { errors["place_name"] = "Keep the place name to 120 characters or fewer" }
+        if place.count > 120 { errors["place_name"] = t("Keep the place name to 120 characters or fewer") }
         let lat = FormNumber.coordinate(latitude, range: -90...90, axis: "latitude")
         let lon = FormNumber.coordinate(longitude, range: -180...180, axis: "longitude")
         errors["latitude"] = lat.error
         errors["longitude"] = lon.error
         if lat.error == nil, lon.error == nil, (lat.value == nil) != (lon.value == nil) {
-            errors[lat.value == nil ? "latitude" : "longitude"] = "Enter both latitude and longitude, or neither"
+            errors[lat.value == nil ? "latitude" : "longitude"] = t("Enter both latitude and longitude, or neither")
         }
         guard let sportValue, let ageValue, let genderValue, let skillValue,
             errors["name"] == nil, errors["latitude"] == nil, errors["longitude"] == nil, errors["place_name"] == nil

@@ -121,7 +121,7 @@ struct TeamPage: Encodable {
 
         let shownPlace = PlaceView(
             name: team.placeName, coordinate: team.coordinate, exact: access.canSeeExactLocation,
-            hiddenNote: "exact place shown to members")
+            hiddenNote: t("exact place shown to members"))
 
         // The next games; their page applies the same rules as this one.
         var games: [GameCard] = []

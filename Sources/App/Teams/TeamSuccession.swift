@@ -35,14 +35,14 @@ enum TeamSuccession {
                     .filter(\.$user.$id == successor.requireID()).set(\.$role, to: .owner).update()
                 try await Notification.send(
                     to: [successor.requireID()], from: nil, kind: .roleChanged,
-                    text: "You are now the owner of \(step.team.name): its owner closed their account.",
+                    text: t("You are now the owner of {team}: its owner closed their account.", step.team.name),
                     link: SiteURL.team(slug: step.team.slug).path, on: db)
             } else {
                 // The members hear why the team is gone from their list.
                 let members = try await Membership.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id != userID).all()
                 try await Notification.send(
                     to: members.map { $0.$user.id }, from: nil, kind: .teamClosed,
-                    text: "\(step.team.name) is closed: its owner deleted their account.", link: SiteURL.teams.path, on: db)
+                    text: t("{team} is closed: its owner deleted their account.", step.team.name), link: SiteURL.teams.path, on: db)
                 try await step.team.delete(on: db)
             }
         }

@@ -5,7 +5,7 @@ import Foundation
 /// they manage are handed on first.
 extension Teams {
     static var archiveEntries: [ArchiveEntry] {
-        [ArchiveEntry(path: "teams.json", holds: "your teams and roles")]
+        [ArchiveEntry(path: "teams.json", holds: t("your teams and roles"))]
     }
 
     static func exportAccount(_ archive: AccountArchive) async throws {

@@ -13,21 +13,21 @@ extension Teams {
                 let team = Part(text: step.team.name, url: SiteURL.team(slug: step.team.slug).path)
                 guard let successor = step.successor else {
                     return [
-                        team, Part(text: ": "), Part(text: "deleted", strong: true),
-                        Part(text: " with its games and memberships, since it has no manager to take over. Make someone a manager first to keep it."),
+                        team, Part(text: ": "), Part(text: t("deleted"), strong: true),
+                        Part(text: " " + t("with its games and memberships, since it has no manager to take over. Make someone a manager first to keep it.")),
                     ]
                 }
                 return [
-                    team, Part(text: ": passes to "), Part(text: successor.displayName, strong: true),
-                    Part(text: ", its longest-serving manager, who becomes owner."),
+                    team, Part(text: ": " + t("passes to") + " "), Part(text: successor.displayName, strong: true),
+                    Part(text: ", " + t("its longest-serving manager, who becomes owner.")),
                 ]
             }
-            notices.append(DeletionNotice(heading: "Teams you own alone", lines: lines))
+            notices.append(DeletionNotice(heading: t("Teams you own alone"), lines: lines))
         }
         let leagues = try await League.query(on: db).filter(\.$manager.$id == userID).sort(\.$name).all()
         if !leagues.isEmpty {
-            let lines = leagues.map { [Part(text: $0.name, strong: true), Part(text: " is deleted, with its fixtures.")] }
-            notices.append(DeletionNotice(heading: "Leagues you run", lines: lines))
+            let lines = leagues.map { [Part(text: $0.name, strong: true), Part(text: " " + t("is deleted, with its fixtures."))] }
+            notices.append(DeletionNotice(heading: t("Leagues you run"), lines: lines))
         }
         return notices
     }

@@ -36,7 +36,7 @@ extension Teams {
             let visible = PersonAccess.canSeeExists(person, relations.relation(to: person))
             return FeedItem(
                 at: Feed.milliseconds(row.created_at), key: "member:\(SiteURL.id(row.id))", kind: "member", actorName: person.displayName,
-                actorURL: visible ? SiteURL.person(username: person.username).path : nil, text: "joined", title: row.name,
+                actorURL: visible ? SiteURL.person(username: person.username).path : nil, text: t("joined"), title: row.name,
                 url: SiteURL.team(slug: row.slug).path, detail: nil)
         }
     }

@@ -19,6 +19,6 @@ extension Teams {
                 badge: Membership.Role(rawValue: try row.decode(column: "role", as: String.self))?.label ?? ""
             )
         }
-        return ProfileParts(lists: items.isEmpty ? [] : [ProfileParts.List(heading: "Teams", items: items)])
+        return ProfileParts(lists: items.isEmpty ? [] : [ProfileParts.List(heading: t("Teams"), items: items)])
     }
 }

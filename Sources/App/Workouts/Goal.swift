@@ -20,7 +20,12 @@ final class Goal: Model, @unchecked Sendable {
     enum Period: String, Codable, CaseIterable, Sendable {
         case day, week
         var report: ReportPeriod { self == .day ? .day : .week }
-        var label: String { self == .day ? "Daily" : "Weekly" }
+        var label: String {
+            switch self {
+            case .day: t("Daily")
+            case .week: t("Weekly")
+            }
+        }
     }
 
     enum Metric: String, Codable, CaseIterable, Sendable {
@@ -31,8 +36,18 @@ final class Goal: Model, @unchecked Sendable {
             switch self {
             case .distance: imperial ? "mi" : "km"
             case .duration: "min"
-            case .steps: "steps"
+            case .steps: t("steps")
             case .calories: "kcal"
+            }
+        }
+
+        /// The metric's name, as the goal form lists it.
+        var label: String {
+            switch self {
+            case .distance: t("Distance")
+            case .duration: t("Duration")
+            case .steps: t("Steps")
+            case .calories: t("Calories")
             }
         }
 
@@ -52,6 +67,34 @@ final class Goal: Model, @unchecked Sendable {
             case .steps: 1_000_000
             case .calories: 100_000
             }
+        }
+    }
+
+    /// "Weekly duration": the goal's name on the goals page and the home page.
+    var name: String {
+        switch (period, metric) {
+        case (.day, .distance): t("Daily distance")
+        case (.day, .duration): t("Daily duration")
+        case (.day, .steps): t("Daily steps")
+        case (.day, .calories): t("Daily calories")
+        case (.week, .distance): t("Weekly distance")
+        case (.week, .duration): t("Weekly duration")
+        case (.week, .steps): t("Weekly steps")
+        case (.week, .calories): t("Weekly calories")
+        }
+    }
+
+    /// "Weekly duration goal": the goal's line among a workout's numbers.
+    var goalLabel: String {
+        switch (period, metric) {
+        case (.day, .distance): t("Daily distance goal")
+        case (.day, .duration): t("Daily duration goal")
+        case (.day, .steps): t("Daily steps goal")
+        case (.day, .calories): t("Daily calories goal")
+        case (.week, .distance): t("Weekly distance goal")
+        case (.week, .duration): t("Weekly duration goal")
+        case (.week, .steps): t("Weekly steps goal")
+        case (.week, .calories): t("Weekly calories goal")
         }
     }
 

@@ -40,9 +40,9 @@ struct GoalController: RouteCollection {
     ) async throws -> Response {
         let imperial = user.units == .imperial
         let page = Page(
-            layout: req.layout(title: "Goals", section: .workouts), goals: try await GoalProgress.all(for: user, now: req.now, on: req.db),
+            layout: req.layout(title: t("Goals"), section: .workouts), goals: try await GoalProgress.all(for: user, now: req.now, on: req.db),
             periods: Goal.Period.allCases.map { Option(value: $0.rawValue, label: $0.label) },
-            metrics: Goal.Metric.allCases.map { Option(value: $0.rawValue, label: "\($0.rawValue.capitalized) (\($0.unit(imperial: imperial)))") },
+            metrics: Goal.Metric.allCases.map { Option(value: $0.rawValue, label: "\($0.label) (\($0.unit(imperial: imperial)))") },
             form: form, error: error)
         return try await req.view.render("workouts/goals", page).encodeResponse(status: status, for: req)
     }
@@ -54,7 +54,9 @@ struct GoalController: RouteCollection {
     /// The refusal while a workout is being recorded, or nil.
     private func recording(_ user: User, on db: any Database) async throws -> String? {
         let open = try await Workout.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$endMS == nil).first()
-        return open.map { "“\($0.name)” is still being recorded. Goals can be changed once it is finished, so it counts against the goal it started under." }
+        return open.map {
+            t("“{name}” is still being recorded. Goals can be changed once it is finished, so it counts against the goal it started under.", $0.name)
+        }
     }
 
     func add(req: Request) async throws -> Response {
@@ -62,11 +64,11 @@ struct GoalController: RouteCollection {
         let form = try req.content.decode(Form.self)
         if let refusal = try await recording(user, on: req.db) { return try await render(req, user: user, form: form, error: refusal, status: .conflict) }
         guard let period = Goal.Period(rawValue: form.period ?? ""), let metric = Goal.Metric(rawValue: form.metric ?? "") else {
-            return try await render(req, user: user, form: form, error: "Choose a period and what to count.", status: .unprocessableEntity)
+            return try await render(req, user: user, form: form, error: t("Choose a period and what to count."), status: .unprocessableEntity)
         }
         var errors: FieldErrors = [:]
         let unit = metric.unit(imperial: user.units == .imperial)
-        let limit = "Enter a target from \(Format.decimal(metric.minimum)) to \(Format.decimal(metric.limit)) \(unit)"
+        let limit = t("Enter a target from {minimum} to {maximum} {unit}", Format.decimal(metric.minimum), Format.decimal(metric.limit), unit)
         guard
             let typed = FormNumber.read(
                 form.target, in: metric.minimum...metric.limit, required: true, field: "target", message: limit,
@@ -77,7 +79,9 @@ struct GoalController: RouteCollection {
         let count = try await Goal.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
         guard count < Goal.maxPerPerson else {
             return try await render(
-                req, user: user, form: form, error: "You have \(Goal.maxPerPerson) goals already; remove one first.", status: .unprocessableEntity)
+                req, user: user, form: form,
+                error: tn("You have {count} goal already; remove one first.", "You have {count} goals already; remove one first.", Goal.maxPerPerson),
+                status: .unprocessableEntity)
         }
         // Stored in metres, seconds, steps and kilocalories.
         let target: Double =
@@ -87,7 +91,7 @@ struct GoalController: RouteCollection {
             case .steps, .calories: typed.rounded()
             }
         try await Goal(user: user.requireID(), period: period, metric: metric, target: target).create(on: req.db)
-        req.flash(.success, "Goal added.")
+        req.flash(.success, t("Goal added."))
         return req.redirect(to: .goals)
     }
 
@@ -106,7 +110,7 @@ struct GoalController: RouteCollection {
         if let refusal = try await recording(user, on: req.db) { return try await render(req, user: user, error: refusal, status: .conflict) }
         goal.enabled.toggle()
         try await goal.save(on: req.db)
-        req.flash(.success, goal.enabled ? "Goal switched on." : "Goal switched off.")
+        req.flash(.success, goal.enabled ? t("Goal switched on.") : t("Goal switched off."))
         return req.redirect(to: .goals)
     }
 
@@ -115,7 +119,7 @@ struct GoalController: RouteCollection {
         let goal = try await own(req, user)
         if let refusal = try await recording(user, on: req.db) { return try await render(req, user: user, error: refusal, status: .conflict) }
         try await goal.delete(on: req.db)
-        req.flash(.success, "Goal removed.")
+        req.flash(.success, t("Goal removed."))
         return req.redirect(to: .goals)
     }
 }

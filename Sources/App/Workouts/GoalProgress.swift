@@ -24,7 +24,7 @@ struct GoalProgress: Encodable {
         switch metric {
         case .distance: String(format: "%.1f %@", value / (imperial ? Format.metresPerMile : 1000), imperial ? "mi" : "km")
         case .duration: "\(Format.whole(value / 60)) min"
-        case .steps: "\(Format.whole(value)) steps"
+        case .steps: t("{number} steps", Format.whole(value))
         case .calories: "\(Format.whole(value)) kcal"
         }
     }
@@ -52,7 +52,7 @@ struct GoalProgress: Encodable {
             let done = amount(goal.metric, of: periods[goal.period] ?? [])
             return GoalProgress(
                 id: try goal.requireID().uuidString.lowercased(),
-                title: "\(goal.period.label) \(goal.metric.rawValue): \(describe(goal.metric, goal.target, imperial: imperial))",
+                title: "\(goal.name): \(describe(goal.metric, goal.target, imperial: imperial))",
                 done: describe(goal.metric, done, imperial: imperial),
                 percent: Format.percent(done, of: goal.target), enabled: goal.enabled)
         }
@@ -67,10 +67,13 @@ struct GoalProgress: Encodable {
             guard goal.reachedPeriod != key, amount(goal.metric, of: workouts) >= goal.target else { continue }
             goal.reachedPeriod = key
             try await goal.save(on: db)
-            let what = describe(goal.metric, goal.target, imperial: user.units == .imperial)
+            let (period, metric, target, imperial) = (goal.period, goal.metric, goal.target, user.units == .imperial)
             try await Notification.send(
                 to: [user.requireID()], from: nil, kind: .goalReached,
-                text: "You reached your \(goal.period.label.lowercased()) goal of \(what). Well done!", link: SiteURL.goals.path, on: db)
+                text: period == .day
+                    ? t("You reached your daily goal of {target}. Well done!", describe(metric, target, imperial: imperial))
+                    : t("You reached your weekly goal of {target}. Well done!", describe(metric, target, imperial: imperial)),
+                link: SiteURL.goals.path, on: db)
         }
     }
 }

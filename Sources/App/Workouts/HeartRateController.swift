@@ -78,15 +78,15 @@ struct HeartRateController: RouteCollection {
         }
         let todayStart = parse(LocalTime.parts(of: req.now, zone: user.timeZone).day + "T00:00") ?? now - 86_400_000
         let presetRanges: [(String, Int64, Int64)] = [
-            ("Last hour", now - 3_600_000, now), ("Today", todayStart, now),
-            ("7 days", now - 7 * 86_400_000, now), ("30 days", now - 30 * 86_400_000, now),
+            (t("Last hour"), now - 3_600_000, now), (t("Today"), todayStart, now),
+            (tn("{count} day", "{count} days", 7), now - 7 * 86_400_000, now), (tn("{count} day", "{count} days", 30), now - 30 * 86_400_000, now),
         ]
         var error: String?
         var from = parse(req.query[String.self, at: "from"]) ?? now - 86_400_000
         var to = parse(req.query[String.self, at: "to"]) ?? now
-        if req.query[String.self, at: "from"] != nil && parse(req.query[String.self, at: "from"]) == nil { error = "Enter times as a date and a time." }
-        if to <= from { error = "The end must be after the start."; from = now - 86_400_000; to = now }
-        if to - from > Self.maxSpan { error = "Choose at most a year."; from = to - Self.maxSpan }
+        if req.query[String.self, at: "from"] != nil && parse(req.query[String.self, at: "from"]) == nil { error = t("Enter times as a date and a time.") }
+        if to <= from { error = t("The end must be after the start."); from = now - 86_400_000; to = now }
+        if to - from > Self.maxSpan { error = t("Choose at most a year."); from = to - Self.maxSpan }
         if to - from < 600_000 { let centre = (from + to) / 2; from = centre - 300_000; to = centre + 300_000 }
 
         func url(_ a: Int64, _ b: Int64) -> String {
@@ -95,10 +95,10 @@ struct HeartRateController: RouteCollection {
         let span = to - from
         let centre = from + span / 2
         let navigation = [
-            Link(label: "← Earlier", url: url(from - span, to - span), current: false),
-            Link(label: "Zoom in", url: url(centre - span / 4, centre + span / 4), current: false),
-            Link(label: "Zoom out", url: url(centre - span, min(centre + span, now)), current: false),
-            Link(label: "Later →", url: url(from + span, to + span), current: false),
+            Link(label: "← " + t("Earlier"), url: url(from - span, to - span), current: false),
+            Link(label: t("Zoom in"), url: url(centre - span / 4, centre + span / 4), current: false),
+            Link(label: t("Zoom out"), url: url(centre - span, min(centre + span, now)), current: false),
+            Link(label: t("Later") + " →", url: url(from + span, to + span), current: false),
         ]
 
         var buckets: [(t: Int64, low: Double, high: Double, mean: Double)] = []
@@ -128,7 +128,7 @@ struct HeartRateController: RouteCollection {
                 buckets.append((Int64(b) * per * unit + per * unit / 2, lo, hi, mean))
             }
             if !buckets.isEmpty {
-                summary = "Lowest \(Int(buckets.map(\.low).min()!)) bpm, highest \(Int(buckets.map(\.high).max()!)) bpm."
+                summary = t("Lowest {lowest} bpm, highest {highest} bpm.", Int(buckets.map(\.low).min()!), Int(buckets.map(\.high).max()!))
             }
             // Resting heart rate per local day: the lowest mean of a complete five-minute block,
             // which the quarter-hour rollup keeps for each quarter.
@@ -150,13 +150,13 @@ struct HeartRateController: RouteCollection {
         }
         let title = "\(Format(user).when(from)) – \(Format(user).when(to))"
         let page = Page(
-            layout: req.layout(title: athlete == nil ? "Heart rate" : "\(user.displayName)'s heart rate", section: .workouts),
+            layout: req.layout(title: athlete == nil ? t("Heart rate") : t("{name}'s heart rate", user.displayName), section: .workouts),
             athlete: athlete == nil ? nil : user.username, athleteName: athlete == nil ? nil : user.displayName, enabled: user.continuousHeartRate,
             presets: presetRanges.map { Link(label: $0.0, url: url($0.1, $0.2), current: abs($0.1 - from) < 60_000 && abs($0.2 - to) < 60_000) },
             navigation: navigation, from: local(from), to: local(to), title: title,
             chart: SVGChart.band(
                 from: from, to: to, buckets: buckets, zone: zone,
-                label: "Heart rate from \(title): the band is the lowest to highest, the line the average", unit: "bpm"),
+                label: t("Heart rate from {range}: the band is the lowest to highest, the line the average", title), unit: "bpm"),
             fromMS: from, toMS: to, zone: zone.identifier,
             summary: summary, resting: resting, error: error)
         return try await req.view.render("workouts/heart_rate", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)

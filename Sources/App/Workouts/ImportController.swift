@@ -35,12 +35,16 @@ struct ImportController: RouteCollection {
 
     private func render(_ req: Request, results: [Result] = [], error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
         let imported = results.filter { $0.kind != "error" }.count
-        let summary =
+        let summary: String? =
             results.isEmpty
             ? nil
-            : "\(imported) of \(results.count) file\(results.count == 1 ? "" : "s") imported" + (imported < results.count ? "; see the problems below." : ".")
+            : imported < results.count
+                ? tn(
+                    "{imported} of {count} file imported; see the problems below.", "{imported} of {count} files imported; see the problems below.",
+                    results.count, imported)
+                : tn("{imported} of {count} file imported.", "{imported} of {count} files imported.", results.count, imported)
         let page = Page(
-            layout: req.layout(title: "Import workouts", section: .workouts),
+            layout: req.layout(title: t("Import workouts"), section: .workouts),
             sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
             maxMB: req.application.config.maxActivityFileBytes / 1_048_576, results: results, error: error, summary: summary)
         return try await req.view.render("workouts/import", page).encodeResponse(status: status, for: req)
@@ -65,19 +69,19 @@ struct ImportController: RouteCollection {
             }
         } catch let abort as any AbortError where abort.status == .payloadTooLarge {
             return try await render(
-                req, error: "Those files come to more than \(maxBytes / 1_048_576) MB together. Import fewer at a time (or .gz them).",
+                req, error: t("Those files come to more than {megabytes} MB together. Import fewer at a time (or .gz them).", maxBytes / 1_048_576),
                 status: .payloadTooLarge)
         }
         let chosen = files.filter { !$0.bytes.isEmpty }
         guard !chosen.isEmpty else {
             return try await render(
-                req, error: form.emptyFiles.isEmpty ? "Choose one or more files to import." : "The chosen file is empty.",
+                req, error: form.emptyFiles.isEmpty ? t("Choose one or more files to import.") : t("The chosen file is empty."),
                 status: .unprocessableEntity)
         }
         var sport: WorkoutSport?
         if let raw = form["sport"], !raw.isEmpty {
             guard let known = WorkoutSport(rawValue: raw) else {
-                return try await render(req, error: "Choose a sport from the list.", status: .unprocessableEntity)
+                return try await render(req, error: t("Choose a sport from the list."), status: .unprocessableEntity)
             }
             sport = known
         }
@@ -91,29 +95,34 @@ struct ImportController: RouteCollection {
                 case .created(let workout):
                     req.application.metrics.stored("workout_files")
                     results.append(
-                        Result(filename: name, kind: "created", title: "Imported “\(workout.name)”", detail: Self.describe(workout, imperial: imperial)))
+                        Result(filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, imperial: imperial)))
                 case .duplicate(let workout, let reason):
                     let why =
                         reason == "file"
-                        ? "this file was imported before" : reason == "overlap" ? "a \(workout.sport) workout already covers this time" : "it was sent before"
-                    results.append(Result(filename: name, kind: "duplicate", title: "Already there as “\(workout.name)”", detail: "Nothing new: \(why)."))
+                        ? t("this file was imported before")
+                        : reason == "overlap"
+                            ? t("a {sport} workout already covers this time", Self.sportName(workout.sport)) : t("it was sent before")
+                    results.append(
+                        Result(filename: name, kind: "duplicate", title: t("Already there as “{name}”", workout.name), detail: t("Nothing new: {reason}.", why)))
                 case .merged(let workout, let streams):
                     results.append(
                         Result(
-                            filename: name, kind: "merged", title: "Added to “\(workout.name)”",
-                            detail: "It brought \(streams.map(Self.label).joined(separator: " and ")) the workout did not have."))
+                            filename: name, kind: "merged", title: t("Added to “{name}”", workout.name),
+                            detail: t("It brought {streams} the workout did not have.", Self.list(streams.map(Self.label)))))
                 case .route(let route, let duplicate):
                     results.append(
                         Result(
-                            filename: name, kind: "route", title: duplicate ? "Route “\(route.name)” is already saved" : "Saved the route “\(route.name)”",
-                            detail:
-                                "A planned route without times (\(Format.distance(route.distance, imperial: imperial))), kept for planning rather than as a workout."
+                            filename: name, kind: "route",
+                            title: duplicate ? t("Route “{name}” is already saved", route.name) : t("Saved the route “{name}”", route.name),
+                            detail: t(
+                                "A planned route without times ({distance}), kept for planning rather than as a workout.",
+                                Format.distance(route.distance, imperial: imperial))
                         ))
                 }
             } catch let error as APIError {
-                results.append(Result(filename: name, kind: "error", title: "Not imported", detail: error.reason))
+                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.reason))
             } catch let error as ActivityFileError {
-                results.append(Result(filename: name, kind: "error", title: "Not imported", detail: error.description))
+                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.description))
             }
         }
         try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
@@ -122,18 +131,34 @@ struct ImportController: RouteCollection {
 
     static func label(_ stream: String) -> String {
         switch stream {
-        case "latlng": "the route"
-        case "heartrate": "heart rate"
+        case "latlng": t("the route")
+        case "heartrate": t("heart rate")
+        case "cadence": t("cadence")
         default: stream
         }
     }
 
+    /// "the route and heart rate": the names joined as English joins them, with " and " between each.
+    static func list(_ names: [String]) -> String {
+        guard var text = names.first else { return "" }
+        for name in names.dropFirst() { text = t("{list} and {name}", text, name) }
+        return text
+    }
+
+    /// A stored sport ("running") as the pages name it, in lower case ("running", "corrida").
+    static func sportName(_ raw: String) -> String {
+        WorkoutSport(rawValue: raw)?.label.lowercased() ?? raw
+    }
+
     static func describe(_ workout: Workout, imperial: Bool) -> String {
-        var parts: [String] = [workout.sport.capitalized, SampleTime.rfc3339(milliseconds: workout.startMS).prefix(10).description]
+        var parts: [String] = [
+            WorkoutSport(rawValue: workout.sport)?.label ?? workout.sport.capitalized,
+            SampleTime.rfc3339(milliseconds: workout.startMS).prefix(10).description,
+        ]
         let minutes = Int((workout.duration / 60).rounded())
         parts.append(minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min")
         if let distance = workout.distance { parts.append(Format.distance(distance, imperial: imperial)) }
-        if let hr = workout.avgHeartRate { parts.append("average heart rate \(hr) bpm") }
+        if let hr = workout.avgHeartRate { parts.append(t("average heart rate {bpm} bpm", hr)) }
         return parts.joined(separator: " · ")
     }
 }

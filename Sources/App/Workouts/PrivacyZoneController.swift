@@ -38,7 +38,7 @@ struct PrivacyZoneController: RouteCollection {
         let zones = try await SavedPrivacyZone.query(on: req.db).filter(\.$user.$id == user.requireID()).sort(\.$createdAt).all()
         let home = user.homeLat.flatMap { lat in user.homeLon.map { (lat, $0) } }
         let page = Page(
-            layout: req.layout(title: "Privacy zones"),
+            layout: req.layout(title: t("Privacy zones")),
             zones: try zones.map {
                 Row(
                     id: try $0.requireID().uuidString.lowercased(), name: $0.name, radius: "\(Int($0.radius)) m",
@@ -61,19 +61,21 @@ struct PrivacyZoneController: RouteCollection {
         let form = try req.content.decode(Form.self)
         var errors: FieldErrors = [:]
         let name = AccountRules.collapseWhitespace(form.name ?? "")
-        if name.isEmpty { errors["name"] = "Name the place, e.g. Home" } else if name.count > 60 { errors["name"] = "Keep the name to 60 characters" }
+        if name.isEmpty { errors["name"] = t("Name the place, e.g. Home") } else if name.count > 60 { errors["name"] = t("Keep the name to 60 characters") }
         var unread: FieldErrors = [:]
         let lat = FormNumber.read(form.lat, in: -90...90, field: "lat", message: "", errors: &unread)
         let lon = FormNumber.read(form.lon, in: -180...180, field: "lon", message: "", errors: &unread)
         let centre = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
-        if centre?.isValid != true { errors["lat"] = "Enter a latitude from −90 to 90 and a longitude from −180 to 180, or use your location" }
+        if centre?.isValid != true { errors["lat"] = t("Enter a latitude from −90 to 90 and a longitude from −180 to 180, or use your location") }
         let radius = Double(form.radius ?? "")
-        if radius.map({ !PrivacyZone.radii.contains($0) }) ?? true { errors["radius"] = "Choose a radius from 200 m to 2 km" }
+        if radius.map({ !PrivacyZone.radii.contains($0) }) ?? true { errors["radius"] = t("Choose a radius from 200 m to 2 km") }
         let count = try await SavedPrivacyZone.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
-        if count >= SavedPrivacyZone.maxPerPerson { errors["name"] = "You have \(SavedPrivacyZone.maxPerPerson) zones already; remove one first" }
+        if count >= SavedPrivacyZone.maxPerPerson {
+            errors["name"] = tn("You have {count} zone already; remove one first", "You have {count} zones already; remove one first", SavedPrivacyZone.maxPerPerson)
+        }
         guard errors.isEmpty, let centre, let radius else { return try await render(req, user: user, form: form, errors: errors) }
         try await SavedPrivacyZone(user: user.requireID(), name: name, centre: centre, radius: radius).create(on: req.db)
-        req.flash(.success, "Added the zone “\(name)”. Points inside it are now hidden from everyone else on all your workouts.")
+        req.flash(.success, t("Added the zone “{name}”. Points inside it are now hidden from everyone else on all your workouts.", name))
         return req.redirect(to: .privacyZoneSettings)
     }
 
@@ -85,7 +87,7 @@ struct PrivacyZoneController: RouteCollection {
             throw Abort(.notFound)
         }
         try await zone.delete(on: req.db)
-        req.flash(.success, "Removed the zone “\(zone.name)”.")
+        req.flash(.success, t("Removed the zone “{name}”.", zone.name))
         return req.redirect(to: .privacyZoneSettings)
     }
 }

@@ -16,7 +16,9 @@ struct ReminderController: RouteCollection {
         reminders.post(":id", "delete", use: delete)
     }
 
-    static let dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    /// Computed: the names are in the language of the request.
+    static var dayNames: [String] { [t("Sunday"), t("Monday"), t("Tuesday"), t("Wednesday"), t("Thursday"), t("Friday"), t("Saturday")] }
+    static var shortDayNames: [String] { [t("Sun"), t("Mon"), t("Tue"), t("Wed"), t("Thu"), t("Fri"), t("Sat")] }
     /// Monday first, as weeks are shown.
     static let dayOrder = [1, 2, 3, 4, 5, 6, 0]
 
@@ -60,7 +62,8 @@ struct ReminderController: RouteCollection {
 
     static func describe(_ reminder: Reminder) -> String {
         let days = reminder.days
-        let names = days.count == 7 ? "every day" : dayOrder.filter(days.contains).map { String(dayNames[$0].prefix(3)) }.joined(separator: ", ")
+        let short = shortDayNames
+        let names = days.count == 7 ? t("every day") : dayOrder.filter(days.contains).map { short[$0] }.joined(separator: ", ")
         return "\(reminder.time), \(names)"
     }
 
@@ -74,15 +77,17 @@ struct ReminderController: RouteCollection {
         let chosen = Set(form.days ?? [])
         let alert = Int(form.alert ?? "") ?? 10
         let page = Page(
-            layout: req.layout(title: "Reminders", section: .workouts),
+            layout: req.layout(title: t("Reminders"), section: .workouts),
             reminders: try reminders.map {
                 Row(
                     id: try $0.requireID().uuidString.lowercased(), title: $0.title, when: Self.describe($0),
-                    alert: $0.alertMinutes == 0 ? "no alert" : "alert \($0.alertMinutes) min before", enabled: $0.enabled)
+                    alert: $0.alertMinutes == 0 ? t("no alert") : t("alert {minutes} min before", $0.alertMinutes), enabled: $0.enabled)
             },
             editing: try editing?.requireID().uuidString.lowercased(), form: form,
             days: Self.dayOrder.map { Day(value: $0, name: Self.dayNames[$0], checked: chosen.contains(String($0))) },
-            alerts: Reminder.alertChoices.map { Option(value: $0, label: $0 == 0 ? "No alert" : "\($0) minutes before", selected: $0 == alert) },
+            alerts: Reminder.alertChoices.map {
+                Option(value: $0, label: $0 == 0 ? t("No alert") : tn("{count} minute before", "{count} minutes before", $0), selected: $0 == alert)
+            },
             errors: errors, feed: try await CalendarFeed.url(for: user, req: req))
         return try await req.view.render("workouts/reminders", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
@@ -112,15 +117,16 @@ struct ReminderController: RouteCollection {
         let form = try req.content.decode(Form.self)
         var errors: FieldErrors = [:]
         let title = AccountRules.collapseWhitespace(form.title ?? "")
-        if title.isEmpty { errors["title"] = "Say what to be reminded of" } else if title.count > 80 { errors["title"] = "Keep it to 80 characters" }
+        if title.isEmpty { errors["title"] = t("Say what to be reminded of") } else if title.count > 80 { errors["title"] = t("Keep it to 80 characters") }
         let time = (form.time ?? "").trimmingCharacters(in: .whitespaces)
-        if LocalTime.instant(day: "2026-01-05", time: time, zone: "UTC") == nil { errors["time"] = "Enter a time such as 07:30" }
+        if LocalTime.instant(day: "2026-01-05", time: time, zone: "UTC") == nil { errors["time"] = t("Enter a time such as 07:30") }
         let days = Set((form.days ?? []).compactMap(Int.init).filter { (0...6).contains($0) })
-        if days.isEmpty { errors["days"] = "Choose at least one day" }
+        if days.isEmpty { errors["days"] = t("Choose at least one day") }
         let alert = Int(form.alert ?? "")
-        if alert.map({ !Reminder.alertChoices.contains($0) }) ?? true { errors["alert"] = "Choose an alert from the list" }
+        if alert.map({ !Reminder.alertChoices.contains($0) }) ?? true { errors["alert"] = t("Choose an alert from the list") }
         if existing == nil, try await Reminder.query(on: req.db).filter(\.$user.$id == user.requireID()).count() >= Reminder.maxPerPerson {
-            errors["title"] = "You have \(Reminder.maxPerPerson) reminders already; delete one first"
+            errors["title"] = tn(
+                "You have {count} reminder already; delete one first", "You have {count} reminders already; delete one first", Reminder.maxPerPerson)
         }
         guard errors.isEmpty, let alert else { return try await render(req, user: user, form: form, editing: existing, errors: errors) }
         let reminder = existing ?? Reminder()
@@ -137,7 +143,7 @@ struct ReminderController: RouteCollection {
         // next one); changing only the words leaves a reminder due this minute alone.
         if before.map({ $0 != (time, reminder.weekdays) }) ?? true { reminder.lastSentAt = req.now }
         try await reminder.save(on: req.db)
-        req.flash(.success, existing == nil ? "Reminder added. It reaches your phone through your calendar feed." : "Reminder saved.")
+        req.flash(.success, existing == nil ? t("Reminder added. It reaches your phone through your calendar feed.") : t("Reminder saved."))
         return req.redirect(to: .reminders)
     }
 
@@ -147,7 +153,7 @@ struct ReminderController: RouteCollection {
         reminder.enabled.toggle()
         reminder.lastSentAt = req.now
         try await reminder.save(on: req.db)
-        req.flash(.success, reminder.enabled ? "“\(reminder.title)” is on." : "“\(reminder.title)” is off.")
+        req.flash(.success, reminder.enabled ? t("“{title}” is on.", reminder.title) : t("“{title}” is off.", reminder.title))
         return req.redirect(to: .reminders)
     }
 
@@ -164,7 +170,7 @@ struct ReminderController: RouteCollection {
         return try await req.view.render(
             "workouts/reminder_delete",
             ConfirmPage(
-                layout: req.layout(title: "Delete reminder", section: .workouts), id: try reminder.requireID().uuidString.lowercased(),
+                layout: req.layout(title: t("Delete reminder"), section: .workouts), id: try reminder.requireID().uuidString.lowercased(),
                 title: reminder.title, when: Self.describe(reminder)))
     }
 
@@ -172,7 +178,7 @@ struct ReminderController: RouteCollection {
         let user = try req.requireUser()
         let reminder = try await own(req, user)
         try await reminder.delete(on: req.db)
-        req.flash(.success, "Deleted “\(reminder.title)”.")
+        req.flash(.success, t("Deleted “{name}”.", reminder.title))
         return req.redirect(to: .reminders)
     }
 }

@@ -45,7 +45,7 @@ enum ReminderJob {
             ).all()
             guard !claimed.isEmpty else { continue }
             try await Notification.send(
-                to: [row.user_id], from: nil, kind: .workoutReminder, text: "Reminder: \(row.title)", link: SiteURL.reminders.path, on: db)
+                to: [row.user_id], from: nil, kind: .workoutReminder, text: t("Reminder: {title}", row.title), link: SiteURL.reminders.path, on: db)
         }
     }
 

@@ -32,12 +32,16 @@ struct ResetWorkoutsController: RouteCollection {
                 try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID)")
                 .first(decoding: Count.self)?.n ?? 0
         }
+        // Counts grouped in thousands as `Int.grouped` writes them ("8,426").
+        let workouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).count()
+        let goals = try await Goal.query(on: req.db).filter(\.$user.$id == userID).count()
+        let reminders = try await Reminder.query(on: req.db).filter(\.$user.$id == userID).count()
         let page = Page(
-            layout: req.layout(title: "Reset workouts"),
-            workouts: try await Workout.query(on: req.db).filter(\.$user.$id == userID).count().counted("workout"),
-            samples: samples.counted("recorded sample"),
-            goals: try await Goal.query(on: req.db).filter(\.$user.$id == userID).count().counted("goal"),
-            reminders: try await Reminder.query(on: req.db).filter(\.$user.$id == userID).count().counted("reminder"),
+            layout: req.layout(title: t("Reset workouts")),
+            workouts: tn("{number} workout", "{number} workouts", workouts, workouts.grouped),
+            samples: tn("{number} recorded sample", "{number} recorded samples", samples, samples.grouped),
+            goals: tn("{number} goal", "{number} goals", goals, goals.grouped),
+            reminders: tn("{number} reminder", "{number} reminders", reminders, reminders.grouped),
             username: user.username, errors: errors)
         return try await req.view.render("workouts/reset", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
@@ -54,7 +58,7 @@ struct ResetWorkoutsController: RouteCollection {
                 req, user: user,
                 errors: [
                     "username": typed.isEmpty
-                        ? "Type your username to confirm." : "That is not your username; nothing was deleted."
+                        ? t("Type your username to confirm.") : t("That is not your username; nothing was deleted.")
                 ])
         }
         let userID = try user.requireID()
@@ -65,7 +69,7 @@ struct ResetWorkoutsController: RouteCollection {
             try await Goal.query(on: db).filter(\.$user.$id == userID).delete()
             try await Reminder.query(on: db).filter(\.$user.$id == userID).delete()
         }
-        req.flash(.success, "Your workouts, recorded data, goals and reminders are deleted. Everything else is as it was.")
+        req.flash(.success, t("Your workouts, recorded data, goals and reminders are deleted. Everything else is as it was."))
         return req.redirect(to: .workouts)
     }
 }

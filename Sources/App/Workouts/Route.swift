@@ -50,9 +50,9 @@ final class Route: Model, @unchecked Sendable {
 
         var label: String {
             switch self {
-            case .private: "Only me"
-            case .friends: "Friends (people I follow who follow me back)"
-            case .public: "Everyone"
+            case .private: t("Only me")
+            case .friends: t("Friends (people I follow who follow me back)")
+            case .public: t("Everyone")
             }
         }
     }

@@ -46,7 +46,7 @@ struct RouteController: RouteCollection {
         func item(_ route: Route, metres: Double?, length: Double, climb: Double?) -> Item {
             Item(
                 name: route.name, url: SiteURL.route(route.id!).path, length: format.distance(length), climb: format.elevation(climb),
-                distance: metres.map { Format.proximity($0, imperial: format.imperial) + " away" }, visibility: route.visibility.label)
+                distance: metres.map { t("{distance} away", Format.proximity($0, imperial: format.imperial)) }, visibility: route.visibility.label)
         }
         var pager = Pager(req: req)
         var mine: [Item] = []
@@ -64,19 +64,19 @@ struct RouteController: RouteCollection {
         var centre: Coordinate?
         var label: String?
         if near.count == 1 || near.count > 2 {
-            error = "Give a latitude and a longitude separated by a comma"
+            error = t("Give a latitude and a longitude separated by a comma")
         } else if !latText.isEmpty || !lonText.isEmpty {
             let lat = FormNumber.coordinate(latText, range: -90...90, axis: "latitude")
             let lon = FormNumber.coordinate(lonText, range: -180...180, axis: "longitude")
             if let latitude = lat.value, let longitude = lon.value {
                 centre = Coordinate(latitude: latitude, longitude: longitude)
-                label = "the point you gave"
+                label = t("the point you gave")
             } else {
-                error = lat.error ?? lon.error ?? "Enter both latitude and longitude"
+                error = lat.error ?? lon.error ?? t("Enter both latitude and longitude")
             }
         } else if let viewer, let lat = viewer.homeLat, let lon = viewer.homeLon {
             centre = Coordinate(latitude: lat, longitude: lon)
-            label = "your home area"
+            label = t("your home area")
         }
         let radiusKm = req.query[Int.self, at: "radius_km"].flatMap { Self.radii.contains($0) ? $0 : nil } ?? 10
         var found: [Item] = []
@@ -85,7 +85,7 @@ struct RouteController: RouteCollection {
                 .map { item($0.route, metres: $0.metres, length: $0.length, climb: $0.climb) }
         }
         let page = IndexPage(
-            layout: req.layout(title: "Routes", section: .workouts), mine: mine, pager: pager, near: found, nearLabel: label,
+            layout: req.layout(title: t("Routes"), section: .workouts), mine: mine, pager: pager, near: found, nearLabel: label,
             latitude: latText, longitude: lonText, radiusKm: String(radiusKm), radii: Self.radii,
             error: error, action: SiteURL.routes.path, importURL: SiteURL.importWorkouts.path)
         return try await req.view.render("workouts/routes", page).encodeResponse(status: error == nil ? .ok : .badRequest, for: req)
@@ -133,9 +133,9 @@ struct RouteController: RouteCollection {
             map =
                 SVGMap(
                     markers: [
-                        .init(coordinate: first, symbol: "S", title: "Start", primary: false),
-                        .init(coordinate: last, symbol: "F", title: "Finish", primary: true),
-                    ], tileURL: req.application.config.tileURL, paths: access.pieces, label: "Map of the route \(route.name)"
+                        .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
+                        .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
+                    ], tileURL: req.application.config.tileURL, paths: access.pieces, label: t("Map of the route {name}", route.name)
                 ).svg
         }
         // The profile follows the whole route for its owner; others see the visible pieces one after another.
@@ -147,7 +147,7 @@ struct RouteController: RouteCollection {
                 let shown = WorkoutDrawings.thin(seconds: along, values: shape.elevations.map { $0 ?? 0 }, target: 600)
                 let feet = format.imperial ? 3.28084 : 1
                 elevationChart = SVGChart.line(
-                    seconds: shown.map { along[$0] }, values: shown.map { shape.elevations[$0].map { $0 * feet } }, label: "Elevation profile of the route",
+                    seconds: shown.map { along[$0] }, values: shown.map { shape.elevations[$0].map { $0 * feet } }, label: t("Elevation profile of the route"),
                     unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true, distanceAxis: format.imperial ? .miles : .kilometres)
             }
         }
@@ -206,20 +206,20 @@ struct RouteController: RouteCollection {
         let form = try req.content.decode(UpdateForm.self)
         let name = AccountRules.collapseWhitespace(form.name ?? "")
         guard !name.isEmpty, name.count <= 100 else {
-            return try await render(req, access: access, error: "Give the route a name of up to 100 characters", status: .unprocessableEntity)
+            return try await render(req, access: access, error: t("Give the route a name of up to 100 characters"), status: .unprocessableEntity)
         }
         guard let visibility = Route.Visibility(rawValue: form.visibility ?? "") else {
-            return try await render(req, access: access, error: "Choose who may see the route", status: .unprocessableEntity)
+            return try await render(req, access: access, error: t("Choose who may see the route"), status: .unprocessableEntity)
         }
         // A route shows where a child goes: under 16 it is shared with friends at most.
         if visibility == .public, user.isUnder16(on: req.clock.today) {
-            return try await render(req, access: access, error: "People under 16 can share a route with friends at most", status: .unprocessableEntity)
+            return try await render(req, access: access, error: t("People under 16 can share a route with friends at most"), status: .unprocessableEntity)
         }
         access.route.name = name
         access.route.visibility = visibility
         if visibility != .private, access.route.sharedAt == nil { access.route.sharedAt = req.now }
         try await access.route.save(on: req.db)
-        req.flash(.success, "Saved. " + (visibility == .private ? "Only you see this route." : "Shown to: \(visibility.label.lowercased())."))
+        req.flash(.success, visibility == .private ? t("Saved. Only you see this route.") : t("Saved. Shown to: {who}.", visibility.label.lowercased()))
         return req.redirect(to: .route(try access.route.requireID()))
     }
 
@@ -228,7 +228,7 @@ struct RouteController: RouteCollection {
         let access = try await RouteAccess.load(req, id: req.parameters.get("id"))
         guard access.isOwner else { throw Abort(.notFound) }
         try await access.route.delete(on: req.db)
-        req.flash(.success, "The route “\(access.route.name)” is deleted.")
+        req.flash(.success, t("The route “{name}” is deleted.", access.route.name))
         return req.redirect(to: .routes)
     }
 
@@ -242,14 +242,14 @@ struct RouteController: RouteCollection {
         else { throw Abort(.notFound) }
         let located = timeline.points.filter { $0.coordinate != nil }
         guard located.count >= 2 else {
-            req.flash(.error, "This workout has no path to keep as a route.")
+            req.flash(.error, t("This workout has no path to keep as a route."))
             return req.redirect(to: .workout(id))
         }
         let shape = RouteShape(points: located.compactMap(\.coordinate), elevations: located.map(\.elevation))
         // The workout's id stands in for a file's checksum: saving it twice keeps one route.
         let key = "workout:" + SiteURL.id(id)
         if let existing = try await Route.query(on: req.db).filter(\.$user.$id == userID).filter(\.$sha256 == key).first() {
-            req.flash(.success, "This workout is already kept as a route.")
+            req.flash(.success, t("This workout is already kept as a route."))
             return req.redirect(to: .route(try existing.requireID()))
         }
         let route = Route(user: userID, name: workout.name, shape: shape, sha256: key)
@@ -257,7 +257,7 @@ struct RouteController: RouteCollection {
             guard let existing = try await Route.query(on: req.db).filter(\.$user.$id == userID).filter(\.$sha256 == key).first() else { throw error }
             return req.redirect(to: .route(try existing.requireID()))
         }
-        req.flash(.success, "Kept as a private route. Share it below if you like.")
+        req.flash(.success, t("Kept as a private route. Share it below if you like."))
         return req.redirect(to: .route(try route.requireID()))
     }
 }

@@ -97,17 +97,23 @@ struct StatsController: RouteCollection {
         }
         let rows = starts.enumerated().map { index, start in
             PeriodRow(
-                label: (period == .week ? "Week of " : "") + label(start) + (period == .month ? "" : " \(start.year)"),
+                label: period == .week ? t("Week of {day}", "\(label(start)) \(start.year)") : label(start) + (period == .month ? "" : " \(start.year)"),
                 workouts: counts[index], duration: Format.duration(total(index, "duration_s")),
                 distance: format.distance(total(index, "distance_m")),
                 calories: Format.whole(total(index, "calories_kcal")),
                 steps: Format.whole(total(index, "steps")))
         }
+        let chartLabel =
+            switch period {
+            case .day: t("Training time per day, last 12")
+            case .week: t("Training time per week, last 12")
+            case .month: t("Training time per month, last 12")
+            }
         let chart = SVGChart.columns(
             starts.enumerated().map { index, start in
                 let minutes = total(index, "duration_s") / 60
                 return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(Format.whole(minutes))m")
-            }, label: "Training time per \(period.rawValue), last 12", colour: "#0b6e4f")
+            }, label: chartLabel, colour: "#0b6e4f")
 
         // Average, maximum and total of each number, over the workouts that have it.
         func attribute(_ name: String, _ column: String, _ show: (Double) -> String, total: Bool = true) -> Attribute {
@@ -117,23 +123,29 @@ struct StatsController: RouteCollection {
             return Attribute(name: name, average: show(sum / Double(count)), maximum: show(maximum), total: total ? show(sum) : "–")
         }
         let attributes = [
-            attribute("Duration", "duration_s", Format.duration),
-            attribute("Moving time", "moving_s", Format.duration),
-            attribute("Distance", "distance_m", { format.distance($0) }),
-            attribute("Climbing", "elevation_gain_m", { format.elevation($0) }),
-            attribute("Average speed", "avg_speed_mps", { format.speed($0) }, total: false),
-            attribute("Average heart rate", "avg_hr", { "\(Format.whole($0)) bpm" }, total: false),
-            attribute("Calories", "calories_kcal", { "\(Format.whole($0)) kcal" }),
-            attribute("Steps", "steps", { Format.whole($0) }),
-            attribute("Training load (TRIMP)", "trimp", { Format.whole($0) }),
+            attribute(t("Duration"), "duration_s", Format.duration),
+            attribute(t("Moving time"), "moving_s", Format.duration),
+            attribute(t("Distance"), "distance_m", { format.distance($0) }),
+            attribute(t("Climbing"), "elevation_gain_m", { format.elevation($0) }),
+            attribute(t("Average speed"), "avg_speed_mps", { format.speed($0) }, total: false),
+            attribute(t("Average heart rate"), "avg_hr", { "\(Format.whole($0)) bpm" }, total: false),
+            attribute(t("Calories"), "calories_kcal", { "\(Format.whole($0)) kcal" }),
+            attribute(t("Steps"), "steps", { Format.whole($0) }),
+            attribute(t("Training load (TRIMP)"), "trimp", { Format.whole($0) }),
         ]
-        let names: [ReportPeriod: String] = [.day: "Days", .week: "Weeks", .month: "Months"]
+        let names: [ReportPeriod: String] = [.day: t("Days"), .week: t("Weeks"), .month: t("Months")]
+        let last: String =
+            switch period {
+            case .day: t("Last 12 days")
+            case .week: t("Last 12 weeks")
+            case .month: t("Last 12 months")
+            }
         let page = Page(
-            layout: req.layout(title: "Statistics", section: .workouts),
+            layout: req.layout(title: t("Statistics"), section: .workouts),
             periods: ReportPeriod.allCases.map { Option(value: $0.rawValue, label: names[$0]!, selected: $0 == period) },
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
             chart: chart, rows: rows.reversed(), attributes: attributes, count: counts.reduce(0, +),
-            heading: "Last 12 \(names[period]!.lowercased())" + (sport.map { ", \($0.label.lowercased())" } ?? ""))
+            heading: last + (sport.map { ", \($0.label.lowercased())" } ?? ""))
         return try await req.view.render("workouts/stats", page).encodeResponse(for: req)
     }
 }

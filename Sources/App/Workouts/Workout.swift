@@ -56,8 +56,10 @@ final class Workout: Model, @unchecked Sendable {
 
     /// What the owner is told about how the numbers came about: what the import left out, then
     /// what the summary assumed.
+    /// The notes are stored in English (FieldhouseKit writes them); `WorkoutNotes` translates the
+    /// ones it knows for display.
     var notesForOwner: [String] {
-        [importNotes, summaryNotes].compactMap { $0 }.flatMap { $0.split(separator: "\n").map(String.init) }
+        [importNotes, summaryNotes].compactMap { $0 }.flatMap { $0.split(separator: "\n").map { WorkoutNotes.display(String($0)) } }
     }
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
@@ -100,26 +102,52 @@ final class Workout: Model, @unchecked Sendable {
         }
     }
 
-    /// "Morning run", "Evening ride": what people call an unnamed workout.
+    /// "Morning run", "Evening ride": what people call an unnamed workout (in the language of the
+    /// request that creates it; stored as the workout's name from then on).
     static func defaultName(sport: WorkoutSport, start: Int64, timeZone: String) -> String {
         let clock = LocalTime.parts(of: Date(timeIntervalSince1970: Double(start) / 1000), zone: timeZone).time
         let hour = Int(clock.prefix(2)) ?? 12
-        let part =
-            switch hour {
-            case 5..<12: "Morning"
-            case 12..<17: "Afternoon"
-            case 17..<22: "Evening"
-            default: "Night"
-            }
-        let noun =
+        switch hour {
+        case 5..<12:
             switch sport {
-            case .running: "run"
-            case .cycling: "ride"
-            case .walking: "walk"
-            case .hiking: "hike"
-            case .swimming: "swim"
-            default: sport.label.lowercased()
+            case .running: return t("Morning run")
+            case .cycling: return t("Morning ride")
+            case .walking: return t("Morning walk")
+            case .hiking: return t("Morning hike")
+            case .swimming: return t("Morning swim")
+            case .other: return t("Morning other")
+            default: return t("Morning {sport}", sport.label.lowercased())
             }
-        return "\(part) \(noun)"
+        case 12..<17:
+            switch sport {
+            case .running: return t("Afternoon run")
+            case .cycling: return t("Afternoon ride")
+            case .walking: return t("Afternoon walk")
+            case .hiking: return t("Afternoon hike")
+            case .swimming: return t("Afternoon swim")
+            case .other: return t("Afternoon other")
+            default: return t("Afternoon {sport}", sport.label.lowercased())
+            }
+        case 17..<22:
+            switch sport {
+            case .running: return t("Evening run")
+            case .cycling: return t("Evening ride")
+            case .walking: return t("Evening walk")
+            case .hiking: return t("Evening hike")
+            case .swimming: return t("Evening swim")
+            case .other: return t("Evening other")
+            default: return t("Evening {sport}", sport.label.lowercased())
+            }
+        default:
+            switch sport {
+            case .running: return t("Night run")
+            case .cycling: return t("Night ride")
+            case .walking: return t("Night walk")
+            case .hiking: return t("Night hike")
+            case .swimming: return t("Night swim")
+            case .other: return t("Night other")
+            default: return t("Night {sport}", sport.label.lowercased())
+            }
+        }
     }
 }

@@ -64,8 +64,8 @@ struct WorkoutController: RouteCollection {
         if let sport { query = query.filter(\.$sport == sport.rawValue) }
         let from = fromText.isEmpty ? nil : LocalTime.instant(day: fromText, time: "00:00", zone: user.timeZone)
         let to = toText.isEmpty ? nil : LocalTime.instant(day: toText, time: "00:00", zone: user.timeZone)?.addingTimeInterval(86_400)
-        if (!fromText.isEmpty && from == nil) || (!toText.isEmpty && to == nil) { error = "Enter dates as YYYY-MM-DD." }
-        if let from, let to, to <= from { error = "The end date must not be before the start date." }
+        if (!fromText.isEmpty && from == nil) || (!toText.isEmpty && to == nil) { error = t("Enter dates as YYYY-MM-DD.") }
+        if let from, let to, to <= from { error = t("The end date must not be before the start date.") }
         if error == nil {
             if let from { query = query.filter(\.$startMS >= Int64(from.timeIntervalSince1970 * 1000)) }
             if let to { query = query.filter(\.$startMS < Int64(to.timeIntervalSince1970 * 1000)) }
@@ -97,7 +97,8 @@ struct WorkoutController: RouteCollection {
             case "day", "week":
                 let days = SampleTime.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
                 let clock = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
-                return (grouping == "week" ? "Week of " : "") + "\(clock.shortDay) \(parts[0])"
+                let day = "\(clock.shortDay) \(parts[0])"
+                return grouping == "week" ? t("Week of {day}", day) : day
             default:
                 return "\(month) \(parts[0])"
             }
@@ -124,10 +125,12 @@ struct WorkoutController: RouteCollection {
                     calories: workout.calories.map { "\(Format.whole($0)) kcal" } ?? "–"))
         }
         let context = HistoryPage(
-            layout: req.layout(title: "Workouts", section: .workouts),
+            layout: req.layout(title: t("Workouts"), section: .workouts),
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
-            groupings: ["day", "week", "month"].map { Option(value: $0, label: "By " + $0, selected: $0 == grouping) },
-            from: fromText, to: toText, groups: groups, total: summary("All", all), pager: pager, error: error)
+            groupings: [("day", t("By day")), ("week", t("By week")), ("month", t("By month"))].map {
+                Option(value: $0.0, label: $0.1, selected: $0.0 == grouping)
+            },
+            from: fromText, to: toText, groups: groups, total: summary(t("All"), all), pager: pager, error: error)
         return try await req.view.render("workouts/index", context).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
 
@@ -202,14 +205,14 @@ struct WorkoutController: RouteCollection {
             throw Abort(.notFound)
         }
         guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
-            req.flash(.error, "Tick the box to confirm that the workout and its recorded data should be deleted.")
+            req.flash(.error, t("Tick the box to confirm that the workout and its recorded data should be deleted."))
             return req.redirect(to: .workout(id))
         }
         try await req.db.transaction { db in
             try await SampleStore.deleteSamples(of: workout, on: db)
             try await workout.delete(on: db)
         }
-        req.flash(.success, "Deleted “\(workout.name)”.")
+        req.flash(.success, t("Deleted “{name}”.", workout.name))
         return req.redirect(to: .workouts)
     }
 }

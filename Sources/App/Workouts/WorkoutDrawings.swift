@@ -25,10 +25,12 @@ struct WorkoutDrawings: Encodable, Sendable {
     static let zoneColours = ["#dbeafe", "#dcfce7", "#fef9c3", "#ffedd5", "#fee2e2"]
     static let zoneBarColours = ["#60a5fa", "#4ade80", "#facc15", "#fb923c", "#ef4444"]
 
-    /// The cache key: everything besides the samples that changes what is drawn.
+    /// The cache key: everything besides the samples that changes what is drawn. The drawings hold
+    /// translated labels, so the language is part of the key: any one translated label tells it.
     static func key(_ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
         let zones = hiddenZones.map { "\($0.centre.latitude),\($0.centre.longitude),\($0.radius)" }.joined(separator: ";")
-        return "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)"
+        let language = t("Time in each heart-rate zone")
+        return "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)|\(language)"
     }
 
     /// Reads the time line only when the cache has no drawings for this key.
@@ -63,11 +65,11 @@ struct WorkoutDrawings: Encodable, Sendable {
                 (0..<5).map { index in
                     let upper = index < 4 ? "–\(zoneLimits[index + 1] - 1)" : "+"
                     return (
-                        label: "Zone \(index + 1) (\(zoneLimits[index])\(upper))", value: zoneSeconds[index],
+                        label: t("Zone {number} ({range})", index + 1, "\(zoneLimits[index])\(upper)"), value: zoneSeconds[index],
                         text: "\(Format.duration(zoneSeconds[index])) · \(Format.whole(zoneSeconds[index] / total * 100)) %",
                         fill: Self.zoneBarColours[index]
                     )
-                }, label: "Time in each heart-rate zone")
+                }, label: t("Time in each heart-rate zone"))
         } else {
             zoneChart = ""
         }
@@ -87,11 +89,11 @@ struct WorkoutDrawings: Encodable, Sendable {
                     ? (0..<5).map { index in
                         SVGChart.Band(
                             from: Double(zoneLimits[index]), to: index < 4 ? Double(zoneLimits[index + 1]) : 250,
-                            label: "Zone \(index + 1)", fill: Self.zoneColours[index])
+                            label: t("Zone {number}", index + 1), fill: Self.zoneColours[index])
                     } : []
                 heartRateChart = SVGChart.line(
                     seconds: keep.map { seconds[$0] }, values: keep.map { hr[$0] },
-                    label: "Heart rate over time, in beats per minute", unit: "bpm", colour: "#b3261e", bands: bands)
+                    label: t("Heart rate over time, in beats per minute"), unit: "bpm", colour: "#b3261e", bands: bands)
             }
             if timeline.hasLocations {
                 let located = points.filter { $0.coordinate != nil }
@@ -109,25 +111,28 @@ struct WorkoutDrawings: Encodable, Sendable {
                 let factor = format.imperial ? 2.236936 : 3.6
                 speedChart = SVGChart.line(
                     seconds: shown.map { base[$0] }, values: shown.map { speeds[$0].map { $0 * factor } },
-                    label: "Speed over time", unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f")
+                    label: t("Speed over time"), unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f")
                 if timeline.hasElevation {
                     let ele = located.map { $0.elevation.map { format.imperial ? $0 * 3.28084 : $0 } }
                     elevationChart = SVGChart.line(
                         seconds: shown.map { base[$0] }, values: shown.map { ele[$0] },
-                        label: "Elevation profile", unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
+                        label: t("Elevation profile"), unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
                 }
                 do {
                     let path = Self.thin(seconds: base, values: distance, target: 1500).compactMap { located[$0].coordinate }
                     let pieces = PrivacyTrim.visible(path, zones: hiddenZones)
                     if let first = pieces.first?.first, let last = pieces.last?.last {
-                        let hidden = hiddenZones.isEmpty ? "" : " (parts near private places are hidden)"
+                        let label =
+                            hiddenZones.isEmpty
+                            ? t("Map of the route from S (start) to F (finish)")
+                            : t("Map of the route from S (start) to F (finish) (parts near private places are hidden)")
                         map =
                             SVGMap(
                                 markers: [
-                                    .init(coordinate: first, symbol: "S", title: "Start", primary: false),
-                                    .init(coordinate: last, symbol: "F", title: "Finish", primary: true),
+                                    .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
+                                    .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
                                 ],
-                                tileURL: tileURL, paths: pieces, label: "Map of the route from S (start) to F (finish)\(hidden)"
+                                tileURL: tileURL, paths: pieces, label: label
                             ).svg
                         let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
                         osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"

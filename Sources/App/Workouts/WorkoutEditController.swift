@@ -48,17 +48,18 @@ struct WorkoutEditController: RouteCollection {
         let today: String
     }
 
-    static let visibilityLabels: [(Workout.Visibility, String)] = [
-        (.private, "Only me"), (.followers, "People who follow me"), (.public, "Everyone signed in and visitors"),
-    ]
+    /// Computed: the labels are in the language of the request.
+    static var visibilityLabels: [(Workout.Visibility, String)] {
+        [(.private, t("Only me")), (.followers, t("People who follow me")), (.public, t("Everyone signed in and visitors"))]
+    }
 
     private func render(_ req: Request, user: User, form: Form, errors: FieldErrors, workout: Workout?) async throws -> Response {
         let id = try workout?.requireID()
         let page = Page(
-            layout: req.layout(title: workout == nil ? "Add a workout" : "Edit workout", section: .workouts),
-            title: workout == nil ? "Add a workout by hand" : "Edit “\(workout!.name)”",
+            layout: req.layout(title: workout == nil ? t("Add a workout") : t("Edit workout"), section: .workouts),
+            title: workout == nil ? t("Add a workout by hand") : t("Edit “{name}”", workout!.name),
             action: (id.map(SiteURL.editWorkout) ?? .newWorkout).path,
-            backURL: (id.map(SiteURL.workout) ?? .workouts).path, backLabel: workout == nil ? "Workouts" : workout!.name,
+            backURL: (id.map(SiteURL.workout) ?? .workouts).path, backLabel: workout == nil ? t("Workouts") : workout!.name,
             isNew: workout == nil, form: form, errors: errors,
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
             visibilities: Self.visibilityLabels.map { Option(value: $0.0.rawValue, label: $0.1, selected: $0.0.rawValue == form.visibility) },
@@ -82,29 +83,29 @@ struct WorkoutEditController: RouteCollection {
         var form = try req.content.decode(Form.self)
         var errors: FieldErrors = [:]
         let sport = WorkoutSport(rawValue: form.sport ?? "")
-        if sport == nil { errors["sport"] = "Choose a sport from the list" }
+        if sport == nil { errors["sport"] = t("Choose a sport from the list") }
         let start = LocalTime.instant(day: form.day ?? "", time: form.time ?? "", zone: user.timeZone)
-        if start == nil { errors[CalendarDate(iso: form.day ?? "") == nil ? "day" : "time"] = "Enter a real date and time" }
+        if start == nil { errors[CalendarDate(iso: form.day ?? "") == nil ? "day" : "time"] = t("Enter a real date and time") }
         let minutes = FormNumber.read(
             form.minutes, in: 1...1440, required: true, field: "minutes",
-            message: "Enter the duration in minutes, from 1 to 1,440", errors: &errors)
+            message: t("Enter the duration in minutes, from 1 to 1,440"), errors: &errors)
         if let start, let minutes, start.addingTimeInterval(minutes * 60) > req.now.addingTimeInterval(300) {
-            errors["day"] = "A workout you add by hand must be over: it cannot end in the future"
+            errors["day"] = t("A workout you add by hand must be over: it cannot end in the future")
         }
-        if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = "Enter a date from 2000 on" }
+        if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = t("Enter a date from 2000 on") }
         let format = Format(user)
         let distance = FormNumber.read(
             form.distance, in: 0...1000, field: "distance",
-            message: "Enter a distance from 0 to 1,000 \(format.imperial ? "mi" : "km")", errors: &errors
+            message: t("Enter a distance from 0 to 1,000 {unit}", format.imperial ? "mi" : "km"), errors: &errors
         )
         .map { $0 * (format.imperial ? Format.metresPerMile : 1000) }
         let heartRate = FormNumber.whole(
             form.heart_rate, in: 25...250, field: "heart_rate",
-            message: "Enter an average heart rate from 25 to 250, in whole beats a minute", errors: &errors)
-        let steps = FormNumber.whole(form.steps, in: 0...200_000, field: "steps", message: "Enter whole steps from 0 to 200,000", errors: &errors)
+            message: t("Enter an average heart rate from 25 to 250, in whole beats a minute"), errors: &errors)
+        let steps = FormNumber.whole(form.steps, in: 0...200_000, field: "steps", message: t("Enter whole steps from 0 to 200,000"), errors: &errors)
         let calories = FormNumber.whole(
             form.calories, in: 0...20_000, field: "calories",
-            message: "Enter whole kilocalories from 0 to 20,000", errors: &errors)
+            message: t("Enter whole kilocalories from 0 to 20,000"), errors: &errors)
         if let sport, let minutes, let distance, errors["distance"] == nil,
             let problem = Format.implausibleSpeed(metres: distance, seconds: minutes * 60, sport: sport, format: format)
         {
@@ -121,7 +122,7 @@ struct WorkoutEditController: RouteCollection {
         if let existing = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$sport == sport.rawValue)
             .filter(\.$startMS < endMS).filter(\.$endMS > startMS).first()
         {
-            errors["time"] = "You already have “\(existing.name)” (\(sport.label.lowercased())) at that time"
+            errors["time"] = t("You already have “{name}” ({sport}) at that time", existing.name, sport.label.lowercased())
             return try await render(req, user: user, form: form, errors: errors, workout: nil)
         }
         let workout = Workout(
@@ -133,7 +134,7 @@ struct WorkoutEditController: RouteCollection {
         workout.summariseTyped(for: user, averageHeartRate: heartRate, steps: steps)
         try await workout.create(on: req.db)
         try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
-        req.flash(.success, "Added “\(workout.name)”.")
+        req.flash(.success, t("Added “{name}”.", workout.name))
         return req.redirect(to: .workout(try workout.requireID()))
     }
 
@@ -158,17 +159,17 @@ struct WorkoutEditController: RouteCollection {
         var form = try req.content.decode(Form.self)
         var errors: FieldErrors = [:]
         let name = AccountRules.collapseWhitespace(form.name ?? "")
-        if name.isEmpty { errors["name"] = "Give the workout a name" } else if name.count > 100 { errors["name"] = "Keep the name to 100 characters" }
+        if name.isEmpty { errors["name"] = t("Give the workout a name") } else if name.count > 100 { errors["name"] = t("Keep the name to 100 characters") }
         let sport = WorkoutSport(rawValue: form.sport ?? "")
-        if sport == nil { errors["sport"] = "Choose a sport from the list" }
+        if sport == nil { errors["sport"] = t("Choose a sport from the list") }
         let notes = Self.notes(form.notes, &errors)
         guard let visibility = Workout.Visibility(rawValue: form.visibility ?? "") else {
-            errors["visibility"] = "Choose who can see it"
+            errors["visibility"] = t("Choose who can see it")
             return try await render(req, user: user, form: form, errors: errors, workout: workout)
         }
         // A route shows where a child runs: under 16 it is shared with followers at most.
         if visibility == .public, workout.streamList.contains("latlng"), user.isUnder16(on: req.clock.today) {
-            errors["visibility"] = "People under 16 can share a workout with a map with their followers at most"
+            errors["visibility"] = t("People under 16 can share a workout with a map with their followers at most")
         }
         form.name = name
         guard errors.isEmpty, let sport else { return try await render(req, user: user, form: form, errors: errors, workout: workout) }
@@ -180,13 +181,13 @@ struct WorkoutEditController: RouteCollection {
         // Calories by MET depend on the sport.
         if sportChanged && workout.source != "manual" { try await workout.summarise(for: user, on: req.db) }
         try await workout.save(on: req.db)
-        req.flash(.success, "Saved.")
+        req.flash(.success, t("Saved."))
         return req.redirect(to: .workout(try workout.requireID()))
     }
 
     static func notes(_ raw: String?, _ errors: inout FieldErrors) -> String? {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.count > 2000 { errors["notes"] = "Keep notes to 2,000 characters" }
+        if text.count > 2000 { errors["notes"] = t("Keep notes to 2,000 characters") }
         return text.isEmpty ? nil : text
     }
 }

@@ -47,21 +47,23 @@ enum WorkoutImporter {
             return try await saveRoute(planned, hash: hash, options: options, user: userID, on: db)
         case .activity(let recording):
             guard let start = recording.start, let end = recording.end, end > start else {
-                throw APIError(status: .unprocessableEntity, code: "no_data", reason: "The file has a single moment of data; there is no workout in it.")
+                throw APIError(status: .unprocessableEntity, code: "no_data", reason: t("The file has a single moment of data; there is no workout in it."))
             }
             let earliest = Plausible.earliestMilliseconds, latest = Plausible.latestMilliseconds(now: now)
             guard start >= earliest, end <= latest else {
                 throw APIError(
                     status: .unprocessableEntity, code: "bad_times",
-                    reason:
-                        "The file's times (\(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end))) are before 2000 or in the future; check the device's clock."
+                    reason: t(
+                        "The file's times ({start} to {end}) are before 2000 or in the future; check the device's clock.",
+                        SampleTime.rfc3339(milliseconds: start), SampleTime.rfc3339(milliseconds: end))
                 )
             }
             guard Double(end - start) / 1000 <= Plausible.durationPerWorkout.upperBound else {
                 throw APIError(
                     status: .unprocessableEntity, code: "bad_times",
-                    reason:
-                        "The file runs from \(SampleTime.rfc3339(milliseconds: start)) to \(SampleTime.rfc3339(milliseconds: end)), more than the 7 days one workout may last; check the device's clock or split the file."
+                    reason: t(
+                        "The file runs from {start} to {end}, more than the 7 days one workout may last; check the device's clock or split the file.",
+                        SampleTime.rfc3339(milliseconds: start), SampleTime.rfc3339(milliseconds: end))
                 )
             }
             do {
@@ -189,7 +191,7 @@ enum WorkoutImporter {
     }
 
     private static func saveRoute(_ planned: PlannedRoute, hash: String, options: Options, user: UUID, on db: any Database) async throws -> Outcome {
-        let base = options.filename.split(separator: ".").first.map(String.init) ?? "Route"
+        let base = options.filename.split(separator: ".").first.map(String.init) ?? t("Route")
         let route = Route(
             user: user, name: String((options.name ?? planned.name ?? base).prefix(100)),
             shape: RouteShape(points: planned.points, elevations: planned.elevations), sha256: hash)
@@ -206,7 +208,7 @@ extension ActivityFileError {
         case .unknownType:
             APIError(
                 status: .unsupportedMediaType, code: "unsupported_file_type",
-                reason: description + " Accepted: " + Self.accepted.joined(separator: ", ") + ".", accepted: Self.accepted)
+                reason: t("{message} Accepted: {types}.", description, Self.accepted.joined(separator: ", ")), accepted: Self.accepted)
         case .truncated: APIError(status: .unprocessableEntity, code: "truncated_file", reason: description)
         case .corrupt: APIError(status: .unprocessableEntity, code: "corrupt_file", reason: description)
         case .notActivity: APIError(status: .unprocessableEntity, code: "not_an_activity", reason: description)

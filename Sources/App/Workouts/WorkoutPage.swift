@@ -47,35 +47,48 @@ struct WorkoutPage: Encodable {
         name = workout.name
         sport = (WorkoutSport(rawValue: workout.sport) ?? .other).label
         when = format.when(workout.startMS)
-        source = ["gpx": "GPX file", "tcx": "TCX file", "fit": "FIT file", "device": "a device", "manual": "entered by hand"][workout.source] ?? workout.source
+        source =
+            switch workout.source {
+            case "gpx": t("from GPX file")
+            case "tcx": t("from TCX file")
+            case "fit": t("from FIT file")
+            case "device": t("from a device")
+            case "manual": t("from entered by hand")
+            default: t("from {source}", workout.source)
+            }
         isOwner = viewer?.id == workout.$user.id
-        visibility = workout.visibility.rawValue
+        visibility =
+            switch workout.visibility {
+            case .private: t("private")
+            case .followers: t("followers")
+            case .public: t("public")
+            }
 
         var stats: [Stat] = [
-            .init(label: "Duration", value: Format.duration(workout.duration)),
-            .init(label: "Moving time", value: Format.duration(workout.moving)),
+            .init(label: t("Duration"), value: Format.duration(workout.duration)),
+            .init(label: t("Moving time"), value: Format.duration(workout.moving)),
         ]
         if workout.distance != nil {
-            stats.append(.init(label: "Distance", value: format.distance(workout.distance)))
-            stats.append(.init(label: "Average pace", value: format.pace(workout.avgSpeed)))
-            stats.append(.init(label: "Average speed", value: format.speed(workout.avgSpeed)))
-            stats.append(.init(label: "Min / max speed", value: "\(format.speed(workout.minSpeed)) / \(format.speed(workout.maxSpeed))"))
+            stats.append(.init(label: t("Distance"), value: format.distance(workout.distance)))
+            stats.append(.init(label: t("Average pace"), value: format.pace(workout.avgSpeed)))
+            stats.append(.init(label: t("Average speed"), value: format.speed(workout.avgSpeed)))
+            stats.append(.init(label: t("Min / max speed"), value: "\(format.speed(workout.minSpeed)) / \(format.speed(workout.maxSpeed))"))
         }
-        if workout.elevationGain != nil { stats.append(.init(label: "Climbing", value: format.elevation(workout.elevationGain))) }
+        if workout.elevationGain != nil { stats.append(.init(label: t("Climbing"), value: format.elevation(workout.elevationGain))) }
         if let avg = workout.avgHeartRate {
-            stats.append(.init(label: "Heart rate min / avg / max", value: "\(workout.minHeartRate ?? avg) / \(avg) / \(workout.maxHeartRate ?? avg) bpm"))
+            stats.append(.init(label: t("Heart rate min / avg / max"), value: "\(workout.minHeartRate ?? avg) / \(avg) / \(workout.maxHeartRate ?? avg) bpm"))
         }
-        if let calories = workout.calories { stats.append(.init(label: "Calories", value: "\(Format.whole(calories)) kcal")) }
-        if let steps = workout.steps { stats.append(.init(label: "Steps", value: "\(steps)")) }
-        if let trimp = workout.trimp { stats.append(.init(label: "Training load (TRIMP)", value: Format.whole(trimp))) }
+        if let calories = workout.calories { stats.append(.init(label: t("Calories"), value: "\(Format.whole(calories)) kcal")) }
+        if let steps = workout.steps { stats.append(.init(label: t("Steps"), value: "\(steps)")) }
+        if let trimp = workout.trimp { stats.append(.init(label: t("Training load (TRIMP)"), value: Format.whole(trimp))) }
         // How much of each of the owner's active goals this workout alone covers.
         if isOwner {
             for goal in goals where goal.enabled && goal.target > 0 {
                 let share = Format.percent(GoalProgress.amount(goal.metric, of: [workout]), of: goal.target)
                 stats.append(
                     .init(
-                        label: "\(goal.period.label) \(goal.metric.rawValue) goal",
-                        value: "\(share) % of \(GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))"))
+                        label: goal.goalLabel,
+                        value: t("{percent} % of {target}", share, GoalProgress.describe(goal.metric, goal.target, imperial: format.imperial))))
             }
         }
         self.stats = stats

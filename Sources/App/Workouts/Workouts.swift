@@ -33,8 +33,8 @@ enum Workouts: Feature {
 
     static var settingsTabs: [SettingsTab] {
         [
-            SettingsTab(order: 40, label: "Privacy zones", url: .privacyZoneSettings),
-            SettingsTab(order: 90, label: "Reset workouts", url: .resetWorkoutsSettings),
+            SettingsTab(order: 40, label: t("Privacy zones"), url: .privacyZoneSettings),
+            SettingsTab(order: 90, label: t("Reset workouts"), url: .resetWorkoutsSettings),
         ]
     }
 }

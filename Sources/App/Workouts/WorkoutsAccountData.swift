@@ -7,11 +7,11 @@ import SQLKit
 extension Workouts {
     static var archiveEntries: [ArchiveEntry] {
         [
-            ArchiveEntry(path: "settings/", holds: "goals, reminders and privacy zones"),
-            ArchiveEntry(path: "routes.json", holds: "routes you saved"),
-            ArchiveEntry(path: "workouts.json", holds: "every workout as stored (times are milliseconds since 1970, UTC)"),
-            ArchiveEntry(path: "workouts/", holds: "each workout's track: GPX 1.1 (with heart rate and cadence) and CSV"),
-            ArchiveEntry(path: "samples/", holds: "every sample recorded for you, one CSV per kind, times in UTC"),
+            ArchiveEntry(path: "settings/", holds: t("goals, reminders and privacy zones")),
+            ArchiveEntry(path: "routes.json", holds: t("routes you saved")),
+            ArchiveEntry(path: "workouts.json", holds: t("every workout as stored (times are milliseconds since 1970, UTC)")),
+            ArchiveEntry(path: "workouts/", holds: t("each workout's track: GPX 1.1 (with heart rate and cadence) and CSV")),
+            ArchiveEntry(path: "samples/", holds: t("every sample recorded for you, one CSV per kind, times in UTC")),
         ]
     }
 

@@ -72,7 +72,7 @@ extension Workouts {
             if let metres = row.distance_m, metres > 0 { detail.insert(viewer.format.distance(metres), at: 1) }
             return FeedItem(
                 at: row.start_ms, key: "workout:\(SiteURL.id(row.id))", kind: "workout", actorName: row.display_name,
-                actorURL: SiteURL.person(username: row.username).path, text: "logged a workout", title: row.name, url: SiteURL.workout(row.id).path,
+                actorURL: SiteURL.person(username: row.username).path, text: t("logged a workout"), title: row.name, url: SiteURL.workout(row.id).path,
                 detail: detail.joined(separator: " · "), isViewers: row.user_id == viewer.id)
         }
     }
@@ -107,8 +107,8 @@ extension Workouts {
         return rows.map { row in
             FeedItem(
                 at: Feed.milliseconds(row.shared_at), key: "route:\(SiteURL.id(row.id))", kind: "route", actorName: row.display_name,
-                actorURL: SiteURL.person(username: row.username).path, text: "shared a route", title: row.name, url: SiteURL.route(row.id).path,
-                detail: "Route", isViewers: row.user_id == viewer.id)
+                actorURL: SiteURL.person(username: row.username).path, text: t("shared a route"), title: row.name, url: SiteURL.route(row.id).path,
+                detail: t("Route"), isViewers: row.user_id == viewer.id)
         }
     }
 }
