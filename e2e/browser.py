@@ -21,6 +21,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
+from words import BROWSER_LANGUAGE, found_in, starts, words
+
 CHECKS = (Path(__file__).parent / "checks.js").read_text()
 DEMO_PASSWORD = "fieldhouse-demo"
 NEW_PASSWORD = "journey-password-123"  # of the people journeys sign up
@@ -63,7 +65,7 @@ class Run:
         b.fill("Your name", name).fill("Username", username).fill("Email", f"{username}@example.com")
         b.fill("Date of birth", born).fill("Password", NEW_PASSWORD)
         b.press("Create account")
-        b.sees(f"Welcome to Fieldhouse, {name}!")
+        b.sees(f"Welcome to Fieldhouse, {name}! Tell people a little about yourself.")
         return b
 
     def unique(self, word):
@@ -81,10 +83,12 @@ class Browser:
         self.who = who
         options = Options()
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--force-device-scale-factor=1", "--lang=en-GB"]:
+                         "--force-device-scale-factor=1", f"--lang={BROWSER_LANGUAGE}"]:
             options.add_argument(argument)
+        prefs = {"intl.accept_languages": BROWSER_LANGUAGE}
         if not javascript:
-            options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+            prefs["profile.managed_default_content_settings.javascript"] = 2
+        options.add_experimental_option("prefs", prefs)
         options.binary_location = os.environ.get("FIELDHOUSE_CHROMIUM", "/usr/bin/chromium")
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         service = Service(os.environ.get("FIELDHOUSE_CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -125,14 +129,14 @@ class Browser:
     def sees(self, *words):
         text = self.text
         for word in words:
-            if word not in text:
+            if not found_in(text, word):
                 raise JourneyFailed(f"{self.who} expected to see {word!r} on {self.path}; the page says: {text[:600]!r}")
         return self
 
     def does_not_see(self, *words):
         text = self.text
         for word in words:
-            if word in text:
+            if found_in(text, word):
                 raise JourneyFailed(f"{self.who} must not see {word!r} on {self.path}")
         return self
 
@@ -142,7 +146,7 @@ class Browser:
         deadline = time.monotonic() + seconds
         while True:
             scope = self.driver.find_elements(By.CSS_SELECTOR, within or "body")
-            if any(words in element.text for element in scope):
+            if any(found_in(element.text, words) for element in scope):
                 return self.landed(f"sees {words}")
             if time.monotonic() > deadline:
                 raise JourneyFailed(f"{self.who} waited {seconds} s for {words!r} on {self.path}; the page says: {self.text[:600]!r}")
@@ -177,7 +181,7 @@ class Browser:
         """A form field found the way a person finds it: by its label's text (or its name as a fallback)."""
         d = self.driver
         for label_element in d.find_elements(By.TAG_NAME, "label"):
-            if label_element.text.strip().lower().startswith(label.lower()) and label_element.is_displayed():
+            if starts(label_element.text, label) and label_element.is_displayed():
                 target = label_element.get_attribute("for")
                 if target:
                     return d.find_element(By.ID, target)
@@ -194,7 +198,7 @@ class Browser:
         if element.tag_name == "select":
             options = element.find_elements(By.TAG_NAME, "option")
             for option in options:
-                if option.text.strip() == value or option.get_attribute("value") == value:
+                if option.text.strip() in (value, words(value)) or option.get_attribute("value") == value:
                     option.click()
                     return self
             raise JourneyFailed(f"{label!r} on {self.path} has no option {value!r}")
@@ -222,7 +226,7 @@ class Browser:
         scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver
         for element in scope.find_elements(By.CSS_SELECTOR, "button, input[type=submit]"):
             text = (element.text or element.get_attribute("value") or "").strip()
-            if text.lower().startswith(words.lower()) and element.is_displayed():
+            if starts(text, words) and element.is_displayed():
                 self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
                 old = self.driver.find_element(By.TAG_NAME, "html")
                 element.click()
@@ -241,7 +245,9 @@ class Browser:
         """Clicks the link whose text contains `words`."""
         scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver
         for element in scope.find_elements(By.TAG_NAME, "a"):
-            if words.lower() in element.text.lower() and element.is_displayed():
+            if found_in(element.text, words) or found_in(element.text.lower(), words.lower()):
+                if not element.is_displayed():
+                    continue
                 self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
                 element.click()
                 return self.landed(f"follow {words}")
@@ -250,7 +256,7 @@ class Browser:
     def link(self, words, within=None):
         scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver
         for element in scope.find_elements(By.TAG_NAME, "a"):
-            if words.lower() in element.text.lower():
+            if found_in(element.text, words) or found_in(element.text.lower(), words.lower()):
                 return element.get_attribute("href")
         raise JourneyFailed(f"{self.who} found no link {words!r} on {self.path}")
 

@@ -174,6 +174,7 @@ enum Migrations {
         app.migrations.add(AddRouteToPlans())
         app.migrations.add(CreatePlacePhoto())
         app.migrations.add(AddLanguageToUsers())
+        app.migrations.add(CreateLearnTranslation())
     }
 }
 

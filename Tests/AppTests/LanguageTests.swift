@@ -30,7 +30,9 @@ struct LanguageTests {
             let base = root.appendingPathComponent(folder)
             let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
             for file in files where file.pathExtension == "leaf" || file.pathExtension == "swift" {
-                let text = try String(contentsOf: file, encoding: .utf8)
+                // Comments may show how to call t(...) without being texts anyone reads.
+                let text = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") ? "" : String($0) }.joined(separator: "\n")
                 let place = file.path.replacingOccurrences(of: root.path + "/", with: "")
                 for (kind, regex) in patterns where kind == file.pathExtension {
                     for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
@@ -87,6 +89,17 @@ struct LanguageTests {
         }
     }
 
+    /// `#t` escapes `&<>"` but leaves apostrophes: safe only while no attribute is quoted with `'`.
+    @Test func noTemplateQuotesAnAttributeWithApostrophes() throws {
+        let views = Self.root.appendingPathComponent("Views")
+        let files = FileManager.default.enumerator(at: views, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let quoted = try NSRegularExpression(pattern: #"<[a-zA-Z][^>]*\s[a-zA-Z-]+\s*=\s*'"#)
+        for file in files where file.pathExtension == "leaf" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(quoted.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil, "\(file.lastPathComponent) quotes an attribute with '")
+        }
+    }
+
     @Test func aCatalogueThatDoesNotParseIsRefusedWithItsLine() {
         #expect(throws: Catalogue.Failure.self) { try Catalogue.parse("msgid \"Save\"\nmsgstr Guardar\n", file: "x.po") }
         #expect(throws: Catalogue.Failure.self) { try Catalogue.parse("msgid \"Save\"\nmsgstr \"a\"\nmsgstr \"b\"\n", file: "x.po") }
@@ -96,10 +109,12 @@ struct LanguageTests {
     }
 
     @Test func placeholdersFollowTheirNamesWhateverOrderATranslationPutsThemIn() {
-        Words.install([.ptPT: Catalogue(entries: [
-            .init(key: "{name} joined {team}", plural: nil, translations: ["{team} tem agora {name}"], place: "test"),
-            .init(key: "{count} workout", plural: "{count} workouts", translations: ["um treino", "{count} treinos"], place: "test"),
-        ])])
+        Words.install([
+            .ptPT: Catalogue(entries: [
+                .init(key: "{name} joined {team}", plural: nil, translations: ["{team} tem agora {name}"], place: "test"),
+                .init(key: "{count} workout", plural: "{count} workouts", translations: ["um treino", "{count} treinos"], place: "test"),
+            ])
+        ])
         defer { Words.install((try? Catalogue.load(directory: Self.root.appendingPathComponent("Resources/Locales").path)) ?? [:]) }
         #expect(t("{name} joined {team}", "Ana", "Lions") == "Ana joined Lions")
         #expect(Language.$current.withValue(.ptPT) { t("{name} joined {team}", "Ana", "Lions") } == "Lions tem agora Ana")
@@ -121,7 +136,7 @@ struct LanguageTests {
 
     @Test func numbersDatesAndUnitsFollowTheLanguage() {
         let lisbon = Format(imperial: false, zone: TimeZone(identifier: "Europe/Lisbon")!)
-        let saturday = Date(timeIntervalSince1970: 1_795_246_200)  // Sat 21 Nov 2026, 07:30 in Lisbon (UTC+0)
+        let saturday = Date(timeIntervalSince1970: 1_795_246_200) // Sat 21 Nov 2026, 07:30 in Lisbon (UTC+0)
         #expect(lisbon.distance(12_345) == "12.35 km" && lisbon.when(saturday) == "Sat 21 Nov 2026, 07:30")
         Language.$current.withValue(.ptPT) {
             #expect(lisbon.distance(12_345) == "12,35 km")

@@ -36,6 +36,8 @@ import Vapor
             "POST /email/unsubscribe/:user/:topic/:token",
             // Places are public, as are the routes their owners chose to share (listed, not opened here).
             "GET /places", "GET /places/:id", "GET /routes",
+            // The footer's language switch: a cookie and a way back.
+            "GET /language/:code",
         ] {
             table[route] = .anyone
         }

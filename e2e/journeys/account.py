@@ -7,6 +7,7 @@ import json
 import zipfile
 
 from browser import JourneyFailed
+from words import found_in
 
 PASSWORD = "three green bicycles"
 
@@ -25,13 +26,13 @@ def run(r):
     robin.press("Create account")
     robin.sees("Some answers need another look")
     error = robin.error_beside("Password")
-    if "at least 10 characters" not in error:
+    if not found_in(error, "at least 10 characters"):
         raise JourneyFailed(f"a short password should be explained beside the Password field; beside it: {error!r}")
     if robin.field("Username").get_attribute("value") != username:
         raise JourneyFailed("the sign-up form should keep what was typed when it asks again")
     robin.fill("Password", PASSWORD)
     robin.press("Create account")
-    robin.sees(f"Welcome to Fieldhouse, {name}!", "Your profile")
+    robin.sees(f"Welcome to Fieldhouse, {name}! Tell people a little about yourself.", "Your profile")
     robin.who = username
 
     # The profile form, from a browser without JavaScript: a wrong height is marked beside the field.
@@ -45,7 +46,7 @@ def run(r):
     plain.press("Save profile")
     plain.sees("Some answers need another look")
     error = plain.error_beside("Height (cm)")
-    if "as a number" not in error:
+    if not found_in(error, "as a number"):
         raise JourneyFailed(f"a height that is not a number should be explained beside the field; beside it: {error!r}")
     if plain.field("Bio").get_attribute("value") != bio:
         raise JourneyFailed("the profile form should keep the bio when it asks again")
@@ -105,7 +106,7 @@ def run(r):
     robin.press("Delete my account")
     robin.sees("Your account is not deleted")
     error = robin.error_beside("Type your username")
-    if f"Type your username, {username}, exactly" not in error:
+    if not found_in(error, f"Type your username, {username}, exactly."):
         raise JourneyFailed(f"a wrong username should be explained beside the field; beside it: {error!r}")
     robin.fill("Type your username", username).fill("Your password", PASSWORD)
     robin.press("Delete my account")

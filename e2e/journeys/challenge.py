@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser import FIXTURES, NEW_PASSWORD, JourneyFailed
+from words import found_in
 
 def find_and_follow(b, name, username):
     """Finds a person through Find people and follows them from their profile."""
@@ -23,7 +24,7 @@ def find_and_follow(b, name, username):
 
 def badge_text(b, title):
     for item in b.driver.find_elements(By.CSS_SELECTOR, "li.badge-card"):
-        if title in item.text:
+        if found_in(item.text, title):
             return item.text
     raise JourneyFailed(f"{b.who} found no badge {title!r} on {b.path}")
 
@@ -64,7 +65,7 @@ def run(r):
     replier.visit("/challenges/scoreboard").sees("Scoreboard", "No points yet")
     replier.visit(f"/u/{replier_user}").sees(replier_name, "0 challenge points")
     replier.visit("/badges")
-    if "Not yet." not in badge_text(replier, "First challenge completed"):
+    if not found_in(badge_text(replier, "First challenge completed"), "Not yet."):
         raise JourneyFailed(f"{replier_user} already has the challenge badge: {badge_text(replier, 'First challenge completed')!r}")
 
     # The sender sends the challenge from their phone, with the upload progress bar.
@@ -122,7 +123,7 @@ def run(r):
         raise JourneyFailed(f"the scoreboard should give {replier_name} 4 and {sender_name} 1; it shows {rows!r}")
     replier.visit(f"/u/{replier_user}").sees("4 challenge points")
     replier.visit("/badges").sees_in_time("First challenge completed", within="li.badge-card.earned", seconds=100)
-    if "Earned" not in badge_text(replier, "First challenge completed"):
+    if not found_in(badge_text(replier, "First challenge completed"), "Earned"):
         raise JourneyFailed(f"the badge did not come: {badge_text(replier, 'First challenge completed')!r}")
     replier.sees("You have 1 of")
     # The challenge is finished for the replier.

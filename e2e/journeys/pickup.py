@@ -5,6 +5,7 @@ waiting is offered the place and takes it."""
 from selenium.webdriver.common.by import By
 
 from browser import JourneyFailed
+from words import found_in
 
 from .team import sign_up
 
@@ -57,7 +58,7 @@ def run(r):
     # A player searches near the place with filters, finds the game and joins it.
     first, first_name = sign_up(r, "first")
     search_near_place(first, court, day)
-    if "1 of 2 places taken" not in result_for(first, court):
+    if not found_in(result_for(first, court), "1 of 2 places taken"):
         raise JourneyFailed(f"the result should say 1 of 2 places are taken: {result_for(first, court)!r}")
     first.follow(court)
     if first.path != game_path:
@@ -70,7 +71,7 @@ def run(r):
     # and goes on the waitlist.
     second, second_name = sign_up(r, "second", javascript=False)
     search_near_place(second, court, day)
-    if "Full: waitlist" not in result_for(second, court):
+    if not found_in(result_for(second, court), "Full: waitlist"):
         raise JourneyFailed(f"the result should say the game is full: {result_for(second, court)!r}")
     second.follow(court)
     second.sees("The game is full")

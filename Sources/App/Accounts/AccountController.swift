@@ -64,6 +64,8 @@ struct AccountController: RouteCollection {
             displayName: displayName.value, birthDate: birth.description
         )
         user.visibility = AccountRules.defaultVisibility(birthDate: birth, today: req.clock.today)
+        // Notifications and e-mails have no browser to ask: they keep the language the account was made in.
+        user.languageCode = req.language.rawValue
         do {
             try await req.db.transaction { db in
                 try await user.create(on: db)
@@ -119,7 +121,8 @@ struct AccountController: RouteCollection {
         let login = (form.login ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let password = form.password ?? ""
         guard !login.isEmpty, !password.isEmpty else {
-            return try await renderLogin(req, login: login, next: next, error: t("Enter your username or email and your password."), status: .unprocessableEntity)
+            return try await renderLogin(
+                req, login: login, next: next, error: t("Enter your username or email and your password."), status: .unprocessableEntity)
         }
 
         let user = try await User.query(on: req.db)

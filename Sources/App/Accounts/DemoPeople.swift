@@ -11,6 +11,8 @@ enum DemoPeople {
             let sports: [String: String]
             let role: String?
             let visibility: String?
+            /// The language of their pages, notifications and e-mails; English when not given.
+            let language: String?
         }
         let password: String
         let people: [Person]
@@ -58,6 +60,7 @@ enum DemoPeople {
                 user.homeLat = person.lat
                 user.homeLon = person.lon
                 user.timeZone = person.zone
+                user.languageCode = person.language.flatMap(Language.init(rawValue:))?.rawValue
                 user.visibility =
                     person.visibility.flatMap(User.Visibility.init(rawValue:))
                     ?? AccountRules.defaultVisibility(birthDate: birth, today: app.clock.today)

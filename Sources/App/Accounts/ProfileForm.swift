@@ -15,6 +15,8 @@ struct ProfileForm: Content {
     var home_lon: String?
     var time_zone: String?
     var units: String?
+    /// A language's code, or "" to follow the browser.
+    var language: String?
     var continuous_hr: String?
     /// Skill per sport, keyed by the sport's raw value; "" means "don't play".
     var sports: [String: String]?
@@ -31,6 +33,7 @@ struct ProfileForm: Content {
         home_lon = user.homeLon.map(Self.number)
         time_zone = user.timeZone
         units = user.units.rawValue
+        language = user.languageCode ?? ""
         continuous_hr = user.continuousHeartRate ? "on" : nil
         sports = Dictionary(uniqueKeysWithValues: (user.$sports.value ?? []).map { ($0.sport, $0.skill) })
     }
@@ -47,6 +50,8 @@ struct ProfileForm: Content {
         var homeLon: Double?
         var timeZone: String
         var units: User.Units
+        /// nil: as the browser asks.
+        var language: Language?
         var continuousHeartRate: Bool
         var sports: [(Sport, Skill)]
     }
@@ -80,6 +85,8 @@ struct ProfileForm: Content {
         if zone.isEmpty || TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose your time zone from the list") }
         let unitsValue = User.Units(rawValue: units ?? "")
         if unitsValue == nil { errors["units"] = t("Choose metric or imperial units") }
+        let chosenLanguage = (language ?? "").isEmpty ? nil : Language(rawValue: language ?? "")
+        if !(language ?? "").isEmpty, chosenLanguage == nil { errors["language"] = t("Choose a language from the list") }
 
         var played: [(Sport, Skill)] = []
         for (key, level) in sports ?? [:] where !level.isEmpty {
@@ -100,7 +107,7 @@ struct ProfileForm: Content {
                 homeName: place.isEmpty ? nil : place,
                 // Home is kept coarse (about 1 km), enough for "games near me" and no more.
                 homeLat: lat.value.map { ($0 * 100).rounded() / 100 }, homeLon: lon.value.map { ($0 * 100).rounded() / 100 },
-                timeZone: zone, units: unitsValue, continuousHeartRate: continuous_hr == "on",
+                timeZone: zone, units: unitsValue, language: chosenLanguage, continuousHeartRate: continuous_hr == "on",
                 sports: played.sorted { $0.0.rawValue < $1.0.rawValue }
             ), [:]
         )

@@ -163,7 +163,9 @@ struct CoachAthleteController: RouteCollection {
                 ? t(
                     "Last 7 days {acute}, usual week {usual}: {ratio} times, well above what this athlete is used to.", Format.whole(load.acute),
                     Format.whole(load.chronicWeekly), String(format: "%.2f", ratio))
-                : t("Last 7 days {acute}, usual week {usual}: {ratio} times.", Format.whole(load.acute), Format.whole(load.chronicWeekly), String(format: "%.2f", ratio))
+                : t(
+                    "Last 7 days {acute}, usual week {usual}: {ratio} times.", Format.whole(load.acute), Format.whole(load.chronicWeekly),
+                    String(format: "%.2f", ratio))
         } else {
             loadSummary = t("Last 7 days {acute}, usual week {usual}.", Format.whole(load.acute), Format.whole(load.chronicWeekly))
         }

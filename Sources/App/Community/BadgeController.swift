@@ -58,7 +58,8 @@ struct BadgeController: RouteCollection {
             "community/badges",
             Page(
                 layout: req.layout(title: t("Badges and gifts"), section: .home),
-                badges: items.sorted { ($0.earned != nil ? 0 : 1) < ($1.earned != nil ? 0 : 1) }, badgeCount: items.count, earnedCount: held.count, gifts: received,
+                badges: items.sorted { ($0.earned != nil ? 0 : 1) < ($1.earned != nil ? 0 : 1) }, badgeCount: items.count, earnedCount: held.count,
+                gifts: received,
                 back: SiteURL.newsFeed.path))
     }
 }

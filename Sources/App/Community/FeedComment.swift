@@ -45,8 +45,7 @@ extension FeedComment {
         if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == ownerID).filter(\.$kind == Notification.Kind.comment.rawValue)
             .filter(\.$link == link).filter(\.$read == false).first()
         {
-            // TODO(l10n): in the language of this request (the author's), not the owner's.
-            unread.text = text()
+            unread.text = try await Notification.text(for: ownerID, on: db) { text() }
             unread.$actor.id = authorID
             try await unread.update(on: db)
         } else {

@@ -42,8 +42,7 @@ extension Kudos {
         if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == workout.$user.id)
             .filter(\.$kind == Notification.Kind.kudos.rawValue).filter(\.$link == link).filter(\.$read == false).first()
         {
-            // TODO(l10n): in the language of this request (the giver's), not the owner's.
-            unread.text = text()
+            unread.text = try await Notification.text(for: workout.$user.id, on: db) { text() }
             unread.$actor.id = try known ? giver.requireID() : nil
             try await unread.update(on: db)
         } else {

@@ -152,7 +152,8 @@ struct NearbyController: RouteCollection {
                 return try await render(
                     req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
                     error: tn(
-                        "You've set your area {count} time in three hours; try again later", "You've set your area {count} times in three hours; try again later",
+                        "You've set your area {count} time in three hours; try again later",
+                        "You've set your area {count} times in three hours; try again later",
                         NearbyShare.movesPerShare), status: .tooManyRequests)
             }
             share.moves += 1

@@ -106,8 +106,7 @@ enum WeeklyNudge {
 
     /// One concrete idea: a game nearby in the person's sports this week, a challenge waiting for
     /// them, or something to read.
-    static func suggestion(for userID: UUID, young: Bool, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (idea: Idea, link: String)
-    {
+    static func suggestion(for userID: UUID, young: Bool, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (idea: Idea, link: String) {
         let sql = db as! any SQLDatabase
         if let (lat, lon) = home {
             // About 10 km around home: a box is enough for a suggestion. The same rule as the

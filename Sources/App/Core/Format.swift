@@ -103,6 +103,15 @@ struct Format {
         return imperial ? "\(whole) ft" : "\(whole) m"
     }
 
+    /// A Foundation date style in the current language: English keeps the system's style the
+    /// pages have always shown, Portuguese gets Portugal's.
+    static func foundationStyle(_ style: Date.FormatStyle) -> Date.FormatStyle {
+        guard Language.current != .en else { return style }
+        var localised = style
+        localised.locale = Language.current.locale
+        return localised
+    }
+
     /// "21 Nov 2026": a calendar day, such as the last day of an offer.
     static func day(_ date: CalendarDate) -> String { "\(date.day) \(WallClock.shortMonths[date.month - 1]) \(date.year)" }
 

@@ -62,7 +62,8 @@ struct FindController: RouteCollection {
         var query = FindQuery(req)
         if query.isValid, query.centre == nil { query.errors["lat"] = t("Give lat and lon (or sign in with a home area)") }
         guard query.isValid, let centre = query.centre else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_query", reason: t("Some search parameters are not valid."), fields: query.errors.messages)
+            throw APIError(
+                status: .unprocessableEntity, code: "invalid_query", reason: t("Some search parameters are not valid."), fields: query.errors.messages)
         }
         var pager = Pager(req: req)
         let hits = try await searchGames(req, query, centre: centre, pager: pager)

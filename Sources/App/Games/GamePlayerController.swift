@@ -164,7 +164,8 @@ struct GamePlayerController: RouteCollection {
                 GameTime.shortDay(game.startsAt, zone: game.timeZone), GameTime.clock(game.startsAt, zone: game.timeZone)),
             link: SiteURL.game(game.id!).path, on: req.db
         )
-        req.flash(.success, waiting.isEmpty ? t("Everyone has answered.") : tn("Reminder sent to {count} person.", "Reminder sent to {count} people.", waiting.count))
+        req.flash(
+            .success, waiting.isEmpty ? t("Everyone has answered.") : tn("Reminder sent to {count} person.", "Reminder sent to {count} people.", waiting.count))
         return back(req, game)
     }
 
@@ -184,7 +185,8 @@ struct GamePlayerController: RouteCollection {
         }
         guard access.team?.privacy != .private else {
             throw Abort(
-                .unprocessableEntity, reason: t("A private team's games are never listed, so substitutes can't find them. Invite a player to the team instead."))
+                .unprocessableEntity, reason: t("A private team's games are never listed, so substitutes can't find them. Invite a player to the team instead.")
+            )
         }
         guard access.isUpcoming else { throw Abort(.conflict, reason: t("This game is over or cancelled.")) }
         guard game.coordinate != nil else {

@@ -4,9 +4,8 @@ import Foundation
 /// How a game's time reads on a page: in the venue's zone, with the zone named, since a player
 /// from elsewhere must not mistake it for their own clock.
 enum GameTime {
-    /// The reader's locale for long dates: the catalogue names it ("pt_PT"), so it follows the
-    /// request's language; English stays "en_GB".
-    private static var locale: Locale { Locale(identifier: t("en_GB")) }
+    /// The reader's locale for long dates ("quinta-feira, 26 de novembro de 2026").
+    private static var locale: Locale { Language.current.locale }
 
     /// "Thursday 26 November 2026"
     static func day(_ date: Date, zone: String) -> String {

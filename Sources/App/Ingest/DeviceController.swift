@@ -60,7 +60,11 @@ struct DeviceController: RouteCollection {
         }
         let active = try await DeviceToken.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$revokedAt == nil).count()
         guard active < 20 else {
-            return try await render(req, name: name, error: tn("You have {count} device already. Revoke one you no longer use first.", "You have {count} devices already. Revoke one you no longer use first.", 20))
+            return try await render(
+                req, name: name,
+                error: tn(
+                    "You have {count} device already. Revoke one you no longer use first.",
+                    "You have {count} devices already. Revoke one you no longer use first.", 20))
         }
         let token = "fhd_" + RandomToken.make()
         try await DeviceToken(user: user.requireID(), name: name, tokenHash: RandomToken.hash(token)).create(on: req.db)

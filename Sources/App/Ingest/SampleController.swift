@@ -59,7 +59,8 @@ struct SampleController: RouteCollection {
     func ble(req: Request) async throws -> Response {
         let input = try APIJSON.decode(BLEInput.self, from: req)
         guard input.notifications.count <= SampleInput.maxSamples else {
-            throw APIError(status: .payloadTooLarge, code: "too_many_samples", reason: t("At most {maximum} notifications per request.", SampleInput.maxSamples))
+            throw APIError(
+                status: .payloadTooLarge, code: "too_many_samples", reason: t("At most {maximum} notifications per request.", SampleInput.maxSamples))
         }
         var checker = SampleChecker(now: req.now)
         var batch = SampleBatch()

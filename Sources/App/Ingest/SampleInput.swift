@@ -174,7 +174,8 @@ extension SampleInput {
         func check(_ values: [Double]?, _ key: String) throws -> [Double] {
             guard let values else { return [] }
             guard series || values.count == 1 else {
-                throw APIError(status: .badRequest, code: "invalid_form", reason: t("“{key}” has several values; send “start” and “interval” with a series.", key))
+                throw APIError(
+                    status: .badRequest, code: "invalid_form", reason: t("“{key}” has several values; send “start” and “interval” with a series.", key))
             }
             return values
         }

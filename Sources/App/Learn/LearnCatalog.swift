@@ -29,9 +29,21 @@ final class LearnCatalog: Sendable {
         let toc: [LearnRendering.Heading]
     }
 
+    /// An article's words in another language.
+    struct Translation: Sendable {
+        let title: String
+        let summary: String
+        let audience: String
+        let html: String
+        let minutes: Int
+        let toc: [LearnRendering.Heading]
+    }
+
     struct Snapshot: Sendable {
         let version: String
         let articles: [Article]
+        /// By slug, the languages each article is translated into.
+        let translations: [String: [Language: Translation]]
         let bySlug: [String: Int]
         let index: LearnIndex
         /// Per article, up to four others from its category, by title.
@@ -98,6 +110,16 @@ final class LearnCatalog: Sendable {
         let author: String?
     }
 
+    private struct TranslationRow: Decodable {
+        let slug: String
+        let language: String
+        let title: String
+        let summary: String
+        let audience: String
+        let html: String
+        let reading_minutes: Int
+    }
+
     private static func load(version: String, on sql: any SQLDatabase) async throws -> Snapshot {
         let rows = try await sql.raw(
             """
@@ -122,8 +144,21 @@ final class LearnCatalog: Sendable {
         let related = articles.indices.map { number in
             Array((byCategory[articles[number].category] ?? []).lazy.filter { $0 != number }.prefix(4))
         }
+        var translations: [String: [Language: Translation]] = [:]
+        for row in try await sql.raw(
+            """
+            SELECT a.slug, t.language, t.title, t.summary, t.audience, t.html, t.reading_minutes
+            FROM learn_translations t JOIN learn_articles a ON a.id = t.article_id
+            WHERE a.published = \(bind: true)
+            """
+        ).all(decoding: TranslationRow.self) {
+            guard let language = Language(rawValue: row.language) else { continue }
+            translations[row.slug, default: [:]][language] = Translation(
+                title: row.title, summary: row.summary, audience: row.audience, html: row.html, minutes: row.reading_minutes,
+                toc: LearnRendering.headings(in: row.html))
+        }
         return Snapshot(
-            version: version, articles: articles,
+            version: version, articles: articles, translations: translations,
             bySlug: Dictionary(articles.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first }),
             index: LearnIndex(articles), related: related)
     }
@@ -131,6 +166,17 @@ final class LearnCatalog: Sendable {
 
 extension LearnCatalog.Snapshot {
     func article(_ slug: String) -> LearnCatalog.Article? { bySlug[slug].map { articles[$0] } }
+
+    /// The article in `language` when it is translated into it, else as written (in English).
+    func article(_ article: LearnCatalog.Article, in language: Language) -> LearnCatalog.Article {
+        guard language != .en, let translation = translations[article.slug]?[language] else { return article }
+        return LearnCatalog.Article(
+            id: article.id, slug: article.slug, title: translation.title, category: article.category, summary: translation.summary,
+            audience: translation.audience, text: article.text, html: translation.html, minutes: translation.minutes, videos: article.videos,
+            updated: article.updated, author: article.author, reviser: article.reviser, toc: translation.toc)
+    }
+
+    func isTranslated(_ slug: String, into language: Language) -> Bool { language == .en || translations[slug]?[language] != nil }
 
     func related(to slug: String) -> [LearnCatalog.Article] {
         bySlug[slug].map { related[$0].map { articles[$0] } } ?? []

@@ -63,7 +63,9 @@ struct LearnController: RouteCollection {
                     chosen == nil
                     ? Array(all.prefix(6))
                     : pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .learn, query: [("category", name)])
-                let cards = shown.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) }
+                let cards = shown.map { snapshot.article($0, in: req.language) }.map {
+                    Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes)
+                }
                 let link = SiteURL.learn.with([("category", name)])
                 return cards.isEmpty ? nil : Category(name: name, label: LearnLibrary.label(name), articles: cards, total: all.count, link: link)
             }
@@ -153,6 +155,8 @@ struct LearnController: RouteCollection {
         let related: [Card]
         /// For editors: what readers see of this article, and where to change it.
         let editor: EditorBar?
+        /// The language of the text when it is not the page's ("en" for an article not translated yet).
+        let fallback: String?
     }
 
     struct EditorBar: Encodable {
@@ -179,11 +183,16 @@ struct LearnController: RouteCollection {
             // Readers who are not signed in all get the same page: it is rendered once per version
             // of the library (a flash message, being personal, skips the cache).
             let shared = req.currentUser == nil && req.cookies[Flash.cookieName] == nil
-            let key = snapshot.version + "|" + slug
+            let language = req.language
+            let key = snapshot.version + "|" + language.rawValue + "|" + slug
             if shared, let cached = req.application.learnCaches.pages.get(key) {
                 return Self.htmlResponse(cached)
             }
-            let view = try await render(req, article, related: snapshot.related(to: slug), editor: bar)
+            // Readers get their language's version, else the English with a note saying so.
+            let fallback = snapshot.isTranslated(slug, into: language) ? nil : "en"
+            let view = try await render(
+                req, snapshot.article(article, in: language), related: snapshot.related(to: slug).map { snapshot.article($0, in: language) },
+                editor: bar, fallback: fallback)
             if shared { req.application.learnCaches.pages.set(key, view.data) }
             return Self.htmlResponse(view.data)
         }
@@ -195,7 +204,9 @@ struct LearnController: RouteCollection {
                 summary: draft.summary, audience: draft.audience, text: draft.text, html: draft.html,
                 minutes: draft.readingMinutes, videos: draft.videoLinks, updated: draft.updatedAt ?? req.now,
                 author: nil, reviser: nil, toc: LearnRendering.headings(in: draft.html))
-            let view = try await render(req, article, related: [], editor: EditorBar(state: t("Not published: only editors can see this page."), isDraft: true))
+            let view = try await render(
+                req, article, related: [], editor: EditorBar(state: t("Not published: only editors can see this page."), isDraft: true),
+                fallback: req.language == .en ? nil : "en")
             return Self.htmlResponse(view.data)
         }
         // An old address redirects only to what the reader may see: an unpublished article's new
@@ -214,7 +225,10 @@ struct LearnController: RouteCollection {
         return Response(status: .ok, headers: headers, body: .init(buffer: body))
     }
 
-    private func render(_ req: Request, _ article: LearnCatalog.Article, related: [LearnCatalog.Article], editor: EditorBar?) async throws -> View {
+    /// `fallback` is the language the article is shown in when it is not the reader's.
+    private func render(
+        _ req: Request, _ article: LearnCatalog.Article, related: [LearnCatalog.Article], editor: EditorBar?, fallback: String?
+    ) async throws -> View {
         let day = WallClock(article.updated, zone: TimeZone(identifier: "UTC")!)
         let author = article.author ?? t("the Fieldhouse editors")
         var byline = t("by {author}", author)
@@ -226,7 +240,7 @@ struct LearnController: RouteCollection {
             toc: article.toc,
             videos: article.videos.map { Video(title: $0.title, url: $0.url, host: URL(string: $0.url)?.host ?? "") },
             related: related.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) },
-            editor: editor)
+            editor: editor, fallback: fallback)
         return try await req.view.render("learn/article", page)
     }
 }

@@ -12,6 +12,8 @@ enum LearnLibrary {
         var unchanged = 0
         /// Edited or unpublished in the browser since it was imported: the file does not overwrite an editor's work.
         var keptEdited = 0
+        /// Translations added or changed.
+        var translated = 0
     }
 
     static let categories = [
@@ -46,10 +48,23 @@ enum LearnLibrary {
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "md" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
         var outcome = Outcome()
+        var translations: [(Language, LearnDocument, String)] = []
         for file in files {
             let document: LearnDocument
-            do { document = try LearnDocument(parsing: String(contentsOf: file, encoding: .utf8)) } catch {
+            let language: Language
+            do {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                language = try LearnTranslation.language(ofFile: file.lastPathComponent, text: text)
+                document = try LearnDocument(parsing: text)
+            } catch let error as UserCommands.CommandError {
+                throw error
+            } catch {
                 throw UserCommands.CommandError("\(file.lastPathComponent): \(error)")
+            }
+            // Translations go on their articles once every English article is in.
+            guard language == .en else {
+                translations.append((language, document, file.lastPathComponent))
+                continue
             }
             let existing = try await LearnArticle.query(on: app.db).filter(\.$slug == document.slug).first()
             if let existing {
@@ -63,6 +78,24 @@ enum LearnLibrary {
             guard article.apply(document) else { outcome.unchanged += 1; continue }
             try await app.db.transaction { db in try await article.publish(document, author: nil, at: app.clock.now, on: db) }
             if existing == nil { outcome.added += 1 } else { outcome.updated += 1 }
+        }
+        for (language, document, name) in translations {
+            guard let article = try await LearnArticle.query(on: app.db).filter(\.$slug == document.slug).first() else {
+                throw UserCommands.CommandError("\(name): there is no English article \(document.slug) to translate")
+            }
+            let articleID = try article.requireID()
+            let existing = try await LearnTranslation.query(on: app.db).filter(\.$article.$id == articleID)
+                .filter(\.$language == language.rawValue).first()
+            // An editor's translation wins over the file, as for the English.
+            if existing?.authorID != nil { continue }
+            let translation = existing ?? LearnTranslation(article: articleID, language: language)
+            guard translation.apply(document) else { continue }
+            try await translation.save(on: app.db)
+            // The library's version is the articles' newest save: touch the article so every
+            // process reloads it.
+            article.updatedAt = app.clock.now
+            try await article.save(on: app.db)
+            outcome.translated += 1
         }
         app.learnCaches.library.changed()
         return outcome

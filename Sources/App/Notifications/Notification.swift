@@ -53,6 +53,13 @@ final class Notification: Model, @unchecked Sendable {
     ///
     /// `text` is written once per language among the recipients (their setting, else English),
     /// inside `Language.$current`, so `t(...)` and `Format` in it speak each recipient's language.
+    /// `text` written in `recipient`'s language, for a notification updated in place (a second
+    /// kudos joins the first one's line).
+    static func text(for recipient: UUID, on db: any Database, _ text: () -> String) async throws -> String {
+        let language = try await User.query(on: db).filter(\.$id == recipient).field(\.$id).field(\.$languageCode).first()?.language ?? .en
+        return Language.$current.withValue(language) { text() }
+    }
+
     static func send(
         to recipients: [UUID], from actor: UUID?, kind: Kind, text: @autoclosure () -> String, link: String, always: Set<UUID> = [],
         on db: any Database

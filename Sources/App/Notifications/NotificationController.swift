@@ -32,7 +32,8 @@ struct NotificationController: RouteCollection {
         let items = shown.map { note in
             Item(
                 text: note.text, link: note.link,
-                when: (note.createdAt ?? req.now).formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: zone)), unread: !note.read)
+                when: (note.createdAt ?? req.now).formatted(Format.foundationStyle(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: zone))),
+                unread: !note.read)
         }
         return try await req.view.render(
             "notifications/notifications",

@@ -50,7 +50,9 @@ enum NotificationMail {
             paragraphs: message.body.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty },
             link: message.link.map { config.absolute(SiteURL.stored($0)) },
             linkLabel: message.linkLabel,
-            reason: topic.map { t("You get this e-mail because e-mails about “{topic}” are on for the Fieldhouse account {username}.", $0.label, user.username) }
+            reason: topic.map {
+                t("You get this e-mail because e-mails about “{topic}” are on for the Fieldhouse account {username}.", $0.label, user.username)
+            }
                 ?? t("This e-mail is about your Fieldhouse account {username} itself, so it cannot be turned off.", user.username),
             unsubscribe: unsubscribe,
             settings: config.absolute(.notificationSettings),

@@ -30,7 +30,9 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .teams: t("Join requests, invitations, new roles, league invitations, a team closing")
         case .games: t("New games for your teams, requests to join your games, substitutes found, changes to games you're not playing in")
         case .gamesNearby:
-            t("A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day, from 16 (your home and sports are in your profile settings)")
+            t(
+                "A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day, from 16 (your home and sports are in your profile settings)"
+            )
         case .gameReminders: t("A day and two hours before a game you're going to, and a manager's nudge to answer")
         case .challenges: t("Challenges sent to you, replies to yours, and how yours were judged")
         case .goals: t("A goal reached")

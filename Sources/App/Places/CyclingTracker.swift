@@ -109,7 +109,9 @@ extension CyclingTracker {
                 "{count} readings in a row not cycling; eligible until the end of the day", n)
         default:
             if let text = middle(head + " not cycling before ", " on the bike"), let m = minutes(text) {
-                return tn("{count} reading in a row not cycling before {minutes} on the bike", "{count} readings in a row not cycling before {minutes} on the bike", n, m)
+                return tn(
+                    "{count} reading in a row not cycling before {minutes} on the bike", "{count} readings in a row not cycling before {minutes} on the bike",
+                    n, m)
             }
             return cause
         }

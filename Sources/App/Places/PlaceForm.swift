@@ -59,9 +59,12 @@ struct PlaceForm: Content {
         let radius = FormNumber.read(
             radius_m, in: Place.radii, required: true, field: "radius_m",
             message: t(
-                "Enter how far around the point counts as there: {min} to {max} metres", Int(Place.radii.lowerBound), Int(Place.radii.upperBound)), errors: &errors)
+                "Enter how far around the point counts as there: {min} to {max} metres", Int(Place.radii.lowerBound), Int(Place.radii.upperBound)),
+            errors: &errors)
         let description = (self.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if description.count > Place.maxDescription { errors["description"] = t("Keep it to {max} characters (it has {length})", Place.maxDescription, description.count) }
+        if description.count > Place.maxDescription {
+            errors["description"] = t("Keep it to {max} characters (it has {length})", Place.maxDescription, description.count)
+        }
         let hours = AccountRules.collapseWhitespace(opening_hours ?? "")
         if hours.count > 200 { errors["opening_hours"] = t("Keep the opening hours to 200 characters") }
         var sports: [Sport] = []
@@ -111,7 +114,8 @@ struct RewardForm: Content {
         let text = AccountRules.collapseWhitespace(reward_text ?? "")
         if text.count > 120 { errors["reward_text"] = t("Keep the offer to 120 characters (it has {length})", text.count) }
         let cap = FormNumber.whole(
-            daily_cap, in: 1...10_000, required: !text.isEmpty, field: "daily_cap", message: t("Enter how many rewards a day at most: 1 to 10000"), errors: &errors
+            daily_cap, in: 1...10_000, required: !text.isEmpty, field: "daily_cap", message: t("Enter how many rewards a day at most: 1 to 10000"),
+            errors: &errors
         )
         func day(_ raw: String?, _ field: String) -> CalendarDate? {
             guard let raw, !raw.isEmpty else { return nil }

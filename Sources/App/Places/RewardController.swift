@@ -126,7 +126,8 @@ struct RewardController: RouteCollection {
         return try await req.view.render(
             "places/redeem",
             RedeemPage(
-                layout: req.layout(title: t("Redeem codes at {place}", place.name), section: .places, hasForms: true), place: place.name, code: code, error: error,
+                layout: req.layout(title: t("Redeem codes at {place}", place.name), section: .places, hasForms: true), place: place.name, code: code,
+                error: error,
                 result: result, today: today, redeemedToday: redeemedToday, cap: place.rewardDailyCap, recent: recent, action: SiteURL.placeRedeem(id).path,
                 back: SiteURL.place(id).path)
         ).encodeResponse(status: status, for: req)
@@ -146,7 +147,8 @@ struct RewardController: RouteCollection {
         let typed = try req.content.decode(RedeemForm.self).code ?? ""
         let code = RewardCode.normalise(typed)
         guard code.count == 8, code.allSatisfy({ RewardCode.alphabet.contains($0) }) else {
-            return try await renderRedeem(req, place: place, code: typed, error: t("A code is 8 letters and digits, like K7QM4TRW"), status: .unprocessableEntity)
+            return try await renderRedeem(
+                req, place: place, code: typed, error: t("A code is 8 letters and digits, like K7QM4TRW"), status: .unprocessableEntity)
         }
         let now = req.now
         let today = LocalTime.day(of: now, zone: place.timeZone).description
@@ -163,11 +165,13 @@ struct RewardController: RouteCollection {
             return try await renderRedeem(req, place: place, result: t("Redeemed {code}: {reward}.", code, reward))
         }
         guard let known = try await RewardCode.query(on: req.db).filter(\.$place.$id == id).filter(\.$code == code).first() else {
-            return try await renderRedeem(req, place: place, code: typed, error: t("{code} is not a code of {place}", code, place.name), status: .unprocessableEntity)
+            return try await renderRedeem(
+                req, place: place, code: typed, error: t("{code} is not a code of {place}", code, place.name), status: .unprocessableEntity)
         }
         let format = Format(imperial: false, zone: Format.zone(named: place.timeZone))
         if let at = known.redeemedAt {
-            return try await renderRedeem(req, place: place, code: typed, error: t("{code} was already redeemed, {when}", code, format.shortWhen(at)), status: .conflict)
+            return try await renderRedeem(
+                req, place: place, code: typed, error: t("{code} was already redeemed, {when}", code, format.shortWhen(at)), status: .conflict)
         }
         return try await renderRedeem(req, place: place, code: typed, error: t("{code} was for {day} and has run out", code, known.day), status: .conflict)
     }

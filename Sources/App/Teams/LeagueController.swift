@@ -200,7 +200,9 @@ struct LeagueController: RouteCollection {
         let slug = raw.split(separator: "/").last.map(String.init) ?? raw
         guard !slug.isEmpty, let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
             try await TeamAccess.of(team, viewer: user, on: req.db).canSee
-        else { throw Abort(.unprocessableEntity, reason: t("No team is called “{name}”. Use the last part of the team's address, e.g. riverside-futsal.", raw)) }
+        else {
+            throw Abort(.unprocessableEntity, reason: t("No team is called “{name}”. Use the last part of the team's address, e.g. riverside-futsal.", raw))
+        }
         guard team.sport == access.league.sport else {
             throw Abort(
                 .unprocessableEntity,
@@ -222,7 +224,8 @@ struct LeagueController: RouteCollection {
             if !managesTeam {
                 try await Notification.send(
                     to: try await Membership.managerIDs(of: teamID, on: db), from: nil, kind: .leagueInvite,
-                    text: t("{team} is invited to the league {league}", team.name, access.league.name), link: SiteURL.league(slug: access.league.slug).path, on: db
+                    text: t("{team} is invited to the league {league}", team.name, access.league.name), link: SiteURL.league(slug: access.league.slug).path,
+                    on: db
                 )
             }
         }

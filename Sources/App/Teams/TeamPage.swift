@@ -110,7 +110,9 @@ struct TeamPage: Encodable {
                 invite.invitee.map { Pending(id: SiteURL.id(invite.id!), username: $0.username, displayName: $0.displayName, message: nil) }
             }
             linkInvites = invites.filter { $0.tokenHash != nil }.map {
-                LinkInvite(id: SiteURL.id($0.id!), created: ($0.createdAt ?? req.now).formatted(date: .abbreviated, time: .omitted))
+                LinkInvite(
+                    id: SiteURL.id($0.id!),
+                    created: ($0.createdAt ?? req.now).formatted(Format.foundationStyle(Date.FormatStyle(date: .abbreviated, time: .omitted))))
             }
         }
 

@@ -95,7 +95,8 @@ struct ImportController: RouteCollection {
                 case .created(let workout):
                     req.application.metrics.stored("workout_files")
                     results.append(
-                        Result(filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, imperial: imperial)))
+                        Result(filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, imperial: imperial))
+                    )
                 case .duplicate(let workout, let reason):
                     let why =
                         reason == "file"
@@ -103,7 +104,8 @@ struct ImportController: RouteCollection {
                         : reason == "overlap"
                             ? t("a {sport} workout already covers this time", Self.sportName(workout.sport)) : t("it was sent before")
                     results.append(
-                        Result(filename: name, kind: "duplicate", title: t("Already there as “{name}”", workout.name), detail: t("Nothing new: {reason}.", why)))
+                        Result(filename: name, kind: "duplicate", title: t("Already there as “{name}”", workout.name), detail: t("Nothing new: {reason}.", why))
+                    )
                 case .merged(let workout, let streams):
                     results.append(
                         Result(

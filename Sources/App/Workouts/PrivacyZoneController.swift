@@ -71,7 +71,8 @@ struct PrivacyZoneController: RouteCollection {
         if radius.map({ !PrivacyZone.radii.contains($0) }) ?? true { errors["radius"] = t("Choose a radius from 200 m to 2 km") }
         let count = try await SavedPrivacyZone.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
         if count >= SavedPrivacyZone.maxPerPerson {
-            errors["name"] = tn("You have {count} zone already; remove one first", "You have {count} zones already; remove one first", SavedPrivacyZone.maxPerPerson)
+            errors["name"] = tn(
+                "You have {count} zone already; remove one first", "You have {count} zones already; remove one first", SavedPrivacyZone.maxPerPerson)
         }
         guard errors.isEmpty, let centre, let radius else { return try await render(req, user: user, form: form, errors: errors) }
         try await SavedPrivacyZone(user: user.requireID(), name: name, centre: centre, radius: radius).create(on: req.db)

@@ -29,8 +29,9 @@ struct WorkoutDrawings: Encodable, Sendable {
     /// translated labels, so the language is part of the key: any one translated label tells it.
     static func key(_ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
         let zones = hiddenZones.map { "\($0.centre.latitude),\($0.centre.longitude),\($0.radius)" }.joined(separator: ";")
-        let language = t("Time in each heart-rate zone")
-        return "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)|\(language)"
+        let language = Language.current.rawValue
+        return
+            "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)|\(language)"
     }
 
     /// Reads the time line only when the cache has no drawings for this key.

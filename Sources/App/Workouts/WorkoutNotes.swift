@@ -30,7 +30,9 @@ enum WorkoutNotes {
                 "{count} points with a time before 2000 or in the future (a device clock that reset) were left out.", count)
         }
         if let count = leadingCount(
-            note, before: " readings outside what a body or a device can produce (an elevation above 9,000 m, a heart rate of 0, a speed over 150 km/h …) were left out.")
+            note,
+            before:
+                " readings outside what a body or a device can produce (an elevation above 9,000 m, a heart rate of 0, a speed over 150 km/h …) were left out.")
         {
             return tn(
                 "One reading outside what a body or a device can produce (an elevation above 9,000 m, a heart rate of 0, a speed over 150 km/h …) was left out.",
@@ -60,7 +62,8 @@ enum WorkoutNotes {
         var rest = String(note.dropFirst(base.count))
         switch rest {
         case ".": return t("Calories are estimated from the sport's typical effort (MET × weight × time).")
-        case ", as there is no heart rate.": return t("Calories are estimated from the sport's typical effort (MET × weight × time), as there is no heart rate.")
+        case ", as there is no heart rate.":
+            return t("Calories are estimated from the sport's typical effort (MET × weight × time), as there is no heart rate.")
         default: break
         }
         let assumed = rest.hasPrefix(" for a 70 kg person")
@@ -79,7 +82,9 @@ enum WorkoutNotes {
         }
         let list = words.joined(separator: ", ")
         return assumed
-            ? t("Calories are estimated from the sport's typical effort (MET × weight × time) for a 70 kg person: add your {missing} to your profile for a better figure.", list)
+            ? t(
+                "Calories are estimated from the sport's typical effort (MET × weight × time) for a 70 kg person: add your {missing} to your profile for a better figure.",
+                list)
             : t("Calories are estimated from the sport's typical effort (MET × weight × time): add your {missing} to your profile for a better figure.", list)
     }
 }

@@ -83,7 +83,14 @@ final class TestApp: @unchecked Sendable {
     }
 
     /// A new browser with its own cookies.
-    func browser() -> Browser { Browser(app: self) }
+    /// The `Accept-Language` every new browser sends, when a test needs people who read another language.
+    var browserLanguage: String?
+
+    func browser() -> Browser {
+        let browser = Browser(app: self)
+        if let browserLanguage { browser.extraHeaders.replaceOrAdd(name: .acceptLanguage, value: browserLanguage) }
+        return browser
+    }
 
     var db: any Database { app.db }
 
