@@ -86,6 +86,9 @@ public struct Catalogue: Sendable {
                 entries.append(Entry(key: key, plural: nil, translations: [fields["msgstr"] ?? ""], place: "\(file):\(startLine)"))
             }
         }
+        // Files saved on Windows (CRLF, a byte-order mark) read the same.
+        var text = text.replacingOccurrences(of: "\r\n", with: "\n")
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty {

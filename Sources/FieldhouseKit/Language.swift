@@ -38,8 +38,10 @@ public enum Language: String, CaseIterable, Sendable, Codable {
     /// ("pt-PT,pt;q=0.9,en;q=0.8"), or nil. Items with q=0 are refused, per RFC 9110.
     public static func preferred(acceptLanguage header: String) -> Language? {
         var best: (language: Language, quality: Double, position: Int)?
-        for (position, item) in header.split(separator: ",").prefix(32).enumerated() {
-            let parts = item.split(separator: ";")
+        // Browsers send a few dozen bytes; anything past 256 is not a real preference.
+        let wanted = header.utf8.count > 256 ? String(decoding: header.utf8.prefix(256), as: UTF8.self) : header
+        for (position, item) in wanted.split(separator: ",").prefix(32).enumerated() {
+            let parts = item.split(separator: ";", maxSplits: 4)
             guard let tag = parts.first?.trimmingCharacters(in: .whitespaces), let language = Language(tag: tag) else { continue }
             var quality = 1.0
             for parameter in parts.dropFirst() {

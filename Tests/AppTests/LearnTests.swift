@@ -366,3 +366,58 @@ struct LearnTests {
         }
     }
 }
+
+extension LearnTests {
+    /// Seven shipped articles come in Portuguese too: a Portuguese reader gets them (and, for an
+    /// article nobody translated, the English with a note and `lang="en"`), an English reader the
+    /// English. An editor writes or corrects a translation in the browser; nobody else may, and a
+    /// later import of the files leaves the editor's version alone.
+    @Test func readersGetTheirLanguagesVersionAndEditorsWriteIt() async throws {
+        try await withApp { app in
+            let first = try await LearnLibrary.importFiles(app: app.app)
+            #expect(first.translated == 7 && first.added >= 12)
+            #expect(try await LearnLibrary.importFiles(app: app.app).translated == 0, "an unchanged translation is not written again")
+            let english = app.browser()
+            let portuguese = app.browser()
+            portuguese.extraHeaders.replaceOrAdd(name: .acceptLanguage, value: "pt-PT")
+            let hydration = try await portuguese.get("/learn/hydration")
+            #expect(
+                hydration.contains(#"<html lang="pt-PT">"#) && hydration.contains("<h1>Beber o suficiente quando fazes desporto"),
+                "\(hydration.body.prefix(2000))")
+            #expect(!hydration.contains("not been translated") && !hydration.contains("ainda não foi traduzido"))
+            #expect(try await english.get("/learn/hydration").contains("<h1>Drinking enough around sport"))
+            let library = try await portuguese.get("/learn")
+            #expect(library.contains("Beber o suficiente quando fazes desporto") && library.contains(">Começar a mexer-se</h2>"))
+            let untranslated = try await portuguese.get("/learn/safe-cycling")
+            #expect(untranslated.contains("ainda não foi traduzido") && untranslated.contains(#"<article class="panel learn-article" lang="en">"#))
+
+            // Only editors write translations.
+            let editor = try await Self.makeEditor(app, "ed_pt", name: "Edite Editora")
+            let member = app.browser()
+            try await member.signUp("mo_pt")
+            let form = "/learn/safe-cycling/translation/pt-PT"
+            #expect(try await member.get(form).status == .forbidden)
+            #expect(try await member.post(form, [("title", "Pedalar em segurança")], csrfFrom: "/settings/profile").status == .forbidden)
+            #expect(try await editor.get("/learn/safe-cycling/translation/en").status == .notFound)
+            #expect(try await editor.get("/learn/no-such/translation/pt-PT").status == .notFound)
+            let refused = try await editor.post(form, [("title", "x"), ("summary", ""), ("body", "")], csrfFrom: form)
+            #expect(refused.status == .unprocessableEntity && refused.contains("title of 3 to 120"))
+            let fields = [
+                ("title", "Pedalar em segurança"), ("summary", "Como andar de bicicleta na cidade sem sustos, de dia e de noite."),
+                ("audience", ""), ("body", "## Antes de sair\n\nVerifica os travões e as luzes."),
+            ]
+            #expect(try await editor.post(form, fields, csrfFrom: form).status == .seeOther)
+            let translated = try await portuguese.get("/learn/safe-cycling")
+            #expect(translated.contains("<h1>Pedalar em segurança") && translated.contains("Verifica os travões"))
+            #expect(!translated.contains("ainda não foi traduzido"))
+            #expect(try await english.get("/learn/safe-cycling").contains("<h1>Cycling safely"))
+
+            // The shipped Portuguese file does not overwrite an editor's correction.
+            let hydrationForm = "/learn/hydration/translation/pt-PT"
+            let corrected = fields.map { $0.0 == "title" ? ("title", "Beber água quando treinas") : $0 }
+            #expect(try await editor.post(hydrationForm, corrected, csrfFrom: hydrationForm).status == .seeOther)
+            _ = try await LearnLibrary.importFiles(app: app.app)
+            #expect(try await portuguese.get("/learn/hydration").contains("<h1>Beber água quando treinas"))
+        }
+    }
+}

@@ -74,7 +74,7 @@ import Vapor
         "GET /gifts/new", "POST /gifts/new", "GET /comments", "POST /comments", "POST /comments/:id/delete", "GET /friends/nearby",
         "POST /friends/nearby/settings", "POST /friends/nearby/here", "POST /friends/nearby/stop",
         "GET /games/new", "GET /goals", "GET /heart-rate", "GET /leagues/new", "GET /learn/:slug/compare", "GET /learn/:slug/edit",
-        "GET /learn/:slug/revisions", "GET /learn/new",
+        "GET /learn/:slug/revisions", "GET /learn/new", "GET /learn/:slug/translation/:language", "POST /learn/:slug/translation/:language",
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",
         "GET /settings/avatar", "GET /settings/calendar", "GET /settings/coaches", "GET /settings/delete-account", "GET /settings/devices",
         "GET /settings/notifications", "POST /settings/notifications", "POST /settings/email/confirm",
@@ -463,6 +463,7 @@ import Vapor
             case ("routes", ":id"): parts.append(id(world.route))
             case ("places", ":id"): parts.append(id(world.place))
             case (_, ":size"): parts.append("small")
+            case (_, ":language"): parts.append("pt-PT")
             case (_, ":username"): parts.append("ana_a")
             case (_, ":file"): parts.append(String(repeating: "x", count: 43) + ".ics")
             case (_, ":token"): parts.append(String(repeating: "y", count: 43))

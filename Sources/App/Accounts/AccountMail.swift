@@ -18,14 +18,17 @@ enum AccountMail {
         let id = try user.requireID()
         try await User.query(on: db).filter(\.$id == id).set(\.$emailConfirmationSentAt, to: now).update()
         user.emailConfirmationSentAt = now
-        try await OutboxMessage(
-            user: id, to: user.email, topic: nil, subject: t("Confirm your e-mail address for Fieldhouse"),
-            body: t("Please confirm that {email} is your address, so Fieldhouse can send you the reminders and news you choose.", user.email)
-                + "\n\n"
-                + t("If you did not make an account on Fieldhouse, ignore this e-mail: no news will be sent to this address unless someone confirms it."),
-            link: SiteURL.confirmEmail(user: id, token: confirmationToken(user: id, email: user.email, secret: secret)).path,
-            linkLabel: t("Confirm my address")
-        ).queue(on: db)
+        // In the account's language, as every e-mail to it is composed (`NotificationMail`).
+        let message = Language.$current.withValue(user.language ?? .en) {
+            OutboxMessage(
+                user: id, to: user.email, topic: nil, subject: t("Confirm your e-mail address for Fieldhouse"),
+                body: t("Please confirm that {email} is your address, so Fieldhouse can send you the reminders and news you choose.", user.email)
+                    + "\n\n"
+                    + t("If you did not make an account on Fieldhouse, ignore this e-mail: no news will be sent to this address unless someone confirms it."),
+                link: SiteURL.confirmEmail(user: id, token: confirmationToken(user: id, email: user.email, secret: secret)).path,
+                linkLabel: t("Confirm my address"))
+        }
+        try await message.queue(on: db)
     }
 
     /// Stores the hash of a fresh token and writes the e-mail with the token itself.
@@ -33,12 +36,15 @@ enum AccountMail {
         let token = RandomToken.make()
         let id = try user.requireID()
         try await PasswordReset(user: id, tokenHash: RandomToken.hash(token), expiresAt: now.addingTimeInterval(PasswordReset.lifetime)).create(on: db)
-        try await OutboxMessage(
-            user: id, to: user.email, topic: nil, subject: t("Reset your Fieldhouse password"),
-            body: t("Someone (we hope you) asked to reset the password of the Fieldhouse account {username}.", user.username)
-                + "\n\n"
-                + t("The link works once, for one hour. If it was not you, ignore this e-mail: your password stays as it is."),
-            link: SiteURL.resetPassword(token: token).path, linkLabel: t("Choose a new password")
-        ).queue(on: db)
+        // The account's language, not that of whoever asked: anyone may ask for a reset.
+        let message = Language.$current.withValue(user.language ?? .en) {
+            OutboxMessage(
+                user: id, to: user.email, topic: nil, subject: t("Reset your Fieldhouse password"),
+                body: t("Someone (we hope you) asked to reset the password of the Fieldhouse account {username}.", user.username)
+                    + "\n\n"
+                    + t("The link works once, for one hour. If it was not you, ignore this e-mail: your password stays as it is."),
+                link: SiteURL.resetPassword(token: token).path, linkLabel: t("Choose a new password"))
+        }
+        try await message.queue(on: db)
     }
 }

@@ -1,3 +1,4 @@
+import FieldhouseKit
 extension Int {
     /// "2,345": digits grouped in thousands, as the current language writes them: a comma in
     /// English; in Portuguese a (no-break) space, and only from five digits on ("2345", "12 345").

@@ -7,7 +7,9 @@ struct ErrorPageMiddleware: AsyncMiddleware {
         do {
             return try await next.respond(to: request)
         } catch {
-            return await response(for: error, on: request)
+            // Inside the session, so a signed-in person's setting decides (the outer language
+            // middleware only knows the browser).
+            return await Language.$current.withValue(request.language) { await response(for: error, on: request) }
         }
     }
 

@@ -5,11 +5,16 @@ extension Request {
     /// The language a page is written in: the signed-in person's choice, else the visitor's
     /// choice from the footer (a cookie), else the browser's `Accept-Language`, else English.
     var language: Language {
+        if let decided = storage[LanguageKey.self] { return decided }
         if let chosen = storage[SignedInKey.self]?.person.language { return chosen }
         if let cookie = cookies[Language.cookieName]?.string, let chosen = Language(rawValue: cookie) { return chosen }
         if let header = headers.first(name: .acceptLanguage), let wanted = Language.preferred(acceptLanguage: header) { return wanted }
         return .en
     }
+}
+
+private struct LanguageKey: StorageKey {
+    typealias Value = Language
 }
 
 extension Language {
@@ -22,10 +27,17 @@ extension Language {
 /// and again inside the session middleware, where the signed-in person's setting decides.
 struct LanguageMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        // Decided once here (each template tag asks again), and again by the inner use once the
+        // session has said who is signed in.
+        request.storage[LanguageKey.self] = nil
         let language = request.language
+        request.storage[LanguageKey.self] = language
         let response = try await Language.$current.withValue(language) { try await next.respond(to: request) }
-        // A page differs by language: caches between here and the browser must keep them apart.
-        if !response.headers[.vary].joined(separator: ",").lowercased().contains("accept-language") {
+        // A page differs by language: caches between here and the browser must keep them apart
+        // (a stylesheet does not).
+        if response.headers.contentType?.subType == "html",
+            !response.headers[.vary].joined(separator: ",").lowercased().contains("accept-language")
+        {
             response.headers.add(name: .vary, value: "Accept-Language, Cookie")
         }
         return response

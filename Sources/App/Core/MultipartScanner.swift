@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Foundation
 import NIOCore
 

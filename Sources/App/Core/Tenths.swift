@@ -1,3 +1,4 @@
+import FieldhouseKit
 extension Double {
     /// The value to one decimal place ("12.3", "-0.5", "7.0"), as SVG coordinates are written:
     /// a chart or map writes thousands of them, and `String(format:)` costs ten times as much.

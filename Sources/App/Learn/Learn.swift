@@ -5,6 +5,7 @@ enum Learn: Feature {
     static func boot(_ app: Application) throws {
         try app.register(collection: LearnController())
         try app.register(collection: LearnEditorController())
+        try app.register(collection: LearnTranslationController())
         app.asyncCommands.use(LearnCommands(), as: "learn")
         app.learnCaches = LearnCaches()
     }

@@ -32,6 +32,8 @@ struct LearnEditorController: RouteCollection {
         let preview: String?
         /// Set when the form was filled from an older revision.
         let restoring: String?
+        /// The other languages the article can be written in (code and name).
+        let languages: [CategoryOption]
     }
 
     /// A category in the form's list: the English name is what is sent and stored.
@@ -298,7 +300,7 @@ struct LearnEditorController: RouteCollection {
             isNew: article == nil, action: (article.map { .editArticle(slug: $0.slug) } ?? SiteURL.newArticle).path,
             slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
             categories: LearnLibrary.categories.map { CategoryOption(value: $0, label: LearnLibrary.label($0)) }, errors: errors, preview: preview,
-            restoring: restoring)
+            restoring: restoring, languages: Language.allCases.filter { $0 != .en }.map { CategoryOption(value: $0.rawValue, label: $0.name) })
         return try await req.view.render("learn/edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
