@@ -4,6 +4,13 @@
 (function () {
   "use strict";
 
+  // The page's words for what this script writes, in the page's language (base.leaf puts them on
+  // <body> as data-words-*); English when a page has none.
+  function words(name, english) {
+    var text = document.body && document.body.dataset["words" + name];
+    return text || english;
+  }
+
   // "Use my current location" fills the nearest latitude/longitude fields.
   document.querySelectorAll("[data-geolocate]").forEach(function (button) {
     if (!("geolocation" in navigator)) return;
@@ -11,7 +18,7 @@
     var status = form.querySelector("[data-geo-status]");
     button.hidden = false;
     button.addEventListener("click", function () {
-      if (status) status.textContent = "Finding your location…";
+      if (status) status.textContent = words("Locating", "Finding your location…");
       navigator.geolocation.getCurrentPosition(function (position) {
         var lat = form.querySelector('[data-geo="lat"]');
         var lon = form.querySelector('[data-geo="lon"]');
@@ -21,9 +28,9 @@
         if (lon) lon.value = position.coords.longitude.toFixed(5);
         if (source) source.value = "device";
         if (here) here.checked = true;
-        if (status) status.textContent = "Location filled in. Nothing is saved until you press Save.";
+        if (status) status.textContent = words("Located", "Location filled in. Nothing is saved until you press Save.");
       }, function (error) {
-        if (status) status.textContent = "Your location could not be read (" + error.message + "). You can type it instead.";
+        if (status) status.textContent = words("Unlocated", "Your location could not be read ({error}). You can type it instead.").replace("{error}", error.message);
       }, { enableHighAccuracy: false, timeout: 10000, maximumAge: 600000 });
     });
   });
@@ -49,7 +56,7 @@
       if (!target) {
         target = document.createElement("img");
         target.className = "avatar avatar-lg";
-        target.alt = "Preview of the chosen picture";
+        target.alt = words("Picture", "Preview of the chosen picture");
         target.setAttribute("data-preview-target", "");
         form.parentNode.insertBefore(target, form);
       }
@@ -164,17 +171,24 @@
       var body = new URLSearchParams();
       body.set("csrf", form.querySelector('input[name="csrf"]').value);
       body.set("body", source.value);
-      if (status) status.textContent = "updating…";
+      if (status) status.textContent = words("Updating", "updating…");
       fetch(target.dataset.previewUrl, { method: "POST", body: body, credentials: "same-origin" })
         .then(function (response) {
-          if (!response.ok) throw new Error(response.status === 413 ? "the text is too long to preview" : "the preview could not be made (" + response.status + ")");
+          if (!response.ok) throw new Error(response.status === 413 ? words("TooLong", "the text is too long to preview") : words("PreviewFailed", "the preview could not be made ({status})").replace("{status}", response.status));
           return response.text();
         })
         .then(function (html) {
           // Answers can arrive out of order; only the newest one is shown.
           if (number < shown) return;
           shown = number;
-          target.innerHTML = html || '<p class="muted">Nothing written yet.</p>';
+          if (html) {
+            target.innerHTML = html;
+          } else {
+            var empty = document.createElement("p");
+            empty.className = "muted";
+            empty.textContent = words("Empty", "Nothing written yet.");
+            target.replaceChildren(empty);
+          }
           if (status) status.textContent = "";
         })
         .catch(function (error) { if (status) status.textContent = "— " + error.message; });

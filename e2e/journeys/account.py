@@ -7,7 +7,7 @@ import json
 import zipfile
 
 from browser import JourneyFailed
-from words import found_in
+from words import found_in, words
 
 PASSWORD = "three green bicycles"
 
@@ -132,5 +132,5 @@ def run(r):
 def _download_link(driver):
     # The page reloads itself every few seconds while the export is made, so ask the page in one go.
     return driver.execute_script(
-        "const a = [...document.querySelectorAll('main a')].find(a => a.textContent.includes('Download your export'));"
-        "return a ? a.href : null;")
+        "const a = [...document.querySelectorAll('main a')].find(a => a.textContent.includes(arguments[0]));"
+        "return a ? a.href : null;", words("Download your export"))

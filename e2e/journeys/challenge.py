@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser import FIXTURES, NEW_PASSWORD, JourneyFailed
-from words import found_in
+from words import found_in, words
 
 def find_and_follow(b, name, username):
     """Finds a person through Find people and follows them from their profile."""
@@ -74,7 +74,7 @@ def run(r):
     sender.choose_file("Photo", FIXTURES / "photos" / "geotagged_sony.jpg")
     try:  # the chosen photo shows before it is sent
         WebDriverWait(sender.driver, 10).until(
-            lambda d: d.find_element(By.CSS_SELECTOR, "img[alt='Preview of your photo']").is_displayed())
+            lambda d: d.find_element(By.CSS_SELECTOR, f"img[alt='{words('Preview of your photo')}']").is_displayed())
     except TimeoutException:
         raise JourneyFailed("choosing the challenge photo showed no preview of it")
     sender.fill("Caption", caption)
@@ -118,7 +118,7 @@ def run(r):
     replier.visit("/notifications").sees("was accepted with 4 stars")
     replier.visit("/challenges/scoreboard").sees("You and your friends, this week")
     rows = [row.text for row in replier.driver.find_elements(By.CSS_SELECTOR, "table.scoreboard tbody tr")]
-    if not any(replier_name in row and "(you)" in row and row.split()[-1] == "4" for row in rows) \
+    if not any(replier_name in row and found_in(row, "(you)") and row.split()[-1] == "4" for row in rows) \
             or not any(sender_name in row and row.split()[-1] == "1" for row in rows):
         raise JourneyFailed(f"the scoreboard should give {replier_name} 4 and {sender_name} 1; it shows {rows!r}")
     replier.visit(f"/u/{replier_user}").sees("4 challenge points")

@@ -8,6 +8,7 @@ import datetime
 from selenium.webdriver.common.by import By
 
 from browser import FIXTURES, NEW_PASSWORD, JourneyFailed
+from words import starts
 
 
 def run(r):
@@ -67,7 +68,7 @@ def run(r):
     coach.fill("What to do", plan_note).press("Plan it")
     coach.sees(f"Planned running on {next_monday.isoformat()} for {athlete_name}.")
     week = [row.text for row in coach.driver.find_elements(By.CSS_SELECTOR, "table.week-grid tbody tr")
-            if row.text.startswith("Next week")]
+            if starts(row.text, "Next week")]
     if not week or plan_note not in week[0]:
         raise JourneyFailed(f"next week's row on the athlete's page should show the plan: {week!r}")
 
