@@ -48,7 +48,7 @@ struct TeamTests {
             #expect(first == "riverside-fc")
             #expect(second == "riverside-fc-2")
             let page = try await browser.get("/teams/riverside-fc")
-            #expect(page.contains("You are <strong>Owner</strong>"))
+            #expect(page.contains("You are Owner in this team."))
             #expect(page.contains("Riverside Hall"))
             #expect(page.contains("Fay Founder"))
             let mine = try await browser.get("/teams")
@@ -70,7 +70,7 @@ struct TeamTests {
             let player = app.browser(); try await player.signUp("newbie", name: "Nils Newbie")
 
             try await player.post("/teams/\(open)/join", [], csrfFrom: "/teams/\(open)")
-            #expect(try await player.get("/teams/\(open)").contains("You are <strong>Player</strong>"))
+            #expect(try await player.get("/teams/\(open)").contains("You are Player in this team."))
 
             try await player.post("/teams/\(guarded)/join", [("message", "Left footed <b>and</b> keen")], csrfFrom: "/teams/\(guarded)")
             let waiting = try await player.get("/teams/\(guarded)")
@@ -87,7 +87,7 @@ struct TeamTests {
 
             let id = try #require(managerView.firstMatch(#"/requests/([^/]+)/approve"#))
             try await owner.post("/teams/\(guarded)/requests/\(id)/approve", [], csrfFrom: "/teams/\(guarded)")
-            #expect(try await player.get("/teams/\(guarded)").contains("You are <strong>Player</strong>"))
+            #expect(try await player.get("/teams/\(guarded)").contains("You are Player in this team."))
             #expect(try await player.get("/notifications").contains("You are now a member of Guarded Club"))
             #expect(try await JoinRequest.query(on: app.db).count() == 0)
         }
@@ -162,7 +162,7 @@ struct TeamTests {
             #expect(!wrong.contains("Link Legends"))
 
             try await friend.post("/join/\(token)", [], csrfFrom: "/join/\(token)")
-            #expect(try await friend.get("/teams/\(slug)").contains("You are <strong>Player</strong>"))
+            #expect(try await friend.get("/teams/\(slug)").contains("You are Player in this team."))
 
             let linkID = try #require(try await owner.get("/teams/\(slug)").firstMatch(#"/invites/([^/]+)/revoke"#))
             try await owner.post("/teams/\(slug)/invites/\(linkID)/revoke", [], csrfFrom: "/teams/\(slug)")
