@@ -61,6 +61,14 @@ enum AccountExport {
             try? FileManager.default.removeItem(atPath: path(for: userID, config: config))
             return
         }
+        // A job has no request: the README and the files' descriptions are in the person's language.
+        try await Language.$current.withValue(user.language ?? .en) {
+            try await write(user, now: now, on: db, config: config)
+        }
+    }
+
+    private static func write(_ user: User, now: Date, on db: any Database, config: AppConfig) async throws {
+        let userID = try user.requireID()
         let final = path(for: userID, config: config)
         // Its own name: should two processes ever write the same person's export (a job taken again
         // after its lease ran out), neither overwrites the other's half, and the last one finished wins.
@@ -101,6 +109,8 @@ enum AccountExport {
         let homeName: String?
         let homeLatitude, homeLongitude: Double?
         let timeZone, units, visibility: String
+        /// The language chosen in the settings; nil follows the browser.
+        let language: String?
         let continuousHeartRate: Bool
         let maxHeartRate, restingHeartRate: Int?
         let zoneBasis, zonePercents: String?
@@ -120,7 +130,8 @@ enum AccountExport {
                 username: user.username, displayName: user.displayName, email: user.email, bio: user.bio, birthDate: user.birthDate,
                 gender: user.gender.rawValue, heightCm: user.heightCm, weightKg: user.weightKg, homeName: user.homeName,
                 homeLatitude: user.homeLat, homeLongitude: user.homeLon, timeZone: user.timeZone, units: user.units.rawValue,
-                visibility: user.visibility.rawValue, continuousHeartRate: user.continuousHeartRate, maxHeartRate: user.maxHeartRate,
+                visibility: user.visibility.rawValue, language: user.languageCode, continuousHeartRate: user.continuousHeartRate,
+                maxHeartRate: user.maxHeartRate,
                 restingHeartRate: user.restingHeartRate, zoneBasis: user.zoneBasis, zonePercents: user.zonePercents,
                 sports: sports, following: following.sorted(), followers: followers.sorted(), createdAt: user.createdAt
             ))
