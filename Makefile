@@ -65,6 +65,8 @@ lint:
 	@! grep -rnE 'Date\(\)|Date\.now|timeIntervalSinceNow' Sources/App Tests/AppTests \
 		| grep -vE '^(Sources/App/Core/AppClock\.swift|Tests/AppTests/Helpers/WithApp\.swift):' \
 		| sed 's/$$/   <- read the time from the app clock (req.now, app.clock)/' | grep .
+	@# Fluent's transaction closure runs in a task of its own, without the request's language.
+	@! grep -rnE '\.transaction \{' Sources/App | sed 's/$$/   <- use inTransaction (Core\/Database+Language.swift), which keeps the language/' | grep .
 
 deps:
 	@scripts/install-deps.sh

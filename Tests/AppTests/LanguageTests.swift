@@ -196,4 +196,21 @@ struct LanguageTests {
             #expect(his.map(\.text) == ["Inês Pereira challenged you: Ponte ao amanhecer"])
         }
     }
+
+    /// What a request writes inside a database transaction (Fluent runs it in a task of its own)
+    /// is in the request's language too: an unnamed workout imported by a Portuguese reader gets a
+    /// Portuguese name.
+    @Test func wordsWrittenInsideATransactionKeepTheLanguage() async throws {
+        try await withApp { app in
+            app.browserLanguage = "pt-PT"
+            let ines = app.browser()
+            try await ines.signUp("ines_t", name: "Inês Teixeira")
+            let page = try await ines.upload(
+                "/workouts/import", field: "files", filename: "treino.fit", contentType: "application/octet-stream",
+                data: try fixtureFile("fit/garmin-fenix-5-run.fit"), csrfFrom: "/workouts/import")
+            #expect(page.status == .ok)
+            let names = try await Workout.query(on: app.db).all().map(\.name)
+            #expect(names.count == 1 && names.allSatisfy { $0.hasPrefix("Corrida") }, "\(names)")
+        }
+    }
 }

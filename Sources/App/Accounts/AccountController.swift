@@ -67,7 +67,7 @@ struct AccountController: RouteCollection {
         // Notifications and e-mails have no browser to ask: they keep the language the account was made in.
         user.languageCode = req.language.rawValue
         do {
-            try await req.db.transaction { db in
+            try await req.db.inTransaction { db in
                 try await user.create(on: db)
                 try await AccountMail.queueConfirmation(for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: db)
             }

@@ -79,7 +79,7 @@ struct DeleteAccountController: RouteCollection {
 enum AccountDeletion {
     static func delete(_ user: User, now: Date, on db: any Database, config: AppConfig) async throws {
         let userID = try user.requireID()
-        let afterwards: [AfterDeletion] = try await db.transaction { db in
+        let afterwards: [AfterDeletion] = try await db.inTransaction { db in
             var afterwards: [AfterDeletion] = []
             for feature in Features.all {
                 afterwards.append(try await feature.deleteAccount(of: userID, now: now, on: db, config: config))

@@ -34,7 +34,7 @@ enum DemoPeople {
         let file = try load(app: app)
         // One hash for every demo person: they share the published demo password anyway.
         let hash = try app.password.hash(file.password)
-        return try await app.db.transaction { db -> Int in
+        return try await app.db.inTransaction { db -> Int in
             var added = 0
             var ids: [String: UUID] = [:]
             for person in file.people {

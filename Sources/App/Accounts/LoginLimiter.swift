@@ -47,7 +47,7 @@ struct LoginLimiter {
 
     func recordFailure(keys: [Key]) async throws {
         let cutoff = now.addingTimeInterval(-Self.window)
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             for key in keys {
                 try await LoginAttempt(key: key.name, at: now).create(on: db)
             }

@@ -38,7 +38,7 @@ struct PasswordResetController: RouteCollection {
             return try await renderForgot(req, email: email.value, error: error, sentTo: nil, status: .unprocessableEntity)
         }
         let now = req.now
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             guard let user = try await User.query(on: db).filter(\.$email == email.value).first() else { return }
             let open = try await PasswordReset.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$usedAt == nil)
                 .filter(\.$expiresAt > now).count()
@@ -97,7 +97,7 @@ struct PasswordResetController: RouteCollection {
         }
         let hash = try await req.password.async.hash(password)
         let now = req.now
-        let used = try await req.db.transaction { db -> Bool in
+        let used = try await req.db.inTransaction { db -> Bool in
             // Two tabs sending the form at once: only the first uses the link.
             let taken = try await (db as! any SQLDatabase).update(PasswordReset.schema).set("used_at", to: now)
                 .where("id", .equal, reset.requireID()).where("used_at", .is, SQLLiteral.null).returning("id").all()

@@ -61,7 +61,7 @@ struct SettingsController: RouteCollection {
             return try await renderProfile(req, form: form, errors: errors, status: .unprocessableEntity)
         }
         let userID = try user.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             user.setDisplayName(valid.displayName)
             user.bio = valid.bio
             user.birthDate = valid.birthDate.description
@@ -246,7 +246,7 @@ struct SettingsController: RouteCollection {
         guard let visibility = User.Visibility(rawValue: form.visibility ?? "") else {
             throw Abort(.unprocessableEntity, reason: t("Choose who can see your profile."))
         }
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             user.visibility = visibility
             try await user.update(on: db)
             if PersonAccess.followStatus(for: user, today: req.clock.today) == .accepted {

@@ -84,7 +84,7 @@ struct UserCommands: AsyncCommandGroup {
             let password = try signature.password ?? askPassword(context)
             if let error = AccountRules.password(password) { throw CommandError(error) }
             user.passwordHash = try app.password.hash(password)
-            try await app.db.transaction { db in
+            try await app.db.inTransaction { db in
                 try await user.update(on: db)
                 try await UserSession.query(on: db).filter(\.$user.$id == user.requireID()).delete()
                 try await PasswordReset.query(on: db).filter(\.$user.$id == user.requireID()).delete()

@@ -8,7 +8,7 @@ import Vapor
 enum BenchChallenges {
     static func seed(count: Int, app: Application) async throws {
         let config = app.config
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             let people = Dictionary(
                 uniqueKeysWithValues: try await User.query(on: db).filter(\.$username ~~ ["maya", "jonas", "amara"]).all().map { ($0.username, $0) })
             guard let maya = try people["maya"]?.requireID(), let jonas = try people["jonas"]?.requireID(),

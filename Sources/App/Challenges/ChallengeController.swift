@@ -92,7 +92,7 @@ struct ChallengeController: RouteCollection {
                 return try await renderNew(req, user: user, form: shown, errors: errors, status: .unprocessableEntity)
             }
 
-            let challenge = try await req.db.transaction { db in
+            let challenge = try await req.db.inTransaction { db in
                 let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
                 let challenge = Challenge()
                 challenge.$sender.id = userID
@@ -146,7 +146,7 @@ struct ChallengeController: RouteCollection {
         guard (try? req.content.get(String.self, at: "confirm")) == "yes" else {
             throw Abort(.unprocessableEntity, reason: t("Tick the box to confirm that the challenge and all its photos should be deleted."))
         }
-        let photos = try await req.db.transaction { db in try await access.challenge.deleteWithReplies(on: db) }
+        let photos = try await req.db.inTransaction { db in try await access.challenge.deleteWithReplies(on: db) }
         PhotoStore.removeFiles(of: photos, config: req.application.config)
         req.flash(.success, t("The challenge and its photos are deleted."))
         return req.redirect(to: .challenges)

@@ -9,7 +9,7 @@ enum DemoChallenges {
     /// Returns how many challenges were added; does nothing once Maya has sent or received one.
     static func seed(app: Application) async throws -> Int {
         let config = app.config
-        return try await app.db.transaction { db -> Int in
+        return try await app.db.inTransaction { db -> Int in
             let people = Dictionary(uniqueKeysWithValues: try await User.query(on: db).all().map { ($0.username, $0) })
             guard let maya = people["maya"], try await Challenge.query(on: db).first() == nil else { return 0 }
             func id(_ username: String) throws -> UUID {

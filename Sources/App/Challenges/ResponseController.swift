@@ -60,7 +60,7 @@ struct ResponseController: RouteCollection {
             let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: user.timeZone) ?? .gmt, now: req.now)
             let photoID: UUID
             do {
-                photoID = try await req.db.transaction { db in
+                photoID = try await req.db.inTransaction { db in
                     let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
                     let response = ChallengeResponse()
                     response.$challenge.id = challengeID
@@ -130,7 +130,7 @@ struct ResponseController: RouteCollection {
             }
         }
         let now = req.now
-        let judged = try await req.db.transaction { db -> Bool in
+        let judged = try await req.db.inTransaction { db -> Bool in
             let sql = db as! any SQLDatabase
             // Guarded: judging twice (two tabs, a double tap) changes nothing the second time.
             let rows = try await sql.update(ChallengeResponse.schema)

@@ -44,7 +44,7 @@ enum BenchCoaching {
                 start += Int64.random(in: 30...55, using: &random) * 3_600_000
             }
             let made = workouts
-            try await app.db.transaction { db in
+            try await app.db.inTransaction { db in
                 for workout in made { try await workout.create(on: db) }
                 try await Goal(user: athleteID, period: .week, metric: .duration, target: 240 * 60).create(on: db)
                 for offset in [0, 2, 4] {

@@ -15,7 +15,7 @@ enum BenchCommunity {
     static func seed(app: Application) async throws -> Bool {
         let password = try app.password.hash("bench-password")
         let now = app.clock.now, nowMS = app.clock.milliseconds
-        return try await app.db.transaction { db -> Bool in
+        return try await app.db.inTransaction { db -> Bool in
             guard try await User.query(on: db).filter(\.$username == username).first() == nil else { return false }
             let me = User(username: username, email: "\(username)@bench.invalid", passwordHash: password, displayName: "Bench Social", birthDate: "1994-06-01")
             try await me.create(on: db)

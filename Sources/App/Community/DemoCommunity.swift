@@ -9,7 +9,7 @@ enum DemoCommunity {
     /// Returns what it added; nothing once a demo plan exists.
     static func seed(app: Application) async throws -> [String] {
         let now = app.clock.now, today = app.clock.today, jobs = app.jobs
-        return try await app.db.transaction { db -> [String] in
+        return try await app.db.inTransaction { db -> [String] in
             let people = Dictionary(uniqueKeysWithValues: try await User.query(on: db).all().map { ($0.username, $0) })
             guard let maya = people["maya"], let jonas = people["jonas"], let sofia = people["sofia"], let amara = people["amara"],
                 try await Plan.query(on: db).first() == nil

@@ -99,7 +99,7 @@ struct FeedCommentController: RouteCollection {
         comment.$author.id = userID
         comment.$owner.id = ownerID
         comment.body = body
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await comment.create(on: db)
             if ownerID != userID { try await FeedComment.tellOwner(subject, author: user, on: db) }
         }

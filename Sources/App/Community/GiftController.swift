@@ -77,7 +77,7 @@ struct GiftController: RouteCollection {
             return try await render(req, subject: subject, form: form, errors: errors, status: .unprocessableEntity)
         }
         let now = req.now
-        try await req.db.transaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, now: now, on: db) }
+        try await req.db.inTransaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, now: now, on: db) }
         req.flash(.success, t("Sent {sticker} to {name}.", sticker.symbol, subject.owner.displayName))
         return req.redirect(to: subject.url)
     }

@@ -31,7 +31,7 @@ struct KudosController: RouteCollection {
             throw Abort(.unprocessableEntity, reason: t("Kudos are for other people's workouts."))
         }
         let today = req.clock.today
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             guard try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).filter(\.$giver.$id == userID).first() == nil else { return }
             do {
                 try await Kudos(workout: workoutID, giver: userID).create(on: db)

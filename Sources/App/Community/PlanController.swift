@@ -76,7 +76,7 @@ struct PlanController: RouteCollection {
         plan.text = valid.text
         plan.$route.id = valid.route
         let jobs = req.application.jobs, now = req.now
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             let game = try await Game.createPickup(valid.game, organiser: user.requireID(), now: now, jobs: jobs, on: db)
             plan.$game.id = try game.requireID()
             try await plan.create(on: db)
@@ -209,7 +209,7 @@ struct PlanController: RouteCollection {
             throw Abort(.unprocessableEntity, reason: t("Tick “Yes, call it off” to confirm; nothing was changed."))
         }
         if !game.isCancelled {
-            try await req.db.transaction { db in try await game.cancel(by: user.requireID(), teamName: nil, on: db) }
+            try await req.db.inTransaction { db in try await game.cancel(by: user.requireID(), teamName: nil, on: db) }
         }
         req.flash(.info, t("Called off. Everyone who was in has been told."))
         return req.redirect(to: .plan(try plan.requireID()))

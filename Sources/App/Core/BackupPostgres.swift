@@ -12,7 +12,7 @@ enum PostgresBackup {
     /// Dumps the database of `db` into `file` and answers its rows per table.
     static func dump(url: String, searchPath: String?, db: any Database, into file: String) async throws -> [String: Int] {
         let environment = try environment(url: url, searchPath: searchPath)
-        return try await db.transaction { transaction in
+        return try await db.inTransaction { transaction in
             let sql = transaction as! any SQLDatabase
             // The first statement of the transaction fixes what every later one (and pg_dump) sees.
             try await sql.raw("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").run()

@@ -164,7 +164,7 @@ final class JobRunner: Sendable {
                 guard !finished.isEmpty else { throw LeaseLost() }
             }
             if kind.transactional {
-                try await app.db.transaction { db in
+                try await app.db.inTransaction { db in
                     try await kind.run(JobRun(id: job.id, kind: job.kind, payload: job.payload, due: job.run_at, now: now, db: db, app: app))
                     try await finish(db)
                 }

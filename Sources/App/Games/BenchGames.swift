@@ -33,7 +33,7 @@ enum BenchGames {
                 "", capacity, capacity.map { _ in 2 }, 0, subs, 0, "scheduled", 0, now, now,
             ]
         }
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             let sql = db as! any SQLDatabase
             var generator = SeededGenerator(seed: 7)
             var index = 0

@@ -10,7 +10,7 @@ enum DemoGames {
 
     /// Returns how many games were added; does nothing once the demo teams have games.
     static func seed(app: Application) async throws -> Int {
-        try await app.db.transaction { db -> Int in
+        try await app.db.inTransaction { db -> Int in
             let teams = Dictionary(uniqueKeysWithValues: try await Team.query(on: db).all().map { ($0.slug, $0) })
             guard let riverside = teams["riverside-futsal"], let volley = teams["old-town-volley"], let northfield = teams["northfield-u16"],
                 try await Game.query(on: db).filter(\.$team.$id == riverside.requireID()).first() == nil

@@ -102,7 +102,7 @@ struct GameController: RouteCollection {
         game.sequence = 0
         game.apply(valid, fixture: fixture)
         let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).all().map { $0.$user.id }
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await game.create(on: db)
             try await Notification.send(
                 to: members.filter { $0 != user.id }, from: nil, kind: .newGame,
@@ -142,7 +142,7 @@ struct GameController: RouteCollection {
         let form = try req.content.decode(GameForm.self)
         let (valid, errors) = form.validate(kind: .pickup, now: req.now)
         guard let valid else { return try await render(req, kind: .pickup, form: form, errors: errors, team: nil, game: nil, opponents: []) }
-        let game = try await req.db.transaction { db in
+        let game = try await req.db.inTransaction { db in
             try await Game.createPickup(valid, organiser: user.requireID(), now: req.now, jobs: req.application.jobs, on: db)
         }
         req.flash(.success, t("Your game is listed. Share the link, or wait for people nearby to find it."))
@@ -195,7 +195,7 @@ struct GameController: RouteCollection {
         let changed = moved || before.1 != game.durationMinutes
         if changed { game.sequence += 1 }
         let gameID = try game.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await game.update(on: db)
             if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, now: req.now, on: db) }
             guard moved else { return }
@@ -247,7 +247,7 @@ struct GameController: RouteCollection {
         guard try req.content.decode(Confirm.self).confirm == "yes" else {
             throw Abort(.unprocessableEntity, reason: t("Tick “Yes, cancel it” to confirm; nothing was changed."))
         }
-        try await req.db.transaction { db in try await game.cancel(by: user.requireID(), teamName: access.team?.name, on: db) }
+        try await req.db.inTransaction { db in try await game.cancel(by: user.requireID(), teamName: access.team?.name, on: db) }
         req.flash(.info, t("The game is cancelled and everyone has been told."))
         return req.redirect(to: .game(game.id!))
     }

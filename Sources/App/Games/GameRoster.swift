@@ -22,7 +22,7 @@ enum GameRoster {
             )
             return .requested
         }
-        return try await db.transaction { db in
+        return try await db.inTransaction { db in
             let took = try await takePlace(in: gameID, on: db)
             try await insert(GamePlayer(gameID: gameID, userID: userID, status: took ? .joined : .waitlisted, note: note, at: now), on: db)
             return took ? .joined : .waitlisted
@@ -33,7 +33,7 @@ enum GameRoster {
     /// Nil when the request was answered already (a second click, or the person withdrew).
     static func approve(_ player: GamePlayer, in game: Game, now: Date, on db: any Database) async throws -> Outcome? {
         let gameID = try game.requireID()
-        let outcome: Outcome? = try await db.transaction { db in
+        let outcome: Outcome? = try await db.inTransaction { db in
             let sql = db as! any SQLDatabase
             // The row changes first, guarded by its status, so the place is taken once.
             guard
@@ -69,7 +69,7 @@ enum GameRoster {
         userID: UUID, from game: Game, now: Date, onlyIf status: GamePlayer.Status? = nil, offeredUntil: Date? = nil, on db: any Database
     ) async throws -> Bool {
         let gameID = try game.requireID()
-        let removed: Bool = try await db.transaction { db in
+        let removed: Bool = try await db.inTransaction { db in
             let sql = db as! any SQLDatabase
             var guardStatus: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
             // The offer the caller saw, not a newer one made since (they left, rejoined and were
@@ -193,7 +193,7 @@ enum GameRoster {
     /// Claims one substitute place. Returns nil when every place is already filled.
     static func claimSub(_ game: Game, user: User, now: Date, on db: any Database) async throws -> (filled: Int, needed: Int)? {
         let gameID = try game.requireID(), userID = try user.requireID()
-        return try await db.transaction { db in
+        return try await db.inTransaction { db in
             guard
                 let row = try await (db as! any SQLDatabase).raw(
                     """

@@ -58,7 +58,7 @@ struct WorkoutAPIController: RouteCollection {
             visibility: Workout.defaultVisibility(for: user, today: req.clock.today))
         workout.externalID = externalID
         do {
-            try await req.db.transaction { db in
+            try await req.db.inTransaction { db in
                 try await workout.create(on: db)
                 if end != nil {
                     try await workout.summarise(for: user, on: db)

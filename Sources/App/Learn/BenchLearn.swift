@@ -12,7 +12,7 @@ enum BenchLearn {
         guard !paragraphs.isEmpty else { return }
         let existing = try await LearnArticle.query(on: app.db).filter(\.$slug =~ "bench-").count()
         guard existing < count else { return }
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             for number in existing..<count {
                 let source = sources[number % sources.count]
                 // Twenty paragraphs from all over the library, in a different mix for each article.

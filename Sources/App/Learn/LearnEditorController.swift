@@ -122,7 +122,7 @@ struct LearnEditorController: RouteCollection {
         }
         let publish = form.action == "publish"
         let article = existing ?? LearnArticle()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             if existing == nil {
                 article.apply(document)
                 article.published = false

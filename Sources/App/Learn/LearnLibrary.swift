@@ -76,7 +76,7 @@ enum LearnLibrary {
             }
             let article = existing ?? LearnArticle()
             guard article.apply(document) else { outcome.unchanged += 1; continue }
-            try await app.db.transaction { db in try await article.publish(document, author: nil, at: app.clock.now, on: db) }
+            try await app.db.inTransaction { db in try await article.publish(document, author: nil, at: app.clock.now, on: db) }
             if existing == nil { outcome.added += 1 } else { outcome.updated += 1 }
         }
         for (language, document, name) in translations {

@@ -54,7 +54,7 @@ struct LearnTranslationController: RouteCollection {
         let translation = try existing ?? LearnTranslation(article: article.requireID(), language: language)
         translation.apply(document)
         translation.authorID = try editor.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await translation.save(on: db)
             // The library's version follows its articles' saves: touch the article so every process reloads.
             article.updatedAt = req.now

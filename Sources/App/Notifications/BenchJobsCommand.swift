@@ -31,7 +31,7 @@ struct BenchJobsCommand: AsyncCommand {
         let userID = try user.requireID()
         let slow = max(0, min(signature.slowMilliseconds ?? 0, 10_000))
         let queued = ContinuousClock.now
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             for n in 0..<count {
                 try await app.jobs.enqueue(
                     BenchNotificationJob.kind.name, payload: BenchNotificationJob.Payload(user: userID, n: n, slowMilliseconds: slow), at: app.clock.now, on: db

@@ -59,7 +59,7 @@ struct NotificationSettingsController: RouteCollection {
         let form = try req.content.decode(Form.self)
         let inApp = Set((form.in_app ?? []).compactMap(NotificationTopic.init(rawValue:)))
         let email = Set((form.email ?? []).compactMap(NotificationTopic.init(rawValue:)))
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             let existing = try await NotificationSetting.query(on: db).filter(\.$user.$id == userID).all()
             for topic in NotificationTopic.allCases {
                 let row =

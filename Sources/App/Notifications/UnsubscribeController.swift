@@ -38,7 +38,7 @@ struct UnsubscribeController: RouteCollection {
     func unsubscribe(req: Request) async throws -> View {
         let (user, topic, token) = try await target(req)
         let userID = try user.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             let row =
                 try await NotificationSetting.query(on: db).filter(\.$user.$id == userID).filter(\.$topic == topic).first()
                 ?? NotificationSetting(user: userID, topic: topic, inApp: true, email: false)

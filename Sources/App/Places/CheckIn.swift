@@ -44,7 +44,7 @@ enum CheckIn {
         if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil {
             return .refused(status: .conflict, code: "already_rewarded", reason: t("You already have today's reward from {place}.", place.name))
         }
-        return try await db.transaction { db in
+        return try await db.inTransaction { db in
             try await issue(reward, at: place, to: userID, day: day, now: now, on: db)
         }
     }

@@ -27,7 +27,7 @@ enum CyclingTracker {
             let fresh = CyclingStatus(user: userID)
             fresh.status = status
             if fresh.statusJSON == before { return status }
-            let stored = try await db.transaction { db -> Bool in
+            let stored = try await db.inTransaction { db -> Bool in
                 let sql = db as! any SQLDatabase
                 let updated = try await sql.raw(
                     "UPDATE cycling_statuses SET status = \(bind: fresh.statusJSON), updated_at = \(bind: now) WHERE id = \(bind: row.requireID()) AND status = \(bind: before) RETURNING id"
@@ -51,7 +51,7 @@ enum CyclingTracker {
 extension CyclingTracker {
     /// Turns rewards on (a fresh status) or off (the status and its history deleted).
     static func set(_ on: Bool, for userID: UUID, on db: any Database) async throws {
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             if on {
                 guard try await CyclingStatus.query(on: db).filter(\.$user.$id == userID).first() == nil else { return }
                 try await CyclingStatus(user: userID).create(on: db)

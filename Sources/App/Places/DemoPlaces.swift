@@ -60,7 +60,7 @@ enum DemoPlaces {
     /// Returns what it added; nothing once the demo places exist.
     static func seed(app: Application) async throws -> [String] {
         let today = app.clock.today
-        return try await app.db.transaction { db -> [String] in
+        return try await app.db.inTransaction { db -> [String] in
             guard try await Place.query(on: db).filter(\.$name == entries[0].name).first() == nil,
                 let maya = try await User.query(on: db).filter(\.$username == "maya").first(),
                 let jonas = try await User.query(on: db).filter(\.$username == "jonas").first()
@@ -119,7 +119,7 @@ enum BenchPlaces {
             ])
         }
         let prepared = rows
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             let sql = db as! any SQLDatabase
             var index = 0
             while index < count {

@@ -254,7 +254,7 @@ struct PlaceController: RouteCollection {
         place.rewardText = ""
         place.rewardDailyCap = 0
         place.$creator.id = user.id
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await place.create(on: db)
             for manager in managerIDs { try await PlaceManager(place: place.requireID(), user: manager).create(on: db) }
         }
@@ -288,7 +288,7 @@ struct PlaceController: RouteCollection {
         }
         apply(valid, to: place)
         let placeID = try place.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await place.save(on: db)
             try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).delete()
             for manager in managers.ids { try await PlaceManager(place: placeID, user: manager).create(on: db) }

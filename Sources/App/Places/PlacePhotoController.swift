@@ -26,7 +26,7 @@ struct PlacePhotoController: RouteCollection {
                 return req.redirect(to: .place(placeID))
             }
             let now = req.now
-            let photo = try await req.db.transaction { db in
+            let photo = try await req.db.inTransaction { db in
                 let photo = try await receiver.save(owner: user.requireID(), zone: access.place.timeZone, now: now, on: db)
                 try await PlacePhoto(place: placeID, photo: photo.requireID(), addedAt: now).create(on: db)
                 return photo
@@ -46,7 +46,7 @@ struct PlacePhotoController: RouteCollection {
         guard let photoID = req.parameters.get("photo", as: UUID.self),
             try await PlacePhoto.query(on: req.db).filter(\.$place.$id == placeID).filter(\.$photo.$id == photoID).first() != nil
         else { throw Abort(.notFound) }
-        let removed = try await req.db.transaction { db in try await PhotoStore.deleteRows([photoID], on: db) }
+        let removed = try await req.db.inTransaction { db in try await PhotoStore.deleteRows([photoID], on: db) }
         PhotoStore.removeFiles(of: removed, config: req.application.config)
         req.flash(.success, t("Photo removed."))
         return req.redirect(to: .place(placeID))

@@ -18,7 +18,7 @@ enum BenchTeams {
             "id", "slug", "name", "sport", "privacy", "place_name", "latitude", "longitude", "age_group",
             "gender", "skill", "description", "looking_for_players", "created_at", "updated_at",
         ]
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             let sql = db as! any SQLDatabase
             var generator = SeededGenerator(seed: 42)
             var index = 0

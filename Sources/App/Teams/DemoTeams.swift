@@ -26,7 +26,7 @@ enum DemoTeams {
         let path = app.directory.workingDirectory + "Resources/Demo/teams.json"
         guard let data = FileManager.default.contents(atPath: path) else { return 0 }
         let file = try JSONDecoder().decode(File.self, from: data)
-        return try await app.db.transaction { db -> Int in
+        return try await app.db.inTransaction { db -> Int in
             guard let first = file.teams.first,
                 try await Team.query(on: db).filter(\.$slug == Slug.make(first.name)).first() == nil
             else { return 0 }

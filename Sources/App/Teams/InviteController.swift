@@ -51,7 +51,7 @@ struct InviteController: RouteCollection {
         let existing = try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == inviteeID).first()
         let held = reach == .dropped
         if existing == nil || (existing?.held == true && !held) {
-            try await req.db.transaction { db in
+            try await req.db.inTransaction { db in
                 let invite = existing ?? TeamInvite.forPerson(teamID: teamID, invitee: inviteeID, by: managerID)
                 invite.held = held
                 try await invite.save(on: db)
@@ -86,7 +86,7 @@ struct InviteController: RouteCollection {
                 .with(\.$team).first()
         else { throw Abort(.notFound, reason: t("That invitation is no longer open.")) }
         let team = invite.team
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             if accept {
                 try await Membership(teamID: team.requireID(), userID: userID, role: .player).create(on: db)
                 try await JoinRequest.query(on: db).filter(\.$team.$id == team.requireID()).filter(\.$user.$id == userID).delete()
@@ -137,7 +137,7 @@ struct InviteController: RouteCollection {
         let userID = try user.requireID()
         let teamID = invite.$team.id
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).first() == nil {
-            try await req.db.transaction { db in
+            try await req.db.inTransaction { db in
                 try await Membership(teamID: teamID, userID: userID, role: .player).create(on: db)
                 try await JoinRequest.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).delete()
             }

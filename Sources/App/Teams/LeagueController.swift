@@ -109,7 +109,7 @@ struct LeagueController: RouteCollection {
         league.longitude = attributes.place.longitude
         league.isPrivate = form.privacy == "private"
         league.$manager.id = try user.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             league.slug = try await League.unusedSlug(for: attributes.name, on: db)
             try await league.create(on: db)
         }
@@ -218,7 +218,7 @@ struct LeagueController: RouteCollection {
         let managesTeam =
             try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == user.requireID())
             .filter(\.$role ~~ [.owner, .manager]).first() != nil
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             // A league manager who also manages the team need not accept their own invitation.
             try await LeagueTeam(leagueID: access.league.requireID(), teamID: teamID, status: managesTeam ? .active : .invited).create(on: db)
             if !managesTeam {

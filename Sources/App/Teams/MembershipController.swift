@@ -25,7 +25,7 @@ struct MembershipController: RouteCollection {
         guard !access.isMember else { return req.redirect(to: .team(slug: team.slug)) }
 
         if access.canJoinNow {
-            try await req.db.transaction { db in
+            try await req.db.inTransaction { db in
                 try await Membership(teamID: teamID, userID: userID, role: .player).create(on: db)
                 try await TeamInvite.query(on: db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == userID).delete()
                 try await JoinRequest.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).delete()
@@ -37,7 +37,7 @@ struct MembershipController: RouteCollection {
             guard message.count <= 500 else {
                 throw Abort(.unprocessableEntity, reason: t("Keep your message to the managers to 500 characters or fewer."))
             }
-            try await req.db.transaction { db in
+            try await req.db.inTransaction { db in
                 try await JoinRequest(teamID: teamID, userID: userID, message: message.isEmpty ? nil : message).create(on: db)
                 try await Notification.send(
                     to: try await Membership.managerIDs(of: teamID, on: db), from: userID, kind: .joinRequest,
@@ -80,7 +80,7 @@ struct MembershipController: RouteCollection {
         guard let id = req.parameters.get("id", as: UUID.self),
             let request = try await JoinRequest.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == teamID).with(\.$user).first()
         else { throw Abort(.notFound, reason: t("That request is no longer waiting.")) }
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             if approve {
                 try await Membership(teamID: teamID, userID: request.$user.id, role: .player).create(on: db)
                 try await Notification.send(
@@ -119,7 +119,7 @@ struct MembershipController: RouteCollection {
         }
         guard role != membership.role else { return req.redirect(to: .team(slug: access.team.slug)) }
         membership.role = role
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await membership.update(on: db)
             try await Notification.send(
                 to: [membership.$user.id], from: nil, kind: .roleChanged,
@@ -164,7 +164,7 @@ struct MembershipController: RouteCollection {
     /// at once, and coaching that came through the team (a coach asking every member) ends with it.
     static func end(_ membership: Membership, on db: any Database) async throws {
         let (userID, teamID) = (membership.$user.id, membership.$team.id)
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             try await membership.delete(on: db)
             for observer in Features.membershipObservers {
                 try await observer.membershipEnded(userID: userID, teamID: teamID, on: db)

@@ -43,7 +43,7 @@ struct TeamController: RouteCollection {
         let team = Team()
         apply(valid, to: team)
         let userID = try user.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             team.slug = try await Team.unusedSlug(for: valid.name, on: db)
             try await team.create(on: db)
             try await Membership(teamID: team.requireID(), userID: userID, role: .owner).create(on: db)
@@ -71,7 +71,7 @@ struct TeamController: RouteCollection {
         // The slug stays as it was, so links people already shared keep working after a rename.
         apply(valid, to: access.team)
         let team = access.team
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await team.update(on: db)
             for companion in Features.teamCompanions { try await companion.teamChanged(team, on: db) }
         }

@@ -38,7 +38,7 @@ enum BenchTraining {
         }
         let run = ActivityRecording(format: .gpx, sport: .running, name: "Bench hour", points: points)
         let runEnd = points[points.count - 1].time
-        _ = try await app.db.transaction { db in
+        _ = try await app.db.inTransaction { db in
             try await WorkoutImporter.save(
                 run, start: runStart, end: runEnd, hash: "bench-hour",
                 options: .init(name: "Bench hour", sport: .running, externalID: "bench-hour", filename: "bench.gpx"),
@@ -83,7 +83,7 @@ enum BenchTraining {
             workouts.append(workout)
         }
         let typed = workouts
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             for workout in typed { try await workout.create(on: db) }
         }
     }

@@ -177,7 +177,7 @@ struct DemoTraining {
             return
         }
         let options = WorkoutImporter.Options(name: kind.name, sport: kind.sport, externalID: "demo-\(userID)-\(start)", filename: "demo")
-        _ = try await db.transaction { db in
+        _ = try await db.inTransaction { db in
             try await WorkoutImporter.save(
                 recording, start: recording.start!, end: recording.end!, hash: "demo-\(userID)-\(start)",
                 options: options, user: user, today: today, on: db)

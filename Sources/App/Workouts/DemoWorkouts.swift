@@ -39,7 +39,7 @@ enum DemoWorkouts {
             for index in recording.points.indices { recording.points[index].time += shift }
             let options = WorkoutImporter.Options(name: item.name, sport: item.sport, externalID: "demo-\(item.file)", filename: item.file)
             let moved = recording
-            _ = try await app.db.transaction { db in
+            _ = try await app.db.inTransaction { db in
                 try await WorkoutImporter.save(
                     moved, start: moved.start!, end: moved.end!, hash: "demo-\(item.file)",
                     options: options, user: maya, today: app.clock.today, on: db)

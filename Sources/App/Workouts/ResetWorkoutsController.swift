@@ -62,7 +62,7 @@ struct ResetWorkoutsController: RouteCollection {
                 ])
         }
         let userID = try user.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await SampleStore.deleteAllSamples(of: userID, on: db)
             // Files hang off their workouts and go with them.
             try await Workout.query(on: db).filter(\.$user.$id == userID).delete()

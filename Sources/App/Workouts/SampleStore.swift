@@ -90,7 +90,7 @@ enum SampleStore {
     }
 
     static func store(_ batch: SampleBatch, for userID: UUID, on db: any Database) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             try await write(batch, for: userID, on: db as! any SQLDatabase)
         }
     }

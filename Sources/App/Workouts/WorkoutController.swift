@@ -208,7 +208,7 @@ struct WorkoutController: RouteCollection {
             req.flash(.error, t("Tick the box to confirm that the workout and its recorded data should be deleted."))
             return req.redirect(to: .workout(id))
         }
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             try await SampleStore.deleteSamples(of: workout, on: db)
             try await workout.delete(on: db)
         }

@@ -67,7 +67,7 @@ enum WorkoutImporter {
                 )
             }
             do {
-                return try await db.transaction { db in
+                return try await db.inTransaction { db in
                     try await save(recording, start: start, end: end, hash: hash, options: options, user: user, today: LocalTime.utcDay(of: now), on: db)
                 }
             } catch {
