@@ -165,6 +165,16 @@ final class JobRunner: Sendable {
             }
             if kind.transactional {
                 try await app.db.inTransaction { db in
+                    // Write first: on SQLite that takes the write lock at once. A transaction that
+                    // read first could not write later if this process's lease heartbeat wrote in
+                    // between (a stale snapshot), and the job would be rolled back and run again.
+                    let held = try await (db as! any SQLDatabase).raw(
+                        """
+                        UPDATE jobs SET lease_owner = lease_owner WHERE id = \(bind: job.id) AND lease_owner = \(bind: self.owner)
+                        RETURNING id
+                        """
+                    ).all()
+                    guard !held.isEmpty else { throw LeaseLost() }
                     try await kind.run(JobRun(id: job.id, kind: job.kind, payload: job.payload, due: job.run_at, now: now, db: db, app: app))
                     try await finish(db)
                 }
