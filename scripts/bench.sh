@@ -56,16 +56,16 @@ feed=$(curl -fs -b "$jar" "$base/settings/calendar" | sed -n 's/.*id="feed" read
 photo=$(curl -fs -b "$jar" "$base/challenges" | sed -n 's/.*src="\(\/photos\/[0-9a-f-]*\(\/small\)\{0,1\}\)".*/\1/p' | head -n 1)
 [[ -n "$photo" ]] || { echo "could not find a challenge photo" >&2; exit 1; }
 
-# name | path | cookie
+# name | path | cookie | target (issue 26: "ratio" figures are req/s against /healthz's, "alone" ones the p50 of one connection)
 SCENARIOS=(
-  "healthz|/healthz|"
-  "profile page (public, anonymous)|/u/jonas|"
+  "healthz|/healthz||"
+  "profile page (public, anonymous)|/u/jonas||ratio >= 50 %"
   "home page (signed in)|/|fh_session=$session"
   "team page (25 members, anonymous)|/teams/bench-25|"
   "team page (25 members, signed in)|/teams/bench-25|fh_session=$session"
   "find teams within 50 km (100k teams)|/find?what=teams&lat=55.68&lon=12.57&radius_km=50&sport=futsal|"
   "game page (30 players, signed in)|/games/00000000-0000-4000-8000-000000000030|fh_session=$session"
-  "find games within 25 km (200k games)|/find?lat=55.68&lon=12.57&radius_km=25|"
+  "find games within 25 km (200k games)|/find?lat=55.68&lon=12.57&radius_km=25||alone <= 10 ms"
   "find games API, 25 km, volleyball|/api/v1/find?lat=55.68&lon=12.57&radius_km=25&sport=volleyball|"
   "calendar feed (300 games)|$feed|"
   "challenge inbox (500 challenges)|/challenges|fh_session=$session"
@@ -86,10 +86,11 @@ SCENARIOS=(
   "places within 10 km, cafés only|/places?lat=55.68&lon=12.57&radius_km=10&kind=cafe|"
 )
 
-printf "%-38s %10s %9s %9s %9s %10s   (wrk, %s connections, %s, 2 threads; alone = p50 of one connection, 3s)\n" \
-  "scenario" "req/s" "p50" "p90" "p99" "alone" "$CONNECTIONS" "$DURATION"
+printf "%-38s %10s %7s %9s %9s %9s %10s   (wrk, %s connections, %s, 2 threads; ratio = req/s of /healthz's; alone = p50 of one connection, 3s)\n" \
+  "scenario" "req/s" "ratio" "p50" "p90" "p99" "alone" "$CONNECTIONS" "$DURATION"
+healthz_rps=""
 for scenario in "${SCENARIOS[@]}"; do
-  IFS='|' read -r name path cookie <<<"$scenario"
+  IFS='|' read -r name path cookie target <<<"$scenario"
   args=(-t2 -c"$CONNECTIONS" -d"$DURATION" --latency)
   [[ -n "$cookie" ]] && args+=(-H "Cookie: $cookie")
   status=$(curl -s -o /dev/null -w '%{http_code}' ${cookie:+-H "Cookie: $cookie"} "$base$path")
@@ -103,7 +104,10 @@ for scenario in "${SCENARIOS[@]}"; do
   alone_args=(-t1 -c1 -d3s --latency)
   [[ -n "$cookie" ]] && alone_args+=(-H "Cookie: $cookie")
   alone=$(wrk "${alone_args[@]}" "$base$path" | awk '$1 == "50%" { print $2 }')
-  printf "%-38s %10s %9s %9s %9s %10s   HTTP %s %s\n" "$name" "$rps" "$p50" "$p90" "$p99" "$alone" "$status" "$errors"
+  [[ -z "$healthz_rps" ]] && healthz_rps=$rps
+  ratio=$(awk -v a="$rps" -v b="$healthz_rps" 'BEGIN { printf "%.0f %%", 100 * a / b }')
+  printf "%-38s %10s %7s %9s %9s %9s %10s   HTTP %s %s%s\n" "$name" "$rps" "$ratio" "$p50" "$p90" "$p99" "$alone" "$status" "$errors" \
+    "${target:+  target: $target}"
 done
 
 # Uploads are POSTs of a 4 MB file, so they are timed by a small client of their own.

@@ -144,35 +144,47 @@ public struct Catalogue: Sendable {
 
     /// The `{name}` placeholders of a text, in order of first appearance.
     public static func placeholders(_ text: String) -> [Substring] {
+        // Over UTF-8 bytes: the braces and names are ASCII, and walking Characters cost a few per
+        // cent of a page that shows many translated texts.
         var names: [Substring] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            let name = rest[rest.index(after: open)..<close]
-            if !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLowercase || $0.isNumber)) }), !names.contains(name) { names.append(name) }
-            rest = rest[rest.index(after: close)...]
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while let open = utf8[index...].firstIndex(of: UInt8(ascii: "{")), let close = utf8[open...].firstIndex(of: UInt8(ascii: "}")) {
+            let bytes = utf8[utf8.index(after: open)..<close]
+            if !bytes.isEmpty, bytes.allSatisfy(isNameByte) {
+                let name = Substring(bytes)
+                if !names.contains(name) { names.append(name) }
+            }
+            index = utf8.index(after: close)
         }
         return names
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// `text` with each `{name}` replaced by the value given for it: `names[i]` takes `values[i]`
     /// and `{count}` the count. A placeholder with no value stays as written.
     static func fill(_ text: String, names: [Substring], values: [String], count: String?) -> String {
-        guard text.contains("{") else { return text }
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open]
-            let name = rest[rest.index(after: open)..<close]
+        var index = utf8.startIndex
+        while let open = utf8[index...].firstIndex(of: UInt8(ascii: "{")), let close = utf8[open...].firstIndex(of: UInt8(ascii: "}")) {
+            result += Substring(utf8[index..<open])
+            let name = Substring(utf8[utf8.index(after: open)..<close])
             if name == "count", let count {
                 result += count
-            } else if let index = names.firstIndex(of: name), index < values.count {
-                result += values[index]
+            } else if let position = names.firstIndex(of: name), position < values.count {
+                result += values[position]
             } else {
-                result += rest[open...close]
+                result += Substring(utf8[open...close])
             }
-            rest = rest[rest.index(after: close)...]
+            index = utf8.index(after: close)
         }
-        return result + rest
+        result += Substring(utf8[index...])
+        return result
     }
 }
 

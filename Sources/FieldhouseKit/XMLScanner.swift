@@ -38,7 +38,13 @@ public enum XMLScanner {
 
     public static func scan<H: XMLHandler>(_ buffer: UnsafeBufferPointer<UInt8>, into handler: inout H) throws {
         var reader = Reader(bytes: buffer)
-        var open: [String] = []
+        // Open elements as byte ranges of their names: an end tag is matched by comparing bytes, and
+        // names become Strings once per distinct name (`names`), not once per tag.
+        var open: [Range<Int>] = []
+        var names = NameTable()
+        func text(_ range: Range<Int>?) -> String? {
+            range.map { String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self) }
+        }
         var sawRoot = false
         // A UTF-8 byte-order mark is allowed before the declaration.
         if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { reader.index = 3 }
@@ -62,11 +68,11 @@ public enum XMLScanner {
             if reader.starts(with: "<?") {
                 guard reader.jump(past: "?>") else { throw reader.failure(t("an unfinished processing instruction")) }
             } else if reader.starts(with: "<!--") {
-                guard reader.jump(past: "-->") else { throw truncatedOrMalformed(open, reader, t("an unfinished comment")) }
+                guard reader.jump(past: "-->") else { throw truncatedOrMalformed(reader, t("an unfinished comment"), text(open.last)) }
             } else if reader.starts(with: "<![CDATA[") {
                 reader.index += 9
                 let start = reader.index
-                guard reader.jump(past: "]]>") else { throw truncatedOrMalformed(open, reader, t("an unfinished CDATA section")) }
+                guard reader.jump(past: "]]>") else { throw truncatedOrMalformed(reader, t("an unfinished CDATA section"), text(open.last)) }
                 guard !open.isEmpty else { throw reader.failure(t("CDATA outside the document element")) }
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<(reader.index - 3)])
                 if !isWhitespace(slice) { try handler.text(String(decoding: slice, as: UTF8.self)) }
@@ -82,68 +88,98 @@ public enum XMLScanner {
                 }
             } else if reader.starts(with: "</") {
                 reader.index += 2
-                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, t("an end tag without a name")) }
+                guard let range = reader.name() else { throw truncatedOrMalformed(reader, t("an end tag without a name"), text(open.last)) }
                 reader.skipWhitespace()
-                guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
-                guard buffer[reader.index] == 0x3E else { throw reader.failure(t("a broken end tag </{name}", name)) }
+                guard reader.index < buffer.count else { throw Failure.truncated(openElement: text(open.last ?? range)!) }
+                guard buffer[reader.index] == 0x3E else { throw reader.failure(t("a broken end tag </{name}", text(range)!)) }
                 reader.index += 1
-                guard let last = open.popLast(), last == name else {
-                    throw reader.failure(open.last.map { t("</{name}> closes <{open}>", name, $0) } ?? t("</{name}> closes nothing", name))
+                guard let last = open.popLast(), same(buffer, last, range) else {
+                    let name = text(range)!
+                    throw reader.failure(text(open.last).map { t("</{name}> closes <{open}>", name, $0) } ?? t("</{name}> closes nothing", name))
                 }
-                try handler.end(local(name))
+                try handler.end(names.local(buffer, range))
             } else {
                 reader.index += 1
-                guard let name = reader.name() else { throw truncatedOrMalformed(open, reader, t("a tag without a name")) }
+                guard let range = reader.name() else { throw truncatedOrMalformed(reader, t("a tag without a name"), text(open.last)) }
+                let name = names.full(buffer, range)
                 guard open.isEmpty == false || !sawRoot else { throw reader.failure(t("a second document element <{name}>", name)) }
                 var attributes: [(name: String, value: String)] = []
                 var selfClosing = false
                 while true {
                     reader.skipWhitespace()
-                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: text(open.last) ?? name) }
                     let byte = buffer[reader.index]
                     if byte == 0x3E { reader.index += 1; break }
                     if byte == 0x2F {
-                        guard reader.index + 1 < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                        guard reader.index + 1 < buffer.count else { throw Failure.truncated(openElement: text(open.last) ?? name) }
                         guard buffer[reader.index + 1] == 0x3E else { throw reader.failure(t("a stray / in <{name}>", name)) }
                         reader.index += 2
                         selfClosing = true
                         break
                     }
-                    guard let attribute = reader.name() else { throw reader.failure(t("a broken attribute in <{name}>", name)) }
+                    guard let attributeRange = reader.name() else { throw reader.failure(t("a broken attribute in <{name}>", name)) }
+                    let attribute = names.full(buffer, attributeRange)
                     reader.skipWhitespace()
-                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: text(open.last) ?? name) }
                     guard buffer[reader.index] == 0x3D else { throw reader.failure(t("attribute {attribute} of <{name}> has no value", attribute, name)) }
                     reader.index += 1
                     reader.skipWhitespace()
-                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: text(open.last) ?? name) }
                     let quote = buffer[reader.index]
                     guard quote == 0x22 || quote == 0x27 else { throw reader.failure(t("attribute {attribute} of <{name}> is not quoted", attribute, name)) }
                     reader.index += 1
                     let start = reader.index
                     reader.skip(until: quote)
-                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: open.last ?? name) }
+                    guard reader.index < buffer.count else { throw Failure.truncated(openElement: text(open.last) ?? name) }
                     let value = try decode(UnsafeBufferPointer(rebasing: buffer[start..<reader.index]), reader)
                     reader.index += 1
-                    attributes.append((local(attribute), value))
+                    attributes.append((names.local(buffer, attributeRange), value))
                 }
                 sawRoot = true
-                let localName = local(name)
+                let localName = names.local(buffer, range)
                 try handler.start(localName, attributes: attributes)
                 if selfClosing {
                     try handler.end(localName)
                 } else {
                     // Activity files nest a handful of levels; thousands are only there to make handlers work hard.
                     guard open.count < maxDepth else { throw reader.failure(t("elements are nested more than {depth} deep", maxDepth)) }
-                    open.append(name)
+                    open.append(range)
                 }
             }
         }
-        if let unclosed = open.last { throw Failure.truncated(openElement: local(unclosed)) }
+        if let unclosed = text(open.last) { throw Failure.truncated(openElement: local(unclosed)) }
         guard sawRoot else { throw Failure.empty }
     }
 
-    private static func truncatedOrMalformed(_ open: [String], _ reader: Reader, _ reason: String) -> Failure {
-        reader.index >= reader.bytes.count && !open.isEmpty ? .truncated(openElement: local(open.last!)) : reader.failure(reason)
+    private static func truncatedOrMalformed(_ reader: Reader, _ reason: String, _ lastOpen: String?) -> Failure {
+        if reader.index >= reader.bytes.count, let lastOpen { return .truncated(openElement: local(lastOpen)) }
+        return reader.failure(reason)
+    }
+
+    private static func same(_ buffer: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        for offset in 0..<a.count where buffer[a.lowerBound + offset] != buffer[b.lowerBound + offset] { return false }
+        return true
+    }
+
+    /// The names met so far, each made into a String (and its local part) once. Activity files use a
+    /// dozen names thousands of times; a file of endless distinct names stops being remembered after
+    /// `limit` and is read at the old speed.
+    private struct NameTable {
+        private var entries: [(bytes: [UInt8], full: String, local: String)] = []
+        private static let limit = 64
+
+        mutating func full(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String { entry(buffer, range).full }
+        mutating func local(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String { entry(buffer, range).local }
+
+        private mutating func entry(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (full: String, local: String) {
+            let name = UnsafeBufferPointer(rebasing: buffer[range])
+            for entry in entries where entry.bytes.count == name.count && entry.bytes.elementsEqual(name) { return (entry.full, entry.local) }
+            let full = String(decoding: name, as: UTF8.self)
+            let made = (full: full, local: XMLScanner.local(full))
+            if entries.count < Self.limit { entries.append((Array(name), made.full, made.local)) }
+            return made
+        }
     }
 
     private static func local(_ name: String) -> String {
@@ -230,14 +266,14 @@ public enum XMLScanner {
         }
 
         /// An element or attribute name: everything up to whitespace, `=`, `/` or `>`.
-        mutating func name() -> String? {
+        mutating func name() -> Range<Int>? {
             let start = index
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x3D || byte == 0x2F || byte == 0x3E || byte == 0x3C { break }
                 index += 1
             }
-            return index > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : nil
+            return index > start ? start..<index : nil
         }
 
         func failure(_ reason: String) -> Failure {

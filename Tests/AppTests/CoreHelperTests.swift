@@ -68,6 +68,8 @@ struct FormatTests {
 
     @Test func aValueCanNeverAddASegmentOrAQueryOfItsOwn() {
         #expect(SiteURL.person(username: "../admin?x=1").path == "/u/..%2Fadmin%3Fx%3D1")
+        // Every byte of a letter outside ASCII is escaped, upper-case hex, as RFC 3986 asks.
+        #expect(SiteURL.find.with([("q", "café Zürich~_.-")]) == "/find?q=caf%C3%A9%20Z%C3%BCrich~_.-")
         #expect(SiteURL.home.path == "/" && SiteURL.settings.path == "/settings")
         #expect(
             SiteURL.find.with([("what", "teams"), ("near", nil), ("q", ""), ("sport", "five-a-side & more")])

@@ -313,6 +313,34 @@ struct PickupGameTests {
         }
     }
 
+    /// The search looks in a small circle first and widens it only when the page is not full: the
+    /// pages must be exactly those of the whole circle, nearest first, with nothing lost between them.
+    @Test func findPagesAreTheWholeCirclesNearestFirst() async throws {
+        try await withApp { app in
+            let organiser = app.browser(); try await organiser.signUp("organiser")
+            // 22 games 0–1 km east of the searcher and one ~3 km north, beyond the first circle.
+            for index in 0..<22 {
+                _ = try await organiser.createPickup(days: 1 + Double(index) / 24, lon: String(format: "%.4f", 12.57 + Double(index) * 0.0007))
+            }
+            let far = try await organiser.createPickup(days: 2, lat: "55.707", lon: "12.57")
+            struct Answer: Decodable {
+                struct Result: Decodable { let url: String; let distance_metres: Int }
+                let results: [Result]
+            }
+            func page(_ number: Int) async throws -> [Answer.Result] {
+                let answer = try await app.browser().get("/api/v1/find?lat=55.68&lon=12.57&radius_km=50&page=\(number)")
+                return try JSONDecoder().decode(Answer.self, from: Data(answer.body.utf8)).results
+            }
+            let first = try await page(1), second = try await page(2)
+            #expect(first.count == 20 && second.count == 3)
+            let all = first + second
+            #expect(Set(all.map(\.url)).count == 23)
+            #expect(all.map(\.distance_metres) == all.map(\.distance_metres).sorted(), "nearest first across pages")
+            #expect(all.last?.url == far)
+            #expect(first.allSatisfy { $0.distance_metres <= 1_000 })
+        }
+    }
+
     @Test func theCalendarFeedIsStrictValidICalendarAndFollowsChanges() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")

@@ -24,7 +24,24 @@ enum GameSearch {
         _ query: FindQuery, centre: Coordinate, excludingTeams: Set<UUID>, limit: Int, offset: Int,
         now: Date, on db: any Database
     ) async throws -> [Hit] {
-        let radius = query.radiusKm * 1000
+        // Nearest first, so a page that fills up within a smaller circle is the same page the whole
+        // circle gives: everything the larger circle adds lies farther out than all of it. In a dense
+        // city the first circle (2 km) holds the page, and the database sorts a few hundred games by
+        // distance instead of every game within 50 km.
+        let asked = query.radiusKm * 1000
+        var radius = min(asked, 2_000)
+        while true {
+            let hits = try await search(
+                query, centre: centre, radius: radius, excludingTeams: excludingTeams, limit: limit, offset: offset, now: now, on: db)
+            if hits.count >= limit || radius >= asked { return hits }
+            radius = min(asked, radius * 5)
+        }
+    }
+
+    private static func search(
+        _ query: FindQuery, centre: Coordinate, radius: Double, excludingTeams: Set<UUID>, limit: Int, offset: Int,
+        now: Date, on db: any Database
+    ) async throws -> [Hit] {
         let box = Geo.boundingBox(around: centre, radius: radius)
         var sql: SQLQueryString = "SELECT id, find_lat, find_lon, privacy FROM (SELECT id, find_lat, find_lon, privacy, starts_at, "
         sql.appendInterpolation(GeoSQL.squaredDistance(from: centre, latitude: "find_lat", longitude: "find_lon"))

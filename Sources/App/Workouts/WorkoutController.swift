@@ -40,6 +40,31 @@ struct WorkoutController: RouteCollection {
         let selected: Bool
     }
 
+    /// What the totals need of every workout in the range.
+    struct HistoryNumbers {
+        let startMS: Int64
+        let duration: Double
+        let distance: Double?
+        let calories: Double?
+    }
+
+    /// A row of this page, read without a Fluent model.
+    struct HistoryRow: Decodable {
+        let id: UUID
+        let startMS: Int64
+        let sport: String
+        let name: String
+        let duration: Double
+        let distance: Double?
+        let avgHeartRate: Int?
+        let calories: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case id, sport, name
+            case startMS = "start_ms", duration = "duration_s", distance = "distance_m", avgHeartRate = "avg_hr", calories = "calories_kcal"
+        }
+    }
+
     struct HistoryPage: Encodable {
         let layout: Layout
         let sports: [Option]
@@ -60,26 +85,41 @@ struct WorkoutController: RouteCollection {
         let grouping: String = ["day", "week", "month"].contains(asked) ? asked : "week"
         let fromText = req.query[String.self, at: "from"] ?? "", toText = req.query[String.self, at: "to"] ?? ""
         var error: String?
-        var query = try Workout.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$endMS != nil)
-        if let sport { query = query.filter(\.$sport == sport.rawValue) }
         let from = fromText.isEmpty ? nil : LocalTime.instant(day: fromText, time: "00:00", zone: user.timeZone)
         let to = toText.isEmpty ? nil : LocalTime.instant(day: toText, time: "00:00", zone: user.timeZone)?.addingTimeInterval(86_400)
         if (!fromText.isEmpty && from == nil) || (!toText.isEmpty && to == nil) { error = t("Enter dates as YYYY-MM-DD.") }
         if let from, let to, to <= from { error = t("The end date must not be before the start date.") }
+        let userID = try user.requireID()
+        var filter: SQLQueryString = "user_id = \(bind: userID) AND end_ms IS NOT NULL"
+        if let sport { filter.appendInterpolation(unsafeRaw: " AND sport = "); filter.appendInterpolation(bind: sport.rawValue) }
         if error == nil {
-            if let from { query = query.filter(\.$startMS >= Int64(from.timeIntervalSince1970 * 1000)) }
-            if let to { query = query.filter(\.$startMS < Int64(to.timeIntervalSince1970 * 1000)) }
+            if let from {
+                filter.appendInterpolation(unsafeRaw: " AND start_ms >= "); filter.appendInterpolation(bind: Int64(from.timeIntervalSince1970 * 1000))
+            }
+            if let to { filter.appendInterpolation(unsafeRaw: " AND start_ms < "); filter.appendInterpolation(bind: Int64(to.timeIntervalSince1970 * 1000)) }
         }
-        // Every workout in the range (a few numbers each) for totals and group subtotals; rows for this page only.
-        let all = try await query.sort(\.$startMS, .descending).all()
+        // Totals and group subtotals need a few numbers of every workout in the range; whole rows are
+        // read for this page only. Both skip Fluent's models, whose decoding (by reflection, per row)
+        // cost more than the rest of the page.
+        let sql = req.db as! any SQLDatabase
+        let all = try await sql.numberRows(
+            "SELECT start_ms, duration_s, distance_m, calories_kcal FROM workouts WHERE \(filter) ORDER BY start_ms DESC, id DESC",
+            columns: ["start_ms", "duration_s", "distance_m", "calories_kcal"]
+        ).map { HistoryNumbers(startMS: Int64($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3]) }
         var pager = Pager(req: req, perPage: 30)
         let sportValue: String = sport?.rawValue ?? ""
         let groupValue: String = grouping == "week" ? "" : grouping
         let links: [(String, String)] = [("sport", sportValue), ("group", groupValue), ("from", fromText), ("to", toText)]
-        let page = pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .workouts, query: links)
+        let rows = try await sql.raw(
+            """
+            SELECT id, start_ms, sport, name, duration_s, distance_m, avg_hr, calories_kcal FROM workouts WHERE \(filter)
+            ORDER BY start_ms DESC, id DESC LIMIT \(bind: pager.fetchLimit) OFFSET \(bind: pager.offset)
+            """
+        ).all(decoding: HistoryRow.self)
+        let page = pager.finish(rows, at: .workouts, query: links)
 
-        func key(_ workout: Workout) -> String {
-            let clock = WallClock(Date(timeIntervalSince1970: Double(workout.startMS) / 1000), zone: format.zone)
+        func key(_ startMS: Int64) -> String {
+            let clock = WallClock(Date(timeIntervalSince1970: Double(startMS) / 1000), zone: format.zone)
             switch grouping {
             case "day": return "\(clock.year)-\(WallClock.pad(clock.month, 2))-\(WallClock.pad(clock.day, 2))"
             case "month": return "\(clock.year)-\(WallClock.pad(clock.month, 2))"
@@ -103,7 +143,7 @@ struct WorkoutController: RouteCollection {
                 return "\(month) \(parts[0])"
             }
         }
-        func summary(_ label: String, _ workouts: [Workout]) -> Group {
+        func summary(_ label: String, _ workouts: [HistoryNumbers]) -> Group {
             let distances = workouts.compactMap(\.distance)
             return Group(
                 label: label, count: workouts.count,
@@ -111,14 +151,14 @@ struct WorkoutController: RouteCollection {
                 distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
                 calories: "\(Format.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
         }
-        let byKey = Dictionary(grouping: all, by: key)
+        let byKey = Dictionary(grouping: all) { key($0.startMS) }
         var groups: [Group] = []
         for workout in page {
-            let k = key(workout)
+            let k = key(workout.startMS)
             if groups.last?.label != label(k) { groups.append(summary(label(k), byKey[k] ?? [])) }
             groups[groups.count - 1].rows.append(
                 Row(
-                    id: try workout.requireID().uuidString.lowercased(), when: format.when(workout.startMS),
+                    id: SiteURL.id(workout.id), when: format.when(workout.startMS),
                     sport: (WorkoutSport(rawValue: workout.sport) ?? .other).label, name: workout.name,
                     duration: Format.duration(workout.duration), distance: format.distance(workout.distance),
                     heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
