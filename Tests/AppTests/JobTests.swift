@@ -371,4 +371,30 @@ struct JobTests {
             #expect(try await app.browser().post("/settings/notifications", [], csrfFrom: "/login").location?.hasPrefix("/login") == true)
         }
     }
+
+    /// Two connections writing at once on SQLite: a transaction that reads before it writes must
+    /// wait its turn, not fail with "database is locked" because another connection committed
+    /// after its read (an upload failed that way, with a 500, while a background job wrote).
+    @Test func aTransactionThatReadsFirstStillWritesWhileAnotherConnectionCommits() async throws {
+        try await withApp { app in
+            let loops = Array(app.app.eventLoopGroup.makeIterator())
+            guard loops.count > 1, let first = app.app.databases.database(logger: app.app.logger, on: loops[0]),
+                let second = app.app.databases.database(logger: app.app.logger, on: loops[1])
+            else { return }
+            let organiser = app.browser(); try await organiser.signUp("reader_first")
+            let userID = try #require(try await User.query(on: first).first()?.requireID())
+            let other = try await first.inTransaction { db -> Task<Void, any Error> in
+                _ = try await User.query(on: db).count()
+                // Another connection writes and commits while this transaction has read.
+                let other = Task { try await (second as! any SQLDatabase).raw("UPDATE users SET bio = 'changed' WHERE id = \(bind: userID)").run() }
+                try await Task.sleep(for: .milliseconds(200))
+                try await (db as! any SQLDatabase).raw("UPDATE users SET display_name = 'Reader First' WHERE id = \(bind: userID)").run()
+                return other
+            }
+            try await other.value
+            let user = try #require(try await User.find(userID, on: app.db))
+            #expect(user.displayName == "Reader First")
+            #expect(try await User.find(userID, on: app.db)?.bio == "changed")
+        }
+    }
 }
