@@ -175,6 +175,7 @@ enum Migrations {
         app.migrations.add(CreatePlacePhoto())
         app.migrations.add(AddLanguageToUsers())
         app.migrations.add(CreateLearnTranslation())
+        app.migrations.add(AddSeriesToWorkouts())
     }
 }
 

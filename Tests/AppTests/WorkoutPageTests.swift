@@ -2,6 +2,7 @@
 import FieldhouseKit
 import Fluent
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 
@@ -42,6 +43,68 @@ struct WorkoutPageTests {
             #expect(rides.contains("1 workout") && !rides.contains("9.01 km"))
             let bad = try await ana.get("/workouts?from=2020-02-30")
             #expect(bad.status == .unprocessableEntity)
+        }
+    }
+
+    /// A workout's first view draws from the series stored at import; once dropped, the next view
+    /// draws from the samples and stores it again. Both must draw exactly the same charts, map and
+    /// splits, and writing samples into the workout's window or saving it drops the stored series.
+    @Test func theStoredSeriesDrawsWhatTheSamplesDraw() async throws {
+        try await withApp { app in
+            let file = try fixtureFile("gpx/fenix2-run-with-hr.gpx")
+            func person(_ name: String) async throws -> (Browser, String, UUID) {
+                let browser = app.browser()
+                try await browser.signUp(name)
+                let token = try await browser.deviceToken()
+                let upload = try await browser.uploadFile(file, filename: "run.gpx", token: token)
+                #expect(upload.status == .created)
+                let id = try #require((upload.workout["id"] as? String).flatMap(UUID.init(uuidString:)))
+                return (browser, token, id)
+            }
+            let sql = app.db as! any SQLDatabase
+            func series(_ id: UUID) async throws -> Data? {
+                try await sql.raw("SELECT series FROM workouts WHERE id = \(bind: id)").first()?.decode(column: "series", as: Data?.self)
+            }
+            /// The drawn parts of a page: every SVG and the splits table.
+            func drawings(_ body: String) -> [Substring] {
+                var parts: [Substring] = []
+                var rest = body[...]
+                while let open = rest.range(of: "<svg"), let close = rest[open.upperBound...].range(of: "</svg>") {
+                    parts.append(rest[open.lowerBound..<close.upperBound])
+                    rest = rest[close.upperBound...]
+                }
+                if let splits = body.range(of: "Splits per km"), let end = body[splits.upperBound...].range(of: "</table>") {
+                    parts.append(body[splits.lowerBound..<end.upperBound])
+                }
+                return parts
+            }
+
+            let (ana, anaToken, anaRun) = try await person("ana")
+            #expect(try await series(anaRun) != nil, "stored at import")
+            let fromImport = try await ana.get("/workouts/\(SiteURL.id(anaRun))")
+
+            let (ben, _, benRun) = try await person("ben")
+            try await sql.raw("UPDATE workouts SET series = NULL WHERE id = \(bind: benRun)").run()
+            let fromSamples = try await ben.get("/workouts/\(SiteURL.id(benRun))")
+            #expect(try await series(benRun) != nil, "stored again by the first view")
+
+            let drawn = drawings(fromImport.body)
+            #expect(drawn.count >= 4, "heart rate, speed and elevation charts, the map and the splits")
+            #expect(fromImport.contains("Splits per km") && drawn.contains { $0.contains("Map of the route") })
+            #expect(drawn == drawings(fromSamples.body))
+
+            // A strap's heart rate inside the run's window: the samples changed, so the series goes.
+            let workout = try #require(try await Workout.find(anaRun, on: app.db))
+            let inside = workout.startMS + 1_500
+            let answer = try await ana.api(.POST, "/api/v1/samples", token: anaToken, json: #"{"heart_rate": [{"t": \#(inside), "bpm": 99}]}"#)
+            #expect(answer.status == .created || answer.status == .ok)
+            if answer.status == .created { #expect(try await series(anaRun) == nil) }
+            _ = try await ana.get("/workouts/\(SiteURL.id(anaRun))")
+            #expect(try await series(anaRun) != nil)
+            // Saving the workout (a new name) drops it too.
+            workout.name = "Renamed"
+            try await workout.save(on: app.db)
+            #expect(try await series(anaRun) == nil)
         }
     }
 

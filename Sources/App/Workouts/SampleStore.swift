@@ -113,6 +113,9 @@ enum SampleStore {
         if stored.heart_rate > 0, let first = batch.heartRate.map(\.t).min(), let last = batch.heartRate.map(\.t).max() {
             try await rollUp(sql, from: first, to: last, user: userID)
         }
+        if stored != SeriesCounts(), let span = batch.span {
+            try await WorkoutSeries.drop(user: userID, from: span.lowerBound, to: span.upperBound, on: sql)
+        }
         let duplicates = SeriesCounts(
             heart_rate: batch.heartRate.count - stored.heart_rate, rr: batch.rr.count - stored.rr,
             locations: batch.locations.count - stored.locations, steps: batch.steps.count - stored.steps,

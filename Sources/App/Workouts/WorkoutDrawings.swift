@@ -1,10 +1,10 @@
 import FieldhouseKit
 import Vapor
 
-/// The charts, map and splits of a workout page, drawn from the workout's time line. They depend
+/// The charts, map and splits of a workout page, drawn from the workout's series. They depend
 /// only on the workout (its `updated_at` moves whenever its samples or summary change), the
 /// viewer's units, the privacy zones hidden from them and the tile server, so they are kept in a
-/// cache under those and a page view usually reads no samples at all.
+/// cache under those; without them, the page reads the workout's stored series, not its samples.
 struct WorkoutDrawings: Encodable, Sendable {
     struct Split: Encodable, Sendable {
         let number: String
@@ -25,31 +25,33 @@ struct WorkoutDrawings: Encodable, Sendable {
     static let zoneColours = ["#dbeafe", "#dcfce7", "#fef9c3", "#ffedd5", "#fee2e2"]
     static let zoneBarColours = ["#60a5fa", "#4ade80", "#facc15", "#fb923c", "#ef4444"]
 
-    /// The cache key: everything besides the samples that changes what is drawn. The drawings hold
-    /// translated labels, so the language is part of the key: any one translated label tells it.
-    static func key(_ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
+    /// The cache key: the series' version (it moves when the samples or the workout change) and
+    /// everything else that changes what is drawn. The drawings hold translated labels, so the
+    /// language is part of the key: any one translated label tells it.
+    static func key(_ workout: Workout, version: Int, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
         let zones = hiddenZones.map { "\($0.centre.latitude),\($0.centre.longitude),\($0.radius)" }.joined(separator: ";")
         let language = Language.current.rawValue
         return
-            "\(workout.id?.uuidString ?? "")|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)|\(language)"
+            "\(workout.id?.uuidString ?? "")|\(version)|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)|\(language)"
     }
 
-    /// Reads the time line only when the cache has no drawings for this key.
+    /// Reads the workout's stored series (`WorkoutSeries`) only when the cache has no drawings for this key.
     static func load(
         _ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
         on req: Request
     ) async throws -> WorkoutDrawings {
-        let key = key(workout, format: format, hiddenZones: hiddenZones, tileURL: tileURL, ownerView: ownerView)
+        let version = try await WorkoutSeries.version(of: workout, on: req.db)
+        let key = key(workout, version: version, format: format, hiddenZones: hiddenZones, tileURL: tileURL, ownerView: ownerView)
         if let cached = req.application.workoutDrawings.get(key) { return cached }
-        let timeline = try await WorkoutTimeline.load(workout, ownerView: ownerView, on: req.db)
-        let drawings = WorkoutDrawings(workout: workout, timeline: timeline, format: format, hiddenZones: hiddenZones, tileURL: tileURL)
+        let series = try await WorkoutSeries.load(workout, version: version, ownerView: ownerView, on: req.db)
+        let drawings = WorkoutDrawings(workout: workout, series: series, format: format, hiddenZones: hiddenZones, tileURL: tileURL)
         // A workout still recording changes with every sample: not worth keeping.
         if workout.endMS != nil { req.application.workoutDrawings.set(key, drawings) }
         return drawings
     }
 
     /// `hiddenZones`: the owner's privacy zones when someone else looks (the map stops at their edges).
-    init(workout: Workout, timeline: WorkoutTimeline?, format: Format, hiddenZones: [PrivacyZone], tileURL: String?) {
+    init(workout: Workout, series: WorkoutSeries?, format: Format, hiddenZones: [PrivacyZone], tileURL: String?) {
         // Zones: "limits;seconds".
         var zoneLimits: [Int] = []
         var zoneSeconds: [Double] = []
@@ -75,16 +77,12 @@ struct WorkoutDrawings: Encodable, Sendable {
             zoneChart = ""
         }
 
-        // Charts from the time line, thinned to about 600 points (more than the chart's pixels).
+        // Charts from the series, thinned to about 600 points (more than the chart's pixels).
         var heartRateChart = "", speedChart = "", elevationChart = "", map = ""
         var osmURL: String?
         var splits: [Split] = []
-        if let timeline, !timeline.points.isEmpty {
-            let points = timeline.points
-            let seconds = points.map { Double($0.time - workout.startMS) / 1000 }
-            let keep = Self.thin(seconds: seconds, values: points.map { $0.heartRate.map(Double.init) ?? 0 }, target: 600)
-            if timeline.hasHeartRate {
-                let hr = points.map { $0.heartRate.map(Double.init) }
+        if let series {
+            if series.hasHeartRate {
                 let bands =
                     zoneLimits.count == 5
                     ? (0..<5).map { index in
@@ -93,73 +91,43 @@ struct WorkoutDrawings: Encodable, Sendable {
                             label: t("Zone {number}", index + 1), fill: Self.zoneColours[index])
                     } : []
                 heartRateChart = SVGChart.line(
-                    seconds: keep.map { seconds[$0] }, values: keep.map { hr[$0] },
+                    seconds: series.heartSeconds, values: series.heartRates,
                     label: t("Heart rate over time, in beats per minute"), unit: "bpm", colour: "#b3261e", bands: bands)
             }
-            if timeline.hasLocations {
-                let located = points.filter { $0.coordinate != nil }
-                let base = located.map { Double($0.time - workout.startMS) / 1000 }
-                let distance = WorkoutSummary.cumulativeDistance(located, segmentStarts: workout.segmentStarts(in: located))
-                // Speed over ~10 s windows, as the summary measures it.
-                var speeds: [Double?] = []
-                var k = 0
-                for i in located.indices {
-                    while k + 1 < i && located[i].time - located[k + 1].time >= 10_000 { k += 1 }
-                    let span = Double(located[i].time - located[k].time) / 1000
-                    speeds.append(located[i].speed ?? (span > 0 ? (distance[i] - distance[k]) / span : nil))
-                }
-                let shown = Self.thin(seconds: base, values: speeds.map { $0 ?? 0 }, target: 600)
+            if series.hasLocations {
                 let factor = format.imperial ? 2.236936 : 3.6
                 speedChart = SVGChart.line(
-                    seconds: shown.map { base[$0] }, values: shown.map { speeds[$0].map { $0 * factor } },
+                    seconds: series.speedSeconds, values: series.speeds.map { $0.map { $0 * factor } },
                     label: t("Speed over time"), unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f")
-                if timeline.hasElevation {
-                    let ele = located.map { $0.elevation.map { format.imperial ? $0 * 3.28084 : $0 } }
+                if series.hasElevation {
                     elevationChart = SVGChart.line(
-                        seconds: shown.map { base[$0] }, values: shown.map { ele[$0] },
+                        seconds: series.speedSeconds, values: series.elevations.map { $0.map { format.imperial ? $0 * 3.28084 : $0 } },
                         label: t("Elevation profile"), unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
                 }
-                do {
-                    let path = Self.thin(seconds: base, values: distance, target: 1500).compactMap { located[$0].coordinate }
-                    let pieces = PrivacyTrim.visible(path, zones: hiddenZones)
-                    if let first = pieces.first?.first, let last = pieces.last?.last {
-                        let label =
-                            hiddenZones.isEmpty
-                            ? t("Map of the route from S (start) to F (finish)")
-                            : t("Map of the route from S (start) to F (finish) (parts near private places are hidden)")
-                        map =
-                            SVGMap(
-                                markers: [
-                                    .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
-                                    .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
-                                ],
-                                tileURL: tileURL, paths: pieces, label: label
-                            ).svg
-                        let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
-                        osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"
-                    }
+                let pieces = PrivacyTrim.visible(series.path, zones: hiddenZones)
+                if let first = pieces.first?.first, let last = pieces.last?.last {
+                    let label =
+                        hiddenZones.isEmpty
+                        ? t("Map of the route from S (start) to F (finish)")
+                        : t("Map of the route from S (start) to F (finish) (parts near private places are hidden)")
+                    map =
+                        SVGMap(
+                            markers: [
+                                .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
+                                .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
+                            ],
+                            tileURL: tileURL, paths: pieces, label: label
+                        ).svg
+                    let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
+                    osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"
                 }
                 // Splits per kilometre (or mile).
-                // One pass over the time line: heart rates add up until the next whole km (or mile).
-                var nextMark = format.splitLength
-                var markTime = located.first!.time
-                var locatedIndex = 0
-                var beats = 0, beatCount = 0
-                for point in points {
-                    if point.time > markTime, let bpm = point.heartRate { beats += bpm; beatCount += 1 }
-                    guard locatedIndex < located.count, located[locatedIndex].time == point.time else { continue }
-                    defer { locatedIndex += 1 }
-                    guard distance[locatedIndex] >= nextMark else { continue }
-                    let time = Double(point.time - markTime) / 1000
+                for split in format.imperial ? series.mileSplits : series.kilometreSplits {
                     splits.append(
                         Split(
-                            number: "\(splits.count + 1)", time: Format.duration(time),
-                            pace: format.pace(format.splitLength / max(time, 1)),
-                            heartRate: beatCount == 0 ? "–" : "\(beats / beatCount)"))
-                    markTime = point.time
-                    nextMark += format.splitLength
-                    beats = 0
-                    beatCount = 0
+                            number: "\(splits.count + 1)", time: Format.duration(split.seconds),
+                            pace: format.pace(format.splitLength / max(split.seconds, 1)),
+                            heartRate: split.heartRate.map(String.init) ?? "–"))
                 }
             }
         }

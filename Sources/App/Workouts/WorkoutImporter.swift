@@ -138,16 +138,20 @@ enum WorkoutImporter {
         let breaks = recording.segmentStarts.filter { $0 > 0 && $0 < recording.points.count }.map { recording.points[$0].time }.sorted()
         workout.segmentBreaks = breaks.isEmpty ? nil : breaks.map(String.init).joined(separator: ",")
         _ = try await SampleStore.write(batch(recording, streams: offered.subtracting(present), within: start...end), for: userID, on: sql)
+        var inHand: WorkoutTimeline?
         if present.isEmpty {
             // What was stored is exactly the file's points (heart rates out of range left out): no need to read it back.
             var points = recording.points
             for index in points.indices where points[index].heartRate.map({ !(25...250).contains($0) }) ?? false { points[index].heartRate = nil }
             let steps = try await WorkoutTimeline.steps(user: userID, from: start, to: end, on: db)
-            workout.summarise(WorkoutTimeline(points: points, steps: steps), for: user)
+            inHand = WorkoutTimeline(points: points, steps: steps)
+            workout.summarise(inHand!, for: user)
         } else {
             try await workout.summarise(for: user, on: db)
         }
         try await workout.create(on: db)
+        // The page's charts and map from the same points, so its first view reads no samples.
+        if let inHand { try await WorkoutSeries(workout: workout, timeline: inHand).store(for: workout, on: db) }
         try await WorkoutFile(
             user: userID, workout: workout.requireID(), sha256: hash, format: recording.format.rawValue,
             filename: options.filename, bytes: 0

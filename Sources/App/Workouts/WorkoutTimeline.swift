@@ -56,12 +56,23 @@ struct WorkoutTimeline {
         guard let end = workout.endMS else { return nil }
         let timeline = try await load(user: workout.$user.id, from: workout.startMS, to: end, on: db)
         guard !ownerView else { return timeline }
-        let others = try await Workout.query(on: db).filter(\.$user.$id == workout.$user.id).filter(\.$id != workout.requireID())
-            .filter(\.$startMS <= end).group(.or) { $0.filter(\.$endMS >= workout.startMS).filter(\.$endMS == nil) }.all()
+        let others = try await overlapping(workout, end: end, on: db).all()
         guard !others.isEmpty else { return timeline }
         let windows = others.map { $0.startMS...($0.endMS ?? .max) }
         // Steps are a total over the window and cannot be split between the workouts: left out.
         return WorkoutTimeline(points: timeline.points.filter { point in !windows.contains { $0.contains(point.time) } }, steps: nil)
+    }
+
+    /// Whether another of the owner's workouts overlaps this finished one (its samples are then not
+    /// all this workout's to show to others).
+    static func othersOverlapping(_ workout: Workout, on db: any Database) async throws -> Bool {
+        guard let end = workout.endMS else { return false }
+        return try await overlapping(workout, end: end, on: db).first() != nil
+    }
+
+    private static func overlapping(_ workout: Workout, end: Int64, on db: any Database) throws -> QueryBuilder<Workout> {
+        try Workout.query(on: db).filter(\.$user.$id == workout.$user.id).filter(\.$id != workout.requireID())
+            .filter(\.$startMS <= end).group(.or) { $0.filter(\.$endMS >= workout.startMS).filter(\.$endMS == nil) }
     }
 
     /// Steps counted between two times (nil when the person has no step samples there).
