@@ -14,9 +14,16 @@ enum GameReminderJob {
     }
 
     static func send(now: Date, on db: any Database) async throws {
+        // Only games owed the reminder of their moment: a game told a day before waits, unread, until
+        // it is two hours away (reading every game of the next day each minute cost a busy site a
+        // tenth of its CPU).
+        let soonLimit = now.addingTimeInterval(soon)
         let games = try await Game.query(on: db).filter(\.$status == .scheduled)
             .filter(\.$startsAt > now).filter(\.$startsAt <= now.addingTimeInterval(dayBefore))
-            .group(.or) { $0.filter(\.$dayReminderSent == false).filter(\.$soonReminderSent == false) }
+            .group(.or) { owed in
+                owed.group(.and) { $0.filter(\.$startsAt <= soonLimit).filter(\.$soonReminderSent == false) }
+                owed.group(.and) { $0.filter(\.$startsAt > soonLimit).filter(\.$dayReminderSent == false) }
+            }
             .with(\.$team).all()
         for game in games {
             let isSoon = game.startsAt <= now.addingTimeInterval(soon)
