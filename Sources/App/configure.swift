@@ -43,6 +43,8 @@ public func configure(_ app: Application, config: AppConfig) async throws {
         app.databases.use(.postgres(configuration: postgres, sqlLogLevel: .trace), as: .psql)
     }
     Migrations.register(on: app)
+    // Model middleware belongs to the database, so it is added with it (features also boot without one).
+    app.databases.middleware.use(WorkoutSeriesMiddleware())
 
     app.passwords.use(.bcrypt(cost: config.passwordCost))
     try app.makeDummyPasswordHash()

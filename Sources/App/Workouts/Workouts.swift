@@ -16,7 +16,6 @@ enum Workouts: Feature {
         try app.register(collection: ReminderController())
         // Charts, map and splits of workout pages: about 60 KB each.
         app.workoutDrawings = MemoryCache(capacity: 256)
-        app.databases.middleware.use(WorkoutSeriesMiddleware())
     }
 
     static func seedDemo(_ app: Application) async throws -> [String] {
