@@ -372,4 +372,50 @@ struct WorkoutImportPageTests {
             #expect(try await out.get("/workouts/import").status == .seeOther)
         }
     }
+
+    /// An adult with a public profile who imports a batch of old files gets them shown to followers
+    /// unless they choose otherwise; each result links to what the file became.
+    @Test func importsDefaultToFollowersAndLinkToTheirWorkouts() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let form = try await ana.get("/workouts/import")
+            #expect(form.contains(#"value="followers" checked"#) && form.contains(#"value="public""#))
+
+            let start = app.clock.now.addingTimeInterval(-86_400)
+            let page = try await ana.multipart(
+                "/workouts/import", fields: [],
+                file: ("files", "Track_0001.gpx", "application/gpx+xml", syntheticGPX(start: start, seconds: 600, sport: "cycling")),
+                csrfFrom: "/workouts/import")
+            #expect(page.status == .ok && page.contains("1 of 1 file imported"))
+            // Named after the sport the file's type gives and the time, not the file.
+            #expect(page.contains("ride”</a>") && !page.contains("“Track_0001"))
+            let link = try #require(page.firstMatch(#"<a href="(/workouts/[0-9a-f-]{36})">Imported"#))
+            let workout = try await ana.get(link)
+            #expect(workout.status == .ok && workout.contains("Cycling"))
+            #expect(try await Workout.query(on: app.db).first()?.visibility == .followers)
+            // A visitor does not see it.
+            #expect(try await app.browser().get(link).status != .ok)
+
+            // Chosen for the batch: everyone.
+            let open = try await ana.multipart(
+                "/workouts/import", fields: [("visibility", "public")],
+                file: ("files", "later.gpx", "application/gpx+xml", syntheticGPX(start: start.addingTimeInterval(3600), seconds: 600)),
+                csrfFrom: "/workouts/import")
+            #expect(open.contains(#"value="public" checked"#))
+            let openLink = try #require(open.firstMatch(#"<a href="(/workouts/[0-9a-f-]{36})">Imported"#))
+            #expect(try await app.browser().get(openLink).status == .ok)
+
+            // Someone under 16 is not offered everyone, and a forged choice imports nothing.
+            let teen = app.browser()
+            try await teen.signUp("teen", birthDate: "2013-03-01")
+            let teenForm = try await teen.get("/workouts/import")
+            #expect(teenForm.contains(#"value="private" checked"#) && !teenForm.contains(#"value="public""#))
+            let forged = try await teen.multipart(
+                "/workouts/import", fields: [("visibility", "public")],
+                file: ("files", "run.gpx", "application/gpx+xml", syntheticGPX(start: start, seconds: 600)), csrfFrom: "/workouts/import")
+            #expect(forged.status == .unprocessableEntity && forged.contains("Choose who can see the workouts"))
+            #expect(try await rowCount("workouts", app.db) == 2)
+        }
+    }
 }

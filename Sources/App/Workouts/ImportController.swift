@@ -17,11 +17,14 @@ struct ImportController: RouteCollection {
         let kind: String
         let title: String
         let detail: String
+        /// The workout or route the file became or joined; nil for a file that was not imported.
+        let url: String?
     }
 
     struct Page: Encodable {
         let layout: Layout
         let sports: [SportOption]
+        let visibilities: [VisibilityOption]
         let maxMB: Int
         let results: [Result]
         let error: String?
@@ -33,7 +36,23 @@ struct ImportController: RouteCollection {
         let label: String
     }
 
-    private func render(_ req: Request, results: [Result] = [], error: String? = nil, status: HTTPStatus = .ok) async throws -> Response {
+    struct VisibilityOption: Encodable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    /// Who may see what a batch brings: people under 16 share a workout with its route with their
+    /// followers at most (as on the edit form), so they are not offered everyone.
+    private static func visibilities(for user: User, today: CalendarDate) -> [Workout.Visibility] {
+        user.isUnder16(on: today) ? [.private, .followers] : Workout.Visibility.allCases
+    }
+
+    private func render(
+        _ req: Request, user: User, chosen: Workout.Visibility? = nil, results: [Result] = [], error: String? = nil, status: HTTPStatus = .ok
+    ) async throws -> Response {
+        let today = req.clock.today
+        let visibility = chosen ?? Workout.importVisibility(for: user, today: today)
         let imported = results.filter { $0.kind != "error" }.count
         let summary: String? =
             results.isEmpty
@@ -46,13 +65,13 @@ struct ImportController: RouteCollection {
         let page = Page(
             layout: req.layout(title: t("Import workouts"), section: .workouts),
             sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
+            visibilities: Self.visibilities(for: user, today: today).map { VisibilityOption(value: $0.rawValue, label: $0.label, selected: $0 == visibility) },
             maxMB: req.application.config.maxActivityFileBytes / 1_048_576, results: results, error: error, summary: summary)
         return try await req.view.render("workouts/import", page).encodeResponse(status: status, for: req)
     }
 
     func page(req: Request) async throws -> Response {
-        _ = try req.requireUser()
-        return try await render(req)
+        try await render(req, user: req.requireUser())
     }
 
     func upload(req: Request) async throws -> Response {
@@ -69,33 +88,42 @@ struct ImportController: RouteCollection {
             }
         } catch let abort as any AbortError where abort.status == .payloadTooLarge {
             return try await render(
-                req, error: t("Those files come to more than {megabytes} MB together. Import fewer at a time (or .gz them).", maxBytes / 1_048_576),
+                req, user: user, error: t("Those files come to more than {megabytes} MB together. Import fewer at a time (or .gz them).", maxBytes / 1_048_576),
                 status: .payloadTooLarge)
         }
         let chosen = files.filter { !$0.bytes.isEmpty }
         guard !chosen.isEmpty else {
             return try await render(
-                req, error: form.emptyFiles.isEmpty ? t("Choose one or more files to import.") : t("The chosen file is empty."),
+                req, user: user, error: form.emptyFiles.isEmpty ? t("Choose one or more files to import.") : t("The chosen file is empty."),
                 status: .unprocessableEntity)
         }
         var sport: WorkoutSport?
         if let raw = form["sport"], !raw.isEmpty {
             guard let known = WorkoutSport(rawValue: raw) else {
-                return try await render(req, error: t("Choose a sport from the list."), status: .unprocessableEntity)
+                return try await render(req, user: user, error: t("Choose a sport from the list."), status: .unprocessableEntity)
             }
             sport = known
+        }
+        guard let visibility = Workout.Visibility(rawValue: form["visibility"] ?? Workout.importVisibility(for: user, today: req.clock.today).rawValue),
+            Self.visibilities(for: user, today: req.clock.today).contains(visibility)
+        else {
+            return try await render(
+                req, user: user, error: t("Choose who can see the workouts from the list."), status: .unprocessableEntity)
         }
         let imperial = user.units == .imperial
         var results: [Result] = []
         for file in chosen {
             let name = String(file.filename.prefix(200))
-            let options = WorkoutImporter.Options(name: nil, sport: sport, externalID: nil, filename: name, maxExpandedBytes: maxBytes)
+            let options = WorkoutImporter.Options(
+                name: nil, sport: sport, externalID: nil, filename: name, maxExpandedBytes: maxBytes, visibility: visibility)
             do {
                 switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db, now: req.now) {
                 case .created(let workout):
                     req.application.metrics.stored("workout_files")
                     results.append(
-                        Result(filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, imperial: imperial))
+                        Result(
+                            filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, imperial: imperial),
+                            url: Self.url(workout))
                     )
                 case .duplicate(let workout, let reason):
                     let why =
@@ -104,13 +132,15 @@ struct ImportController: RouteCollection {
                         : reason == "overlap"
                             ? t("a {sport} workout already covers this time", Self.sportName(workout.sport)) : t("it was sent before")
                     results.append(
-                        Result(filename: name, kind: "duplicate", title: t("Already there as “{name}”", workout.name), detail: t("Nothing new: {reason}.", why))
+                        Result(
+                            filename: name, kind: "duplicate", title: t("Already there as “{name}”", workout.name), detail: t("Nothing new: {reason}.", why),
+                            url: Self.url(workout))
                     )
                 case .merged(let workout, let streams):
                     results.append(
                         Result(
                             filename: name, kind: "merged", title: t("Added to “{name}”", workout.name),
-                            detail: t("It brought {streams} the workout did not have.", Self.list(streams.map(Self.label)))))
+                            detail: t("It brought {streams} the workout did not have.", Self.list(streams.map(Self.label))), url: Self.url(workout)))
                 case .route(let route, let duplicate):
                     results.append(
                         Result(
@@ -118,17 +148,21 @@ struct ImportController: RouteCollection {
                             title: duplicate ? t("Route “{name}” is already saved", route.name) : t("Saved the route “{name}”", route.name),
                             detail: t(
                                 "A planned route without times ({distance}), kept for planning rather than as a workout.",
-                                Format.distance(route.distance, imperial: imperial))
-                        ))
+                                Format.distance(route.distance, imperial: imperial)),
+                            url: route.id.map { SiteURL.route($0).path }))
                 }
             } catch let error as APIError {
-                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.reason))
+                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.reason, url: nil))
             } catch let error as ActivityFileError {
-                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.description))
+                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.description, url: nil))
             }
         }
         try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
-        return try await render(req, results: results)
+        return try await render(req, user: user, chosen: visibility, results: results)
+    }
+
+    private static func url(_ workout: Workout) -> String? {
+        workout.id.map { SiteURL.workout($0).path }
     }
 
     static func label(_ stream: String) -> String {

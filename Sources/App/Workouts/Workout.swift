@@ -66,6 +66,15 @@ final class Workout: Model, @unchecked Sendable {
 
     enum Visibility: String, Codable, CaseIterable, Sendable {
         case `private`, followers, `public`
+
+        /// Computed: the label is in the language of the request.
+        var label: String {
+            switch self {
+            case .private: t("Only me")
+            case .followers: t("People who follow me")
+            case .public: t("Everyone signed in and visitors")
+            }
+        }
     }
 
     init() {}
@@ -100,6 +109,12 @@ final class Workout: Model, @unchecked Sendable {
         case .followers: return .followers
         case .private: return .private
         }
+    }
+
+    /// The default for files imported in the browser: never wider than followers, since a batch of
+    /// old files holds routes from home that nobody looked at one by one.
+    static func importVisibility(for user: User, today: CalendarDate) -> Visibility {
+        defaultVisibility(for: user, today: today) == .private ? .private : .followers
     }
 
     /// "Morning run", "Evening ride": what people call an unnamed workout (in the language of the

@@ -48,11 +48,6 @@ struct WorkoutEditController: RouteCollection {
         let today: String
     }
 
-    /// Computed: the labels are in the language of the request.
-    static var visibilityLabels: [(Workout.Visibility, String)] {
-        [(.private, t("Only me")), (.followers, t("People who follow me")), (.public, t("Everyone signed in and visitors"))]
-    }
-
     private func render(_ req: Request, user: User, form: Form, errors: FieldErrors, workout: Workout?) async throws -> Response {
         let id = try workout?.requireID()
         let page = Page(
@@ -62,7 +57,7 @@ struct WorkoutEditController: RouteCollection {
             backURL: (id.map(SiteURL.workout) ?? .workouts).path, backLabel: workout == nil ? t("Workouts") : workout!.name,
             isNew: workout == nil, form: form, errors: errors,
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
-            visibilities: Self.visibilityLabels.map { Option(value: $0.0.rawValue, label: $0.1, selected: $0.0.rawValue == form.visibility) },
+            visibilities: Workout.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.visibility) },
             distanceUnit: user.units == .imperial ? "mi" : "km",
             today: LocalTime.parts(of: req.now, zone: user.timeZone).day)
         return try await req.view.render("workouts/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)

@@ -16,6 +16,8 @@ enum WorkoutImporter {
         var filename: String
         /// How far a .gz may expand: the server's activity-file limit for uploads.
         var maxExpandedBytes = ActivityFile.maxExpandedBytes
+        /// Who sees a new workout; nil: as the person's new workouts default to.
+        var visibility: Workout.Visibility? = nil
     }
 
     enum Outcome {
@@ -130,7 +132,7 @@ enum WorkoutImporter {
         let named = (options.name ?? recording.name).map { String(AccountRules.collapseWhitespace($0).prefix(100)) }.flatMap { $0.isEmpty ? nil : $0 }
         let workout = Workout(
             user: userID, sport: sport, name: named ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone),
-            start: start, end: end, source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user, today: today))
+            start: start, end: end, source: recording.format.rawValue, visibility: options.visibility ?? Workout.defaultVisibility(for: user, today: today))
         workout.importNotes = recording.notes.isEmpty ? nil : recording.notes.joined(separator: "\n")
         workout.externalID = options.externalID
         workout.deviceDistance = recording.points.last?.distance ?? recording.totals.distance
