@@ -14,23 +14,30 @@ struct HeartRatePageTests {
             #expect(try await ana.get("/heart-rate").contains("Continuous heart rate is switched off"))
             #expect(try await ana.saveProfile(["continuous_hr": "on"]).status == .seeOther)
 
-            // Two hours at 1 Hz between 80 and 99 bpm, with ten calm minutes at 52 half an hour ago.
+            // Five hours (08:00 to 13:00 in Copenhagen), every 5 s, between 80 and 99 bpm, with ten
+            // calm minutes at 52 half an hour ago; the first half hour, at 45, is a swim she logged.
             let token = try await ana.deviceToken()
             let now = app.clock.milliseconds / 1000 * 1000
             var samples: [String] = []
-            for second in 0..<7200 {
-                let t = now - 7_200_000 + Int64(second) * 1000
+            for index in 0..<3600 {
+                let t = now - 18_000_000 + Int64(index) * 5000
                 let calm = t >= now - 1_800_000 && t < now - 1_200_000
-                samples.append(#"{"t": \#(t), "bpm": \#(calm ? 52 : 80 + second % 20)}"#)
+                let swim = t < now - 16_200_000
+                samples.append(#"{"t": \#(t), "bpm": \#(swim ? 45 : calm ? 52 : 80 + index % 20)}"#)
             }
             #expect(
                 try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(samples.joined(separator: ","))]}"#).status == .created)
+            let swim = try await ana.post(
+                "/workouts/new", [("sport", "swimming"), ("day", app.clock.today.description), ("time", "08:00"), ("minutes", "30")],
+                csrfFrom: "/workouts/new")
+            #expect(swim.status == .seeOther)
 
             let day = try await ana.get("/heart-rate")
             #expect(day.status == .ok)
-            #expect(day.contains("Lowest 52 bpm, highest 99 bpm."))
+            #expect(day.contains("Lowest 45 bpm, highest 99 bpm."))
             #expect(day.contains("the band is the lowest to highest"))
-            #expect(day.contains("Resting heart rate") && day.contains("<td>52 bpm</td>"))
+            // Not the swim's 45: a workout and the half hour after it are not rest.
+            #expect(day.contains("Resting heart rate") && day.contains("<td>52 bpm</td>") && !day.contains("45 bpm</td>"))
 
             let lastHour = try #require(day.firstMatch(#"<a href="([^"]+)">Last hour</a>"#)).replacingOccurrences(of: "&amp;", with: "&")
             let hour = try await ana.get(lastHour)
@@ -42,9 +49,24 @@ struct HeartRatePageTests {
             // A month reads the quarter-hour rollup: the same extremes and the same resting rate.
             let month = try #require(day.firstMatch(#"<a href="([^"]+)">30 days</a>"#)).replacingOccurrences(of: "&amp;", with: "&")
             let thirty = try await ana.get(month)
-            #expect(thirty.contains("Lowest 52 bpm, highest 99 bpm."))
+            #expect(thirty.contains("Lowest 45 bpm, highest 99 bpm."))
             #expect(thirty.contains("<td>52 bpm</td>"))
             #expect(try await rowCount("heart_rate_quarters", app.db) >= 8)
+
+            // A day holding only a workout's heart rate gets no resting figure, and says why.
+            let bo = app.browser()
+            try await bo.signUp("bodil")
+            #expect(try await bo.saveProfile(["continuous_hr": "on"]).status == .seeOther)
+            let run = try await bo.multipart(
+                "/workouts/import", fields: [],
+                file: (
+                    "files", "run.gpx", "application/gpx+xml", syntheticGPX(start: app.clock.now.addingTimeInterval(-3 * 86_400), seconds: 3600, heartRate: 145)
+                ),
+                csrfFrom: "/workouts/import")
+            #expect(run.contains("1 of 1 file imported"))
+            let boMonth = try await bo.get(month)
+            #expect(boMonth.contains("Not enough heart rate outside workouts (0 min of the 4 h it takes)."))
+            #expect(!boMonth.contains("bpm</td>"))
 
             let backwards = try await ana.get("/heart-rate?from=2026-11-02T10:00&to=2026-11-01T10:00")
             #expect(backwards.status == .unprocessableEntity && backwards.contains("The end must be after the start"))

@@ -27,6 +27,13 @@ struct Format {
         return h > 0 ? "\(h):\(mm):\(ss)" : "\(mm):\(ss)"
     }
 
+    /// "1 h 30 min", "45 min": a span of time in words, for what is not a stopwatch reading.
+    static func hoursAndMinutes(_ minutes: Int) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        if hours == 0 { return t("{minutes} min", rest) }
+        return rest == 0 ? t("{hours} h", hours) : t("{hours} h {minutes} min", hours, rest)
+    }
+
     /// A whole number for a page ("312"), or "–" for a value no workout can have: never traps.
     static func whole(_ value: Double) -> String {
         Int(exactly: value.rounded()).map(String.init) ?? "–"

@@ -175,7 +175,7 @@ struct GamePage: Encodable {
             privacy: Team.Privacy(rawValue: game.privacy)?.shortLabel ?? "",
             day: GameTime.day(game.startsAt, zone: game.timeZone),
             time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
-            duration: GameTime.duration(minutes: game.durationMinutes),
+            duration: Format.hoursAndMinutes(game.durationMinutes),
             cancelled: game.isCancelled, isPast: game.endsAt <= req.now,
             place: shownPlace.text, mapURL: shownPlace.mapURL, distance: distance,
             // The organiser's notes often say exactly where ("court 2, behind the hall"): the place's rule.

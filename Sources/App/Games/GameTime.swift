@@ -60,12 +60,5 @@ enum GameTime {
         return "\(clock(start, zone: zone))–\(clock(end, zone: zone)) (\(abbreviation))"
     }
 
-    /// "1 h 30 min"
-    static func duration(minutes: Int) -> String {
-        let hours = minutes / 60, rest = minutes % 60
-        if hours == 0 { return t("{minutes} min", rest) }
-        return rest == 0 ? t("{hours} h", hours) : t("{hours} h {minutes} min", hours, rest)
-    }
-
     private static func tz(_ zone: String) -> TimeZone { TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")! }
 }

@@ -24,7 +24,63 @@ struct HeartRateController: RouteCollection {
 
     struct Resting: Encodable {
         let day: String
-        let bpm: Int
+        /// Nil when the day had too little time outside workouts to say.
+        let bpm: Int?
+        let why: String?
+    }
+
+    /// A day's resting figure needs this many quarter hours with a calm five-minute block that are
+    /// not in a workout or the half hour after one: a day of only a run would otherwise report the
+    /// run's quietest minutes (140 bpm and more) as resting.
+    static let restingQuarters = 16
+    static let recoveryMS: Int64 = 30 * 60_000
+
+    /// Resting heart rate per local day: the lowest mean of a complete five-minute block (which the
+    /// quarter-hour rollup keeps for each quarter), over the quarters clear of workouts.
+    static func resting(user: UUID, from: Int64, to: Int64, zone: TimeZone, on sql: any SQLDatabase) async throws -> [Resting] {
+        let quarter: Int64 = 900_000
+        let rows = try await sql.numberRows(
+            """
+            SELECT quarter, rest_bpm FROM heart_rate_quarters
+            WHERE user_id = \(bind: user) AND quarter >= \(bind: from / quarter) AND quarter < \(bind: to / quarter) AND rest_bpm IS NOT NULL
+            ORDER BY quarter
+            """, columns: ["quarter", "rest_bpm"])
+        let busy = try await sql.numberRows(
+            """
+            SELECT start_ms, COALESCE(end_ms, start_ms + CAST(duration_s * 1000 AS BIGINT)) AS end_ms FROM workouts
+            WHERE user_id = \(bind: user) AND start_ms < \(bind: to) AND COALESCE(end_ms, start_ms + CAST(duration_s * 1000 AS BIGINT)) + \(bind: recoveryMS) > \(bind: from)
+            ORDER BY start_ms
+            """, columns: ["start_ms", "end_ms"]
+        ).compactMap { row -> Range<Int64>? in
+            guard let start = row[0].flatMap({ Int64(exactly: $0) }), let end = row[1].flatMap({ Int64(exactly: $0) }) else { return nil }
+            return start..<(max(start, end) + recoveryMS)
+        }
+        var days: [String: (lowest: Double, quarters: Int, excluded: Int)] = [:]
+        for row in rows {
+            guard let index = row[0].flatMap({ Int64(exactly: $0) }), let rest = row[1] else { continue }
+            let begins = index * quarter
+            let clock = WallClock(Date(timeIntervalSince1970: Double(begins) / 1000), zone: zone)
+            let day = String(format: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
+            var entry = days[day] ?? (.infinity, 0, 0)
+            if busy.contains(where: { $0.overlaps(begins..<(begins + quarter)) }) {
+                entry.excluded += 1
+            } else {
+                entry.lowest = min(entry.lowest, rest)
+                entry.quarters += 1
+            }
+            days[day] = entry
+        }
+        return days.sorted { $0.key > $1.key }.map { day, entry in
+            guard entry.quarters >= restingQuarters else {
+                let clear = Format.hoursAndMinutes(entry.quarters * 15), needed = Format.hoursAndMinutes(restingQuarters * 15)
+                let why =
+                    entry.excluded > 0
+                    ? t("Not enough heart rate outside workouts ({clear} of the {needed} it takes).", clear, needed)
+                    : t("Not enough heart rate that day ({clear} of the {needed} it takes).", clear, needed)
+                return Resting(day: day, bpm: nil, why: why)
+            }
+            return Resting(day: day, bpm: Int(entry.lowest.rounded()), why: nil)
+        }
     }
 
     struct Page: Encodable {
@@ -130,22 +186,8 @@ struct HeartRateController: RouteCollection {
             if !buckets.isEmpty {
                 summary = t("Lowest {lowest} bpm, highest {highest} bpm.", Int(buckets.map(\.low).min()!), Int(buckets.map(\.high).max()!))
             }
-            // Resting heart rate per local day: the lowest mean of a complete five-minute block,
-            // which the quarter-hour rollup keeps for each quarter.
             if span >= 86_400_000 / 2 {
-                let rows = try await sql.numberRows(
-                    """
-                    SELECT quarter, rest_bpm FROM heart_rate_quarters
-                    WHERE user_id = \(bind: userID) AND quarter >= \(bind: from / 900_000) AND quarter < \(bind: to / 900_000) AND rest_bpm IS NOT NULL
-                    """, columns: ["quarter", "rest_bpm"])
-                var lowest: [String: Double] = [:]
-                for row in rows {
-                    guard let quarter = row[0], let rest = row[1] else { continue }
-                    let clock = WallClock(Date(timeIntervalSince1970: quarter * 900), zone: zone)
-                    let day = String(format: "%04d-%02d-%02d", clock.year, clock.month, clock.day)
-                    lowest[day] = min(lowest[day] ?? .infinity, rest)
-                }
-                resting = lowest.sorted { $0.key > $1.key }.map { Resting(day: $0.key, bpm: Int($0.value.rounded())) }
+                resting = try await Self.resting(user: userID, from: from, to: to, zone: zone, on: sql)
             }
         }
         let title = "\(Format(user).when(from)) – \(Format(user).when(to))"

@@ -191,8 +191,7 @@ struct ImportController: RouteCollection {
             WorkoutSport(rawValue: workout.sport)?.label ?? workout.sport.capitalized,
             SampleTime.rfc3339(milliseconds: workout.startMS).prefix(10).description,
         ]
-        let minutes = Int((workout.duration / 60).rounded())
-        parts.append(minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min")
+        parts.append(Format.hoursAndMinutes(Int(exactly: (workout.duration / 60).rounded()) ?? 0))
         if let distance = workout.distance { parts.append(Format.distance(distance, imperial: imperial)) }
         if let hr = workout.avgHeartRate { parts.append(t("average heart rate {bpm} bpm", hr)) }
         return parts.joined(separator: " · ")
