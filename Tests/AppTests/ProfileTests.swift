@@ -19,8 +19,6 @@ struct ProfileTests {
             let browser = app.browser()
             try await browser.signUp("careful")
             let cases: [([String: String], String)] = [
-                (["height_cm": ""], "Enter your height"),
-                (["weight_kg": ""], "Enter your weight"),
                 (["display_name": "  "], "Enter your name"),
                 (["height_cm": "300"], "Enter a height between 50 and 260 cm"),
                 (["height_cm": "49"], "Enter a height between 50 and 260 cm"),
@@ -48,6 +46,16 @@ struct ProfileTests {
             let user = try #require(try await User.query(on: app.db).filter(\.$username == "careful").first())
             #expect(user.heightCm == nil, "nothing is saved from an invalid form")
             #expect(user.bio == nil)
+
+            // Height and weight are optional: a teen who only wants a bio is not stopped.
+            let teen = app.browser()
+            try await teen.signUp("kit", birthDate: "2012-04-02")
+            let bioOnly = try await teen.saveProfile(["height_cm": "", "weight_kg": "", "bio": "Keeper, U15"])
+            #expect(bioOnly.status == .seeOther, "\(bioOnly.body.prefix(300))")
+            let kit = try #require(try await User.query(on: app.db).filter(\.$username == "kit").first())
+            #expect(kit.bio == "Keeper, U15" && kit.heightCm == nil && kit.weightKg == nil)
+            let form = try await teen.get("/settings/profile")
+            #expect(form.contains("Weight (kg, optional)") && form.contains("estimated for a 70 kg person"))
         }
     }
 

@@ -43,8 +43,9 @@ struct ProfileForm: Content {
         var bio: String?
         var birthDate: CalendarDate
         var gender: User.Gender
-        var heightCm: Double
-        var weightKg: Double
+        /// Optional: without them calories are estimated for a 70 kg person, and the workout says so.
+        var heightCm: Double?
+        var weightKg: Double?
         var homeName: String?
         var homeLat: Double?
         var homeLon: Double?
@@ -97,13 +98,11 @@ struct ProfileForm: Content {
             played.append((sport, skill))
         }
 
-        guard errors.isEmpty, let birthDate = birth.value, let genderValue, let heightCm = height.value,
-            let weightKg = weight.value, let unitsValue
-        else { return (nil, errors) }
+        guard errors.isEmpty, let birthDate = birth.value, let genderValue, let unitsValue else { return (nil, errors) }
         return (
             Valid(
                 displayName: name.value, bio: bioText.isEmpty ? nil : bioText, birthDate: birthDate,
-                gender: genderValue, heightCm: heightCm, weightKg: weightKg,
+                gender: genderValue, heightCm: height.value, weightKg: weight.value,
                 homeName: place.isEmpty ? nil : place,
                 // Home is kept coarse (about 1 km), enough for "games near me" and no more.
                 homeLat: lat.value.map { ($0 * 100).rounded() / 100 }, homeLon: lon.value.map { ($0 * 100).rounded() / 100 },
@@ -119,7 +118,7 @@ struct ProfileForm: Content {
         let example = Int(range.lowerBound + (range.upperBound - range.lowerBound) / 3)
         let (low, high) = (Int(range.lowerBound), Int(range.upperBound))
         switch NumberInput.read(raw) {
-        case .blank: return (nil, kind == .height ? t("Enter your height") : t("Enter your weight"))
+        case .blank: return (nil, nil)
         case .invalid(let ambiguous):
             if ambiguous {
                 return (nil, (kind == .height ? t("Enter your height.") : t("Enter your weight.")) + " " + NumberInput.ambiguityHint)
