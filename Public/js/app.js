@@ -11,6 +11,34 @@
     return text || english;
   }
 
+  // A refused form opens with its first mistake in view and focused, however far down the page
+  // the form is (the server marks each refused field aria-invalid).
+  var mistake = document.querySelector('[aria-invalid="true"]');
+  if (mistake) {
+    mistake.scrollIntoView({ block: "center" });
+    mistake.focus({ preventScroll: true });
+  }
+
+  // A Copy button copies the field it names; the field is selected either way, so copying by
+  // hand works where the clipboard is not allowed.
+  document.querySelectorAll("[data-copy]").forEach(function (button) {
+    var field = document.getElementById(button.dataset.copy);
+    if (!field) return;
+    var label = button.textContent;
+    button.addEventListener("click", function () {
+      field.select();
+      var done = function () {
+        button.textContent = words("Copied", "Copied");
+        setTimeout(function () { button.textContent = label; }, 2000);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(field.value).then(done, function () {});
+      } else if (document.execCommand && document.execCommand("copy")) {
+        done();
+      }
+    });
+  });
+
   // "Use my current location" fills the nearest latitude/longitude fields.
   document.querySelectorAll("[data-geolocate]").forEach(function (button) {
     if (!("geolocation" in navigator)) return;

@@ -34,6 +34,11 @@ struct LeagueAndFindTests {
             let wrongSport = try await maya.post("\(url)/teams", [("team", volley)], csrfFrom: url)
             #expect(wrongSport.status == .unprocessableEntity)
             #expect(wrongSport.contains("this league is for Futsal"))
+            // The league page again, the typed address kept beside its message.
+            #expect(wrongSport.contains(#"id="team-error""#) && wrongSport.contains(#"value="\#(volley)""#))
+            let misspelt = try await maya.post("\(url)/teams", [("team", "old-town-futsl")], csrfFrom: url)
+            #expect(misspelt.status == .unprocessableEntity && misspelt.contains("No team is called “old-town-futsl”"))
+            #expect(misspelt.contains(#"value="old-town-futsl""#) && misspelt.contains("<h1>City Futsal League"))
             try await maya.post("\(url)/teams", [("team", "http://127.0.0.1/teams/\(away)")], csrfFrom: url)
             #expect(try await jonas.get("/notifications").contains("Old Town Futsal is invited to the league City Futsal League"))
 

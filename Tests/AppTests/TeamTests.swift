@@ -72,6 +72,12 @@ struct TeamTests {
             try await player.post("/teams/\(open)/join", [], csrfFrom: "/teams/\(open)")
             #expect(try await player.get("/teams/\(open)").contains("You are Player in this team."))
 
+            // Too long a message: the team page again with what was typed, and no request made.
+            let long = "Keen! " + String(repeating: "x", count: 600)
+            let tooLong = try await player.post("/teams/\(guarded)/join", [("message", long)], csrfFrom: "/teams/\(guarded)")
+            #expect(tooLong.status == .unprocessableEntity && tooLong.contains(#"id="message-error""#) && tooLong.contains("it has 606"))
+            #expect(tooLong.contains(#"value="\#(long)""#) && tooLong.contains("Ask to join"))
+            #expect(try await JoinRequest.query(on: app.db).count() == 0)
             try await player.post("/teams/\(guarded)/join", [("message", "Left footed <b>and</b> keen")], csrfFrom: "/teams/\(guarded)")
             let waiting = try await player.get("/teams/\(guarded)")
             #expect(waiting.contains("waiting for a manager"))
@@ -132,7 +138,9 @@ struct TeamTests {
 
             let unknown = try await owner.post("/teams/\(slug)/invites", [("username", "nobody_here")], csrfFrom: "/teams/\(slug)")
             #expect(unknown.status == .unprocessableEntity)
-            #expect(unknown.contains("Nobody has the username"))
+            // The team page again, the typed name kept and the message beside the field.
+            #expect(unknown.contains("Nobody has the username") && unknown.contains(#"id="username-error""#))
+            #expect(unknown.contains(#"value="nobody_here""#) && unknown.contains("<h1>Link Legends</h1>"))
             // Someone with a private profile looks exactly like nobody to a stranger's team.
             let hidden = app.browser(); try await hidden.signUp("hidden_kid")
             try await hidden.post("/settings/privacy", [("visibility", "private")], csrfFrom: "/settings/privacy")
@@ -150,9 +158,11 @@ struct TeamTests {
             #expect(try await friend.get("/teams/\(slug)").status == .notFound)
 
             let made = try await owner.post("/teams/\(slug)/invites", [("kind", "link")], csrfFrom: "/teams/\(slug)")
-            #expect(made.status == .seeOther)
+            #expect(made.status == .seeOther && made.location == "/teams/\(slug)#invite-links")
             let flash = try await owner.get("/teams/\(slug)")
-            let token = try #require(flash.firstMatch(#"/join/([A-Za-z0-9_-]{43})"#))
+            let token = try #require(flash.firstMatch(#"class="copy-field" value="[^"]*/join/([A-Za-z0-9_-]{43})""#))
+            // The link stays on the team page for its managers until it is revoked.
+            #expect(try await owner.get("/teams/\(slug)").contains("/join/\(token)"))
             let guest = app.browser()
             let preview = try await guest.get("/join/\(token)")
             #expect(preview.status == .ok)
@@ -162,7 +172,8 @@ struct TeamTests {
             #expect(!wrong.contains("Link Legends"))
 
             try await friend.post("/join/\(token)", [], csrfFrom: "/join/\(token)")
-            #expect(try await friend.get("/teams/\(slug)").contains("You are Player in this team."))
+            let asPlayer = try await friend.get("/teams/\(slug)")
+            #expect(asPlayer.contains("You are Player in this team.") && !asPlayer.contains("/join/"), "players are not shown the link")
 
             let linkID = try #require(try await owner.get("/teams/\(slug)").firstMatch(#"/invites/([^/]+)/revoke"#))
             try await owner.post("/teams/\(slug)/invites/\(linkID)/revoke", [], csrfFrom: "/teams/\(slug)")

@@ -26,25 +26,28 @@ struct InviteController: RouteCollection {
         let form = try req.content.decode(InviteForm.self)
 
         if form.kind == "link" {
-            let token = RandomToken.make()
-            try await TeamInvite.link(teamID: teamID, tokenHash: RandomToken.hash(token), by: managerID).create(on: req.db)
-            let link = req.application.config.absolute(.join(token: token))
-            req.flash(.success, t("Share this link to invite people: {link} — it is shown only now; revoke it below when you are done.", link))
-            return req.redirect(to: .team(slug: team.slug))
+            try await TeamInvite.link(teamID: teamID, by: managerID, secret: req.application.serverSecret).invite.create(on: req.db)
+            req.flash(.success, t("Invitation link made. Copy it from the list below; it works until you revoke it."))
+            return req.redirect(to: SiteURL.team(slug: team.slug).path + "#invite-links")
         }
 
-        let username = AccountRules.collapseWhitespace(form.username ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
-        guard !username.isEmpty else { throw Abort(.unprocessableEntity, reason: t("Enter the username of the person to invite.")) }
+        // A mistake shows the team page again with the typed name and the message beside the field.
+        let typed = String((form.username ?? "").prefix(100))
+        func mistake(_ message: String, _ status: HTTPStatus = .unprocessableEntity) async throws -> Response {
+            try await TeamPage.refused(access, req: req, typed: .init(username: typed), errors: ["username": message], status: status)
+        }
+        let username = AccountRules.collapseWhitespace(typed).lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
+        guard !username.isEmpty else { return try await mistake(t("Enter the username of the person to invite.")) }
         let found = try await User.query(on: req.db).filter(\.$username == username).first()
         // A private profile cannot be invited (or even confirmed to exist) by someone it is hidden from,
         // and a child cannot be reached by a stranger: otherwise anyone could create a team and message a teenager.
         let reach = try await PersonAccess.reach(found, from: manager, today: req.clock.today, on: req.db)
         guard let invitee = found, reach != .unknown else {
-            throw Abort(.unprocessableEntity, reason: t("Nobody has the username “{username}”. Check the spelling on their profile page.", username))
+            return try await mistake(t("Nobody has the username “{username}”. Check the spelling on their profile page.", username))
         }
         let inviteeID = try invitee.requireID()
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == inviteeID).first() != nil {
-            throw Abort(.conflict, reason: t("{name} is already in the team.", invitee.displayName))
+            return try await mistake(t("{name} is already in the team.", invitee.displayName), .conflict)
         }
         // A held invitation is stored like any other, so the team page lists it the same way, but the
         // invitee never sees it; once the sender may reach them, asking again delivers it.

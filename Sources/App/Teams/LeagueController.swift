@@ -142,10 +142,16 @@ struct LeagueController: RouteCollection {
         let standings: [StandingRow]
         let invited: [InvitedTeam]
         let removable: [String]
+        /// The invite-a-team field as typed, shown again with `errors` when it was refused.
+        let typedTeam: String
+        let errors: FieldErrors
     }
 
     func show(req: Request) async throws -> View {
-        let access = try await LeagueAccess.load(req)
+        try await req.view.render("leagues/show", showPage(req, access: LeagueAccess.load(req)))
+    }
+
+    private func showPage(_ req: Request, access: LeagueAccess, typedTeam: String = "", errors: FieldErrors = [:]) async throws -> ShowPage {
         let entries = access.entries
         let league = access.league
         let active = entries.filter { $0.status == .active }
@@ -164,7 +170,7 @@ struct LeagueController: RouteCollection {
             .filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }
             .map { InvitedTeam(slug: $0.team.slug, name: $0.team.name, canAnswer: access.managedTeamIDs.contains($0.$team.id)) }
         let manager = try await User.find(league.$manager.id, on: req.db)
-        let page = ShowPage(
+        return ShowPage(
             layout: req.layout(title: league.name, section: .teams),
             league: LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate),
             level: levelLabel(ageGroup: league.ageGroup, gender: league.gender, skill: league.skill),
@@ -173,9 +179,9 @@ struct LeagueController: RouteCollection {
             isManager: access.isManager,
             standings: standings,
             invited: invited,
-            removable: shown.filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }.map { $0.team.slug }
+            removable: shown.filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }.map { $0.team.slug },
+            typedTeam: typedTeam, errors: errors
         )
-        return try await req.view.render("leagues/show", page)
     }
 
     /// Scores of the league's fixtures, from the features that keep them.
@@ -196,23 +202,27 @@ struct LeagueController: RouteCollection {
         let access = try await LeagueAccess.load(req)
         let entries = access.entries
         guard access.isManager else { throw Abort(.forbidden, reason: t("Only the league's manager can invite teams.")) }
-        let raw = (try req.content.decode(TeamInviteForm.self).team ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let typed = String((try req.content.decode(TeamInviteForm.self).team ?? "").prefix(200))
+        // A mistake shows the league page again with the typed address and the message beside it.
+        func mistake(_ message: String, _ status: HTTPStatus = .unprocessableEntity) async throws -> Response {
+            try await req.view.render("leagues/show", showPage(req, access: access, typedTeam: typed, errors: ["team": message]))
+                .encodeResponse(status: status, for: req)
+        }
+        let raw = typed.trimmingCharacters(in: .whitespaces).lowercased()
         let slug = raw.split(separator: "/").last.map(String.init) ?? raw
         guard !slug.isEmpty, let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
             try await TeamAccess.of(team, viewer: user, on: req.db).canSee
         else {
-            throw Abort(.unprocessableEntity, reason: t("No team is called “{name}”. Use the last part of the team's address, e.g. riverside-futsal.", raw))
+            return try await mistake(t("No team is called “{name}”. Use the last part of the team's address, e.g. riverside-futsal.", raw))
         }
         guard team.sport == access.league.sport else {
-            throw Abort(
-                .unprocessableEntity,
-                reason: t(
+            return try await mistake(
+                t(
                     "{team} plays {sport}; this league is for {league_sport}.", team.name, team.sportValue?.label ?? team.sport,
-                    Sport(rawValue: access.league.sport)?.label ?? access.league.sport)
-            )
+                    Sport(rawValue: access.league.sport)?.label ?? access.league.sport))
         }
         if entries.contains(where: { $0.$team.id == team.id }) {
-            throw Abort(.conflict, reason: t("{team} is already in the league or invited.", team.name))
+            return try await mistake(t("{team} is already in the league or invited.", team.name), .conflict)
         }
         let teamID = try team.requireID()
         let managesTeam =

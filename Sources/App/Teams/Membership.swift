@@ -81,12 +81,29 @@ final class TeamInvite: Model, @unchecked Sendable {
         return invite
     }
 
-    static func link(teamID: UUID, tokenHash: String, by: UUID) -> TeamInvite {
+    /// A shareable link's invitation. Its token is worked out from its id with the server's key, so
+    /// the team page can show the link to managers until it is revoked while the database keeps
+    /// only the hash.
+    static func link(teamID: UUID, by: UUID, secret: ServerSecret) -> (invite: TeamInvite, token: String) {
         let invite = TeamInvite()
+        invite.id = UUID()
         invite.$team.id = teamID
-        invite.tokenHash = tokenHash
+        let token = linkToken(invite.id!, secret: secret)
+        invite.tokenHash = RandomToken.hash(token)
         invite.$createdBy.id = by
-        return invite
+        return (invite, token)
+    }
+
+    static func linkToken(_ id: UUID, secret: ServerSecret) -> String {
+        secret.token(for: "team-invite", id.uuidString)
+    }
+
+    /// The link's token when it can be shown again: links made before tokens came from the key
+    /// were random, and only their hash is known.
+    func shownToken(secret: ServerSecret) -> String? {
+        guard let id, let tokenHash else { return nil }
+        let token = Self.linkToken(id, secret: secret)
+        return RandomToken.hash(token) == tokenHash ? token : nil
     }
 }
 

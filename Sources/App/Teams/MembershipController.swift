@@ -35,7 +35,10 @@ struct MembershipController: RouteCollection {
             let form = try req.content.decode(JoinForm.self)
             let message = AccountRules.collapseWhitespace(form.message ?? "")
             guard message.count <= 500 else {
-                throw Abort(.unprocessableEntity, reason: t("Keep your message to the managers to 500 characters or fewer."))
+                return try await TeamPage.refused(
+                    access, req: req, typed: .init(message: String(message.prefix(2000))),
+                    errors: ["message": t("Keep your message to the managers to 500 characters or fewer (it has {count}).", message.count)],
+                    status: .unprocessableEntity)
             }
             try await req.db.inTransaction { db in
                 try await JoinRequest(teamID: teamID, userID: userID, message: message.isEmpty ? nil : message).create(on: db)

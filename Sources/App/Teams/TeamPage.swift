@@ -26,6 +26,15 @@ struct TeamPage: Encodable {
     struct LinkInvite: Encodable {
         let id: String
         let created: String
+        /// The whole link, to copy; nil for a link made before links could be shown again.
+        let url: String?
+    }
+
+    /// What was typed into the page's small forms (a username to invite, a message with a request
+    /// to join), shown again with `errors` beside the field when it was refused.
+    struct Typed: Encodable {
+        var username = ""
+        var message = ""
     }
 
     struct LeagueLink: Encodable {
@@ -53,7 +62,8 @@ struct TeamPage: Encodable {
     let requests: [Pending]
     let personInvites: [Pending]
     let linkInvites: [LinkInvite]
-    let newLink: String?
+    let typed: Typed
+    let errors: FieldErrors
     let leagues: [LeagueLink]
     let games: [GameCard]
     let feedURL: String?
@@ -77,7 +87,7 @@ struct TeamPage: Encodable {
         }
     }
 
-    static func build(_ access: TeamAccess, req: Request, newLink: String? = nil) async throws -> TeamPage {
+    static func build(_ access: TeamAccess, req: Request, typed: Typed = .init(), errors: FieldErrors = [:]) async throws -> TeamPage {
         let team = access.team
         let teamID = try team.requireID()
         let memberships = try await Self.roster(of: teamID, on: req.db)
@@ -109,10 +119,12 @@ struct TeamPage: Encodable {
             personInvites = invites.compactMap { invite in
                 invite.invitee.map { Pending(id: SiteURL.id(invite.id!), username: $0.username, displayName: $0.displayName, message: nil) }
             }
+            let secret = req.application.serverSecret
             linkInvites = invites.filter { $0.tokenHash != nil }.map {
                 LinkInvite(
                     id: SiteURL.id($0.id!),
-                    created: ($0.createdAt ?? req.now).formatted(Format.foundationStyle(Date.FormatStyle(date: .abbreviated, time: .omitted))))
+                    created: ($0.createdAt ?? req.now).formatted(Format.foundationStyle(Date.FormatStyle(date: .abbreviated, time: .omitted))),
+                    url: $0.shownToken(secret: secret).map { req.application.config.absolute(.join(token: $0)) })
             }
         }
 
@@ -148,9 +160,15 @@ struct TeamPage: Encodable {
             signInURL: req.currentUser == nil ? SiteURL.login(next: .team(slug: team.slug)) : nil,
             memberCount: memberships.count,
             roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,
-            newLink: newLink, leagues: leagues,
+            typed: typed, errors: errors, leagues: leagues,
             games: Array(games), feedURL: feedURL,
             roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { Choices.Option(value: $0.rawValue, label: $0.label) }
         )
+    }
+
+    /// The team page again after one of its forms was refused: what was typed, the message beside
+    /// the field, and the refusal's status.
+    static func refused(_ access: TeamAccess, req: Request, typed: Typed, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
+        try await req.view.render("teams/show", build(access, req: req, typed: typed, errors: errors)).encodeResponse(status: status, for: req)
     }
 }
