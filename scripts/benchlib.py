@@ -55,7 +55,7 @@ class Client:
         csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
         form = urllib.parse.urlencode({"csrf": csrf, "name": name})
         _, page, _ = self.request("POST", "/settings/devices", form, {**cookie, "Content-Type": "application/x-www-form-urlencoded"})
-        return re.search(rb'id="token" class="mono" readonly value="([^"]+)"', page).group(1).decode()
+        return re.search(rb'id="token" class="mono copy-field" readonly value="([^"]+)"', page).group(1).decode()
 
     def turn_on_rewards(self, session):
         """Rewards for arriving by bike, on through the Rewards page: the person's readings then run

@@ -12,7 +12,12 @@ struct HomeTodayTests {
             let ana = app.browser()
             try await ana.signUp("ana")
             var home = try await ana.get("/")
-            #expect(home.contains("0 of 60 active minutes") && home.contains("Set a goal"))
+            // Ana is an adult: the WHO's weekly advice for adults, not the daily one for children.
+            #expect(home.contains("0 of 150 active minutes this week") && home.contains("advises adults") && home.contains("add a goal"))
+            let teen = app.browser()
+            try await teen.signUp("tess", birthDate: "2011-06-01")
+            let teenHome = try await teen.get("/")
+            #expect(teenHome.contains("0 of 60 active minutes today") && teenHome.contains("for 5–17 year olds") && !teenHome.contains("advises adults"))
             _ = try await ana.post("/goals", [("period", "week"), ("metric", "duration"), ("target", "150")], csrfFrom: "/goals")
             let token = try await ana.deviceToken()
             let now = app.clock.milliseconds
@@ -21,8 +26,9 @@ struct HomeTodayTests {
             _ = try await ana.api(
                 .POST, "/api/v1/workouts", token: token, json: #"{"sport": "running", "name": "Before school", "start": \#(start), "end": \#(now)}"#)
             home = try await ana.get("/")
-            #expect(home.contains("\(minutes) of 60 active minutes"))
-            #expect(home.contains("Weekly duration: 150 min"))
+            #expect(home.contains("\(minutes) of 150 active minutes this week"))
+            #expect(home.contains("<strong>Weekly duration</strong>: \(minutes) min of 150 min this week ("))
+            #expect(!home.contains("add a goal"))
             #expect(home.contains("Before school"))
         }
     }

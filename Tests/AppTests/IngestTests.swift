@@ -17,7 +17,7 @@ extension Browser {
             let username = try #require(username)
             try await User.query(on: app.db).filter(\.$username == username).set(\.$continuousHeartRate, to: true).update()
         }
-        return try #require(page.firstMatch(#"id="token" class="mono" readonly value="([^"]+)""#))
+        return try #require(page.firstMatch(#"id="token" class="mono copy-field" readonly value="([^"]+)""#))
     }
 
     /// A device's request: no cookies, a bearer token.

@@ -56,7 +56,7 @@ struct GoalTests {
             let first = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": "walking", "start": \#(base), "end": \#(base + 60_000)}"#)
             #expect(first.status == .created)
             var page = try await ana.get("/goals")
-            #expect(page.contains("Daily duration: 2 min") && page.contains("1 min so far: 50 %"))
+            #expect(page.contains("Daily duration: 2 min") && page.contains("1 min of 2 min today (50 %)"))
             #expect(page.contains(#"<progress max="100" value="50">"#))
             #expect(try await rowCount("notifications", app.db) == 0)
 
@@ -65,7 +65,7 @@ struct GoalTests {
             _ = try await ana.api(
                 .POST, "/api/v1/workouts", token: token, json: #"{"sport": "strength", "start": \#(base + 120_000), "end": \#(base + 140_000)}"#)
             page = try await ana.get("/goals")
-            #expect(page.contains("2 min so far: 116 %"))
+            #expect(page.contains("2 min of 2 min today (116 %)"))
             let notes = try await Notification.query(on: app.db).all()
             #expect(notes.count == 1 && notes.first?.text.contains("daily goal of 2 min") == true)
 

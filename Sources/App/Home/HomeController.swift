@@ -29,13 +29,37 @@ struct HomeController: RouteCollection {
         let newFollowers: [PersonCard]
         let suggestions: [PersonCard]
         let games: [GameCard]
-        /// Minutes of workouts today against the WHO's 60 a day for 5–17 year olds.
-        let activeMinutes: Int
-        let activePercent: Int
+        /// The WHO's advice for the person's age: 60 active minutes a day from 5 to 17, at least
+        /// 150 a week for adults. The bar counts today's or this week's workouts against it.
+        let activity: ActivityAdvice
         let goals: [GoalProgress]
         let recent: [RecentWorkout]
         /// Sessions the person's coaches planned for today and the week ahead.
         let planned: [String]
+    }
+
+    struct ActivityAdvice: Encodable {
+        let line: String
+        let advice: String
+        let percent: Int
+    }
+
+    /// The advice that fits a person of `age` (adults' when the age is unknown), with how far they are.
+    static func advice(age: Int?, today: [Workout], week: [Workout]) -> ActivityAdvice {
+        func minutes(_ workouts: [Workout]) -> Int {
+            Int((workouts.map { $0.moving > 0 ? $0.moving : $0.duration }.reduce(0, +) / 60).rounded(.down))
+        }
+        if let age, age < 18 {
+            let done = minutes(today)
+            return ActivityAdvice(
+                line: t("{minutes} of 60 active minutes today", done), advice: t("The WHO advises 60 minutes a day for 5–17 year olds."),
+                percent: min(100, done * 100 / 60))
+        }
+        let done = minutes(week)
+        return ActivityAdvice(
+            line: t("{minutes} of 150 active minutes this week", done),
+            advice: t("The WHO advises adults at least 150 minutes a week of moderate activity (or 75 of vigorous)."),
+            percent: min(100, done * 100 / 150))
     }
 
     struct RecentWorkout: Encodable {
@@ -67,7 +91,8 @@ struct HomeController: RouteCollection {
         }
 
         let (_, todays) = try await GoalProgress.current(.day, user: user, now: req.now, on: req.db)
-        let minutes = Int((todays.map { $0.moving > 0 ? $0.moving : $0.duration }.reduce(0, +) / 60).rounded(.down))
+        let (_, thisWeek) = try await GoalProgress.current(.week, user: user, now: req.now, on: req.db)
+        let age = user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: req.clock.today(in: user.timeZone))
         let format = Format(user)
         let recentWorkouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
             .sort(\.$startMS, .descending).limit(3).all()
@@ -96,7 +121,7 @@ struct HomeController: RouteCollection {
             newFollowers: try await PersonCard.list(recent, viewer: user, today: req.clock.today, on: req.db),
             suggestions: try await PersonCard.list(suggestions, viewer: user, today: req.clock.today, on: req.db),
             games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), now: req.now, on: req.db).prefix(3).map { GameCard($0, viewer: userID) },
-            activeMinutes: minutes, activePercent: min(100, minutes * 100 / 60),
+            activity: Self.advice(age: age, today: todays, week: thisWeek),
             goals: try await GoalProgress.all(for: user, now: req.now, on: req.db).filter(\.enabled),
             recent: try recentWorkouts.map { workout in
                 RecentWorkout(

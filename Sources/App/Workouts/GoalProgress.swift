@@ -5,8 +5,12 @@ import Foundation
 /// How far each goal is in its current period, and the one-time "goal reached" notification.
 struct GoalProgress: Encodable {
     let id: String
+    /// "Weekly duration"
+    let name: String
+    /// "Weekly duration: 300 min"
     let title: String
-    let done: String
+    /// "310 min of 300 min this week (103 %)"
+    let progress: String
     let percent: Int
     let enabled: Bool
 
@@ -50,11 +54,16 @@ struct GoalProgress: Encodable {
         let imperial = user.units == .imperial
         return try goals.map { goal in
             let done = amount(goal.metric, of: periods[goal.period] ?? [])
+            let (doneText, target, percent) = (
+                describe(goal.metric, done, imperial: imperial), describe(goal.metric, goal.target, imperial: imperial), Format.percent(done, of: goal.target)
+            )
             return GoalProgress(
-                id: try goal.requireID().uuidString.lowercased(),
-                title: "\(goal.name): \(describe(goal.metric, goal.target, imperial: imperial))",
-                done: describe(goal.metric, done, imperial: imperial),
-                percent: Format.percent(done, of: goal.target), enabled: goal.enabled)
+                id: try goal.requireID().uuidString.lowercased(), name: goal.name,
+                title: "\(goal.name): \(target)",
+                progress: goal.period == .day
+                    ? t("{done} of {target} today ({percent} %)", doneText, target, percent)
+                    : t("{done} of {target} this week ({percent} %)", doneText, target, percent),
+                percent: percent, enabled: goal.enabled)
         }
     }
 
