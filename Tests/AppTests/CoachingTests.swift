@@ -315,7 +315,8 @@ struct CoachingTests {
                 ).status == .seeOther)
             let plan = try #require(try await PlannedWorkout.query(on: app.db).first())
             let remove = "/coach/athletes/ana/plans/\(try plan.requireID().uuidString.lowercased())/delete"
-            #expect(try await cora.get("/coach/athletes/ana").contains(remove))
+            let planner = try await cora.get("/coach/athletes/ana")
+            #expect(planner.contains(remove) && planner.contains("Remove this planned session? The athlete will no longer see it."))
             #expect(!(try await carl.get("/coach/athletes/ana").contains(remove)), "no remove button on another coach's plan")
             let refused = try await carl.post(remove, [], csrfFrom: "/coach/athletes/ana")
             #expect(refused.status == .forbidden && refused.contains("Only the coach who planned this session can remove it."))

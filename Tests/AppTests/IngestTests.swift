@@ -68,6 +68,10 @@ struct IngestTests {
             #expect(!(try await ana.get("/settings/devices").contains("Never")))
 
             let id = try row.requireID().uuidString.lowercased()
+            // Revoking asks first: the list's button only opens the question, whose button posts.
+            let devices = try await ana.get("/settings/devices")
+            #expect(devices.contains(#"<summary class="button button-secondary danger">Revoke</summary>"#))
+            #expect(devices.contains("It can no longer send data") && devices.contains("Yes, revoke it"))
             let ben = app.browser()
             try await ben.signUp("ben")
             #expect(try await ben.post("/settings/devices/\(id)/revoke", [], csrfFrom: "/settings/devices").status == .notFound)

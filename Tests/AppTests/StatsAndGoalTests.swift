@@ -58,6 +58,7 @@ struct GoalTests {
             var page = try await ana.get("/goals")
             #expect(page.contains("Daily duration: 2 min") && page.contains("1 min of 2 min today (50 %)"))
             #expect(page.contains(#"<progress max="100" value="50">"#))
+            #expect(page.contains("Remove the goal “Daily duration: 2 min”?") && page.contains("Yes, remove it"), "removing asks first")
             #expect(try await rowCount("notifications", app.db) == 0)
 
             // Another minute reaches it: one notification, and only one however much more follows.

@@ -93,7 +93,15 @@ struct WorkoutPage: Encodable {
         }
         self.stats = stats
         workoutNotes = workout.notes
-        notes = (isOwner ? workout.notesForOwner : []) + (workout.trimp == nil ? [] : [t("Training load (TRIMP, training impulse) is minutes of exercise weighted by how hard the heart worked: an easy hour counts less than a hard one.")])
+        notes =
+            (isOwner ? workout.notesForOwner : [])
+            + (workout.trimp == nil
+                ? []
+                : [
+                    t(
+                        "Training load (TRIMP, training impulse) is minutes of exercise weighted by how hard the heart worked: an easy hour counts less than a hard one."
+                    )
+                ])
 
         self.drawings = drawings
         comments = conversation?.comments ?? []
