@@ -104,6 +104,9 @@
     if (!bar || !window.XMLHttpRequest || !window.FormData) return;
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      // What the browser can check (a caption, a required choice) is checked before the upload
+      // starts, not after a phone has sent megabytes of photo.
+      if (form.reportValidity && !form.reportValidity()) return;
       var request = new XMLHttpRequest();
       request.open("POST", form.action);
       bar.hidden = false;

@@ -185,12 +185,62 @@ struct ChallengeTests {
 
             #expect(try await Challenge.query(on: app.db).count() == 0)
             #expect(try await Photo.query(on: app.db).count() == 0)
-            for folder in ["originals", "served", "large", "small"] {
+            // The photos of forms with mistakes were kept for another try, for a quarter of an hour.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: store.config.dataDirectory + "/photos/held").count == 5)
+            app.clock.advance(by: 16 * 60)
+            HeldPhoto.sweep(now: app.clock.now, config: store.config)
+            for folder in ["originals", "served", "large", "small", "held"] {
                 let files = try FileManager.default.contentsOfDirectory(atPath: store.config.dataDirectory + "/photos/" + folder)
                 #expect(files.isEmpty, "\(folder): \(files)")
             }
             // The server is still serving, and a good upload still works.
             #expect(try await cast.ana.sendChallenge(to: ["ben"]).status == .seeOther)
+        }
+    }
+
+    /// A form with a mistake keeps the chosen photo: the page shows it again, only its owner can
+    /// see it, and the corrected form is sent without choosing (or uploading) it again.
+    @Test func aFormWithAMistakeKeepsThePhotoForTheNextTry() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let noCaption = try await cast.ana.sendChallenge(to: ["ben"], caption: " ")
+            #expect(noCaption.status == .unprocessableEntity && noCaption.contains("Write a caption"))
+            #expect(noCaption.contains("Your photo is kept") && !noCaption.contains("Choose the photo again"))
+            let key = try #require(noCaption.firstMatch(#"name="held_photo" value="([A-Za-z0-9_-]{43})""#))
+            let preview = try #require(noCaption.firstMatch(#"class="photo-preview" alt="[^"]*" src="(/photos/held/[A-Za-z0-9_-]{43})""#))
+            let image = try await cast.ana.get(preview)
+            #expect(image.status == .ok && image.headers.first(name: .contentType) == "image/jpeg")
+            #expect(!image.body.isEmpty && image.headers.first(name: .cacheControl) == "private, no-store")
+            // Nobody else sees it, friend or not, signed in or not; nor can they send it as theirs.
+            #expect(try await cast.ben.get(preview).status == .notFound)
+            #expect(try await app.browser().get(preview).status == .notFound)
+            #expect(try await cast.ana.get("/photos/held/..%2F..%2Fsecret.key").status == .notFound)
+            let stolen = try await cast.ben.multipart(
+                "/challenges/new", fields: [("key", UUID().uuidString), ("caption", "Mine now"), ("held_photo", key), ("location", "none")],
+                file: nil, csrfFrom: "/challenges/new")
+            #expect(stolen.status == .unprocessableEntity && stolen.contains("Choose a photo for your challenge"))
+
+            // Fixed: the caption, and no file this time.
+            let sent = try await cast.ana.multipart(
+                "/challenges/new",
+                fields: [("key", UUID().uuidString), ("caption", "Find this mural"), ("to", "ben"), ("location", "photo"), ("held_photo", key)],
+                file: nil, csrfFrom: "/challenges/new")
+            #expect(sent.status == .seeOther)
+            let challenge = try #require(try await Challenge.query(on: app.db).with(\.$photo).first())
+            #expect(challenge.caption == "Find this mural" && challenge.photo.exifLatitude != nil, "the held photo keeps its place")
+            #expect(try await cast.ben.get(try #require(sent.location)).contains("Find this mural"))
+            // The key is spent.
+            #expect(try await cast.ana.get(preview).status == .notFound)
+
+            // A reply with a mistake keeps its photo too.
+            let url = try #require(sent.location)
+            let long = try await cast.ben.reply(to: url, note: String(repeating: "n", count: 281))
+            #expect(long.status == .unprocessableEntity)
+            let replyKey = try #require(long.firstMatch(#"name="held_photo" value="([A-Za-z0-9_-]{43})""#))
+            let replied = try await cast.ben.multipart(
+                "\(url)/responses", fields: [("key", UUID().uuidString), ("note", "Done"), ("held_photo", replyKey)], file: nil, csrfFrom: url)
+            #expect(replied.status == .seeOther)
+            #expect(try await ChallengeResponse.query(on: app.db).count() == 1)
         }
     }
 

@@ -44,7 +44,7 @@ import Vapor
         for route in [
             "GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
             "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /workouts/:id", "GET /workouts/:id/edit", "GET /workouts/:id/kudos",
-            "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /u/:username", "GET /u/:username/avatar",
+            "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /photos/held/:key", "GET /u/:username", "GET /u/:username/avatar",
             "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username", "GET /plans/:id",
             "GET /coach/athletes/:username/zones", "GET /settings/export/download", "GET /routes/:id",
             "GET /places/:id/edit", "GET /places/:id/reward", "GET /places/:id/redeem",
@@ -117,6 +117,8 @@ import Vapor
         let workout: String
         let challenge: String
         let photo: String
+        /// A photo Ana chose in a challenge form she must fix (kept for her next try).
+        let heldPhoto: String
         /// A 13-year-old's workout, shown to their followers.
         let teenWorkout: String
         /// A private league the private team plays in.
@@ -213,6 +215,8 @@ import Vapor
 
         let challenge = try #require(try await ana.sendChallenge(to: ["ben_b"]).location)
         let photo = try #require(try await Challenge.query(on: app.db).first()?.$photo.id.uuidString.lowercased())
+        let heldPhoto = try #require(
+            try await ana.sendChallenge(to: ["ben_b"], caption: "").firstMatch(#"src="(/photos/held/[A-Za-z0-9_-]{43})""#))
         let when = app.gameDay(2)
         let plan = try #require(
             try await ana.post(
@@ -245,7 +249,7 @@ import Vapor
                 ("ana", ana), ("friend", ben), ("follower", follower), ("coach", coach), ("exCoach", exCoach),
                 ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend),
             ],
-            team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)",
+            team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)", heldPhoto: heldPhoto,
             teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league, plan: plan, route: route, place: place
         )
     }
@@ -279,6 +283,7 @@ import Vapor
             ("GET /photos/:id", world.photo, challenge),
             ("GET /photos/:id/:size", world.photo + "/small", challenge),
             ("GET /photos/:id/:size", world.photo + "/large", challenge),
+            ("GET /photos/held/:key", world.heldPhoto, ana),
             ("GET /u/:username", "/u/ana_a", profile),
             ("GET /u/:username/avatar", "/u/ana_a/avatar", profile),
             ("GET /u/:username/followers", "/u/ana_a/followers", profile),
@@ -466,7 +471,7 @@ import Vapor
             case (_, ":language"): parts.append("pt-PT")
             case (_, ":username"): parts.append("ana_a")
             case (_, ":file"): parts.append(String(repeating: "x", count: 43) + ".ics")
-            case (_, ":token"): parts.append(String(repeating: "y", count: 43))
+            case (_, ":token"), (_, ":key"): parts.append(String(repeating: "y", count: 43))
             case (_, ":slug"): parts.append("no-such-thing")
             default: parts.append(random)
             }

@@ -60,6 +60,7 @@ struct ChallengeController: RouteCollection {
         let user = try req.requireUser()
         let userID = try user.requireID()
         let (body, receiver) = try await PhotoReceiver.receiveForm(req)
+        receiver.adoptHeld(from: body, owner: userID, now: req.now)
         do {
             let form = ChallengeForm(body)
             // A retried submission (a double tap, a reload after a lost answer) finds the first one.
@@ -83,12 +84,8 @@ struct ChallengeController: RouteCollection {
                 throw Abort(.forbidden, reason: t("You can only send challenges to friends: people who follow you and whom you follow."))
             }
             guard errors.isEmpty else {
-                await receiver.discard()
-                var shown = form
-                shown.key = form.key.isEmpty ? RandomToken.make() : form.key
-                if receiver.received != nil {
-                    errors["photo"] = errors["photo"] ?? t("Choose the photo again: it is not kept while the form has mistakes.")
-                }
+                let shown = form.shownAgain(keeping: receiver, owner: userID, now: req.now)
+                if shown.heldPhoto.isEmpty { await receiver.discard() }
                 return try await renderNew(req, user: user, form: shown, errors: errors, status: .unprocessableEntity)
             }
 
@@ -117,6 +114,7 @@ struct ChallengeController: RouteCollection {
                 )
                 return challenge
             }
+            receiver.releaseHold()
             await req.application.photoSizer.enqueue([challenge.$photo.id])
             var message =
                 recipients.isEmpty

@@ -17,6 +17,9 @@ struct ChallengeForm: Encodable {
     var locationSource = ""
     /// One-time key of this form, so a retried submission is recognised.
     var key = ""
+    /// The key of the photo kept from the last try (`HeldPhoto`), and its preview's address.
+    var heldPhoto = ""
+    var heldPhotoURL = ""
 
     static let captionLimit = 280
     static let noteLimit = 280
@@ -39,6 +42,15 @@ struct ChallengeForm: Encodable {
         longitude = (form["lon"] ?? "").trimmingCharacters(in: .whitespaces)
         locationSource = form["location_source"] ?? ""
         key = form["key"] ?? ""
+    }
+
+    /// The form shown again after mistakes, with the photo kept for the next try when there is one.
+    func shownAgain(keeping receiver: PhotoReceiver, owner: UUID, now: Date) -> ChallengeForm {
+        var shown = self
+        if shown.key.isEmpty { shown.key = RandomToken.make() }
+        shown.heldPhoto = receiver.hold(owner: owner, now: now) ?? ""
+        shown.heldPhotoURL = shown.heldPhoto.isEmpty ? "" : SiteURL.heldPhoto(shown.heldPhoto).path
+        return shown
     }
 
     /// A place and where it came from.

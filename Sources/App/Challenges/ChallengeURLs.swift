@@ -9,4 +9,6 @@ extension SiteURL {
     static func photo(_ id: UUID, size: Photo.Size?) -> SiteURL {
         size.map { SiteURL("photos", Self.id(id), $0.rawValue) } ?? SiteURL("photos", Self.id(id))
     }
+    /// A photo kept while its form is fixed (`HeldPhoto`), for its owner only.
+    static func heldPhoto(_ key: String) -> SiteURL { SiteURL("photos", "held", key) }
 }

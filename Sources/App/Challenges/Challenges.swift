@@ -27,6 +27,8 @@ enum Challenges: Feature {
         try await app.photoSizer.catchUp()
     }
 
+    static var jobKinds: [JobKind] { [HeldPhoto.sweepKind] }
+
     static var headerCounts: [HeaderCount] {
         [HeaderCount(name: "toJudge", subquery: "SELECT COUNT(*) FROM challenge_responses r WHERE r.challenger_id = u.id AND r.status = 'pending'")]
     }

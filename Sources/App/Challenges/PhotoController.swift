@@ -7,6 +7,7 @@ import Vapor
 struct PhotoController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("photos", ":id") { try await serve(req: $0, size: nil) }
+        routes.get("photos", "held", ":key", use: held)
         routes.get("photos", ":id", ":size") { req in
             guard let size = req.parameters.get("size").flatMap(Photo.Size.init(rawValue:)) else { throw Abort(.notFound) }
             return try await serve(req: req, size: size)
@@ -36,6 +37,18 @@ struct PhotoController: RouteCollection {
         // the first one as soon as it exists.
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
         response.headers.replaceOrAdd(name: .contentDisposition, value: "inline")
+        return response
+    }
+
+    /// A photo kept while its form is fixed: only its owner sees it, and only while it is kept.
+    func held(req: Request) async throws -> Response {
+        guard let viewer = req.currentUser, let key = req.parameters.get("key"),
+            let held = HeldPhoto.find(key, owner: try viewer.requireID(), now: req.now, config: req.application.config),
+            let format = ImageFormat(rawValue: held.format)
+        else { throw Abort(.notFound) }
+        let response = try await req.fileio.asyncStreamFile(at: PhotoStore.servedPath(held.servedFile, config: req.application.config), mediaType: nil)
+        response.headers.replaceOrAdd(name: .contentType, value: format.mimeType)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-store")
         return response
     }
 

@@ -52,9 +52,13 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         let width: Int?
         let height: Int?
         let exif: ExifInfo?
+        /// HEIC made into an upright JPEG on arrival: its EXIF orientation no longer applies.
+        var converted = false
     }
 
-    private let config: AppConfig
+    let config: AppConfig
+    /// Set when the photo is one held from an earlier try of the same form (`HeldPhoto`).
+    private(set) var heldKey: String?
     private let field: String
     private var head: [UInt8] = []
     private var format: ImageFormat?
@@ -231,8 +235,14 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
             return Received(
                 format: rendered.format, originalFile: (path as NSString).lastPathComponent, servedFile: name,
                 byteCount: byteCount, width: rendered.width, height: rendered.height,
-                exif: PhotoRenderer.exif(data).flatMap(Exif.read))
+                exif: PhotoRenderer.exif(data).flatMap(Exif.read), converted: true)
         }
+    }
+
+    /// Takes a photo received by an earlier request (a held one) as this form's photo.
+    func adopt(_ photo: Received, heldKey: String) {
+        received = photo
+        self.heldKey = heldKey
     }
 
     func discard() async {
@@ -272,7 +282,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         photo.exifLongitude = received.exif?.coordinate?.longitude
         photo.takenAt = received.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: zone) ?? .gmt, now: now)
         // HEIC's copy was rendered upright from the start; the sizes still come later.
-        if format == .heic { photo.orientation = 1 }
+        if received.converted { photo.orientation = 1 }
         photo.sizes = .pending
         try await photo.create(on: db)
         return photo

@@ -23,6 +23,7 @@ struct ResponseController: RouteCollection {
             throw Abort(.forbidden, reason: access.isSender ? t("You cannot reply to your own challenge.") : t("This challenge was not sent to you."))
         }
         let (body, receiver) = try await PhotoReceiver.receiveForm(req)
+        receiver.adoptHeld(from: body, owner: userID, now: req.now)
         do {
             let form = ChallengeForm(body)
             if !form.key.isEmpty,
@@ -49,10 +50,8 @@ struct ResponseController: RouteCollection {
             errors["photo"] = receiver.missingMessage(in: body, prompt: t("Choose your photo."))
             let place = form.place(photoPlace: receiver.received?.exif?.coordinate, errors: &errors)
             guard errors.isEmpty else {
-                await receiver.discard()
-                var shown = form
-                if receiver.received != nil { errors["photo"] = errors["photo"] ?? t("Choose the photo again: it is not kept while the form has mistakes.") }
-                if shown.key.isEmpty { shown.key = RandomToken.make() }
+                let shown = form.shownAgain(keeping: receiver, owner: userID, now: req.now)
+                if shown.heldPhoto.isEmpty { await receiver.discard() }
                 let page = try await ChallengePage.build(req, access: access, replyForm: shown, replyErrors: errors)
                 return try await req.view.render("challenges/show", page).encodeResponse(status: .unprocessableEntity, for: req)
             }
@@ -89,6 +88,7 @@ struct ResponseController: RouteCollection {
                 // Two replies raced past the check above; the unique index kept one.
                 throw Abort(.conflict, reason: t("You already replied; wait for the judgement before trying again."))
             }
+            receiver.releaseHold()
             await req.application.photoSizer.enqueue([photoID])
             req.flash(.success, t("Reply sent. You'll be told when it has been judged."))
             return req.redirect(to: challenge.url)
