@@ -19,6 +19,16 @@
     mistake.focus({ preventScroll: true });
   }
 
+  // A new account's time zone: the browser's, when the list has it and nobody chose another.
+  document.querySelectorAll("select[data-browser-zone]").forEach(function (select) {
+    if (select.getAttribute("aria-invalid") === "true" || !window.Intl) return;
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!zone || select.value !== "UTC") return;
+    for (var i = 0; i < select.options.length; i++) {
+      if (select.options[i].value === zone) { select.value = zone; return; }
+    }
+  });
+
   // A Copy button copies the field it names; the field is selected either way, so copying by
   // hand works where the clipboard is not allowed.
   document.querySelectorAll("[data-copy]").forEach(function (button) {

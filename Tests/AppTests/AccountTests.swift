@@ -18,6 +18,29 @@ struct AccountTests {
             let user = try #require(try await User.query(on: app.db).filter(\.$username == "ada_l").first())
             #expect(user.passwordHash != Browser.password)
             #expect(user.passwordHash.hasPrefix("$2"))
+            #expect(user.timeZone == "UTC", "a form without a zone (no browser to ask) keeps UTC")
+            // The profile form shows UTC chosen (it once showed the list's first zone, Africa/Abidjan, and saved that).
+            #expect(try await browser.get("/settings/profile").contains("<option selected>UTC</option>"))
+        }
+    }
+
+    /// The sign-up form offers the zones with UTC chosen, which app.js changes to the browser's;
+    /// the chosen zone is the account's, and one not in the list is refused beside its field.
+    @Test func signUpTakesTheBrowsersTimeZone() async throws {
+        try await withApp { app in
+            let browser = app.browser()
+            let form = try await browser.get("/signup")
+            #expect(form.contains(#"<select id="time_zone" name="time_zone" data-browser-zone"#) && form.contains("<option selected>UTC</option>"))
+            let fields = [
+                ("username", "lisboa"), ("email", "l@example.org"), ("password", Browser.password), ("display_name", "Lia"),
+                ("birth_date", "1995-02-03"),
+            ]
+            let mars = try await browser.post("/signup", fields + [("time_zone", "Mars/Olympus")], csrfFrom: "/signup")
+            #expect(mars.status == .unprocessableEntity && mars.contains(#"id="time_zone-error""#) && mars.contains("Choose your time zone from the list"))
+            #expect(try await browser.post("/signup", fields + [("time_zone", "Europe/Lisbon")], csrfFrom: "/signup").status == .seeOther)
+            let user = try #require(try await User.query(on: app.db).filter(\.$username == "lisboa").first())
+            #expect(user.timeZone == "Europe/Lisbon")
+            #expect(try await browser.get("/settings/profile").contains("<option selected>Europe/Lisbon</option>"))
         }
     }
 

@@ -20,6 +20,8 @@ struct AccountController: RouteCollection {
         var password: String?
         var display_name: String?
         var birth_date: String?
+        /// The browser's zone (app.js picks it in the select); UTC when the form has none.
+        var time_zone: String?
     }
 
     struct SignupPage: Encodable {
@@ -27,6 +29,7 @@ struct AccountController: RouteCollection {
         let form: SignupForm
         let errors: FieldErrors
         let today: String
+        let timeZones: [String]
     }
 
     func signupPage(req: Request) async throws -> Response {
@@ -47,6 +50,8 @@ struct AccountController: RouteCollection {
         errors["password"] = AccountRules.password(form.password)
         errors["display_name"] = displayName.error
         errors["birth_date"] = birthDate.error
+        let zone = (form.time_zone ?? "").trimmingCharacters(in: .whitespaces)
+        if !zone.isEmpty, !Format.timeZoneIdentifiers.contains(zone) { errors["time_zone"] = t("Choose your time zone from the list") }
         if errors["username"] == nil, try await User.query(on: req.db).filter(\.$username == username.value).first() != nil {
             errors["username"] = t("That username is taken. Try another.")
         }
@@ -64,6 +69,7 @@ struct AccountController: RouteCollection {
             displayName: displayName.value, birthDate: birth.description
         )
         user.visibility = AccountRules.defaultVisibility(birthDate: birth, today: req.clock.today)
+        if !zone.isEmpty { user.timeZone = zone }
         // Notifications and e-mails have no browser to ask: they keep the language the account was made in.
         user.languageCode = req.language.rawValue
         do {
@@ -87,9 +93,11 @@ struct AccountController: RouteCollection {
     }
 
     private func renderSignup(_ req: Request, form: SignupForm, errors: FieldErrors, status: HTTPStatus) async throws -> Response {
+        var form = form
+        if (form.time_zone ?? "").isEmpty { form.time_zone = "UTC" }
         let page = SignupPage(
             layout: req.layout(title: t("Create your account"), hasForms: true),
-            form: form, errors: errors, today: req.clock.today.description
+            form: form, errors: errors, today: req.clock.today.description, timeZones: Format.timeZoneIdentifiers
         )
         return try await req.view.render("accounts/signup", page).encodeResponse(status: status, for: req)
     }

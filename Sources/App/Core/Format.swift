@@ -51,8 +51,10 @@ struct Format {
         return min(max(share, 0), 9_999)
     }
 
-    /// The zones a person can choose from, as the system names them ("Europe/Oslo").
-    static let timeZoneIdentifiers = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") || $0 == "UTC" }.sorted()
+    /// The zones a person can choose from, as the system names them ("Europe/Oslo"), UTC first. UTC
+    /// is every account's zone until chosen, and Linux does not list it by that name: without it a
+    /// select showed the first zone, Africa/Abidjan, and saving the profile stored that.
+    static let timeZoneIdentifiers = ["UTC"] + TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") && !$0.hasPrefix("Etc/") }.sorted()
 
     /// The zone named in a person's settings, or UTC for a name this system does not know.
     static func zone(named identifier: String) -> TimeZone {
