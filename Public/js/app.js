@@ -29,6 +29,16 @@
     }
   });
 
+  // The user menu opens under its button, towards the side of the screen where it fits.
+  document.querySelectorAll("details.user-menu").forEach(function (menu) {
+    menu.addEventListener("toggle", function () {
+      var list = menu.querySelector("ul");
+      if (!menu.open || !list) return;
+      list.classList.remove("opens-right");
+      if (list.getBoundingClientRect().left < 8) list.classList.add("opens-right");
+    });
+  });
+
   // A Copy button copies the field it names; the field is selected either way, so copying by
   // hand works where the clipboard is not allowed.
   document.querySelectorAll("[data-copy]").forEach(function (button) {

@@ -16,6 +16,10 @@ struct FindController: RouteCollection {
         let form: [String: String]
         let choices: Choices
         let needsLocation: Bool
+        /// "Within 25 km · Futsal": the search in words, on the folded filters' button.
+        let searched: String
+        /// The filters start unfolded only when there is nothing to show yet or something to fix.
+        let filtersOpen: Bool
         let errors: FieldErrors
         let games: [GameSearch.Result]
         let teams: [TeamSearch.Result]
@@ -45,6 +49,9 @@ struct FindController: RouteCollection {
             layout: req.layout(title: what == "teams" ? t("Find a team") : t("Find a game"), section: what == "teams" ? .teams : .games),
             what: what, form: form, choices: Choices(),
             needsLocation: query.centre == nil && query.isValid,
+            searched: ([t("Within {radius} km", FormNumber.text(query.radiusKm))]
+                + [query.sport?.label, query.skill?.label, query.ageGroup?.label, query.gender?.label].compactMap { $0 }).joined(separator: " · "),
+            filtersOpen: query.centre == nil || !query.isValid,
             errors: query.errors, games: games, teams: teams, pager: pager
         )
         return try await req.view.render("find/index", page).encodeResponse(status: query.isValid ? .ok : .unprocessableEntity, for: req)
