@@ -59,7 +59,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     // Order matters: headers go on everything, errors become pages before those headers are added,
     // static files are served without touching the database, and only then are sessions read.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware(tileOrigin: config.tileOrigin, strictTransportSecurity: config.secureCookies))
+    app.middleware.use(SecurityHeadersMiddleware(strictTransportSecurity: config.secureCookies))
     app.metrics = AppMetrics()
     app.middleware.use(RequestLogMiddleware(logLevel: .info))
     // Error pages speak the visitor's language (browser or footer choice)...

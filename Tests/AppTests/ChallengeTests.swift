@@ -343,23 +343,48 @@ struct ChallengeTests {
 
 @Suite("Snap challenge lists and maps")
 struct ChallengeListTests {
-    @Test func mapsUseConfiguredTilesAndThePolicyAllowsOnlyThatServer() async throws {
-        try await withApp(config: { $0.tileURL = "https://tile.example.org/{z}/{x}/{y}.png" }) { app in
+    /// Maps draw their tiles through this server, which fetches each from the configured tile
+    /// server once and keeps it; browsers never call the tile server.
+    @Test func mapTilesComeThroughTheServerAndAreFetchedOnce() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tiles-\(UUID().uuidString).log").path
+        let tiles = try LocalServer.start("tile-server.py", arguments: ["--log", log])
+        defer {
+            tiles.stop()
+            try? FileManager.default.removeItem(atPath: log)
+        }
+        try await withApp(config: { $0.tileURL = "http://127.0.0.1:\(tiles.port)/{z}/{x}/{y}.png" }) { app in
             let cast = try await ChallengeCast.make(app)
             let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
             let page = try await cast.ben.get(url)
             // A single photo is shown at zoom 15; Copenhagen City Hall Square is tile 17527/10256.
-            #expect(page.contains(#"<image href="https://tile.example.org/15/17527/10256.png""#))
+            #expect(page.contains(#"<image href="/tiles/15/17527/10256.png""#) && !page.contains("127.0.0.1:\(tiles.port)"))
             #expect(page.contains("© OpenStreetMap contributors"))
             let policy = try #require(page.headers.first(name: "Content-Security-Policy"))
-            #expect(policy.contains("img-src 'self' data: https://tile.example.org;"))
+            #expect(policy.contains("img-src 'self' data:;"))
+
+            for _ in 0..<3 {
+                let tile = try await cast.ben.get("/tiles/15/17527/10256.png")
+                #expect(tile.status == .ok && tile.headers.first(name: .contentType) == "image/png")
+                #expect(tile.headers.first(name: .cacheControl) == "public, max-age=604800")
+            }
+            let asked = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            #expect(asked.count == 1 && asked[0].hasPrefix("/15/17527/10256.png Fieldhouse/"), "fetched once, saying who asks: \(asked)")
+            // Tiles that cannot exist are not asked for; a tile server's error is not kept.
+            for path in ["/tiles/20/0/0.png", "/tiles/3/8/0.png", "/tiles/3/0/-1.png", "/tiles/3/0/0.jpg", "/tiles/x/0/0.png", "/tiles/3/0/..%2F0.png"] {
+                #expect(try await cast.ben.get(path).status == .notFound, "\(path)")
+            }
+            cast.ben.expectedServerError = .badGateway
+            #expect(try await cast.ben.get("/tiles/1/0/0.png").status == .badGateway)
+            #expect(try await cast.ben.get("/tiles/1/0/0.png").status == .badGateway)
+            cast.ben.expectedServerError = nil
+            #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 3)
         }
         try await withApp { app in
             let cast = try await ChallengeCast.make(app)
             let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
             let page = try await cast.ben.get(url)
             #expect(page.contains("<svg class=\"map\"") && !page.contains("<image "))
-            #expect(page.headers.first(name: "Content-Security-Policy")?.contains("img-src 'self' data:;") == true)
+            #expect(try await cast.ben.get("/tiles/15/17527/10256.png").status == .notFound)
         }
     }
 

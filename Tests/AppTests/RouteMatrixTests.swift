@@ -38,6 +38,8 @@ import Vapor
             "GET /places", "GET /places/:id", "GET /routes",
             // The footer's language switch: a cookie and a way back.
             "GET /language/:code",
+            // Map tiles: the same for everyone, and about no one.
+            "GET /tiles/:z/:x/:file",
         ] {
             table[route] = .anyone
         }

@@ -156,7 +156,7 @@ struct ChallengePage: Encodable {
             }
         }
         let place = challenge.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
-        let map = markers.isEmpty ? nil : SVGMap(markers: markers, tileURL: req.application.config.tileURL).svg
+        let map = markers.isEmpty ? nil : SVGMap(markers: markers, tileURL: req.application.config.mapTileURL).svg
 
         return ChallengePage(
             layout: req.layout(title: t("Challenge from {name}", sender.displayName), section: .challenges),

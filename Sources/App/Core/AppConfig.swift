@@ -318,7 +318,11 @@ public struct AppConfig: Sendable {
         }
     }
 
-    /// The scheme and host of the tile server, for the Content-Security-Policy.
+    /// The tiles as the maps ask for them: through this server (`TileController`), never from the
+    /// tile server itself.
+    public var mapTileURL: String? { tileURL == nil ? nil : "/tiles/{z}/{x}/{y}.png" }
+
+    /// The scheme and host of the tile server, for the log.
     public var tileOrigin: String? {
         guard let tileURL, let url = URL(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
             let scheme = url.scheme, let host = url.host
@@ -343,7 +347,7 @@ public struct AppConfig: Sendable {
         return "Fieldhouse \(Self.version) (pid \(ProcessInfo.processInfo.processIdentifier)) serving http://\(host):\(port) as \(baseURL); "
             + "\(store); data in \(dataDirectory); uploads up to \(maxUploadBytes / 1_048_576) MB, activity files up to "
             + "\(maxActivityFileBytes / 1_048_576) MB; secure cookies \(secureCookies ? "on" : "off"); "
-            + "map tiles \(tileOrigin ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
+            + "map tiles \(tileOrigin.map { "from \($0) through /tiles" } ?? "off"); trusted proxies \(trustedProxies.isEmpty ? "none" : trustedProxies.sorted().joined(separator: ","));"
             + " challenge flag at \(challengeFlagMetres / 1000) km; secret key \(secretKeyHex == nil ? "in \(dataDirectory)/secret.key" : "from FIELDHOUSE_SECRET_KEY");"
             + " jobs polled every \(jobPollSeconds) s, leased for \(jobLeaseSeconds) s; e-mail \(smtp.map { "via \($0.summary) from \(mailFromAddress ?? "?")" } ?? "off");"
             + " log level \(logLevel.rawValue)\(logsAsJSON ? " as JSON" : ""); metrics \(metricsToken == nil ? "from this machine only" : "with a token")"

@@ -17,7 +17,8 @@ enum PhotoFiles {
     /// Writes `bytes` under a temporary name and renames it into place, so a reader never sees half
     /// a picture and a crash never leaves one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".part"
+        // A name of its own: two requests may write the same file at once (a map tile).
+        let temporary = path + "." + UUID().uuidString + ".part"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
             throw Abort(.internalServerError, reason: "Could not write a picture file.")
         }

@@ -5,26 +5,24 @@ import Vapor
 /// No inline script is allowed, so an injected `<script>` or `onclick=` cannot run even if some
 /// escaping were ever missed; all behaviour lives in `/js/app.js`.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
-    /// Map tiles are the only images from elsewhere, and only when a tile server is configured.
-    static func contentSecurityPolicy(tileOrigin: String?) -> String {
+    /// Every image comes from this server, map tiles too (`TileController`).
+    static let contentSecurityPolicy =
         [
             "default-src 'self'",
             "script-src 'self'",
             "style-src 'self'",
-            "img-src 'self' data:" + (tileOrigin.map { " " + $0 } ?? ""),
+            "img-src 'self' data:",
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
             "frame-ancestors 'none'",
         ].joined(separator: "; ")
-    }
 
-    let contentSecurityPolicy: String
+    let contentSecurityPolicy = Self.contentSecurityPolicy
     /// Sent when the site runs behind HTTPS (secure cookies on): browsers then never try plain HTTP.
     let strictTransportSecurity: Bool
 
-    init(tileOrigin: String?, strictTransportSecurity: Bool = false) {
-        contentSecurityPolicy = Self.contentSecurityPolicy(tileOrigin: tileOrigin)
+    init(strictTransportSecurity: Bool = false) {
         self.strictTransportSecurity = strictTransportSecurity
     }
 

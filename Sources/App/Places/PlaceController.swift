@@ -160,7 +160,7 @@ struct PlaceController: RouteCollection {
                 length: format.distance(hit.length))
         }
         let map = SVGMap(
-            markers: [.init(coordinate: place.coordinate, symbol: "★", title: place.name, primary: true)], tileURL: req.application.config.tileURL,
+            markers: [.init(coordinate: place.coordinate, symbol: "★", title: place.name, primary: true)], tileURL: req.application.config.mapTileURL,
             label: t("Map of where {place} is", place.name)
         ).svg
         let day = LocalTime.day(of: now, zone: place.timeZone)

@@ -10,6 +10,7 @@ enum Places: Feature {
         try app.register(collection: RewardController())
         try app.register(collection: CheckinAPIController())
         try app.register(collection: PlacePhotoController())
+        try app.register(collection: TileController())
     }
 
     static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool {

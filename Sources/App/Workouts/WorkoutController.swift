@@ -191,7 +191,7 @@ struct WorkoutController: RouteCollection {
         let zones = try await WorkoutAccess.hiddenZones(workout, viewer: req.currentUser, on: req.db)
         let drawings = try await WorkoutDrawings.load(
             workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
-            tileURL: req.application.config.tileURL, ownerView: req.currentUser?.id == owner.id, on: req)
+            tileURL: req.application.config.mapTileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let conversation = try await WorkoutAccess.conversation(under: workout, owner: owner, viewer: req.currentUser, on: req.db)
         let page = try WorkoutPage(

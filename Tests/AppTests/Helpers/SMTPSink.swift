@@ -18,46 +18,18 @@ final class SMTPSink: @unchecked Sendable {
         }
     }
 
-    let port: Int
     let folder: String
-    private let process: Process
-    private let input: Pipe
+    private let server: LocalServer
+    var port: Int { server.port }
 
     static func start() throws -> SMTPSink {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let python =
-            ProcessInfo.processInfo.environment["FIELDHOUSE_TEST_PYTHON"] ?? root.appendingPathComponent(".build/test-venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw SinkError(description: "No Python with aiosmtpd at \(python): run scripts/test-tools.sh (make test does it).")
-        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldhouse-smtp-" + UUID().uuidString).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [root.appendingPathComponent("scripts/smtp-sink.py").path, "--dir", folder]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // "PORT 12345" once it listens.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw SinkError(description: "The SMTP sink stopped before listening.") }
-            line.append(chunk)
-        }
-        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard words.count >= 2, words[0] == "PORT", let port = Int(words[1]) else {
-            throw SinkError(description: "The SMTP sink said: \(String(decoding: line, as: UTF8.self))")
-        }
-        return SMTPSink(port: port, folder: folder, process: process, input: input)
+        return SMTPSink(folder: folder, server: try LocalServer.start("smtp-sink.py", arguments: ["--dir", folder]))
     }
 
-    private init(port: Int, folder: String, process: Process, input: Pipe) {
-        self.port = port
+    private init(folder: String, server: LocalServer) {
         self.folder = folder
-        self.process = process
-        self.input = input
+        self.server = server
     }
 
     /// The settings that send to this server.
@@ -71,8 +43,7 @@ final class SMTPSink: @unchecked Sendable {
     }
 
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        server.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
 
