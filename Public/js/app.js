@@ -83,6 +83,43 @@
     });
   });
 
+  // A place field suggests places as they are typed; choosing one fills the form's coordinates.
+  // Without this script the server finds the typed name itself.
+  document.querySelectorAll("input[data-place-search]").forEach(function (input) {
+    var list = document.getElementById(input.getAttribute("list"));
+    var form = input.closest("form");
+    if (!list || !window.fetch) return;
+    var found = {}, timer = null, asked = "";
+    function fill(place) {
+      var lat = form.querySelector('[data-geo="lat"]'), lon = form.querySelector('[data-geo="lon"]');
+      if (lat) lat.value = place ? place.latitude.toFixed(5) : "";
+      if (lon) lon.value = place ? place.longitude.toFixed(5) : "";
+    }
+    input.addEventListener("input", function () {
+      var place = found[input.value];
+      fill(place);
+      if (place) return;
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var q = input.value.trim();
+        if (q.length < 2 || q === asked) return;
+        asked = q;
+        fetch(input.dataset.placeSearch + "?q=" + encodeURIComponent(q), { credentials: "same-origin" })
+          .then(function (answer) { return answer.ok ? answer.json() : { results: [] }; })
+          .then(function (answer) {
+            list.textContent = "";
+            answer.results.forEach(function (result) {
+              var label = result.name + ", " + result.detail;
+              found[label] = result;
+              var option = document.createElement("option");
+              option.value = label;
+              list.appendChild(option);
+            });
+          }, function () {});
+      }, 200);
+    });
+  });
+
   // Typing coordinates means "at these coordinates", typed rather than measured.
   document.querySelectorAll('[data-geo="lat"], [data-geo="lon"]').forEach(function (field) {
     field.addEventListener("input", function () {

@@ -104,7 +104,7 @@ struct LeagueAndFindTests {
             #expect(bad.contains("Choose a sport from the list"))
 
             let ask = try await searcher.get("/find")
-            #expect(ask.contains("Enter a location"))
+            #expect(ask.contains("Type a place or a town above (or press “Use my current location”"))
         }
     }
 

@@ -39,6 +39,50 @@ struct PlacesTests {
         return try await CyclingTransition.query(on: app.db).filter(\.$user.$id == user.requireID()).sort(\.$atMS).all().map(\.to)
     }
 
+    /// A place is found by typing its name: places on the map, public teams' grounds, one's own
+    /// home area and towns; never a private team's ground or someone else's home.
+    @Test func typingAPlaceFindsItWithoutCoordinates() async throws {
+        try await withApp { app in
+            let admin = app.browser(), ana = app.browser(), bo = app.browser()
+            try await admin.signUp("adam")
+            try await ana.signUp("ana")
+            try await bo.signUp("bodil")
+            try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
+            _ = try await Self.café(app, admin: admin, manager: "ana")
+            let ground = [("latitude", "55.70"), ("longitude", "12.55")]
+            _ = try await ana.createTeam("Open FC", privacy: "public", extra: [("place_name", "Kaffe Park Pitch")] + ground)
+            _ = try await ana.createTeam("Quiet FC", privacy: "private", extra: [("place_name", "Kaffe Secret Pitch")] + ground)
+            #expect(try await bo.saveProfile(["home_name": "Kaffebjerg", "home_lat": "55.61", "home_lon": "12.50"]).status == .seeOther)
+
+            struct Answer: Decodable {
+                struct Result: Decodable { let name, detail: String; let latitude, longitude: Double }
+                let results: [Result]
+            }
+            func search(_ browser: Browser, _ text: String) async throws -> [Answer.Result] {
+                let page = try await browser.get("/places/search?q=" + text)
+                #expect(page.status == .ok && page.headers.first(name: .cacheControl) == "private, max-age=300")
+                return try JSONDecoder().decode(Answer.self, from: Data(page.body.utf8)).results
+            }
+            let kaffe = try await search(bo, "kaffe")
+            #expect(kaffe.map(\.name).contains("Kaffe & Kæde") && kaffe.contains { $0.detail == "place on Fieldhouse" })
+            #expect(kaffe.contains { $0.name == "Kaffe Park Pitch" && $0.detail == "ground of Open FC" })
+            #expect(kaffe.first?.name == "Kaffebjerg" && kaffe.first?.detail == "your home area", "one's own home area first")
+            #expect(!kaffe.contains { $0.name.contains("Secret") }, "a private team's ground is its members' business")
+            #expect(!(try await search(ana, "kaffe")).contains { $0.name == "Kaffebjerg" }, "nobody else's home area")
+            // Towns, by any of their names, accents and case aside.
+            let lisboa = try await search(app.browser(), "LISBOA")
+            #expect(lisboa.first?.name == "Lisbon" && lisboa.first?.detail == "Portugal")
+            #expect((try await search(app.browser(), "sao joao da madeira")).contains { $0.name == "São João da Madeira" })
+            #expect(try await search(app.browser(), "%_").isEmpty)
+
+            // /find takes the typed name (no script needed) and shows the place it found.
+            let near = try await bo.get("/find?place=Lisboa&radius_km=10")
+            #expect(near.status == .ok && near.contains(#"value="Lisbon, Portugal""#) && near.contains(#"value="38.72509""#))
+            let nowhere = try await bo.get("/find?place=Qqxyzzy")
+            #expect(nowhere.status == .unprocessableEntity && nowhere.contains("No place called “Qqxyzzy” was found"))
+        }
+    }
+
     @Test func cyclingTwentyMinutesEarnsACodeThePlaceRedeemsOnce() async throws {
         try await withApp { app in
             let admin = app.browser(), rider = app.browser(), barista = app.browser()

@@ -40,6 +40,8 @@ import Vapor
             "GET /language/:code",
             // Map tiles: the same for everyone, and about no one.
             "GET /tiles/:z/:x/:file",
+            // Place names as typed: public places and towns, and only the searcher's own home area.
+            "GET /places/search",
         ] {
             table[route] = .anyone
         }

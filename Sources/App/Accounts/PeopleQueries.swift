@@ -40,12 +40,8 @@ enum PeopleQueries {
     static func search(_ text: String, viewer: User?, pager: Pager, today: CalendarDate, on db: any Database) async throws -> [User] {
         let connected = try await connectedIDs(of: viewer, on: db)
         let needle = text.lowercased()
-        let escaped = needle.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-        let pattern = "%" + escaped + "%"
-        func like(_ column: String) -> any SQLExpression {
-            SQLList([SQLBinaryExpression(SQLColumn(column), .like, SQLBind(pattern)), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" "))
-        }
+        let pattern = "%" + SQLLike.escape(needle) + "%"
+        func like(_ column: String) -> any SQLExpression { SQLLike.matching(column, pattern) }
         return try await PersonLoader.select(on: db) { query in
             var query = visible(query, connected: connected, today: today)
             if !needle.isEmpty {

@@ -128,3 +128,11 @@ final class User: Model, @unchecked Sendable {
 }
 
 extension User: ModelSessionAuthenticatable {}
+
+extension User {
+    /// The person's home area as a place they can pick by name (only they are offered it).
+    var homePlace: PlaceMatch? {
+        guard let homeName, let homeLat, let homeLon else { return nil }
+        return PlaceMatch(name: homeName, detail: t("your home area"), latitude: homeLat, longitude: homeLon)
+    }
+}

@@ -71,6 +71,10 @@ protocol Feature: Sendable {
     /// Whether the photo belongs to something the feature shows everyone (a place's photos), so
     /// `/photos/{id}` serves it to anyone; every other photo follows its challenge's rules.
     static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool
+
+    /// Places the feature knows by name that anyone may be shown (a place on the map, a listed
+    /// team's ground), for `PlaceFinder`: names starting with `text`, at most `limit`.
+    static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch]
 }
 
 extension Feature {
@@ -94,6 +98,7 @@ extension Feature {
         async throws
     {}
     static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool { false }
+    static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] { [] }
 }
 
 /// A number in the header (unread notifications, replies to judge), read as `layout.counts.<name>`.

@@ -27,7 +27,8 @@ struct FindController: RouteCollection {
     }
 
     func find(req: Request) async throws -> Response {
-        let query = FindQuery(req)
+        var query = FindQuery(req)
+        try await query.resolvePlace(viewer: req.currentUser, on: req.db)
         let what = req.query[String.self, at: "what"] == "teams" ? "teams" : "games"
         var pager = Pager(req: req)
         var games: [GameSearch.Result] = []

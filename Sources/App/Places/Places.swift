@@ -1,5 +1,6 @@
 import FieldhouseKit
 import Fluent
+import SQLKit
 import Vapor
 
 /// Places to play and to arrive at (parks, pitches, cafés), the routes near them, and rewards for
@@ -11,6 +12,14 @@ enum Places: Feature {
         try app.register(collection: CheckinAPIController())
         try app.register(collection: PlacePhotoController())
         try app.register(collection: TileController())
+        try app.register(collection: PlaceFinderController())
+    }
+
+    /// Every place on the map is public.
+    static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] {
+        try await (db as! any SQLDatabase).select().columns("name", "latitude", "longitude").from(Place.schema)
+            .where(SQLLike.startsWith("name", text)).orderBy("name").limit(limit).all(decoding: NamedPoint.self)
+            .map { PlaceMatch(name: $0.name, detail: t("place on Fieldhouse"), latitude: $0.latitude, longitude: $0.longitude) }
     }
 
     static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool {

@@ -1,4 +1,5 @@
 import FieldhouseKit
+import Fluent
 import Foundation
 import Vapor
 
@@ -16,6 +17,8 @@ struct FindQuery {
     var errors: FieldErrors = [:]
     /// The text as typed, to put back into the form and the paging links.
     var echo: [(String, String)] = []
+    /// A place typed by name ("Riverside", "Lisboa"), found by `resolvePlace`; it wins over coordinates.
+    var placeText = ""
 
     init(_ req: Request) {
         func text(_ key: String) -> String {
@@ -23,6 +26,7 @@ struct FindQuery {
             echo.append((key, value))
             return value
         }
+        placeText = text("place")
         let latText = text("lat"), lonText = text("lon")
         let lat = FormNumber.coordinate(latText, range: -90...90, axis: "latitude")
         let lon = FormNumber.coordinate(lonText, range: -180...180, axis: "longitude")
@@ -30,7 +34,7 @@ struct FindQuery {
         errors["lon"] = lon.error
         if let latitude = lat.value, let longitude = lon.value {
             centre = Coordinate(latitude: latitude, longitude: longitude)
-        } else if latText.isEmpty, lonText.isEmpty, let home = req.currentUser, let hlat = home.homeLat, let hlon = home.homeLon {
+        } else if placeText.isEmpty, latText.isEmpty, lonText.isEmpty, let home = req.currentUser, let hlat = home.homeLat, let hlon = home.homeLon {
             centre = Coordinate(latitude: hlat, longitude: hlon)
         } else if lat.error == nil, lon.error == nil, latText.isEmpty != lonText.isEmpty {
             errors[latText.isEmpty ? "lat" : "lon"] = t("Enter both latitude and longitude")
@@ -61,6 +65,21 @@ struct FindQuery {
             if key == "from" { from = start } else { to = start.addingTimeInterval(86_400) }
         }
         if let from, let to, to <= from { errors["to"] = t("The last day can't be before the first") }
+    }
+
+    /// Finds the typed place; the form then shows its name as offered and its coordinates.
+    mutating func resolvePlace(viewer: User?, on db: any Database) async throws {
+        guard !placeText.isEmpty else { return }
+        guard let place = try await PlaceFinder.resolve(placeText, home: viewer?.homePlace, on: db) else {
+            errors["place"] = t("No place called “{place}” was found. Try a town's name, or use your current location.", placeText)
+            centre = nil
+            return
+        }
+        centre = place.coordinate
+        errors["lat"] = nil
+        errors["lon"] = nil
+        let shown = ["place": place.label, "lat": FormNumber.text(place.latitude), "lon": FormNumber.text(place.longitude)]
+        echo = echo.map { key, value in (key, shown[key] ?? value) }
     }
 
     var isValid: Bool { errors.isEmpty }

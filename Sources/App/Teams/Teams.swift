@@ -1,3 +1,5 @@
+import Fluent
+import SQLKit
 import Vapor
 
 /// Teams and leagues: members and roles, invitations and requests, league tables.
@@ -7,6 +9,22 @@ enum Teams: Feature {
         try app.register(collection: MembershipController())
         try app.register(collection: InviteController())
         try app.register(collection: LeagueController())
+    }
+
+    /// The grounds of public teams: only theirs show their exact place to people outside the team.
+    static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] {
+        try await (db as! any SQLDatabase).select().column(SQLAlias(SQLColumn("place_name"), as: SQLIdentifier("name")))
+            .column(SQLAlias(SQLColumn("name"), as: SQLIdentifier("team"))).columns("latitude", "longitude").from(Team.schema)
+            .where("privacy", .equal, Team.Privacy.public.rawValue).where("latitude", .isNot, SQLLiteral.null).where("longitude", .isNot, SQLLiteral.null)
+            .where(SQLLike.startsWith("place_name", text)).orderBy("place_name").limit(limit).all(decoding: TeamGround.self)
+            .map { PlaceMatch(name: $0.name, detail: t("ground of {team}", $0.team), latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
+    private struct TeamGround: Decodable {
+        let name: String
+        let team: String
+        let latitude: Double
+        let longitude: Double
     }
 
     static func seedDemo(_ app: Application) async throws -> [String] {
