@@ -1,5 +1,6 @@
 import FieldhouseKit
 import Foundation
+import Vapor
 
 /// The world's towns and cities of 1,000 people or more (GeoNames, CC BY 4.0, credited in
 /// `Resources/Gazetteer/README.md`), for finding a place by its name without asking another
@@ -14,10 +15,10 @@ final class Gazetteer: Sendable {
 
     let towns: [Town]
     /// Every name and other name of each town, folded (`fold`), sorted, for prefix search.
-    private let keys: [(key: String, town: Int32)]
+    private let keys: [(key: String, town: Int32, primary: Bool)]
 
     /// Loaded from `<working directory>/Resources/Gazetteer`; empty when the files are missing.
-    static let shared = Gazetteer(folder: FileManager.default.currentDirectoryPath + "/Resources/Gazetteer")
+    static let shared = Gazetteer(folder: DirectoryConfiguration.detect().workingDirectory + "Resources/Gazetteer")
 
     init(folder: String) {
         var countries: [Substring: String] = [:]
@@ -27,7 +28,7 @@ final class Gazetteer: Sendable {
             if fields.count == 2 { countries[fields[0]] = String(fields[1]) }
         }
         var towns: [Town] = []
-        var keys: [(key: String, town: Int32)] = []
+        var keys: [(key: String, town: Int32, primary: Bool)] = []
         if let packed = FileManager.default.contents(atPath: folder + "/cities.tsv.gz"),
             let bytes = try? Gzip.decompress(Array(packed), limit: 64 << 20)
         {
@@ -42,8 +43,8 @@ final class Gazetteer: Sendable {
                     Town(
                         name: name, country: countries[fields[2]] ?? String(fields[2]), coordinate: Coordinate(latitude: latitude, longitude: longitude),
                         population: population))
-                keys.append((Self.fold(name), index))
-                for other in fields[1].split(separator: "|") { keys.append((Self.fold(String(other)), index)) }
+                keys.append((Self.fold(name), index, true))
+                for other in fields[1].split(separator: "|") { keys.append((Self.fold(String(other)), index, false)) }
             }
         }
         keys.sort { $0.key < $1.key }
@@ -59,8 +60,9 @@ final class Gazetteer: Sendable {
         ).split(separator: " ").joined(separator: " ")
     }
 
-    /// Towns one of whose names starts with `query` (or is it), the exact names first, then the
-    /// largest. Linear in the matches looked at, which are capped.
+    /// Towns one of whose names starts with `query`: names that are the query first, then towns
+    /// whose own name starts with it, then those with another name that does; the largest first
+    /// within each. Linear in the matches looked at, which are capped.
     func search(_ query: String, limit: Int) -> [Town] {
         let folded = Self.fold(query)
         guard folded.count >= 2, limit > 0 else { return [] }
@@ -69,14 +71,17 @@ final class Gazetteer: Sendable {
             let middle = (low + high) / 2
             if keys[middle].key < folded { low = middle + 1 } else { high = middle }
         }
-        var exact: Set<Int32> = [], prefixed: Set<Int32> = []
+        var exact: Set<Int32> = [], named: Set<Int32> = [], other: Set<Int32> = []
         var index = low
         while index < keys.count, index - low < 20_000, keys[index].key.hasPrefix(folded) {
-            if keys[index].key == folded { exact.insert(keys[index].town) } else { prefixed.insert(keys[index].town) }
+            let key = keys[index]
+            if key.key == folded { exact.insert(key.town) } else if key.primary { named.insert(key.town) } else { other.insert(key.town) }
             index += 1
         }
         let byPopulation = { (a: Int32, b: Int32) in self.towns[Int(a)].population > self.towns[Int(b)].population }
-        let ordered = exact.sorted(by: byPopulation) + prefixed.subtracting(exact).sorted(by: byPopulation)
+        named.subtract(exact)
+        other.subtract(exact.union(named))
+        let ordered = exact.sorted(by: byPopulation) + named.sorted(by: byPopulation) + other.sorted(by: byPopulation)
         return ordered.prefix(limit).map { towns[Int($0)] }
     }
 }

@@ -13,6 +13,8 @@ enum Places: Feature {
         try app.register(collection: PlacePhotoController())
         try app.register(collection: TileController())
         try app.register(collection: PlaceFinderController())
+        // The gazetteer takes a moment to read: read it now, off the request path, not on the first search.
+        Task.detached(priority: .background) { _ = Gazetteer.shared }
     }
 
     /// Every place on the map is public.
