@@ -38,6 +38,8 @@ struct HeartRatePageTests {
             #expect(day.contains("the band is the lowest to highest"))
             // Not the swim's 45: a workout and the half hour after it are not rest.
             #expect(day.contains("Resting heart rate") && day.contains("<td>52 bpm</td>") && !day.contains("45 bpm</td>"))
+            // Days read as days do everywhere else ("24 Nov 2026"), not as ISO dates.
+            #expect(day.firstMatch(#"<tr><td>(\d{1,2} [A-Z][a-z]{2} \d{4})</td><td>52 bpm</td>"#) != nil)
 
             let lastHour = try #require(day.firstMatch(#"<a href="([^"]+)">Last hour</a>"#)).replacingOccurrences(of: "&amp;", with: "&")
             let hour = try await ana.get(lastHour)

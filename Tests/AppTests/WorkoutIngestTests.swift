@@ -393,6 +393,7 @@ struct WorkoutImportPageTests {
             let link = try #require(page.firstMatch(#"<a href="(/workouts/[0-9a-f-]{36})">Imported"#))
             let workout = try await ana.get(link)
             #expect(workout.status == .ok && workout.contains("Cycling"))
+            #expect(page.firstMatch(#"Cycling · ([A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d) · "#) != nil, "the date as pages write dates")
             #expect(try await Workout.query(on: app.db).first()?.visibility == .followers)
             // A visitor does not see it.
             #expect(try await app.browser().get(link).status != .ok)

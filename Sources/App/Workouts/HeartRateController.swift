@@ -70,6 +70,7 @@ struct HeartRateController: RouteCollection {
             }
             days[day] = entry
         }
+        let shown = { (day: String) in CalendarDate(iso: day).map(Format.day) ?? day }
         return days.sorted { $0.key > $1.key }.map { day, entry in
             guard entry.quarters >= restingQuarters else {
                 let clear = Format.hoursAndMinutes(entry.quarters * 15), needed = Format.hoursAndMinutes(restingQuarters * 15)
@@ -77,9 +78,9 @@ struct HeartRateController: RouteCollection {
                     entry.excluded > 0
                     ? t("Not enough heart rate outside workouts ({clear} of the {needed} it takes).", clear, needed)
                     : t("Not enough heart rate that day ({clear} of the {needed} it takes).", clear, needed)
-                return Resting(day: day, bpm: nil, why: why)
+                return Resting(day: shown(day), bpm: nil, why: why)
             }
-            return Resting(day: day, bpm: Int(entry.lowest.rounded()), why: nil)
+            return Resting(day: shown(day), bpm: Int(entry.lowest.rounded()), why: nil)
         }
     }
 

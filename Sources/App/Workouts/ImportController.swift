@@ -122,7 +122,7 @@ struct ImportController: RouteCollection {
                     req.application.metrics.stored("workout_files")
                     results.append(
                         Result(
-                            filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, imperial: imperial),
+                            filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, format: Format(user)),
                             url: Self.url(workout))
                     )
                 case .duplicate(let workout, let reason):
@@ -186,13 +186,10 @@ struct ImportController: RouteCollection {
         WorkoutSport(rawValue: raw)?.label.lowercased() ?? raw
     }
 
-    static func describe(_ workout: Workout, imperial: Bool) -> String {
-        var parts: [String] = [
-            WorkoutSport(rawValue: workout.sport)?.label ?? workout.sport.capitalized,
-            SampleTime.rfc3339(milliseconds: workout.startMS).prefix(10).description,
-        ]
+    static func describe(_ workout: Workout, format: Format) -> String {
+        var parts: [String] = [WorkoutSport(rawValue: workout.sport)?.label ?? workout.sport.capitalized, format.when(workout.startMS)]
         parts.append(Format.hoursAndMinutes(Int(exactly: (workout.duration / 60).rounded()) ?? 0))
-        if let distance = workout.distance { parts.append(Format.distance(distance, imperial: imperial)) }
+        if let distance = workout.distance { parts.append(format.distance(distance)) }
         if let hr = workout.avgHeartRate { parts.append(t("average heart rate {bpm} bpm", hr)) }
         return parts.joined(separator: " · ")
     }
