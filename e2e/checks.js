@@ -43,6 +43,21 @@ return (function () {
       f.getAttribute("aria-label") || f.getAttribute("aria-labelledby") || f.getAttribute("title");
     if (!labelled) findings.push(`form field without a label: ${describe(f)}`);
   }
+  // On a phone every control is at least 44 px high (a choice's label counts as its target; text
+  // buttons reach 44 px through an invisible margin, see .link-button).
+  if (width <= 640) {
+    const small = [];
+    for (const e of document.querySelectorAll("button, .button, input[type=checkbox], input[type=radio]")) {
+      if (!visible(e) || e.matches(".link-button") || e.closest(".user-menu, .visually-hidden")) continue;
+      let box = e.getBoundingClientRect();
+      if (e.matches("input[type=checkbox], input[type=radio]")) {
+        const label = e.id && document.querySelector(`label[for="${CSS.escape(e.id)}"]`);
+        if (label && visible(label)) box = label.getBoundingClientRect();
+      }
+      if (box.height < 43.5) small.push(`${describe(e)} ${Math.round(box.height)} px high`);
+    }
+    for (const s of small.slice(0, 3)) findings.push(`tap target under 44 px: ${s}`);
+  }
   for (const img of document.querySelectorAll("img")) {
     if (!img.hasAttribute("alt")) findings.push(`image without alt text: ${img.getAttribute("src")}`);
   }

@@ -80,6 +80,18 @@ struct PlacesTests {
             #expect(near.status == .ok && near.contains(#"value="Lisbon, Portugal""#) && near.contains(#"value="38.72509""#))
             let nowhere = try await bo.get("/find?place=Qqxyzzy")
             #expect(nowhere.status == .unprocessableEntity && nowhere.contains("No place called “Qqxyzzy” was found"))
+
+            // A privacy zone by a town's name, and a name that is nowhere kept beside its field.
+            let zone = try await bo.post(
+                "/settings/privacy-zones", [("name", "Grandma"), ("place", "Lisboa"), ("lat", ""), ("lon", ""), ("radius", "500")],
+                csrfFrom: "/settings/privacy-zones")
+            #expect(zone.status == .seeOther)
+            let saved = try #require(try await SavedPrivacyZone.query(on: app.db).first())
+            #expect(abs(saved.latitude - 38.72509) < 0.0001 && abs(saved.longitude + 9.1498) < 0.0001)
+            let lost = try await bo.post(
+                "/settings/privacy-zones", [("name", "Nowhere"), ("place", "Qqxyzzy"), ("lat", ""), ("lon", ""), ("radius", "500")],
+                csrfFrom: "/settings/privacy-zones")
+            #expect(lost.status == .unprocessableEntity && lost.contains(#"id="place-error""#) && lost.contains(#"value="Qqxyzzy""#))
         }
     }
 

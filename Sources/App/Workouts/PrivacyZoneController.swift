@@ -20,6 +20,8 @@ struct PrivacyZoneController: RouteCollection {
 
     struct Form: Content {
         var name: String?
+        /// A place or town typed by name (`PlaceFinder`); its point wins over typed coordinates.
+        var place: String?
         var lat: String?
         var lon: String?
         var radius: String?
@@ -46,7 +48,8 @@ struct PrivacyZoneController: RouteCollection {
             },
             form: form
                 ?? Form(
-                    name: zones.isEmpty ? "Home" : "", lat: home.map { String(format: "%.5f", $0.0) }, lon: home.map { String(format: "%.5f", $0.1) },
+                    name: zones.isEmpty ? "Home" : "", place: nil, lat: home.map { String(format: "%.5f", $0.0) },
+                    lon: home.map { String(format: "%.5f", $0.1) },
                     radius: "500"),
             errors: errors, radii: ["200", "300", "500", "750", "1000", "1500", "2000"], full: zones.count >= SavedPrivacyZone.maxPerPerson)
         return try await req.view.render("accounts/settings_privacy_zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
@@ -58,15 +61,26 @@ struct PrivacyZoneController: RouteCollection {
 
     func add(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let form = try req.content.decode(Form.self)
+        var form = try req.content.decode(Form.self)
         var errors: FieldErrors = [:]
+        if let typed = form.place, !typed.trimmingCharacters(in: .whitespaces).isEmpty {
+            if let place = try await PlaceFinder.resolve(typed, home: user.homePlace, on: req.db) {
+                (form.place, form.lat, form.lon) = (place.label, FormNumber.text(place.latitude), FormNumber.text(place.longitude))
+            } else {
+                errors["place"] = t("No place called “{place}” was found. Try a town's name, or enter the coordinates.", typed)
+            }
+        }
         let name = AccountRules.collapseWhitespace(form.name ?? "")
         if name.isEmpty { errors["name"] = t("Name the place, e.g. Home") } else if name.count > 60 { errors["name"] = t("Keep the name to 60 characters") }
         var unread: FieldErrors = [:]
         let lat = FormNumber.read(form.lat, in: -90...90, field: "lat", message: "", errors: &unread)
         let lon = FormNumber.read(form.lon, in: -180...180, field: "lon", message: "", errors: &unread)
         let centre = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
-        if centre?.isValid != true { errors["lat"] = t("Enter a latitude from −90 to 90 and a longitude from −180 to 180, or use your location") }
+        if errors["place"] == nil, centre?.isValid != true {
+            errors["lat"] = t(
+                "Type a place or a town above, or enter a latitude from −90 to 90 and a longitude from −180 to 180 (“Use where I am now” fills them in where your browser allows it)"
+            )
+        }
         let radius = Double(form.radius ?? "")
         if radius.map({ !PrivacyZone.radii.contains($0) }) ?? true { errors["radius"] = t("Choose a radius from 200 m to 2 km") }
         let count = try await SavedPrivacyZone.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
