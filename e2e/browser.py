@@ -241,6 +241,15 @@ class Browser:
                 return self.landed(f"press {words}")
         raise JourneyFailed(f"{self.who} found no button {words!r} on {self.path}")
 
+    def unfold(self, words):
+        """Opens the folded section (a <details>) whose summary starts with `words`, as a person taps it."""
+        for summary in self.driver.find_elements(By.TAG_NAME, "summary"):
+            if starts(summary.text, words) and summary.is_displayed():
+                if summary.find_element(By.XPATH, "..").get_attribute("open") is None:
+                    summary.click()
+                return self
+        raise JourneyFailed(f"{self.who} found nothing folded under {words!r} on {self.path}")
+
     def follow(self, words, within=None):
         """Clicks the link whose text contains `words`."""
         scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver

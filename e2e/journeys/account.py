@@ -41,16 +41,16 @@ def run(r):
     plain.visit("/settings/profile")
     new_name = f"Robin Quill {r.unique('')}"
     bio = "Weekend runner, five-a-side on Tuesdays, learning to swim."
-    plain.fill("Name", new_name).fill("Bio", bio).fill("Height (cm)", "tall").fill("Weight (kg)", "68")
+    plain.fill("Name", new_name).fill("Bio", bio).fill("Height (cm, optional)", "tall").fill("Weight (kg, optional)", "68")
     plain.fill("Place name", "Nørrebro")
     plain.press("Save profile")
     plain.sees("Some answers need another look")
-    error = plain.error_beside("Height (cm)")
+    error = plain.error_beside("Height (cm, optional)")
     if not found_in(error, "as a number"):
         raise JourneyFailed(f"a height that is not a number should be explained beside the field; beside it: {error!r}")
     if plain.field("Bio").get_attribute("value") != bio:
         raise JourneyFailed("the profile form should keep the bio when it asks again")
-    plain.fill("Height (cm)", "172")
+    plain.fill("Height (cm, optional)", "172")
     plain.press("Save profile")
     plain.sees("Your profile is saved.")
     plain.from_menu("My profile")

@@ -97,7 +97,8 @@ def run(r):
     sub.follow("Games", within="nav.main-nav")
     sub.follow("Find a game", within="main")
     sub.sees("Games near you")  # from the home area, without typing a place
-    sub.fill("Sport", "Futsal").press("Search")
+    # With results on the page the filters are folded into one line above them.
+    sub.unfold("Filters").fill("Sport", "Futsal").press("Search")
     sub.sees("Games near you", f"{team_name} vs. {opponent}", "1 substitute wanted").does_not_see("Volleyball pick-up game")
     sub.follow(f"{team_name} vs. {opponent}")
     sub.sees("This team needs 1 more substitute")
