@@ -81,6 +81,8 @@ struct CoachingTests {
             #expect(try await sees(cora) == [HTTPStatus](repeating: .ok, count: routes.count))
             let page = try await cora.get("/workouts/\(workout)")
             #expect(page.contains("You coach this athlete") && page.contains(#"id="comments""#))
+            // The way back leads to where a coach comes from: the athlete's training, not Home.
+            #expect(page.contains(#"<p><a href="/coach/athletes/ana">← Ana's training</a></p>"#))
             #expect(try await cora.get("/coach").contains(#"<a href="/coach/athletes/ana">Ana</a>"#))
 
             // They talk under the workout; Markdown renders, HTML stays text.

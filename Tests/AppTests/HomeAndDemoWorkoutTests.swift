@@ -34,6 +34,27 @@ struct HomeTodayTests {
     }
 }
 
+@Suite("Home page: people you might know")
+struct HomeSuggestionTests {
+    /// Suggestions are public profiles the person does not follow yet: not those they follow, nor
+    /// those they have asked to follow, nor themselves.
+    @Test func suggestionsLeaveOutWhomIFollow() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana", name: "Ana Costa")
+            for (username, name) in [("bea", "Bea Ode"), ("cato", "Cato Lind"), ("dina", "Dina Park")] {
+                try await app.browser().signUp(username, name: name)
+            }
+            var home = try await ana.get("/")
+            #expect(home.contains("Bea Ode") && home.contains("Cato Lind") && home.contains("Dina Park"))
+            #expect(try await ana.post("/u/bea/follow", [], csrfFrom: "/u/bea").status == .seeOther)
+            home = try await ana.get("/")
+            let suggestions = try #require(home.body.components(separatedBy: "People you might know").last)
+            #expect(!suggestions.contains("Bea Ode") && suggestions.contains("Cato Lind") && !suggestions.contains("Ana Costa"))
+        }
+    }
+}
+
 @Suite("Demo workouts")
 struct DemoWorkoutTests {
     @Test func mayaGetsAHistoryOnce() async throws {

@@ -149,7 +149,7 @@ struct WorkoutPageTests {
             let bad = try await ana.post(
                 "/settings/privacy-zones", [("name", "Home"), ("lat", "99"), ("lon", "5.7"), ("radius", "50")],
                 csrfFrom: "/settings/privacy-zones")
-            #expect(bad.status == .unprocessableEntity && bad.contains("Enter a latitude") && bad.contains("from 200 m to 2 km"))
+            #expect(bad.status == .unprocessableEntity && bad.contains("or enter a latitude from −90 to 90") && bad.contains("from 200 m to 2 km"))
             let added = try await ana.post(
                 "/settings/privacy-zones", [("name", "Home"), ("lat", "58.9591828"), ("lon", "5.7288390"), ("radius", "500")],
                 csrfFrom: "/settings/privacy-zones")

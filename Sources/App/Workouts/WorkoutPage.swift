@@ -27,8 +27,10 @@ struct WorkoutPage: Encodable {
     /// Shown to the athlete and their coaches only.
     let comments: [WorkoutConversation.Comment]
     let canComment: Bool
-    /// The athlete's username when the viewer coaches them, for links to the coaching pages.
+    /// The athlete's username when the viewer coaches them, for links to the coaching pages (and
+    /// the way back to them: a coach comes here from the athlete's training).
     let coachOf: String?
+    let ownerName: String
     /// Kudos, comments and the like from the features built on workouts.
     let responses: [WorkoutResponse]
 
@@ -107,5 +109,6 @@ struct WorkoutPage: Encodable {
         comments = conversation?.comments ?? []
         canComment = conversation != nil
         coachOf = conversation?.coachOf
+        ownerName = owner.displayName
     }
 }
