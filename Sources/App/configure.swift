@@ -178,6 +178,7 @@ enum Migrations {
         app.migrations.add(AddLanguageToUsers())
         app.migrations.add(CreateLearnTranslation())
         app.migrations.add(AddSeriesToWorkouts())
+        app.migrations.add(AddClockToUsers())
     }
 }
 

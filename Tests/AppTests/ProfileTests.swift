@@ -94,6 +94,42 @@ struct ProfileTests {
         }
     }
 
+    @Test func timesOfDayFollowEachReadersClock() async throws {
+        try await withApp { app in
+            let organiser = app.browser()
+            try await organiser.signUp("olga", name: "Olga Organiser")
+            let url = try await organiser.createPickup()
+
+            let reader = app.browser()
+            try await reader.signUp("rui", name: "Rui Reader")
+            #expect(try await reader.get("/settings/profile").contains(#"<option value="24h" selected>24-hour (19:30)</option>"#))
+            #expect(try await reader.saveProfile(["time_zone": "UTC", "clock": "12h"]).status == .seeOther)
+            #expect(try await reader.get("/settings/profile").contains(#"<option value="12h" selected>12-hour (7:30 pm)</option>"#))
+
+            let seen = try await reader.get(url)
+            #expect(seen.contains("7:30 pm"))
+            #expect(!seen.contains("19:30"))
+            #expect(try await organiser.get(url).contains("19:30"), "the organiser keeps the 24-hour clock")
+
+            // Written for each recipient as they read times: the news of a move, whoever moves it.
+            try await reader.post("\(url)/join", [("note", "")], csrfFrom: url)
+            var moved = app.pickupFields(days: 4)
+            moved.removeAll { $0.0 == "time" }
+            moved.append(("time", "20:15"))
+            #expect(try await organiser.post("\(url)/edit", moved, csrfFrom: "\(url)/edit").status == .seeOther)
+            let news = try await reader.get("/notifications")
+            #expect(news.contains("at 8:15 pm"))
+            #expect(!news.contains("20:15"))
+
+            // A clock that is not offered is refused beside its field, and nothing changes.
+            let refused = try await reader.saveProfile(["time_zone": "UTC", "clock": "36h"])
+            #expect(refused.status == .unprocessableEntity)
+            #expect(refused.contains("Choose the 24-hour or the 12-hour clock"))
+            let stored = try #require(try await User.query(on: app.db).filter(\.$username == "rui").first())
+            #expect(stored.clock == .twelveHour)
+        }
+    }
+
     @Test func peopleUnder16StartFollowersOnly() async throws {
         try await withApp { app in
             let teen = app.browser()

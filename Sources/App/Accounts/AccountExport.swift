@@ -61,8 +61,8 @@ enum AccountExport {
             try? FileManager.default.removeItem(atPath: path(for: userID, config: config))
             return
         }
-        // A job has no request: the README and the files' descriptions are in the person's language.
-        try await Language.$current.withValue(user.language ?? .en) {
+        // A job has no request: the README and the files' descriptions are for the person to read.
+        try await user.reader.writeAsync {
             try await write(user, now: now, on: db, config: config)
         }
     }
@@ -111,6 +111,8 @@ enum AccountExport {
         let timeZone, units, visibility: String
         /// The language chosen in the settings; nil follows the browser.
         let language: String?
+        /// "24h" or "12h".
+        let clock: String
         let continuousHeartRate: Bool
         let maxHeartRate, restingHeartRate: Int?
         let zoneBasis, zonePercents: String?
@@ -130,7 +132,7 @@ enum AccountExport {
                 username: user.username, displayName: user.displayName, email: user.email, bio: user.bio, birthDate: user.birthDate,
                 gender: user.gender.rawValue, heightCm: user.heightCm, weightKg: user.weightKg, homeName: user.homeName,
                 homeLatitude: user.homeLat, homeLongitude: user.homeLon, timeZone: user.timeZone, units: user.units.rawValue,
-                visibility: user.visibility.rawValue, language: user.languageCode, continuousHeartRate: user.continuousHeartRate,
+                visibility: user.visibility.rawValue, language: user.languageCode, clock: user.clock.rawValue, continuousHeartRate: user.continuousHeartRate,
                 maxHeartRate: user.maxHeartRate,
                 restingHeartRate: user.restingHeartRate, zoneBasis: user.zoneBasis, zonePercents: user.zonePercents,
                 sports: sports, following: following.sorted(), followers: followers.sorted(), createdAt: user.createdAt

@@ -15,6 +15,8 @@ struct ProfileForm: Content {
     var home_lon: String?
     var time_zone: String?
     var units: String?
+    /// "24h" or "12h"; left out (an older form) reads as the 24-hour clock.
+    var clock: String?
     /// A language's code, or "" to follow the browser.
     var language: String?
     var continuous_hr: String?
@@ -33,6 +35,7 @@ struct ProfileForm: Content {
         home_lon = user.homeLon.map(Self.number)
         time_zone = user.timeZone
         units = user.units.rawValue
+        clock = user.clock.rawValue
         language = user.languageCode ?? ""
         continuous_hr = user.continuousHeartRate ? "on" : nil
         sports = Dictionary(uniqueKeysWithValues: (user.$sports.value ?? []).map { ($0.sport, $0.skill) })
@@ -51,6 +54,7 @@ struct ProfileForm: Content {
         var homeLon: Double?
         var timeZone: String
         var units: User.Units
+        var clock: ClockStyle
         /// nil: as the browser asks.
         var language: Language?
         var continuousHeartRate: Bool
@@ -86,6 +90,8 @@ struct ProfileForm: Content {
         if zone.isEmpty || TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose your time zone from the list") }
         let unitsValue = User.Units(rawValue: units ?? "")
         if unitsValue == nil { errors["units"] = t("Choose metric or imperial units") }
+        let clockValue = ClockStyle(rawValue: clock ?? ClockStyle.twentyFourHour.rawValue)
+        if clockValue == nil { errors["clock"] = t("Choose the 24-hour or the 12-hour clock") }
         let chosenLanguage = (language ?? "").isEmpty ? nil : Language(rawValue: language ?? "")
         if !(language ?? "").isEmpty, chosenLanguage == nil { errors["language"] = t("Choose a language from the list") }
 
@@ -98,7 +104,7 @@ struct ProfileForm: Content {
             played.append((sport, skill))
         }
 
-        guard errors.isEmpty, let birthDate = birth.value, let genderValue, let unitsValue else { return (nil, errors) }
+        guard errors.isEmpty, let birthDate = birth.value, let genderValue, let unitsValue, let clockValue else { return (nil, errors) }
         return (
             Valid(
                 displayName: name.value, bio: bioText.isEmpty ? nil : bioText, birthDate: birthDate,
@@ -106,7 +112,7 @@ struct ProfileForm: Content {
                 homeName: place.isEmpty ? nil : place,
                 // Home is kept coarse (about 1 km), enough for "games near me" and no more.
                 homeLat: lat.value.map { ($0 * 100).rounded() / 100 }, homeLon: lon.value.map { ($0 * 100).rounded() / 100 },
-                timeZone: zone, units: unitsValue, language: chosenLanguage, continuousHeartRate: continuous_hr == "on",
+                timeZone: zone, units: unitsValue, clock: clockValue, language: chosenLanguage, continuousHeartRate: continuous_hr == "on",
                 sports: played.sorted { $0.0.rawValue < $1.0.rawValue }
             ), [:]
         )

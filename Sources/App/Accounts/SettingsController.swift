@@ -39,6 +39,7 @@ struct SettingsController: RouteCollection {
         let errors: FieldErrors
         let genders: [Option]
         let units: [Option]
+        let clocks: [Option]
         let languages: [Option]
         let skills: [Option]
         let sports: [SportRow]
@@ -73,6 +74,7 @@ struct SettingsController: RouteCollection {
             user.homeLon = valid.homeLon
             user.timeZone = valid.timeZone
             user.units = valid.units
+            user.clockCode = valid.clock == .twentyFourHour ? nil : valid.clock.rawValue
             user.languageCode = valid.language?.rawValue
             user.continuousHeartRate = valid.continuousHeartRate
             try await user.update(on: db)
@@ -92,6 +94,7 @@ struct SettingsController: RouteCollection {
             form: form, errors: errors,
             genders: User.Gender.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             units: User.Units.allCases.map { Option(value: $0.rawValue, label: $0.label) },
+            clocks: ClockStyle.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             languages: [Option(value: "", label: t("As my browser asks"))] + Language.allCases.map { Option(value: $0.rawValue, label: $0.name) },
             skills: Skill.allCases.map { Option(value: $0.rawValue, label: $0.label) },
             sports: Sport.allCases.map { SportRow(key: $0.rawValue, label: $0.label, selected: form.sports?[$0.rawValue] ?? "") },

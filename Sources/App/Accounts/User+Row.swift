@@ -16,7 +16,7 @@ extension User {
         let home_name: String?
         let home_lat, home_lon: Double?
         let time_zone, units: String
-        let language: String?
+        let language, clock: String?
         let continuous_hr: Bool
         let visibility: String
         let avatar_file: String?
@@ -52,6 +52,7 @@ extension User {
         timeZone = row.time_zone
         units = Units(rawValue: row.units) ?? .metric
         languageCode = row.language
+        clockCode = row.clock
         continuousHeartRate = row.continuous_hr
         // An unreadable visibility must fail closed.
         visibility = Visibility(rawValue: row.visibility) ?? .private

@@ -33,6 +33,8 @@ final class User: Model, @unchecked Sendable {
     @Enum(key: "units") var units: Units
     /// The language chosen in the settings ("pt-PT"); nil follows the browser.
     @OptionalField(key: "language") var languageCode: String?
+    /// The clock chosen in the settings ("12h"); nil is the 24-hour clock.
+    @OptionalField(key: "clock") var clockCode: String?
     @Field(key: "continuous_hr") var continuousHeartRate: Bool
     @Enum(key: "visibility") var visibility: Visibility
     /// File name under `<data>/avatars`, never a path the user supplied.

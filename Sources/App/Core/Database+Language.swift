@@ -3,10 +3,10 @@ import Fluent
 import SQLKit
 
 extension Database {
-    /// Runs `closure` in a transaction, in the caller's language. Fluent's own `transaction` runs
-    /// its closure in a task of its own, which starts without the caller's task-locals: a text
-    /// written there (a default workout name, a message) would come out in English whatever the
-    /// reader's language. `make lint` refuses Fluent's `transaction {` in the app.
+    /// Runs `closure` in a transaction, for the caller's reader (language and clock). Fluent's own
+    /// `transaction` runs its closure in a task of its own, which starts without the caller's
+    /// task-locals: a text written there (a default workout name, a message) would come out in
+    /// English whatever the reader's language. `make lint` refuses Fluent's `transaction {` in the app.
     ///
     /// On SQLite the transaction takes the write lock before anything else. Fluent begins a deferred
     /// transaction, whose first read fixes a snapshot; if another connection then commits a write,
@@ -15,11 +15,11 @@ extension Database {
     /// job wrote failed that way with a 500. Deleting nothing from a table takes the lock (waiting
     /// for it like any write) without changing a row.
     func inTransaction<T: Sendable>(_ closure: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
-        let language = Language.current
+        let reader = Reader.current
         let lockFirst = !inTransaction && (self as? any SQLDatabase)?.dialect.name == "sqlite"
         return try await transaction { db in
             if lockFirst { try await (db as! any SQLDatabase).raw("DELETE FROM _fluent_migrations WHERE 0").run() }
-            return try await Language.$current.withValue(language) { try await closure(db) }
+            return try await reader.writeAsync { try await closure(db) }
         }
     }
 }

@@ -112,19 +112,16 @@ struct Format {
         return imperial ? "\(whole) ft" : "\(whole) m"
     }
 
-    /// A Foundation date style in the current language: English keeps the system's style the
-    /// pages have always shown, Portuguese gets Portugal's.
-    static func foundationStyle(_ style: Date.FormatStyle) -> Date.FormatStyle {
-        guard Language.current != .en else { return style }
-        var localised = style
-        localised.locale = Language.current.locale
-        return localised
-    }
-
     /// "21 Nov 2026": a calendar day, such as the last day of an offer.
     static func day(_ date: CalendarDate) -> String { "\(date.day) \(WallClock.shortMonths[date.month - 1]) \(date.year)" }
 
-    /// "Sat 21 Nov 2026, 07:30" in the person's zone.
+    /// "21 Nov 2026": the day of an instant in the person's zone, when its time does not matter.
+    func date(_ date: Date) -> String {
+        let clock = WallClock(date, zone: zone)
+        return "\(clock.day) \(WallClock.shortMonths[clock.month - 1]) \(clock.year)"
+    }
+
+    /// "Sat 21 Nov 2026, 07:30" (or "7:30 am") in the person's zone and clock.
     func when(_ milliseconds: Int64) -> String {
         when(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }

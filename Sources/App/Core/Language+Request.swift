@@ -22,9 +22,10 @@ extension Language {
     static let cookieName = "lang"
 }
 
-/// Writes every response in the request's language: `t`, `tn` and `Format` read
-/// `Language.current`. Used twice: outside the error pages (the cookie and the browser decide)
-/// and again inside the session middleware, where the signed-in person's setting decides.
+/// Writes every response for its reader: in the request's language (`t`, `tn` and `Format` read
+/// `Language.current`) and, for a signed-in person, in their clock (`ClockStyle.current`). Used
+/// twice: outside the error pages (the cookie and the browser decide) and again inside the session
+/// middleware, where the signed-in person's settings decide.
 struct LanguageMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         // Decided once here (each template tag asks again), and again by the inner use once the
@@ -32,7 +33,8 @@ struct LanguageMiddleware: AsyncMiddleware {
         request.storage[LanguageKey.self] = nil
         let language = request.language
         request.storage[LanguageKey.self] = language
-        let response = try await Language.$current.withValue(language) { try await next.respond(to: request) }
+        let reader = Reader(language: language, clock: request.storage[SignedInKey.self]?.person.clock ?? .twentyFourHour)
+        let response = try await reader.writeAsync { try await next.respond(to: request) }
         // A page differs by language: caches between here and the browser must keep them apart
         // (a stylesheet does not).
         if response.headers.contentType?.subType == "html",

@@ -12,6 +12,8 @@ protocol LayoutPerson: Sendable {
     var layoutViewer: Layout.Viewer { get }
     /// The language the person chose in their settings; nil to follow the browser.
     var language: Language? { get }
+    /// The clock the person reads times in.
+    var clock: ClockStyle { get }
 }
 
 struct SignedInKey: StorageKey {

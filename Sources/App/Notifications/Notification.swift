@@ -51,13 +51,14 @@ final class Notification: Model, @unchecked Sendable {
     /// transaction of its own here would hold SQLite's write lock across statements, which starves
     /// the two threads SQLite runs on when many write at once).
     ///
-    /// `text` is written once per language among the recipients (their setting, else English),
-    /// inside `Language.$current`, so `t(...)` and `Format` in it speak each recipient's language.
+    /// `text` is written once per reader among the recipients (their language, else English, and
+    /// their clock), inside `Reader.write`, so `t(...)` and `Format` in it speak each recipient's
+    /// language and write times as they read them.
     /// `text` written in `recipient`'s language, for a notification updated in place (a second
     /// kudos joins the first one's line).
     static func text(for recipient: UUID, on db: any Database, _ text: () -> String) async throws -> String {
-        let language = try await User.query(on: db).filter(\.$id == recipient).field(\.$id).field(\.$languageCode).first()?.language ?? .en
-        return Language.$current.withValue(language) { text() }
+        let user = try await User.query(on: db).filter(\.$id == recipient).field(\.$id).field(\.$languageCode).field(\.$clockCode).first()
+        return (user?.reader ?? Reader(language: .en, clock: .twentyFourHour)).write { text() }
     }
 
     static func send(
@@ -66,16 +67,17 @@ final class Notification: Model, @unchecked Sendable {
     ) async throws {
         let everyone = Set(recipients)
         guard !everyone.isEmpty else { return }
-        var languages: [UUID: Language] = [:]
-        for user in try await User.query(on: db).filter(\.$id ~~ Array(everyone)).field(\.$id).field(\.$languageCode).all() {
-            if let id = user.id, let language = user.language { languages[id] = language }
+        var readers: [UUID: Reader] = [:]
+        for user in try await User.query(on: db).filter(\.$id ~~ Array(everyone)).field(\.$id).field(\.$languageCode).field(\.$clockCode).all() {
+            if let id = user.id { readers[id] = user.reader }
         }
-        var texts: [Language: String] = [:]
+        let unknown = Reader(language: .en, clock: .twentyFourHour)
+        var texts: [Reader: String] = [:]
         func written(for recipient: UUID) -> String {
-            let language = languages[recipient] ?? .en
-            if let written = texts[language] { return written }
-            let written = Language.$current.withValue(language) { text() }
-            texts[language] = written
+            let reader = readers[recipient] ?? unknown
+            if let written = texts[reader] { return written }
+            let written = reader.write { text() }
+            texts[reader] = written
             return written
         }
         // News nobody can turn off under the bell (a place in a game) follows the Games switch by e-mail.
@@ -96,7 +98,7 @@ final class Notification: Model, @unchecked Sendable {
             let body = written(for: try user.requireID())
             try await OutboxMessage(
                 user: user.requireID(), actor: actor, to: user.email, topic: emailTopic.rawValue, subject: NotificationMail.subject(body),
-                body: body, link: link, linkLabel: Language.$current.withValue(languages[try user.requireID()] ?? .en) { t("Open in Fieldhouse") }
+                body: body, link: link, linkLabel: (readers[try user.requireID()] ?? unknown).write { t("Open in Fieldhouse") }
             ).queue(on: db)
         }
     }

@@ -28,12 +28,9 @@ struct NotificationController: RouteCollection {
         let rows = try await Notification.query(on: req.db).filter(\.$recipient.$id == user.requireID())
             .sort(\.$createdAt, .descending).offset(pager.offset).limit(pager.fetchLimit).all()
         let shown = pager.finish(rows, at: .notifications, query: [])
-        let zone = TimeZone(identifier: user.timeZone) ?? .gmt
+        let format = Format(user)
         let items = shown.map { note in
-            Item(
-                text: note.text, link: note.link,
-                when: (note.createdAt ?? req.now).formatted(Format.foundationStyle(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: zone))),
-                unread: !note.read)
+            Item(text: note.text, link: note.link, when: format.when(note.createdAt ?? req.now), unread: !note.read)
         }
         return try await req.view.render(
             "notifications/notifications",

@@ -32,7 +32,7 @@ enum NotificationMail {
     /// The e-mail in the recipient's language (their setting, else English: a job has no browser
     /// to ask). Its subject and body were written in that language when it was queued.
     static func compose(_ message: OutboxMessage, to user: User, app: Application, now: Date) async throws -> MailMessage {
-        try await Language.$current.withValue(user.language ?? .en) {
+        try await user.reader.writeAsync {
             try await composeInLanguage(message, to: user, app: app, now: now)
         }
     }

@@ -120,10 +120,11 @@ struct TeamPage: Encodable {
                 invite.invitee.map { Pending(id: SiteURL.id(invite.id!), username: $0.username, displayName: $0.displayName, message: nil) }
             }
             let secret = req.application.serverSecret
+            let format = Format(viewer: req.currentUser)
             linkInvites = invites.filter { $0.tokenHash != nil }.map {
                 LinkInvite(
                     id: SiteURL.id($0.id!),
-                    created: ($0.createdAt ?? req.now).formatted(Format.foundationStyle(Date.FormatStyle(date: .abbreviated, time: .omitted))),
+                    created: format.date($0.createdAt ?? req.now),
                     url: $0.shownToken(secret: secret).map { req.application.config.absolute(.join(token: $0)) })
             }
         }
