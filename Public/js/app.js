@@ -84,16 +84,21 @@
   });
 
   // A place field suggests places as they are typed; choosing one fills the form's coordinates.
-  // Without this script the server finds the typed name itself.
+  // On /find and privacy zones a typed name stands for a place the server finds itself, so
+  // typing clears the coordinates; a venue's name (data-place-keeps-coordinates) is any label,
+  // and typing clears only coordinates a suggestion filled in.
   document.querySelectorAll("input[data-place-search]").forEach(function (input) {
     var list = document.getElementById(input.getAttribute("list"));
     var form = input.closest("form");
     if (!list || !window.fetch) return;
-    var found = {}, timer = null, asked = "";
+    var found = {}, timer = null, asked = "", filled = false;
+    var keeps = input.hasAttribute("data-place-keeps-coordinates");
     function fill(place) {
+      if (!place && keeps && !filled) return;
       var lat = form.querySelector('[data-geo="lat"]'), lon = form.querySelector('[data-geo="lon"]');
       if (lat) lat.value = place ? place.latitude.toFixed(5) : "";
       if (lon) lon.value = place ? place.longitude.toFixed(5) : "";
+      filled = !!place;
     }
     input.addEventListener("input", function () {
       var place = found[input.value];

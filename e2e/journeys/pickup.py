@@ -48,6 +48,8 @@ def run(r):
         raise JourneyFailed("the game form should start at the place's position")
     organiser.fill("Sport", "Basketball").fill("Level", "Intermediate")
     organiser.fill("Start time", "17:15").fill("Place", court)
+    if organiser.field("Latitude").get_attribute("value") != PLACE[1]:
+        raise JourneyFailed("naming the court (which offers place suggestions) should keep the place's position")
     organiser.fill("Most players", "2").fill("Players needed to play", "2")
     organiser.fill("Description", "Half-court two-on-two. Bring a light and a dark shirt.")
     day = organiser.field("Date").get_attribute("value")

@@ -36,7 +36,19 @@ def run(r):
     manager.follow("Create a team", within="main")
     manager.fill("Team name", team_name).fill("Sport", "Futsal").fill("Level", "Intermediate")
     manager.fill("Protected: anyone can find it", True)
-    manager.fill("Place", "Christianshavn Hall").fill("Latitude", GROUND[0]).fill("Longitude", GROUND[1])
+    # The place field suggests towns as it is typed; choosing one fills in the coordinates...
+    manager.fill("Place", "Copenh")
+    town = manager.wait_until("a suggestion for Copenhagen", lambda d: d.execute_script(
+        "const o = [...document.querySelectorAll('#place-suggestions option')].find(o => o.value.startsWith('Copenhagen'));"
+        " return o && o.value;"))
+    manager.fill("Place", town)
+    if not manager.field("Latitude").get_attribute("value").startswith("55.6"):
+        raise JourneyFailed(f"choosing {town!r} should fill in Copenhagen's latitude, not {manager.field('Latitude').get_attribute('value')!r}")
+    # ...and typing a name of one's own clears what the suggestion filled, for the ground's own.
+    manager.fill("Place", "Christianshavn Hall")
+    if manager.field("Latitude").get_attribute("value"):
+        raise JourneyFailed("typing a name of one's own should clear the coordinates a suggestion filled in")
+    manager.fill("Latitude", GROUND[0]).fill("Longitude", GROUND[1])
     manager.fill("About the team", "Tuesday futsal, friendly but keen.")
     manager.press("Create team")
     manager.sees(f"{team_name} is ready", "You are Owner in this team", "No games scheduled yet")
