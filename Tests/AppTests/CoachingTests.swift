@@ -82,7 +82,9 @@ struct CoachingTests {
             let page = try await cora.get("/workouts/\(workout)")
             #expect(page.contains("You coach this athlete") && page.contains(#"id="comments""#))
             // The way back leads to where a coach comes from: the athlete's training, not Home.
-            #expect(page.contains(#"<p><a href="/coach/athletes/ana">← Ana's training</a></p>"#))
+            #expect(page.contains(#"<p><a href="/coach/athletes/ana">← Ana&#39;s training</a></p>"#))
+            let fromWeek = try await cora.get("/workouts/\(workout)", headers: ["Referer": "http://127.0.0.1:\(app.port)/coach/week?week=2026-11-16"])
+            #expect(fromWeek.contains(#"<p><a href="/coach/week?week=2026-11-16">← Weekly review</a></p>"#))
             #expect(try await cora.get("/coach").contains(#"<a href="/coach/athletes/ana">Ana</a>"#))
 
             // They talk under the workout; Markdown renders, HTML stays text.

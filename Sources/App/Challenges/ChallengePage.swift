@@ -62,6 +62,8 @@ struct ChallengePage: Encodable {
     }
 
     let layout: Layout
+    /// Where the person came from (the challenges, the public ones, the sender's profile, home).
+    let back: BackLink
     let id: String
     let caption: String
     let photo: PhotoView
@@ -158,8 +160,14 @@ struct ChallengePage: Encodable {
         let place = challenge.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
         let map = markers.isEmpty ? nil : SVGMap(markers: markers, tileURL: req.application.config.mapTileURL).svg
 
+        let leadsHere = [
+            BackLink(.challenges, t("Challenges")), BackLink(.publicChallenges, t("Public challenges")),
+            BackLink(.scoreboard, t("Challenge scoreboard")), BackLink(.person(username: sender.username), sender.displayName),
+            BackLink(.home, t("Home")),
+        ]
         return ChallengePage(
             layout: req.layout(title: t("Challenge from {name}", sender.displayName), section: .challenges),
+            back: BackLink.back(on: req, to: leadsHere[0], from: leadsHere),
             id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
             senderName: sender.displayName, senderURL: SiteURL.person(username: sender.username).path,
             sentAt: format.shortWhen(challenge.createdAt ?? req.now),

@@ -10,8 +10,14 @@ extension Coaching: WorkoutCompanion {
 
     static func conversation(under workout: Workout, owner: User, viewer: User, on db: any Database) async throws -> WorkoutConversation? {
         guard try await WorkoutComments.canTalk(workout, viewer: viewer, on: db) else { return nil }
+        let coaching = viewer.id != owner.id
         return WorkoutConversation(
             comments: try await WorkoutComments.views(of: workout, viewer: viewer, on: db),
-            coachOf: viewer.id == owner.id ? nil : owner.username)
+            coachOf: coaching ? owner.username : nil,
+            leadsHere: coaching
+                ? [
+                    BackLink(.athlete(username: owner.username), t("{name}'s training", owner.displayName)),
+                    BackLink(.coachWeek, t("Weekly review")), BackLink(.coach, t("Coaching")),
+                ] : [])
     }
 }

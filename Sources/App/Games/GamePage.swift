@@ -45,6 +45,9 @@ struct GamePage: Encodable {
     let distance: String?
     let description: String
     let team: LinkTo?
+    /// Where the person came from (their games, a search's results, the team), else the team or
+    /// their games.
+    let back: BackLink
     let opponent: LinkTo?
     let opponentName: String?
     let score: String?
@@ -167,6 +170,10 @@ struct GamePage: Encodable {
         let mine = access.player
         let position = mine?.status == .waitlisted ? visibleRoster.first(where: \.isYou)?.position : nil
         let title = game.title(teamName: access.team?.name)
+        let myGames = BackLink(.games, t("My games"))
+        let leadsHere =
+            (access.team.map { [BackLink(.team(slug: $0.slug), $0.name)] } ?? [])
+            + [myGames, BackLink(.find, t("Find a game")), BackLink(.home, t("Home"))]
         return GamePage(
             layout: req.layout(title: title, section: .games),
             id: SiteURL.id(gameID), title: title, isTeamGame: access.isTeamGame,
@@ -181,6 +188,7 @@ struct GamePage: Encodable {
             // The organiser's notes often say exactly where ("court 2, behind the hall"): the place's rule.
             description: access.canSeeExactPlace ? game.description : "",
             team: access.team.map { LinkTo(url: SiteURL.team(slug: $0.slug).path, name: $0.name) },
+            back: BackLink.back(on: req, to: leadsHere[0], from: leadsHere),
             opponent: opponent, opponentName: game.opponentName, score: score,
             counts: counts, capacity: game.capacity, minPlayers: game.minPlayers, joined: game.joinedCount,
             roster: access.canSeeRoster ? visibleRoster : nil,

@@ -133,7 +133,8 @@ struct PlaceController: RouteCollection {
         let editURL: String
         let rewardURL: String
         let redeemURL: String
-        let back: String
+        /// Back to the places (with the search as it was left) or home, wherever the person came from.
+        let back: BackLink
     }
 
     func show(req: Request) async throws -> Response {
@@ -184,7 +185,7 @@ struct PlaceController: RouteCollection {
             checkinAction: reward != nil && viewer != nil ? SiteURL.placeCheckin(id).path : nil,
             signIn: reward != nil && viewer == nil ? SiteURL.login(next: SiteURL.place(id).path) : nil, canManage: access.canManage,
             editURL: SiteURL.editPlace(id).path, rewardURL: SiteURL.placeReward(id).path, redeemURL: SiteURL.placeRedeem(id).path,
-            back: SiteURL.places.path)
+            back: BackLink.back(on: req, to: BackLink(.places, t("Places")), from: [BackLink(.places, t("Places")), BackLink(.home, t("Home"))]))
         return try await req.view.render("places/show", page).encodeResponse(for: req)
     }
 

@@ -43,6 +43,8 @@ struct TeamPage: Encodable {
     }
 
     let layout: Layout
+    /// Where the person came from (their teams, the leagues, home), else their teams.
+    let back: BackLink
     let team: TeamCard
     let description: String
     let place: String?
@@ -148,8 +150,10 @@ struct TeamPage: Encodable {
             feedURL = try await CalendarFeed.url(for: viewer, req: req, team: team.slug)
         }
 
+        let leadsHere = [BackLink(.teams, t("My teams")), BackLink(.leagues, t("Leagues")), BackLink(.home, t("Home"))]
         return TeamPage(
             layout: req.layout(title: team.name, section: .teams),
+            back: BackLink.back(on: req, to: leadsHere[0], from: leadsHere),
             team: TeamCard(team, role: access.role),
             description: team.description,
             place: shownPlace.text, mapURL: shownPlace.mapURL,

@@ -45,6 +45,9 @@ struct WorkoutConversation: Encodable {
     let comments: [Comment]
     /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
+    /// The companion's pages that lead to this workout for this viewer, first the one to go back
+    /// to when the browser does not say (a coach's athlete page).
+    var leadsHere: [BackLink] = []
 }
 
 extension Features {

@@ -194,9 +194,17 @@ struct WorkoutController: RouteCollection {
             tileURL: req.application.config.mapTileURL, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let conversation = try await WorkoutAccess.conversation(under: workout, owner: owner, viewer: req.currentUser, on: req.db)
+        let isOwner = req.currentUser?.id == owner.id
+        let profile = BackLink(.person(username: owner.username), owner.displayName)
+        let home = BackLink(.home, t("Home"))
+        let leadsHere =
+            isOwner
+            ? [BackLink(.workouts, t("Workouts")), home, BackLink(.heartRate, t("Heart rate")), BackLink(.routes, t("Routes"))]
+            : (conversation?.leadsHere ?? []) + [profile, home]
+        let back = BackLink.back(on: req, to: leadsHere[0], from: leadsHere)
         let page = try WorkoutPage(
             layout: req.layout(title: workout.name, section: .workouts, hasForms: req.currentUser != nil), workout: workout, drawings: drawings,
-            viewer: req.currentUser, owner: owner, goals: goals, conversation: conversation,
+            viewer: req.currentUser, owner: owner, back: back, goals: goals, conversation: conversation,
             responses: try await WorkoutAccess.responses(to: workout, viewer: req.currentUser, on: req.db))
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }

@@ -27,18 +27,19 @@ struct WorkoutPage: Encodable {
     /// Shown to the athlete and their coaches only.
     let comments: [WorkoutConversation.Comment]
     let canComment: Bool
-    /// The athlete's username when the viewer coaches them, for links to the coaching pages (and
-    /// the way back to them: a coach comes here from the athlete's training).
+    /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
-    let ownerName: String
+    /// Where the person came from (the list, a coach's athlete page, a profile), else the section.
+    let back: BackLink
     /// Kudos, comments and the like from the features built on workouts.
     let responses: [WorkoutResponse]
 
     init(
-        layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, goals: [Goal] = [],
+        layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, back: BackLink, goals: [Goal] = [],
         conversation: WorkoutConversation? = nil, responses: [WorkoutResponse] = []
     ) throws {
         self.responses = responses
+        self.back = back
         let format = Format(viewer ?? owner)
         self.layout = layout
         let workoutID = try workout.requireID()
@@ -109,6 +110,5 @@ struct WorkoutPage: Encodable {
         comments = conversation?.comments ?? []
         canComment = conversation != nil
         coachOf = conversation?.coachOf
-        ownerName = owner.displayName
     }
 }
