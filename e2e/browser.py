@@ -188,10 +188,12 @@ class Browser:
                 inner = label_element.find_elements(By.CSS_SELECTOR, "input, select, textarea")
                 if inner:
                     return inner[0]
-        found = d.find_elements(By.NAME, label)
+        # A field's name ("home_lat") for one without a label of its own; never a label's words,
+        # which must be found as a person reads them (in the page's language).
+        found = d.find_elements(By.NAME, label) if re.fullmatch(r"[a-z_\[\]]+", label) else []
         if found:
             return found[0]
-        raise JourneyFailed(f"no field labelled {label!r} on {self.path}")
+        raise JourneyFailed(f"no field labelled {label!r} (in the page's words: {words(label)!r}) on {self.path}")
 
     def fill(self, label, value):
         element = self.field(label)

@@ -147,7 +147,8 @@ struct WorkoutController: RouteCollection {
             let distances = workouts.compactMap(\.distance)
             return Group(
                 label: label, count: workouts.count,
-                duration: Format.duration(workouts.map(\.duration).reduce(0, +)),
+                // A span in words ("3 h 5 min"): beside a count, "3:05:00" read as a time of day.
+                duration: Int(exactly: (workouts.map(\.duration).reduce(0, +) / 60).rounded()).map(Format.hoursAndMinutes) ?? "–",
                 distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
                 calories: "\(Format.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
         }
