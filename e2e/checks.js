@@ -36,6 +36,14 @@ return (function () {
     findings.push(`the page scrolls sideways (${pageWidth} > ${width} px)`);
   }
 
+  // A chart fits the window whole: a sideways scroll hid the end of its range on a phone.
+  for (const svg of [...document.querySelectorAll("svg.chart")].filter(visible)) {
+    const r = svg.getBoundingClientRect();
+    if (r.right > width + 1 || (svg.parentElement && svg.parentElement.scrollWidth > svg.parentElement.clientWidth + 1)) {
+      findings.push(`a chart does not fit the window (${Math.round(r.width)} px wide): ${describe(svg)}`);
+    }
+  }
+
   const fields = document.querySelectorAll("input, select, textarea");
   for (const f of fields) {
     if (["hidden", "submit", "button", "reset", "image"].includes(f.type)) continue;

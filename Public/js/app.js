@@ -195,11 +195,12 @@
   // Drag across a time chart to show that range: the chart's wrapper names the time span its plot
   // covers and the person's time zone, and the range opens at data-url with from= and to= in that
   // zone's wall-clock time (the same fields the form below the chart fills in).
+  // The chart is drawn twice (wide for a desktop, narrow for a phone; CSS shows one): each
+  // drawing answers a drag with its own width.
   document.querySelectorAll("[data-select-range]").forEach(function (box) {
-    var svg = box.querySelector("svg");
-    if (!svg || !window.Intl) return;
+    if (!window.Intl) return;
     var from = Number(box.dataset.from), to = Number(box.dataset.to);
-    var width = 600, left = 46, right = 10;
+    var left = 46, right = 10;
     var wall = new Intl.DateTimeFormat("en-CA", {
       timeZone: box.dataset.zone, year: "numeric", month: "2-digit", day: "2-digit",
       hour: "2-digit", minute: "2-digit", hourCycle: "h23"
@@ -209,44 +210,47 @@
       wall.formatToParts(new Date(ms)).forEach(function (part) { p[part.type] = part.value; });
       return p.year + "-" + p.month + "-" + p.day + "T" + p.hour + ":" + p.minute;
     }
-    function timeAt(clientX) {
-      var rect = svg.getBoundingClientRect();
-      var x = (clientX - rect.left) * width / rect.width;
-      var share = Math.min(1, Math.max(0, (x - left) / (width - left - right)));
-      return from + share * (to - from);
-    }
     var mark = document.createElement("div");
     mark.className = "range-mark";
     mark.hidden = true;
     box.style.position = "relative";
     box.appendChild(mark);
-    var startX = null;
-    svg.style.cursor = "crosshair";
-    svg.addEventListener("pointerdown", function (e) {
-      startX = e.clientX;
-      svg.setPointerCapture(e.pointerId);
+    box.querySelectorAll("svg").forEach(function (svg) {
+      var width = svg.viewBox.baseVal.width || 600;
+      function timeAt(clientX) {
+        var rect = svg.getBoundingClientRect();
+        var x = (clientX - rect.left) * width / rect.width;
+        var share = Math.min(1, Math.max(0, (x - left) / (width - left - right)));
+        return from + share * (to - from);
+      }
+      var startX = null;
+      svg.style.cursor = "crosshair";
+      svg.addEventListener("pointerdown", function (e) {
+        startX = e.clientX;
+        svg.setPointerCapture(e.pointerId);
+      });
+      svg.addEventListener("pointermove", function (e) {
+        if (startX === null) return;
+        var rect = svg.getBoundingClientRect(), boxRect = box.getBoundingClientRect();
+        var a = Math.min(startX, e.clientX), b = Math.max(startX, e.clientX);
+        mark.style.left = (a - boxRect.left + box.scrollLeft) + "px";
+        mark.style.width = (b - a) + "px";
+        mark.style.top = (rect.top - boxRect.top) + "px";
+        mark.style.height = rect.height + "px";
+        mark.hidden = b - a < 4;
+      });
+      svg.addEventListener("pointerup", function (e) {
+        if (startX === null) return;
+        var a = timeAt(Math.min(startX, e.clientX)), b = timeAt(Math.max(startX, e.clientX));
+        startX = null;
+        mark.hidden = true;
+        // A click or a tiny drag is not a choice of range.
+        if (b - a < (to - from) / 100) return;
+        var url = box.dataset.url;
+        window.location.href = url + (url.indexOf("?") < 0 ? "?" : "&") + "from=" + encodeURIComponent(local(a)) + "&to=" + encodeURIComponent(local(b));
+      });
+      svg.addEventListener("pointercancel", function () { startX = null; mark.hidden = true; });
     });
-    svg.addEventListener("pointermove", function (e) {
-      if (startX === null) return;
-      var rect = svg.getBoundingClientRect(), boxRect = box.getBoundingClientRect();
-      var a = Math.min(startX, e.clientX), b = Math.max(startX, e.clientX);
-      mark.style.left = (a - boxRect.left + box.scrollLeft) + "px";
-      mark.style.width = (b - a) + "px";
-      mark.style.top = (rect.top - boxRect.top) + "px";
-      mark.style.height = rect.height + "px";
-      mark.hidden = b - a < 4;
-    });
-    svg.addEventListener("pointerup", function (e) {
-      if (startX === null) return;
-      var a = timeAt(Math.min(startX, e.clientX)), b = timeAt(Math.max(startX, e.clientX));
-      startX = null;
-      mark.hidden = true;
-      // A click or a tiny drag is not a choice of range.
-      if (b - a < (to - from) / 100) return;
-      var url = box.dataset.url;
-      window.location.href = url + (url.indexOf("?") < 0 ? "?" : "&") + "from=" + encodeURIComponent(local(a)) + "&to=" + encodeURIComponent(local(b));
-    });
-    svg.addEventListener("pointercancel", function () { startX = null; mark.hidden = true; });
   });
 
   // Learn editor: the preview follows the text as it is typed, rendered by the server exactly as

@@ -15,9 +15,29 @@ enum SVGChart {
     /// What the horizontal axis of a profile along a route counts in.
     enum DistanceAxis { case kilometres, miles }
 
-    // A narrow drawing with large type: on a phone the chart scrolls sideways at 480 px rather
-    // than shrinking its labels below reading size (see `.chart-scroll` in app.css).
-    static let width = 600.0
+    /// Every chart is drawn twice, wide for a desktop and narrow with fewer ticks for a phone, and
+    /// the stylesheet shows the one that fits (`.chart-wide`, `.chart-narrow` in app.css): one
+    /// drawing scaled to a phone shrank its labels below reading size, and a wide one there had to
+    /// scroll sideways, hiding the end of the range.
+    struct Canvas {
+        let width: Double
+        /// About how many labels the time (or distance) axis takes.
+        let axisLabels: Double
+        let name: String
+
+        static let wide = Canvas(width: 600, axisLabels: 6, name: "chart-wide")
+        static let narrow = Canvas(width: 340, axisLabels: 3, name: "chart-narrow")
+
+        func open(height: Double, label: String) -> String {
+            "<svg class=\"chart \(name)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
+        }
+    }
+
+    private static func twice(_ draw: (Canvas) -> String) -> String {
+        let wide = draw(.wide)
+        return wide.isEmpty ? "" : wide + draw(.narrow)
+    }
+
     static let height = 220.0
     private static let left = 46.0, right = 10.0, top = 24.0, bottom = 26.0
 
@@ -30,6 +50,18 @@ enum SVGChart {
         bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil,
         distanceAxis: DistanceAxis? = nil
     ) -> String {
+        twice { canvas in
+            line(
+                canvas, seconds: seconds, values: values, label: label, unit: unit, colour: colour, bands: bands, fill: fill, also: also,
+                firstDay: firstDay, distanceAxis: distanceAxis)
+        }
+    }
+
+    private static func line(
+        _ canvas: Canvas, seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
+        bands: [Band], fill: Bool, also: (values: [Double?], colour: String)?, firstDay: CalendarDate?, distanceAxis: DistanceAxis?
+    ) -> String {
+        let width = canvas.width
         let present = values.compactMap { $0 } + (also?.values.compactMap { $0 } ?? [])
         guard seconds.count == values.count, seconds.count >= 2, let low = present.min(), let high = present.max(),
             let end = seconds.last, end > 0, Self.drawable(low), Self.drawable(high), Self.drawable(end)
@@ -45,9 +77,7 @@ enum SVGChart {
         func x(_ s: Double) -> Double { left + s / end * plotW }
         func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
 
-        var out =
-            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
-        out += "<title>\(SVGMap.escape(label))</title>"
+        var out = canvas.open(height: height, label: label)
         for band in bands {
             let y1 = y(min(max(band.to, minY), maxY)), y2 = y(min(max(band.from, minY), maxY))
             guard y2 - y1 > 1 else { continue }
@@ -65,8 +95,9 @@ enum SVGChart {
         let unitLength = distanceAxis.map { $0 == .miles ? Format.metresPerMile : 1000 } ?? 1
         let timeStep =
             distanceAxis != nil
-            ? niceStep(end / unitLength / 6) * unitLength
-            : firstDay != nil ? max(7, (end / 86_400 / 6).rounded(.up)) * 86_400 : niceTimeStep(end / 6)
+            ? niceStep(end / unitLength / canvas.axisLabels) * unitLength
+            : firstDay != nil
+                ? max(7, (end / 86_400 / canvas.axisLabels).rounded(.up)) * 86_400 : niceTimeStep(end / canvas.axisLabels)
         var t = 0.0
         while t <= end {
             let text =
@@ -109,11 +140,15 @@ enum SVGChart {
 
     /// Horizontal bars with their labels and values written out.
     static func bars(_ items: [(label: String, value: Double, text: String, fill: String)], label: String) -> String {
+        twice { bars($0, items, label: label) }
+    }
+
+    private static func bars(_ canvas: Canvas, _ items: [(label: String, value: Double, text: String, fill: String)], label: String) -> String {
         guard let largest = items.map(\.value).max(), largest > 0 else { return "" }
-        let row = 28.0, labelW = 165.0, valueW = 120.0
+        let width = canvas.width
+        let row = 28.0, labelW = width < 500 ? 120.0 : 165.0, valueW = width < 500 ? 100.0 : 120.0
         let h = row * Double(items.count) + 4
-        var out =
-            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(h))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
+        var out = canvas.open(height: h, label: label)
         for (index, item) in items.enumerated() {
             let y = 2 + Double(index) * row
             let w = (width - labelW - valueW) * item.value / largest
@@ -130,6 +165,14 @@ enum SVGChart {
         from start: Int64, to end: Int64, buckets: [(t: Int64, low: Double, high: Double, mean: Double)],
         zone: TimeZone, label: String, unit: String
     ) -> String {
+        twice { band($0, from: start, to: end, buckets: buckets, zone: zone, label: label, unit: unit) }
+    }
+
+    private static func band(
+        _ canvas: Canvas, from start: Int64, to end: Int64, buckets: [(t: Int64, low: Double, high: Double, mean: Double)],
+        zone: TimeZone, label: String, unit: String
+    ) -> String {
+        let width = canvas.width
         guard end > start, let low = buckets.map(\.low).min(), let high = buckets.map(\.high).max(),
             drawable(low), drawable(high), end - start < 400 * 86_400_000
         else { return "" }
@@ -138,9 +181,7 @@ enum SVGChart {
         let plotW = width - left - right, plotH = height - top - bottom
         func x(_ t: Int64) -> Double { left + Double(t - start) / Double(end - start) * plotW }
         func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
-        var out =
-            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
-        out += "<title>\(SVGMap.escape(label))</title>"
+        var out = canvas.open(height: height, label: label)
         for tick in ticks(from: minY, to: maxY, step: step) {
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
             out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
@@ -150,7 +191,7 @@ enum SVGChart {
         let span = Double(end - start) / 1000
         let tickSeconds: Double =
             [600.0, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800, 1_209_600]
-            .first { span / $0 <= 6 } ?? 2_592_000
+            .first { span / $0 <= canvas.axisLabels } ?? 2_592_000
         let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start) / 1000)))
         var t = ((Double(start) / 1000 + offset) / tickSeconds).rounded(.up) * tickSeconds - offset
         while t * 1000 <= Double(end) {
@@ -181,12 +222,19 @@ enum SVGChart {
 
     /// Vertical bars, one per period, each with its label under it and its value over it.
     static func columns(_ items: [(label: String, value: Double, text: String)], label: String, colour: String) -> String {
+        twice { columns($0, items, label: label, colour: colour) }
+    }
+
+    private static func columns(_ canvas: Canvas, _ items: [(label: String, value: Double, text: String)], label: String, colour: String) -> String {
         guard !items.isEmpty else { return "" }
+        let width = canvas.width
         let largest = max(items.map(\.value).max() ?? 0, 1e-9)
         let plotH = height - top - bottom - 16
         let slot = (width - 8) / Double(items.count)
-        var out =
-            "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(SVGMap.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\"><title>\(SVGMap.escape(label))</title>"
+        // Labels that would run into each other are written on every second (third…) column
+        // counted from the last; each column still names itself in its title.
+        let every = max(1, Int((44 / slot).rounded(.up)))
+        var out = canvas.open(height: height, label: label)
         out += "<line x1=\"4\" x2=\"\(n(width - 4))\" y1=\"\(n(top + 16 + plotH))\" y2=\"\(n(top + 16 + plotH))\" stroke=\"#8a96a3\"/>"
         for (index, item) in items.enumerated() {
             let h = plotH * item.value / largest
@@ -194,12 +242,15 @@ enum SVGChart {
             let y = top + 16 + plotH - h
             out += "<g><title>\(SVGMap.escape(item.label)): \(SVGMap.escape(item.text))</title>"
             out += "<rect x=\"\(n(x + slot * 0.15))\" y=\"\(n(y))\" width=\"\(n(slot * 0.7))\" height=\"\(n(max(h, 0)))\" rx=\"2\" fill=\"\(colour)\"/>"
-            if item.value > 0 {
+            if item.value > 0, slot >= 40 || (items.count - 1 - index) % every == 0 {
                 out +=
                     "<text x=\"\(n(x + slot / 2))\" y=\"\(n(y - 4))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#17202a\">\(SVGMap.escape(item.text))</text>"
             }
-            out +=
-                "<text x=\"\(n(x + slot / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#4a5560\">\(SVGMap.escape(item.label))</text></g>"
+            if (items.count - 1 - index) % every == 0 {
+                out +=
+                    "<text x=\"\(n(x + slot / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#4a5560\">\(SVGMap.escape(item.label))</text>"
+            }
+            out += "</g>"
         }
         return out + "</svg>"
     }

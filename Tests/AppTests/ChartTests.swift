@@ -1,0 +1,41 @@
+@testable import App
+import FieldhouseKit
+import Foundation
+import Testing
+
+/// Charts come drawn twice: wide for a desktop, narrow with fewer labels for a phone (the
+/// stylesheet shows one), so a phone neither shrinks the labels nor scrolls the chart sideways.
+@Suite("Charts")
+struct ChartTests {
+    /// The drawings of one chart, in order, as (class, the texts along the bottom axis).
+    private func drawings(_ svg: String) throws -> [(name: String, bottomLabels: [String])] {
+        try svg.components(separatedBy: "</svg>").filter { !$0.isEmpty }.map { drawing in
+            let name = try #require(drawing.firstMatch(of: /class="chart (chart-[a-z]+)"/)?.1)
+            let height = try #require(drawing.firstMatch(of: /viewBox="0 0 \d+ (\d+)"/)?.1)
+            let bottom = "y=\"\(Int(height)! - 8).0\""
+            let labels = drawing.matches(of: /<text x="[0-9.]+" (y="[0-9.]+") text-anchor="middle"[^>]*>([^<]*)<\/text>/)
+                .filter { String($0.1) == bottom }.map { String($0.2) }
+            return (String(name), labels)
+        }
+    }
+
+    @Test func aChartIsDrawnWideAndNarrowAndTheNarrowOneHasFewerLabels() throws {
+        // An hour's run, one value a minute.
+        let seconds = (0...60).map { Double($0 * 60) }
+        let line = try drawings(
+            SVGChart.line(seconds: seconds, values: seconds.map { 120 + $0 / 100 }, label: "Heart rate", unit: "bpm", colour: "#b3261e"))
+        #expect(line.map(\.name) == ["chart-wide", "chart-narrow"])
+        #expect(line[0].bottomLabels == ["0:00", "10:00", "20:00", "30:00", "40:00", "50:00", "1:00"])
+        #expect(line[1].bottomLabels == ["0:00", "30:00", "1:00"], "the whole hour, in fewer labels")
+
+        // Twelve weeks of columns: the narrow drawing names every second week, the last one always.
+        let weeks = (1...12).map { (label: "W\($0)", value: Double($0), text: "\($0) h") }
+        let columns = try drawings(SVGChart.columns(weeks, label: "Hours a week", colour: "#0b6e4f"))
+        #expect(columns.map(\.name) == ["chart-wide", "chart-narrow"])
+        #expect(columns[0].bottomLabels == weeks.map(\.label))
+        #expect(columns[1].bottomLabels == ["W2", "W4", "W6", "W8", "W10", "W12"])
+
+        // Nothing to draw is no chart at all, not two empty ones.
+        #expect(SVGChart.line(seconds: [0], values: [1], label: "x", unit: "x", colour: "#000") == "")
+    }
+}
