@@ -150,7 +150,7 @@ struct WorkoutController: RouteCollection {
                 // A span in words ("3 h 5 min"): beside a count, "3:05:00" read as a time of day.
                 duration: Int(exactly: (workouts.map(\.duration).reduce(0, +) / 60).rounded()).map(Format.hoursAndMinutes) ?? "–",
                 distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
-                calories: "\(Format.whole(workouts.compactMap(\.calories).reduce(0, +))) kcal", rows: [])
+                calories: Int(exactly: workouts.compactMap(\.calories).reduce(0, +).rounded()).map { "\($0.grouped) kcal" } ?? "–", rows: [])
         }
         let byKey = Dictionary(grouping: all) { key($0.startMS) }
         var groups: [Group] = []
