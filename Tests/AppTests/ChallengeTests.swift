@@ -113,6 +113,10 @@ struct ChallengeTests {
             let list = try await cast.dan.get("/challenges/public")
             #expect(list.contains("Touch the top of Hill 47"))
             #expect(try await cast.dan.get(url).status == .ok)
+            // Back to the public challenges when he came from them; to his challenges otherwise.
+            let fromList = try await cast.dan.get(url, headers: ["Referer": "http://127.0.0.1:\(app.port)/challenges/public?page=2"])
+            #expect(fromList.contains(#"<p><a href="/challenges/public?page=2">← Public challenges</a></p>"#))
+            #expect(try await cast.dan.get(url).contains(#"<p><a href="/challenges">← Challenges</a></p>"#))
             let photo = try #require(photoURLs(in: try await cast.dan.get(url)).first)
             #expect(try await cast.dan.get(photo).status == .ok)
             #expect(try await app.browser().get(photo).status == .notFound)
