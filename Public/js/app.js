@@ -91,19 +91,28 @@
     var list = document.getElementById(input.getAttribute("list"));
     var form = input.closest("form");
     if (!list || !window.fetch) return;
-    var found = {}, timer = null, asked = "", filled = false;
+    var found = {}, timer = null, asked = "", chosen = null;
     var keeps = input.hasAttribute("data-place-keeps-coordinates");
+    var lat = form.querySelector('[data-geo="lat"]'), lon = form.querySelector('[data-geo="lon"]');
     function fill(place) {
-      if (!place && keeps && !filled) return;
-      var lat = form.querySelector('[data-geo="lat"]'), lon = form.querySelector('[data-geo="lon"]');
       if (lat) lat.value = place ? place.latitude.toFixed(5) : "";
       if (lon) lon.value = place ? place.longitude.toFixed(5) : "";
-      filled = !!place;
+      chosen = place ? { label: input.value, lat: lat && lat.value, lon: lon && lon.value } : null;
+    }
+    // Whether the coordinates are still the ones a suggestion filled in (not typed or measured since).
+    function stillChosen() {
+      return chosen && (!lat || lat.value === chosen.lat) && (!lon || lon.value === chosen.lon);
     }
     input.addEventListener("input", function () {
       var place = found[input.value];
-      fill(place);
-      if (place) return;
+      if (place) {
+        fill(place);
+        return;
+      }
+      // A venue's name stays any label: its coordinates go only with the suggestion they came
+      // from, and stay while the name still starts with it ("Riverside Hall, court 2").
+      if (!keeps) fill(null);
+      else if (stillChosen() && input.value.indexOf(chosen.label) !== 0) fill(null);
       clearTimeout(timer);
       timer = setTimeout(function () {
         var q = input.value.trim();

@@ -58,14 +58,17 @@ public struct WallClock: Equatable, Sendable {
     /// "Thu 26 Nov"
     public var shortDay: String { "\(Self.shortWeekdays[weekday]) \(day) \(Self.shortMonths[month - 1])" }
     /// "19:30", or "7:30 pm" for a reader of the 12-hour clock (`ClockStyle.current`).
-    public var clock: String {
+    public var clock: String { Self.clock(hour: hour, minute: minute) }
+
+    /// A time of day as the reader writes it: "19:30" or "7:30 pm". `hour` is 0–23.
+    public static func clock(hour: Int, minute: Int) -> String {
         switch ClockStyle.current {
         case .twentyFourHour:
-            return Self.pad(hour, 2) + ":" + Self.pad(minute, 2)
+            return pad(hour, 2) + ":" + pad(minute, 2)
         case .twelveHour:
             let english = Language.current == .en
             let half = hour < 12 ? (english ? "am" : "a.m.") : (english ? "pm" : "p.m.")
-            return "\(hour % 12 == 0 ? 12 : hour % 12):" + Self.pad(minute, 2) + " " + half
+            return "\(hour % 12 == 0 ? 12 : hour % 12):" + pad(minute, 2) + " " + half
         }
     }
 

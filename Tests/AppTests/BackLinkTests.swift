@@ -1,5 +1,6 @@
 @testable import App
 import FieldhouseKit
+import Fluent
 import Foundation
 import Testing
 import Vapor
@@ -54,6 +55,16 @@ struct BackLinkTests {
             let seen = try await player.get("/workouts/\(workout)", headers: from("/u/olga"))
             #expect(seen.status == .ok)
             #expect(seen.contains(#"<p><a href="/u/olga">← Olga Organiser</a></p>"#))
+            // Without coming from the profile, the way back does not name the owner: home.
+            #expect(try await player.get("/workouts/\(workout)").contains(#"<p><a href="/">← Home</a></p>"#))
+            // A profile the viewer may not see is never offered, wherever the browser says they were.
+            let olga = try #require(try await User.query(on: app.db).filter(\.$username == "olga").first())
+            olga.visibility = .private
+            try await olga.save(on: app.db)
+            let hidden = try await app.browser().get("/workouts/\(workout)", headers: from("/u/olga"))
+            #expect(hidden.status == .ok, "a public workout stays public whatever the profile")
+            #expect(!hidden.contains("Olga Organiser"))
+            #expect(hidden.contains(#"<p><a href="/">← Home</a></p>"#))
         }
     }
 }

@@ -35,6 +35,15 @@ struct ChartTests {
         #expect(columns[0].bottomLabels == weeks.map(\.label))
         #expect(columns[1].bottomLabels == ["W2", "W4", "W6", "W8", "W10", "W12"])
 
+        // A year of heart rate: a handful of dates on either drawing, not one every 30 days.
+        let day: Int64 = 86_400_000, start: Int64 = 1_767_225_600_000
+        let year = (0..<366).map { (t: start + Int64($0) * day, low: 50.0, high: 150.0, mean: 90.0) }
+        let band = try drawings(
+            SVGChart.band(from: start, to: start + 366 * day, buckets: year, zone: TimeZone(identifier: "UTC")!, label: "Heart rate", unit: "bpm"))
+        #expect(band.map(\.name) == ["chart-wide", "chart-narrow"])
+        #expect((4...7).contains(band[0].bottomLabels.count), "\(band[0].bottomLabels)")
+        #expect((2...4).contains(band[1].bottomLabels.count), "\(band[1].bottomLabels)")
+
         // Nothing to draw is no chart at all, not two empty ones.
         #expect(SVGChart.line(seconds: [0], values: [1], label: "x", unit: "x", colour: "#000") == "")
     }

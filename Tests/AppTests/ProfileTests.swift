@@ -127,6 +127,14 @@ struct ProfileTests {
             #expect(refused.contains("Choose the 24-hour or the 12-hour clock"))
             let stored = try #require(try await User.query(on: app.db).filter(\.$username == "rui").first())
             #expect(stored.clock == .twelveHour)
+            // A profile form from before the choice keeps it.
+            #expect(try await reader.saveProfile(["time_zone": "UTC"]).status == .seeOther)
+            #expect(try #require(try await User.query(on: app.db).filter(\.$username == "rui").first()).clock == .twelveHour)
+            // A reminder's time too.
+            #expect(
+                try await reader.post("/reminders", [("title", "Stretch"), ("time", "18:45"), ("days[]", "1"), ("alert", "10")], csrfFrom: "/reminders").status
+                    == .seeOther)
+            #expect(try await reader.get("/reminders").contains("6:45 pm"))
         }
     }
 

@@ -15,7 +15,7 @@ struct ProfileForm: Content {
     var home_lon: String?
     var time_zone: String?
     var units: String?
-    /// "24h" or "12h"; left out (an older form) reads as the 24-hour clock.
+    /// "24h" or "12h"; left out (a form from before the choice) keeps the person's choice.
     var clock: String?
     /// A language's code, or "" to follow the browser.
     var language: String?
@@ -54,7 +54,8 @@ struct ProfileForm: Content {
         var homeLon: Double?
         var timeZone: String
         var units: User.Units
-        var clock: ClockStyle
+        /// nil: as it was.
+        var clock: ClockStyle?
         /// nil: as the browser asks.
         var language: Language?
         var continuousHeartRate: Bool
@@ -90,8 +91,8 @@ struct ProfileForm: Content {
         if zone.isEmpty || TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose your time zone from the list") }
         let unitsValue = User.Units(rawValue: units ?? "")
         if unitsValue == nil { errors["units"] = t("Choose metric or imperial units") }
-        let clockValue = ClockStyle(rawValue: clock ?? ClockStyle.twentyFourHour.rawValue)
-        if clockValue == nil { errors["clock"] = t("Choose the 24-hour or the 12-hour clock") }
+        let clockValue = clock.flatMap(ClockStyle.init(rawValue:))
+        if clock != nil, clockValue == nil { errors["clock"] = t("Choose the 24-hour or the 12-hour clock") }
         let chosenLanguage = (language ?? "").isEmpty ? nil : Language(rawValue: language ?? "")
         if !(language ?? "").isEmpty, chosenLanguage == nil { errors["language"] = t("Choose a language from the list") }
 
@@ -104,7 +105,7 @@ struct ProfileForm: Content {
             played.append((sport, skill))
         }
 
-        guard errors.isEmpty, let birthDate = birth.value, let genderValue, let unitsValue, let clockValue else { return (nil, errors) }
+        guard errors.isEmpty, let birthDate = birth.value, let genderValue, let unitsValue else { return (nil, errors) }
         return (
             Valid(
                 displayName: name.value, bio: bioText.isEmpty ? nil : bioText, birthDate: birthDate,

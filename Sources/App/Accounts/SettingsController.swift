@@ -74,7 +74,7 @@ struct SettingsController: RouteCollection {
             user.homeLon = valid.homeLon
             user.timeZone = valid.timeZone
             user.units = valid.units
-            user.clockCode = valid.clock == .twentyFourHour ? nil : valid.clock.rawValue
+            if let clock = valid.clock { user.clockCode = clock == .twentyFourHour ? nil : clock.rawValue }
             user.languageCode = valid.language?.rawValue
             user.continuousHeartRate = valid.continuousHeartRate
             try await user.update(on: db)

@@ -9,9 +9,9 @@ enum PhotoFiles {
     /// Decoding runs here, one picture at a time, not on the shared blocking pool: that pool also
     /// serves files and checks passwords, and two large pictures must not stall sign-ins.
     static func render<T: Sendable>(on app: Application, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        // The pool's threads have no task-locals: the messages `work` may throw keep the request's language.
-        let language = Language.current
-        return try await app.photoThreadPool.runIfActive { try Language.$current.withValue(language) { try work() } }
+        // The pool's threads have no task-locals: the messages `work` may throw keep the request's reader.
+        let reader = Reader.current
+        return try await app.photoThreadPool.runIfActive { try reader.write { try work() } }
     }
 
     /// Writes `bytes` under a temporary name and renames it into place, so a reader never sees half

@@ -191,7 +191,7 @@ enum SVGChart {
         let span = Double(end - start) / 1000
         let tickSeconds: Double =
             [600.0, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800, 1_209_600]
-            .first { span / $0 <= canvas.axisLabels } ?? 2_592_000
+            .first { span / $0 <= canvas.axisLabels } ?? max(1, (span / canvas.axisLabels / 2_592_000).rounded(.up)) * 2_592_000
         let offset = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start) / 1000)))
         var t = ((Double(start) / 1000 + offset) / tickSeconds).rounded(.up) * tickSeconds - offset
         while t * 1000 <= Double(end) {

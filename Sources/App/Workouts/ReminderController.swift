@@ -64,7 +64,11 @@ struct ReminderController: RouteCollection {
         let days = reminder.days
         let short = shortDayNames
         let names = days.count == 7 ? t("every day") : dayOrder.filter(days.contains).map { short[$0] }.joined(separator: ", ")
-        return "\(reminder.time), \(names)"
+        // Stored as the form took it ("07:00"); written as the reader reads times.
+        let parts = reminder.time.split(separator: ":").compactMap { Int($0) }
+        let time =
+            parts.count == 2 && (0..<24).contains(parts[0]) && (0..<60).contains(parts[1]) ? WallClock.clock(hour: parts[0], minute: parts[1]) : reminder.time
+        return "\(time), \(names)"
     }
 
     private func render(_ req: Request, user: User, form: Form? = nil, editing: Reminder? = nil, errors: FieldErrors = [:]) async throws -> Response {

@@ -198,10 +198,17 @@ struct WorkoutController: RouteCollection {
         let isOwner = req.currentUser?.id == owner.id
         let profile = BackLink(.person(username: owner.username), owner.displayName)
         let home = BackLink(.home, t("Home"))
-        let leadsHere =
+        var leadsHere =
             isOwner
-            ? [BackLink(.workouts, t("Workouts")), home, BackLink(.heartRate, t("Heart rate")), BackLink(.routes, t("Routes"))]
-            : (conversation?.leadsHere ?? []) + [profile, home]
+            ? [BackLink(.workouts, t("Workouts")), home, BackLink(.heartRate, t("Heart rate")), BackLink(.routes, t("Routes")), profile]
+            : (conversation?.leadsHere ?? []) + [home]
+        // The owner's name only for a viewer who came from their profile and may still see it.
+        if !isOwner, BackLink.came(from: profile, on: req),
+            PersonAccess.canViewProfile(
+                owner, try await Relations.load(viewer: req.currentUser, people: [owner.requireID()], today: req.clock.today, on: req.db).relation(to: owner))
+        {
+            leadsHere.append(profile)
+        }
         let back = BackLink.back(on: req, to: leadsHere[0], from: leadsHere)
         let page = try WorkoutPage(
             layout: req.layout(title: workout.name, section: .workouts, hasForms: req.currentUser != nil), workout: workout, drawings: drawings,
