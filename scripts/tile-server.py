@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in tile server for the tests of the tile proxy: answers /{z}/{x}/{y}.png with a small PNG
-(a 1×1 grey pixel), zoom 1 with a 500 error page, and writes each path it was asked for to --log.
+(a 1×1 grey pixel), zoom 1 with a 500 error page, zoom 2 with a redirect to a tile of its own, and
+writes each path it was asked for to --log; --delay holds each answer that many seconds.
 Prints "PORT <n>" once it listens; stops when its standard input closes."""
 
 import argparse
@@ -8,6 +9,7 @@ import base64
 import http.server
 import sys
 import threading
+import time
 
 PIXEL = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg=="
@@ -17,12 +19,20 @@ PIXEL = base64.b64decode(
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--log", required=True)
+    parser.add_argument("--delay", type=float, default=0)
     args = parser.parse_args()
 
     class Tiles(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             with open(args.log, "a") as log:
                 log.write(self.path + " " + self.headers.get("User-Agent", "") + "\n")
+            if args.delay:
+                time.sleep(args.delay)
+            if self.path.startswith("/2/"):
+                self.send_response(302)
+                self.send_header("Location", "/15/0/0.png")
+                self.end_headers()
+                return
             if self.path.startswith("/1/"):
                 self.send_response(500)
                 self.send_header("Content-Type", "text/html")

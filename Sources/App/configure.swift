@@ -22,6 +22,8 @@ public func configure(_ app: Application, config: AppConfig) async throws {
 
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
+    // The one outside HTTP server asked (for map tiles) must not send this one anywhere else.
+    app.http.client.configuration.redirectConfiguration = .disallow
     // Ordinary forms are small; upload routes raise their own limit up to the configured maximum.
     app.routes.defaultMaxBodySize = "1mb"
     // The API speaks snake_case with RFC 3339 times, as apps on every platform expect.

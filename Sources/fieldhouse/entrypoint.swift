@@ -17,10 +17,10 @@ enum Entrypoint {
             var env = try Environment.detect()
             try LoggingSystem.bootstrap(from: &env) { level in
                 { label in
-                    if config.logsAsJSON { return JSONLogHandler(label: label, level: config.logLevel) }
+                    if config.logsAsJSON { return SQLValuesHiddenLogHandler(JSONLogHandler(label: label, level: config.logLevel)) }
                     var handler = StreamLogHandler.standardOutput(label: label)
                     handler.logLevel = config.logLevel
-                    return handler
+                    return SQLValuesHiddenLogHandler(handler)
                 }
             }
             let app = try await Application.make(env)

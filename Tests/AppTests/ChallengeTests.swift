@@ -361,27 +361,37 @@ struct ChallengeListTests {
             let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
             let page = try await cast.ben.get(url)
             // A single photo is shown at zoom 15; Copenhagen City Hall Square is tile 17527/10256.
-            #expect(page.contains(#"<image href="/tiles/15/17527/10256.png""#) && !page.contains("127.0.0.1:\(tiles.port)"))
+            let signed = try #require(app.app.mapTiles).url(z: 15, x: 17527, y: 10256)
+            #expect(signed.hasPrefix("/tiles/15/17527/10256.png?s="))
+            #expect(page.contains(#"<image href="\#(signed)""#) && !page.contains("127.0.0.1:\(tiles.port)"))
             #expect(page.contains("© OpenStreetMap contributors"))
             let policy = try #require(page.headers.first(name: "Content-Security-Policy"))
             #expect(policy.contains("img-src 'self' data:;"))
 
-            for _ in 0..<3 {
-                let tile = try await cast.ben.get("/tiles/15/17527/10256.png")
+            for viewer in [cast.ben, cast.ben, app.browser()] {
+                let tile = try await viewer.get(signed)
                 #expect(tile.status == .ok && tile.headers.first(name: .contentType) == "image/png")
                 #expect(tile.headers.first(name: .cacheControl) == "public, max-age=604800")
             }
             let asked = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             #expect(asked.count == 1 && asked[0].hasPrefix("/15/17527/10256.png Fieldhouse/"), "fetched once, saying who asks: \(asked)")
             // Tiles that cannot exist are not asked for; a tile server's error is not kept.
-            for path in ["/tiles/20/0/0.png", "/tiles/3/8/0.png", "/tiles/3/0/-1.png", "/tiles/3/0/0.jpg", "/tiles/x/0/0.png", "/tiles/3/0/..%2F0.png"] {
+            let sign = try #require(app.app.mapTiles)
+            for path in [
+                "/tiles/20/0/0.png", "/tiles/3/8/0.png", "/tiles/3/0/-1.png", "/tiles/3/0/0.jpg", "/tiles/x/0/0.png", "/tiles/3/0/..%2F0.png",
+                sign.url(z: 17, x: 0, y: 0), "/tiles/3/0/0.png", "/tiles/3/0/0.png?s=" + String(repeating: "A", count: 22),
+                sign.url(z: 3, x: 0, y: 1).replacingOccurrences(of: "/3/0/1.png", with: "/3/0/0.png"),
+            ] {
                 #expect(try await cast.ben.get(path).status == .notFound, "\(path)")
             }
             cast.ben.expectedServerError = .badGateway
-            #expect(try await cast.ben.get("/tiles/1/0/0.png").status == .badGateway)
-            #expect(try await cast.ben.get("/tiles/1/0/0.png").status == .badGateway)
+            #expect(try await cast.ben.get(sign.url(z: 1, x: 0, y: 0)).status == .badGateway)
+            #expect(try await cast.ben.get(sign.url(z: 1, x: 0, y: 0)).status == .badGateway)
+            // A redirect from the tile server is not followed anywhere.
+            #expect(try await cast.ben.get(sign.url(z: 2, x: 1, y: 1)).status == .badGateway)
             cast.ben.expectedServerError = nil
-            #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 3)
+            let all = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            #expect(all.count == 4 && !all.contains { $0.hasPrefix("/15/0/0.png") }, "\(all)")
         }
         try await withApp { app in
             let cast = try await ChallengeCast.make(app)
@@ -389,6 +399,56 @@ struct ChallengeListTests {
             let page = try await cast.ben.get(url)
             #expect(page.contains("<svg class=\"map\"") && !page.contains("<image "))
             #expect(try await cast.ben.get("/tiles/15/17527/10256.png").status == .notFound)
+        }
+    }
+
+    /// Issue 41, scenario 4: nobody can make the proxy fetch tiles of their choosing, many at once,
+    /// or keep more than the cache's size.
+    @Test func theTileProxyFetchesOnlyDrawnTilesAtABoundedRateIntoABoundedCache() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tiles-\(UUID().uuidString).log").path
+        let tiles = try LocalServer.start("tile-server.py", arguments: ["--log", log, "--delay", "0.3"])
+        defer {
+            tiles.stop()
+            try? FileManager.default.removeItem(atPath: log)
+        }
+        func asked() throws -> [Substring] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+        try await withApp(config: {
+            $0.tileURL = "http://127.0.0.1:\(tiles.port)/{z}/{x}/{y}.png"
+            $0.tileCacheBytes = 300
+        }) { app in
+            let sign = try #require(app.app.mapTiles)
+            let visitor = app.browser()
+            // Fifty made-up tiles, as in the report: none is fetched.
+            for x in 0..<50 { #expect(try await visitor.get("/tiles/16/\(30_000 + x)/20000.png").status == .notFound) }
+            #expect(try asked().isEmpty)
+            // Twenty at once for one tile: one fetch.
+            let one = sign.url(z: 16, x: 35_000, y: 20_000)
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for _ in 0..<20 { group.addTask { try await app.browser().get(one).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok } && statuses.count == 20)
+            #expect(try asked().count == 1)
+            // The folder keeps about 300 bytes of tiles (these are 67 bytes each), the newest.
+            for x in 1...6 { #expect(try await visitor.get(sign.url(z: 16, x: 35_000 + x, y: 20_000)).status == .ok) }
+            let kept = try FileManager.default.subpathsOfDirectory(atPath: app.app.config.dataDirectory + "/tiles").filter { $0.hasSuffix(".png") }
+            #expect((3...4).contains(kept.count) && kept.contains("16/35006/20000.png"), "\(kept)")
+            #expect(app.app.tileStore.totalBytes <= 300)
+            // One visitor gets a burst of fetches, then waits.
+            app.app.tileLimiter = TileLimiter(burst: 5, perSecond: 0.001, everyoneBurst: 100, everyonePerSecond: 10)
+            var refused = 0
+            for x in 10..<20 {
+                let status = try await visitor.get(sign.url(z: 16, x: 35_000 + x, y: 20_000)).status
+                #expect(status == .ok || status == .tooManyRequests)
+                if status == .tooManyRequests { refused += 1 }
+            }
+            let fetched = try asked().count
+            #expect(refused == 5 && fetched == 12)
+            // A tile kept (the last one fetched) is still served to them.
+            #expect(try await visitor.get(sign.url(z: 16, x: 35_014, y: 20_000)).status == .ok)
+            #expect(try asked().count == 12)
         }
     }
 

@@ -150,17 +150,47 @@ struct PrivacyTests {
         }
     }
 
-    @Test func childrenShareARouteWithFollowersAtMost() async throws {
+    @Test func childrenShareWorkoutsWithFollowersAtMost() async throws {
         try await withApp { app in
-            let kid = app.browser()
+            let kid = app.browser(), follower = app.browser(), stranger = app.browser(), visitor = app.browser()
             try await kid.signUp("kid", birthDate: "2012-03-01")
+            try await follower.signUp("follower")
+            try await stranger.signUp("stranger")
+            let rule = "People under 16 share their workouts with their followers at most"
+
+            // The forms offer no "everyone", and a forged one is refused, storing nothing.
+            let form = try await kid.get("/workouts/new")
+            #expect(form.contains(rule) && !form.contains(#"value="public""#))
+            let start = LocalTime.parts(of: app.clock.now.addingTimeInterval(-7200), zone: "UTC")
+            let forged = try await kid.post(
+                "/workouts/new", [("sport", "running"), ("day", start.day), ("time", start.time), ("minutes", "30"), ("visibility", "public")],
+                csrfFrom: "/workouts/new")
+            #expect(forged.status == .unprocessableEntity && forged.contains(rule))
+            #expect(try await Workout.query(on: app.db).count() == 0)
+
+            // A workout stored as public (an older form) that gets a route: the reading rule caps it.
             let token = try await kid.deviceToken(allDay: false)
             let run = try await kid.uploadFile(
                 syntheticGPX(start: app.clock.now.addingTimeInterval(-7200).rounded, seconds: 600), filename: "run.gpx", token: token)
             let id = try #require(run.workout["id"] as? String)
+            try await Workout.query(on: app.db).set(\.$visibility, to: .public).update()
+            let kidID = try #require(try await User.query(on: app.db).filter(\.$username == "kid").first()?.id)
+            let followerID = try #require(try await User.query(on: app.db).filter(\.$username == "follower").first()?.id)
+            try await Follow(follower: followerID, followee: kidID, status: .accepted).create(on: app.db)
+            for path in ["/workouts/\(id)", "/workouts/\(id).gpx", "/workouts/\(id).csv"] {
+                #expect(try await visitor.get(path).status == .notFound, "a visitor: \(path)")
+                #expect(try await stranger.get(path).status == .notFound, "a stranger: \(path)")
+                #expect(try await follower.get(path).status == .ok, "a follower: \(path)")
+            }
+            let own = try await kid.get("/workouts/\(id)")
+            #expect(own.contains("visible to: followers") && own.contains(rule))
+
             let edit = "/workouts/\(id)/edit"
+            let editForm = try await kid.get(edit)
+            #expect(!editForm.contains(#"value="public""#) && editForm.contains(#"value="followers" checked"#))
             let refused = try await kid.post(edit, [("name", "Run"), ("sport", "running"), ("visibility", "public")], csrfFrom: edit)
-            #expect(refused.status == .unprocessableEntity && refused.contains("People under 16 can share a workout with a map with their followers at most"))
+            #expect(refused.status == .unprocessableEntity && refused.contains(rule))
+            #expect(try await Workout.query(on: app.db).first()?.visibility == .public, "a refused form changes nothing")
             #expect(try await kid.post(edit, [("name", "Run"), ("sport", "running"), ("visibility", "followers")], csrfFrom: edit).status == .seeOther)
             #expect(try await Workout.query(on: app.db).first()?.visibility == .followers)
         }
@@ -173,6 +203,79 @@ struct PrivacyTests {
             try await adult.signUp("adult")
             #expect(try await kid.get("/challenges/new").contains(#"id="location-none" name="location" value="none" checked"#))
             #expect(try await adult.get("/challenges/new").contains(#"id="location-photo" name="location" value="photo" checked"#))
+        }
+    }
+}
+
+/// Issue 41's scenarios 2 and 3: what a public challenge and the news of a response tell others
+/// about a child who did something, and about anyone's places.
+@Suite struct ActorAndPlaceTests {
+    @Test func publicChallengeRepliesHideChildrenAndPlacesInsidePrivacyZones() async throws {
+        try await withApp { app in
+            let cast = try await ChallengeCast.make(app)
+            let kid = app.browser()
+            try await kid.signUp("kid", name: "Kim Young", birthDate: "2012-03-01")
+            // Eve keeps a privacy zone round her home, where she answers from.
+            #expect(
+                try await cast.eve.post(
+                    "/settings/privacy-zones", [("name", "Home"), ("lat", "55.6900"), ("lon", "12.5900"), ("radius", "500")],
+                    csrfFrom: "/settings/privacy-zones"
+                ).status == .seeOther)
+            let url = try #require(
+                try await cast.ana.sendChallenge(to: [], caption: "Find a red door", extra: [("public", "on")], location: "none").location)
+            let here = { (lat: String, lon: String) in [("location", "here"), ("lat", lat), ("lon", lon)] }
+            #expect(try await kid.reply(to: url, fields: here("55.7101", "12.5101")).status == .seeOther)
+            #expect(try await cast.eve.reply(to: url, fields: here("55.6902", "12.5902")).status == .seeOther)
+            #expect(try await cast.ben.reply(to: url, fields: here("55.6503", "12.5503")).status == .seeOther)
+            for response in try await ChallengeResponse.query(on: app.db).all() {
+                try await cast.ana.post("\(url)/responses/\(try response.requireID().uuidString.lowercased())/accept", [("stars", "4")], csrfFrom: url)
+            }
+            #expect(try await ChallengeResponse.query(on: app.db).filter(\.$status == .accepted).count() == 3)
+
+            // Dan, an adult stranger: no child's name nor place, no place inside Eve's zone, Ben's place.
+            let dan = try await cast.dan.get(url)
+            #expect(!dan.contains("Kim Young") && !dan.contains("55.7101") && !dan.contains("55.71010") && !dan.contains("/u/kid"))
+            #expect(dan.contains("Someone"))
+            #expect(dan.contains("Eve Park") && !dan.contains("55.6902") && !dan.contains("55.69020"))
+            #expect(dan.contains("Ben Ode") && dan.contains("55.6503"))
+            // The sender has no more right to a stranger child's place or a replier's home.
+            let ana = try await cast.ana.get(url)
+            #expect(!ana.contains("Kim Young") && !ana.contains("55.7101") && !ana.contains("55.6902"))
+            // Each replier sees their own place.
+            #expect(try await kid.get(url).contains("55.7101"))
+            #expect(try await cast.eve.get(url).contains("55.6902"))
+            // The judge's list and the reply's news say "Someone" for the child.
+            let notes = try await cast.ana.get("/notifications")
+            #expect(!notes.contains("Kim Young") && notes.contains("Someone replied to your challenge"))
+        }
+    }
+
+    @Test func commentAndGiftNewsNameAHiddenChildAsSomeone() async throws {
+        try await withApp { app in
+            let adult = app.browser(), kid = app.browser()
+            try await adult.signUp("dana", name: "Dana Grown")
+            try await kid.signUp("kid", name: "Kim Young", birthDate: "2012-03-01")
+            try await User.query(on: app.db).filter(\.$username == "dana").set(\.$emailConfirmedAt, to: app.clock.now).update()
+            let danaID = try #require(try await User.query(on: app.db).filter(\.$username == "dana").first()?.id)
+            for topic in NotificationTopic.allCases {
+                try await NotificationSetting(user: danaID, topic: topic, inApp: true, email: true).create(on: app.db)
+            }
+            // Dana's public run, which anyone signed in may open and answer.
+            let start = LocalTime.parts(of: app.clock.now.addingTimeInterval(-7200), zone: "UTC")
+            let made = try await adult.post(
+                "/workouts/new",
+                [("sport", "running"), ("day", start.day), ("time", start.time), ("minutes", "30"), ("visibility", "public")],
+                csrfFrom: "/workouts/new")
+            let workout = try #require(made.location)
+            let subject = "workout:" + workout.replacingOccurrences(of: "/workouts/", with: "")
+            #expect(try await kid.post("/comments", [("on", subject), ("body", "Nice run")], csrfFrom: workout).status == .seeOther)
+            #expect(try await kid.post("/gifts/new", [("for", subject), ("sticker", "flame")], csrfFrom: workout).status == .seeOther)
+            let notes = try await adult.get("/notifications")
+            #expect(notes.contains("Someone commented on") && notes.contains("Someone sent you"))
+            #expect(!notes.contains("Kim Young"))
+            let mails = try await OutboxMessage.query(on: app.db).all()
+            #expect(!mails.isEmpty && mails.allSatisfy { !$0.body.contains("Kim Young") && !$0.subject.contains("Kim Young") })
+            #expect(try await Notification.query(on: app.db).filter(\.$actor.$id != nil).count() == 0, "no hidden actor is stored")
         }
     }
 }

@@ -10,8 +10,8 @@ struct PasswordResetController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("password", "forgot", use: forgotPage)
         routes.post("password", "forgot", use: forgot)
-        routes.get("password", "reset", ":token", use: resetPage)
-        routes.post("password", "reset", ":token", use: reset)
+        routes.get("password", "reset", ":token", use: resetPage).holdsSecret()
+        routes.post("password", "reset", ":token", use: reset).holdsSecret()
     }
 
     struct ForgotPage: Encodable {

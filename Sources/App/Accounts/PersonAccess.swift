@@ -56,6 +56,14 @@ struct PersonAccess {
         }
     }
 
+    /// How `person` is named to a viewer with this relation, in news, e-mails and lists of who did
+    /// something (kudos, comments, gifts, replies): their name when the viewer may know they exist,
+    /// else nil, which the caller writes as "Someone" with no link. A request to be let in (to follow,
+    /// join a team or game, be coached) names its sender, who chose to be known to the one asked.
+    static func knownName(of person: User, _ relation: Relation) -> String? {
+        canSeeExists(person, relation) ? person.displayName : nil
+    }
+
     /// What a request (a team invitation, a coaching request) from `sender` does when it names `person`.
     enum Reach {
         /// `person` is hidden from `sender`: answer exactly as for a username nobody has.

@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import Vapor
 
@@ -39,6 +40,39 @@ struct ChallengeAccess {
         let access = try await load(challenge, viewer: viewer, on: req.db)
         guard access.canView else { throw Abort(.notFound) }
         return access
+    }
+
+    /// How someone who took part (the sender, a replier) is shown to this viewer, and whether their
+    /// photo's place may be: their own things in full; otherwise named as `PersonAccess.knownName`
+    /// says ("Someone" for a person the viewer may not know of), a person under 16 as "a player under
+    /// 16" to those outside their teams but the sender; a place never for someone unknown, a child's
+    /// only for the sender, and never inside the person's privacy zones.
+    func participant(_ person: User, _ relation: PersonAccess.Relation, zones: [PrivacyZone]) -> Participant {
+        if person.id == viewerID {
+            return Participant(name: person.displayName, profileURL: SiteURL.person(username: person.username).path, mayShowPlace: true, zones: [])
+        }
+        guard let name = PersonAccess.knownName(of: person, relation) else {
+            return Participant(name: t("Someone"), profileURL: nil, mayShowPlace: false, zones: [])
+        }
+        let child = person.isUnder16(on: relation.today)
+        if child && !relation.sharesTeam && !isSender {
+            return Participant(name: t("A player under 16"), profileURL: nil, mayShowPlace: false, zones: [])
+        }
+        return Participant(
+            name: name, profileURL: SiteURL.person(username: person.username).path, mayShowPlace: !child || isSender, zones: zones)
+    }
+
+    struct Participant {
+        let name: String
+        let profileURL: String?
+        let mayShowPlace: Bool
+        let zones: [PrivacyZone]
+
+        /// The place as this viewer may see it, or nil.
+        func place(_ coordinate: Coordinate?) -> Coordinate? {
+            guard mayShowPlace, let coordinate, !zones.contains(where: { $0.contains(coordinate) }) else { return nil }
+            return coordinate
+        }
     }
 
     func requireSender() throws {

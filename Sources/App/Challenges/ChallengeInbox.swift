@@ -49,7 +49,6 @@ enum ChallengeInbox {
         let photo_id: UUID
         let orientation: Int
         let sizes: String
-        let sender_name: String
         let sender_id: UUID
         let is_public: Bool
         let recipient_count: Int
@@ -66,7 +65,7 @@ enum ChallengeInbox {
         let photo_id: UUID
         let orientation: Int
         let sizes: String
-        let replier_name: String
+        let replier_id: UUID
         let distance_m: Double?
         let taken_before: Bool
     }
@@ -79,7 +78,7 @@ enum ChallengeInbox {
         let imperial = viewer.units == .imperial
         let columns = SQLRaw(
             """
-            c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, p.sizes, u.display_name AS sender_name,
+            c.id, c.caption, c.deadline, c.created_at, c.photo_id, p.orientation, p.sizes,
             c.sender_id, c.is_public, c.recipient_count, c.completed_count
             """)
         let rows: [ChallengeRow]
@@ -88,15 +87,15 @@ enum ChallengeInbox {
             let replies = try await sql.raw(
                 """
                 SELECT r.id AS response_id, c.id, c.caption, r.created_at, r.photo_id, p.orientation, p.sizes,
-                       u.display_name AS replier_name, r.distance_m, r.taken_before
+                       r.user_id AS replier_id, r.distance_m, r.taken_before
                 FROM challenge_responses r
                 JOIN challenges c ON c.id = r.challenge_id
-                JOIN users u ON u.id = r.user_id
                 JOIN photos p ON p.id = r.photo_id
                 WHERE r.challenger_id = \(bind: me) AND r.status = 'pending'
                 ORDER BY r.created_at ASC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
                 """
             ).all(decoding: ReplyRow.self)
+            let names = try await knownNames(replies.map(\.replier_id), viewer: viewer, now: now, on: db)
             return replies.map { row in
                 var flags: [String] = []
                 if let metres = row.distance_m, metres > flagMetres {
@@ -106,7 +105,7 @@ enum ChallengeInbox {
                 return Item(
                     url: SiteURL.challenge(row.id).path + "#reply-" + SiteURL.id(row.response_id),
                     photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil), orientation: row.orientation,
-                    caption: row.caption, who: t("Reply from {name}", row.replier_name), detail: t("Waiting for your judgement"),
+                    caption: row.caption, who: t("Reply from {name}", names[row.replier_id] ?? t("Someone")), detail: t("Waiting for your judgement"),
                     flags: flags, when: format.shortWhen(row.created_at)
                 )
             }
@@ -167,6 +166,7 @@ enum ChallengeInbox {
                 """
             ).all(decoding: ChallengeRow.self)
         }
+        let names = try await knownNames(rows.map(\.sender_id), viewer: viewer, now: now, on: db)
         return rows.map { row in
             let mine = row.sender_id == me
             let detail: String
@@ -191,12 +191,26 @@ enum ChallengeInbox {
                 ? t("From you")
                 : mine
                     ? (row.is_public ? t("Public challenge") : tn("To {count} friend", "To {count} friends", row.recipient_count))
-                    : t("From {name}", row.sender_name)
+                    : t("From {name}", names[row.sender_id] ?? t("Someone"))
             return Item(
                 url: SiteURL.challenge(row.id).path, photoURL: Photo.url(row.photo_id, size: row.sizes == Photo.Sizes.ready.rawValue ? .small : nil),
                 orientation: row.orientation, caption: row.caption, who: who, detail: detail, flags: [],
                 when: format.shortWhen(row.created_at)
             )
         }
+    }
+
+    /// The names of these people as the viewer may know them (`PersonAccess.knownName`); the
+    /// people the viewer may not know of are missing.
+    static func knownNames(_ people: [UUID], viewer: User, now: Date, on db: any Database) async throws -> [UUID: String] {
+        let ids = Array(Set(people))
+        guard !ids.isEmpty else { return [:] }
+        let users = try await User.query(on: db).filter(\.$id ~~ ids).all()
+        let relations = try await Relations.load(viewer: viewer, people: ids, today: LocalTime.utcDay(of: now), on: db)
+        var names: [UUID: String] = [:]
+        for user in users {
+            if let id = user.id, let name = PersonAccess.knownName(of: user, relations.relation(to: user)) { names[id] = name }
+        }
+        return names
     }
 }

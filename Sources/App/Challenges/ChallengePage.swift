@@ -38,7 +38,7 @@ struct ChallengePage: Encodable {
         let id: String
         let number: Int?
         let name: String
-        let profileURL: String
+        let profileURL: String?
         let isMine: Bool
         let photo: PhotoView
         let note: String
@@ -68,7 +68,7 @@ struct ChallengePage: Encodable {
     let caption: String
     let photo: PhotoView
     let senderName: String
-    let senderURL: String
+    let senderURL: String?
     let sentAt: String
     let deadline: String?
     let closed: Bool
@@ -102,17 +102,29 @@ struct ChallengePage: Encodable {
         let all = try await ChallengeResponse.query(on: req.db).filter(\.$challenge.$id == challengeID)
             .sort(\.$createdAt, .ascending).with(\.$user).with(\.$photo).all()
         let visible = all.filter(access.canSee)
+        // Names and places as this viewer may know them (`ChallengeAccess.participant`).
+        let people = [sender] + visible.map(\.user)
+        let ids = people.compactMap(\.id)
+        let relations = try await Relations.load(viewer: viewer, people: ids, today: req.clock.today, on: req.db)
+        let zones = try await SavedPrivacyZone.zones(of: ids, on: req.db)
+        func participant(_ person: User) -> ChallengeAccess.Participant {
+            access.participant(person, relations.relation(to: person), zones: person.id.flatMap { zones[$0] } ?? [])
+        }
+        let shownSender = participant(sender)
+        let challengePlace = shownSender.place(challenge.coordinate)
 
         var markers: [SVGMap.Marker] = []
-        if let point = challenge.coordinate {
+        if let point = challengePlace {
             markers.append(.init(coordinate: point, symbol: "★", title: t("The challenge photo"), primary: true))
         }
         var replies: [Reply] = []
         for response in visible {
+            let replier = participant(response.user)
+            let point = replier.place(response.coordinate)
             var number: Int?
-            if let point = response.coordinate {
-                number = markers.count + (challenge.coordinate == nil ? 1 : 0)
-                markers.append(.init(coordinate: point, symbol: String(number!), title: t("Reply by {name}", response.user.displayName), primary: false))
+            if let point {
+                number = markers.count + (challengePlace == nil ? 1 : 0)
+                markers.append(.init(coordinate: point, symbol: String(number!), title: t("Reply by {name}", replier.name), primary: false))
             }
             var flags: [String] = []
             if access.isSender || response.$user.id == access.viewerID {
@@ -121,16 +133,17 @@ struct ChallengePage: Encodable {
                 }
                 if response.takenBefore { flags.append(t("Photo taken before the challenge was sent")) }
             }
-            let place = response.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
+            let place = point.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
             replies.append(
                 Reply(
                     id: try response.requireID().uuidString.lowercased(), number: number,
-                    name: response.user.displayName, profileURL: SiteURL.person(username: response.user.username).path,
+                    name: replier.name, profileURL: replier.profileURL,
                     isMine: response.$user.id == access.viewerID, photo: PhotoView(response.photo), note: response.note,
                     status: response.status.rawValue, statusLabel: Self.label(response.status),
                     stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
                     reason: response.reason, place: place?.text, mapURL: place?.mapURL,
-                    distance: response.distanceMetres.map { t("{distance} from the challenge", Format.proximity($0, imperial: imperial)) },
+                    // How far from the challenge's place draws a ring round the reply's: only with the place.
+                    distance: point == nil ? nil : response.distanceMetres.map { t("{distance} from the challenge", Format.proximity($0, imperial: imperial)) },
                     flags: flags, sentAt: format.shortWhen(response.createdAt ?? req.now),
                     canJudge: access.isSender && response.status == .pending
                 ))
@@ -157,24 +170,25 @@ struct ChallengePage: Encodable {
                 blocked = t("This challenge closed {date}.", format.shortWhen(challenge.deadline!))
             }
         }
-        let place = challenge.coordinate.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
-        let map = markers.isEmpty ? nil : SVGMap(markers: markers, tileURL: req.application.config.mapTileURL).svg
+        let place = challengePlace.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
+        let map = markers.isEmpty ? nil : SVGMap(markers: markers, tiles: req.application.mapTiles).svg
 
-        let leadsHere = [
-            BackLink(.challenges, t("Challenges")), BackLink(.publicChallenges, t("Public challenges")),
-            BackLink(.scoreboard, t("Challenge scoreboard")), BackLink(.person(username: sender.username), sender.displayName),
-            BackLink(.home, t("Home")),
-        ]
+        let leadsHere =
+            [
+                BackLink(.challenges, t("Challenges")), BackLink(.publicChallenges, t("Public challenges")),
+                BackLink(.scoreboard, t("Challenge scoreboard")),
+                BackLink(.home, t("Home")),
+            ] + (shownSender.profileURL == nil ? [] : [BackLink(.person(username: sender.username), sender.displayName)])
         return ChallengePage(
-            layout: req.layout(title: t("Challenge from {name}", sender.displayName), section: .challenges),
+            layout: req.layout(title: t("Challenge from {name}", shownSender.name), section: .challenges),
             back: BackLink.back(on: req, to: leadsHere[0], from: leadsHere),
             id: challengeID.uuidString.lowercased(), caption: challenge.caption, photo: PhotoView(photo),
-            senderName: sender.displayName, senderURL: SiteURL.person(username: sender.username).path,
+            senderName: shownSender.name, senderURL: shownSender.profileURL,
             sentAt: format.shortWhen(challenge.createdAt ?? req.now),
             deadline: challenge.deadline.map(format.shortWhen), closed: challenge.isClosed(at: req.now),
             isPublic: challenge.isPublic, isSender: access.isSender,
             progress: Self.progress(recipients: challenge.recipientCount, completed: challenge.completedCount, isPublic: challenge.isPublic),
-            recipients: recipients, place: place?.text, placeSource: challenge.locationSource.map(Self.sourceLabel),
+            recipients: recipients, place: place?.text, placeSource: challengePlace == nil ? nil : challenge.locationSource.map(Self.sourceLabel),
             mapURL: place?.mapURL, mapSVG: map, replies: replies,
             canReply: access.canTakePart && blocked == nil, replyBlockedReason: blocked,
             form: replyForm, errors: replyErrors,

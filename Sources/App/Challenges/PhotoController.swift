@@ -7,7 +7,7 @@ import Vapor
 struct PhotoController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get("photos", ":id") { try await serve(req: $0, size: nil) }
-        routes.get("photos", "held", ":key", use: held)
+        routes.get("photos", "held", ":key", use: held).holdsSecret()
         routes.get("photos", ":id", ":size") { req in
             guard let size = req.parameters.get("size").flatMap(Photo.Size.init(rawValue:)) else { throw Abort(.notFound) }
             return try await serve(req: req, size: size)

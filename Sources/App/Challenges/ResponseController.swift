@@ -58,6 +58,7 @@ struct ResponseController: RouteCollection {
 
             let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: user.timeZone) ?? .gmt, now: req.now)
             let photoID: UUID
+            let today = req.clock.today
             do {
                 photoID = try await req.db.inTransaction { db in
                     let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
@@ -78,8 +79,8 @@ struct ResponseController: RouteCollection {
                     response.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
                     try await response.create(on: db)
                     try await Notification.send(
-                        to: [challenge.$sender.id], from: user.id, kind: .challengeReply,
-                        text: t("{name} replied to your challenge “{caption}”", user.displayName, Format.excerpt(challenge.caption)),
+                        to: [challenge.$sender.id], by: user, kind: .challengeReply, today: today,
+                        text: { t("{name} replied to your challenge “{caption}”", $0, Format.excerpt(challenge.caption)) },
                         link: challenge.url, on: db
                     )
                     return try photo.requireID()

@@ -64,12 +64,17 @@ enum BadgeAwards {
         all: ActivityFacts, shared: ActivityFacts, everyone: ActivityFacts
     ) {
         let sql = db as! any SQLDatabase
-        struct Zone: Decodable { let time_zone: String }
-        guard let zone = try await sql.raw("SELECT time_zone FROM users WHERE id = \(bind: userID)").first(decoding: Zone.self) else {
+        struct Zone: Decodable {
+            let time_zone: String
+            let birth_date: String?
+        }
+        guard let zone = try await sql.raw("SELECT time_zone, birth_date FROM users WHERE id = \(bind: userID)").first(decoding: Zone.self) else {
             return (ActivityFacts(), ActivityFacts(), ActivityFacts())
         }
         let tz = Format.zone(named: zone.time_zone)
         var all = ActivityFacts(), shared = ActivityFacts(), everyone = ActivityFacts()
+        // A person under 16 reaches followers at most (`Workout.reach`), so nothing of theirs earns a public badge.
+        let childNow = zone.birth_date.map { !($0 <= User.sixteenCutoff(on: LocalTime.utcDay(of: now))) } ?? true
         struct Done: Decodable {
             let start_ms: Int64
             let duration_s: Double
@@ -85,7 +90,7 @@ enum BadgeAwards {
             guard let day = CalendarDate(year: clock.year, month: clock.month, day: clock.day)?.description else { continue }
             all.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m)
             if workout.visibility != "private" { shared.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
-            if workout.visibility == "public" { everyone.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
+            if workout.visibility == "public" && !childNow { everyone.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
             sportsByDay[day, default: []].insert(workout.sport)
         }
         struct Completed: Decodable { let is_public: Bool }

@@ -62,8 +62,8 @@ enum DemoCommunity {
                 comment.$owner.id = try maya.requireID()
                 comment.body = "Strong finish! Same loop on Thursday?"
                 try await comment.create(on: db)
-                try await FeedComment.tellOwner(subject, author: jonas, on: db)
-                try await Gift.give(.flame, note: "On fire this week", for: subject, from: jonas, now: now, on: db)
+                try await FeedComment.tellOwner(subject, author: jonas, today: today, on: db)
+                try await Gift.give(.flame, note: "On fire this week", for: subject, from: jonas, now: now, today: today, on: db)
             }
             if let badge = try await Badge.query(on: db).filter(\.$owner.$id == maya.requireID()).filter(\.$shared == true).first(),
                 let kind = BadgeKind(rawValue: badge.kind)
@@ -71,7 +71,7 @@ enum DemoCommunity {
                 let subject = FeedSubject(
                     key: "badge:\(SiteURL.id(try badge.requireID()))", owner: maya, badge: kind,
                     url: SiteURL.person(username: maya.username).path)
-                try await Gift.give(.medal, note: "Well earned", for: subject, from: sofia, now: now, on: db)
+                try await Gift.give(.medal, note: "Well earned", for: subject, from: sofia, now: now, today: today, on: db)
             }
 
             // Last week's nudges, as if it were Monday morning.

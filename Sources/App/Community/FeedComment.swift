@@ -28,28 +28,28 @@ final class FeedComment: Model, @unchecked Sendable {
 
 extension FeedComment {
     /// One unread note per entry, rewritten as comments come in.
-    static func tellOwner(_ subject: FeedSubject, author: User, on db: any Database) async throws {
+    static func tellOwner(_ subject: FeedSubject, author: User, today: CalendarDate, on db: any Database) async throws {
         let ownerID = try subject.owner.requireID(), authorID = try author.requireID()
+        let known = try await Notification.split([ownerID], knowing: author, today: today, on: db).known.contains(ownerID)
         let others = Set(
             try await FeedComment.query(on: db).filter(\.$subject == subject.key).filter(\.$author.$id != ownerID).all().map { $0.$author.id }
         ).subtracting([authorID]).count
         // A function, called where the text is used: `Notification.send` reads it in its recipient's language.
         func text() -> String {
-            others == 0
-                ? t("{name} commented on {title}", author.displayName, subject.title)
-                : tn(
-                    "{name} and {count} other commented on {title}", "{name} and {count} others commented on {title}", others, author.displayName,
-                    subject.title)
+            let name = known ? author.displayName : t("Someone")
+            return others == 0
+                ? t("{name} commented on {title}", name, subject.title)
+                : tn("{name} and {count} other commented on {title}", "{name} and {count} others commented on {title}", others, name, subject.title)
         }
         let link = SiteURL.feedComments(on: subject.key)
         if let unread = try await Notification.query(on: db).filter(\.$recipient.$id == ownerID).filter(\.$kind == Notification.Kind.comment.rawValue)
             .filter(\.$link == link).filter(\.$read == false).first()
         {
             unread.text = try await Notification.text(for: ownerID, on: db) { text() }
-            unread.$actor.id = authorID
+            unread.$actor.id = known ? authorID : nil
             try await unread.update(on: db)
         } else {
-            try await Notification.send(to: [ownerID], from: authorID, kind: .comment, text: text(), link: link, on: db)
+            try await Notification.send(to: [ownerID], from: known ? authorID : nil, kind: .comment, text: text(), link: link, on: db)
         }
     }
 }

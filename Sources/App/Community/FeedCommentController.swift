@@ -59,7 +59,8 @@ struct FeedCommentController: RouteCollection {
 
     func page(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let subject = try await FeedSubject.resolve(req.query[String.self, at: "on"], viewer: user, kinds: FeedComment.subjectKinds, on: req.db)
+        let subject = try await FeedSubject.resolve(
+            req.query[String.self, at: "on"], viewer: user, kinds: FeedComment.subjectKinds, today: req.clock.today, on: req.db)
         return try await render(req, subject: subject)
     }
 
@@ -71,7 +72,7 @@ struct FeedCommentController: RouteCollection {
     func create(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(Form.self)
-        let subject = try await FeedSubject.resolve(form.on, viewer: user, kinds: FeedComment.subjectKinds, on: req.db)
+        let subject = try await FeedSubject.resolve(form.on, viewer: user, kinds: FeedComment.subjectKinds, today: req.clock.today, on: req.db)
         let userID = try user.requireID(), ownerID = try subject.owner.requireID()
         let body = (form.body ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if ownerID != userID, try await PersonAccess.reach(subject.owner, from: user, today: req.clock.today, on: req.db) != .allowed {
@@ -99,9 +100,10 @@ struct FeedCommentController: RouteCollection {
         comment.$author.id = userID
         comment.$owner.id = ownerID
         comment.body = body
+        let today = req.clock.today
         try await req.db.inTransaction { db in
             try await comment.create(on: db)
-            if ownerID != userID { try await FeedComment.tellOwner(subject, author: user, on: db) }
+            if ownerID != userID { try await FeedComment.tellOwner(subject, author: user, today: today, on: db) }
         }
         return req.redirect(to: SiteURL.feedComments(on: subject.key) + "#comments")
     }

@@ -39,7 +39,9 @@ struct FeedSubject {
 
     /// The subject named by `text`, when its kind is one of `kinds` and the viewer may see it; 404
     /// otherwise (a subject that does not exist and one the viewer may not see look the same).
-    static func resolve(_ text: String?, viewer: User, kinds: Set<String>, on db: any Database) async throws -> FeedSubject {
+    static func resolve(
+        _ text: String?, viewer: User, kinds: Set<String>, today: CalendarDate, on db: any Database
+    ) async throws -> FeedSubject {
         let parts = (text ?? "").split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, kinds.contains(parts[0]), let id = UUID(uuidString: parts[1]) else { throw Abort(.notFound) }
         let key = "\(parts[0]):\(SiteURL.id(id))"
@@ -47,7 +49,7 @@ struct FeedSubject {
         switch parts[0] {
         case "workout":
             guard let workout = try await Workout.find(id, on: db), workout.endMS != nil,
-                try await WorkoutAccess.canView(workout, viewer: viewer, on: db),
+                try await WorkoutAccess.canView(workout, viewer: viewer, today: today, on: db),
                 let owner = try await User.find(workout.$user.id, on: db)
             else { throw Abort(.notFound) }
             return FeedSubject(key: key, owner: owner, title: workout.name, url: SiteURL.workout(id).path)

@@ -50,7 +50,9 @@ final class Gift: Model, @unchecked Sendable {
 
 extension Gift {
     /// Stores a gift and tells its recipient.
-    static func give(_ sticker: Gift.Sticker, note: String, for subject: FeedSubject, from sender: User, now: Date, on db: any Database) async throws {
+    static func give(
+        _ sticker: Gift.Sticker, note: String, for subject: FeedSubject, from sender: User, now: Date, today: CalendarDate, on db: any Database
+    ) async throws {
         let gift = Gift()
         gift.createdAt = now
         gift.$sender.id = try sender.requireID()
@@ -60,10 +62,12 @@ extension Gift {
         gift.note = note
         try await gift.create(on: db)
         try await Notification.send(
-            to: [gift.$recipient.id], from: gift.$sender.id, kind: .gift,
-            text: note.isEmpty
-                ? t("{name} sent you {sticker} for {title}", sender.displayName, sticker.symbol, subject.title)
-                : t("{name} sent you {sticker} for {title}: “{note}”", sender.displayName, sticker.symbol, subject.title, Format.excerpt(note)),
+            to: [gift.$recipient.id], by: sender, kind: .gift, today: today,
+            text: { name in
+                note.isEmpty
+                    ? t("{name} sent you {sticker} for {title}", name, sticker.symbol, subject.title)
+                    : t("{name} sent you {sticker} for {title}: “{note}”", name, sticker.symbol, subject.title, Format.excerpt(note))
+            },
             link: SiteURL.badges.path, on: db)
     }
 }

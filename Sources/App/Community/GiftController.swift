@@ -47,7 +47,8 @@ struct GiftController: RouteCollection {
 
     func newPage(req: Request) async throws -> Response {
         let user = try req.requireUser()
-        let subject = try await FeedSubject.resolve(req.query[String.self, at: "for"], viewer: user, kinds: Gift.subjectKinds, on: req.db)
+        let subject = try await FeedSubject.resolve(
+            req.query[String.self, at: "for"], viewer: user, kinds: Gift.subjectKinds, today: req.clock.today, on: req.db)
         guard subject.owner.id != user.id else { throw Abort(.unprocessableEntity, reason: t("Gifts are for other people.")) }
         return try await render(req, subject: subject, form: Form(for: subject.key, sticker: Gift.Sticker.medal.rawValue, note: ""), errors: [:])
     }
@@ -55,7 +56,7 @@ struct GiftController: RouteCollection {
     func send(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(Form.self)
-        let subject = try await FeedSubject.resolve(form.for, viewer: user, kinds: Gift.subjectKinds, on: req.db)
+        let subject = try await FeedSubject.resolve(form.for, viewer: user, kinds: Gift.subjectKinds, today: req.clock.today, on: req.db)
         let recipientID = try subject.owner.requireID(), userID = try user.requireID()
         guard recipientID != userID else { throw Abort(.unprocessableEntity, reason: t("Gifts are for other people.")) }
         guard try await PersonAccess.reach(subject.owner, from: user, today: req.clock.today, on: req.db) == .allowed else {
@@ -76,8 +77,8 @@ struct GiftController: RouteCollection {
         guard errors.isEmpty, let sticker else {
             return try await render(req, subject: subject, form: form, errors: errors, status: .unprocessableEntity)
         }
-        let now = req.now
-        try await req.db.inTransaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, now: now, on: db) }
+        let now = req.now, today = req.clock.today
+        try await req.db.inTransaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, now: now, today: today, on: db) }
         req.flash(.success, t("Sent {sticker} to {name}.", sticker.symbol, subject.owner.displayName))
         return req.redirect(to: subject.url)
     }

@@ -28,7 +28,7 @@ extension Kudos {
             try await PersonAccess.reach(owner, from: giver, today: today, on: db) == .allowed
         else { return }
         let ownersView = try await Relations.load(viewer: owner, people: [giver.requireID()], today: today, on: db).relation(to: giver)
-        let known = PersonAccess.canSeeExists(giver, ownersView)
+        let known = PersonAccess.knownName(of: giver, ownersView) != nil
         let count = try await Kudos.query(on: db).filter(\.$workout.$id == workoutID).count()
         let others = count - 1
         // A function, called where the text is used: `Notification.send` reads it in its recipient's language.

@@ -1,10 +1,12 @@
+import FieldhouseKit
 import Fluent
 import Foundation
 import SQLKit
 
 /// The rating among friends or a team: who moved most this week or month, by minutes, distance,
 /// workouts or points. It counts only workouts the viewer may open (`WorkoutAccess.canView`'s rule
-/// short of a coach's view: their own, public ones, and followers-only ones of people they follow),
+/// short of a coach's view: their own, public ones of people 16 or older, and the followers-only
+/// ones and those of children of people they follow),
 /// so a person who keeps their workouts to themselves is left out, and nobody learns from a rank
 /// what they could not see on a profile.
 enum Leaderboard {
@@ -57,7 +59,9 @@ enum Leaderboard {
 
     /// The totals of the people in scope with a workout the viewer may open in [from, to), the
     /// first `mostPeople` of them by `measure`, and the viewer's own (zero when they did nothing).
-    static func totals(scope: Scope, viewer: UUID, from: Date, to: Date, by measure: Measure, on db: any Database) async throws -> [UUID: Totals] {
+    static func totals(
+        scope: Scope, viewer: UUID, from: Date, to: Date, by measure: Measure, today: CalendarDate, on db: any Database
+    ) async throws -> [UUID: Totals] {
         let sql = db as! any SQLDatabase
         // The people stay in SQL (a team may have more members than a query may bind).
         let members: SQLQueryString
@@ -93,7 +97,7 @@ enum Leaderboard {
             SELECT w.user_id, SUM(w.duration_s) AS seconds, SUM(COALESCE(w.distance_m, 0)) AS metres, COUNT(*) AS workouts
             FROM workouts w
             WHERE \(window) AND w.user_id IN (\(members))
-              AND (w.visibility = 'public' OR (w.visibility = 'followers' AND w.user_id IN (
+              AND (\(WorkoutAccess.everyoneSQL("w", today: today)) OR (w.visibility IN ('public', 'followers') AND w.user_id IN (
                 SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer) AND status = 'accepted')))
             GROUP BY w.user_id
             ORDER BY \(order) DESC

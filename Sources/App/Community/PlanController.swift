@@ -181,11 +181,12 @@ struct PlanController: RouteCollection {
         let outcome = try await GameRoster.join(game, user: user, note: nil, now: req.now, on: req.db)
         let words = plan.text.count > 60 ? String(plan.text.prefix(57)) + "…" : plan.text
         try await Notification.send(
-            to: [plan.$poster.id], from: user.requireID(), kind: .planJoined,
-            text: outcome == .joined
-                ? t("{name} is in: “{plan}”", user.displayName, words)
-                : outcome == .waitlisted
-                    ? t("{name} is on the waitlist for “{plan}”", user.displayName, words) : t("{name} asked to join “{plan}”", user.displayName, words),
+            to: [plan.$poster.id], by: user, kind: .planJoined, today: req.clock.today,
+            text: { name in
+                outcome == .joined
+                    ? t("{name} is in: “{plan}”", name, words)
+                    : outcome == .waitlisted ? t("{name} is on the waitlist for “{plan}”", name, words) : t("{name} asked to join “{plan}”", name, words)
+            },
             link: planURL.path, on: req.db)
         req.flash(
             .success,

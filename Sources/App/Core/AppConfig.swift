@@ -29,6 +29,9 @@ public struct AppConfig: Sendable {
     /// Map tiles behind SVG maps, e.g. `https://tile.openstreetmap.org/{z}/{x}/{y}.png`; nil draws
     /// maps without a background.
     public var tileURL: String?
+    /// `FIELDHOUSE_TILE_CACHE_MB`: the most the kept tiles may take on disk; past it the least
+    /// recently served go.
+    public var tileCacheBytes = 512 * 1_048_576
     /// A challenge reply taken further than this from the challenge's place is flagged to the judge.
     public var challengeFlagMetres: Double = 1000
     /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (nginx in front of the app).
@@ -182,6 +185,14 @@ public struct AppConfig: Sendable {
             tileURL = raw
         }
 
+        var tileCacheMB = 512
+        if let raw = value("FIELDHOUSE_TILE_CACHE_MB") {
+            guard let parsed = Int(raw), (16...1_000_000).contains(parsed) else {
+                throw Invalid(variable: "FIELDHOUSE_TILE_CACHE_MB", value: raw, expected: "whole megabytes from 16 to 1000000, such as 512")
+            }
+            tileCacheMB = parsed
+        }
+
         var trustedProxies: Set<String> = []
         if let raw = value("FIELDHOUSE_TRUSTED_PROXIES") {
             let addresses = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -286,6 +297,7 @@ public struct AppConfig: Sendable {
             tileURL: tileURL, challengeFlagMetres: flagKM * 1000
         )
         config.trustedProxies = trustedProxies
+        config.tileCacheBytes = tileCacheMB * 1_048_576
         config.secretKeyHex = secretKeyHex
         config.metricsToken = metricsToken
         config.logsAsJSON = logsAsJSON
@@ -317,10 +329,6 @@ public struct AppConfig: Sendable {
             try FileManager.default.createDirectory(atPath: dataDirectory + folder, withIntermediateDirectories: true)
         }
     }
-
-    /// The tiles as the maps ask for them: through this server (`TileController`), never from the
-    /// tile server itself.
-    public var mapTileURL: String? { tileURL == nil ? nil : "/tiles/{z}/{x}/{y}.png" }
 
     /// The scheme and host of the tile server, for the log.
     public var tileOrigin: String? {

@@ -4,13 +4,15 @@ import Vapor
 /// pattern, which `LOG_FORMAT=json` writes as fields) and counts it in the app's metrics. The
 /// secrets that live in some paths are masked: a calendar feed's or an invitation link's token is a
 /// key to someone's games or team, and logs are read by more people, and kept longer, than keys should be.
+/// A route says its path holds a secret with `holdsSecret()`; its requests are logged as the route's
+/// pattern with every parameter written "…", so Core keeps no list of other features' addresses.
 struct RequestLogMiddleware: AsyncMiddleware {
     let logLevel: Logger.Level
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let started = ContinuousClock.now
         // At debug level the start is logged too: a request that brings the process down never finishes.
-        request.logger.debug("\(request.method) \(Self.masked(request.url.path)) started")
+        request.logger.debug("\(request.method) \(Self.masked(request)) started")
         let response: Response
         do {
             response = try await next.respond(to: request)
@@ -28,22 +30,70 @@ struct RequestLogMiddleware: AsyncMiddleware {
         request.application.metrics.request(route: route, method: request.method, status: status, duration: duration)
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         request.logger.log(
-            level: logLevel, "\(request.method) \(Self.masked(request.url.path)) \(status.code) \(String(format: "%.1f", milliseconds)) ms",
+            level: logLevel, "\(request.method) \(Self.masked(request)) \(status.code) \(String(format: "%.1f", milliseconds)) ms",
             metadata: ["route": .string(route), "status": .stringConvertible(status.code), "duration_ms": .string(String(format: "%.1f", milliseconds))])
     }
 
-    /// Paths whose last part is a bearer secret.
-    static let secretPrefixes = ["/calendar/", "/join/", "/email/", "/password/reset/"]
+    /// Route `userInfo` key for routes whose path holds a secret (`Route.holdsSecret()`).
+    static let secretPath = "log.secretPath"
+
+    /// The path as the log may show it: a secret route's pattern with its parameters masked, else
+    /// the path as asked for.
+    static func masked(_ request: Request) -> String {
+        if let route = request.route, route.userInfo[secretPath] != nil {
+            return "/"
+                + route.path.map { component in
+                    if case .constant(let text) = component { return text }
+                    return "…"
+                }.joined(separator: "/")
+        }
+        return masked(request.url.path)
+    }
 
     static func masked(_ path: String) -> String {
         let decoded = path.removingPercentEncoding ?? path
-        // Anywhere in the path: "//calendar/…" reaches the same route.
-        for prefix in secretPrefixes {
-            if let range = decoded.range(of: prefix) {
-                return String(decoded[..<range.upperBound]) + "…" + (decoded.hasSuffix(".ics") ? ".ics" : "")
-            }
-        }
         // One line per request: a path cannot add lines of its own.
         return String(decoded.map { $0.isNewline ? " " : $0 })
+    }
+}
+
+extension Vapor.Route {
+    /// This route's path holds a secret (a token, a key): the request log writes its pattern instead.
+    @discardableResult
+    func holdsSecret() -> Vapor.Route {
+        userInfo[RequestLogMiddleware.secretPath] = true
+        return self
+    }
+}
+
+/// A log handler that never writes the values bound to SQL statements (SQLKit adds them to its
+/// query log as `binds`, and they hold reset tokens, CSRF tokens and addresses); the statements
+/// themselves, with their placeholders, still reach the log at `LOG_LEVEL=trace`.
+public struct SQLValuesHiddenLogHandler: LogHandler {
+    var inner: any LogHandler
+
+    public init(_ inner: any LogHandler) { self.inner = inner }
+
+    public var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    public var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    public func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt
+    ) {
+        var metadata = metadata
+        metadata?["binds"] = nil
+        inner.log(level: level, message: message, metadata: metadata, source: source, file: file, function: function, line: line)
     }
 }

@@ -16,7 +16,8 @@ struct SVGMap {
     let width = 640.0
     let height = 360.0
     let markers: [Marker]
-    let tileURL: String?
+    /// The tile server behind the map, or nil for a plain grid.
+    let tiles: MapTiles?
     /// Routes drawn as lines under the markers (a workout's path, in pieces where parts are hidden).
     var paths: [[Coordinate]] = []
     /// The map's accessible name; by default it names the photos it shows.
@@ -26,7 +27,7 @@ struct SVGMap {
     var svg: String {
         guard !markers.isEmpty || paths.contains(where: { $0.count >= 2 }) else { return "" }
         let everything = markers.map(\.coordinate) + paths.joined()
-        let zoom = WebMercator.fittingZoom(everything, width: width, height: height, padding: 40, maxZoom: 16)
+        let zoom = WebMercator.fittingZoom(everything, width: width, height: height, padding: 40, maxZoom: MapTiles.maxZoom)
         let extent = everything.map { WebMercator.pixel($0, zoom: zoom) }
         let pixels = markers.map { WebMercator.pixel($0.coordinate, zoom: zoom) }
         let centreX = (extent.map(\.x).min()! + extent.map(\.x).max()!) / 2
@@ -37,14 +38,13 @@ struct SVGMap {
         var out =
             "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#e9eef1\"/>"
-        if let tileURL {
+        if let tiles {
             let count = Int(pow(2, Double(zoom)))
             let tile = WebMercator.tileSize
             for ty in Int(floor(top / tile))...Int(floor((top + height) / tile)) where (0..<count).contains(ty) {
                 for tx in Int(floor(left / tile))...Int(floor((left + width) / tile)) {
                     let wrapped = ((tx % count) + count) % count
-                    let href = tileURL.replacingOccurrences(of: "{z}", with: "\(zoom)")
-                        .replacingOccurrences(of: "{x}", with: "\(wrapped)").replacingOccurrences(of: "{y}", with: "\(ty)")
+                    let href = tiles.url(z: zoom, x: wrapped, y: ty)
                     out +=
                         "<image href=\"\(Self.escape(href))\" x=\"\(Self.n(Double(tx) * tile - left))\" y=\"\(Self.n(Double(ty) * tile - top))\" width=\"256\" height=\"256\"/>"
                 }
@@ -77,7 +77,7 @@ struct SVGMap {
             out +=
                 "<text x=\"\(Self.n(x))\" y=\"\(Self.n(y - 22))\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"700\" fill=\"#fff\">\(Self.escape(marker.symbol))</text></g>"
         }
-        if tileURL != nil {
+        if tiles != nil {
             out +=
                 "<text x=\"\(Int(width) - 4)\" y=\"\(Int(height) - 4)\" text-anchor=\"end\" font-size=\"11\" fill=\"#17202a\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">\(Self.escape(t("© OpenStreetMap contributors")))</text>"
         }

@@ -8,7 +8,7 @@ import Vapor
 /// database holds its hash, and pages work it out again from the server key (`ServerSecret`).
 struct CalendarController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("calendar", ":file", use: feed)
+        routes.get("calendar", ":file", use: feed).holdsSecret()
         routes.get("settings", "calendar", use: settingsPage)
         routes.post("settings", "calendar", "reset", use: reset)
     }

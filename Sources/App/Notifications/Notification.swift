@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import Foundation
 import SQLKit
@@ -59,6 +60,30 @@ final class Notification: Model, @unchecked Sendable {
     static func text(for recipient: UUID, on db: any Database, _ text: () -> String) async throws -> String {
         let user = try await User.query(on: db).filter(\.$id == recipient).field(\.$id).field(\.$languageCode).field(\.$clockCode).first()
         return (user?.reader ?? Reader(language: .en, clock: .twentyFourHour)).write { text() }
+    }
+
+    /// News of something `actor` did, named to each recipient as that recipient may know them
+    /// (`PersonAccess.knownName`): by name, or as "Someone" with no actor stored. `text` gets the name.
+    static func send(
+        to recipients: [UUID], by actor: User, kind: Kind, today: CalendarDate, text: @escaping (String) -> String, link: String,
+        always: Set<UUID> = [], on db: any Database
+    ) async throws {
+        let (known, unknown) = try await Self.split(recipients, knowing: actor, today: today, on: db)
+        try await send(to: known, from: actor.requireID(), kind: kind, text: text(actor.displayName), link: link, always: always, on: db)
+        try await send(to: unknown, from: nil, kind: kind, text: text(t("Someone")), link: link, always: always, on: db)
+    }
+
+    /// The recipients who may know `actor` exists, and those who may not.
+    static func split(_ recipients: [UUID], knowing actor: User, today: CalendarDate, on db: any Database) async throws -> (
+        known: [UUID], unknown: [UUID]
+    ) {
+        let actorID = try actor.requireID()
+        var known: [UUID] = [], unknown: [UUID] = []
+        for recipient in Set(recipients) {
+            let relation = try await Relations.load(viewerID: recipient, people: [actorID], today: today, on: db).relation(to: actor)
+            if PersonAccess.knownName(of: actor, relation) != nil { known.append(recipient) } else { unknown.append(recipient) }
+        }
+        return (known, unknown)
     }
 
     static func send(

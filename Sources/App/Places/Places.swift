@@ -12,6 +12,9 @@ enum Places: Feature {
         try app.register(collection: CheckinAPIController())
         try app.register(collection: PlacePhotoController())
         try app.register(collection: TileController())
+        app.tileStore = TileStore(folder: app.config.dataDirectory + "/tiles", capacity: app.config.tileCacheBytes)
+        app.tileLimiter = TileLimiter()
+        app.tileFetches = TileFetches()
         try app.register(collection: PlaceFinderController())
         // The gazetteer takes a moment to read: read it now, off the request path, not on the first search.
         Task.detached(priority: .background) { _ = Gazetteer.shared }

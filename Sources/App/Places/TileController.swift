@@ -1,13 +1,17 @@
+import AsyncHTTPClient
 import Foundation
 import Vapor
 
-/// `/tiles/{z}/{x}/{y}.png`: the map tiles behind every map, from the tile server in
+/// `/tiles/{z}/{x}/{y}.png?s=…`: the map tiles behind every map, from the tile server in
 /// `FIELDHOUSE_TILE_URL`, fetched once and kept under `<data>/tiles`. Browsers only ever ask this
 /// server, so no third party learns who looks at which street (a private workout's map included),
 /// and the tile server is asked for each tile once, as the OpenStreetMap usage policy asks.
+///
+/// Only tiles of maps this site drew are fetched (`MapTiles` signs each address), up to the zoom the
+/// maps use, at a bounded rate per visitor (`TileLimiter`), one fetch per tile however many ask at
+/// once (`TileFetches`), into a folder of bounded size (`TileStore`); a redirect from the tile
+/// server is not followed (the HTTP client is set so in `configure`).
 struct TileController: RouteCollection {
-    /// Tile servers stop at 19; nothing here draws closer.
-    static let maxZoom = 19
     /// A map tile is 5–50 KB; anything far bigger is not one.
     static let maxBytes = 1_048_576
 
@@ -15,46 +19,97 @@ struct TileController: RouteCollection {
         routes.get("tiles", ":z", ":x", ":file", use: tile)
     }
 
-    /// The tile a path names, checked: a zoom the servers have and x, y inside it.
+    /// The tile a path names, checked: a zoom the maps draw and x, y inside it.
     static func tile(z: String?, x: String?, file: String?) -> (z: Int, x: Int, y: Int)? {
-        guard let z = z.flatMap({ Int($0) }), (0...maxZoom).contains(z), let x = x.flatMap({ Int($0) }),
+        guard let z = z.flatMap({ Int($0) }), (0...MapTiles.maxZoom).contains(z), let x = x.flatMap({ Int($0) }),
             let file, file.hasSuffix(".png"), let y = Int(file.dropLast(4)), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
         else { return nil }
         return (z, x, y)
     }
 
     func tile(req: Request) async throws -> Response {
-        let config = req.application.config
-        guard let upstream = config.tileURL,
-            let (z, x, y) = Self.tile(z: req.parameters.get("z"), x: req.parameters.get("x"), file: req.parameters.get("file"))
+        let app = req.application
+        guard let upstream = app.config.tileURL, let tiles = app.mapTiles,
+            let (z, x, y) = Self.tile(z: req.parameters.get("z"), x: req.parameters.get("x"), file: req.parameters.get("file")),
+            tiles.verifies(req.query[String.self, at: "s"], z: z, x: x, y: y)
         else { throw Abort(.notFound) }
-        let folder = config.dataDirectory + "/tiles/\(z)/\(x)"
-        let path = folder + "/\(y).png"
-        if !FileManager.default.fileExists(atPath: path) {
-            let url = upstream.replacingOccurrences(of: "{z}", with: String(z)).replacingOccurrences(of: "{x}", with: String(x))
-                .replacingOccurrences(of: "{y}", with: String(y))
-            var headers = HTTPHeaders()
-            // The usage policy asks each application to say who it is.
-            headers.add(name: .userAgent, value: "Fieldhouse/\(AppConfig.version) (+\(config.baseURL))")
-            let answer: ClientResponse
-            do {
-                answer = try await req.client.send(ClientRequest(method: .GET, url: URI(string: url), headers: headers, body: nil, timeout: .seconds(10)))
-            } catch {
-                req.logger.warning("Map tile \(z)/\(x)/\(y) could not be fetched: \(error)")
-                throw Abort(.badGateway, reason: t("The map tile could not be fetched."))
+        let name = TileStore.name(z: z, x: x, y: y)
+        let store = app.tileStore
+        if store.use(name, now: req.now) {
+            if let response = try? await req.fileio.asyncStreamFile(at: store.folder + "/" + name, mediaType: .png) {
+                return Self.cached(response)
             }
-            guard answer.status == .ok, var body = answer.body, body.readableBytes <= Self.maxBytes,
-                let bytes = body.readBytes(length: body.readableBytes), bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])
-            else {
-                req.logger.warning("Map tile \(z)/\(x)/\(y): the tile server answered \(answer.status.code) without a PNG tile")
-                throw Abort(.badGateway, reason: t("The map tile could not be fetched."))
-            }
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try PhotoFiles.writeAtomically(bytes, to: path)
+            store.forget(name)
         }
-        let response = try await req.fileio.asyncStreamFile(at: path, mediaType: .png)
-        // Tiles change rarely and say nothing about who asked: any cache may keep them for a week.
+        guard app.tileLimiter.allow(req.clientAddress ?? "unknown", now: req.now) else {
+            throw Abort(.tooManyRequests, headers: ["Retry-After": "5"], reason: t("Too many map tiles at once; try again in a few seconds."))
+        }
+        let url = upstream.replacingOccurrences(of: "{z}", with: String(z)).replacingOccurrences(of: "{x}", with: String(x))
+            .replacingOccurrences(of: "{y}", with: String(y))
+        let client = app.http.client.shared
+        let userAgent = "Fieldhouse/\(AppConfig.version) (+\(app.config.baseURL))"
+        let logger = req.logger, now = req.now
+        let bytes = try await app.tileFetches.run(name) {
+            let bytes = try await Self.fetch(url, userAgent: userAgent, client: client, logger: logger, name: name)
+            try store.keep(bytes, as: name, now: now)
+            return bytes
+        }
+        var headers = HTTPHeaders()
+        headers.contentType = .png
+        return Self.cached(Response(status: .ok, headers: headers, body: .init(buffer: ByteBuffer(bytes: bytes))))
+    }
+
+    /// The tile from the tile server: a 200 answer with a PNG of at most `maxBytes`, read no further.
+    static func fetch(_ url: String, userAgent: String, client: HTTPClient, logger: Logger, name: String) async throws -> [UInt8] {
+        var request = HTTPClientRequest(url: url)
+        // The usage policy asks each application to say who it is.
+        request.headers.add(name: "User-Agent", value: userAgent)
+        do {
+            let answer = try await client.execute(request, timeout: .seconds(10))
+            guard answer.status == .ok else {
+                logger.warning("Map tile \(name): the tile server answered \(answer.status.code)")
+                throw Abort(.badGateway, reason: t("The map tile could not be fetched."))
+            }
+            let body = try await answer.body.collect(upTo: maxBytes)
+            let bytes = Array(body.readableBytesView)
+            guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
+                logger.warning("Map tile \(name): the tile server answered without a PNG tile")
+                throw Abort(.badGateway, reason: t("The map tile could not be fetched."))
+            }
+            return bytes
+        } catch let abort as Abort {
+            throw abort
+        } catch {
+            logger.warning("Map tile \(name) could not be fetched: \(error)")
+            throw Abort(.badGateway, reason: t("The map tile could not be fetched."))
+        }
+    }
+
+    /// Tiles change rarely and say nothing about who asked: any cache may keep them for a week.
+    static func cached(_ response: Response) -> Response {
         response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=604800")
         return response
+    }
+}
+
+extension Application {
+    private struct TileStoreKey: StorageKey { typealias Value = TileStore }
+    private struct TileLimiterKey: StorageKey { typealias Value = TileLimiter }
+    private struct TileFetchesKey: StorageKey { typealias Value = TileFetches }
+
+    /// Set once by `Places.boot`, before any request.
+    var tileStore: TileStore {
+        get { storage[TileStoreKey.self]! }
+        set { storage[TileStoreKey.self] = newValue }
+    }
+
+    var tileLimiter: TileLimiter {
+        get { storage[TileLimiterKey.self]! }
+        set { storage[TileLimiterKey.self] = newValue }
+    }
+
+    var tileFetches: TileFetches {
+        get { storage[TileFetchesKey.self]! }
+        set { storage[TileFetchesKey.self] = newValue }
     }
 }

@@ -8,8 +8,8 @@ struct InviteController: RouteCollection {
         routes.post("teams", ":slug", "invites", ":id", "revoke", use: revoke)
         routes.post("invites", ":id", "accept") { try await answer(req: $0, accept: true) }
         routes.post("invites", ":id", "decline") { try await answer(req: $0, accept: false) }
-        routes.get("join", ":token", use: linkPage)
-        routes.post("join", ":token", use: joinByLink)
+        routes.get("join", ":token", use: linkPage).holdsSecret()
+        routes.post("join", ":token", use: joinByLink).holdsSecret()
     }
 
     struct InviteForm: Content {

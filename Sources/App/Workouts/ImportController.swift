@@ -25,6 +25,7 @@ struct ImportController: RouteCollection {
         let layout: Layout
         let sports: [SportOption]
         let visibilities: [VisibilityOption]
+        let visibilityNote: String?
         let maxMB: Int
         let results: [Result]
         let error: String?
@@ -40,12 +41,6 @@ struct ImportController: RouteCollection {
         let value: String
         let label: String
         let selected: Bool
-    }
-
-    /// Who may see what a batch brings: people under 16 share a workout with its route with their
-    /// followers at most (as on the edit form), so they are not offered everyone.
-    private static func visibilities(for user: User, today: CalendarDate) -> [Workout.Visibility] {
-        user.isUnder16(on: today) ? [.private, .followers] : Workout.Visibility.allCases
     }
 
     private func render(
@@ -65,7 +60,8 @@ struct ImportController: RouteCollection {
         let page = Page(
             layout: req.layout(title: t("Import workouts"), section: .workouts),
             sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
-            visibilities: Self.visibilities(for: user, today: today).map { VisibilityOption(value: $0.rawValue, label: $0.label, selected: $0 == visibility) },
+            visibilities: Workout.choices(for: user, today: today).map { VisibilityOption(value: $0.rawValue, label: $0.label, selected: $0 == visibility) },
+            visibilityNote: user.isUnder16(on: today) ? Workout.childRule : nil,
             maxMB: req.application.config.maxActivityFileBytes / 1_048_576, results: results, error: error, summary: summary)
         return try await req.view.render("workouts/import", page).encodeResponse(status: status, for: req)
     }
@@ -105,7 +101,7 @@ struct ImportController: RouteCollection {
             sport = known
         }
         guard let visibility = Workout.Visibility(rawValue: form["visibility"] ?? Workout.importVisibility(for: user, today: req.clock.today).rawValue),
-            Self.visibilities(for: user, today: req.clock.today).contains(visibility)
+            Workout.choices(for: user, today: req.clock.today).contains(visibility)
         else {
             return try await render(
                 req, user: user, error: t("Choose who can see the workouts from the list."), status: .unprocessableEntity)

@@ -101,6 +101,22 @@ final class Workout: Model, @unchecked Sendable {
         return Set(points.indices.filter { times.contains(points[$0].time) })
     }
 
+    /// What a person may choose for a workout. People under 16 share workouts with their followers
+    /// at most: a route can join any workout later (a file merged in, a device's samples in its
+    /// window), so the rule cannot wait for a map to appear.
+    static func choices(for user: User, today: CalendarDate) -> [Visibility] {
+        user.isUnder16(on: today) ? [.private, .followers] : Visibility.allCases
+    }
+
+    /// Why a person under 16 is not offered "everyone".
+    static var childRule: String { t("People under 16 share their workouts with their followers at most: a route shows where you run and ride.") }
+
+    /// How far the workout reaches whatever was stored (a choice from before this rule, or from
+    /// before a birth date was corrected): a person under 16 reaches followers at most.
+    func reach(ownerUnder16: Bool) -> Visibility {
+        ownerUnder16 && visibility == .public ? .followers : visibility
+    }
+
     /// The default for a new workout: private for people under 16, otherwise like their profile.
     static func defaultVisibility(for user: User, today: CalendarDate) -> Visibility {
         if user.isUnder16(on: today) { return .private }

@@ -192,7 +192,7 @@ struct WorkoutController: RouteCollection {
         let zones = try await WorkoutAccess.hiddenZones(workout, viewer: req.currentUser, on: req.db)
         let drawings = try await WorkoutDrawings.load(
             workout, format: Format(req.currentUser ?? owner), hiddenZones: zones,
-            tileURL: req.application.config.mapTileURL, ownerView: req.currentUser?.id == owner.id, on: req)
+            tiles: req.application.mapTiles, ownerView: req.currentUser?.id == owner.id, on: req)
         let goals = req.currentUser?.id == owner.id ? try await Goal.query(on: req.db).filter(\.$user.$id == workout.$user.id).all() : []
         let conversation = try await WorkoutAccess.conversation(under: workout, owner: owner, viewer: req.currentUser, on: req.db)
         let isOwner = req.currentUser?.id == owner.id
@@ -212,7 +212,7 @@ struct WorkoutController: RouteCollection {
         let back = BackLink.back(on: req, to: leadsHere[0], from: leadsHere)
         let page = try WorkoutPage(
             layout: req.layout(title: workout.name, section: .workouts, hasForms: req.currentUser != nil), workout: workout, drawings: drawings,
-            viewer: req.currentUser, owner: owner, back: back, goals: goals, conversation: conversation,
+            viewer: req.currentUser, owner: owner, ownerUnder16: owner.isUnder16(on: req.clock.today), back: back, goals: goals, conversation: conversation,
             responses: try await WorkoutAccess.responses(to: workout, viewer: req.currentUser, on: req.db))
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }

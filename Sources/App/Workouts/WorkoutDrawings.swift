@@ -28,30 +28,30 @@ struct WorkoutDrawings: Encodable, Sendable {
     /// The cache key: the series' version (it moves when the samples or the workout change) and
     /// everything else that changes what is drawn. The drawings hold translated labels, so the
     /// language is part of the key: any one translated label tells it.
-    static func key(_ workout: Workout, version: Int, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool) -> String {
+    static func key(_ workout: Workout, version: Int, format: Format, hiddenZones: [PrivacyZone], tiles: MapTiles?, ownerView: Bool) -> String {
         let zones = hiddenZones.map { "\($0.centre.latitude),\($0.centre.longitude),\($0.radius)" }.joined(separator: ";")
         let language = Language.current.rawValue
         return
-            "\(workout.id?.uuidString ?? "")|\(version)|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tileURL ?? "")|\(ownerView)|\(language)"
+            "\(workout.id?.uuidString ?? "")|\(version)|\(workout.updatedAt?.timeIntervalSince1970 ?? 0)|\(format.imperial)|\(zones)|\(tiles != nil)|\(ownerView)|\(language)"
     }
 
     /// Reads the workout's stored series (`WorkoutSeries`) only when the cache has no drawings for this key.
     static func load(
-        _ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tileURL: String?, ownerView: Bool,
+        _ workout: Workout, format: Format, hiddenZones: [PrivacyZone], tiles: MapTiles?, ownerView: Bool,
         on req: Request
     ) async throws -> WorkoutDrawings {
         let version = try await WorkoutSeries.version(of: workout, on: req.db)
-        let key = key(workout, version: version, format: format, hiddenZones: hiddenZones, tileURL: tileURL, ownerView: ownerView)
+        let key = key(workout, version: version, format: format, hiddenZones: hiddenZones, tiles: tiles, ownerView: ownerView)
         if let cached = req.application.workoutDrawings.get(key) { return cached }
         let series = try await WorkoutSeries.load(workout, version: version, ownerView: ownerView, on: req.db)
-        let drawings = WorkoutDrawings(workout: workout, series: series, format: format, hiddenZones: hiddenZones, tileURL: tileURL)
+        let drawings = WorkoutDrawings(workout: workout, series: series, format: format, hiddenZones: hiddenZones, tiles: tiles)
         // A workout still recording changes with every sample: not worth keeping.
         if workout.endMS != nil { req.application.workoutDrawings.set(key, drawings) }
         return drawings
     }
 
     /// `hiddenZones`: the owner's privacy zones when someone else looks (the map stops at their edges).
-    init(workout: Workout, series: WorkoutSeries?, format: Format, hiddenZones: [PrivacyZone], tileURL: String?) {
+    init(workout: Workout, series: WorkoutSeries?, format: Format, hiddenZones: [PrivacyZone], tiles: MapTiles?) {
         // Zones: "limits;seconds".
         var zoneLimits: [Int] = []
         var zoneSeconds: [Double] = []
@@ -116,7 +116,7 @@ struct WorkoutDrawings: Encodable, Sendable {
                                 .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
                                 .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
                             ],
-                            tileURL: tileURL, paths: pieces, label: label
+                            tiles: tiles, paths: pieces, label: label
                         ).svg
                     let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
                     osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"

@@ -44,6 +44,8 @@ struct WorkoutEditController: RouteCollection {
         let errors: FieldErrors
         let sports: [Option]
         let visibilities: [Option]
+        /// Why "everyone" is not offered, for people under 16.
+        let visibilityNote: String?
         let distanceUnit: String
         let today: String
     }
@@ -57,7 +59,10 @@ struct WorkoutEditController: RouteCollection {
             backURL: (id.map(SiteURL.workout) ?? .workouts).path, backLabel: workout == nil ? t("Workouts") : workout!.name,
             isNew: workout == nil, form: form, errors: errors,
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
-            visibilities: Workout.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.visibility) },
+            visibilities: Workout.choices(for: user, today: req.clock.today).map {
+                Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.visibility)
+            },
+            visibilityNote: user.isUnder16(on: req.clock.today) ? Workout.childRule : nil,
             distanceUnit: user.units == .imperial ? "mi" : "km",
             today: LocalTime.parts(of: req.now, zone: user.timeZone).day)
         return try await req.view.render("workouts/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
@@ -107,9 +112,13 @@ struct WorkoutEditController: RouteCollection {
             errors["distance"] = problem
         }
         let notes = Self.notes(form.notes, &errors)
-        let visibility = Workout.Visibility(rawValue: form.visibility ?? "") ?? Workout.defaultVisibility(for: user, today: req.clock.today)
-        form.visibility = visibility.rawValue
-        guard errors.isEmpty, let sport, let start, let minutes else {
+        // A form without the field (an older page) gets the default; a forged choice is refused.
+        let visibility =
+            form.visibility == nil
+            ? Workout.defaultVisibility(for: user, today: req.clock.today)
+            : Self.visibility(form.visibility, for: user, today: req.clock.today, &errors)
+        form.visibility = visibility?.rawValue
+        guard errors.isEmpty, let sport, let start, let minutes, let visibility else {
             return try await render(req, user: user, form: form, errors: errors, workout: nil)
         }
         let startMS = Int64(start.timeIntervalSince1970 * 1000), endMS = startMS + Int64(minutes * 60_000)
@@ -145,7 +154,8 @@ struct WorkoutEditController: RouteCollection {
 
     func editPage(req: Request) async throws -> Response {
         let (user, workout) = try await own(req)
-        let form = Form(name: workout.name, sport: workout.sport, notes: workout.notes, visibility: workout.visibility.rawValue)
+        let reach = workout.reach(ownerUnder16: user.isUnder16(on: req.clock.today))
+        let form = Form(name: workout.name, sport: workout.sport, notes: workout.notes, visibility: reach.rawValue)
         return try await render(req, user: user, form: form, errors: [:], workout: workout)
     }
 
@@ -158,16 +168,9 @@ struct WorkoutEditController: RouteCollection {
         let sport = WorkoutSport(rawValue: form.sport ?? "")
         if sport == nil { errors["sport"] = t("Choose a sport from the list") }
         let notes = Self.notes(form.notes, &errors)
-        guard let visibility = Workout.Visibility(rawValue: form.visibility ?? "") else {
-            errors["visibility"] = t("Choose who can see it")
-            return try await render(req, user: user, form: form, errors: errors, workout: workout)
-        }
-        // A route shows where a child runs: under 16 it is shared with followers at most.
-        if visibility == .public, workout.streamList.contains("latlng"), user.isUnder16(on: req.clock.today) {
-            errors["visibility"] = t("People under 16 can share a workout with a map with their followers at most")
-        }
+        let visibility = Self.visibility(form.visibility, for: user, today: req.clock.today, &errors)
         form.name = name
-        guard errors.isEmpty, let sport else { return try await render(req, user: user, form: form, errors: errors, workout: workout) }
+        guard errors.isEmpty, let sport, let visibility else { return try await render(req, user: user, form: form, errors: errors, workout: workout) }
         let sportChanged = workout.sport != sport.rawValue
         workout.name = name
         workout.sport = sport.rawValue
@@ -178,6 +181,19 @@ struct WorkoutEditController: RouteCollection {
         try await workout.save(on: req.db)
         req.flash(.success, t("Saved."))
         return req.redirect(to: .workout(try workout.requireID()))
+    }
+
+    /// One of the choices the person has (`Workout.choices`); a missing or forged one is refused beside the field.
+    static func visibility(_ raw: String?, for user: User, today: CalendarDate, _ errors: inout FieldErrors) -> Workout.Visibility? {
+        guard let chosen = Workout.Visibility(rawValue: raw ?? "") else {
+            errors["visibility"] = t("Choose who can see it")
+            return nil
+        }
+        guard Workout.choices(for: user, today: today).contains(chosen) else {
+            errors["visibility"] = Workout.childRule
+            return nil
+        }
+        return chosen
     }
 
     static func notes(_ raw: String?, _ errors: inout FieldErrors) -> String? {

@@ -19,6 +19,8 @@ struct WorkoutPage: Encodable {
     let source: String
     let isOwner: Bool
     let visibility: String
+    /// Why a workout the owner marked public reaches only followers (the owner is under 16).
+    let visibilityNote: String?
     let stats: [Stat]
     let notes: [String]
     /// What the person wrote about it.
@@ -35,7 +37,7 @@ struct WorkoutPage: Encodable {
     let responses: [WorkoutResponse]
 
     init(
-        layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, back: BackLink, goals: [Goal] = [],
+        layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, ownerUnder16: Bool, back: BackLink, goals: [Goal] = [],
         conversation: WorkoutConversation? = nil, responses: [WorkoutResponse] = []
     ) throws {
         self.responses = responses
@@ -60,8 +62,10 @@ struct WorkoutPage: Encodable {
             default: t("from {source}", workout.source)
             }
         isOwner = viewer?.id == workout.$user.id
+        let reach = workout.reach(ownerUnder16: ownerUnder16)
+        visibilityNote = reach != workout.visibility ? Workout.childRule : nil
         visibility =
-            switch workout.visibility {
+            switch reach {
             case .private: t("private")
             case .followers: t("followers")
             case .public: t("public")
