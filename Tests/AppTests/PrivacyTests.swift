@@ -279,3 +279,43 @@ struct PrivacyTests {
         }
     }
 }
+
+/// Issue 41, scenario 5: limits are counted and written in one transaction, so a burst of
+/// parallel requests gets exactly the limit, on SQLite and PostgreSQL alike.
+@Suite struct ParallelLimitTests {
+    @Test func giftsAndCommentsKeepTheirLimitsUnderParallelRequests() async throws {
+        try await withApp { app in
+            let owner = app.browser(), giver = app.browser()
+            try await owner.signUp("olga")
+            try await giver.signUp("gus")
+            let start = LocalTime.parts(of: app.clock.now.addingTimeInterval(-7200), zone: "UTC")
+            let workout = try #require(
+                try await owner.post(
+                    "/workouts/new",
+                    [("sport", "running"), ("day", start.day), ("time", start.time), ("minutes", "30"), ("visibility", "public")],
+                    csrfFrom: "/workouts/new"
+                ).location)
+            let subject = "workout:" + workout.replacingOccurrences(of: "/workouts/", with: "")
+            // Many tabs of one signed-in person, posting at once.
+            func tabs(_ count: Int) -> [Browser] {
+                (0..<count).map { _ in
+                    let tab = app.browser()
+                    for (name, value) in giver.cookies { tab.setCookie(name, value) }
+                    return tab
+                }
+            }
+            func burst(_ count: Int, _ path: String, _ fields: [(String, String)]) async throws -> [HTTPStatus] {
+                try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                    for tab in tabs(count) { group.addTask { try await tab.post(path, fields, csrfFrom: workout).status } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            let gifts = try await burst(25, "/gifts/new", [("for", subject), ("sticker", "flame")])
+            #expect(gifts.filter { $0 == .seeOther }.count == Gift.perDay && gifts.filter { $0 == .unprocessableEntity }.count == 25 - Gift.perDay)
+            #expect(try await Gift.query(on: app.db).count() == Gift.perDay)
+            let comments = try await burst(FeedComment.perHour + 10, "/comments", [("on", subject), ("body", "Go!")])
+            #expect(comments.filter { $0 == .seeOther }.count == FeedComment.perHour)
+            #expect(try await FeedComment.query(on: app.db).count() == FeedComment.perHour)
+        }
+    }
+}

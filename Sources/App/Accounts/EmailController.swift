@@ -70,9 +70,24 @@ struct EmailController: RouteCollection {
                     "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
                     minutes, user.email))
         } else {
-            try await AccountMail.queueConfirmation(
-                for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: req.db)
-            req.flash(.success, t("We sent a new link to {email}. It may take a minute to arrive; check your spam folder too.", user.email))
+            // Claimed under a lock on the person's row: parallel presses send one link.
+            let userID = try user.requireID(), now = req.now, config = req.application.config, secret = req.application.serverSecret
+            let queued = try await req.db.inTransaction { db -> Bool in
+                try await db.lockForCount(User.schema, id: userID)
+                guard let fresh = try await User.find(userID, on: db), fresh.emailConfirmedAt == nil,
+                    fresh.emailConfirmationSentAt.map({ now.timeIntervalSince($0) >= AccountMail.confirmationInterval }) ?? true
+                else { return false }
+                try await AccountMail.queueConfirmation(for: fresh, now: now, config: config, secret: secret, on: db)
+                return true
+            }
+            req.flash(
+                .success,
+                queued
+                    ? t("We sent a new link to {email}. It may take a minute to arrive; check your spam folder too.", user.email)
+                    : tn(
+                        "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
+                        "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
+                        Int(AccountMail.confirmationInterval / 60), user.email))
         }
         return req.redirect(to: SiteURL.safeNext(form.next))
     }

@@ -40,6 +40,7 @@ struct PasswordResetController: RouteCollection {
         let now = req.now
         try await req.db.inTransaction { db in
             guard let user = try await User.query(on: db).filter(\.$email == email.value).first() else { return }
+            try await db.lockForCount(User.schema, id: user.requireID())
             let open = try await PasswordReset.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$usedAt == nil)
                 .filter(\.$expiresAt > now).count()
             guard open < Self.maxOpenLinks else { return }

@@ -79,31 +79,35 @@ struct FeedCommentController: RouteCollection {
             throw Abort(.forbidden, reason: t("{name} only hears from people they know.", subject.owner.displayName))
         }
         if body.isEmpty { return try await render(req, subject: subject, body: body, error: t("Write something first"), status: .unprocessableEntity) }
-        let lastHour = try await FeedComment.query(on: req.db).filter(\.$author.$id == userID)
-            .filter(\.$createdAt >= req.now.addingTimeInterval(-3600)).count()
-        if lastHour >= FeedComment.perHour {
-            return try await render(
-                req, subject: subject, body: body,
-                error: tn(
-                    "That's {count} comment in the last hour: wait a little before the next",
-                    "That's {count} comments in the last hour: wait a little before the next", FeedComment.perHour),
-                status: .tooManyRequests)
-        }
         if body.count > FeedComment.maxBody {
             return try await render(
                 req, subject: subject, body: body, error: t("Keep a comment to {max} characters (it has {length})", FeedComment.maxBody, body.count),
                 status: .unprocessableEntity)
         }
         let comment = FeedComment()
-        comment.createdAt = req.now
+        let now = req.now, today = req.clock.today
+        comment.createdAt = now
         comment.subject = subject.key
         comment.$author.id = userID
         comment.$owner.id = ownerID
         comment.body = body
-        let today = req.clock.today
-        try await req.db.inTransaction { db in
+        // Counted and written in one transaction, the author's row locked: parallel comments cannot
+        // all count below the limit.
+        let written = try await req.db.inTransaction { db -> Bool in
+            try await db.lockForCount(User.schema, id: userID)
+            let lastHour = try await FeedComment.query(on: db).filter(\.$author.$id == userID).filter(\.$createdAt >= now.addingTimeInterval(-3600)).count()
+            guard lastHour < FeedComment.perHour else { return false }
             try await comment.create(on: db)
             if ownerID != userID { try await FeedComment.tellOwner(subject, author: user, today: today, on: db) }
+            return true
+        }
+        guard written else {
+            return try await render(
+                req, subject: subject, body: body,
+                error: tn(
+                    "That's {count} comment in the last hour: wait a little before the next",
+                    "That's {count} comments in the last hour: wait a little before the next", FeedComment.perHour),
+                status: .tooManyRequests)
         }
         return req.redirect(to: SiteURL.feedComments(on: subject.key) + "#comments")
     }

@@ -67,18 +67,25 @@ struct GiftController: RouteCollection {
         if sticker == nil { errors["sticker"] = t("Choose a sticker") }
         let note = AccountRules.collapseWhitespace(form.note ?? "")
         if note.count > Gift.maxNote { errors["note"] = t("Keep the note to {max} characters (it has {length})", Gift.maxNote, note.count) }
-        let sentToday = try await Gift.query(on: req.db).filter(\.$sender.$id == userID)
-            .filter(\.$createdAt >= req.now.addingTimeInterval(-86_400)).count()
-        if sentToday >= Gift.perDay {
-            errors["sticker"] = tn(
-                "You've sent {count} gift in the last 24 hours: send more tomorrow", "You've sent {count} gifts in the last 24 hours: send more tomorrow",
-                Gift.perDay)
-        }
         guard errors.isEmpty, let sticker else {
             return try await render(req, subject: subject, form: form, errors: errors, status: .unprocessableEntity)
         }
         let now = req.now, today = req.clock.today
-        try await req.db.inTransaction { db in try await Gift.give(sticker, note: note, for: subject, from: user, now: now, today: today, on: db) }
+        // Counted and given in one transaction, the sender's row locked: parallel gifts cannot all
+        // count below the limit.
+        let given = try await req.db.inTransaction { db -> Bool in
+            try await db.lockForCount(User.schema, id: userID)
+            let sentToday = try await Gift.query(on: db).filter(\.$sender.$id == userID).filter(\.$createdAt >= now.addingTimeInterval(-86_400)).count()
+            guard sentToday < Gift.perDay else { return false }
+            try await Gift.give(sticker, note: note, for: subject, from: user, now: now, today: today, on: db)
+            return true
+        }
+        guard given else {
+            errors["sticker"] = tn(
+                "You've sent {count} gift in the last 24 hours: send more tomorrow", "You've sent {count} gifts in the last 24 hours: send more tomorrow",
+                Gift.perDay)
+            return try await render(req, subject: subject, form: form, errors: errors, status: .unprocessableEntity)
+        }
         req.flash(.success, t("Sent {sticker} to {name}.", sticker.symbol, subject.owner.displayName))
         return req.redirect(to: subject.url)
     }

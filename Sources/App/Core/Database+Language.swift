@@ -23,3 +23,14 @@ extension Database {
         }
     }
 }
+
+extension Database {
+    /// Inside `inTransaction`, before a count that decides whether to insert (a daily limit): makes
+    /// every transaction that locks the same row count one after the other, so parallel requests
+    /// cannot all count below the limit and all insert. SQLite's `inTransaction` holds the write lock
+    /// already; PostgreSQL locks the row until the commit.
+    func lockForCount(_ table: String, id: UUID) async throws {
+        guard let sql = self as? any SQLDatabase, sql.dialect.name != "sqlite" else { return }
+        try await sql.raw("SELECT id FROM \(ident: table) WHERE id = \(bind: id) FOR UPDATE").run()
+    }
+}

@@ -241,7 +241,7 @@ struct PlaceController: RouteCollection {
         let form = try req.content.decode(PlaceForm.self)
         let (valid, errors) = form.validate()
         guard let valid else { return try await renderForm(req, form: form, errors: errors, status: .unprocessableEntity) }
-        var managers = try await users(named: valid.managers, today: req.clock.today, on: req.db)
+        var managers = try await users(named: valid.managers, by: user, today: req.clock.today, on: req.db)
         guard managers.missing.isEmpty else {
             return try await renderForm(
                 req, form: form, errors: ["managers": t("No one 16 or over is called {names}", managers.missing.joined(separator: ", "))],
@@ -275,7 +275,8 @@ struct PlaceController: RouteCollection {
         let form = try req.content.decode(PlaceForm.self)
         let (valid, errors) = form.validate()
         guard let valid else { return try await renderForm(req, form: form, errors: errors, editing: place, status: .unprocessableEntity) }
-        let managers = try await users(named: valid.managers, today: req.clock.today, on: req.db)
+        let present = Set(try await PlaceManager.query(on: req.db).filter(\.$place.$id == place.requireID()).all().map(\.$user.id))
+        let managers = try await users(named: valid.managers, by: user, keeping: present, today: req.clock.today, on: req.db)
         guard managers.missing.isEmpty else {
             return try await renderForm(
                 req, form: form, errors: ["managers": t("No one 16 or over is called {names}", managers.missing.joined(separator: ", "))], editing: place,
@@ -310,11 +311,19 @@ struct PlaceController: RouteCollection {
         place.timeZone = valid.timeZone
     }
 
-    /// The people named; those unknown, and those under 16 (a place's counter is adults' work, and
-    /// naming a child there would tell the place who they are), count as missing.
-    private func users(named names: [String], today: CalendarDate, on db: any Database) async throws -> (ids: Set<UUID>, missing: [String]) {
+    /// The people named; those unknown, those the person naming them may not know of (the form must
+    /// not confirm that a private profile exists), and those under 16 (a place's counter is adults'
+    /// work, and naming a child there would tell the place who they are), count as missing.
+    /// The place's present managers (`keeping`) stay whatever their profile says.
+    private func users(named names: [String], by adder: User, keeping: Set<UUID> = [], today: CalendarDate, on db: any Database) async throws -> (
+        ids: Set<UUID>, missing: [String]
+    ) {
         guard !names.isEmpty else { return ([], []) }
-        let found = try await User.query(on: db).filter(\.$username ~~ names).all().filter { !$0.isUnder16(on: today) }
+        let candidates = try await User.query(on: db).filter(\.$username ~~ names).all()
+        let relations = try await Relations.load(viewer: adder, people: candidates.compactMap(\.id), today: today, on: db)
+        let found = candidates.filter { person in
+            !person.isUnder16(on: today) && (keeping.contains(person.id!) || PersonAccess.canSeeExists(person, relations.relation(to: person)))
+        }
         let known = Set(found.map(\.username))
         return (Set(found.compactMap(\.id)), names.filter { !known.contains($0) })
     }

@@ -51,18 +51,20 @@ struct InviteController: RouteCollection {
         }
         // A held invitation is stored like any other, so the team page lists it the same way, but the
         // invitee never sees it; once the sender may reach them, asking again delivers it.
-        let existing = try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == inviteeID).first()
         let held = reach == .dropped
-        if existing == nil || (existing?.held == true && !held) {
-            try await req.db.inTransaction { db in
-                let invite = existing ?? TeamInvite.forPerson(teamID: teamID, invitee: inviteeID, by: managerID)
-                invite.held = held
-                try await invite.save(on: db)
-                if !held {
-                    try await Notification.send(
-                        to: [inviteeID], from: managerID, kind: .invited, text: t("{name} invited you to join {team}", manager.displayName, team.name),
-                        link: SiteURL.teams.path, on: db)
-                }
+        // Looked up and written under a lock on the team's row: two presses at once make one
+        // invitation and one notification.
+        try await req.db.inTransaction { db in
+            try await db.lockForCount(Team.schema, id: teamID)
+            let existing = try await TeamInvite.query(on: db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == inviteeID).first()
+            guard existing == nil || (existing?.held == true && !held) else { return }
+            let invite = existing ?? TeamInvite.forPerson(teamID: teamID, invitee: inviteeID, by: managerID)
+            invite.held = held
+            try await invite.save(on: db)
+            if !held {
+                try await Notification.send(
+                    to: [inviteeID], from: managerID, kind: .invited, text: t("{name} invited you to join {team}", manager.displayName, team.name),
+                    link: SiteURL.teams.path, on: db)
             }
         }
         req.flash(.success, t("{name} is invited. They will see it under My teams.", invitee.displayName))
