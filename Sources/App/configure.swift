@@ -181,6 +181,7 @@ enum Migrations {
         app.migrations.add(CreateLearnTranslation())
         app.migrations.add(AddSeriesToWorkouts())
         app.migrations.add(AddClockToUsers())
+        app.migrations.add(AddSharedPartToWorkouts())
     }
 }
 

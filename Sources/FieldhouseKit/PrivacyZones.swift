@@ -80,3 +80,46 @@ public enum PrivacyTrim {
         return at(low)
     }
 }
+
+/// What others may know of a recorded time line that passes through privacy zones: only its
+/// points from where the track leaves every zone to where it enters one again. Every sample in
+/// between is dropped, heart rate and cadence too, so neither the time nor the pace inside a zone
+/// is left to tell how far from home the visible part begins.
+public struct VisibleTimeline: Equatable, Sendable {
+    public var points: [TrackPoint]
+    /// Times of points that begin a visible stretch after a hidden one: no distance across the gap.
+    public var resumes: Set<Int64>
+    /// Whether anything was left out.
+    public var isTrimmed: Bool
+
+    /// Samples before the first position take the first position's side, samples after a position
+    /// take that position's; a time line without positions is left whole.
+    public init(_ points: [TrackPoint], zones: [PrivacyZone]) {
+        guard !zones.isEmpty, let firstPlace = points.first(where: { $0.coordinate != nil })?.coordinate else {
+            self.points = points
+            resumes = []
+            isTrimmed = false
+            return
+        }
+        func inside(_ place: Coordinate) -> Bool { zones.contains { $0.contains(place) } }
+        var hidden = inside(firstPlace)
+        var kept: [TrackPoint] = []
+        kept.reserveCapacity(points.count)
+        var resumes: Set<Int64> = []
+        var dropped = false, gap = false
+        for point in points {
+            if let place = point.coordinate { hidden = inside(place) }
+            if hidden {
+                dropped = true
+                gap = !kept.isEmpty
+                continue
+            }
+            if gap { resumes.insert(point.time) }
+            gap = false
+            kept.append(point)
+        }
+        self.points = kept
+        self.resumes = resumes
+        isTrimmed = dropped
+    }
+}

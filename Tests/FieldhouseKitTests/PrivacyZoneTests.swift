@@ -86,3 +86,31 @@ import Testing
         }
     }
 }
+
+@Suite struct VisibleTimelineTests {
+    /// A run that starts at home: a minute inside the zone (heart rate all along), then out.
+    @Test func everySampleInsideAZoneIsDropped() {
+        let home = Coordinate(latitude: 55.68, longitude: 12.57)
+        let zone = PrivacyZone(centre: home, radius: 295)
+        // 5 m a second north: inside for the first 60 s, outside after.
+        let points = (0..<180).map { second in
+            TrackPoint(
+                time: Int64(second) * 1000, latitude: second % 10 == 0 ? home.latitude + Double(second) * 5 / 111_320 : nil,
+                longitude: second % 10 == 0 ? home.longitude : nil, heartRate: 120 + second / 10)
+        }
+        let visible = VisibleTimeline(points, zones: [zone])
+        #expect(visible.isTrimmed)
+        #expect(visible.points.first?.time == 60_000, "heart rate inside the zone goes with it")
+        #expect(visible.points.allSatisfy { $0.coordinate.map { !zone.contains($0) } ?? true })
+        #expect(visible.resumes.isEmpty, "nothing was shown before the hidden part")
+        // There and back: out of the zone and home again, then out once more.
+        let back =
+            points + points.reversed().map { TrackPoint(time: 360_000 - $0.time, latitude: $0.latitude, longitude: $0.longitude) }
+            + points.map { TrackPoint(time: 360_000 + $0.time, latitude: $0.latitude, longitude: $0.longitude) }
+        let twice = VisibleTimeline(back, zones: [zone])
+        #expect(twice.resumes.count == 1 && twice.points.contains { $0.time >= 420_000 })
+        #expect(!VisibleTimeline(points, zones: []).isTrimmed && VisibleTimeline(points, zones: []).points.count == 180)
+        let far = PrivacyZone(centre: Coordinate(latitude: 40, longitude: 0), radius: 300)
+        #expect(!VisibleTimeline(points, zones: [far]).isTrimmed)
+    }
+}

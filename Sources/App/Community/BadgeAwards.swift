@@ -79,18 +79,25 @@ enum BadgeAwards {
             let start_ms: Int64
             let duration_s: Double
             let distance_m: Double?
+            let shared_duration_s: Double?
+            let shared_distance_m: Double?
             let sport: String
             let visibility: String
         }
         var sportsByDay: [String: Set<String>] = [:]
         for workout in try await sql.raw(
-            "SELECT start_ms, duration_s, distance_m, sport, visibility FROM workouts WHERE user_id = \(bind: userID) AND end_ms IS NOT NULL"
+            """
+            SELECT start_ms, duration_s, distance_m, shared_duration_s, shared_distance_m, sport, visibility
+            FROM workouts WHERE user_id = \(bind: userID) AND end_ms IS NOT NULL
+            """
         ).all(decoding: Done.self) {
             let clock = WallClock(Date(timeIntervalSince1970: Double(workout.start_ms) / 1000), zone: tz)
             guard let day = CalendarDate(year: clock.year, month: clock.month, day: clock.day)?.description else { continue }
             all.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m)
-            if workout.visibility != "private" { shared.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
-            if workout.visibility == "public" && !childNow { everyone.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m) }
+            // Others know only what the privacy zones leave of a track (`Workout.share`).
+            let seconds = workout.shared_duration_s ?? workout.duration_s, metres = workout.shared_distance_m ?? workout.distance_m
+            if workout.visibility != "private" { shared.addWorkout(day: day, seconds: seconds, metres: metres) }
+            if workout.visibility == "public" && !childNow { everyone.addWorkout(day: day, seconds: seconds, metres: metres) }
             sportsByDay[day, default: []].insert(workout.sport)
         }
         struct Completed: Decodable { let is_public: Bool }

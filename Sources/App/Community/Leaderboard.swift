@@ -8,7 +8,8 @@ import SQLKit
 /// short of a coach's view: their own, public ones of people 16 or older, and the followers-only
 /// ones and those of children of people they follow),
 /// so a person who keeps their workouts to themselves is left out, and nobody learns from a rank
-/// what they could not see on a profile.
+/// what they could not see on a profile. Others' totals count only what their privacy zones leave
+/// visible (`Workout.share`); the viewer's own count whole.
 enum Leaderboard {
     enum Measure: String, CaseIterable, Sendable {
         case minutes, distance, workouts, points
@@ -77,10 +78,10 @@ enum Leaderboard {
         }
         let order: SQLQueryString =
             switch measure {
-            case .minutes: "SUM(w.duration_s)"
-            case .distance: "SUM(COALESCE(w.distance_m, 0))"
+            case .minutes: "SUM(COALESCE(w.shared_duration_s, w.duration_s))"
+            case .distance: "SUM(COALESCE(w.shared_distance_m, w.distance_m, 0))"
             case .workouts: "COUNT(*)"
-            case .points: "SUM(w.duration_s) / 60 + \(unsafeRaw: String(pointsPerWorkout)) * COUNT(*)"
+            case .points: "SUM(COALESCE(w.shared_duration_s, w.duration_s)) / 60 + \(unsafeRaw: String(pointsPerWorkout)) * COUNT(*)"
             }
         struct Sum: Decodable {
             let user_id: UUID
@@ -94,7 +95,8 @@ enum Leaderboard {
         // Each query names its people once (no OR), so the planner reads `workouts_feed_idx` per person.
         let sums = try await sql.raw(
             """
-            SELECT w.user_id, SUM(w.duration_s) AS seconds, SUM(COALESCE(w.distance_m, 0)) AS metres, COUNT(*) AS workouts
+            SELECT w.user_id, SUM(COALESCE(w.shared_duration_s, w.duration_s)) AS seconds,
+              SUM(COALESCE(w.shared_distance_m, w.distance_m, 0)) AS metres, COUNT(*) AS workouts
             FROM workouts w
             WHERE \(window) AND w.user_id IN (\(members))
               AND (\(WorkoutAccess.everyoneSQL("w", today: today)) OR (w.visibility IN ('public', 'followers') AND w.user_id IN (

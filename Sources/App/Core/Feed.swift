@@ -22,8 +22,10 @@ struct FeedItem: Encodable, Sendable {
     let url: String
     /// "42:10 · 5:09 /km".
     let detail: String?
-    /// Set by `Feed.load` in the viewer's zone.
+    /// Set by `Feed.load` in the viewer's zone, from `shownAt` when there is one.
     var when = ""
+    /// The moment the entry shows when it is not `at` (a workout whose start is hidden from the viewer).
+    var shownAt: Int64? = nil
     /// The viewer's own doing.
     var isViewers = false
     /// Kudos, for entries that take them (set by Community's `FeedResponses`).
@@ -109,7 +111,9 @@ enum Feed {
         }
         let ordered = all.filter { before?.precedes($0) ?? true }.sorted { ($0.at, $0.key) > ($1.at, $1.key) }
         var page = Array(ordered.prefix(limit))
-        for index in page.indices { page[index].when = viewer.format.shortWhen(Date(timeIntervalSince1970: Double(page[index].at) / 1000)) }
+        for index in page.indices {
+            page[index].when = viewer.format.shortWhen(Date(timeIntervalSince1970: Double(page[index].shownAt ?? page[index].at) / 1000))
+        }
         let next = ordered.count > limit ? page.last.map { FeedCursor(at: $0.at, key: $0.key) } : nil
         return (page, next)
     }

@@ -171,7 +171,7 @@ struct DemoTraining {
             let workout = Workout(
                 user: userID, sport: kind.sport, name: kind.name, start: start, end: recording.end!,
                 source: recording.format.rawValue, visibility: Workout.defaultVisibility(for: user, today: today))
-            workout.summarise(WorkoutTimeline(points: recording.points, steps: nil), for: user)
+            workout.summarise(WorkoutTimeline(points: recording.points, steps: nil), for: user, zones: [])
             workout.streams = ""
             try await workout.create(on: db)
             return

@@ -89,7 +89,11 @@ struct PrivacyZoneController: RouteCollection {
                 "You have {count} zone already; remove one first", "You have {count} zones already; remove one first", SavedPrivacyZone.maxPerPerson)
         }
         guard errors.isEmpty, let centre, let radius else { return try await render(req, user: user, form: form, errors: errors) }
-        try await SavedPrivacyZone(user: user.requireID(), name: name, centre: centre, radius: radius).create(on: req.db)
+        let userID = try user.requireID(), now = req.now
+        try await req.db.inTransaction { db in
+            try await SavedPrivacyZone(user: userID, name: name, centre: centre, radius: radius).create(on: db)
+            try await SharedPartJob.enqueue(for: userID, now: now, on: db)
+        }
         req.flash(.success, t("Added the zone “{name}”. Points inside it are now hidden from everyone else on all your workouts.", name))
         return req.redirect(to: .privacyZoneSettings)
     }
@@ -101,7 +105,11 @@ struct PrivacyZoneController: RouteCollection {
         else {
             throw Abort(.notFound)
         }
-        try await zone.delete(on: req.db)
+        let userID = try user.requireID(), now = req.now
+        try await req.db.inTransaction { db in
+            try await zone.delete(on: db)
+            try await SharedPartJob.enqueue(for: userID, now: now, on: db)
+        }
         req.flash(.success, t("Removed the zone “{name}”.", zone.name))
         return req.redirect(to: .privacyZoneSettings)
     }

@@ -53,6 +53,12 @@ final class Workout: Model, @unchecked Sendable {
     /// What the summary had to assume, one note per line.
     @OptionalField(key: "summary_notes") var summaryNotes: String?
     @OptionalField(key: "import_notes") var importNotes: String?
+    /// What others may know of a workout whose track passes through the owner's privacy zones
+    /// (`VisibleTimeline`): when the visible part begins, its time and distance. Nil when nothing is
+    /// hidden; lists (the feed, leaderboards, badges) read these for everyone but the owner.
+    @OptionalField(key: "shared_start_ms") var sharedStartMS: Int64?
+    @OptionalField(key: "shared_duration_s") var sharedDuration: Double?
+    @OptionalField(key: "shared_distance_m") var sharedDistance: Double?
 
     /// What the owner is told about how the numbers came about: what the import left out, then
     /// what the summary assumed.

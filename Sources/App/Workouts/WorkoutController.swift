@@ -227,14 +227,18 @@ struct WorkoutController: RouteCollection {
         }
         var starts = workout.segmentStarts(in: timeline.points)
         if req.currentUser?.id != workout.$user.id {
+            // The visible part only (`VisibleTimeline`): nothing of the time inside a zone, a new
+            // segment where the track comes out of one, and in the file only points with a position.
+            let visible = VisibleTimeline(timeline.points, zones: zones)
+            let breaks = Set(starts.map { timeline.points[$0].time }).union(visible.resumes)
             var kept: [TrackPoint] = []
-            var wasHidden = false
+            var breakPending = false
             starts = []
-            for point in timeline.points {
-                guard let here = point.coordinate else { continue }
-                if zones.contains(where: { $0.contains(here) }) { wasHidden = true; continue }
-                if wasHidden && !kept.isEmpty { starts.insert(kept.count) }
-                wasHidden = false
+            for point in visible.points {
+                if breaks.contains(point.time) { breakPending = true }
+                guard point.coordinate != nil else { continue }
+                if breakPending && !kept.isEmpty { starts.insert(kept.count) }
+                breakPending = false
                 kept.append(point)
             }
             timeline.points = kept

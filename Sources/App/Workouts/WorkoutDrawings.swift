@@ -1,4 +1,5 @@
 import FieldhouseKit
+import Fluent
 import Vapor
 
 /// The charts, map and splits of a workout page, drawn from the workout's series. They depend
@@ -21,6 +22,13 @@ struct WorkoutDrawings: Encodable, Sendable {
     let osmURL: String?
     let splitUnit: String
     let splits: [Split]
+    /// For anyone but the owner of a track through privacy zones: the visible part
+    /// (`Workout.visiblePart`), whose numbers the page shows instead of the whole workout's.
+    var part: Workout?
+
+    private enum CodingKeys: String, CodingKey {
+        case heartRateChart, speedChart, elevationChart, zoneChart, map, osmURL, splitUnit, splits
+    }
 
     static let zoneColours = ["#dbeafe", "#dcfce7", "#fef9c3", "#ffedd5", "#fee2e2"]
     static let zoneBarColours = ["#60a5fa", "#4ade80", "#facc15", "#fb923c", "#ef4444"]
@@ -43,11 +51,33 @@ struct WorkoutDrawings: Encodable, Sendable {
         let version = try await WorkoutSeries.version(of: workout, on: req.db)
         let key = key(workout, version: version, format: format, hiddenZones: hiddenZones, tiles: tiles, ownerView: ownerView)
         if let cached = req.application.workoutDrawings.get(key) { return cached }
-        let series = try await WorkoutSeries.load(workout, version: version, ownerView: ownerView, on: req.db)
-        let drawings = WorkoutDrawings(workout: workout, series: series, format: format, hiddenZones: hiddenZones, tiles: tiles)
+        var drawings: WorkoutDrawings
+        if let (part, visible) = try await visiblePart(of: workout, hiddenZones: hiddenZones, ownerView: ownerView, on: req.db) {
+            // Drawn from the visible part alone: its charts, splits and zones, nothing of the hidden time.
+            drawings = WorkoutDrawings(
+                workout: part, series: WorkoutSeries(workout: part, timeline: visible), format: format, hiddenZones: hiddenZones, tiles: tiles)
+            drawings.part = part
+        } else {
+            let series = try await WorkoutSeries.load(workout, version: version, ownerView: ownerView, on: req.db)
+            drawings = WorkoutDrawings(workout: workout, series: series, format: format, hiddenZones: hiddenZones, tiles: tiles)
+        }
         // A workout still recording changes with every sample: not worth keeping.
         if workout.endMS != nil { req.application.workoutDrawings.set(key, drawings) }
         return drawings
+    }
+
+    /// The visible part and its time line when someone else looks at a finished workout whose track
+    /// passes through the owner's privacy zones; nil when they may see it whole.
+    static func visiblePart(of workout: Workout, hiddenZones: [PrivacyZone], ownerView: Bool, on db: any Database) async throws -> (
+        Workout, WorkoutTimeline
+    )? {
+        guard !ownerView, !hiddenZones.isEmpty, workout.streamList.contains("latlng"),
+            let timeline = try await WorkoutTimeline.load(workout, ownerView: false, on: db),
+            let owner = try await User.find(workout.$user.id, on: db)
+        else { return nil }
+        let visible = VisibleTimeline(timeline.points, zones: hiddenZones)
+        guard visible.isTrimmed else { return nil }
+        return (workout.part(visible, for: owner), WorkoutTimeline(points: visible.points, steps: nil))
     }
 
     /// `hiddenZones`: the owner's privacy zones when someone else looks (the map stops at their edges).

@@ -147,7 +147,7 @@ enum WorkoutImporter {
             for index in points.indices where points[index].heartRate.map({ !(25...250).contains($0) }) ?? false { points[index].heartRate = nil }
             let steps = try await WorkoutTimeline.steps(user: userID, from: start, to: end, on: db)
             inHand = WorkoutTimeline(points: points, steps: steps)
-            workout.summarise(inHand!, for: user)
+            workout.summarise(inHand!, for: user, zones: try await SavedPrivacyZone.zones(of: userID, on: db))
         } else {
             try await workout.summarise(for: user, on: db)
         }

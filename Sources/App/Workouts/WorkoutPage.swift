@@ -19,6 +19,8 @@ struct WorkoutPage: Encodable {
     let source: String
     let isOwner: Bool
     let visibility: String
+    /// Part of the track passes through the owner's privacy zones: everything shown is the visible part's.
+    let partHidden: Bool
     /// Why a workout the owner marked public reaches only followers (the owner is under 16).
     let visibilityNote: String?
     let stats: [Stat]
@@ -37,11 +39,14 @@ struct WorkoutPage: Encodable {
     let responses: [WorkoutResponse]
 
     init(
-        layout: Layout, workout: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, ownerUnder16: Bool, back: BackLink, goals: [Goal] = [],
+        layout: Layout, workout whole: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, ownerUnder16: Bool, back: BackLink, goals: [Goal] = [],
         conversation: WorkoutConversation? = nil, responses: [WorkoutResponse] = []
     ) throws {
         self.responses = responses
         self.back = back
+        // Someone else looking at a track through the owner's privacy zones sees the visible part's numbers only.
+        let workout = drawings.part ?? whole
+        partHidden = drawings.part != nil
         let format = Format(viewer ?? owner)
         self.layout = layout
         let workoutID = try workout.requireID()

@@ -164,7 +164,8 @@ extension Workout {
             streams = ""
             return
         }
-        summarise(try await WorkoutTimeline.load(user: $user.id, from: startMS, to: end, on: db), for: user)
+        let timeline = try await WorkoutTimeline.load(user: $user.id, from: startMS, to: end, on: db)
+        summarise(timeline, for: user, zones: try await SavedPrivacyZone.zones(of: $user.id, on: db))
     }
 
     /// The person as they were on the day of the workout (their age then, not now).
@@ -186,10 +187,11 @@ extension Workout {
         summary.maxSpeed = nil
         apply(summary)
         streams = ""
+        share(nil)
     }
 
-    /// The summary of a time line already in hand.
-    func summarise(_ timeline: WorkoutTimeline, for user: User) {
+    /// The summary of a time line already in hand, and what of it the owner's privacy `zones` leave others.
+    func summarise(_ timeline: WorkoutTimeline, for user: User, zones: [PrivacyZone]) {
         let end = endMS ?? startMS
         let summary = WorkoutSummary.compute(
             points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end,
@@ -198,6 +200,38 @@ extension Workout {
             device: DeviceTotals(distance: deviceDistance, calories: deviceCalories))
         apply(summary)
         streams = timeline.streams.joined(separator: ",")
+        share(visiblePart(of: timeline, zones: zones, for: user))
+    }
+
+    /// Keeps what others may know of the workout: the visible part's start, time and distance, or
+    /// nothing when nothing is hidden.
+    func share(_ part: Workout?) {
+        sharedStartMS = part?.startMS
+        sharedDuration = part?.duration
+        sharedDistance = part.map { $0.distance ?? 0 }
+    }
+
+    /// The workout as someone else may know it when its track passes through the owner's privacy
+    /// zones: a copy (never saved) whose window, numbers and stream list come from the visible part
+    /// only (`VisibleTimeline`), with no distance across a hidden stretch. Nil when nothing is hidden.
+    func visiblePart(of timeline: WorkoutTimeline, zones: [PrivacyZone], for owner: User) -> Workout? {
+        let visible = VisibleTimeline(timeline.points, zones: zones)
+        return visible.isTrimmed ? part(visible, for: owner) : nil
+    }
+
+    /// The copy `visiblePart` makes, from a trimmed time line.
+    func part(_ visible: VisibleTimeline, for owner: User) -> Workout {
+        let part = Workout(
+            user: $user.id, sport: WorkoutSport(rawValue: sport) ?? .other, name: name, start: visible.points.first?.time ?? startMS,
+            end: visible.points.last?.time ?? startMS, source: source, visibility: visibility)
+        part.id = id
+        part.notes = notes
+        part.createdAt = createdAt
+        part.updatedAt = updatedAt
+        let breaks = Set((segmentBreaks ?? "").split(separator: ",").compactMap { Int64($0) }).union(visible.resumes)
+        part.segmentBreaks = breaks.isEmpty ? nil : breaks.sorted().map(String.init).joined(separator: ",")
+        part.summarise(WorkoutTimeline(points: visible.points, steps: nil), for: owner, zones: [])
+        return part
     }
 
     func apply(_ summary: WorkoutSummary) {

@@ -29,7 +29,7 @@ enum Workouts: Feature {
         return ["Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts."]
     }
 
-    static var jobKinds: [JobKind] { [ReminderJob.kind] }
+    static var jobKinds: [JobKind] { [ReminderJob.kind, SharedPartJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
         [

@@ -33,6 +33,9 @@ extension Workouts {
             let start_ms: Int64
             let duration_s: Double
             let distance_m: Double?
+            let shared_start_ms: Int64?
+            let shared_duration_s: Double?
+            let shared_distance_m: Double?
             let username: String
             let display_name: String
         }
@@ -50,7 +53,8 @@ extension Workouts {
             let oldest = days.map { top - Int64($0) * 86_400_000 } ?? Int64.min
             rows = try await (db as! any SQLDatabase).raw(
                 """
-                SELECT w.id, w.user_id, w.sport, w.name, w.start_ms, w.duration_s, w.distance_m, u.username, u.display_name
+                SELECT w.id, w.user_id, w.sport, w.name, w.start_ms, w.duration_s, w.distance_m, w.shared_start_ms, w.shared_duration_s,
+                  w.shared_distance_m, u.username, u.display_name
                 FROM workouts w JOIN users u ON u.id = w.user_id
                 WHERE w.id IN (
                   SELECT id FROM workouts
@@ -68,12 +72,18 @@ extension Workouts {
         }
         return rows.map { row in
             let sport = WorkoutSport(rawValue: row.sport) ?? .other
-            var detail = [sport.label, Format.duration(row.duration_s)]
-            if let metres = row.distance_m, metres > 0 { detail.insert(viewer.format.distance(metres), at: 1) }
-            return FeedItem(
+            // Others see what the owner's privacy zones leave of it (`Workout.share`).
+            let mine = row.user_id == viewer.id
+            let seconds = mine ? row.duration_s : row.shared_duration_s ?? row.duration_s
+            let distance = mine ? row.distance_m : row.shared_distance_m ?? row.distance_m
+            var detail = [sport.label, Format.duration(seconds)]
+            if let metres = distance, metres > 0 { detail.insert(viewer.format.distance(metres), at: 1) }
+            var item = FeedItem(
                 at: row.start_ms, key: "workout:\(SiteURL.id(row.id))", kind: "workout", actorName: row.display_name,
                 actorURL: SiteURL.person(username: row.username).path, text: t("logged a workout"), title: row.name, url: SiteURL.workout(row.id).path,
-                detail: detail.joined(separator: " · "), isViewers: row.user_id == viewer.id)
+                detail: detail.joined(separator: " · "), isViewers: mine)
+            item.shownAt = mine ? nil : row.shared_start_ms
+            return item
         }
     }
 }
