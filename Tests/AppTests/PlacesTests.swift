@@ -1,6 +1,7 @@
 @testable import App
 import FieldhouseKit
 import Fluent
+import SQLKit
 import Foundation
 import Testing
 import Vapor
@@ -27,6 +28,34 @@ struct PlacesTests {
     static func motion(_ activity: String, from: Int64, minutes: Int, every seconds: Int64 = 60) -> String {
         let readings = (0..<minutes).map { #"{"t": \#(from + Int64($0) * seconds * 1000), "activity": "\#(activity)", "confidence": 90}"# }
         return #"{"motion": [\#(readings.joined(separator: ","))]}"#
+    }
+
+    /// Positions every 10 s of a ride at `speed` m/s (5: 18 km/h) from the north into the café
+    /// (55.6760, 12.5690), the last at `end` (ms) at its door, as a phone sends them.
+    static func ride(endingAt end: Int64, minutes: Int = 12, speed: Double = 5, stopShortBy metres: Double = 0) -> String {
+        let count = minutes * 6
+        let readings = (0...count).map { index in
+            let north = Double(count - index) * 10 * speed + metres
+            return #"{"t": \#(end - Int64(count - index) * 10_000), "lat": \#(55.6760 + north / 111_320), "lon": 12.5690, "accuracy": 5}"#
+        }
+        return #"{"locations": [\#(readings.joined(separator: ","))]}"#
+    }
+
+    /// A ride recorded the way a phone records one: a workout started over the API (positions outside
+    /// a workout are not kept without continuous monitoring), then its positions.
+    static func recordRide(_ browser: Browser, token: String, _ positions: String) async throws {
+        let after = try #require(positions.range(of: #""t": "#)?.upperBound)
+        let first = try #require(Int64(positions[after...].prefix { $0.isNumber }))
+        let started = try await browser.api(
+            .POST, "/api/v1/workouts", token: token, json: #"{"external_id": "ride-\#(first)", "sport": "cycling", "start": \#(first - 1000)}"#)
+        #expect(started.status == .created, "\(started.body.prefix(300))")
+        let stored = try await browser.api(.POST, "/api/v1/samples", token: token, json: positions)
+        #expect(((stored.json["stored"] as? [String: Int])?["locations"] ?? 0) > 0, "\(stored.body.prefix(300))")
+    }
+
+    /// What the site knows of a confirmed address, without the mail round trip.
+    static func confirmAddress(_ app: TestApp, _ username: String) async throws {
+        try await User.query(on: app.db).filter(\.$username == username).set(\.$emailConfirmedAt, to: app.clock.now).update()
     }
 
     /// Turns rewards on through the page, as a person does.
@@ -136,6 +165,9 @@ struct PlacesTests {
             _ = try await rider.api(.POST, "/api/v1/samples", token: token, json: ride)
             #expect(try await Self.states(app, "rita") == ["cycling_ineligible", "cycling_eligible"])
 
+            // The phone's positions show the ride to the door; her address is confirmed.
+            try await Self.confirmAddress(app, "rita")
+            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds))
             // Too far away, then there.
             _ = try await rider.post(place + "/checkin", [("latitude", "55.6800"), ("longitude", "12.5690")], csrfFrom: place)
             #expect(try await rider.get(place).contains("check in within 60 m"))
@@ -167,6 +199,52 @@ struct PlacesTests {
             #expect(try await rider.post("/rewards/settings", [("enabled", "off")], csrfFrom: "/rewards").status == .seeOther)
             #expect(try await Self.states(app, "rita") == [])
             #expect(try await rider.get("/rewards").contains("Rewards are off"))
+        }
+    }
+
+    /// Issue 41, scenario 10: motion labels alone, a fresh account, a car, a walk or a ride that ends
+    /// elsewhere earn nothing; only positions that ride to the door do.
+    @Test func rewardsCannotBeFarmedWithoutRidingThere() async throws {
+        try await withApp { app in
+            let admin = app.browser(), rider = app.browser()
+            try await admin.signUp("adam")
+            try await rider.signUp("fay")
+            try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
+            let place = try await Self.café(app, admin: admin, manager: "adam")
+            let id = String(place.split(separator: "/").last!)
+            let token = try await rider.deviceToken(named: "Phone", allDay: false)
+            try await Self.turnOnRewards(rider)
+            _ = try await rider.api(
+                .POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: app.clock.milliseconds - 30 * 60_000, minutes: 15))
+            let body = #"{"place": "\#(id)", "lat": 55.6760, "lon": 12.5690}"#
+            func attempt() async throws -> String? {
+                let answer = try await rider.api(.POST, "/api/v1/checkins", token: token, json: body)
+                return answer.status == .created ? "rewarded" : (answer.json["error"] as? [String: Any])?["code"] as? String
+            }
+            // The motion labels say cycling, but the account is an hour old and unconfirmed.
+            #expect(try await attempt() == "new_account")
+            try await Self.confirmAddress(app, "fay")
+            // Labels alone: no positions of a ride.
+            #expect(try await attempt() == "no_ride")
+            // A few positions at the door: no ride behind them.
+            let now = app.clock.milliseconds
+            try await Self.recordRide(rider, token: token, Self.ride(endingAt: now, minutes: 2))
+            #expect(try await attempt() == "no_ride")
+            // A walk to the door (1.4 m/s), a drive (20 m/s), a ride that stops 500 m short.
+            try await SampleStoreReset.locations(of: "fay", app)
+            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds, speed: 1.4))
+            #expect(try await attempt() == "not_a_ride")
+            try await SampleStoreReset.locations(of: "fay", app)
+            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds, speed: 20))
+            #expect(try await attempt() == "vehicle")
+            try await SampleStoreReset.locations(of: "fay", app)
+            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds, stopShortBy: 500))
+            #expect(try await attempt() == "not_here")
+            // Riding to the door earns the code, and the page says why when it does not.
+            try await SampleStoreReset.locations(of: "fay", app)
+            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds))
+            #expect(try await attempt() == "rewarded")
+            #expect(try await RewardCode.query(on: app.db).count() == 1)
         }
     }
 
@@ -233,7 +311,9 @@ struct PlacesTests {
             #expect((early.json["error"] as? [String: Any])?["code"] as? String == "not_eligible")
             for token in tokens {
                 _ = try await ann.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start, minutes: 15))
+                try await Self.recordRide(ann, token: token, Self.ride(endingAt: app.clock.milliseconds))
             }
+            for name in ["ann", "bob"] { try await Self.confirmAddress(app, name) }
             #expect(try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: "{\"place\": 5}").status == .badRequest)
             #expect(try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: "{oops").status == .badRequest)
             #expect(
@@ -401,5 +481,14 @@ struct PlacesTests {
             let refused = try await kid.post(kidRoute, [("name", "My way to school"), ("visibility", "public")], csrfFrom: kidRoute)
             #expect(refused.status == .unprocessableEntity && refused.contains("under 16"))
         }
+    }
+}
+
+/// Clears a person's stored positions between attempts in a test.
+enum SampleStoreReset {
+    static func locations(of username: String, _ app: TestApp) async throws {
+        let user = try #require(try await User.query(on: app.db).filter(\.$username == username).first())
+        try await (app.db as! any SQLDatabase).raw("DELETE FROM location_samples WHERE user_id = \(bind: user.requireID())").run()
+        try await Workout.query(on: app.db).filter(\.$user.$id == user.requireID()).delete()
     }
 }

@@ -41,11 +41,57 @@ enum CheckIn {
                     CyclingTracker.minutesText(rules.cyclingSeconds))
             )
         }
+        // A fresh account could drain a place's daily cap: codes go to accounts a day old, or with
+        // an address their owner confirmed.
+        if user.emailConfirmedAt == nil, user.createdAt.map({ now.timeIntervalSince($0) < 86_400 }) ?? true {
+            return .refused(
+                status: .unprocessableEntity, code: "new_account",
+                reason: t("Rewards start once your account is a day old or your e-mail address is confirmed."))
+        }
+        if let refusal = try await rideRefusal(userID, at: place, now: now, rules: rules, format: Format(user), on: db) {
+            return refusal
+        }
         if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil {
             return .refused(status: .conflict, code: "already_rewarded", reason: t("You already have today's reward from {place}.", place.name))
         }
         return try await db.inTransaction { db in
             try await issue(reward, at: place, to: userID, day: day, now: now, on: db)
+        }
+    }
+
+    /// Why the phone's positions of the last minutes are not a ride that ends here (`RideCheck`),
+    /// or nil when they are. The positions are the ones the device API stored, not the check-in's.
+    private static func rideRefusal(
+        _ userID: UUID, at place: Place, now: Date, rules: CyclingEligibility.Rules, format: Format, on db: any Database
+    ) async throws -> Outcome? {
+        let end = Int64(now.timeIntervalSince1970 * 1000)
+        let from = end - Int64((RideCheck.window(rules) + rules.maximumGap) * 1000)
+        let rows = try await WorkoutTimeline.series(db as! any SQLDatabase, "location_samples", ["lat", "lon"], user: userID, from: from, to: end)
+        let readings = rows.compactMap { row in
+            row.values[0].flatMap { lat in row.values[1].map { (time: row.t, place: Coordinate(latitude: lat, longitude: $0)) } }
+        }
+        let minutes = CyclingTracker.minutesText(RideCheck.window(rules))
+        switch RideCheck.judge(readings, endingAt: place.coordinate, radius: place.radius, now: end, rules: rules) {
+        case .ride:
+            return nil
+        case .notHere:
+            return .refused(
+                status: .unprocessableEntity, code: "not_here",
+                reason: t("Your phone's last position is not at {place}: check in when it has shown you arriving.", place.name))
+        case .tooFewReadings:
+            return .refused(
+                status: .unprocessableEntity, code: "no_ride",
+                reason: t(
+                    "A reward needs your phone's positions from the last {minutes} of the ride, ending here: record the ride as a workout, or turn on continuous monitoring under Settings → Profile.",
+                    minutes))
+        case .tooSlow:
+            return .refused(
+                status: .unprocessableEntity, code: "not_a_ride",
+                reason: t("Your positions from the last {minutes} do not show a bike ride (slower than {speed}).", minutes, format.speed(RideCheck.slowest)))
+        case .tooFast:
+            return .refused(
+                status: .unprocessableEntity, code: "vehicle",
+                reason: t("Your positions from the last {minutes} look like a car or a bus, not a bike.", minutes))
         }
     }
 

@@ -257,12 +257,16 @@ struct RewardController: RouteCollection {
             "Partner places reward arriving by bike. Rewards need {minutes} of cycling that your phone reports through the device API ({count} readings in a row to start or stop counting). What it decides stays with you: places see only codes.",
             "Partner places reward arriving by bike. Rewards need {minutes} of cycling that your phone reports through the device API ({count} readings in a row to start or stop counting). What it decides stays with you: places see only codes.",
             rules.readingsInARow, CyclingTracker.minutesText(rules.cyclingSeconds))
+        // What a check-in then asks of the phone's positions (`RideCheck`), and of a new account.
+        let ride = t(
+            "At the door, your phone's positions from the last {minutes} must show the ride ending there: record it as a workout, or keep continuous monitoring on. New accounts earn codes from their second day, or once their e-mail address is confirmed.",
+            CyclingTracker.minutesText(RideCheck.window(rules)))
         return try await req.view.render(
             "places/rewards",
             RewardsPage(
                 layout: req.layout(title: t("Rewards"), section: .places), enabled: status != nil, settingsAction: SiteURL.rewardSettings.path,
                 state: Self.label(state), eligible: state.isEligible,
-                explanation: explanation, codes: codes, history: history, places: SiteURL.places.with([("kind", Place.Kind.cafe.rawValue)]),
+                explanation: explanation + " " + ride, codes: codes, history: history, places: SiteURL.places.with([("kind", Place.Kind.cafe.rawValue)]),
                 devices: SiteURL.deviceSettings.path)
         ).encodeResponse(for: req)
     }
