@@ -235,7 +235,7 @@ struct PrivacyTests {
             // Dan, an adult stranger: no child's name nor place, no place inside Eve's zone, Ben's place.
             let dan = try await cast.dan.get(url)
             #expect(!dan.contains("Kim Young") && !dan.contains("55.7101") && !dan.contains("55.71010") && !dan.contains("/u/kid"))
-            #expect(dan.contains("Someone"))
+            #expect(dan.contains("A player under 16"))
             #expect(dan.contains("Eve Park") && !dan.contains("55.6902") && !dan.contains("55.69020"))
             #expect(dan.contains("Ben Ode") && dan.contains("55.6503"))
             // The sender has no more right to a stranger child's place or a replier's home.
@@ -396,6 +396,95 @@ struct PrivacyTests {
             try await app.app.jobs.runDue(app.app)
             #expect(try await Workout.find(workout.id, on: app.db)?.sharedStartMS == nil)
             #expect(try await ben.get(path).contains(km(whole)))
+        }
+    }
+}
+
+/// Issue 41, decided: children on public lists, and teams and games for an age group.
+@Suite struct ChildrenOnListsTests {
+    @Test func aChildOnAPublicListIsAPlayerUnder16ToStrangers() async throws {
+        try await withApp { app in
+            let coach = app.browser(), kid = app.browser(), stranger = app.browser()
+            try await coach.signUp("carl", name: "Carl Coach")
+            try await kid.signUp("kim", name: "Kim Young", birthDate: "2012-03-01")
+            try await stranger.signUp("sam", name: "Sam Stranger")
+            // A public team anyone joins at once: the kid and a stranger are both members.
+            let team = try await coach.createTeam("Open Futsal", privacy: "public")
+            for browser in [kid, stranger] {
+                #expect(try await browser.post("/teams/\(team)/join", [("message", "")], csrfFrom: "/teams/\(team)").status == .seeOther)
+            }
+            let seen = try await stranger.get("/teams/\(team)")
+            #expect(seen.contains("A player under 16") && !seen.contains("Kim Young") && !seen.contains("@kim"))
+            #expect(try await coach.get("/teams/\(team)").contains("Kim Young"), "the team's manager sees the name")
+            #expect(try await kid.get("/teams/\(team)").contains("Kim Young"), "she sees herself")
+            // A public pick-up game: the organiser sees her name, other players do not.
+            let game = try await coach.createPickup()
+            for browser in [kid, stranger] { #expect(try await browser.post("\(game)/join", [], csrfFrom: game).status == .seeOther) }
+            let list = try await stranger.get(game)
+            #expect(list.contains("A player under 16") && !list.contains("Kim Young"))
+            #expect(try await coach.get(game).contains("Kim Young"))
+            // A public challenge's scoreboard.
+            let url = try #require(try await coach.sendChallenge(to: [], caption: "Touch the bar", extra: [("public", "on")]).location)
+            #expect(try await kid.reply(to: url, fields: [("location", "none")]).status == .seeOther)
+            let reply = try #require(try await ChallengeResponse.query(on: app.db).first()?.requireID().uuidString.lowercased())
+            #expect(try await coach.post("\(url)/responses/\(reply)/accept", [("stars", "5")], csrfFrom: url).status == .seeOther)
+            let board = try await stranger.get("/challenges/scoreboard?scope=public&period=all")
+            #expect(board.contains("A player under 16") && board.contains("Carl Coach") && !board.contains("Kim Young"))
+            let page = try await stranger.get(url)
+            #expect(page.contains("A player under 16") && !page.contains("Kim Young"))
+        }
+    }
+
+    @Test func aTeamOrGameForAnAgeGroupRefusesOthersAtEveryDoor() async throws {
+        try await withApp { app in
+            let adult = app.browser(), kid = app.browser(), other = app.browser()
+            try await adult.signUp("ada", name: "Ada Adult")
+            try await kid.signUp("kim", name: "Kim Young", birthDate: "2011-06-01")
+            try await other.signUp("oli", name: "Oli Older")
+            try await kid.befriend(adult, "ada", me: "kim")
+            let team = try await adult.createTeam("Night League", privacy: "protected")
+            try await Team.query(on: app.db).filter(\.$slug == team).set(\.$ageGroup, to: AgeGroup.adult.rawValue).update()
+            let reason = "Night League is for the age group 18+, so it cannot take you."
+            // A join request.
+            let asked = try await kid.post("/teams/\(team)/join", [("message", "Please")], csrfFrom: "/teams/\(team)")
+            #expect(asked.status == .forbidden && asked.contains(reason))
+            #expect(try await JoinRequest.query(on: app.db).count() == 0)
+            // A direct invitation.
+            let invited = try await adult.post("/teams/\(team)/invites", [("username", "kim")], csrfFrom: "/teams/\(team)")
+            #expect(invited.status == .unprocessableEntity && invited.contains(reason))
+            #expect(try await TeamInvite.query(on: app.db).count() == 0)
+            // An invitation link.
+            #expect(try await adult.post("/teams/\(team)/invites", [("kind", "link")], csrfFrom: "/teams/\(team)").status == .seeOther)
+            let link = try #require(try await adult.get("/teams/\(team)").firstMatch(#"(/join/[A-Za-z0-9_-]{20,})"#))
+            let joined = try await kid.post(link, [], csrfFrom: link)
+            #expect(joined.status == .forbidden && joined.contains(reason))
+            #expect(try await Membership.query(on: app.db).count() == 1)
+            // An adult's request shows their age group to the manager.
+            #expect(try await other.post("/teams/\(team)/join", [("message", "")], csrfFrom: "/teams/\(team)").status == .seeOther)
+            #expect(try await adult.get("/teams/\(team)").contains("age 35+"), "Oli is 36")
+            // A pick-up game for adults.
+            let game = try await adult.createPickup(age: "18+")
+            let played = try await kid.post("\(game)/join", [], csrfFrom: game)
+            #expect(played.status == .forbidden && played.contains("This game is for the age group 18+."))
+        }
+    }
+
+    @Test func peopleYouMightKnowNeverShowAChildAnAdultStranger() async throws {
+        try await withApp { app in
+            let stranger = app.browser(), kid = app.browser(), adult = app.browser(), coach = app.browser()
+            try await stranger.signUp("sam", name: "Sam Stranger")
+            try await kid.signUp("kim", name: "Kim Young", birthDate: "2012-03-01")
+            try await adult.signUp("ada", name: "Ada Adult")
+            try await coach.signUp("carl", name: "Carl Coach")
+            #expect(try await adult.get("/").contains("Sam Stranger"), "an adult is shown new public profiles")
+            #expect(!(try await kid.get("/").contains("Sam Stranger")))
+            // Her own (protected) team's coach may be suggested to her.
+            let squad = try await coach.createTeam("Youth Squad")
+            #expect(try await kid.post("/teams/\(squad)/join", [("message", "")], csrfFrom: "/teams/\(squad)").status == .seeOther)
+            let request = try #require(try await JoinRequest.query(on: app.db).first()?.requireID().uuidString.lowercased())
+            #expect(try await coach.post("/teams/\(squad)/requests/\(request)/approve", [], csrfFrom: "/teams/\(squad)").status == .seeOther)
+            let home = try await kid.get("/")
+            #expect(home.contains("Carl Coach") && !home.contains("Sam Stranger"))
         }
     }
 }

@@ -63,6 +63,19 @@ extension User {
         birthDate.flatMap(CalendarDate.init(iso:)).map { $0.age(on: today) < 16 } ?? true
     }
 
+    /// Whether the person may take part in something for `group` today (a team, a game): someone of
+    /// unknown age only in what is for any age.
+    func fits(_ group: AgeGroup, today: CalendarDate) -> Bool {
+        guard group != .any else { return true }
+        guard let born = birthDate.flatMap(CalendarDate.init(iso:)) else { return false }
+        return group.admits(age: born.age(on: today))
+    }
+
+    /// The age group a manager or organiser is shown beside a request ("15–17"), or nil when unknown.
+    func ageGroup(on today: CalendarDate) -> AgeGroup? {
+        birthDate.flatMap(CalendarDate.init(iso:)).map { AgeGroup.of(age: $0.age(on: today)) }
+    }
+
     /// The latest birth date (as stored, "YYYY-MM-DD") of someone 16 or older today, for queries:
     /// `birth_date <= cutoff` is `!isUnder16()`, NULL included as under 16.
     static func sixteenCutoff(on today: CalendarDate) -> String {

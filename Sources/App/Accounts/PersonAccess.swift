@@ -64,6 +64,20 @@ struct PersonAccess {
         canSeeExists(person, relation) ? person.displayName : nil
     }
 
+    /// How a person is named on a list others can open (a public team's roster, a public game's
+    /// players, accepted replies to a public challenge, a scoreboard): a person under 16 is "a player
+    /// under 16", without name or picture, to everyone but themselves, those they share a team with
+    /// and their accepted followers; nil then, and the caller writes `childOnAList`. Organisers,
+    /// managers and a challenge's sender are told the name by their page, which knows their role.
+    static func listedName(_ person: User, _ relation: Relation) -> String? {
+        guard person.isUnder16(on: relation.today), !relation.isSelf, !relation.sharesTeam, relation.viewerFollows != .accepted else {
+            return person.displayName
+        }
+        return nil
+    }
+
+    static var childOnAList: String { t("A player under 16") }
+
     /// What a request (a team invitation, a coaching request) from `sender` does when it names `person`.
     enum Reach {
         /// `person` is hidden from `sender`: answer exactly as for a username nobody has.

@@ -44,19 +44,18 @@ struct ChallengeAccess {
 
     /// How someone who took part (the sender, a replier) is shown to this viewer, and whether their
     /// photo's place may be: their own things in full; otherwise named as `PersonAccess.knownName`
-    /// says ("Someone" for a person the viewer may not know of), a person under 16 as "a player under
-    /// 16" to those outside their teams but the sender; a place never for someone unknown, a child's
-    /// only for the sender, and never inside the person's privacy zones.
+    /// and `listedName` say ("Someone" for an adult the viewer may not know of, "a player under 16"
+    /// for a child outside the viewer's teams and follows, the sender excepted when the child is
+    /// known to them); a place never for either, a child's only for the sender, and never inside
+    /// the person's privacy zones.
     func participant(_ person: User, _ relation: PersonAccess.Relation, zones: [PrivacyZone]) -> Participant {
         if person.id == viewerID {
             return Participant(name: person.displayName, profileURL: SiteURL.person(username: person.username).path, mayShowPlace: true, zones: [])
         }
-        guard let name = PersonAccess.knownName(of: person, relation) else {
-            return Participant(name: t("Someone"), profileURL: nil, mayShowPlace: false, zones: [])
-        }
         let child = person.isUnder16(on: relation.today)
-        if child && !relation.sharesTeam && !isSender {
-            return Participant(name: t("A player under 16"), profileURL: nil, mayShowPlace: false, zones: [])
+        let known = PersonAccess.knownName(of: person, relation)
+        guard let name = known, isSender || PersonAccess.listedName(person, relation) != nil else {
+            return Participant(name: child ? PersonAccess.childOnAList : t("Someone"), profileURL: nil, mayShowPlace: false, zones: [])
         }
         return Participant(
             name: name, profileURL: SiteURL.person(username: person.username).path, mayShowPlace: !child || isSender, zones: zones)

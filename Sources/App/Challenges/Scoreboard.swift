@@ -12,7 +12,7 @@ enum Scoreboard {
     struct Entry: Encodable {
         let rank: Int
         let name: String
-        let url: String
+        let url: String?
         let score: Int
         let isMe: Bool
     }
@@ -21,6 +21,8 @@ enum Scoreboard {
         let person: UUID
         let display_name: String
         let username: String
+        let visibility: String
+        let birth_date: String?
         let score: Int
     }
 
@@ -47,29 +49,36 @@ enum Scoreboard {
             let ids = try await PeopleQueries.friendIDs(of: me, on: db) + [me]
             people = "s.person IN (\(binds: ids))"
         case .public:
-            // Public challenges are open to everyone signed in, but a private profile, or a child's
-            // profile for followers, is not put on a list for strangers (see `PersonAccess.canSeeExists`).
+            // Public challenges are open to everyone signed in, but a private profile is not put on a
+            // list for strangers (see `PersonAccess.canSeeExists`); a child is, as "a player under 16".
             let connected = try await PeopleQueries.connectedIDs(of: viewer, on: db)
-            people = """
-                (u.visibility = 'public' OR (u.visibility = 'followers' AND u.birth_date IS NOT NULL
-                 AND u.birth_date <= \(bind: User.sixteenCutoff(on: LocalTime.utcDay(of: now)))) OR u.id IN (\(binds: connected)))
-                """
+            people = "(u.visibility <> 'private' OR u.id IN (\(binds: connected)))"
         }
         let rows = try await (db as! any SQLDatabase).raw(
             """
-            SELECT s.person, u.display_name, u.username, CAST(SUM(s.points) AS BIGINT) AS score
+            SELECT s.person, u.display_name, u.username, u.visibility, u.birth_date, CAST(SUM(s.points) AS BIGINT) AS score
             FROM (\(points(since: since, publicOnly: scope == .public))) s JOIN users u ON u.id = s.person
             WHERE \(people)
-            GROUP BY s.person, u.display_name, u.username
+            GROUP BY s.person, u.display_name, u.username, u.visibility, u.birth_date
             ORDER BY score DESC, u.display_name ASC LIMIT 50
             """
         ).all(decoding: Row.self)
+        let users = rows.map { row in
+            let user = User()
+            (user.id, user.username, user.displayName, user.birthDate) = (row.person, row.username, row.display_name, row.birth_date)
+            user.visibility = User.Visibility(rawValue: row.visibility) ?? .private
+            return user
+        }
+        let relations = try await Relations.load(viewer: viewer, people: rows.map(\.person), today: LocalTime.utcDay(of: now), on: db)
         var entries: [Entry] = []
-        for (index, row) in rows.enumerated() {
+        for (index, (row, user)) in zip(rows, users).enumerated() {
             // Equal scores share a rank.
             let rank = index > 0 && rows[index - 1].score == row.score ? entries[index - 1].rank : index + 1
+            let name = PersonAccess.listedName(user, relations.relation(to: user))
             entries.append(
-                Entry(rank: rank, name: row.display_name, url: SiteURL.person(username: row.username).path, score: row.score, isMe: row.person == me))
+                Entry(
+                    rank: rank, name: name ?? PersonAccess.childOnAList, url: name == nil ? nil : SiteURL.person(username: row.username).path,
+                    score: row.score, isMe: row.person == me))
         }
         return entries
     }

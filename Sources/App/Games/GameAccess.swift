@@ -99,10 +99,8 @@ struct GameAccess {
     /// Age groups are enforced for people who play (a 30-year-old cannot join an under-16 game);
     /// the other attributes describe the game and are left to people's judgement.
     func requireAgeFits(_ user: User) throws {
-        guard let group = AgeGroup(rawValue: game.ageGroup), group != .any,
-            let born = user.birthDate.flatMap(CalendarDate.init(iso:))
-        else { return }
-        guard group.admits(age: born.age(on: LocalTime.utcDay(of: now))) else {
+        let group = AgeGroup(rawValue: game.ageGroup) ?? .any
+        guard user.fits(group, today: LocalTime.utcDay(of: now)) else {
             throw Abort(.forbidden, reason: t("This game is for the age group {group}.", group.label))
         }
     }

@@ -123,9 +123,15 @@ struct GamePage: Encodable {
         func entry(_ user: User, status: GamePlayer.Status?, note: String?, isSub: Bool) -> Entry {
             var position: Int?
             if status == .waitlisted { waitPosition += 1; position = waitPosition }
+            let relation = relations.relation(to: user)
+            // A child on a public game's list is "a player under 16" to those outside their teams; the organiser sees the name.
+            let name = access.canManage ? user.displayName : PersonAccess.listedName(user, relation)
+            let requested = status == .requested && access.canManage
             return Entry(
-                username: user.username, displayName: user.displayName,
-                profileURL: PersonAccess.canSeeExists(user, relations.relation(to: user)) ? SiteURL.person(username: user.username).path : nil,
+                username: name == nil ? "" : user.username,
+                displayName: (name ?? PersonAccess.childOnAList)
+                    + (requested ? " · " + t("age {group}", user.ageGroup(on: req.clock.today)?.label ?? t("age unknown")) : ""),
+                profileURL: name != nil && PersonAccess.canSeeExists(user, relation) ? SiteURL.person(username: user.username).path : nil,
                 status: status?.label ?? t("No answer"), statusValue: status?.rawValue ?? "none",
                 note: note, isSub: isSub, position: position, isYou: user.id == viewer?.id
             )

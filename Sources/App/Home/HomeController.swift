@@ -83,11 +83,21 @@ struct HomeController: RouteCollection {
         let recentIDs = followers.prefix(5).map(\.follower)
         // Newest follower first, as the follows were sorted.
         let recent = try await PersonLoader.load(ids: Array(recentIDs), on: req.db)
-        // Suggestions: public profiles the person does not follow yet, newest first.
-        let suggestions = try await PersonLoader.select(on: req.db) {
-            $0.where("visibility", .equal, User.Visibility.public.rawValue)
-                .where("id", .notIn, Array(connected))
-                .orderBy("created_at", .descending).limit(6)
+        // Suggestions: public profiles the person does not follow yet, newest first. A person under
+        // 16 is never shown a stranger: only people from their own teams (not public ones, which
+        // anyone joins at once).
+        let teammates: [UUID]? =
+            user.isUnder16(on: req.clock.today)
+            ? try await (req.db as! any SQLDatabase).raw(
+                """
+                SELECT DISTINCT a.user_id AS id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
+                WHERE b.user_id = \(bind: userID) AND t.privacy <> 'public'
+                """
+            ).all(decoding: IDRow.self).map(\.id) : nil
+        let suggestions = try await PersonLoader.select(on: req.db) { query in
+            let fresh = query.where("id", .notIn, Array(connected)).orderBy("created_at", .descending).limit(6)
+            guard let teammates else { return fresh.where("visibility", .equal, User.Visibility.public.rawValue) }
+            return fresh.where("id", .in, teammates.isEmpty ? [userID] : teammates)
         }
 
         let (_, todays) = try await GoalProgress.current(.day, user: user, now: req.now, on: req.db)
@@ -144,3 +154,5 @@ struct HomeController: RouteCollection {
         return try await req.view.render("home/dashboard", page)
     }
 }
+
+private struct IDRow: Decodable { let id: UUID }

@@ -46,6 +46,7 @@ struct InviteController: RouteCollection {
             return try await mistake(t("Nobody has the username “{username}”. Check the spelling on their profile page.", username))
         }
         let inviteeID = try invitee.requireID()
+        if let refusal = TeamAccess.ageRefusal(team, invitee, today: req.clock.today) { return try await mistake(refusal) }
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == inviteeID).first() != nil {
             return try await mistake(t("{name} is already in the team.", invitee.displayName), .conflict)
         }
@@ -91,6 +92,7 @@ struct InviteController: RouteCollection {
                 .with(\.$team).first()
         else { throw Abort(.notFound, reason: t("That invitation is no longer open.")) }
         let team = invite.team
+        if accept { try TeamAccess.requireAgeFits(team, user, today: req.clock.today) }
         try await req.db.inTransaction { db in
             if accept {
                 try await Membership(teamID: team.requireID(), userID: userID, role: .player).create(on: db)
@@ -142,6 +144,7 @@ struct InviteController: RouteCollection {
         let userID = try user.requireID()
         let teamID = invite.$team.id
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).first() == nil {
+            try TeamAccess.requireAgeFits(invite.team, user, today: req.clock.today)
             try await req.db.inTransaction { db in
                 try await Membership(teamID: teamID, userID: userID, role: .player).create(on: db)
                 try await JoinRequest.query(on: db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).delete()

@@ -23,6 +23,7 @@ struct MembershipController: RouteCollection {
         let team = access.team
         let teamID = try team.requireID(), userID = try user.requireID()
         guard !access.isMember else { return req.redirect(to: .team(slug: team.slug)) }
+        try TeamAccess.requireAgeFits(team, user, today: req.clock.today)
 
         if access.canJoinNow {
             try await req.db.inTransaction { db in

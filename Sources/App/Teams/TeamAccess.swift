@@ -1,3 +1,4 @@
+import FieldhouseKit
 import Fluent
 import Vapor
 
@@ -51,6 +52,18 @@ struct TeamAccess {
     /// For actions only managers may take; others get 403 (they can see the team, so 404 would lie).
     func requireManager() throws {
         guard canManage else { throw Abort(.forbidden, reason: t("Only the team's managers can do that.")) }
+    }
+
+    /// A team for an age group takes nobody outside it, at every door: a request, a link, an
+    /// invitation accepted.
+    static func requireAgeFits(_ team: Team, _ user: User, today: CalendarDate) throws {
+        if let refusal = ageRefusal(team, user, today: today) { throw Abort(.forbidden, reason: refusal) }
+    }
+
+    /// Why `user` cannot join `team` for their age, or nil when they can.
+    static func ageRefusal(_ team: Team, _ user: User, today: CalendarDate) -> String? {
+        let group = AgeGroup(rawValue: team.ageGroup) ?? .any
+        return user.fits(group, today: today) ? nil : t("{team} is for the age group {group}, so it cannot take you.", team.name, group.label)
     }
 }
 

@@ -21,6 +21,8 @@ struct TeamPage: Encodable {
         let username: String
         let displayName: String
         let message: String?
+        /// "15–17": managers decide knowing who is asking.
+        var ageGroup: String? = nil
     }
 
     struct LinkInvite: Encodable {
@@ -100,9 +102,12 @@ struct TeamPage: Encodable {
             // Names on a roster link to profiles only where the viewer may see that profile.
             let relations = try await Relations.load(viewer: req.currentUser, people: memberships.compactMap { $0.user.id }, today: req.clock.today, on: req.db)
             roster = memberships.sorted { ($0.role, $0.user.searchName) < ($1.role, $1.user.searchName) }.map { m in
-                let visible = PersonAccess.canSeeExists(m.user, relations.relation(to: m.user))
+                let relation = relations.relation(to: m.user)
+                // A child on a public team's roster is "a player under 16" to those outside it; managers see the name.
+                let name = access.canManage ? m.user.displayName : PersonAccess.listedName(m.user, relation)
+                let visible = name != nil && PersonAccess.canSeeExists(m.user, relation)
                 return Member(
-                    username: m.user.username, displayName: m.user.displayName, role: m.role.label,
+                    username: name == nil ? "" : m.user.username, displayName: name ?? PersonAccess.childOnAList, role: m.role.label,
                     roleValue: m.role.rawValue, profileURL: visible ? SiteURL.person(username: m.user.username).path : nil,
                     isYou: m.user.id == viewerID,
                     canEdit: access.canManage && m.user.id != viewerID && (access.isOwner || m.role != .owner)
@@ -115,7 +120,9 @@ struct TeamPage: Encodable {
         var linkInvites: [LinkInvite] = []
         if access.canManage {
             requests = try await JoinRequest.query(on: req.db).filter(\.$team.$id == teamID).with(\.$user).sort(\.$createdAt).all().map {
-                Pending(id: SiteURL.id($0.id!), username: $0.user.username, displayName: $0.user.displayName, message: $0.message)
+                Pending(
+                    id: SiteURL.id($0.id!), username: $0.user.username, displayName: $0.user.displayName, message: $0.message,
+                    ageGroup: $0.user.ageGroup(on: req.clock.today)?.label ?? t("age unknown"))
             }
             let invites = try await TeamInvite.query(on: req.db).filter(\.$team.$id == teamID).with(\.$invitee).sort(\.$createdAt).all()
             personInvites = invites.compactMap { invite in
