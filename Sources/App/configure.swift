@@ -182,6 +182,7 @@ enum Migrations {
         app.migrations.add(AddSeriesToWorkouts())
         app.migrations.add(AddClockToUsers())
         app.migrations.add(AddSharedPartToWorkouts())
+        app.migrations.add(AddAcceptedToPlaceManagers())
     }
 }
 

@@ -21,6 +21,8 @@ struct PlacesTests {
             ).location)
         let offer = try await admin.post(place + "/reward", [("reward_text", "10 % off by bike"), ("daily_cap", String(cap))], csrfFrom: place + "/reward")
         #expect(offer.status == .seeOther)
+        // The manager says yes to the invitation (the asking itself is tested in `managersAreAsked…`).
+        try await PlaceManager.query(on: app.db).set(\.$accepted, to: true).update()
         return place
     }
 
@@ -245,6 +247,40 @@ struct PlacesTests {
             try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds))
             #expect(try await attempt() == "rewarded")
             #expect(try await RewardCode.query(on: app.db).count() == 1)
+        }
+    }
+
+    /// Issue 41, scenario 7: the form does not tell a private person from nobody, and nobody
+    /// becomes a manager (with the counter and its codes) without saying yes.
+    @Test func managersAreAskedAndPrivatePeopleStayUnknown() async throws {
+        try await withApp { app in
+            let admin = app.browser(), pat = app.browser(), quinn = app.browser()
+            try await admin.signUp("adam")
+            try await pat.signUp("pat", name: "Pat Barista")
+            try await quinn.signUp("quinn")
+            try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
+            #expect(try await quinn.post("/settings/privacy", [("visibility", "private")], csrfFrom: "/settings/privacy").status == .seeOther)
+            func add(_ managers: String) async throws -> Browser.Page {
+                try await admin.post(
+                    "/places/new",
+                    [
+                        ("name", "Corner Café"), ("kind", "cafe"), ("latitude", "55.6760"), ("longitude", "12.5690"), ("radius_m", "60"),
+                        ("time_zone", "UTC"), ("managers", managers),
+                    ], csrfFrom: "/places/new")
+            }
+            let hidden = try await add("quinn"), nobody = try await add("nobody_at_all")
+            #expect(hidden.status == .unprocessableEntity && hidden.contains("No one 16 or over is called quinn"))
+            #expect(nobody.status == .unprocessableEntity && nobody.contains("No one 16 or over is called nobody_at_all"))
+            let place = try #require(try await add("pat").location)
+            // Asked, not yet a manager: no counter, no reward form.
+            #expect(try await pat.get("/notifications").contains("Adam asked you to help manage Corner Café"))
+            #expect(try await pat.get(place + "/redeem").status == .notFound)
+            #expect(try await pat.get(place + "/reward").status == .notFound)
+            #expect(try await pat.get(place).contains("You were asked to help manage this place"))
+            #expect(try await quinn.post(place + "/manage/accept", [], csrfFrom: place).status == .notFound, "only the person asked answers")
+            #expect(try await pat.post(place + "/manage/accept", [], csrfFrom: place).status == .seeOther)
+            #expect(try await pat.get(place + "/redeem").status == .ok)
+            #expect(!(try await pat.get(place).contains("You were asked to help manage this place")))
         }
     }
 

@@ -40,7 +40,7 @@ final class Notification: Model, @unchecked Sendable {
         case kudos
         case planJoined = "plan_joined", comment, badge, gift
         case nudge
-        case rewardEligible = "reward_eligible"
+        case rewardEligible = "reward_eligible", placeManager = "place_manager"
     }
 
     /// Records one notification per recipient. `actor` is whoever the text names (nil for news that

@@ -63,7 +63,7 @@ extension Notification.Kind {
         case .kudos: .kudos
         case .planJoined, .comment, .badge, .gift: .community
         case .nudge: .nudges
-        case .rewardEligible: .rewards
+        case .rewardEligible, .placeManager: .rewards
         }
     }
 }

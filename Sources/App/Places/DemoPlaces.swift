@@ -82,7 +82,7 @@ enum DemoPlaces {
                 place.rewardUntil = entry.reward.isEmpty ? nil : today.adding(days: 60).description
                 place.$creator.id = maya.id
                 try await place.create(on: db)
-                if entry.kind == .cafe { try await PlaceManager(place: place.requireID(), user: jonas.requireID()).create(on: db) }
+                if entry.kind == .cafe { try await PlaceManager(place: place.requireID(), user: jonas.requireID(), accepted: true).create(on: db) }
             }
             // Maya's loop around the three lakes, shared with everyone.
             // The lakes lie south-west to north-east: an ellipse along them, climbing a few metres to the north end.

@@ -76,11 +76,14 @@ final class PlaceManager: Model, @unchecked Sendable {
     @ID(key: .id) var id: UUID?
     @Parent(key: "place_id") var place: Place
     @Parent(key: "user_id") var user: User
+    /// False while the person has been asked and has not yet said yes: no rights until then.
+    @Field(key: "accepted") var accepted: Bool
 
     init() {}
 
-    init(place: UUID, user: UUID) {
+    init(place: UUID, user: UUID, accepted: Bool) {
         self.$place.id = place
         self.$user.id = user
+        self.accepted = accepted
     }
 }

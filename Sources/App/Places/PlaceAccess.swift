@@ -2,7 +2,8 @@ import Fluent
 import Vapor
 
 /// Who may do what with a place: anyone looks it up; its managers and the server's admins change
-/// it, set its reward and redeem its codes; admins and managers of any place add new ones.
+/// it, set its reward and redeem its codes; admins and managers of any place add new ones. A person
+/// named a manager is asked first, and has no rights until they accept.
 struct PlaceAccess {
     let place: Place
     let canManage: Bool
@@ -24,12 +25,13 @@ struct PlaceAccess {
     static func manages(_ placeID: UUID, viewer: User?, on db: any Database) async throws -> Bool {
         guard let viewer, let viewerID = viewer.id else { return false }
         if viewer.role == .admin { return true }
-        return try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == viewerID).first() != nil
+        return try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == viewerID).filter(\.$accepted == true)
+            .first() != nil
     }
 
     static func canAdd(_ viewer: User?, on db: any Database) async throws -> Bool {
         guard let viewer, let viewerID = viewer.id else { return false }
         if viewer.role == .admin { return true }
-        return try await PlaceManager.query(on: db).filter(\.$user.$id == viewerID).first() != nil
+        return try await PlaceManager.query(on: db).filter(\.$user.$id == viewerID).filter(\.$accepted == true).first() != nil
     }
 }

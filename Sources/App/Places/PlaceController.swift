@@ -13,6 +13,8 @@ struct PlaceController: RouteCollection {
         routes.get("places", ":id", use: show)
         routes.get("places", ":id", "edit", use: editForm)
         routes.post("places", ":id", "edit", use: update)
+        routes.post("places", ":id", "manage", "accept") { try await answerInvitation(req: $0, accept: true) }
+        routes.post("places", ":id", "manage", "decline") { try await answerInvitation(req: $0, accept: false) }
     }
 
     // MARK: List
@@ -130,6 +132,10 @@ struct PlaceController: RouteCollection {
         let checkinAction: String?
         let signIn: String?
         let canManage: Bool
+        /// The viewer was asked to help manage the place: accept and decline.
+        let invitedToManage: Bool
+        let acceptAction: String
+        let declineAction: String
         let editURL: String
         let rewardURL: String
         let redeemURL: String
@@ -184,6 +190,8 @@ struct PlaceController: RouteCollection {
             rewardUntil: reward == nil ? nil : place.rewardUntil.flatMap(CalendarDate.init(iso:)).map { t("Offered until {date}", Format.day($0)) },
             checkinAction: reward != nil && viewer != nil ? SiteURL.placeCheckin(id).path : nil,
             signIn: reward != nil && viewer == nil ? SiteURL.login(next: SiteURL.place(id).path) : nil, canManage: access.canManage,
+            invitedToManage: try await Self.invitation(to: id, for: viewer, on: req.db) != nil,
+            acceptAction: SiteURL.place(id).path + "/manage/accept", declineAction: SiteURL.place(id).path + "/manage/decline",
             editURL: SiteURL.editPlace(id).path, rewardURL: SiteURL.placeReward(id).path, redeemURL: SiteURL.placeRedeem(id).path,
             back: BackLink.back(on: req, to: BackLink(.places, t("Places")), from: [BackLink(.places, t("Places")), BackLink(.home, t("Home"))]))
         return try await req.view.render("places/show", page).encodeResponse(for: req)
@@ -255,9 +263,10 @@ struct PlaceController: RouteCollection {
         place.rewardText = ""
         place.rewardDailyCap = 0
         place.$creator.id = user.id
+        let adderID = try user.requireID()
         try await req.db.inTransaction { db in
             try await place.create(on: db)
-            for manager in managerIDs { try await PlaceManager(place: place.requireID(), user: manager).create(on: db) }
+            try await Self.setManagers(managerIDs, of: place, by: user, keeping: [adderID], on: db)
         }
         req.flash(.success, t("Added {place}.", place.name))
         return req.redirect(to: .place(try place.requireID()))
@@ -292,8 +301,7 @@ struct PlaceController: RouteCollection {
         let placeID = try place.requireID()
         try await req.db.inTransaction { db in
             try await place.save(on: db)
-            try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).delete()
-            for manager in managers.ids { try await PlaceManager(place: placeID, user: manager).create(on: db) }
+            try await Self.setManagers(managers.ids, of: place, by: user, keeping: [], on: db)
         }
         req.flash(.success, t("Saved."))
         return req.redirect(to: .place(placeID))
@@ -326,6 +334,48 @@ struct PlaceController: RouteCollection {
         }
         let known = Set(found.map(\.username))
         return (Set(found.compactMap(\.id)), names.filter { !known.contains($0) })
+    }
+
+    /// Makes `wanted` the place's managers: those already there keep their answer, those leaving
+    /// go, and a new one is asked (with a note) unless they are in `keeping` (the person adding a
+    /// place manages it at once).
+    static func setManagers(_ wanted: Set<UUID>, of place: Place, by adder: User, keeping: Set<UUID>, on db: any Database) async throws {
+        let placeID = try place.requireID()
+        let present = try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).all()
+        for row in present where !wanted.contains(row.$user.id) { try await row.delete(on: db) }
+        let asked = wanted.subtracting(present.map(\.$user.id))
+        for person in asked {
+            try await PlaceManager(place: placeID, user: person, accepted: keeping.contains(person)).create(on: db)
+        }
+        let invited = Array(asked.subtracting(keeping))
+        guard !invited.isEmpty else { return }
+        try await Notification.send(
+            to: invited, from: adder.requireID(), kind: .placeManager,
+            text: t("{name} asked you to help manage {place}: say yes or no on its page.", adder.displayName, place.name),
+            link: SiteURL.place(placeID).path, on: db)
+    }
+
+    /// The viewer's open invitation to manage the place, if any.
+    static func invitation(to placeID: UUID, for viewer: User?, on db: any Database) async throws -> PlaceManager? {
+        guard let viewerID = viewer?.id else { return nil }
+        return try await PlaceManager.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == viewerID).filter(\.$accepted == false)
+            .first()
+    }
+
+    func answerInvitation(req: Request, accept: Bool) async throws -> Response {
+        let user = try req.requireUser()
+        guard let raw = req.parameters.get("id"), let placeID = UUID(uuidString: raw),
+            let invitation = try await Self.invitation(to: placeID, for: user, on: req.db)
+        else { throw Abort(.notFound, reason: t("That invitation is no longer open.")) }
+        if accept {
+            invitation.accepted = true
+            try await invitation.save(on: req.db)
+            req.flash(.success, t("You now help manage this place: its counter and reward are yours to use."))
+        } else {
+            try await invitation.delete(on: req.db)
+            req.flash(.info, t("Invitation declined."))
+        }
+        return req.redirect(to: .place(placeID))
     }
 
     private func managerNames(of place: Place, on db: any Database) async throws -> [String] {
