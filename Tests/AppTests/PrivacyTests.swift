@@ -238,6 +238,8 @@ struct PrivacyTests {
             #expect(dan.contains("A player under 16"))
             #expect(dan.contains("Eve Park") && !dan.contains("55.6902") && !dan.contains("55.69020"))
             #expect(dan.contains("Ben Ode") && dan.contains("55.6503"))
+            // The challenge has no place to show: no distance to it either, which would draw a ring round a hidden one.
+            #expect(!dan.contains("from the challenge"))
             // The sender has no more right to a stranger child's place or a replier's home.
             let ana = try await cast.ana.get(url)
             #expect(!ana.contains("Kim Young") && !ana.contains("55.7101") && !ana.contains("55.6902"))
@@ -352,7 +354,7 @@ struct PrivacyTests {
             #expect(run.contains("1 of 1 file imported"))
             let workout = try #require(try await Workout.query(on: app.db).first())
             let path = "/workouts/\(try workout.requireID().uuidString.lowercased())"
-            #expect(workout.sharedStartMS == nil, "nothing is hidden yet")
+            #expect(workout.sharedDuration == nil && workout.sharedStartMS == workout.startMS, "nothing is hidden yet")
             let whole = try #require(workout.distance)
             #expect(
                 try await ana.post(
@@ -386,6 +388,8 @@ struct PrivacyTests {
             // The feed and the leaderboard: the visible part's distance.
             let feed = try await ben.get("/feed")
             #expect(feed.contains(km(sharedDistance)) && !feed.contains(km(whole)))
+            // Nor does the feed's order or its cursor carry the real start.
+            #expect(!feed.body.contains(String(workout.startMS)))
             let board = try await ben.get("/leaderboard?scope=friends&period=month&by=distance")
             #expect(board.contains(km(sharedDistance)) && !board.contains(km(whole)))
             #expect(try await ana.get("/leaderboard?scope=friends&period=month&by=distance").contains(km(whole)), "her own count whole")
@@ -394,7 +398,7 @@ struct PrivacyTests {
             #expect(try await ana.post("/settings/privacy-zones/\(zone)/delete", [], csrfFrom: "/settings/privacy-zones").status == .seeOther)
             app.clock.advance(by: 2)
             try await app.app.jobs.runDue(app.app)
-            #expect(try await Workout.find(workout.id, on: app.db)?.sharedStartMS == nil)
+            #expect(try await Workout.find(workout.id, on: app.db).map { $0.sharedDuration == nil && $0.sharedStartMS == $0.startMS } == true)
             #expect(try await ben.get(path).contains(km(whole)))
         }
     }
@@ -467,6 +471,32 @@ struct PrivacyTests {
             let played = try await kid.post("\(game)/join", [], csrfFrom: game)
             #expect(played.status == .forbidden && played.contains("This game is for the age group 18+."))
         }
+    }
+
+    @Test func aChildsRouteStoredAsPublicReachesFriendsOnly() async throws {
+        try await withApp { app in
+            let kid = app.browser(), stranger = app.browser()
+            try await kid.signUp("kim", name: "Kim Young", birthDate: "2012-03-01")
+            try await stranger.signUp("sam")
+            let token = try await kid.deviceToken(allDay: false)
+            let run = try await kid.uploadFile(
+                syntheticGPX(start: app.clock.now.addingTimeInterval(-7200).rounded, seconds: 600), filename: "run.gpx", token: token)
+            let id = try #require(run.workout["id"] as? String)
+            let route = try #require(try await kid.post("/workouts/\(id)/route", [], csrfFrom: "/workouts/\(id)").location)
+            try await Route.query(on: app.db).set(\.$visibility, to: .public).update()
+            let name = try #require(try await Route.query(on: app.db).first()?.name)
+            #expect(try await app.browser().get(route).status == .notFound)
+            #expect(try await stranger.get(route).status == .notFound)
+            #expect(try await kid.get(route).status == .ok)
+            #expect(!(try await app.browser().get("/routes?lat=55.6761&lon=12.57&radius_km=10").contains(name)))
+        }
+    }
+
+    @Test func tileBucketsAreKeptPerAddressAndPerIPv6Network() {
+        #expect(TileLimiter.client("192.0.2.7") == "192.0.2.7")
+        #expect(TileLimiter.client("2001:db8:1:2::1") == TileLimiter.client("2001:db8:1:2:ffff:ffff:ffff:ffff"))
+        #expect(TileLimiter.client("2001:db8:1:2::1") != TileLimiter.client("2001:db8:1:3::1"))
+        #expect(TileLimiter.client(nil) == "unknown")
     }
 
     @Test func peopleYouMightKnowNeverShowAChildAnAdultStranger() async throws {

@@ -46,8 +46,8 @@ struct ChallengeAccess {
     /// photo's place may be: their own things in full; otherwise named as `PersonAccess.knownName`
     /// and `listedName` say ("Someone" for an adult the viewer may not know of, "a player under 16"
     /// for a child outside the viewer's teams and follows, the sender excepted when the child is
-    /// known to them); a place never for either, a child's only for the sender, and never inside
-    /// the person's privacy zones.
+    /// known to them); a place never for either, a child's only for a sender who knows them (a
+    /// follow or a team), and never inside the person's privacy zones.
     func participant(_ person: User, _ relation: PersonAccess.Relation, zones: [PrivacyZone]) -> Participant {
         if person.id == viewerID {
             return Participant(name: person.displayName, profileURL: SiteURL.person(username: person.username).path, mayShowPlace: true, zones: [])
@@ -57,8 +57,11 @@ struct ChallengeAccess {
         guard let name = known, isSender || PersonAccess.listedName(person, relation) != nil else {
             return Participant(name: child ? PersonAccess.childOnAList : t("Someone"), profileURL: nil, mayShowPlace: false, zones: [])
         }
+        // A child's place goes to the sender only when they know each other (a follow or a team):
+        // anyone can send a public challenge, so "the sender" alone would be any adult.
+        let acquainted = relation.sharesTeam || relation.viewerFollows == .accepted || relation.followsViewer == .accepted
         return Participant(
-            name: name, profileURL: SiteURL.person(username: person.username).path, mayShowPlace: !child || isSender, zones: zones)
+            name: name, profileURL: SiteURL.person(username: person.username).path, mayShowPlace: !child || (isSender && acquainted), zones: zones)
     }
 
     struct Participant {

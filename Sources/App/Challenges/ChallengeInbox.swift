@@ -95,7 +95,8 @@ enum ChallengeInbox {
                 ORDER BY r.created_at ASC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
                 """
             ).all(decoding: ReplyRow.self)
-            let names = try await knownNames(replies.map(\.replier_id), viewer: viewer, now: now, on: db)
+            // The sender judges: a reply from someone they know is named, a child too (`ChallengeAccess.participant`).
+            let names = try await knownNames(replies.map(\.replier_id), viewer: viewer, listed: false, now: now, on: db)
             return replies.map { row in
                 var flags: [String] = []
                 if let metres = row.distance_m, metres > flagMetres {
@@ -166,7 +167,7 @@ enum ChallengeInbox {
                 """
             ).all(decoding: ChallengeRow.self)
         }
-        let names = try await knownNames(rows.map(\.sender_id), viewer: viewer, now: now, on: db)
+        let names = try await knownNames(rows.map(\.sender_id), viewer: viewer, listed: true, now: now, on: db)
         return rows.map { row in
             let mine = row.sender_id == me
             let detail: String
@@ -200,16 +201,19 @@ enum ChallengeInbox {
         }
     }
 
-    /// The names of these people as the viewer may know them (`PersonAccess.knownName`); the
-    /// people the viewer may not know of are missing.
-    static func knownNames(_ people: [UUID], viewer: User, now: Date, on db: any Database) async throws -> [UUID: String] {
+    /// The names of these people as the viewer may know them (`PersonAccess.knownName`, and on a
+    /// list others open also `listedName`); the people the viewer may not know of are missing.
+    static func knownNames(_ people: [UUID], viewer: User, listed: Bool, now: Date, on db: any Database) async throws -> [UUID: String] {
         let ids = Array(Set(people))
         guard !ids.isEmpty else { return [:] }
         let users = try await User.query(on: db).filter(\.$id ~~ ids).all()
         let relations = try await Relations.load(viewer: viewer, people: ids, today: LocalTime.utcDay(of: now), on: db)
         var names: [UUID: String] = [:]
         for user in users {
-            if let id = user.id, let name = PersonAccess.knownName(of: user, relations.relation(to: user)) { names[id] = name }
+            let relation = relations.relation(to: user)
+            guard let id = user.id, PersonAccess.knownName(of: user, relation) != nil else { continue }
+            // A child is "a player under 16" on these lists too, to those outside their teams and follows.
+            names[id] = listed ? PersonAccess.listedName(user, relation) ?? PersonAccess.childOnAList : user.displayName
         }
         return names
     }

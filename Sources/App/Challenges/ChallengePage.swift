@@ -129,7 +129,12 @@ struct ChallengePage: Encodable {
             var flags: [String] = []
             if access.isSender || response.$user.id == access.viewerID {
                 if let metres = response.distanceMetres, metres > req.application.config.challengeFlagMetres {
-                    flags.append(t("Taken {distance} away from the challenge location", Format.proximity(metres, imperial: imperial)))
+                    // How far, only to a viewer who may see the challenge's place: a replier typing
+                    // places could otherwise find a hidden one by its distances.
+                    flags.append(
+                        challengePlace == nil
+                            ? t("Taken far from the challenge location")
+                            : t("Taken {distance} away from the challenge location", Format.proximity(metres, imperial: imperial)))
                 }
                 if response.takenBefore { flags.append(t("Photo taken before the challenge was sent")) }
             }
@@ -143,7 +148,8 @@ struct ChallengePage: Encodable {
                     stars: response.stars, starText: response.stars.map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) },
                     reason: response.reason, place: place?.text, mapURL: place?.mapURL,
                     // How far from the challenge's place draws a ring round the reply's: only with the place.
-                    distance: point == nil ? nil : response.distanceMetres.map { t("{distance} from the challenge", Format.proximity($0, imperial: imperial)) },
+                    distance: point == nil || challengePlace == nil
+                        ? nil : response.distanceMetres.map { t("{distance} from the challenge", Format.proximity($0, imperial: imperial)) },
                     flags: flags, sentAt: format.shortWhen(response.createdAt ?? req.now),
                     canJudge: access.isSender && response.status == .pending
                 ))
@@ -165,7 +171,7 @@ struct ChallengePage: Encodable {
             if mine.contains(where: { $0.status == .accepted }) {
                 blocked = t("You completed this challenge.")
             } else if mine.contains(where: { $0.status == .pending }) {
-                blocked = t("Your reply is waiting for {name}'s judgement.", sender.displayName)
+                blocked = t("Your reply is waiting for {name}'s judgement.", shownSender.name)
             } else if challenge.isClosed(at: req.now) {
                 blocked = t("This challenge closed {date}.", format.shortWhen(challenge.deadline!))
             }

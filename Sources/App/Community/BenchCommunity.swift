@@ -38,8 +38,8 @@ enum BenchCommunity {
             try await follows.run()
             var random = SeededGenerator(seed: 21)
             let columns = [
-                "id", "user_id", "sport", "name", "start_ms", "end_ms", "source", "visibility", "duration_s", "moving_s", "distance_m", "streams",
-                "created_at", "updated_at",
+                "id", "user_id", "sport", "name", "start_ms", "shared_start_ms", "end_ms", "source", "visibility", "duration_s", "moving_s", "distance_m",
+                "streams", "created_at", "updated_at",
             ]
             var index = 0
             while index < workouts {
@@ -49,7 +49,7 @@ enum BenchCommunity {
                     let start = nowMS - Int64.random(in: 3_600_000...(730 * 86_400_000), using: &random)
                     let seconds = Double.random(in: 1200...5400, using: &random).rounded()
                     let values: [any Encodable & Sendable] = [
-                        UUID(), friendIDs[(index + offset) % friendIDs.count], "running", "Bench run", start, start + Int64(seconds * 1000), "manual",
+                        UUID(), friendIDs[(index + offset) % friendIDs.count], "running", "Bench run", start, start, start + Int64(seconds * 1000), "manual",
                         "followers", seconds, seconds, (seconds * 2.8).rounded(), "", now, now,
                     ]
                     insert = insert.values(values.map { SQLBind($0) })

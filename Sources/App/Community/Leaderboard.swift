@@ -90,7 +90,7 @@ enum Leaderboard {
             let workouts: Int
         }
         let window: SQLQueryString = """
-            w.end_ms IS NOT NULL AND w.start_ms >= \(bind: Feed.milliseconds(from)) AND w.start_ms < \(bind: Feed.milliseconds(to))
+            w.end_ms IS NOT NULL AND w.shared_start_ms >= \(bind: Feed.milliseconds(from)) AND w.shared_start_ms < \(bind: Feed.milliseconds(to))
             """
         // Each query names its people once (no OR), so the planner reads `workouts_feed_idx` per person.
         let sums = try await sql.raw(

@@ -134,7 +134,9 @@ struct PlanController: RouteCollection {
         let posterVisible = try await PersonCard.list([poster], viewer: viewer, today: req.clock.today, on: req.db).isEmpty == false
         // The route as the viewer may open it (a route made private since is not named).
         var route: Route?
-        if let candidate = try await plan.$route.get(on: req.db), try await RouteAccess.canView(candidate, viewer: viewer.id, on: req.db) {
+        if let candidate = try await plan.$route.get(on: req.db),
+            try await RouteAccess.canView(candidate, viewer: viewer.id, today: req.clock.today, on: req.db)
+        {
             route = candidate
         }
         let audience: String

@@ -66,13 +66,16 @@ extension Vapor.Route {
     }
 }
 
-/// A log handler that never writes the values bound to SQL statements (SQLKit adds them to its
-/// query log as `binds`, and they hold reset tokens, CSRF tokens and addresses); the statements
-/// themselves, with their placeholders, still reach the log at `LOG_LEVEL=trace`.
+/// A log handler that never writes the values that go to the database: SQLKit adds a statement's
+/// values to its query log as `binds`, Fluent a query's values and conditions as `input` and
+/// `filters` (at `LOG_LEVEL=debug`), and they hold reset tokens, CSRF tokens and addresses. The
+/// statements themselves, with their placeholders, and what a query reads still reach the log.
 public struct SQLValuesHiddenLogHandler: LogHandler {
     var inner: any LogHandler
 
     public init(_ inner: any LogHandler) { self.inner = inner }
+
+    static let hiddenKeys = ["binds", "input", "filters"]
 
     public var metadata: Logger.Metadata {
         get { inner.metadata }
@@ -93,7 +96,7 @@ public struct SQLValuesHiddenLogHandler: LogHandler {
         level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt
     ) {
         var metadata = metadata
-        metadata?["binds"] = nil
+        for key in Self.hiddenKeys { metadata?[key] = nil }
         inner.log(level: level, message: message, metadata: metadata, source: source, file: file, function: function, line: line)
     }
 }

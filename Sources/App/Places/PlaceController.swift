@@ -161,7 +161,7 @@ struct PlaceController: RouteCollection {
                 spots: result.capacity.map { t("{joined} of {capacity}", result.joined, $0) + (result.full ? " · " + t("full") : "") }
                     ?? tn("{count} going", "{count} going", result.joined))
         }
-        let routes = try await RouteSearch.near(place.coordinate, radius: 2_000, viewer: viewer?.id, limit: 10, on: req.db).map { hit in
+        let routes = try await RouteSearch.near(place.coordinate, radius: 2_000, viewer: viewer?.id, today: req.clock.today, limit: 10, on: req.db).map { hit in
             RouteItem(
                 name: hit.route.name, url: SiteURL.route(hit.route.id!).path, distance: Format.proximity(hit.metres, imperial: format.imperial),
                 length: format.distance(hit.length))

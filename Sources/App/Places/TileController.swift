@@ -41,7 +41,7 @@ struct TileController: RouteCollection {
             }
             store.forget(name)
         }
-        guard app.tileLimiter.allow(req.clientAddress ?? "unknown", now: req.now) else {
+        guard app.tileLimiter.allow(TileLimiter.client(req.clientAddress), now: req.now) else {
             throw Abort(.tooManyRequests, headers: ["Retry-After": "5"], reason: t("Too many map tiles at once; try again in a few seconds."))
         }
         let url = upstream.replacingOccurrences(of: "{z}", with: String(z)).replacingOccurrences(of: "{x}", with: String(x))

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import Vapor
 
 /// The tiles kept under `<data>/tiles`, with what each takes on disk and when it was last served,
@@ -129,6 +130,15 @@ final class TileLimiter: Sendable {
         self.perSecond = perSecond
         self.everyoneBurst = everyoneBurst
         self.everyonePerSecond = everyonePerSecond
+    }
+
+    /// Whose bucket an address draws on: an IPv4 address, or an IPv6 address's /64 (one home or
+    /// one server has a whole /64 to pick addresses from).
+    static func client(_ address: String?) -> String {
+        guard let address, !address.isEmpty else { return "unknown" }
+        guard address.contains(":"), let parsed = try? SocketAddress(ipAddress: address, port: 0), case .v6(let v6) = parsed else { return address }
+        let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0.prefix(8)) }
+        return "v6:" + bytes.map { String($0, radix: 16) }.joined(separator: ":")
     }
 
     /// Takes one fetch for `client`; false when the client, or everyone, has used up their share.

@@ -46,7 +46,8 @@ struct InviteController: RouteCollection {
             return try await mistake(t("Nobody has the username “{username}”. Check the spelling on their profile page.", username))
         }
         let inviteeID = try invitee.requireID()
-        if let refusal = TeamAccess.ageRefusal(team, invitee, today: req.clock.today) { return try await mistake(refusal) }
+        // A held invitation answers as if sent: refusing it for age would tell a stranger the person's age group.
+        if reach != .dropped, let refusal = TeamAccess.ageRefusal(team, invitee, today: req.clock.today) { return try await mistake(refusal) }
         if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == inviteeID).first() != nil {
             return try await mistake(t("{name} is already in the team.", invitee.displayName), .conflict)
         }

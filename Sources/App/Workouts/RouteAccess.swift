@@ -26,24 +26,33 @@ struct RouteAccess {
 
     static func load(_ req: Request, id raw: String?) async throws -> RouteAccess {
         guard let raw, let id = UUID(uuidString: raw), let route = try await Route.find(id, on: req.db),
-            try await canView(route, viewer: req.currentUser?.id, on: req.db)
+            try await canView(route, viewer: req.currentUser?.id, today: req.clock.today, on: req.db)
         else { throw Abort(.notFound) }
         let isOwner = req.currentUser?.id == route.$user.id
         let zones = isOwner ? [] : try await SavedPrivacyZone.zones(of: route.$user.id, on: req.db)
         return RouteAccess(route: route, isOwner: isOwner, pieces: PrivacyTrim.visible(route.shape.points, zones: zones))
     }
 
-    static func canView(_ route: Route, viewer: UUID?, on db: any Database) async throws -> Bool {
-        if route.visibility == .public || route.$user.id == viewer { return true }
-        guard let viewer, route.visibility == .friends else { return false }
+    /// A route of a person under 16 reaches friends at most, whatever is stored (one made public
+    /// before a birth date was corrected), as their workouts reach followers at most.
+    static func canView(_ route: Route, viewer: UUID?, today: CalendarDate, on db: any Database) async throws -> Bool {
+        if route.$user.id == viewer { return true }
+        var reach = route.visibility
+        if reach == .public, try await User.find(route.$user.id, on: db)?.isUnder16(on: today) ?? true { reach = .friends }
+        if reach == .public { return true }
+        guard let viewer, reach == .friends else { return false }
         return try await PeopleQueries.friendIDs(of: viewer, on: db).contains(route.$user.id)
     }
 
     /// The same rule in SQL over `routes r`, for lists.
-    static func visible(to viewer: UUID?) -> SQLQueryString {
-        guard let viewer else { return "r.visibility = 'public'" }
+    static func visible(to viewer: UUID?, today: CalendarDate) -> SQLQueryString {
+        let everyone: SQLQueryString = """
+            (r.visibility = 'public' AND r.user_id IN (
+              SELECT id FROM users WHERE birth_date IS NOT NULL AND birth_date <= \(bind: User.sixteenCutoff(on: today))))
+            """
+        guard let viewer else { return everyone }
         return """
-            (r.user_id = \(bind: viewer) OR r.visibility = 'public' OR (r.visibility = 'friends'
+            (r.user_id = \(bind: viewer) OR \(everyone) OR (r.visibility IN ('public', 'friends')
               AND EXISTS (SELECT 1 FROM follows a WHERE a.follower_id = \(bind: viewer) AND a.followee_id = r.user_id AND a.status = 'accepted')
               AND EXISTS (SELECT 1 FROM follows b WHERE b.follower_id = r.user_id AND b.followee_id = \(bind: viewer) AND b.status = 'accepted')))
             """
@@ -68,12 +77,12 @@ enum RouteSearch {
 
     /// Candidates come from a box around `centre` widened by `hiddenReach`, so whether a route is
     /// found depends only on where its visible start is, never on the hidden one (its owner's home).
-    static func near(_ centre: Coordinate, radius: Double, viewer: UUID?, limit: Int, on db: any Database) async throws -> [Hit] {
+    static func near(_ centre: Coordinate, radius: Double, viewer: UUID?, today: CalendarDate, limit: Int, on db: any Database) async throws -> [Hit] {
         let box = Geo.boundingBox(around: centre, radius: radius + hiddenReach)
         var sql: SQLQueryString = "SELECT r.id FROM routes r WHERE "
         sql.appendInterpolation(GeoSQL.inside(box, latitude: "r.start_lat", longitude: "r.start_lon"))
         sql.appendLiteral(" AND ")
-        sql.appendInterpolation(RouteAccess.visible(to: viewer))
+        sql.appendInterpolation(RouteAccess.visible(to: viewer, today: today))
         // The nearest 200 by a flat projection: the exact distance (from the start this viewer may
         // see) is measured below.
         sql.appendLiteral(" ORDER BY ")

@@ -81,7 +81,7 @@ struct RouteController: RouteCollection {
         let radiusKm = req.query[Int.self, at: "radius_km"].flatMap { Self.radii.contains($0) ? $0 : nil } ?? 10
         var found: [Item] = []
         if let centre {
-            found = try await RouteSearch.near(centre, radius: Double(radiusKm) * 1000, viewer: viewer?.id, limit: 50, on: req.db)
+            found = try await RouteSearch.near(centre, radius: Double(radiusKm) * 1000, viewer: viewer?.id, today: req.clock.today, limit: 50, on: req.db)
                 .map { item($0.route, metres: $0.metres, length: $0.length, climb: $0.climb) }
         }
         let page = IndexPage(

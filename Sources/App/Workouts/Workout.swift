@@ -54,8 +54,9 @@ final class Workout: Model, @unchecked Sendable {
     @OptionalField(key: "summary_notes") var summaryNotes: String?
     @OptionalField(key: "import_notes") var importNotes: String?
     /// What others may know of a workout whose track passes through the owner's privacy zones
-    /// (`VisibleTimeline`): when the visible part begins, its time and distance. Nil when nothing is
-    /// hidden; lists (the feed, leaderboards, badges) read these for everyone but the owner.
+    /// (`VisibleTimeline`): when the visible part begins (the start when nothing is hidden), its
+    /// time and distance (nil when nothing is hidden); lists (the feed, leaderboards, badges) read
+    /// these for everyone but the owner, and the feed orders and pages by the start.
     @OptionalField(key: "shared_start_ms") var sharedStartMS: Int64?
     @OptionalField(key: "shared_duration_s") var sharedDuration: Double?
     @OptionalField(key: "shared_distance_m") var sharedDistance: Double?
@@ -90,6 +91,7 @@ final class Workout: Model, @unchecked Sendable {
         self.sport = sport.rawValue
         self.name = name
         self.startMS = start
+        self.sharedStartMS = start
         self.endMS = end
         self.source = source
         self.visibility = visibility

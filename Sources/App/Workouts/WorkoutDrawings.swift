@@ -71,7 +71,8 @@ struct WorkoutDrawings: Encodable, Sendable {
     static func visiblePart(of workout: Workout, hiddenZones: [PrivacyZone], ownerView: Bool, on db: any Database) async throws -> (
         Workout, WorkoutTimeline
     )? {
-        guard !ownerView, !hiddenZones.isEmpty, workout.streamList.contains("latlng"),
+        // The time line itself, not the stored stream list: positions sent after the summary count too.
+        guard !ownerView, !hiddenZones.isEmpty,
             let timeline = try await WorkoutTimeline.load(workout, ownerView: false, on: db),
             let owner = try await User.find(workout.$user.id, on: db)
         else { return nil }

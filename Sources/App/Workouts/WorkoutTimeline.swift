@@ -203,10 +203,10 @@ extension Workout {
         share(visiblePart(of: timeline, zones: zones, for: user))
     }
 
-    /// Keeps what others may know of the workout: the visible part's start, time and distance, or
-    /// nothing when nothing is hidden.
+    /// Keeps what others may know of the workout: the visible part's start, time and distance; the
+    /// start itself and no numbers when nothing is hidden.
     func share(_ part: Workout?) {
-        sharedStartMS = part?.startMS
+        sharedStartMS = part?.startMS ?? startMS
         sharedDuration = part?.duration
         sharedDistance = part.map { $0.distance ?? 0 }
     }

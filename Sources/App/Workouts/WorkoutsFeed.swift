@@ -33,7 +33,9 @@ extension Workouts {
             let start_ms: Int64
             let duration_s: Double
             let distance_m: Double?
-            let shared_start_ms: Int64?
+            /// When the part others see begins (`Workout.share`): the feed's order and its cursor, so
+            /// neither tells a follower the real start of a run from inside a privacy zone.
+            let shared_start_ms: Int64
             let shared_duration_s: Double?
             let shared_distance_m: Double?
             let username: String
@@ -58,14 +60,14 @@ extension Workouts {
                 FROM workouts w JOIN users u ON u.id = w.user_id
                 WHERE w.id IN (
                   SELECT id FROM workouts
-                  WHERE end_ms IS NOT NULL AND start_ms >= \(bind: oldest) AND (start_ms < \(bind: newest)
-                    OR (start_ms = \(bind: newest) AND id < \(bind: Self.cursorID(before))))
+                  WHERE end_ms IS NOT NULL AND shared_start_ms >= \(bind: oldest) AND (shared_start_ms < \(bind: newest)
+                    OR (shared_start_ms = \(bind: newest) AND id < \(bind: Self.cursorID(before))))
                     AND (user_id = \(bind: viewer.id)
                       OR (visibility IN ('public', 'followers') AND user_id IN (
                         SELECT followee_id FROM follows WHERE follower_id = \(bind: viewer.id) AND status = 'accepted')))
-                  ORDER BY start_ms DESC, id DESC
+                  ORDER BY shared_start_ms DESC, id DESC
                   LIMIT \(literal: max(1, limit)))
-                ORDER BY w.start_ms DESC, w.id DESC
+                ORDER BY w.shared_start_ms DESC, w.id DESC
                 """
             ).all(decoding: Row.self)
             if rows.count >= limit { break }
@@ -79,10 +81,10 @@ extension Workouts {
             var detail = [sport.label, Format.duration(seconds)]
             if let metres = distance, metres > 0 { detail.insert(viewer.format.distance(metres), at: 1) }
             var item = FeedItem(
-                at: row.start_ms, key: "workout:\(SiteURL.id(row.id))", kind: "workout", actorName: row.display_name,
+                at: row.shared_start_ms, key: "workout:\(SiteURL.id(row.id))", kind: "workout", actorName: row.display_name,
                 actorURL: SiteURL.person(username: row.username).path, text: t("logged a workout"), title: row.name, url: SiteURL.workout(row.id).path,
                 detail: detail.joined(separator: " · "), isViewers: mine)
-            item.shownAt = mine ? nil : row.shared_start_ms
+            item.shownAt = mine ? row.start_ms : nil
             return item
         }
     }
@@ -107,7 +109,7 @@ extension Workouts {
             SELECT r.id, r.user_id, r.name, r.shared_at, u.username, u.display_name
             FROM routes r JOIN users u ON u.id = r.user_id
             WHERE r.shared_at IS NOT NULL AND r.shared_at <= \(bind: newest) AND r.visibility <> 'private'
-              AND \(RouteAccess.visible(to: viewer.id))
+              AND \(RouteAccess.visible(to: viewer.id, today: LocalTime.utcDay(of: viewer.now)))
               AND (r.user_id = \(bind: viewer.id) OR EXISTS (SELECT 1 FROM follows f
                 WHERE f.follower_id = \(bind: viewer.id) AND f.followee_id = r.user_id AND f.status = 'accepted'))
             ORDER BY r.shared_at DESC, r.id DESC
