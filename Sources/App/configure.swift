@@ -183,6 +183,7 @@ enum Migrations {
         app.migrations.add(AddClockToUsers())
         app.migrations.add(AddSharedPartToWorkouts())
         app.migrations.add(AddAcceptedToPlaceManagers())
+        app.migrations.add(CreateRideFix())
     }
 }
 

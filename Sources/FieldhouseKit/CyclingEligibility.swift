@@ -229,12 +229,27 @@ public enum CyclingEligibility {
     }
 }
 
+/// A position a phone sent: when it was taken and when the server received it (ms since 1970).
+public struct RideFix: Sendable, Equatable {
+    public var time: Int64
+    public var place: Coordinate
+    public var received: Int64
+
+    public init(time: Int64, place: Coordinate, received: Int64) {
+        self.time = time
+        self.place = place
+        self.received = received
+    }
+}
+
 /// Whether where a phone was in the last minutes is a bike ride that ends at a place: motion labels
-/// alone come from the client and say whatever it likes, so a reward also rests on positions a
-/// person cannot fake without riding. Covered: readings over most of the last `window` with no long
-/// gap; moved: an average speed a bike keeps (8 km/h and up, below a vehicle's); not driven: at
-/// most a tenth of the time faster than `rules.vehicleSpeed`; arrived: the newest reading, at most
-/// two minutes old, inside the place's circle.
+/// alone come from the client and say whatever it likes, so a reward also rests on positions that
+/// take real time to send. Live: each position received at most `lateness` after it was taken,
+/// the first of them at least half the window before the check (a ride sent at the door in one
+/// batch is not one); covered: positions over most of the last `window` with no long gap; moved: an
+/// average speed a bike keeps (8 km/h and up, below a vehicle's); not driven: at most a tenth of
+/// the time faster than `rules.vehicleSpeed`; arrived: the newest position, at most two minutes
+/// old, inside the place's circle.
 public enum RideCheck {
     public enum Verdict: String, Sendable, Equatable {
         case ride, tooFewReadings, tooSlow, tooFast, notHere
@@ -242,25 +257,27 @@ public enum RideCheck {
 
     /// A bike keeps at least this average, stops at lights included (m/s).
     public static let slowest = 8 / 3.6
-    /// The newest reading may be this old (ms).
+    /// The newest position may be this old (ms).
     public static let freshness: Int64 = 120_000
+    /// A position received later than this after it was taken (ms) is not live.
+    public static let lateness: Int64 = 300_000
 
     /// The stretch of time looked at, in seconds: the cycling time the rules ask for, 5 to 30 minutes.
     public static func window(_ rules: CyclingEligibility.Rules) -> Double {
         min(max(rules.cyclingSeconds, 300), 1800)
     }
 
-    /// `readings`: times (ms) and positions, in any order.
-    public static func judge(
-        _ readings: [(time: Int64, place: Coordinate)], endingAt place: Coordinate, radius: Double, now: Int64,
-        rules: CyclingEligibility.Rules
-    ) -> Verdict {
+    /// `fixes` in any order.
+    public static func judge(_ fixes: [RideFix], endingAt place: Coordinate, radius: Double, now: Int64, rules: CyclingEligibility.Rules) -> Verdict {
         let window = window(rules)
         let from = now - Int64(window * 1000) - Int64(rules.maximumGap * 1000)
-        let points = readings.filter { $0.time >= from && $0.time <= now && $0.place.isValid }.sorted { $0.time < $1.time }
+        let points = fixes.filter { $0.time >= from && $0.time <= now && $0.place.isValid && $0.received - $0.time <= lateness }
+            .sorted { $0.time < $1.time }
         guard let last = points.last else { return .tooFewReadings }
         guard now - last.time <= freshness, Geo.distance(last.place, place) <= radius else { return .notHere }
-        guard let first = points.first, Double(now - first.time) >= window * 0.8 * 1000 else { return .tooFewReadings }
+        guard let first = points.first, Double(now - first.time) >= window * 0.8 * 1000,
+            let arrived = points.map(\.received).min(), Double(now - arrived) >= window * 0.5 * 1000
+        else { return .tooFewReadings }
         var metres = 0.0, fastSeconds = 0.0
         for (a, b) in zip(points, points.dropFirst()) {
             let seconds = Double(b.time - a.time) / 1000

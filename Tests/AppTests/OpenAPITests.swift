@@ -36,7 +36,7 @@ struct OpenAPITests {
             try await PlacesTests.turnOnRewards(ana)
             _ = try await ana.api(
                 .POST, "/api/v1/samples", token: token, json: PlacesTests.motion("cycling", from: app.clock.milliseconds - 20 * 60_000, minutes: 15))
-            try await PlacesTests.recordRide(ana, token: token, PlacesTests.ride(endingAt: app.clock.milliseconds))
+            try await PlacesTests.rideLive(app, ana, token: token)
             try await PlacesTests.confirmAddress(app, "ana")
 
             func resolve(_ node: Any?) -> [String: Any]? {

@@ -32,27 +32,35 @@ struct PlacesTests {
         return #"{"motion": [\#(readings.joined(separator: ","))]}"#
     }
 
-    /// Positions every 10 s of a ride at `speed` m/s (5: 18 km/h) from the north into the café
-    /// (55.6760, 12.5690), the last at `end` (ms) at its door, as a phone sends them.
-    static func ride(endingAt end: Int64, minutes: Int = 12, speed: Double = 5, stopShortBy metres: Double = 0) -> String {
-        let count = minutes * 6
-        let readings = (0...count).map { index in
-            let north = Double(count - index) * 10 * speed + metres
-            return #"{"t": \#(end - Int64(count - index) * 10_000), "lat": \#(55.6760 + north / 111_320), "lon": 12.5690, "accuracy": 5}"#
+    /// A ride sent live, as a phone sends one: positions every 10 s at `speed` m/s (5: 18 km/h) from
+    /// the north into the café (55.6760, 12.5690), in a batch a minute, the app's clock moving on a
+    /// minute between batches, the last position at the door `stopShortBy` metres short of it.
+    static func rideLive(
+        _ app: TestApp, _ browser: Browser, token: String, alsoRiding others: [String] = [], minutes: Int = 12, speed: Double = 5,
+        stopShortBy metres: Double = 0
+    ) async throws {
+        for minute in 0..<minutes {
+            let end = app.clock.milliseconds
+            let readings = (0..<6).map { step in
+                let left = (minutes - minute - 1) * 6 + (5 - step) // positions still to come after this one
+                let north = Double(left) * 10 * speed + metres
+                return #"{"t": \#(end - Int64(5 - step) * 10_000), "lat": \#(55.6760 + north / 111_320), "lon": 12.5690, "accuracy": 5}"#
+            }
+            for rider in [token] + others {
+                let sent = try await browser.api(.POST, "/api/v1/samples", token: rider, json: #"{"locations": [\#(readings.joined(separator: ","))]}"#)
+                #expect(sent.status.code < 400, "\(sent.body.prefix(300))")
+            }
+            if minute < minutes - 1 { app.clock.advance(by: 60) }
         }
-        return #"{"locations": [\#(readings.joined(separator: ","))]}"#
     }
 
-    /// A ride recorded the way a phone records one: a workout started over the API (positions outside
-    /// a workout are not kept without continuous monitoring), then its positions.
-    static func recordRide(_ browser: Browser, token: String, _ positions: String) async throws {
-        let after = try #require(positions.range(of: #""t": "#)?.upperBound)
-        let first = try #require(Int64(positions[after...].prefix { $0.isNumber }))
-        let started = try await browser.api(
-            .POST, "/api/v1/workouts", token: token, json: #"{"external_id": "ride-\#(first)", "sport": "cycling", "start": \#(first - 1000)}"#)
-        #expect(started.status == .created, "\(started.body.prefix(300))")
-        let stored = try await browser.api(.POST, "/api/v1/samples", token: token, json: positions)
-        #expect(((stored.json["stored"] as? [String: Int])?["locations"] ?? 0) > 0, "\(stored.body.prefix(300))")
+    /// The same positions all at once, at the door: no ride behind them as far as the site can tell.
+    static func rideInOneBatch(_ app: TestApp, _ browser: Browser, token: String, minutes: Int = 12, speed: Double = 5) async throws {
+        let end = app.clock.milliseconds, count = minutes * 6
+        let readings = (0...count).map { index in
+            #"{"t": \#(end - Int64(count - index) * 10_000), "lat": \#(55.6760 + Double(count - index) * 10 * speed / 111_320), "lon": 12.5690}"#
+        }
+        _ = try await browser.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(readings.joined(separator: ","))]}"#)
     }
 
     /// What the site knows of a confirmed address, without the mail round trip.
@@ -169,7 +177,7 @@ struct PlacesTests {
 
             // The phone's positions show the ride to the door; her address is confirmed.
             try await Self.confirmAddress(app, "rita")
-            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds))
+            try await Self.rideLive(app, rider, token: token)
             // Too far away, then there.
             _ = try await rider.post(place + "/checkin", [("latitude", "55.6800"), ("longitude", "12.5690")], csrfFrom: place)
             #expect(try await rider.get(place).contains("check in within 60 m"))
@@ -228,25 +236,32 @@ struct PlacesTests {
             try await Self.confirmAddress(app, "fay")
             // Labels alone: no positions of a ride.
             #expect(try await attempt() == "no_ride")
-            // A few positions at the door: no ride behind them.
-            let now = app.clock.milliseconds
-            try await Self.recordRide(rider, token: token, Self.ride(endingAt: now, minutes: 2))
+            // A whole ride sent at the door in one go: nothing shows it was ridden.
+            try await Self.rideInOneBatch(app, rider, token: token)
             #expect(try await attempt() == "no_ride")
             // A walk to the door (1.4 m/s), a drive (20 m/s), a ride that stops 500 m short.
-            try await SampleStoreReset.locations(of: "fay", app)
-            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds, speed: 1.4))
+            try await RideFixesReset.of("fay", app)
+            try await Self.rideLive(app, rider, token: token, speed: 1.4)
             #expect(try await attempt() == "not_a_ride")
-            try await SampleStoreReset.locations(of: "fay", app)
-            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds, speed: 20))
+            try await RideFixesReset.of("fay", app)
+            try await Self.rideLive(app, rider, token: token, speed: 20)
             #expect(try await attempt() == "vehicle")
-            try await SampleStoreReset.locations(of: "fay", app)
-            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds, stopShortBy: 500))
+            try await RideFixesReset.of("fay", app)
+            try await Self.rideLive(app, rider, token: token, stopShortBy: 500)
             #expect(try await attempt() == "not_here")
-            // Riding to the door earns the code, and the page says why when it does not.
-            try await SampleStoreReset.locations(of: "fay", app)
-            try await Self.recordRide(rider, token: token, Self.ride(endingAt: app.clock.milliseconds))
+            // Riding to the door earns the code.
+            try await RideFixesReset.of("fay", app)
+            try await Self.rideLive(app, rider, token: token)
             #expect(try await attempt() == "rewarded")
             #expect(try await RewardCode.query(on: app.db).count() == 1)
+            // Three codes a day in all, however many partners are at the door.
+            var more: [String?] = []
+            for _ in 0..<3 {
+                let next = String(try await Self.café(app, admin: admin, manager: "adam").split(separator: "/").last!)
+                let answer = try await rider.api(.POST, "/api/v1/checkins", token: token, json: #"{"place": "\#(next)", "lat": 55.6760, "lon": 12.5690}"#)
+                more.append(answer.status == .created ? "rewarded" : (answer.json["error"] as? [String: Any])?["code"] as? String)
+            }
+            #expect(more == ["rewarded", "rewarded", "daily_limit"], "\(more)")
         }
     }
 
@@ -347,8 +362,9 @@ struct PlacesTests {
             #expect((early.json["error"] as? [String: Any])?["code"] as? String == "not_eligible")
             for token in tokens {
                 _ = try await ann.api(.POST, "/api/v1/samples", token: token, json: Self.motion("cycling", from: start, minutes: 15))
-                try await Self.recordRide(ann, token: token, Self.ride(endingAt: app.clock.milliseconds))
             }
+            // Both ride there together.
+            try await Self.rideLive(app, ann, token: tokens[0], alsoRiding: [tokens[1]])
             for name in ["ann", "bob"] { try await Self.confirmAddress(app, name) }
             #expect(try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: "{\"place\": 5}").status == .badRequest)
             #expect(try await ann.api(.POST, "/api/v1/checkins", token: tokens[0], json: "{oops").status == .badRequest)
@@ -520,11 +536,10 @@ struct PlacesTests {
     }
 }
 
-/// Clears a person's stored positions between attempts in a test.
-enum SampleStoreReset {
-    static func locations(of username: String, _ app: TestApp) async throws {
+/// Clears a person's live positions between attempts in a test.
+enum RideFixesReset {
+    static func of(_ username: String, _ app: TestApp) async throws {
         let user = try #require(try await User.query(on: app.db).filter(\.$username == username).first())
-        try await (app.db as! any SQLDatabase).raw("DELETE FROM location_samples WHERE user_id = \(bind: user.requireID())").run()
-        try await Workout.query(on: app.db).filter(\.$user.$id == user.requireID()).delete()
+        try await (app.db as! any SQLDatabase).raw("DELETE FROM ride_fixes WHERE user_id = \(bind: user.requireID())").run()
     }
 }

@@ -82,7 +82,8 @@ struct CoachAthleteController: RouteCollection {
         }
         let listed = try await (req.db as! any SQLDatabase).raw(
             """
-            SELECT id, name, sport, start_ms, duration_s, distance_m, zones FROM workouts
+            SELECT id, name, sport, shared_start_ms AS start_ms, COALESCE(shared_duration_s, duration_s) AS duration_s,
+              COALESCE(shared_distance_m, distance_m) AS distance_m, zones FROM workouts
             WHERE user_id = \(bind: athlete.requireID()) AND end_ms IS NOT NULL AND start_ms >= \(bind: Int64(firstWeek.adding(days: -1).dayNumber) * 86_400_000)
             ORDER BY start_ms
             """

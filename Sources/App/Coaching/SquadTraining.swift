@@ -85,12 +85,14 @@ struct SquadTraining {
     private static let sportIndex: String =
         "CASE sport" + WorkoutSport.allCases.enumerated().map { " WHEN '\($1.rawValue)' THEN \($0)" }.joined() + " ELSE \(WorkoutSport.allCases.count - 1) END"
 
-    /// Finished workouts that started between two times.
+    /// Finished workouts that started between two times, as the coach may know them: what the
+    /// athlete's privacy zones leave visible (`Workout.share`), as on the workout's page.
     func workouts(from: Int64, to: Int64, on db: any Database) async throws -> [Done] {
         guard !athletes.isEmpty else { return [] }
         let rows = try await (db as! any SQLDatabase).numberRows(
             """
-            SELECT \(athleteIndex()) AS who, \(unsafeRaw: Self.sportIndex) AS sport, start_ms, duration_s, distance_m, trimp, calories_kcal, steps
+            SELECT \(athleteIndex()) AS who, \(unsafeRaw: Self.sportIndex) AS sport, shared_start_ms AS start_ms,
+              COALESCE(shared_duration_s, duration_s) AS duration_s, COALESCE(shared_distance_m, distance_m) AS distance_m, trimp, calories_kcal, steps
             FROM workouts WHERE user_id IN \(idList()) AND end_ms IS NOT NULL AND start_ms >= \(bind: from) AND start_ms < \(bind: to)
             ORDER BY start_ms
             """, columns: ["who", "sport", "start_ms", "duration_s", "distance_m", "trimp", "calories_kcal", "steps"])

@@ -147,24 +147,31 @@ struct NearbyController: RouteCollection {
                 error: t("That's too close to one of your privacy zones, so it isn't shared"), status: .unprocessableEntity)
         }
         let now = req.now
-        if let since = share.movesSince, since > now.addingTimeInterval(-NearbyShare.lifetime) {
-            guard share.moves < NearbyShare.movesPerShare else {
-                return try await render(
-                    req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
-                    error: tn(
-                        "You've set your area {count} time in three hours; try again later",
-                        "You've set your area {count} times in three hours; try again later",
-                        NearbyShare.movesPerShare), status: .tooManyRequests)
+        // Counted and moved under a lock on the person's row: parallel moves cannot all pass the limit.
+        let moved = try await req.db.inTransaction { db -> Bool in
+            try await db.lockForCount(User.schema, id: userID)
+            guard let share = try await NearbyShare.query(on: db).filter(\.$user.$id == userID).first() else { return false }
+            if let since = share.movesSince, since > now.addingTimeInterval(-NearbyShare.lifetime) {
+                guard share.moves < NearbyShare.movesPerShare else { return false }
+                share.moves += 1
+            } else {
+                share.moves = 1
+                share.movesSince = now
             }
-            share.moves += 1
-        } else {
-            share.moves = 1
-            share.movesSince = now
+            share.cellLat = cell.latitude
+            share.cellLon = cell.longitude
+            share.until = now.addingTimeInterval(NearbyShare.lifetime)
+            try await share.save(on: db)
+            return true
         }
-        share.cellLat = cell.latitude
-        share.cellLon = cell.longitude
-        share.until = now.addingTimeInterval(NearbyShare.lifetime)
-        try await share.save(on: req.db)
+        guard moved else {
+            return try await render(
+                req, latitude: form.latitude ?? "", longitude: form.longitude ?? "",
+                error: tn(
+                    "You've set your area {count} time in three hours; try again later",
+                    "You've set your area {count} times in three hours; try again later",
+                    NearbyShare.movesPerShare), status: .tooManyRequests)
+        }
         req.flash(.success, t("Shared for three hours: friends who share too see roughly how far you are, never the exact place."))
         return req.redirect(to: .nearbyFriends)
     }

@@ -63,10 +63,13 @@ protocol Feature: Sendable {
     static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws
 
     /// Called in the request that received a person's motion and location samples (the device
-    /// API), with what they say about how the person is moving, in time order; `timeZone` is the
-    /// person's, for where their day ends.
-    static func movementReceived(_ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database)
-        async throws
+    /// API), with what they say about how the person is moving, in time order, and the positions
+    /// received (kept or not), each with when it arrived; `timeZone` is the person's, for where
+    /// their day ends.
+    static func movementReceived(
+        _ events: [CyclingEligibility.Event], positions: [RideFix], by userID: UUID, timeZone: String, now: Date, config: AppConfig,
+        on db: any Database
+    ) async throws
 
     /// Whether the photo belongs to something the feature shows everyone (a place's photos), so
     /// `/photos/{id}` serves it to anyone; every other photo follows its challenge's rules.
@@ -94,9 +97,10 @@ extension Feature {
     }
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] { [] }
     static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws {}
-    static func movementReceived(_ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database)
-        async throws
-    {}
+    static func movementReceived(
+        _ events: [CyclingEligibility.Event], positions: [RideFix], by userID: UUID, timeZone: String, now: Date, config: AppConfig,
+        on db: any Database
+    ) async throws {}
     static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool { false }
     static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] { [] }
 }

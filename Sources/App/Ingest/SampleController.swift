@@ -114,6 +114,8 @@ struct SampleController: RouteCollection {
             + batch.locations.compactMap { location in
                 location.speed.flatMap { CyclingEligibility.Event.speed(time: location.t, metresPerSecond: $0, rules: rules) }
             }
+        let received = Int64(req.now.timeIntervalSince1970 * 1000)
+        let positions = batch.locations.map { RideFix(time: $0.t, place: Coordinate(latitude: $0.lat, longitude: $0.lon), received: received) }
         var batch = batch
         var skipped = SeriesCounts()
         // Continuous monitoring off: only samples inside one of the person's workouts (a recording
@@ -132,11 +134,11 @@ struct SampleController: RouteCollection {
         }
         let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
         req.application.metrics.stored("samples", count: stored.heart_rate + stored.rr + stored.locations + stored.steps + stored.motion)
-        if !movement.isEmpty {
+        if !movement.isEmpty || !positions.isEmpty {
             for feature in Features.all {
                 try await feature.movementReceived(
-                    movement.sorted { $0.time < $1.time }, by: user.requireID(), timeZone: user.timeZone, now: req.now, config: req.application.config,
-                    on: req.db)
+                    movement.sorted { $0.time < $1.time }, positions: positions, by: user.requireID(), timeZone: user.timeZone, now: req.now,
+                    config: req.application.config, on: req.db)
             }
         }
         let anything = stored != SeriesCounts()

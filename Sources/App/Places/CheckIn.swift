@@ -48,6 +48,15 @@ enum CheckIn {
                 status: .unprocessableEntity, code: "new_account",
                 reason: t("Rewards start once your account is a day old or your e-mail address is confirmed."))
         }
+        // A code a day from each of a few places: a person cannot empty every partner's counter.
+        let recent = try await RewardCode.query(on: db).filter(\.$user.$id == userID).filter(\.$issuedAt >= now.addingTimeInterval(-86_400)).count()
+        if recent >= RewardCode.perPersonPerDay {
+            return .refused(
+                status: .conflict, code: "daily_limit",
+                reason: tn(
+                    "That's {count} reward in the last 24 hours: the next one tomorrow.", "That's {count} rewards in the last 24 hours: the next one tomorrow.",
+                    RewardCode.perPersonPerDay))
+        }
         if let refusal = try await rideRefusal(userID, at: place, now: now, rules: rules, format: Format(user), on: db) {
             return refusal
         }
@@ -60,16 +69,14 @@ enum CheckIn {
     }
 
     /// Why the phone's positions of the last minutes are not a ride that ends here (`RideCheck`),
-    /// or nil when they are. The positions are the ones the device API stored, not the check-in's.
+    /// or nil when they are. The positions are those the device API received live (`RideFixes`),
+    /// not the check-in's.
     private static func rideRefusal(
         _ userID: UUID, at place: Place, now: Date, rules: CyclingEligibility.Rules, format: Format, on db: any Database
     ) async throws -> Outcome? {
         let end = Int64(now.timeIntervalSince1970 * 1000)
         let from = end - Int64((RideCheck.window(rules) + rules.maximumGap) * 1000)
-        let rows = try await WorkoutTimeline.series(db as! any SQLDatabase, "location_samples", ["lat", "lon"], user: userID, from: from, to: end)
-        let readings = rows.compactMap { row in
-            row.values[0].flatMap { lat in row.values[1].map { (time: row.t, place: Coordinate(latitude: lat, longitude: $0)) } }
-        }
+        let readings = try await RideFixes.since(from, for: userID, on: db)
         let minutes = CyclingTracker.minutesText(RideCheck.window(rules))
         switch RideCheck.judge(readings, endingAt: place.coordinate, radius: place.radius, now: end, rules: rules) {
         case .ride:
@@ -81,9 +88,7 @@ enum CheckIn {
         case .tooFewReadings:
             return .refused(
                 status: .unprocessableEntity, code: "no_ride",
-                reason: t(
-                    "A reward needs your phone's positions from the last {minutes} of the ride, ending here: record the ride as a workout, or turn on continuous monitoring under Settings → Profile.",
-                    minutes))
+                reason: t("A reward needs your phone's positions from the last {minutes} of the ride, sent as you ride and ending here.", minutes))
         case .tooSlow:
             return .refused(
                 status: .unprocessableEntity, code: "not_a_ride",

@@ -3,7 +3,7 @@ import Fluent
 import Vapor
 
 /// `POST /api/v1/checkins` from a device: `{"place": id, "lat": …, "lon": …}`. 201 with the code, or
-/// the refusal's status with its `code` (outside, not_eligible, new_account, no_ride, not_a_ride,
+/// the refusal's status with its `code` (outside, not_eligible, new_account, daily_limit, no_ride, not_a_ride,
 /// vehicle, not_here, daily_cap, already_rewarded, no_reward) and a message a person can read.
 struct CheckinAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {

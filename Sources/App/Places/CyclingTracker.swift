@@ -58,6 +58,7 @@ extension CyclingTracker {
             } else {
                 try await CyclingStatus.query(on: db).filter(\.$user.$id == userID).delete()
                 try await CyclingTransition.query(on: db).filter(\.$user.$id == userID).delete()
+                try await RideFixes.forget(userID, on: db)
             }
         }
     }

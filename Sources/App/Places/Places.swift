@@ -41,9 +41,13 @@ enum Places: Feature {
     }
 
     static func movementReceived(
-        _ events: [CyclingEligibility.Event], by userID: UUID, timeZone: String, now: Date, config: AppConfig, on db: any Database
+        _ events: [CyclingEligibility.Event], positions: [RideFix], by userID: UUID, timeZone: String, now: Date, config: AppConfig,
+        on db: any Database
     ) async throws {
-        try await CyclingTracker.advance(userID, timeZone: timeZone, events: events, now: now, rules: config.cyclingRules, on: db)
+        if !events.isEmpty {
+            try await CyclingTracker.advance(userID, timeZone: timeZone, events: events, now: now, rules: config.cyclingRules, on: db)
+        }
+        try await RideFixes.keep(positions, for: userID, now: now, on: db)
     }
 
     static var archiveEntries: [ArchiveEntry] {

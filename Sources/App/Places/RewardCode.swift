@@ -30,6 +30,8 @@ final class RewardCode: Model, @unchecked Sendable {
     }
 
     static let alphabet = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    /// Codes one person may earn in 24 hours, across every place.
+    static let perPersonPerDay = 3
 
     static func newCode() -> String {
         var generator = SystemRandomNumberGenerator()

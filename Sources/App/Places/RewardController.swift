@@ -259,7 +259,7 @@ struct RewardController: RouteCollection {
             rules.readingsInARow, CyclingTracker.minutesText(rules.cyclingSeconds))
         // What a check-in then asks of the phone's positions (`RideCheck`), and of a new account.
         let ride = t(
-            "At the door, your phone's positions from the last {minutes} must show the ride ending there: record it as a workout, or keep continuous monitoring on. New accounts earn codes from their second day, or once their e-mail address is confirmed.",
+            "At the door, your phone's positions from the last {minutes} must show the ride ending there, sent as you ride (they are kept an hour for this, then deleted). New accounts earn codes from their second day, or once their e-mail address is confirmed.",
             CyclingTracker.minutesText(RideCheck.window(rules)))
         return try await req.view.render(
             "places/rewards",
