@@ -184,6 +184,7 @@ enum Migrations {
         app.migrations.add(AddSharedPartToWorkouts())
         app.migrations.add(AddAcceptedToPlaceManagers())
         app.migrations.add(CreateRideFix())
+        app.migrations.add(AddAddressTakenToUsers())
     }
 }
 

@@ -12,6 +12,31 @@ struct MailTests {
     /// Signing up sends a link that confirms the address; "forgot password" sends a link that works
     /// once, within the hour, and signs every device out. Nobody learns whether an address has an
     /// account.
+    /// Issue 41, scenario 6: signing up with an address that has an account answers as usual and
+    /// tells the address's owner, not the person signing up.
+    @Test func signingUpWithATakenAddressTellsItsOwnerInstead() async throws {
+        try await withMailApp { app, sink in
+            try await app.browser().signUp("ana", name: "Ana Lima")
+            let other = app.browser()
+            let page = try await other.post(
+                "/signup",
+                [
+                    ("username", "not_ana"), ("email", "ANA@example.org"), ("password", Browser.password), ("display_name", "Not Ana"),
+                    ("birth_date", "1991-01-01"),
+                ], csrfFrom: "/signup")
+            #expect(page.status == .seeOther && page.location == "/settings/profile")
+            #expect(try await other.get("/settings/profile").contains("We sent a link to ana@example.org"))
+            try await app.app.jobs.runDue(app.app)
+            let mails = try sink.messages(to: "ana@example.org")
+            #expect(mails.map(\.subject).sorted() == ["Confirm your e-mail address for Fieldhouse", "Someone tried to sign up with your address"])
+            let notice = try #require(mails.first { $0.subject == "Someone tried to sign up with your address" })
+            #expect(notice.text.contains("If it was you, sign in instead"))
+            #expect(try sink.messages().allSatisfy { !$0.envelopeTo.contains(".invalid") }, "the stand-in is never mailed")
+            // The new account cannot take the address over: signing in with it is Ana's.
+            #expect(try await app.browser().logIn("ana@example.org").location == "/")
+        }
+    }
+
     @Test func confirmationAndPasswordResetArriveAndWorkOnce() async throws {
         try await withMailApp { app, sink in
             let ana = app.browser()

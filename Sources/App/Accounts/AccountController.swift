@@ -55,9 +55,9 @@ struct AccountController: RouteCollection {
         if errors["username"] == nil, try await User.query(on: req.db).filter(\.$username == username.value).first() != nil {
             errors["username"] = t("That username is taken. Try another.")
         }
-        if errors["email"] == nil, try await User.query(on: req.db).filter(\.$email == email.value).first() != nil {
-            errors["email"] = t("An account with this email address already exists. Sign in instead?")
-        }
+        // Whether an address has an account is nobody's business: the form answers the same, the
+        // new account gets a stand-in address, and the address's owner hears of it by e-mail.
+        let holder = errors["email"] == nil ? try await User.query(on: req.db).filter(\.$email == email.value).first() : nil
         guard errors.isEmpty, let password = form.password, let birth = birthDate.value else {
             form.password = nil
             return try await renderSignup(req, form: form, errors: errors, status: .unprocessableEntity)
@@ -65,9 +65,10 @@ struct AccountController: RouteCollection {
 
         let hash = try await req.password.async.hash(password)
         let user = User(
-            username: username.value, email: email.value, passwordHash: hash,
+            username: username.value, email: holder == nil ? email.value : "taken-\(RandomToken.make().lowercased())@address.invalid", passwordHash: hash,
             displayName: displayName.value, birthDate: birth.description
         )
+        if holder != nil { user.addressTaken = email.value }
         user.visibility = AccountRules.defaultVisibility(birthDate: birth, today: req.clock.today)
         if !zone.isEmpty { user.timeZone = zone }
         // Notifications and e-mails have no browser to ask: they keep the language the account was made in.
@@ -75,7 +76,12 @@ struct AccountController: RouteCollection {
         do {
             try await req.db.inTransaction { db in
                 try await user.create(on: db)
-                try await AccountMail.queueConfirmation(for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: db)
+                if let holder {
+                    try await AccountMail.queueAddressTaken(to: holder, now: req.now, config: req.application.config, on: db)
+                } else {
+                    try await AccountMail.queueConfirmation(
+                        for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: db)
+                }
             }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Someone took the name between our check and the insert.
@@ -88,7 +94,7 @@ struct AccountController: RouteCollection {
         req.flash(
             .success,
             t("Welcome to Fieldhouse, {name}! Tell people a little about yourself.", user.displayName)
-                + (req.application.config.sendsMail ? " " + t("We sent a link to {email}: open it to confirm your address.", user.email) : ""))
+                + (req.application.config.sendsMail ? " " + t("We sent a link to {email}: open it to confirm your address.", user.shownEmail) : ""))
         return response
     }
 

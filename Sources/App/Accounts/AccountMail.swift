@@ -14,7 +14,8 @@ enum AccountMail {
     static let confirmationInterval: TimeInterval = 600
 
     static func queueConfirmation(for user: User, now: Date, config: AppConfig, secret: ServerSecret, on db: any Database) async throws {
-        guard config.sendsMail else { return }
+        // A stand-in address (another account had the one typed) is never mailed.
+        guard config.sendsMail, user.addressTaken == nil else { return }
         let id = try user.requireID()
         try await User.query(on: db).filter(\.$id == id).set(\.$emailConfirmationSentAt, to: now).update()
         user.emailConfirmationSentAt = now
@@ -27,6 +28,22 @@ enum AccountMail {
                     + t("If you did not make an account on Fieldhouse, ignore this e-mail: no news will be sent to this address unless someone confirms it."),
                 link: SiteURL.confirmEmail(user: id, token: confirmationToken(user: id, email: user.email, secret: secret)).path,
                 linkLabel: t("Confirm my address"))
+        }
+        try await message.queue(on: db)
+    }
+
+    /// Tells the owner of an address that someone tried to make an account with it (the sign-up
+    /// page said nothing of it), in their language.
+    static func queueAddressTaken(to holder: User, now: Date, config: AppConfig, on db: any Database) async throws {
+        guard config.sendsMail else { return }
+        let holderID = try holder.requireID()
+        let message = Language.$current.withValue(holder.language ?? .en) {
+            OutboxMessage(
+                user: holderID, to: holder.email, topic: nil, subject: t("Someone tried to sign up with your address"),
+                body: t(
+                    "Someone tried to make a new Fieldhouse account with {email}, which your account already uses. If it was you, sign in instead (or reset your password from the sign-in page). If not, you need do nothing: the new account cannot use your address.",
+                    holder.email),
+                link: SiteURL.login.path, linkLabel: t("Sign in"))
         }
         try await message.queue(on: db)
     }

@@ -60,7 +60,7 @@ struct EmailController: RouteCollection {
         let form = try req.content.decode(ResendForm.self)
         guard req.application.config.sendsMail else { throw Abort(.conflict, reason: t("This server does not send e-mail.")) }
         if user.emailConfirmedAt != nil {
-            req.flash(.info, t("{email} is already confirmed.", user.email))
+            req.flash(.info, t("{email} is already confirmed.", user.shownEmail))
         } else if let sent = user.emailConfirmationSentAt, req.now.timeIntervalSince(sent) < AccountMail.confirmationInterval {
             let minutes = Int((AccountMail.confirmationInterval - req.now.timeIntervalSince(sent)) / 60) + 1
             req.flash(
@@ -68,7 +68,7 @@ struct EmailController: RouteCollection {
                 tn(
                     "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
                     "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
-                    minutes, user.email))
+                    minutes, user.shownEmail))
         } else {
             // Claimed under a lock on the person's row: parallel presses send one link.
             let userID = try user.requireID(), now = req.now, config = req.application.config, secret = req.application.serverSecret
@@ -83,11 +83,11 @@ struct EmailController: RouteCollection {
             req.flash(
                 .success,
                 queued
-                    ? t("We sent a new link to {email}. It may take a minute to arrive; check your spam folder too.", user.email)
+                    ? t("We sent a new link to {email}. It may take a minute to arrive; check your spam folder too.", user.shownEmail)
                     : tn(
                         "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
                         "We sent a link to {email} a few minutes ago; it can take a while to arrive. You can ask for another in {count} minutes.",
-                        Int(AccountMail.confirmationInterval / 60), user.email))
+                        Int(AccountMail.confirmationInterval / 60), user.shownEmail))
         }
         return req.redirect(to: SiteURL.safeNext(form.next))
     }

@@ -15,6 +15,12 @@ final class User: Model, @unchecked Sendable {
     @OptionalField(key: "email_confirmed_at") var emailConfirmedAt: Date?
     /// When the last confirmation link was sent.
     @OptionalField(key: "email_confirmation_sent_at") var emailConfirmationSentAt: Date?
+    /// The address typed at sign-up when another account already had it (`AddAddressTakenToUsers`):
+    /// `email` is then a stand-in at `.invalid` that is never mailed.
+    @OptionalField(key: "address_taken") var addressTaken: String?
+
+    /// The address as its owner is shown it.
+    var shownEmail: String { addressTaken ?? email }
     @Field(key: "password_hash") var passwordHash: String
     @Field(key: "display_name") var displayName: String
     /// Lower-cased display name, so search can use an index-friendly LIKE on both databases.

@@ -41,7 +41,7 @@ struct NotificationSettingsController: RouteCollection {
                         value: $0.rawValue, label: $0.label, hint: $0.hint, inApp: settings[$0]?.inApp ?? true,
                         email: settings[$0]?.email ?? $0.emailByDefault)
                 },
-                sendsMail: req.application.config.sendsMail, address: user.email, confirmed: user.emailConfirmedAt != nil,
+                sendsMail: req.application.config.sendsMail, address: user.shownEmail, confirmed: user.emailConfirmedAt != nil,
                 resend: SiteURL.resendConfirmation.path, here: SiteURL.notificationSettings.path))
     }
 

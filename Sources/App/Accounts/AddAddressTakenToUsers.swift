@@ -1,0 +1,14 @@
+import Fluent
+
+/// Sign-up answers alike whether or not an address already has an account. When it has, the new
+/// account keeps the address typed here (shown to its owner, never written to) and a stand-in
+/// that nobody can mail or sign in with, and the address's owner is told by e-mail.
+struct AddAddressTakenToUsers: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(User.schema).field("address_taken", .string).update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(User.schema).deleteField("address_taken").update()
+    }
+}
