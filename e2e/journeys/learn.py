@@ -29,9 +29,12 @@ def run(r):
     if not place_path.startswith("/places/"):
         raise JourneyFailed(f"adding a place should open it; Maya is on {place_path}")
 
-    # Omar photographs the place: a real JPEG from the fixtures.
+    # Being named a manager is an invitation: Omar says yes on the place's page, then photographs
+    # the place (a real JPEG from the fixtures).
     omar = r.person("omar")
-    omar.visit(place_path).sees(place, "Add a photo")
+    omar.visit(place_path).sees(place, "You were asked to help manage this place")
+    omar.press("Accept")
+    omar.sees("You now help manage this place", "Add a photo")
     omar.choose_file("Add a photo", FIXTURES / "photos" / "r_canon.jpg")
     omar.press("Add the photo")
     omar.sees("Photo added.")
