@@ -271,8 +271,11 @@ public enum RideCheck {
     public static func judge(_ fixes: [RideFix], endingAt place: Coordinate, radius: Double, now: Int64, rules: CyclingEligibility.Rules) -> Verdict {
         let window = window(rules)
         let from = now - Int64(window * 1000) - Int64(rules.maximumGap * 1000)
-        let points = fixes.filter { $0.time >= from && $0.time <= now && $0.place.isValid && $0.received - $0.time <= lateness }
-            .sorted { $0.time < $1.time }
+        // Live: received after it was taken (a little clock drift allowed) and not long after.
+        let points = fixes.filter {
+            $0.time >= from && $0.time <= now && $0.place.isValid && $0.received - $0.time <= lateness && $0.time - $0.received <= 30_000
+        }
+        .sorted { $0.time < $1.time }
         guard let last = points.last else { return .tooFewReadings }
         guard now - last.time <= freshness, Geo.distance(last.place, place) <= radius else { return .notHere }
         guard let first = points.first, Double(now - first.time) >= window * 0.8 * 1000,

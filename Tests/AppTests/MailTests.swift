@@ -17,22 +17,38 @@ struct MailTests {
     @Test func signingUpWithATakenAddressTellsItsOwnerInstead() async throws {
         try await withMailApp { app, sink in
             try await app.browser().signUp("ana", name: "Ana Lima")
-            let other = app.browser()
-            let page = try await other.post(
-                "/signup",
-                [
-                    ("username", "not_ana"), ("email", "ANA@example.org"), ("password", Browser.password), ("display_name", "Not Ana"),
-                    ("birth_date", "1991-01-01"),
-                ], csrfFrom: "/signup")
-            #expect(page.status == .seeOther && page.location == "/settings/profile")
-            #expect(try await other.get("/settings/profile").contains("We sent a link to ana@example.org"))
+            try await User.query(on: app.db).filter(\.$username == "ana").set(\.$emailConfirmedAt, to: app.clock.now).update()
+            func signUp(_ username: String, _ address: String) async throws -> Browser {
+                let browser = app.browser()
+                let page = try await browser.post(
+                    "/signup",
+                    [
+                        ("username", username), ("email", address), ("password", Browser.password + "!"), ("display_name", "Not Ana"),
+                        ("birth_date", "1991-01-01"),
+                    ], csrfFrom: "/signup")
+                #expect(page.status == .seeOther && page.location == "/settings/profile")
+                return browser
+            }
+            let taken = try await signUp("not_ana", "ANA@example.org"), free = try await signUp("new_bo", "bo@example.org")
+            // Every page the newcomer sees reads the same for a taken and a free address.
+            for (browser, address) in [(taken, "ana@example.org"), (free, "bo@example.org")] {
+                #expect(try await browser.get("/settings/profile").contains("We sent a link to \(address)"))
+                let settings = try await browser.get("/settings/notifications")
+                #expect(settings.contains("<strong>\(address)</strong>") && !settings.contains(".invalid"))
+                let resend = try await browser.post("/settings/email/confirm", [("next", "/settings/notifications")], csrfFrom: "/settings/notifications")
+                #expect(resend.status == .seeOther)
+                #expect(try await browser.get("/settings/notifications").contains("We sent a link to \(address) a few minutes ago"))
+                // Signing in with the address and one's own password works either way.
+                #expect(try await app.browser().logIn(address, password: Browser.password + "!").location == "/")
+            }
+            _ = try await signUp("not_ana_2", "ana@example.org")
             try await app.app.jobs.runDue(app.app)
             let mails = try sink.messages(to: "ana@example.org")
             #expect(mails.map(\.subject).sorted() == ["Confirm your e-mail address for Fieldhouse", "Someone tried to sign up with your address"])
             let notice = try #require(mails.first { $0.subject == "Someone tried to sign up with your address" })
-            #expect(notice.text.contains("If it was you, sign in instead"))
+            #expect(notice.text.contains("If it was you, sign in instead"), "one notice a day, however many tries")
             #expect(try sink.messages().allSatisfy { !$0.envelopeTo.contains(".invalid") }, "the stand-in is never mailed")
-            // The new account cannot take the address over: signing in with it is Ana's.
+            // The address's owner still signs in with it as before.
             #expect(try await app.browser().logIn("ana@example.org").location == "/")
         }
     }

@@ -314,13 +314,15 @@ struct PrivacyTests {
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
             }
-            let gifts = try await burst(12, "/gifts/new", [("for", subject), ("sticker", "flame")])
-            #expect(gifts.filter { $0 == .seeOther }.count == Gift.perDay && gifts.filter { $0 == .unprocessableEntity }.count == 12 - Gift.perDay)
+            // A few more than the limit at once (SQLite serves a handful of writers at a time; more would
+            // only measure the machine).
+            let gifts = try await burst(Gift.perDay + 2, "/gifts/new", [("for", subject), ("sticker", "flame")])
+            #expect(gifts.filter { $0 == .seeOther }.count == Gift.perDay && gifts.filter { $0 == .unprocessableEntity }.count == 2)
             #expect(try await Gift.query(on: app.db).count() == Gift.perDay)
-            // Five short of the hour's comments, then ten at once: five more get in.
+            // Three short of the hour's comments, then six at once: three more get in.
             let gusID = try #require(try await User.query(on: app.db).filter(\.$username == "gus").first()?.id)
             let olgaID = try #require(try await User.query(on: app.db).filter(\.$username == "olga").first()?.id)
-            for _ in 0..<(FeedComment.perHour - 5) {
+            for _ in 0..<(FeedComment.perHour - 3) {
                 let earlier = FeedComment()
                 earlier.createdAt = app.clock.now.addingTimeInterval(-600)
                 earlier.subject = subject
@@ -329,8 +331,8 @@ struct PrivacyTests {
                 earlier.body = "Earlier"
                 try await earlier.create(on: app.db)
             }
-            let comments = try await burst(10, "/comments", [("on", subject), ("body", "Go!")])
-            #expect(comments.filter { $0 == .seeOther }.count == 5 && comments.filter { $0 == .tooManyRequests }.count == 5)
+            let comments = try await burst(6, "/comments", [("on", subject), ("body", "Go!")])
+            #expect(comments.filter { $0 == .seeOther }.count == 3 && comments.filter { $0 == .tooManyRequests }.count == 3)
             #expect(try await FeedComment.query(on: app.db).count() == FeedComment.perHour)
         }
     }
@@ -400,6 +402,33 @@ struct PrivacyTests {
             try await app.app.jobs.runDue(app.app)
             #expect(try await Workout.find(workout.id, on: app.db).map { $0.sharedDuration == nil && $0.sharedStartMS == $0.startMS } == true)
             #expect(try await ben.get(path).contains(km(whole)))
+        }
+    }
+}
+
+extension ZoneTrimmedNumbersTests {
+    /// A phone that syncs after the workout was finished: the part others see is worked out again.
+    @Test func positionsThatArriveAfterTheWorkoutAreTrimmedToo() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            #expect(
+                try await ana.post(
+                    "/settings/privacy-zones", [("name", "Home"), ("lat", "55.6761"), ("lon", "12.5683"), ("radius", "500")],
+                    csrfFrom: "/settings/privacy-zones"
+                ).status == .seeOther)
+            let token = try await ana.deviceToken(allDay: false)
+            let start = app.clock.milliseconds - 7_200_000, end = start + 1_800_000
+            let made = try await ana.api(
+                .POST, "/api/v1/workouts", token: token, json: #"{"external_id": "late", "sport": "running", "start": \#(start), "end": \#(end)}"#)
+            #expect(made.status == .created)
+            #expect(try await Workout.query(on: app.db).first()?.sharedDuration == nil)
+            let points = (0..<180).map { #"{"t": \#(start + Int64($0) * 10_000), "lat": 55.6761, "lon": \#(12.5683 + Double($0) * 0.0005)}"# }
+            let sent = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"locations": [\#(points.joined(separator: ","))]}"#)
+            #expect((sent.json["stored"] as? [String: Int])?["locations"] == 180)
+            try await app.app.jobs.runDue(app.app)
+            let workout = try #require(try await Workout.query(on: app.db).first())
+            #expect(workout.sharedDuration != nil && (workout.sharedStartMS ?? 0) > workout.startMS)
         }
     }
 }

@@ -76,12 +76,8 @@ struct AccountController: RouteCollection {
         do {
             try await req.db.inTransaction { db in
                 try await user.create(on: db)
-                if let holder {
-                    try await AccountMail.queueAddressTaken(to: holder, now: req.now, config: req.application.config, on: db)
-                } else {
-                    try await AccountMail.queueConfirmation(
-                        for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: db)
-                }
+                if let holder { try await AccountMail.queueAddressTaken(to: holder, now: req.now, config: req.application.config, on: db) }
+                try await AccountMail.queueConfirmation(for: user, now: req.now, config: req.application.config, secret: req.application.serverSecret, on: db)
             }
         } catch let error as any DatabaseError where error.isConstraintFailure {
             // Someone took the name between our check and the insert.
@@ -139,11 +135,15 @@ struct AccountController: RouteCollection {
                 req, login: login, next: next, error: t("Enter your username or email and your password."), status: .unprocessableEntity)
         }
 
-        let user = try await User.query(on: req.db)
-            .group(.or) { $0.filter(\.$username == login).filter(\.$email == login) }
-            .first()
+        // By username or address; an account made with an address another account had signs in
+        // with that address too (its own password tells them apart), so signing in says nothing of
+        // whether an address was taken.
+        let candidates = try await User.query(on: req.db)
+            .group(.or) { $0.filter(\.$username == login).filter(\.$email == login).filter(\.$addressTaken == login) }
+            .sort(\.$createdAt).limit(4).all()
+        let named = candidates.first { $0.username == login || $0.email == login } ?? candidates.first
         let limiter = LoginLimiter(db: req.db, now: req.now)
-        let keys = LoginLimiter.keys(login: user?.username ?? login, address: req.clientAddress)
+        let keys = LoginLimiter.keys(login: named?.username ?? login, address: req.clientAddress)
         if let until = try await limiter.retryAfter(keys: keys) {
             let wait = limiter.waitMessage(until: until)
             let response = try await renderLogin(req, login: login, next: next, error: wait.text, status: .tooManyRequests)
@@ -152,8 +152,12 @@ struct AccountController: RouteCollection {
         }
 
         // Unknown accounts are checked against a dummy hash so both cases take the same time.
-        let matches = try await req.password.async.verify(password, created: user?.passwordHash ?? req.application.dummyPasswordHash)
-        guard let user, matches else {
+        var matched: User?
+        for candidate in candidates.isEmpty ? [nil] : candidates.map(Optional.some) {
+            let matches = try await req.password.async.verify(password, created: candidate?.passwordHash ?? req.application.dummyPasswordHash)
+            if matches, matched == nil { matched = candidate }
+        }
+        guard let user = matched else {
             try await limiter.recordFailure(keys: keys)
             return try await renderLogin(req, login: login, next: next, error: t("That username or email and password do not match."), status: .unauthorized)
         }

@@ -129,7 +129,7 @@ enum AccountExport {
         try archive.add(
             "profile.json",
             json: Profile(
-                username: user.username, displayName: user.displayName, email: user.email, bio: user.bio, birthDate: user.birthDate,
+                username: user.username, displayName: user.displayName, email: user.shownEmail, bio: user.bio, birthDate: user.birthDate,
                 gender: user.gender.rawValue, heightCm: user.heightCm, weightKg: user.weightKg, homeName: user.homeName,
                 homeLatitude: user.homeLat, homeLongitude: user.homeLon, timeZone: user.timeZone, units: user.units.rawValue,
                 visibility: user.visibility.rawValue, language: user.languageCode, clock: user.clock.rawValue, continuousHeartRate: user.continuousHeartRate,

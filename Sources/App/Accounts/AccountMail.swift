@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Foundation
 import Vapor
 
@@ -14,11 +15,13 @@ enum AccountMail {
     static let confirmationInterval: TimeInterval = 600
 
     static func queueConfirmation(for user: User, now: Date, config: AppConfig, secret: ServerSecret, on db: any Database) async throws {
-        // A stand-in address (another account had the one typed) is never mailed.
-        guard config.sendsMail, user.addressTaken == nil else { return }
+        guard config.sendsMail else { return }
         let id = try user.requireID()
         try await User.query(on: db).filter(\.$id == id).set(\.$emailConfirmationSentAt, to: now).update()
         user.emailConfirmationSentAt = now
+        // A stand-in address (another account had the one typed) is never mailed; everything else
+        // happens as for any address, so the account behaves alike whether or not it was taken.
+        guard user.addressTaken == nil else { return }
         // In the account's language, as every e-mail to it is composed (`NotificationMail`).
         let message = Language.$current.withValue(user.language ?? .en) {
             OutboxMessage(
@@ -34,9 +37,20 @@ enum AccountMail {
 
     /// Tells the owner of an address that someone tried to make an account with it (the sign-up
     /// page said nothing of it), in their language.
+    /// At most one a day, and only to an address its owner confirmed: sign-ups cannot be used to
+    /// flood an address with these.
     static func queueAddressTaken(to holder: User, now: Date, config: AppConfig, on db: any Database) async throws {
         guard config.sendsMail else { return }
         let holderID = try holder.requireID()
+        let claimed = try await (db as! any SQLDatabase).raw(
+            """
+            UPDATE users SET address_notice_at = \(bind: now)
+            WHERE id = \(bind: holderID) AND email_confirmed_at IS NOT NULL
+              AND (address_notice_at IS NULL OR address_notice_at < \(bind: now.addingTimeInterval(-86_400)))
+            RETURNING id
+            """
+        ).all()
+        guard !claimed.isEmpty else { return }
         let message = Language.$current.withValue(holder.language ?? .en) {
             OutboxMessage(
                 user: holderID, to: holder.email, topic: nil, subject: t("Someone tried to sign up with your address"),

@@ -6,9 +6,12 @@ import Fluent
 struct AddAddressTakenToUsers: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(User.schema).field("address_taken", .string).update()
+        // When the owner of an address was last told of a sign-up with it: one such e-mail a day.
+        try await database.schema(User.schema).field("address_notice_at", .datetime).update()
     }
 
     func revert(on database: any Database) async throws {
+        try await database.schema(User.schema).deleteField("address_notice_at").update()
         try await database.schema(User.schema).deleteField("address_taken").update()
     }
 }

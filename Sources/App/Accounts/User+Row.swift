@@ -10,6 +10,7 @@ extension User {
         let id: UUID
         let username, email, password_hash, display_name, search_name, role: String
         let email_confirmed_at, email_confirmation_sent_at: Date?
+        let address_taken: String?
         let bio, birth_date: String?
         let gender: String
         let height_cm, weight_kg: Double?
@@ -37,6 +38,7 @@ extension User {
         email = row.email
         emailConfirmedAt = row.email_confirmed_at
         emailConfirmationSentAt = row.email_confirmation_sent_at
+        addressTaken = row.address_taken
         passwordHash = row.password_hash
         displayName = row.display_name
         searchName = row.search_name

@@ -38,8 +38,13 @@ final class Job: Model, @unchecked Sendable {
     /// also checks the kind exists). With a `key`, a job with the same key already in the table
     /// (queued, done or failed) means this one is not added: enqueueing is safe to repeat.
     static func enqueue(_ kind: String, payload: some Encodable, at: Date, key: String?, on db: any Database) async throws {
+        try await enqueue(kind, payload: payload, at: at, key: key, on: db as! any SQLDatabase)
+    }
+
+    /// The same on plain SQL (sample writing holds no Fluent database).
+    static func enqueue(_ kind: String, payload: some Encodable, at: Date, key: String?, on sql: any SQLDatabase) async throws {
         let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
-        try await (db as! any SQLDatabase).raw(
+        try await sql.raw(
             """
             INSERT INTO jobs (id, kind, payload, key, run_at, state, attempts)
             VALUES (\(bind: UUID()), \(bind: kind), \(bind: json), \(bind: key), \(bind: at), \(bind: State.queued.rawValue), 0)

@@ -48,15 +48,6 @@ enum CheckIn {
                 status: .unprocessableEntity, code: "new_account",
                 reason: t("Rewards start once your account is a day old or your e-mail address is confirmed."))
         }
-        // A code a day from each of a few places: a person cannot empty every partner's counter.
-        let recent = try await RewardCode.query(on: db).filter(\.$user.$id == userID).filter(\.$issuedAt >= now.addingTimeInterval(-86_400)).count()
-        if recent >= RewardCode.perPersonPerDay {
-            return .refused(
-                status: .conflict, code: "daily_limit",
-                reason: tn(
-                    "That's {count} reward in the last 24 hours: the next one tomorrow.", "That's {count} rewards in the last 24 hours: the next one tomorrow.",
-                    RewardCode.perPersonPerDay))
-        }
         if let refusal = try await rideRefusal(userID, at: place, now: now, rules: rules, format: Format(user), on: db) {
             return refusal
         }
@@ -108,6 +99,17 @@ enum CheckIn {
     {
         let placeID = try place.requireID()
         let sql = db as! any SQLDatabase
+        // A code a day from each of a few places: a person cannot empty every partner's counter.
+        // Counted under a lock on the person's row, so check-ins at several places at once count in turn.
+        try await db.lockForCount(User.schema, id: userID)
+        let recent = try await RewardCode.query(on: db).filter(\.$user.$id == userID).filter(\.$issuedAt >= now.addingTimeInterval(-86_400)).count()
+        if recent >= RewardCode.perPersonPerDay {
+            return .refused(
+                status: .conflict, code: "daily_limit",
+                reason: tn(
+                    "That's {count} reward in the last 24 hours: the next one tomorrow.", "That's {count} rewards in the last 24 hours: the next one tomorrow.",
+                    RewardCode.perPersonPerDay))
+        }
         if sql.dialect.name == "postgresql" {
             try await sql.raw("SELECT id FROM places WHERE id = \(bind: placeID) FOR UPDATE").run()
         }

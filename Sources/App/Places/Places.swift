@@ -50,8 +50,11 @@ enum Places: Feature {
         try await RideFixes.keep(positions, for: userID, now: now, on: db)
     }
 
+    static var jobKinds: [JobKind] { [RideFixes.sweepKind] }
+
     static var archiveEntries: [ArchiveEntry] {
         [
+            ArchiveEntry(path: "ride_positions.json", holds: t("the positions your phone sent in the last hour, kept for reward check-ins")),
             ArchiveEntry(path: "reward_codes.json", holds: t("the reward codes you earned at places, and when each was redeemed")),
             ArchiveEntry(path: "cycling_states.json", holds: t("when your phone's readings changed whether you counted as cycling, and why")),
         ]
@@ -62,5 +65,16 @@ enum Places: Feature {
         let userID = archive.userID
         try archive.add("reward_codes.json", json: try await RewardCode.query(on: db).filter(\.$user.$id == userID).sort(\.$issuedAt).all())
         try archive.add("cycling_states.json", json: try await CyclingTransition.query(on: db).filter(\.$user.$id == userID).sort(\.$atMS).all())
+        struct Position: Encodable {
+            let t: Int64
+            let lat: Double
+            let lon: Double
+            let received_ms: Int64
+        }
+        try archive.add(
+            "ride_positions.json",
+            json: try await RideFixes.all(of: userID, on: db).map {
+                Position(t: $0.time, lat: $0.place.latitude, lon: $0.place.longitude, received_ms: $0.received)
+            })
     }
 }

@@ -15,8 +15,13 @@ enum RideFixes {
         guard !fixes.isEmpty, try await CyclingStatus.query(on: db).filter(\.$user.$id == userID).first() != nil else { return }
         let sql = db as! any SQLDatabase
         let nowMS = Int64(now.timeIntervalSince1970 * 1000)
-        let recent = fixes.filter { $0.time > nowMS - keptMilliseconds && $0.time <= nowMS + 300_000 && $0.place.isValid }
-        for chunk in stride(from: 0, to: recent.count, by: 500).map({ Array(recent[$0..<min($0 + 500, recent.count)]) }) {
+        // One a second at most, and an hour's worth a request: what a ride needs, and a bound on what
+        // one person can make the server keep and sort.
+        var seconds = Set<Int64>()
+        let recent = fixes.filter { $0.time > nowMS - keptMilliseconds && $0.time <= nowMS + 30_000 && $0.place.isValid }
+            .filter { seconds.insert($0.time / 1000).inserted }.prefix(3600)
+        let kept = Array(recent)
+        for chunk in stride(from: 0, to: kept.count, by: 500).map({ Array(kept[$0..<min($0 + 500, kept.count)]) }) {
             var insert = sql.insert(into: schema).columns("user_id", "t", "lat", "lon", "received_ms")
             for fix in chunk {
                 insert = insert.values([SQLBind(userID), SQLBind(fix.time), SQLBind(fix.place.latitude), SQLBind(fix.place.longitude), SQLBind(fix.received)])
@@ -35,8 +40,19 @@ enum RideFixes {
             let received_ms: Int64
         }
         return try await (db as! any SQLDatabase).raw(
-            "SELECT t, lat, lon, received_ms FROM ride_fixes WHERE user_id = \(bind: userID) AND t >= \(bind: from) ORDER BY t"
+            "SELECT t, lat, lon, received_ms FROM ride_fixes WHERE user_id = \(bind: userID) AND t >= \(bind: from) ORDER BY t LIMIT 7200"
         ).all(decoding: Row.self).map { RideFix(time: $0.t, place: Coordinate(latitude: $0.lat, longitude: $0.lon), received: $0.received_ms) }
+    }
+
+    /// Every ten minutes: positions older than an hour go, whoever stopped sending.
+    static let sweepKind = JobKind("places.ride-fixes", every: 600) { run in
+        let cutoff = Int64(run.now.timeIntervalSince1970 * 1000) - keptMilliseconds
+        try await (run.db as! any SQLDatabase).raw("DELETE FROM ride_fixes WHERE t < \(bind: cutoff)").run()
+    }
+
+    /// The person's kept positions, for their account export.
+    static func all(of userID: UUID, on db: any Database) async throws -> [RideFix] {
+        try await since(.min, for: userID, on: db)
     }
 
     static func forget(_ userID: UUID, on db: any Database) async throws {

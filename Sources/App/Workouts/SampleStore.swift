@@ -116,6 +116,9 @@ enum SampleStore {
         if stored != SeriesCounts(), let span = batch.span {
             try await WorkoutSeries.drop(user: userID, from: span.lowerBound, to: span.upperBound, on: sql)
         }
+        if stored.locations > 0, let first = batch.locations.map(\.t).min(), let last = batch.locations.map(\.t).max() {
+            try await SharedPartJob.positionsArrived(for: userID, from: first, to: last, on: sql)
+        }
         let duplicates = SeriesCounts(
             heart_rate: batch.heartRate.count - stored.heart_rate, rr: batch.rr.count - stored.rr,
             locations: batch.locations.count - stored.locations, steps: batch.steps.count - stored.steps,

@@ -55,7 +55,8 @@ extension Workouts {
             let oldest = days.map { top - Int64($0) * 86_400_000 } ?? Int64.min
             rows = try await (db as! any SQLDatabase).raw(
                 """
-                SELECT w.id, w.user_id, w.sport, w.name, w.start_ms, w.duration_s, w.distance_m, w.shared_start_ms, w.shared_duration_s,
+                SELECT w.id, w.user_id, w.sport, w.name, w.start_ms, w.duration_s, w.distance_m, COALESCE(w.shared_start_ms, w.start_ms) AS shared_start_ms,
+                  w.shared_duration_s,
                   w.shared_distance_m, u.username, u.display_name
                 FROM workouts w JOIN users u ON u.id = w.user_id
                 WHERE w.id IN (
