@@ -34,7 +34,7 @@ func drawPage(points: [TrackPoint], summary: WorkoutSummary, laps: [DeviceTotals
             buckets: points.compactMap { p in p.heartRate.map { (t: p.time, low: Double($0), high: Double($0), mean: Double($0)) } },
             zone: format.zone, label: "hr", unit: "bpm")
         let path = points.compactMap(\.coordinate).filter(\.isValid)
-        _ = SVGMap(markers: [], tileURL: "https://tile.example/{z}/{x}/{y}.png", paths: [path], label: "route").svg
+        _ = SVGMap(markers: [], tiles: { "https://tile.example/\($0)/\($1)/\($2).png" }, paths: [path], label: "route").svg
         _ = shown.joined()
     }
 }

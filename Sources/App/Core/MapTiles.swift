@@ -5,7 +5,7 @@ import Vapor
 /// make it fetch and store tiles of their choosing (a whole country at zoom 16) by asking for them.
 struct MapTiles: Sendable {
     /// The closest zoom any map here draws (`SVGMap`); the proxy refuses anything closer.
-    static let maxZoom = 16
+    static let maxZoom = SVGMap.maxZoom
 
     let secret: ServerSecret
 
@@ -13,6 +13,9 @@ struct MapTiles: Sendable {
     func url(z: Int, x: Int, y: Int) -> String {
         "/tiles/\(z)/\(x)/\(y).png?s=\(signature(z: z, x: x, y: y))"
     }
+
+    /// `url` as the function `SVGMap` draws tiles with.
+    var href: @Sendable (Int, Int, Int) -> String { { url(z: $0, x: $1, y: $2) } }
 
     /// 22 characters of an HMAC: 132 bits, more than any guessing could cover.
     func signature(z: Int, x: Int, y: Int) -> String {

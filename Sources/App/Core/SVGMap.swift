@@ -16,8 +16,11 @@ struct SVGMap {
     let width = 640.0
     let height = 360.0
     let markers: [Marker]
-    /// The tile server behind the map, or nil for a plain grid.
-    let tiles: MapTiles?
+    /// The closest zoom a map draws (the tile proxy refuses anything closer).
+    static let maxZoom = 16
+
+    /// A tile's address from its zoom, x and y (`MapTiles.href`, signed), or nil for a plain grid.
+    let tiles: (@Sendable (Int, Int, Int) -> String)?
     /// Routes drawn as lines under the markers (a workout's path, in pieces where parts are hidden).
     var paths: [[Coordinate]] = []
     /// The map's accessible name; by default it names the photos it shows.
@@ -27,7 +30,7 @@ struct SVGMap {
     var svg: String {
         guard !markers.isEmpty || paths.contains(where: { $0.count >= 2 }) else { return "" }
         let everything = markers.map(\.coordinate) + paths.joined()
-        let zoom = WebMercator.fittingZoom(everything, width: width, height: height, padding: 40, maxZoom: MapTiles.maxZoom)
+        let zoom = WebMercator.fittingZoom(everything, width: width, height: height, padding: 40, maxZoom: Self.maxZoom)
         let extent = everything.map { WebMercator.pixel($0, zoom: zoom) }
         let pixels = markers.map { WebMercator.pixel($0.coordinate, zoom: zoom) }
         let centreX = (extent.map(\.x).min()! + extent.map(\.x).max()!) / 2
@@ -44,7 +47,7 @@ struct SVGMap {
             for ty in Int(floor(top / tile))...Int(floor((top + height) / tile)) where (0..<count).contains(ty) {
                 for tx in Int(floor(left / tile))...Int(floor((left + width) / tile)) {
                     let wrapped = ((tx % count) + count) % count
-                    let href = tiles.url(z: zoom, x: wrapped, y: ty)
+                    let href = tiles(zoom, wrapped, ty)
                     out +=
                         "<image href=\"\(Self.escape(href))\" x=\"\(Self.n(Double(tx) * tile - left))\" y=\"\(Self.n(Double(ty) * tile - top))\" width=\"256\" height=\"256\"/>"
                 }

@@ -147,7 +147,7 @@ struct WorkoutDrawings: Encodable, Sendable {
                                 .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
                                 .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
                             ],
-                            tiles: tiles, paths: pieces, label: label
+                            tiles: tiles?.href, paths: pieces, label: label
                         ).svg
                     let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
                     osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"
