@@ -191,7 +191,7 @@ struct PlaceController: RouteCollection {
             checkinAction: reward != nil && viewer != nil ? SiteURL.placeCheckin(id).path : nil,
             signIn: reward != nil && viewer == nil ? SiteURL.login(next: SiteURL.place(id).path) : nil, canManage: access.canManage,
             invitedToManage: try await Self.invitation(to: id, for: viewer, on: req.db) != nil,
-            acceptAction: SiteURL.place(id).path + "/manage/accept", declineAction: SiteURL.place(id).path + "/manage/decline",
+            acceptAction: SiteURL.answerPlaceManager(id, accept: true).path, declineAction: SiteURL.answerPlaceManager(id, accept: false).path,
             editURL: SiteURL.editPlace(id).path, rewardURL: SiteURL.placeReward(id).path, redeemURL: SiteURL.placeRedeem(id).path,
             back: BackLink.back(on: req, to: BackLink(.places, t("Places")), from: [BackLink(.places, t("Places")), BackLink(.home, t("Home"))]))
         return try await req.view.render("places/show", page).encodeResponse(for: req)

@@ -14,6 +14,10 @@ extension SiteURL {
     /// Adding a photo (POST, a streamed form).
     static func placePhotos(_ place: UUID) -> SiteURL { SiteURL("places", id(place), "photos") }
     static func deletePlacePhoto(_ place: UUID, photo: UUID) -> SiteURL { SiteURL("places", id(place), "photos", id(photo), "delete") }
+    /// Answering an invitation to help manage the place (POST).
+    static func answerPlaceManager(_ place: UUID, accept: Bool) -> SiteURL {
+        SiteURL("places", id(place), "manage", accept ? "accept" : "decline")
+    }
     /// The signed-in person's cycling state, its history and their codes.
     static let myRewards = SiteURL("rewards")
     /// Turning rewards on or off (POST).
