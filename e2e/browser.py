@@ -24,6 +24,17 @@ from selenium.webdriver.support.ui import WebDriverWait
 from words import BROWSER_LANGUAGE, found_in, starts, words
 
 CHECKS = (Path(__file__).parent / "checks.js").read_text()
+# axe-core, the accessibility engine most audits use; scripts/e2e.sh takes it from the newest
+# axe-selenium-python on PyPI (E2E_AXE names the file). Serious and critical findings fail a journey.
+AXE_FILE = Path(os.environ.get("E2E_AXE", Path(__file__).resolve().parent.parent / ".build" / "axe" / "axe.min.js"))
+AXE = AXE_FILE.read_text() if AXE_FILE.exists() else None
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]}).then(
+  (r) => done(r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map(
+    (v) => `axe ${v.impact}: ${v.id} (${v.help}) at ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join(", ")}`)),
+  (e) => done([`axe could not run: ${e}`]));
+"""
 DEMO_PASSWORD = "fieldhouse-demo"
 NEW_PASSWORD = "journey-password-123"  # of the people journeys sign up
 FIXTURES = Path(__file__).resolve().parent.parent / "Tests" / "Fixtures"
@@ -47,6 +58,7 @@ class Run:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.step = 0
         self.findings = []  # (page, finding)
+        self.axed = set()  # (person, page address) axe has looked at
         self.browsers = []
 
     def person(self, username=None, javascript=True):
@@ -336,6 +348,7 @@ class Browser:
         findings = self.driver.execute_script(CHECKS) if self.javascript else []
         if self.javascript:
             findings += self.focus_findings()
+            findings += self.axe_findings()
         # Chromium logs the page's own 4xx status as a failed resource; a form sent back with its
         # errors (422), a refused sign-in (401) or a gone page (404) is the app answering rightly.
         own_status = self.driver.current_url + " - Failed to load resource: the server responded with a status of 4"
@@ -349,6 +362,21 @@ class Browser:
             findings.append(f"server answered {status}")
         for finding in findings:
             self.run.findings.append((page, finding))
+
+    def axe_findings(self):
+        """axe-core's serious and critical findings, once per page address and person in a run (a
+        page's later states are the same template; axe takes about a second a page)."""
+        if AXE is None:
+            return ["axe-core is missing: run scripts/e2e.sh, which fetches it"]
+        key = (self.who, re.sub(r"[0-9a-f]{8}-[0-9a-f-]{27}|[0-9]+", "N", self.path))
+        if key in self.run.axed:
+            return []
+        self.run.axed.add(key)
+        d = self.driver
+        if not d.execute_script("return typeof window.axe === 'object'"):
+            d.execute_script(AXE)
+        d.set_script_timeout(30)
+        return d.execute_async_script(AXE_RUN)
 
     def focus_findings(self):
         """Tabs through the first few controls; each must show where the focus is."""

@@ -4,9 +4,21 @@ return (function () {
   const findings = [];
   const width = document.documentElement.clientWidth;
   const visible = (e) => {
+    // checkVisibility also answers for what a closed <details> or content-visibility hides.
+    if (e.checkVisibility && !e.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
     const r = e.getBoundingClientRect();
     const s = getComputedStyle(e);
     return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+  };
+  // Inside a box clipped to nothing (the visually hidden pattern: a table's header on a phone).
+  const clippedAway = (e) => {
+    for (let p = e; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if ((s.clip && s.clip !== "auto") || (s.clipPath && s.clipPath !== "none")) return true;
+      const r = p.getBoundingClientRect();
+      if ((r.width <= 1 || r.height <= 1) && s.overflow !== "visible") return true;
+    }
+    return false;
   };
   const describe = (e) => {
     let text = e.tagName.toLowerCase();
@@ -43,6 +55,74 @@ return (function () {
       findings.push(`a chart does not fit the window (${Math.round(r.width)} px wide): ${describe(svg)}`);
     }
   }
+
+  // A table laid out as a table lines its header cells up with the cells of its first body row (the
+  // phone card layout hides the header, so only where the header shows). A grid or flex meant for a
+  // list once squeezed every row of a table into one column beside its header.
+  for (const table of [...document.querySelectorAll("table")].filter(visible)) {
+    const head = table.tHead && table.tHead.rows[0];
+    const body = table.tBodies[0] && [...table.tBodies[0].rows].find((r) => visible(r) && r.cells.length > 1);
+    if (!head || !body || !visible(head) || clippedAway(head)) continue;
+    const heads = [...head.cells].filter(visible);
+    const cells = [...body.cells].filter(visible);
+    const spans = (list) => list.reduce((n, c) => n + (c.colSpan || 1), 0);
+    if (spans(heads) !== spans(cells)) continue; // a row that spans columns on purpose
+    let column = 0;
+    const starts = new Map(cells.map((c) => { const at = column; column += c.colSpan || 1; return [at, c]; }));
+    column = 0;
+    for (const h of heads) {
+      const cell = starts.get(column);
+      column += h.colSpan || 1;
+      if (!cell) continue;
+      const a = h.getBoundingClientRect(), b = cell.getBoundingClientRect();
+      if (Math.abs(a.left - b.left) > 3 || Math.abs(a.width - b.width) > 3 || b.top < a.bottom - 1) {
+        findings.push(`a table's header does not line up with its rows (${Math.round(a.left)}+${Math.round(a.width)} vs ${Math.round(b.left)}+${Math.round(b.width)} px): ${describe(h)} in ${describe(table)}`);
+        break;
+      }
+    }
+  }
+
+  // No text is drawn over other text or over a control: boxes of text runs and of form controls,
+  // pictures and charts must not cross a run of text they do not contain.
+  const textBoxes = [];
+  const textWalker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (textWalker.nextNode()) {
+    const node = textWalker.currentNode;
+    const e = node.parentElement;
+    if (!e || !node.textContent.trim() || !visible(e) || e.closest("svg, .visually-hidden, .sr-only, [aria-hidden=true], option, script, style") || clippedAway(e)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.width >= 2 && r.height >= 2) textBoxes.push({ e, r });
+    }
+  }
+  const controls = [...document.querySelectorAll("input:not([type=hidden]), select, textarea, img, svg, video, canvas, button")]
+    .filter((e) => visible(e) && !e.closest(".visually-hidden, .sr-only") && !(e.parentElement && e.parentElement.closest("svg")))
+    .map((e) => ({ e, r: e.getBoundingClientRect() }));
+  const crosses = (a, b) => {
+    const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return x > 3 && y > Math.min(4, Math.min(a.height, b.height) / 3);
+  };
+  const overlaps = [];
+  textBoxes.sort((a, b) => a.r.top - b.r.top);
+  for (let i = 0; i < textBoxes.length && overlaps.length < 3; i++) {
+    const a = textBoxes[i];
+    for (let j = i + 1; j < textBoxes.length && textBoxes[j].r.top < a.r.bottom; j++) {
+      const b = textBoxes[j];
+      if (a.e !== b.e && !a.e.contains(b.e) && !b.e.contains(a.e) && crosses(a.r, b.r)) {
+        overlaps.push(`text "${a.e.textContent.trim().slice(0, 30)}" overlaps text "${b.e.textContent.trim().slice(0, 30)}"`);
+        break;
+      }
+    }
+    for (const c of controls) {
+      if (overlaps.length >= 3) break;
+      if (!c.e.contains(a.e) && !a.e.contains(c.e) && !(c.e.labels && [...c.e.labels].some((l) => l.contains(a.e))) && crosses(a.r, c.r)) {
+        overlaps.push(`${describe(c.e)} overlaps text "${a.e.textContent.trim().slice(0, 30)}"`);
+      }
+    }
+  }
+  for (const o of overlaps) findings.push(o);
 
   const fields = document.querySelectorAll("input, select, textarea");
   for (const f of fields) {

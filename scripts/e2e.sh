@@ -19,6 +19,18 @@ if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import selenium' 2>
   python3 -m venv "$venv" 2>/dev/null || { FIELDHOUSE_NEED_VENV=1 scripts/install-deps.sh; python3 -m venv "$venv"; }
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r e2e/requirements.txt
 fi
+# axe-core for the accessibility checks: the copy inside axe-selenium-python's wheel (the newest
+# release ships axe-core 4.10; its Python part needs a newer Python than Debian's and is not used).
+axe=.build/axe/axe.min.js
+if [[ ! -s "$axe" ]]; then
+  wheel=$(mktemp -d)
+  "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --python-version 3.12 -d "$wheel" "axe-selenium-python==3.0.0"
+  mkdir -p .build/axe
+  "$venv/bin/python" -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); open(sys.argv[2], "wb").write(z.read("axe_selenium_python/node_modules/axe-core/axe.min.js"))' \
+    "$wheel"/*.whl "$axe"
+  rm -rf "$wheel"
+fi
 
 out=${E2E_OUT:-.build/e2e/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"

@@ -29,6 +29,23 @@
     }
   });
 
+  // A table wider than its box scrolls sideways; keyboard users reach the scrolling box with Tab
+  // (only when it does scroll, so narrow tables add no extra stop).
+  function focusableWhenScrolling() {
+    document.querySelectorAll(".table-scroll").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        var caption = box.querySelector("caption, h2, h3");
+        box.setAttribute("aria-label", caption ? caption.textContent.trim() : words("Table", "Table"));
+      } else {
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+  focusableWhenScrolling();
+  window.addEventListener("resize", focusableWhenScrolling);
+
   // The user menu opens under its button, towards the side of the screen where it fits.
   document.querySelectorAll("details.user-menu").forEach(function (menu) {
     menu.addEventListener("toggle", function () {
