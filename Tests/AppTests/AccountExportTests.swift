@@ -20,6 +20,9 @@ import Vapor
             import json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
                 assert z.testzip() is None
+                names = [i.filename for i in z.infolist()]
+                # A second entry of one name wins on extraction and hides the first.
+                assert len(names) == len(set(names)), "duplicate entries: %s" % sorted(n for n in names if names.count(n) > 1)
                 out = {}
                 for i in z.infolist():
                     data = z.read(i)
@@ -51,6 +54,19 @@ import Vapor
                     json: #"{"external_id": "run1", "sport": "running", "start": \#(start), "end": \#(start + 119_000)}"#
                 ).status == .created)
             #expect(try await ana.sendChallenge(to: ["ben"], caption: "Bridge at dawn").status == .seeOther)
+            // A comment in each thread: the feed's (Community) and the coach's (Coaching).
+            let run = try #require(try await Workout.query(on: app.db).filter(\.$externalID == "run1").first())
+            let subject = "workout:" + SiteURL.id(try run.requireID())
+            #expect(try await ana.post("/comments", [("on", subject), ("body", "Felt strong")], csrfFrom: "/comments?on=\(subject)").status == .seeOther)
+            let coach = app.browser()
+            try await coach.signUp("cora")
+            try await ana.getsCoached(by: coach)
+            #expect(
+                try await coach.post(
+                    "/workouts/\(SiteURL.id(try run.requireID()))/comments", [("body", "Easy next time")],
+                    csrfFrom: "/workouts/\(SiteURL.id(try run.requireID()))"
+                ).status
+                    == .seeOther)
 
             #expect(try await ana.get("/settings/export").contains("Prepare my export"))
             #expect(try await cast.ben.get("/settings/export/download").status == .notFound, "nothing made yet, and never Ana's")
@@ -88,6 +104,16 @@ import Vapor
             let photo = try #require(entries.first { $0.key.hasPrefix("photos/") && $0.key.hasSuffix(".jpg") })
             #expect(Int(photo.value) == (try fixturePhoto("geotagged_sony.jpg")).count, "the original as uploaded")
             #expect(entries["README.txt"] != nil)
+            // Compared with the database: every comment Ana wrote, in its own file.
+            func array(_ name: String) throws -> [[String: Any]] {
+                let text = try #require(entries[name], "\(name) missing")
+                return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+            }
+            let authorID = try #require(try await User.query(on: app.db).filter(\.$username == "ana").first()?.id)
+            let feedComments = try await FeedComment.query(on: app.db).filter(\.$author.$id == authorID).all()
+            #expect(try array("comments.json").count == feedComments.count && feedComments.count == 1)
+            #expect(entries["comments.json"]?.contains("Felt strong") == true)
+            #expect(try array("coaching/comments.json").count == (try await WorkoutComment.query(on: app.db).filter(\.$author.$id == authorID).count()))
 
             // Nobody else reaches it: Ben's download is his own (none), and signed out is refused.
             #expect(try await cast.ben.get("/settings/export/download").status == .notFound)

@@ -141,12 +141,18 @@ struct PrivacyTests {
             #expect((samples.json["stored"] as? [String: Int])?["locations"] == 60)
 
             #expect(try await ana.get("/workouts/\(runID).gpx").contains("55.9123"), "the owner sees everything in the window")
+            // A coach's copy is the run's alone; anyone else may look at the page but not take the track.
+            let coach = app.browser()
+            try await coach.signUp("coach")
+            try await ana.getsCoached(by: coach)
             for path in ["/workouts/\(runID).gpx", "/workouts/\(runID).csv"] {
-                let export = try await stranger.get(path)
+                let export = try await coach.get(path)
                 #expect(export.status == .ok && export.contains("55.6761"), "\(path)")
                 #expect(!export.contains("55.9123"), "\(path) shows the private walk")
+                #expect(try await stranger.get(path).status == .notFound, "a stranger downloads \(path)")
             }
-            #expect(try await stranger.get("/workouts/\(runID)").status == .ok)
+            let page = try await stranger.get("/workouts/\(runID)")
+            #expect(page.status == .ok && !page.contains(".gpx") && !page.contains("Export:"))
         }
     }
 
@@ -180,7 +186,8 @@ struct PrivacyTests {
             for path in ["/workouts/\(id)", "/workouts/\(id).gpx", "/workouts/\(id).csv"] {
                 #expect(try await visitor.get(path).status == .notFound, "a visitor: \(path)")
                 #expect(try await stranger.get(path).status == .notFound, "a stranger: \(path)")
-                #expect(try await follower.get(path).status == .ok, "a follower: \(path)")
+                // A follower sees the page; the track's files are for the owner and her coaches.
+                #expect(try await follower.get(path).status == (path.hasSuffix("/workouts/\(id)") ? .ok : .notFound), "a follower: \(path)")
             }
             let own = try await kid.get("/workouts/\(id)")
             #expect(own.contains("visible to: followers") && own.contains(rule))
@@ -379,7 +386,10 @@ struct PrivacyTests {
             #expect(page.contains(Format.duration(try #require(shared.sharedDuration))))
             let own = try await ana.get(path)
             #expect(own.contains(km(whole)) && !own.contains("Part of this workout near a private place is hidden"))
-            // The file: no point, and no heart rate, from inside; it starts where the track comes out.
+            // The file (Ben coaches Ana now: only coaches download another's track): no point, and
+            // no heart rate, from inside; it starts where the track comes out.
+            #expect(try await ben.get(path + ".gpx").status == .notFound, "a friend takes no file")
+            try await ana.getsCoached(by: ben)
             let gpx = try await ben.get(path + ".gpx")
             let times = gpx.body.components(separatedBy: "<time>").dropFirst().compactMap { $0.components(separatedBy: "</time>").first }
             let iso = ISO8601DateFormatter()

@@ -27,7 +27,7 @@ import Vapor
     static let access: [String: Access] = {
         var table: [String: Access] = [:]
         for route in [
-            "GET /", "GET /api/v1/openapi.json", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
+            "GET /", "GET /api/v1/openapi.json", "GET /developers", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
             "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues",
             "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /people", "GET /games", "POST /logout",
             // E-mail links: the secret in the address is the key; a made-up one opens nothing.
@@ -304,7 +304,9 @@ import Vapor
             ("GET /u/:username", "/u/tia_t", teen.union(["coach"])),
             ("GET /u/:username/followers", "/u/tia_t/followers", teen),
             ("GET /workouts/:id", world.teenWorkout, teen),
-            ("GET /workouts/:id", world.teenWorkout + ".gpx", teen),
+            // Her friend may look at the map, not take the file: downloads are the owner's and her coaches'.
+            ("GET /workouts/:id", world.teenWorkout + ".gpx", ["teen"]),
+            ("GET /workouts/:id", world.teenWorkout + ".csv", ["teen"]),
             ("GET /routes/:id", world.route, ana),
             ("GET /routes/:id", world.route + ".gpx", ana),
             // A place's managers (and the server's admins) run it; its counter is nobody else's business.

@@ -133,6 +133,9 @@ struct WorkoutPageTests {
             // Ben follows Ana (her profile is public, so at once); Cyd does not.
             #expect(try await ben.post("/u/ana/follow", [], csrfFrom: "/u/ana").status == .seeOther)
             #expect(try await ben.get("/workouts/\(id)").status == .ok)
+            // A follower sees the map; the track's files are the owner's and her coaches'.
+            #expect(try await ben.get("/workouts/\(id).gpx").status == .notFound)
+            #expect(try await ben.get("/workouts/\(id).csv").status == .notFound)
             #expect(try await cyd.get("/workouts/\(id)").status == .notFound)
             #expect(try await cyd.get("/workouts/\(id).gpx").status == .notFound)
             #expect(try await app.browser().get("/workouts/\(id)").status == .notFound)
@@ -178,6 +181,9 @@ struct WorkoutPageTests {
                     return Coordinate(latitude: lat, longitude: lon)
                 }
             }
+            // Only the owner and her coaches download the track; Ben becomes her coach to read the file.
+            #expect(try await ben.get("/workouts/\(id).gpx").status == .notFound)
+            try await ana.getsCoached(by: ben)
             let gpx = try await ben.get("/workouts/\(id).gpx")
             let shared = coordinates(gpx.body, #"lat="([-0-9.]+)" lon="([-0-9.]+)""#)
             #expect(shared.allSatisfy { !home.contains($0) }, "no exported point inside the zone")

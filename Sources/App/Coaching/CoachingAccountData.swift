@@ -4,14 +4,15 @@ import Fluent
 extension Coaching {
     static var archiveEntries: [ArchiveEntry] {
         [
-            ArchiveEntry(path: "comments.json", holds: t("comments you wrote on workouts")),
+            // Not comments.json: Community writes that name, and a second entry of it hid the first on unzipping.
+            ArchiveEntry(path: "coaching/comments.json", holds: t("comments you wrote on workouts")),
             ArchiveEntry(path: "coaching/", holds: t("coaching permissions and plans, as coach or athlete")),
         ]
     }
 
     static func exportAccount(_ archive: AccountArchive) async throws {
         let userID = archive.userID, db = archive.db
-        try archive.add("comments.json", json: try await WorkoutComment.query(on: db).filter(\.$author.$id == userID).all())
+        try archive.add("coaching/comments.json", json: try await WorkoutComment.query(on: db).filter(\.$author.$id == userID).all())
         // A request held back from a child is theirs to never see, and looks sent to the coach.
         let grants = try await CoachGrant.query(on: db).group(.or) { $0.filter(\.$coach.$id == userID).filter(\.$athlete.$id == userID) }
             .with(\.$coach).with(\.$athlete).all()

@@ -6,6 +6,13 @@ struct Flash: Codable, Sendable {
     enum Kind: String, Codable, Sendable { case success, error, info }
     let kind: Kind
     let message: String
+    /// Where the message points on (the settings it names); only a path on this site is kept.
+    var link: Link?
+
+    struct Link: Codable, Sendable {
+        let text: String
+        let path: String
+    }
 
     static let cookieName = "fh_flash"
     struct PendingKey: StorageKey { typealias Value = Flash }
@@ -14,8 +21,8 @@ struct Flash: Codable, Sendable {
 
 extension Request {
     /// Shows `message` on the next page this browser loads.
-    func flash(_ kind: Flash.Kind, _ message: String) {
-        storage[Flash.PendingKey.self] = Flash(kind: kind, message: message)
+    func flash(_ kind: Flash.Kind, _ message: String, link: (text: String, url: SiteURL)? = nil) {
+        storage[Flash.PendingKey.self] = Flash(kind: kind, message: message, link: link.map { .init(text: $0.text, path: $0.url.path) })
     }
 
     /// The message left by the previous request, if any; reading it clears it.
@@ -24,9 +31,11 @@ extension Request {
             let data = Data(
                 base64Encoded: raw.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/").padding(
                     toLength: (raw.count + 3) / 4 * 4, withPad: "=", startingAt: 0)),
-            let flash = try? JSONDecoder().decode(Flash.self, from: data)
+            var flash = try? JSONDecoder().decode(Flash.self, from: data)
         else { return nil }
         storage[Flash.ConsumedKey.self] = true
+        // The cookie comes back from the browser: a link elsewhere than this site is dropped.
+        if let path = flash.link?.path, !path.hasPrefix("/") || path.hasPrefix("//") || path.contains("\\") { flash.link = nil }
         return flash
     }
 }

@@ -84,8 +84,10 @@ struct RewardController: RouteCollection {
         case .rewarded(let code):
             req.flash(.success, t("Checked in at {place}: show code {code} at the counter for “{reward}”.", access.place.name, code.code, code.rewardText))
             return req.redirect(to: .myRewards)
-        case .refused(_, _, let reason):
-            req.flash(.error, reason)
+        case .refused(_, let code, let reason):
+            // Refusals that depend on the person's own rewards state point to where it is shown and changed.
+            let aboutRewards = ["rewards_off", "not_eligible", "no_ride", "not_a_ride", "vehicle", "daily_limit"].contains(code)
+            req.flash(.error, reason, link: aboutRewards ? (t("Open Rewards"), .myRewards) : nil)
             return req.redirect(to: .place(try access.place.requireID()))
         }
     }

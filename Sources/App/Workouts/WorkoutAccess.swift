@@ -32,6 +32,14 @@ struct WorkoutAccess {
             .filter(\.$status == .accepted).first() != nil
     }
 
+    /// Downloading a track (GPX, CSV) is for its owner and the coaches they accepted: a follower
+    /// may look at the map but not take the file, whose points a page never shows whole.
+    static func canDownload(_ workout: Workout, viewer: User?, on db: any Database) async throws -> Bool {
+        guard let viewerID = viewer?.id else { return false }
+        if workout.$user.id == viewerID { return true }
+        return try await seesAll(of: workout.$user.id, viewer: viewerID, on: db)
+    }
+
     /// The workout's reach; the owner is read only when it matters (a workout stored as public).
     static func reach(of workout: Workout, today: CalendarDate, on db: any Database) async throws -> Workout.Visibility {
         guard workout.visibility == .public else { return workout.visibility }

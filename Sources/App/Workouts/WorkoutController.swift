@@ -185,7 +185,9 @@ struct WorkoutController: RouteCollection {
     func show(req: Request) async throws -> Response {
         let raw = req.parameters.get("id") ?? ""
         for suffix in [".gpx", ".csv"] where raw.hasSuffix(suffix) {
-            return try await export(req, workout: visible(req, id: String(raw.dropLast(suffix.count))), format: suffix)
+            let workout = try await visible(req, id: String(raw.dropLast(suffix.count)))
+            guard try await WorkoutAccess.canDownload(workout, viewer: req.currentUser, on: req.db) else { throw Abort(.notFound) }
+            return try await export(req, workout: workout, format: suffix)
         }
         let workout = try await visible(req, id: raw)
         guard let owner = try await User.find(workout.$user.id, on: req.db) else { throw Abort(.notFound) }
@@ -213,7 +215,8 @@ struct WorkoutController: RouteCollection {
         let page = try WorkoutPage(
             layout: req.layout(title: workout.name, section: .workouts, hasForms: req.currentUser != nil), workout: workout, drawings: drawings,
             viewer: req.currentUser, owner: owner, ownerUnder16: owner.isUnder16(on: req.clock.today), back: back, goals: goals, conversation: conversation,
-            responses: try await WorkoutAccess.responses(to: workout, viewer: req.currentUser, on: req.db))
+            responses: try await WorkoutAccess.responses(to: workout, viewer: req.currentUser, on: req.db),
+            canDownload: try await WorkoutAccess.canDownload(workout, viewer: req.currentUser, on: req.db))
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)
     }
 
