@@ -46,6 +46,30 @@
   focusableWhenScrolling();
   window.addEventListener("resize", focusableWhenScrolling);
 
+  // Kudos without leaving the page: the same form, sent in the background; the button becomes
+  // "You gave kudos" and the count follows. Without script the form reloads the page at its entry.
+  document.querySelectorAll("form[data-kudos]").forEach(function (form) {
+    if (!window.fetch || !window.FormData) return;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var button = form.querySelector("button");
+      if (button) button.disabled = true;
+      fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (answer) { if (!answer.ok) throw new Error(answer.status); return answer.json(); })
+        .then(function (given) {
+          var done = document.createElement("span");
+          done.className = "kudos-given";
+          done.setAttribute("role", "status");
+          done.textContent = form.dataset.kudos || "You gave kudos";
+          var box = form.parentNode;
+          var count = box.querySelector("[data-kudos-count]");
+          if (count) { count.textContent = given.text; count.hidden = false; }
+          form.replaceWith(done);
+        })
+        .catch(function () { form.submit(); });
+    });
+  });
+
   // The user menu opens under its button, towards the side of the screen where it fits.
   document.querySelectorAll("details.user-menu").forEach(function (menu) {
     menu.addEventListener("toggle", function () {

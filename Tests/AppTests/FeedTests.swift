@@ -115,14 +115,17 @@ struct FeedTests {
             let workout = try #require(made.location)
             try await rename(workout, to: "Harbour loop", app)
             let feed = try await ana.get("/feed")
-            #expect(feed.contains(#"<form method="post" action="\#(workout)/kudos">"#))
+            #expect(feed.contains(#"<form method="post" action="\#(workout)/kudos" data-kudos="You gave kudos">"#))
             #expect(feed.contains(#"<button type="submit" class="button button-small">Give kudos</button>"#))
 
-            #expect(try await ana.post(workout + "/kudos", [("next", "/feed")], csrfFrom: "/feed").location == "/feed")
+            // Back to the same entry of the feed (its anchor), not to the top.
+            let entry = "workout:" + String(workout.split(separator: "/").last ?? "")
+            #expect(feed.contains(#"id="\#(entry)""#))
+            #expect(try await ana.post(workout + "/kudos", [("next", "/feed"), ("entry", entry)], csrfFrom: "/feed").location == "/feed#\(entry)")
             #expect(try await ana.get("/feed").contains(#"<span class="kudos-given">You gave kudos</span>"#))
-            #expect(try await ana.get("/feed").contains(#"<a href="\#(workout)/kudos">1 kudos</a>"#))
+            #expect(try await ana.get("/feed").contains(#"<a href="\#(workout)/kudos" data-kudos-count>1 kudos</a>"#))
             #expect(try await ben.get("/notifications").contains("Ana gave kudos to Harbour loop"))
-            #expect(try await cara.post(workout + "/kudos", [("next", "//evil.example")], csrfFrom: "/feed").location == "/")
+            #expect(try await cara.post(workout + "/kudos", [("next", "//evil.example"), ("entry", "x\"><script>")], csrfFrom: "/feed").location == "/")
             let notes = try await ben.get("/notifications")
             #expect(notes.contains("Cara and 1 other gave kudos to Harbour loop"))
             #expect(!notes.contains("Ana gave kudos"), "one note, rewritten")
@@ -167,6 +170,9 @@ struct FeedTests {
             #expect(try await kid.post(strangersPath + "/kudos", [], csrfFrom: "/feed").status == .seeOther)
             let told = try await stranger.get("/notifications")
             #expect(told.contains("Someone gave kudos to Evening run"))
+            // The page's script gives kudos in place: it asks for JSON and reads the new count.
+            let inPlace = try await ana.post(strangersPath + "/kudos", [("next", "/feed")], csrfFrom: "/feed", headers: ["Accept": "application/json"])
+            #expect(inPlace.status == .ok && inPlace.json["kudos"] as? Int == 2 && inPlace.json["text"] as? String == "2 kudos")
             #expect(!told.contains("Kid"))
             #expect(!(try await stranger.get(strangersPath + "/kudos").contains("Kid")))
         }

@@ -94,6 +94,30 @@ struct ProfileTests {
         }
     }
 
+    /// Issue 42: a home area typed as a town is looked up (as /find does), so "Find a team"
+    /// no longer asks for it; a name that is no place is refused and changes nothing.
+    @Test func aHomeAreaTypedByNameIsLookedUp() async throws {
+        try await withApp { app in
+            let owner = app.browser()
+            try await owner.signUp("zoe", name: "Zoe Park", birthDate: "1988-07-09")
+            let base = ["display_name": "Zoe Park", "birth_date": "1988-07-09", "gender": "female"]
+            let unknown = try await owner.saveProfile(base.merging(["home_name": "Qqzzxxq"]) { $1 })
+            #expect(unknown.status == .unprocessableEntity && unknown.contains("No place called “Qqzzxxq” was found"))
+            #expect(try await User.query(on: app.db).filter(\.$username == "zoe").first()?.homeName == nil)
+
+            let saved = try await owner.saveProfile(base.merging(["home_name": "Lisboa"]) { $1 })
+            #expect(saved.status == .seeOther)
+            let user = try #require(try await User.query(on: app.db).filter(\.$username == "zoe").first())
+            #expect(user.homeName == "Lisboa")
+            let (lat, lon) = (try #require(user.homeLat), try #require(user.homeLon))
+            #expect(abs(lat - 38.72) < 0.05 && abs(lon + 9.14) < 0.05, "Lisbon, coarsely: \(lat), \(lon)")
+            #expect(lat == (lat * 100).rounded() / 100, "kept to about a kilometre")
+            #expect(try await owner.get("/settings/profile").contains("Home area: Lisbon, Portugal"), "says what the typed name was found to be")
+            let find = try await owner.get("/find?what=teams")
+            #expect(find.status == .ok && !find.contains("Add your home area in"))
+        }
+    }
+
     @Test func timesOfDayFollowEachReadersClock() async throws {
         try await withApp { app in
             let organiser = app.browser()

@@ -29,7 +29,7 @@ import Vapor
         for route in [
             "GET /", "GET /api/v1/openapi.json", "GET /developers", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
             "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues",
-            "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /people", "GET /games", "POST /logout",
+            "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /people", "GET /games", "GET /teams", "POST /logout",
             // E-mail links: the secret in the address is the key; a made-up one opens nothing.
             "GET /password/forgot", "POST /password/forgot", "GET /password/reset/:token", "POST /password/reset/:token",
             "GET /email/confirm/:user/:token", "POST /email/confirm/:user/:token", "GET /email/unsubscribe/:user/:topic/:token",
@@ -83,7 +83,7 @@ import Vapor
         "GET /settings/avatar", "GET /settings/calendar", "GET /settings/coaches", "GET /settings/delete-account", "GET /settings/devices",
         "GET /settings/notifications", "POST /settings/notifications", "POST /settings/email/confirm",
         "GET /settings/export", "GET /settings/password", "GET /settings/privacy", "GET /settings/privacy-zones", "GET /settings/profile",
-        "GET /settings/reset-workouts", "GET /settings/zones", "GET /stats", "GET /teams", "GET /teams/new", "GET /workouts",
+        "GET /settings/reset-workouts", "GET /settings/zones", "GET /stats", "GET /teams/new", "GET /workouts",
         "GET /workouts/:id/comments/:comment/edit", "GET /workouts/import", "GET /workouts/new",
         "POST /challenges/:id/delete", "POST /challenges/:id/responses", "POST /challenges/:id/responses/:rid/accept",
         "POST /challenges/:id/responses/:rid/reject", "POST /challenges/new", "POST /coach/athletes/:username/plans",

@@ -111,13 +111,15 @@ struct ProfileForm: Content {
                 displayName: name.value, bio: bioText.isEmpty ? nil : bioText, birthDate: birthDate,
                 gender: genderValue, heightCm: height.value, weightKg: weight.value,
                 homeName: place.isEmpty ? nil : place,
-                // Home is kept coarse (about 1 km), enough for "games near me" and no more.
-                homeLat: lat.value.map { ($0 * 100).rounded() / 100 }, homeLon: lon.value.map { ($0 * 100).rounded() / 100 },
+                homeLat: lat.value.map(Self.coarse), homeLon: lon.value.map(Self.coarse),
                 timeZone: zone, units: unitsValue, clock: clockValue, language: chosenLanguage, continuousHeartRate: continuous_hr == "on",
                 sports: played.sorted { $0.0.rawValue < $1.0.rawValue }
             ), [:]
         )
     }
+
+    /// Home is kept coarse (about 1 km), enough for "games near me" and no more.
+    static func coarse(_ degrees: Double) -> Double { (degrees * 100).rounded() / 100 }
 
     private enum Measure { case height, weight }
 

@@ -57,7 +57,21 @@ struct SettingsController: RouteCollection {
     func saveProfile(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let form = try req.content.decode(ProfileForm.self)
-        let (valid, errors) = form.validate(today: req.clock.today)
+        var (valid, errors) = form.validate(today: req.clock.today)
+        // A home area typed by name is looked up like /find does, so "near me" works without
+        // coordinates; one that names nothing is refused rather than kept as a label that finds nothing.
+        var found: PlaceMatch?
+        if let name = valid?.homeName, valid?.homeLat == nil {
+            if let place = try await PlaceFinder.resolve(name, home: nil, on: req.db) {
+                // The name stays as the person wrote it ("Lisboa"); the page says what it was taken to mean.
+                found = place
+                valid?.homeLat = ProfileForm.coarse(place.latitude)
+                valid?.homeLon = ProfileForm.coarse(place.longitude)
+            } else {
+                errors["home_name"] = t("No place called “{place}” was found. Type a town's name and pick a suggestion, or enter the coordinates.", name)
+                valid = nil
+            }
+        }
         guard let valid else {
             return try await renderProfile(req, form: form, errors: errors, status: .unprocessableEntity)
         }
@@ -83,7 +97,11 @@ struct SettingsController: RouteCollection {
                 try await UserSport(userID: userID, sport: sport, skill: skill).create(on: db)
             }
         }
-        req.flash(.success, t("Your profile is saved."))
+        if let found {
+            req.flash(.success, t("Your profile is saved. Home area: {place}, used to find games and teams near you.", found.label))
+        } else {
+            req.flash(.success, t("Your profile is saved."))
+        }
         return req.redirect(to: .profileSettings)
     }
 

@@ -17,6 +17,15 @@ struct KudosController: RouteCollection {
     struct ToggleForm: Content {
         /// The page the button was on, to come back to.
         var next: String?
+        /// The feed entry the button was in ("workout:<id>"): the page comes back scrolled to it.
+        var entry: String?
+    }
+
+    /// What a script that gave kudos in place reads back.
+    struct Given: Content {
+        let given: Bool
+        let kudos: Int
+        let text: String
     }
 
     func toggle(req: Request) async throws -> Response {
@@ -25,7 +34,12 @@ struct KudosController: RouteCollection {
         let workout = access.workout
         let form = try req.content.decode(ToggleForm.self)
         let workoutPath = SiteURL.workout(try workout.requireID()).path
-        let back = SiteURL.safeNext(form.next ?? workoutPath)
+        var back = SiteURL.safeNext(form.next ?? workoutPath)
+        if let entry = form.entry, entry.count <= 80, !entry.isEmpty,
+            entry.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == ":" || $0 == "-" }), !back.contains("#")
+        {
+            back += "#" + entry
+        }
         let userID = try user.requireID(), workoutID = try workout.requireID()
         guard workout.$user.id != userID else {
             throw Abort(.unprocessableEntity, reason: t("Kudos are for other people's workouts."))
@@ -39,6 +53,10 @@ struct KudosController: RouteCollection {
                 return // a second tab gave them a moment ago
             }
             try await Kudos.tellOwner(of: workout, giver: user, today: today, on: db)
+        }
+        if req.headers.accept.mediaTypes.contains(.json) {
+            let count = try await Kudos.query(on: req.db).filter(\.$workout.$id == workoutID).count()
+            return try await Given(given: true, kudos: count, text: tn("{count} kudos", "{count} kudos", count)).encodeResponse(for: req)
         }
         return req.redirect(to: back)
     }

@@ -17,8 +17,9 @@ struct MyGamesController: RouteCollection {
         let feedURL: String
     }
 
-    func index(req: Request) async throws -> View {
-        let user = try req.requireUser()
+    func index(req: Request) async throws -> Response {
+        // A visitor has no games of their own: the menu's Games shows them the public ones.
+        guard let user = req.currentUser else { return req.redirect(to: SiteURL.find.path) }
         let userID = try user.requireID()
         let upcoming = try await MyGames.load(for: userID, range: .upcoming(limit: 200), now: req.now, on: req.db)
         var pager = Pager(req: req)
@@ -33,6 +34,7 @@ struct MyGamesController: RouteCollection {
                 upcoming: pager.page == 1 ? upcoming.filter { !$0.isPending }.map { GameCard($0, viewer: userID) } : [],
                 past: past.map { GameCard($0, viewer: userID) }, pager: pager,
                 feedURL: try await CalendarFeed.url(for: user, req: req)
-            ))
+            )
+        ).encodeResponse(for: req)
     }
 }

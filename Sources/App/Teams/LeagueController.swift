@@ -144,7 +144,20 @@ struct LeagueController: RouteCollection {
         let removable: [String]
         /// The invite-a-team field as typed, shown again with `errors` when it was refused.
         let typedTeam: String
+        /// Teams the manager may invite, offered as the field is typed (a datalist: no script needed).
+        let teamChoices: [String]
         let errors: FieldErrors
+    }
+
+    /// Teams of the league's sport that `viewer` may see and that are not in it yet, by name; a
+    /// name two teams share is told apart by its address ("Riverside (riverside-2)").
+    private static func invitable(to access: LeagueAccess, viewer: User?, on db: any Database) async throws -> [(choice: String, team: Team)] {
+        let taken = Set(access.entries.map { $0.$team.id })
+        let teams = try await Team.query(on: db).filter(\.$sport == access.league.sport).sort(\.$name).limit(500).all()
+            .filter { $0.id.map { !taken.contains($0) } ?? false }
+        let visible = try await TeamAccess.visible(teams, viewer: viewer, on: db)
+        let counts = Dictionary(grouping: visible, by: { $0.name.lowercased() }).mapValues(\.count)
+        return visible.map { team in (counts[team.name.lowercased(), default: 0] > 1 ? "\(team.name) (\(team.slug))" : team.name, team) }
     }
 
     func show(req: Request) async throws -> View {
@@ -180,7 +193,9 @@ struct LeagueController: RouteCollection {
             standings: standings,
             invited: invited,
             removable: shown.filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }.map { $0.team.slug },
-            typedTeam: typedTeam, errors: errors
+            typedTeam: typedTeam,
+            teamChoices: access.isManager ? try await Self.invitable(to: access, viewer: req.currentUser, on: req.db).map(\.choice) : [],
+            errors: errors
         )
     }
 
@@ -208,12 +223,23 @@ struct LeagueController: RouteCollection {
             try await req.view.render("leagues/show", showPage(req, access: access, typedTeam: typed, errors: ["team": message]))
                 .encodeResponse(status: status, for: req)
         }
-        let raw = typed.trimmingCharacters(in: .whitespaces).lowercased()
-        let slug = raw.split(separator: "/").last.map(String.init) ?? raw
-        guard !slug.isEmpty, let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
+        let raw = typed.trimmingCharacters(in: .whitespaces)
+        // A team by its name as offered, its name in any case, or its address (or the last part of it).
+        let choices = try await Self.invitable(to: access, viewer: user, on: req.db)
+        let byName = choices.filter { $0.choice.lowercased() == raw.lowercased() || $0.team.name.lowercased() == raw.lowercased() }
+        if byName.count > 1 {
+            return try await mistake(t("{count} teams are called “{name}”: pick one from the suggestions.", byName.count, raw))
+        }
+        let slug = raw.lowercased().split(separator: "/").last.map(String.init) ?? raw.lowercased()
+        var found = byName.first?.team
+        if found == nil, !slug.isEmpty, let team = try await Team.query(on: req.db).filter(\.$slug == slug).first(),
             try await TeamAccess.of(team, viewer: user, on: req.db).canSee
-        else {
-            return try await mistake(t("No team is called “{name}”. Use the last part of the team's address, e.g. riverside-futsal.", raw))
+        {
+            found = team
+        }
+        guard let team = found else {
+            return try await mistake(
+                t("No team is called “{name}”. Type a team's name and pick it from the suggestions, or give its address, e.g. riverside-futsal.", raw))
         }
         guard team.sport == access.league.sport else {
             return try await mistake(

@@ -158,8 +158,9 @@ struct TeamController: RouteCollection {
         let team: TeamCard
     }
 
-    func myTeams(req: Request) async throws -> View {
-        let user = try req.requireUser()
+    func myTeams(req: Request) async throws -> Response {
+        // A visitor has no teams of their own: the menu's Teams shows them the public ones.
+        guard let user = req.currentUser else { return req.redirect(to: SiteURL.find.with([("what", "teams")])) }
         let userID = try user.requireID()
         let memberships = try await Membership.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
         let requests = try await JoinRequest.query(on: req.db).filter(\.$user.$id == userID).with(\.$team).all()
@@ -170,7 +171,7 @@ struct TeamController: RouteCollection {
             requested: requests.map { TeamCard($0.team, role: nil) },
             invitations: invites.map { InvitationCard(id: SiteURL.id($0.id!), team: TeamCard($0.team, role: nil)) }
         )
-        return try await req.view.render("teams/index", page)
+        return try await req.view.render("teams/index", page).encodeResponse(for: req)
     }
 }
 

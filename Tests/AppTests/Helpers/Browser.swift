@@ -46,13 +46,13 @@ final class Browser: @unchecked Sendable {
     /// Posts a URL-encoded form. `csrfFrom` names the page whose token to send (fetched first);
     /// pass nil to send no token at all.
     @discardableResult
-    func post(_ path: String, _ fields: [(String, String)], csrfFrom page: String? = "/") async throws -> Page {
+    func post(_ path: String, _ fields: [(String, String)], csrfFrom page: String? = "/", headers extra: HTTPHeaders = [:]) async throws -> Page {
         var fields = fields
         if let page, let token = try await get(page).csrf {
             fields.append(("csrf", token))
         }
         let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-        var headers = HTTPHeaders()
+        var headers = extra
         headers.contentType = .urlEncodedForm
         return try await send(.POST, path, headers: headers, body: ByteBuffer(string: body))
     }
