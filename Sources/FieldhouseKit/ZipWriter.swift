@@ -10,6 +10,9 @@ public final class ZipWriter {
         case tooLarge
         case compression(Int32)
         case misuse(String)
+        /// A second entry with a name already written: unzip tools let the last one win, so the
+        /// first one's content would be lost on extraction. The archive is not usable after it.
+        case duplicateName(String)
     }
 
     public typealias Sink = ([UInt8]) throws -> Void
@@ -27,6 +30,9 @@ public final class ZipWriter {
     private let sink: Sink
     private var offset: UInt64 = 0
     private var entries: [Entry] = []
+    /// Names already written. Compared as Swift strings (canonically equivalent ones are one), as a
+    /// file system that normalises names would make them one file.
+    private var names: Set<String> = []
     private var open: Entry?
     private let stream: UnsafeMutablePointer<z_stream>
     private var finished = false
@@ -60,6 +66,7 @@ public final class ZipWriter {
         guard entries.count < 65_535, offset < UInt64(UInt32.max) else { throw Failure.tooLarge }
         let nameBytes = Array(name.utf8)
         guard nameBytes.count <= 65_535 else { throw Failure.misuse("name too long") }
+        guard names.insert(name).inserted else { throw Failure.duplicateName(name) }
         let (time, date) = Self.dosTime(modified)
         let entry = Entry(name: nameBytes, offset: UInt32(offset), time: time, date: date)
         var header: [UInt8] = []

@@ -61,4 +61,23 @@ import Testing
         #expect(throws: ZipWriter.Failure.self) { try zip.begin("b") }
         #expect(throws: ZipWriter.Failure.self) { try zip.finish() }
     }
+
+    /// Two entries of one name: `unzip` and Python keep the last, so the first's content is lost on
+    /// extraction (an account export once held `comments.json` twice, the second one empty).
+    @Test func refusesADuplicateName() throws {
+        var archive: [UInt8] = []
+        let zip = try ZipWriter { archive += $0 }
+        try zip.add("comments.json", Array(#"[{"body": "Nice run"}]"#.utf8))
+        #expect(throws: ZipWriter.Failure.duplicateName("comments.json")) { try zip.add("comments.json", Array("[]".utf8)) }
+        #expect(throws: ZipWriter.Failure.duplicateName("comments.json")) { try zip.begin("comments.json") }
+        // The same name written another way (é composed, and as e + combining accent) is the same file.
+        try zip.add("photos/caf\u{E9}.txt", [])
+        #expect(throws: ZipWriter.Failure.duplicateName("photos/cafe\u{301}.txt")) { try zip.add("photos/cafe\u{301}.txt", [0x31]) }
+        // A name that differs stays welcome, and the archive holds each entry once.
+        try zip.add("comments-2.json", Array("[]".utf8))
+        try zip.finish()
+        let entries = try Self.readBack(archive)
+        #expect(entries.keys.sorted() == ["comments-2.json", "comments.json", "photos/café.txt"])
+        #expect(entries["comments.json"] == #"[{"body": "Nice run"}]"#)
+    }
 }
