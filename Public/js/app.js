@@ -202,6 +202,16 @@
       }
       // A data: URL, which the Content-Security-Policy allows for images (a blob: URL it blocks).
       var reader = new FileReader();
+      // Before a photo is chosen the page holds a placeholder, not an image without a source.
+      if (target.tagName !== "IMG") {
+        var image = document.createElement("img");
+        image.className = target.className;
+        image.alt = target.dataset.previewAlt || words("Picture", "Preview of the chosen picture");
+        image.setAttribute("data-preview-target", "");
+        image.hidden = true;
+        target.replaceWith(image);
+        target = image;
+      }
       reader.addEventListener("load", function () {
         target.src = reader.result;
         target.hidden = false;

@@ -388,6 +388,10 @@ extension LearnTests {
             #expect(try await english.get("/learn/hydration").contains("<h1>Drinking enough around sport"))
             let library = try await portuguese.get("/learn")
             #expect(library.contains("Beber o suficiente quando fazes desporto") && library.contains(">Começar a mexer-se</h2>"))
+            // An article not translated yet is marked as English in the list, for the eye and for screen readers.
+            let cycling = try #require(library.firstMatch(#"<li lang="en"><a href="/learn/safe-cycling">([^<]*)</a>[^\n]*?em inglês"#), "safe-cycling unmarked")
+            #expect(!cycling.isEmpty)
+            #expect(!library.contains(#"<li lang="en"><a href="/learn/hydration">"#))
             let untranslated = try await portuguese.get("/learn/safe-cycling")
             #expect(untranslated.contains("ainda não foi traduzido") && untranslated.contains(#"<article class="panel learn-article" lang="en">"#))
 

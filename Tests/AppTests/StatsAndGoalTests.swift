@@ -54,6 +54,10 @@ struct GoalTests {
             #expect(bad.status == .unprocessableEntity && bad.contains("Enter a target from 1 to 10,080"))
             #expect(try await ana.post("/goals", [("period", "day"), ("metric", "duration"), ("target", "2")], csrfFrom: "/goals").status == .seeOther)
             #expect(try await ana.post("/goals", [("period", "week"), ("metric", "distance"), ("target", "20")], csrfFrom: "/goals").status == .seeOther)
+            // The same goal twice would count the same workouts twice: refused, nothing added.
+            let twice = try await ana.post("/goals", [("period", "week"), ("metric", "distance"), ("target", "30")], csrfFrom: "/goals")
+            #expect(twice.status == .conflict && twice.contains("You already have a weekly distance goal"))
+            #expect(try await Goal.query(on: app.db).count() == 2)
 
             // Short workouts inside today (UTC, Ana's zone), whatever the time of day the test runs.
             let token = try await ana.deviceToken()

@@ -18,6 +18,7 @@ struct FeedCommentController: RouteCollection {
         let authorURL: String?
         let body: String
         let when: String
+        let datetime: String
         let deleteAction: String?
     }
 
@@ -46,7 +47,7 @@ struct FeedCommentController: RouteCollection {
             return Item(
                 author: isKnown ? comment.author.displayName : t("Someone"),
                 authorURL: isKnown ? SiteURL.person(username: comment.author.username).path : nil, body: comment.body,
-                when: comment.createdAt.map(format.shortWhen) ?? "",
+                when: comment.createdAt.map(format.shortWhen) ?? "", datetime: comment.createdAt.map(Format.machine) ?? "",
                 deleteAction: mayDelete ? SiteURL.deleteFeedComment(try comment.requireID()).path : nil)
         }
         return try await req.view.render(

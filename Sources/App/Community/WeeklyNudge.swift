@@ -153,11 +153,22 @@ enum WeeklyNudge {
             let slug: String
             let title: String
             let audience: String
+            let translated: Bool
         }
+        struct Reader: Decodable { let language: String? }
+        let language = try await sql.raw("SELECT language FROM users WHERE id = \(bind: userID)").first(decoding: Reader.self)?.language
         // An article for everyone, or for young people when the person is one; a different one
-        // each week.
-        let articles = try await sql.raw("SELECT slug, title, audience FROM learn_articles WHERE published = \(bind: true) ORDER BY title")
-            .all(decoding: Article.self).filter { $0.audience == "everyone" || (young && $0.audience.contains("young")) }
+        // each week; in the reader's language when one is translated (its title too), so a
+        // Portuguese reader is not sent to an English page while Portuguese ones wait.
+        let suitable = try await sql.raw(
+            """
+            SELECT a.slug, COALESCE(t.title, a.title) AS title, a.audience, (t.id IS NOT NULL) AS translated
+            FROM learn_articles a LEFT JOIN learn_translations t ON t.article_id = a.id AND t.language = \(bind: language ?? "en")
+            WHERE a.published = \(bind: true) ORDER BY a.title
+            """
+        ).all(decoding: Article.self).filter { $0.audience == "everyone" || (young && $0.audience.contains("young")) }
+        let inTheirLanguage = suitable.filter(\.translated)
+        let articles = inTheirLanguage.isEmpty ? suitable : inTheirLanguage
         if !articles.isEmpty {
             let week = Int((now.timeIntervalSince1970 / (7 * 86_400)).rounded(.down))
             let article = articles[((week % articles.count) + articles.count) % articles.count]

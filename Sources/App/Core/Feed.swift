@@ -24,6 +24,8 @@ struct FeedItem: Encodable, Sendable {
     let detail: String?
     /// Set by `Feed.load` in the viewer's zone, from `shownAt` when there is one.
     var when = ""
+    /// The same moment for machines (`<time datetime>`).
+    var datetime = ""
     /// The moment the entry shows when it is not `at` (a workout whose start is hidden from the viewer).
     var shownAt: Int64? = nil
     /// The viewer's own doing.
@@ -112,7 +114,9 @@ enum Feed {
         let ordered = all.filter { before?.precedes($0) ?? true }.sorted { ($0.at, $0.key) > ($1.at, $1.key) }
         var page = Array(ordered.prefix(limit))
         for index in page.indices {
-            page[index].when = viewer.format.shortWhen(Date(timeIntervalSince1970: Double(page[index].shownAt ?? page[index].at) / 1000))
+            let moment = Date(timeIntervalSince1970: Double(page[index].shownAt ?? page[index].at) / 1000)
+            page[index].when = viewer.format.shortWhen(moment)
+            page[index].datetime = Format.machine(moment)
         }
         let next = ordered.count > limit ? page.last.map { FeedCursor(at: $0.at, key: $0.key) } : nil
         return (page, next)

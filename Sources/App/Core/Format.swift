@@ -112,6 +112,11 @@ struct Format {
         return imperial ? "\(whole) ft" : "\(whole) m"
     }
 
+    /// "2026-11-21T09:30:00Z": an instant for machines (a `<time datetime>`), in UTC.
+    static func machine(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    }
+
     /// "21 Nov 2026": a calendar day, such as the last day of an offer.
     static func day(_ date: CalendarDate) -> String { "\(date.day) \(WallClock.shortMonths[date.month - 1]) \(date.year)" }
 

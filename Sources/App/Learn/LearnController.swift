@@ -18,6 +18,16 @@ struct LearnController: RouteCollection {
         /// Escaped text with the search words in <mark>.
         let summary: String
         let minutes: Int
+        /// "en" for an article not translated into the reader's language yet: the list says so.
+        var lang: String? = nil
+    }
+
+    /// A card for `article` as `language`'s reader gets it: translated, or marked as English.
+    static func card(_ article: LearnCatalog.Article, in language: Language, from snapshot: LearnCatalog.Snapshot) -> Card {
+        let shown = snapshot.article(article, in: language)
+        return Card(
+            slug: shown.slug, title: shown.title, summary: escape(shown.summary), minutes: shown.minutes,
+            lang: snapshot.isTranslated(article.slug, into: language) ? nil : "en")
     }
 
     struct Category: Encodable {
@@ -63,9 +73,7 @@ struct LearnController: RouteCollection {
                     chosen == nil
                     ? Array(all.prefix(6))
                     : pager.finish(Array(all.dropFirst(pager.offset).prefix(pager.fetchLimit)), at: .learn, query: [("category", name)])
-                let cards = shown.map { snapshot.article($0, in: req.language) }.map {
-                    Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes)
-                }
+                let cards = shown.map { Self.card($0, in: req.language, from: snapshot) }
                 let link = SiteURL.learn.with([("category", name)])
                 return cards.isEmpty ? nil : Category(name: name, label: LearnLibrary.label(name), articles: cards, total: all.count, link: link)
             }
@@ -76,7 +84,8 @@ struct LearnController: RouteCollection {
                 let article = snapshot.articles[hit.article]
                 return Card(
                     slug: article.slug, title: article.title,
-                    summary: Self.highlight(Self.snippet(article, words: words), words: words), minutes: article.minutes)
+                    summary: Self.highlight(Self.snippet(article, words: words), words: words), minutes: article.minutes,
+                    lang: req.language == .en ? nil : "en")
             }
             total = hits.count
         }
@@ -149,6 +158,8 @@ struct LearnController: RouteCollection {
         let minutes: Int
         let byline: String
         let updated: String
+        /// The same day for machines: "2026-11-21".
+        let updatedOn: String
         let html: String
         let toc: [LearnRendering.Heading]
         let videos: [Video]
@@ -191,7 +202,7 @@ struct LearnController: RouteCollection {
             // Readers get their language's version, else the English with a note saying so.
             let fallback = snapshot.isTranslated(slug, into: language) ? nil : "en"
             let view = try await render(
-                req, snapshot.article(article, in: language), related: snapshot.related(to: slug).map { snapshot.article($0, in: language) },
+                req, snapshot.article(article, in: language), related: snapshot.related(to: slug).map { Self.card($0, in: language, from: snapshot) },
                 editor: bar, fallback: fallback)
             if shared { req.application.learnCaches.pages.set(key, view.data) }
             return Self.htmlResponse(view.data)
@@ -227,19 +238,22 @@ struct LearnController: RouteCollection {
 
     /// `fallback` is the language the article is shown in when it is not the reader's.
     private func render(
-        _ req: Request, _ article: LearnCatalog.Article, related: [LearnCatalog.Article], editor: EditorBar?, fallback: String?
+        _ req: Request, _ article: LearnCatalog.Article, related: [Card], editor: EditorBar?, fallback: String?
     ) async throws -> View {
         let day = WallClock(article.updated, zone: TimeZone(identifier: "UTC")!)
-        let author = article.author ?? t("the Fieldhouse editors")
-        var byline = t("by {author}", author)
-        if let reviser = article.reviser, reviser != article.author { byline = t("by {author}, revised by {reviser}", author, reviser) }
+        // Its own sentence, not "by" + a name: Portuguese joins them ("pelos editores").
+        var byline = article.author.map { t("by {author}", $0) } ?? t("by the Fieldhouse editors")
+        if let reviser = article.reviser, reviser != article.author {
+            byline = article.author.map { t("by {author}, revised by {reviser}", $0, reviser) } ?? t("by the Fieldhouse editors, revised by {reviser}", reviser)
+        }
         let page = ArticlePage(
             layout: req.layout(title: article.title, section: .learn), slug: article.slug, title: article.title, category: LearnLibrary.label(article.category),
             summary: article.summary, audience: LearnLibrary.audienceLabel(article.audience), minutes: article.minutes, byline: byline,
-            updated: CalendarDate(year: day.year, month: day.month, day: day.day).map { Format.day($0) } ?? "", html: article.html,
+            updated: CalendarDate(year: day.year, month: day.month, day: day.day).map { Format.day($0) } ?? "",
+            updatedOn: CalendarDate(year: day.year, month: day.month, day: day.day)?.description ?? "", html: article.html,
             toc: article.toc,
             videos: article.videos.map { Video(title: $0.title, url: $0.url, host: URL(string: $0.url)?.host ?? "") },
-            related: related.map { Card(slug: $0.slug, title: $0.title, summary: Self.escape($0.summary), minutes: $0.minutes) },
+            related: related,
             editor: editor, fallback: fallback)
         return try await req.view.render("learn/article", page)
     }

@@ -76,7 +76,15 @@ struct GoalController: RouteCollection {
         else {
             return try await render(req, user: user, form: form, error: (errors["target"] ?? limit) + ".", status: .unprocessableEntity)
         }
-        let count = try await Goal.query(on: req.db).filter(\.$user.$id == user.requireID()).count()
+        let goals = try await Goal.query(on: req.db).filter(\.$user.$id == user.requireID()).all()
+        // One goal per period and measure: a second would count the same workouts twice over.
+        if let same = goals.first(where: { $0.period == period && $0.metric == metric }) {
+            return try await render(
+                req, user: user, form: form,
+                error: t("You already have a {goal}; remove it first to set another target.", same.goalLabel.lowercased()),
+                status: .conflict)
+        }
+        let count = goals.count
         guard count < Goal.maxPerPerson else {
             return try await render(
                 req, user: user, form: form,
