@@ -1,4 +1,4 @@
-// fuzz-covers: FITReader ActivityRecording WorkoutSummary
+// fuzz-covers: FITReader ActivityRecording WorkoutSummary SpeedSpikes
 // fuzz-seeds: Tests/Fixtures/fit
 // fuzz-sources: Fuzz/Support/PageSteps.swift Sources/App/Core/SVGChart.swift Sources/App/Core/SVGMap.swift Sources/App/Core/Tenths.swift Sources/App/Core/Format.swift Sources/App/Core/Counted.swift
 import FieldhouseKit

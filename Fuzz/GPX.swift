@@ -1,4 +1,4 @@
-// fuzz-covers: GPXReader XMLScanner ActivityRecording WorkoutSummary
+// fuzz-covers: GPXReader XMLScanner ActivityRecording WorkoutSummary SpeedSpikes
 // fuzz-seeds: Tests/Fixtures/gpx
 // fuzz-sources: Fuzz/Support/PageSteps.swift Sources/App/Core/SVGChart.swift Sources/App/Core/SVGMap.swift Sources/App/Core/Tenths.swift Sources/App/Core/Format.swift Sources/App/Core/Counted.swift
 import FieldhouseKit

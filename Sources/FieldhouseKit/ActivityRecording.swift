@@ -100,6 +100,45 @@ extension DeviceTotals {
     }
 }
 
+/// One leg of a multisport recording (a FIT file with a session per sport: swim, transition, bike,
+/// transition, run), with the time and distance the device wrote for it.
+public struct ActivityLeg: Equatable, Sendable {
+    /// The leg's sport; `.other` when the device named none (FIT "generic") or for a transition.
+    public var sport: WorkoutSport
+    /// A change between two sports (FIT "transition"): T1 from the water to the bike, T2 to the run.
+    public var isTransition: Bool
+    /// Epoch milliseconds.
+    public var start: Int64?
+    /// Seconds from the leg's start to its end, pauses included.
+    public var elapsed: Double?
+    public var distance: Double?
+
+    public init(sport: WorkoutSport, isTransition: Bool = false, start: Int64? = nil, elapsed: Double? = nil, distance: Double? = nil) {
+        self.sport = sport
+        self.isTransition = isTransition
+        self.start = start
+        self.elapsed = elapsed
+        self.distance = distance
+    }
+
+    /// How the leg's kind is stored: a sport's raw value, or "transition".
+    public var kind: String { isTransition ? "transition" : sport.rawValue }
+
+    public init?(kind: String, start: Int64?, elapsed: Double?, distance: Double?) {
+        if kind == "transition" {
+            self.init(sport: .other, isTransition: true, start: start, elapsed: elapsed, distance: distance)
+        } else if let sport = WorkoutSport(rawValue: kind) {
+            self.init(sport: sport, start: start, elapsed: elapsed, distance: distance)
+        } else {
+            return nil
+        }
+    }
+
+    /// What `SpeedSpikes` allows in the leg: in a transition people run with a bike or ride out of
+    /// the park, so the fastest of any sport.
+    var topSpeed: Double { Plausible.topSpeed(isTransition ? .other : sport) }
+}
+
 public enum ActivityFormat: String, Sendable, CaseIterable {
     case gpx, tcx, fit
 }
@@ -119,6 +158,9 @@ public struct ActivityRecording: Sendable {
     public var laps: [DeviceTotals]
     /// The whole activity's totals as the device wrote them (FIT session, or the TCX laps added up).
     public var totals: DeviceTotals
+    /// The legs of a multisport recording (more than one FIT session), in order; empty otherwise.
+    /// `totals` adds them up.
+    public var legs: [ActivityLeg] = []
 
     public init(
         format: ActivityFormat, sport: WorkoutSport? = nil, name: String? = nil, points: [TrackPoint],
@@ -136,14 +178,21 @@ public struct ActivityRecording: Sendable {
 
     public var start: Int64? { points.first?.time }
     public var end: Int64? { points.last?.time }
+
+    /// The distance the device measured: its odometer at the last point, or the totals when there
+    /// is none or when the recording has legs (each leg's odometer starts again from zero).
+    public var deviceDistance: Double? {
+        legs.count > 1 ? totals.distance ?? points.last?.distance : points.last?.distance ?? totals.distance
+    }
     /// What the reader left out and why, in sentences for the person who uploaded the file. Always in
     /// English: they are stored with the workout, and pages translate them (`WorkoutNotes.display`).
     public var notes: [String] = []
     /// Readings a reader dropped before `normalise` (totals it had to check before adding them up).
     var droppedReadings = 0
 
-    /// Drops readings outside `Plausible` limits (keeping the rest of each point), sorts by time and
-    /// keeps the first point of any repeated time, so each time is stored once. Every reader ends here.
+    /// Drops readings outside `Plausible` limits (keeping the rest of each point), keeps the first
+    /// point of any repeated time, so each time is stored once, and leaves out points out of time
+    /// order (`inTimeOrder`). Every reader ends here.
     /// `now` is the reader's caller's time: a point after it (give or take device drift) is not real.
     mutating func normalise(now: Date) {
         var dropped = droppedReadings
@@ -172,6 +221,48 @@ public struct ActivityRecording: Sendable {
         var ordered = true
         for i in 1..<points.count where points[i].time <= points[i - 1].time { ordered = false; break }
         guard !ordered else { return }
+        guard !timed.isEmpty else {
+            // Every time is impossible: the importer refuses the file, naming the earliest and the
+            // latest time the device wrote, so they are sorted, not left out.
+            sortByTime()
+            return
+        }
+        // A time said twice in a row is one moment written twice: the first is kept, without a note.
+        var distinct: [Int] = []
+        distinct.reserveCapacity(points.count)
+        for index in points.indices where distinct.last.map({ points[$0].time != points[index].time }) ?? true { distinct.append(index) }
+        let keep = Self.inTimeOrder(distinct.map { points[$0].time })
+        let wrong = distinct.count - keep.count
+        if wrong > 0 {
+            notes.append(
+                wrong == 1
+                    ? "One point whose time goes back (out of time order) was left out."
+                    : "\(wrong) points whose times go back (out of time order) were left out.")
+        }
+        // A segment that began on a left-out point begins at the next point kept.
+        var kept: [TrackPoint] = []
+        var keptStarts: Set<Int> = []
+        kept.reserveCapacity(keep.count)
+        var next = 0
+        var startPending = false
+        for (position, index) in distinct.enumerated() {
+            if segmentStarts.contains(index) { startPending = true }
+            // Points dropped as repeats between two distinct ones may carry a segment start too.
+            if position > 0 {
+                for between in (distinct[position - 1] + 1)..<index where segmentStarts.contains(between) { startPending = true }
+            }
+            guard next < keep.count, keep[next] == position else { continue }
+            next += 1
+            if startPending && !kept.isEmpty { keptStarts.insert(kept.count) }
+            startPending = false
+            kept.append(points[index])
+        }
+        points = kept
+        segmentStarts = keptStarts
+    }
+
+    /// Sorts the points by time, keeping the first of any repeated time.
+    private mutating func sortByTime() {
         let starts = segmentStarts
         var indexed = points.enumerated().map { ($0.offset, $0.element) }
         indexed.sort { $0.1.time < $1.1.time || ($0.1.time == $1.1.time && $0.0 < $1.0) }
@@ -185,6 +276,37 @@ public struct ActivityRecording: Sendable {
         points = kept
         segmentStarts = keptStarts
     }
+
+    /// Positions (into `times`) of the longest run of strictly rising times, the earlier point
+    /// winning a tie: the points a device wrote in order. A point whose time goes back (a clock
+    /// that jumped, a point an editor moved) is left out rather than sorted into place, where it
+    /// would draw a leg there and back to somewhere the person was not; so is a point whose time
+    /// jumps ahead of all that follow. O(n log n) in time, O(n) in memory.
+    static func inTimeOrder(_ times: [Int64]) -> [Int] {
+        // The longest falling run read from the end is the longest rising run read from the start;
+        // read from the end, a later-read (earlier) point replaces its equal, so earlier points win.
+        var tails: [Int] = [] // position of the last point of the best run of each length
+        var before = [Int](repeating: -1, count: times.count)
+        for position in times.indices.reversed() {
+            let time = times[position]
+            // The first run whose last time is not above this one: it can end here instead.
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[tails[middle]] > time { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { before[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var kept: [Int] = []
+        kept.reserveCapacity(tails.count)
+        var position = tails.last ?? -1
+        while position >= 0 {
+            kept.append(position)
+            position = before[position]
+        }
+        return kept
+    }
 }
 
 /// A planned path without times (a GPX `rte`, or a track nobody timed): a routing track, not a workout.
@@ -192,15 +314,25 @@ public struct PlannedRoute: Sendable {
     public var name: String?
     public var points: [Coordinate]
     public var elevations: [Double?]
+    /// Indexes where a new track, segment or `rte` begins: the pieces of a route that lie apart
+    /// (tracks logged on different days, the two banks of a lake) are not joined by a straight line.
+    public var segmentStarts: Set<Int>
+    /// The length of the pieces, without the gaps between them.
     public var distance: Double
 
-    public init(name: String?, points: [Coordinate], elevations: [Double?]) {
+    public init(name: String?, points: [Coordinate], elevations: [Double?], segmentStarts: Set<Int> = []) {
         self.name = name
         self.points = points
         self.elevations = elevations
+        self.segmentStarts = segmentStarts.filter { $0 > 0 && $0 < points.count }
+        self.distance = Self.length(points, segmentStarts: self.segmentStarts)
+    }
+
+    /// Great-circle length of `points`, counting nothing across a segment start.
+    public static func length(_ points: [Coordinate], segmentStarts: Set<Int>) -> Double {
         var total = 0.0
-        for i in points.indices.dropFirst() { total += Geo.distance(points[i - 1], points[i]) }
-        self.distance = total
+        for i in points.indices.dropFirst() where !segmentStarts.contains(i) { total += Geo.distance(points[i - 1], points[i]) }
+        return total
     }
 }
 

@@ -83,15 +83,27 @@ public enum FITReader {
         }
     }
 
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, now: Date) throws -> ActivityRecording {
+    /// What one file of a chain holds, as far as Fieldhouse reads it.
+    private struct Content {
         var fileType: Int?
         var points: [TrackPoint] = []
         var laps: [DeviceTotals] = []
-        var session: DeviceTotals?
+        /// Each session's totals and sport (FIT `sport`), in order: more than one is a multisport recording.
+        var sessions: [(totals: DeviceTotals, sport: Int?)] = []
         var sport: Int?
         var dropped = 0
+    }
+
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, now: Date) throws -> ActivityRecording {
+        var activity = Content()
+        var firstType: Int?
+        var sawActivity = false
+        var previousType: Int?
         var fileStart = 0
-        // A FIT file may be several chained one after the other; each has its own header and CRC.
+        // A FIT file may be several chained one after the other, each with its own header and CRC:
+        // an activity followed by the watch's settings, or by heart rate a strap stored under water.
+        // Every file is read; what the activity files hold is kept, and a file without a file_id
+        // message continues the one before it.
         repeat {
             let chained = fileStart > 0
             guard bytes.count - fileStart >= 12 else { throw ActivityFileError.truncated(t("the FIT header is cut off")) }
@@ -117,29 +129,68 @@ public enum FITReader {
             guard crc(bytes, from: fileStart, to: end + 2) == 0 else {
                 throw ActivityFileError.corrupt(t("the FIT file's checksum does not match its content"))
             }
+            var file = Content()
             try readMessages(
-                bytes, from: fileStart + headerSize, to: end, fileType: &fileType, points: &points,
-                laps: &laps, session: &session, sport: &sport, dropped: &dropped)
+                bytes, from: fileStart + headerSize, to: end, into: &file, alreadyHeld: activity.points.count,
+                laps: activity.laps.count + activity.sessions.count)
+            let type = file.fileType ?? previousType
+            previousType = type
+            if firstType == nil { firstType = file.fileType }
+            if type == 4 {
+                sawActivity = true
+                activity.points += file.points
+                activity.laps += file.laps
+                activity.sessions += file.sessions
+                activity.dropped += file.dropped
+                if activity.sport == nil { activity.sport = file.sport }
+            }
             fileStart = end + 2
         } while fileStart < bytes.count
 
-        guard let fileType else { throw ActivityFileError.corrupt(t("the FIT file has no file_id message")) }
-        guard fileType == 4 else {
-            throw ActivityFileError.notActivity(fileTypeText(fileType))
+        guard let firstType else { throw ActivityFileError.corrupt(t("the FIT file has no file_id message")) }
+        guard sawActivity else {
+            throw ActivityFileError.notActivity(fileTypeText(firstType))
         }
-        guard !points.isEmpty else { throw ActivityFileError.noData(t("This FIT activity has no records, so there is nothing to import.")) }
+        guard !activity.points.isEmpty else { throw ActivityFileError.noData(t("This FIT activity has no records, so there is nothing to import.")) }
         var recording = ActivityRecording(
-            format: .fit, sport: sport.flatMap(WorkoutSport.init(fitSport:)), points: points,
-            laps: laps, totals: session ?? DeviceTotals())
-        recording.droppedReadings = dropped
+            format: .fit, sport: activity.sport.flatMap(WorkoutSport.init(fitSport:)), points: activity.points,
+            laps: activity.laps, totals: totals(of: activity.sessions.map(\.totals)))
+        if activity.sessions.count > 1 {
+            // A multisport recording: one workout with its legs. It is named after its sport only
+            // when every leg but the transitions had the same one.
+            recording.legs = activity.sessions.map { session in
+                ActivityLeg(
+                    sport: session.sport.flatMap(WorkoutSport.init(fitSport:)) ?? .other, isTransition: session.sport == 3,
+                    start: session.totals.start, elapsed: session.totals.elapsed, distance: session.totals.distance)
+            }
+            let sports = Set(recording.legs.filter { !$0.isTransition }.map(\.sport))
+            recording.sport = sports.count == 1 ? sports.first : nil
+        }
+        recording.droppedReadings = activity.dropped
         recording.normalise(now: now)
         return recording
     }
 
+    /// The activity's totals: its one session's, or several sessions' added up (each was checked
+    /// against `Plausible` first, so the sums cannot overflow).
+    private static func totals(of sessions: [DeviceTotals]) -> DeviceTotals {
+        guard var total = sessions.first else { return DeviceTotals() }
+        func sum<T: AdditiveArithmetic>(_ a: T?, _ b: T?) -> T? { a.map { $0 + (b ?? .zero) } ?? b }
+        for session in sessions.dropFirst() {
+            total.elapsed = sum(total.elapsed, session.elapsed)
+            total.distance = sum(total.distance, session.distance)
+            total.calories = sum(total.calories, session.calories)
+            total.maximumHeartRate = [total.maximumHeartRate, session.maximumHeartRate].compactMap { $0 }.max()
+        }
+        // One leg's mean heart rate is not the whole activity's.
+        if sessions.count > 1 { total.averageHeartRate = nil }
+        return total
+    }
+
+    /// Reads the messages of one file of a chain; `alreadyHeld` points and `laps` laps were read
+    /// from the files before it, and count towards the limits.
     private static func readMessages(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, fileType: inout Int?,
-        points: inout [TrackPoint], laps: inout [DeviceTotals], session: inout DeviceTotals?,
-        sport: inout Int?, dropped: inout Int
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into content: inout Content, alreadyHeld: Int, laps lapsBefore: Int
     ) throws {
         var definitions: [Int: Definition] = [:]
         var index = start
@@ -201,10 +252,10 @@ public enum FITReader {
             let time = values[253].map { $0 >= 0x1000_0000 ? $0 : nil } ?? compressed.map { Int64($0) }
             switch definition.global {
             case 0: // file_id
-                if let type = values[0] { fileType = Int(type) }
+                if let type = values[0], content.fileType == nil { content.fileType = Int(type) }
             case 20: // record
                 guard let time, let milliseconds = unixMilliseconds(time) else { return }
-                try ActivityFile.refuseMorePoints(than: points.count)
+                try ActivityFile.refuseMorePoints(than: alreadyHeld + content.points.count)
                 var point = TrackPoint(time: milliseconds)
                 if let lat = values[0], let lon = values[1] {
                     let latitude = Double(lat) * degreesPerSemicircle, longitude = Double(lon) * degreesPerSemicircle
@@ -218,7 +269,7 @@ public enum FITReader {
                 if let cadence = values[4] { point.cadence = Int(cadence) }
                 if let distance = values[5] { point.distance = Double(distance) / 100 }
                 if let speed = values[73] ?? values[6] { point.speed = Double(speed) / 1000 }
-                points.append(point)
+                content.points.append(point)
             case 19, 18: // lap, session
                 let isSession = definition.global == 18
                 var totals = DeviceTotals()
@@ -229,26 +280,19 @@ public enum FITReader {
                 totals.averageHeartRate = values[isSession ? 16 : 15].map { Int($0) }
                 totals.maximumHeartRate = values[isSession ? 17 : 16].map { Int($0) }
                 // Checked before adding up, so two sessions' totals can never overflow.
-                dropped += totals.keepPlausible()
+                content.dropped += totals.keepPlausible()
+                // Sessions count as laps: a file of tiny sessions cannot fill the memory either.
+                try ActivityFile.refuseMoreLaps(than: lapsBefore + content.laps.count + content.sessions.count)
                 if isSession {
-                    // A multisport file has several sessions; their totals add up, the first sport names it.
-                    if var existing = session {
-                        func sum<T: AdditiveArithmetic>(_ a: T?, _ b: T?) -> T? { a.map { $0 + (b ?? .zero) } ?? b }
-                        existing.elapsed = sum(existing.elapsed, totals.elapsed)
-                        existing.distance = sum(existing.distance, totals.distance)
-                        existing.calories = sum(existing.calories, totals.calories)
-                        existing.maximumHeartRate = [existing.maximumHeartRate, totals.maximumHeartRate].compactMap { $0 }.max()
-                        session = existing
-                    } else {
-                        session = totals
-                        sport = values[5].map { Int($0) }
-                    }
+                    let sport = values[5].map { Int($0) }
+                    // The first session's sport names the activity, over a `sport` message before it.
+                    if content.sessions.isEmpty, let sport { content.sport = sport }
+                    content.sessions.append((totals, sport))
                 } else {
-                    try ActivityFile.refuseMoreLaps(than: laps.count)
-                    laps.append(totals)
+                    content.laps.append(totals)
                 }
             case 12: // sport
-                if sport == nil, let value = values[0] { sport = Int(value) }
+                if content.sport == nil, let value = values[0] { content.sport = Int(value) }
             default:
                 break
             }

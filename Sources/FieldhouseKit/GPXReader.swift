@@ -14,14 +14,16 @@ public enum GPXReader {
         for point in handler.points where point.time != nil { timed += 1 }
         if handler.points.isEmpty || timed * 2 < handler.points.count {
             // No timed track: a route, from the `rte` if there is one, else from the untimed track.
-            let source = handler.routePoints.isEmpty ? handler.points.map { ($0.coordinate, $0.elevation) } : handler.routePoints
+            let fromTrack = handler.routePoints.isEmpty
+            let source = fromTrack ? handler.points.map { ($0.coordinate, $0.elevation) } : handler.routePoints
             guard source.count >= 2 else {
                 throw ActivityFileError.noData(t("This GPX file has no track points with times and no route, so there is nothing to import."))
             }
             return .route(
                 PlannedRoute(
                     name: handler.routeName ?? handler.trackName ?? handler.metadataName,
-                    points: source.map(\.0), elevations: source.map(\.1)))
+                    points: source.map(\.0), elevations: source.map(\.1),
+                    segmentStarts: fromTrack ? handler.segmentStarts : handler.routeStarts))
         }
         var starts: Set<Int> = []
         var points: [TrackPoint] = []
@@ -66,6 +68,7 @@ public enum GPXReader {
         var points: [RawPoint] = []
         var segmentStarts: Set<Int> = []
         var routePoints: [(Coordinate, Double?)] = []
+        var routeStarts: Set<Int> = []
         var trackName: String?
         var trackType: String?
         var routeName: String?
@@ -83,6 +86,8 @@ public enum GPXReader {
             switch name {
             case "trkseg", "trk":
                 segmentStarts.insert(points.count)
+            case "rte":
+                routeStarts.insert(routePoints.count)
             case "trkpt", "rtept":
                 var lat: Double?, lon: Double?
                 for attribute in attributes {

@@ -68,4 +68,22 @@ public enum Plausible {
             }
         return kmh / 3.6
     }
+
+    /// The fastest a person doing a sport moves at any moment (m/s), with room to spare: a GPS
+    /// position that would need more is a jump of the receiver, not of the person (`SpeedSpikes`).
+    /// A walk or a hike may hold a short run; team sports are sprints on foot.
+    public static func topSpeed(_ sport: WorkoutSport) -> Double {
+        let kmh: Double =
+            switch sport {
+            case .running: 45 // the fastest 100 m ever run peaks at 44.7 km/h
+            case .walking, .hiking: 30
+            case .swimming: 15 // open water with a current; pool sprints stay under 9 km/h
+            case .rowing: 40
+            case .cycling: 130 // fast descents pass 100 km/h
+            case .skating: 80
+            case .skiing, .other: 150
+            case .strength, .yoga, .soccer, .basketball, .volleyball, .tennis: 45
+            }
+        return min(kmh / 3.6, speed.upperBound)
+    }
 }

@@ -132,16 +132,22 @@ public struct WorkoutSummary: Equatable, Sendable {
         }
     }
 
+    /// `points` in time order. Positions too fast for the sport (or a multisport recording's leg)
+    /// are left out first (`SpeedSpikes`), and the notes say how many.
     public static func compute(
-        points: [TrackPoint], segmentStarts: Set<Int> = [], start: Int64? = nil, end: Int64? = nil,
+        points given: [TrackPoint], segmentStarts givenStarts: Set<Int> = [], start: Int64? = nil, end: Int64? = nil,
         sport: WorkoutSport, profile: AthleteProfile, steps: Int? = nil,
-        device: DeviceTotals = DeviceTotals()
+        device: DeviceTotals = DeviceTotals(), legs: [ActivityLeg] = []
     ) -> WorkoutSummary {
         var summary = WorkoutSummary()
+        let cleaned = SpeedSpikes.clean(given, segmentStarts: givenStarts, sport: sport, legs: legs)
+        let points = cleaned.points, segmentStarts = cleaned.segmentStarts
+        if let note = cleaned.note { summary.notes.append(note) }
         let first = start ?? points.first?.time ?? 0
         let last = end ?? points.last?.time ?? first
         summary.elapsed = Double(max(0, last - first)) / 1000
         summary.steps = steps
+        let topSpeeds = SpeedSpikes.topSpeeds(points, sport: sport, legs: legs)
 
         // Distance and speed.
         let positioned = points.contains { $0.coordinate != nil }
@@ -182,13 +188,23 @@ public struct WorkoutSummary: Equatable, Sendable {
             let span = points[i].time - points[from].time
             guard span >= speedWindow, span <= 4 * speedWindow || points[i].speed != nil else { continue }
             let speed = points[i].speed ?? (cumulative[i] - cumulative[from]) / (Double(span) / 1000)
-            if speed >= movingSpeed { speeds.append(speed) }
+            // Faster than the sport allows over a window is two fixes' error adding up, not a sprint.
+            if speed >= movingSpeed && speed <= topSpeeds[i] { speeds.append(speed) }
         }
         summary.moving = moving
         if let distance = summary.distance, moving > 0, positioned || device.distance != nil {
             summary.avgSpeed = distance / moving
             summary.minSpeed = speeds.min()
             summary.maxSpeed = speeds.max()
+            if let top = summary.maxSpeed, distance / moving > top {
+                // Faster on average than over any stretch measured: the person moved during a gap in
+                // the recording (a tunnel, a watch that lost its fix), which the moving time missed.
+                // Covering the distance takes at least as long as it does at the top speed.
+                summary.moving = min(max(summary.elapsed, moving), distance / top)
+                summary.avgSpeed = distance / summary.moving
+                summary.maxSpeed = max(top, distance / summary.moving)
+                summary.minSpeed = min(summary.minSpeed ?? top, summary.avgSpeed!)
+            }
         }
 
         let elevations = points.compactMap(\.elevation)

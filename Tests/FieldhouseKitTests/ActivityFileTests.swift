@@ -103,6 +103,99 @@ import Testing
         #expect(abs(distance - 4580.1) / 4580.1 < 0.005)
     }
 
+    /// A triathlon (swim, T1, bike, T2, run) as one recording with its legs, from a file that is also
+    /// a chain: three FIT files of the strap's stored heart rate follow the activity.
+    @Test func aMultisportFITIsOneRecordingWithItsLegs() throws {
+        let race = try Self.activity("fit/sample_mulitple_header.fit")
+        #expect(race.points.count == 1773)
+        #expect(race.points.filter { $0.coordinate != nil }.count == 1462)
+        #expect(race.start == Self.iso("2018-05-27T07:33:01Z"))
+        #expect(race.end == Self.iso("2018-05-27T10:11:12Z"))
+        #expect(race.sport == nil, "three sports: no one sport names it")
+        #expect(race.legs.map(\.kind) == ["swimming", "transition", "cycling", "transition", "running"])
+        let expected: [(Double, Double)] = [(1987.521, 1644.71), (170.269, 141.7), (4422.14, 40909.42), (60.724, 31.93), (2850.694, 9805.92)]
+        for (leg, (seconds, metres)) in zip(race.legs, expected) {
+            #expect(abs(leg.elapsed! - seconds) < 0.0005)
+            #expect(abs(leg.distance! - metres) < 0.005)
+        }
+        #expect(race.legs.first?.start == Self.iso("2018-05-27T07:33:01Z"))
+        #expect(race.legs.last?.start == Self.iso("2018-05-27T09:23:41Z"))
+        #expect(abs(race.totals.distance! - 52533.68) < 0.005)
+        #expect(abs(race.totals.elapsed! - 9491.348) < 0.0005)
+        #expect(race.totals.calories == 1885)
+        #expect(abs(race.deviceDistance! - 52533.68) < 0.005)
+    }
+
+    /// A Fenix 2 multisport file whose odometer starts again in each of its seven sessions: the
+    /// distance is the sessions' sum, not the last session's odometer (28,927.39 m).
+    @Test func aMultisportFITsDistanceIsItsLegsSum() throws {
+        let day = try Self.activity("fit/activity-large-fenxi2-multisport.fit")
+        #expect(day.legs.count == 7)
+        #expect(day.legs.map(\.kind) == ["other", "transition", "running", "transition", "running", "transition", "cycling"])
+        #expect(day.legs.filter(\.isTransition).map(\.sport) == [.other, .other, .other])
+        #expect(abs(day.legs.compactMap(\.distance).reduce(0, +) - 69831.36) < 0.005)
+        #expect(abs(day.legs.compactMap(\.elapsed).reduce(0, +) - 24617.46) < 0.0005)
+        #expect(abs(day.deviceDistance! - 69831.36) < 0.005)
+        #expect(abs(day.points.last!.distance! - 28927.39) < 0.005)
+        #expect(day.totals.calories == 4079)
+        #expect(day.sport == nil)
+        // 24,239 records: six repeat the time before them, two go back a second.
+        #expect(day.recordCount == 24239)
+        #expect(day.points.count == 24231)
+        #expect(day.notes.contains("2 points whose times go back (out of time order) were left out."))
+        #expect(zip(day.points, day.points.dropFirst()).allSatisfy { $0.time < $1.time })
+    }
+
+    /// An activity followed by a second FIT file (the watch's settings) is the activity, not "a settings file".
+    @Test func aChainedFITIsReadWhole() throws {
+        let run = try Self.activity("fit/activity-settings.fit")
+        #expect(run.sport == .running)
+        #expect(run.points.count == 14)
+        #expect(run.points.allSatisfy { $0.coordinate != nil })
+        #expect(run.start == Self.iso("2012-04-09T21:22:26Z"))
+        #expect(run.end == Self.iso("2012-04-09T21:22:39Z"))
+        #expect(abs(run.totals.distance! - 5.73) < 0.005)
+        #expect(abs(run.totals.elapsed! - 13.749) < 0.0005)
+        #expect(run.legs.isEmpty)
+        // The same files the other way round: still an activity in the chain.
+        let settings = try Self.bytes("fit/Settings.fit"), activity = try Self.bytes("fit/garmin-fenix-5-run.fit")
+        guard case .activity(let after) = try ActivityFile.read(settings + activity) else {
+            Issue.record("a settings file followed by an activity was not read as the activity"); return
+        }
+        #expect(after.points.count == 21)
+        // A chain of settings alone is still refused for what it is.
+        #expect(throws: ActivityFileError.notActivity("it is a FIT settings file")) { try ActivityFile.read(settings + settings) }
+    }
+
+    /// One point of a real track whose time was moved back an hour: left out with a note, rather than
+    /// sorted into the first track's time, where it drew a leg there and back across the lake.
+    @Test func aPointWhoseTimeGoesBackIsLeftOutWithANote() throws {
+        let lake = try Self.activity("gpx/cerknicko-jezero-time-goes-back.gpx")
+        #expect(lake.points.count == 295)
+        #expect(!lake.points.contains { $0.time == Self.iso("2010-08-05T14:40:17Z") })
+        #expect(lake.notes == ["One point whose time goes back (out of time order) was left out."])
+        #expect(lake.start == Self.iso("2010-08-05T14:23:59Z"))
+        let distance = WorkoutSummary.cumulativeDistance(lake.points, segmentStarts: lake.segmentStarts).last!
+        // gpxpy: 4580.1 m without the point, 6169.9 m with it sorted into place.
+        #expect(abs(distance - 4580.1) / 4580.1 < 0.005)
+        #expect(lake.segmentStarts.count == 6, "seven tracks with points")
+
+        // A time that jumps ahead of all that follow is the one left out; the rest stay in order.
+        func gpx(_ seconds: [Int]) -> [UInt8] {
+            let points = seconds.enumerated().map { index, second in
+                let time = SampleTime.rfc3339(milliseconds: Self.iso("2010-08-05T15:00:00Z") + Int64(second) * 1000)
+                return #"<trkpt lat="45.75" lon="\#(14.36 + Double(index) * 0.0001)"><time>\#(time)</time></trkpt>"#
+            }
+            return Array(#"<gpx version="1.1"><trk><trkseg>\#(points.joined())</trkseg></trk></gpx>"#.utf8)
+        }
+        guard case .activity(let ahead) = try ActivityFile.read(gpx([0, 1, 2, 59 * 60, 3, 4, 5])) else { Issue.record("not read"); return }
+        #expect(ahead.points.map(\.time) == [0, 1, 2, 3, 4, 5].map { Self.iso("2010-08-05T15:00:00Z") + Int64($0) * 1000 })
+        #expect(ahead.notes == ["One point whose time goes back (out of time order) was left out."])
+        // A time written twice in a row is kept once, without a note.
+        guard case .activity(let twice) = try ActivityFile.read(gpx([0, 1, 1, 2])) else { Issue.record("not read"); return }
+        #expect(twice.points.count == 3 && twice.notes.isEmpty)
+    }
+
     @Test func gpxWithAnEmptySegment() throws {
         let track = try Self.activity("gpx/track-with-empty-segment.gpx")
         #expect(track.points.count == 9)
@@ -120,6 +213,10 @@ import Testing
             Issue.record("an untimed track became a workout"); return
         }
         #expect(untimed.points.count == 296)
+        // Tracks that lie apart: gpxpy's 2D length of the tracks is 4580.1 m; joined by straight
+        // lines across the gaps they would make 13,679.4 m.
+        #expect(untimed.segmentStarts.count == 6, "seven tracks with points")
+        #expect(abs(untimed.distance - 4580.1) / 4580.1 < 0.005)
     }
 
     @Test func tcxLapsAndTrackpoints() throws {
