@@ -185,6 +185,7 @@ enum Migrations {
         app.migrations.add(AddAcceptedToPlaceManagers())
         app.migrations.add(CreateRideFix())
         app.migrations.add(AddAddressTakenToUsers())
+        app.migrations.add(AddLegsToWorkouts())
     }
 }
 

@@ -64,26 +64,37 @@ final class Route: Model, @unchecked Sendable {
 struct RouteShape {
     var points: [Coordinate]
     var elevations: [Double?]
+    /// Indexes where a new piece begins (the tracks of a GPX that lie apart): nothing joins it to
+    /// the piece before, neither in the length nor on the map.
+    var segmentStarts: Set<Int>
 
-    init(points: [Coordinate], elevations: [Double?]) {
+    init(points: [Coordinate], elevations: [Double?], segmentStarts: Set<Int> = []) {
         self.points = points
         self.elevations = elevations
+        self.segmentStarts = segmentStarts.filter { $0 > 0 && $0 < points.count }
     }
 
-    /// Reads `[[lat, lon, ele|null], …]`; anything unreadable reads as no points.
+    /// Reads `[[lat, lon, ele|null], …]`, where a point that begins a new piece carries a fourth
+    /// value, 1 (routes stored before pieces were kept have none: one piece); anything unreadable
+    /// reads as no points.
     init(json: String) {
         let rows = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[Any]] ?? []
-        var points: [Coordinate] = [], elevations: [Double?] = []
+        var points: [Coordinate] = [], elevations: [Double?] = [], starts: Set<Int> = []
         points.reserveCapacity(rows.count)
+        var pending = false
         for row in rows {
+            if row.count > 3, (row[3] as? NSNumber)?.intValue == 1 { pending = true }
             guard row.count >= 2, let lat = (row[0] as? NSNumber)?.doubleValue, let lon = (row[1] as? NSNumber)?.doubleValue else { continue }
             let coordinate = Coordinate(latitude: lat, longitude: lon)
             guard coordinate.isValid else { continue }
+            if pending && !points.isEmpty { starts.insert(points.count) }
+            pending = false
             points.append(coordinate)
             elevations.append(row.count > 2 ? (row[2] as? NSNumber)?.doubleValue : nil)
         }
         self.points = points
         self.elevations = elevations
+        self.segmentStarts = starts
     }
 
     var json: String {
@@ -91,22 +102,36 @@ struct RouteShape {
         json.reserveCapacity(points.count * 32)
         for (index, point) in points.enumerated() {
             if index > 0 { json += "," }
-            json += "[\(point.latitude),\(point.longitude),\(elevations[index].map { String($0) } ?? "null")]"
+            json += "[\(point.latitude),\(point.longitude),\(elevations[index].map { String($0) } ?? "null")\(segmentStarts.contains(index) ? ",1" : "")]"
         }
         return json + "]"
     }
 
-    var distance: Double {
-        var total = 0.0
-        for i in points.indices.dropFirst() { total += Geo.distance(points[i - 1], points[i]) }
-        return total
-    }
+    /// The length of the pieces, without the gaps between them.
+    var distance: Double { PlannedRoute.length(points, segmentStarts: segmentStarts) }
 
-    /// Distance from the start at each point, in metres.
+    /// Distance from the start at each point, in metres (nothing added across a gap between pieces).
     var cumulativeDistance: [Double] {
         var out = [Double](repeating: 0, count: points.count)
-        for i in points.indices.dropFirst() { out[i] = out[i - 1] + Geo.distance(points[i - 1], points[i]) }
+        for i in points.indices.dropFirst() {
+            out[i] = out[i - 1] + (segmentStarts.contains(i) ? 0 : Geo.distance(points[i - 1], points[i]))
+        }
         return out
+    }
+
+    /// The pieces to draw, each of at least two points.
+    var pieces: [[Coordinate]] {
+        var pieces: [[Coordinate]] = []
+        var current: [Coordinate] = []
+        for (index, point) in points.enumerated() {
+            if segmentStarts.contains(index) {
+                if current.count >= 2 { pieces.append(current) }
+                current = []
+            }
+            current.append(point)
+        }
+        if current.count >= 2 { pieces.append(current) }
+        return pieces
     }
 
     /// Metres climbed: rises counted only once they pass 3 m, so the jitter of a GPS or a rounded

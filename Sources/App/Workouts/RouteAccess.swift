@@ -9,11 +9,20 @@ import Vapor
 struct RouteAccess {
     let route: Route
     let isOwner: Bool
-    /// The points this viewer may see, in pieces where a privacy zone cuts the route.
+    /// The points this viewer may see, in pieces: the route's own (tracks that lie apart), cut
+    /// again where a privacy zone hides part of one.
     let pieces: [[Coordinate]]
-
     /// Whether a privacy zone hides part of the route from this viewer.
-    var isTrimmed: Bool { pieces.count != 1 || pieces[0].count != route.pointCount }
+    let isTrimmed: Bool
+
+    /// The route as a viewer with these privacy `zones` to respect (none for its owner) sees it.
+    init(route: Route, isOwner: Bool, zones: [PrivacyZone]) {
+        self.route = route
+        self.isOwner = isOwner
+        let whole = route.shape.pieces
+        pieces = zones.isEmpty ? whole : whole.flatMap { PrivacyTrim.visible($0, zones: zones) }
+        isTrimmed = pieces != whole
+    }
 
     /// The length this viewer may know: the whole route's, or only what they see of it, so the
     /// difference cannot tell how far the route runs inside a zone.
@@ -30,7 +39,7 @@ struct RouteAccess {
         else { throw Abort(.notFound) }
         let isOwner = req.currentUser?.id == route.$user.id
         let zones = isOwner ? [] : try await SavedPrivacyZone.zones(of: route.$user.id, on: req.db)
-        return RouteAccess(route: route, isOwner: isOwner, pieces: PrivacyTrim.visible(route.shape.points, zones: zones))
+        return RouteAccess(route: route, isOwner: isOwner, zones: zones)
     }
 
     /// A route of a person under 16 reaches friends at most, whatever is stored (one made public
@@ -96,11 +105,10 @@ enum RouteSearch {
         var hits: [Hit] = []
         for route in routes {
             let owner = route.$user.id
-            let pieces = PrivacyTrim.visible(route.shape.points, zones: owner == viewer ? [] : zones[owner] ?? [])
-            guard let start = pieces.first?.first else { continue }
+            let seen = RouteAccess(route: route, isOwner: owner == viewer, zones: owner == viewer ? [] : zones[owner] ?? [])
+            guard let start = seen.pieces.first?.first else { continue }
             let metres = Geo.distance(centre, start)
             guard metres <= radius else { continue }
-            let seen = RouteAccess(route: route, isOwner: owner == viewer, pieces: pieces)
             hits.append(Hit(route: route, start: start, metres: metres, length: seen.visibleLength, climb: seen.visibleClimb))
         }
         return Array(hits.sorted { ($0.metres, $0.route.name) < ($1.metres, $1.route.name) }.prefix(limit))

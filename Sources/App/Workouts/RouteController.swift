@@ -240,12 +240,17 @@ struct RouteController: RouteCollection {
             let workout = try await Workout.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == userID).first(),
             let timeline = try await WorkoutTimeline.load(workout, ownerView: true, on: req.db)
         else { throw Abort(.notFound) }
-        let located = timeline.points.filter { $0.coordinate != nil }
+        // The path the workout's page draws: no GPS jumps (`SpeedSpikes`), and no line between
+        // segments that lie apart.
+        let (located, starts) = SpeedSpikes.clean(
+            timeline.points, segmentStarts: workout.segmentStarts(in: timeline.points), sport: WorkoutSport(rawValue: workout.sport) ?? .other,
+            legs: workout.legList
+        ).located
         guard located.count >= 2 else {
             req.flash(.error, t("This workout has no path to keep as a route."))
             return req.redirect(to: .workout(id))
         }
-        let shape = RouteShape(points: located.compactMap(\.coordinate), elevations: located.map(\.elevation))
+        let shape = RouteShape(points: located.compactMap(\.coordinate), elevations: located.map(\.elevation), segmentStarts: starts)
         // The workout's id stands in for a file's checksum: saving it twice keeps one route.
         let key = "workout:" + SiteURL.id(id)
         if let existing = try await Route.query(on: req.db).filter(\.$user.$id == userID).filter(\.$sha256 == key).first() {

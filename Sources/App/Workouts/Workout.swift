@@ -53,6 +53,8 @@ final class Workout: Model, @unchecked Sendable {
     /// What the summary had to assume, one note per line.
     @OptionalField(key: "summary_notes") var summaryNotes: String?
     @OptionalField(key: "import_notes") var importNotes: String?
+    /// The legs of a multisport recording as JSON (`legList`); nil for a workout of one sport.
+    @OptionalField(key: "legs") var legs: String?
     /// What others may know of a workout whose track passes through the owner's privacy zones
     /// (`VisibleTimeline`): when the visible part begins (the start when nothing is hidden), its
     /// time and distance (nil when nothing is hidden); lists (the feed, leaderboards, badges) read
@@ -101,6 +103,27 @@ final class Workout: Model, @unchecked Sendable {
     }
 
     var streamList: [String] { streams.split(separator: ",").map(String.init) }
+
+    /// One stored leg: `{"kind": "swimming"|"transition"|…, "start": ms, "seconds": s, "metres": m}`.
+    private struct StoredLeg: Codable {
+        let kind: String
+        let start: Int64?
+        let seconds: Double?
+        let metres: Double?
+    }
+
+    /// The legs of a multisport recording, in order; empty for a workout of one sport or when what
+    /// is stored does not read back.
+    var legList: [ActivityLeg] {
+        get {
+            guard let legs, let stored = try? JSONDecoder().decode([StoredLeg].self, from: Data(legs.utf8)) else { return [] }
+            return stored.compactMap { ActivityLeg(kind: $0.kind, start: $0.start, elapsed: $0.seconds, distance: $0.metres) }
+        }
+        set {
+            let stored = newValue.map { StoredLeg(kind: $0.kind, start: $0.start, seconds: $0.elapsed, metres: $0.distance) }
+            legs = stored.isEmpty ? nil : (try? JSONEncoder().encode(stored)).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
 
     /// Indexes of `points` that begin a new segment.
     func segmentStarts(in points: [TrackPoint]) -> Set<Int> {

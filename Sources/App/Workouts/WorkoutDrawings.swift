@@ -8,10 +8,13 @@ import Vapor
 /// cache under those; without them, the page reads the workout's stored series, not its samples.
 struct WorkoutDrawings: Encodable, Sendable {
     struct Split: Encodable, Sendable {
+        /// "3" for the third whole kilometre (or mile); the last, partial split shows its length instead ("0.97 km").
         let number: String
         let time: String
         let pace: String
         let heartRate: String
+        /// The last split, shorter than a whole kilometre (or mile).
+        let partial: Bool
     }
 
     let heartRateChart: String
@@ -152,13 +155,13 @@ struct WorkoutDrawings: Encodable, Sendable {
                     let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
                     osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"
                 }
-                // Splits per kilometre (or mile).
+                // Splits per kilometre (or mile); a last, shorter one reads as its own length.
                 for split in format.imperial ? series.mileSplits : series.kilometreSplits {
                     splits.append(
                         Split(
-                            number: "\(splits.count + 1)", time: Format.duration(split.seconds),
-                            pace: format.pace(format.splitLength / max(split.seconds, 1)),
-                            heartRate: split.heartRate.map(String.init) ?? "–"))
+                            number: split.partial.map { format.distance($0) } ?? "\(splits.count + 1)", time: Format.duration(split.seconds),
+                            pace: format.pace((split.partial ?? format.splitLength) / max(split.seconds, 1)),
+                            heartRate: split.heartRate.map(String.init) ?? "–", partial: split.partial != nil))
                 }
             }
         }

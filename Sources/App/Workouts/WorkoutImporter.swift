@@ -135,7 +135,8 @@ enum WorkoutImporter {
             start: start, end: end, source: recording.format.rawValue, visibility: options.visibility ?? Workout.defaultVisibility(for: user, today: today))
         workout.importNotes = recording.notes.isEmpty ? nil : recording.notes.joined(separator: "\n")
         workout.externalID = options.externalID
-        workout.deviceDistance = recording.points.last?.distance ?? recording.totals.distance
+        workout.deviceDistance = recording.deviceDistance
+        workout.legList = recording.legs
         workout.deviceCalories = recording.totals.calories
         let breaks = recording.segmentStarts.filter { $0 > 0 && $0 < recording.points.count }.map { recording.points[$0].time }.sorted()
         workout.segmentBreaks = breaks.isEmpty ? nil : breaks.map(String.init).joined(separator: ",")
@@ -200,7 +201,7 @@ enum WorkoutImporter {
         let base = options.filename.split(separator: ".").first.map(String.init) ?? t("Route")
         let route = Route(
             user: user, name: String((options.name ?? planned.name ?? base).prefix(100)),
-            shape: RouteShape(points: planned.points, elevations: planned.elevations), sha256: hash)
+            shape: RouteShape(points: planned.points, elevations: planned.elevations, segmentStarts: planned.segmentStarts), sha256: hash)
         try await route.create(on: db)
         return .route(route, duplicate: false)
     }

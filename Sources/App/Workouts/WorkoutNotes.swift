@@ -21,8 +21,18 @@ enum WorkoutNotes {
             return t("Heart-rate zones assume a maximum of 190 bpm: add your birth date (or a measured maximum) to your profile.")
         case "Training load (TRIMP) assumes a resting heart rate of 60 bpm.":
             return t("Training load (TRIMP) assumes a resting heart rate of 60 bpm.")
+        case "One position or speed reading too fast for the sport (a GPS jump) was left out.":
+            return speedSpikes(1)
+        case "One point whose time goes back (out of time order) was left out.":
+            return outOfOrder(1)
         default:
             break
+        }
+        if let count = leadingCount(note, before: " positions or speed readings too fast for the sport (GPS jumps) were left out.") {
+            return speedSpikes(count)
+        }
+        if let count = leadingCount(note, before: " points whose times go back (out of time order) were left out.") {
+            return outOfOrder(count)
         }
         if let count = leadingCount(note, before: " points with a time before 2000 or in the future (a device clock that reset) were left out.") {
             return tn(
@@ -47,6 +57,20 @@ enum WorkoutNotes {
             }
         }
         return calories(note) ?? note
+    }
+
+    /// Positions a GPS jump put out of reach (`SpeedSpikes`), left out of the summary.
+    private static func speedSpikes(_ count: Int) -> String {
+        tn(
+            "One position or speed reading too fast for the sport (a GPS jump) was left out.",
+            "{count} positions or speed readings too fast for the sport (GPS jumps) were left out.", count)
+    }
+
+    /// Points of a file whose time went back (`ActivityRecording.normalise`).
+    private static func outOfOrder(_ count: Int) -> String {
+        tn(
+            "One point whose time goes back (out of time order) was left out.",
+            "{count} points whose times go back (out of time order) were left out.", count)
     }
 
     /// "12 points with …": the count in front of a known text.

@@ -8,6 +8,13 @@ struct WorkoutPage: Encodable {
         let value: String
     }
 
+    /// A leg of a multisport workout (swim, transition, bike, …), or their total.
+    struct Leg: Encodable {
+        let sport: String
+        let time: String
+        let distance: String
+    }
+
     let layout: Layout
     let id: String
     let gpxURL: String
@@ -25,6 +32,10 @@ struct WorkoutPage: Encodable {
     let visibilityNote: String?
     let stats: [Stat]
     let notes: [String]
+    /// The legs of a multisport workout and their sum; none when someone sees only a part of it
+    /// (the legs would tell how much is hidden).
+    let legs: [Leg]
+    let legsTotal: Leg?
     /// What the person wrote about it.
     let workoutNotes: String?
     let drawings: WorkoutDrawings
@@ -104,6 +115,18 @@ struct WorkoutPage: Encodable {
             }
         }
         self.stats = stats
+        let legList = drawings.part == nil ? workout.legList : []
+        legs = legList.map { leg in
+            Leg(
+                sport: leg.isTransition ? t("Transition") : leg.sport.label, time: leg.elapsed.map(Format.duration) ?? "–",
+                distance: format.distance(leg.distance))
+        }
+        legsTotal =
+            legList.isEmpty
+            ? nil
+            : Leg(
+                sport: t("Total"), time: Format.duration(legList.compactMap(\.elapsed).reduce(0, +)),
+                distance: format.distance(legList.compactMap(\.distance).reduce(0, +)))
         workoutNotes = workout.notes
         notes =
             (isOwner ? workout.notesForOwner : [])

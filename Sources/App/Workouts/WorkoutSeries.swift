@@ -19,6 +19,8 @@ struct WorkoutSeries: Equatable, Sendable {
         let seconds: Double
         /// The mean heart rate over it, when there was one.
         let heartRate: Int?
+        /// Metres, for the last split when it is shorter than a whole kilometre (or mile); nil for a whole one.
+        var partial: Double? = nil
     }
 
     var hasHeartRate = false
@@ -54,9 +56,13 @@ struct WorkoutSeries: Equatable, Sendable {
             heartRates = keep.map { points[$0].heartRate.map(Double.init) }
         }
         guard timeline.hasLocations else { return }
-        let located = points.filter { $0.coordinate != nil }
+        // Drawn without the positions the summary left out as too fast for the sport (`SpeedSpikes`).
+        let cleaned = SpeedSpikes.clean(
+            points, segmentStarts: workout.segmentStarts(in: points), sport: WorkoutSport(rawValue: workout.sport) ?? .other, legs: workout.legList)
+        let (located, starts) = cleaned.located
+        guard !located.isEmpty else { return }
         let base = located.map { Double($0.time - workout.startMS) / 1000 }
-        let distance = WorkoutSummary.cumulativeDistance(located, segmentStarts: workout.segmentStarts(in: located))
+        let distance = WorkoutSummary.cumulativeDistance(located, segmentStarts: starts)
         // Speed over ~10 s windows, as the summary measures it.
         var speeds: [Double?] = []
         speeds.reserveCapacity(located.count)
@@ -71,16 +77,22 @@ struct WorkoutSeries: Equatable, Sendable {
         self.speeds = shown.map { speeds[$0] }
         if timeline.hasElevation { elevations = shown.map { located[$0].elevation } }
         path = LTTB.indexes(x: base, y: distance, threshold: Self.mapPoints).compactMap { located[$0].coordinate }
-        kilometreSplits = Self.splits(points, located: located, distance: distance, length: 1000)
-        mileSplits = Self.splits(points, located: located, distance: distance, length: Format.metresPerMile)
+        kilometreSplits = Self.splits(cleaned.points, located: located, distance: distance, length: 1000)
+        mileSplits = Self.splits(cleaned.points, located: located, distance: distance, length: Format.metresPerMile)
     }
 
+    /// The shortest last split worth a row: under 10 m it would read "0.00 km" at a pace of noise.
+    static let shortestPartialSplit = 10.0
+
     /// One pass over the time line: heart rates add up until the next whole kilometre (or mile).
-    private static func splits(_ points: [TrackPoint], located: [TrackPoint], distance: [Double], length: Double) -> [Split] {
+    /// What is left after the last whole one is a last, partial split with its own length (a 9.97 km
+    /// run has nine splits and one of 0.97 km).
+    static func splits(_ points: [TrackPoint], located: [TrackPoint], distance: [Double], length: Double) -> [Split] {
         guard let first = located.first else { return [] }
         var splits: [Split] = []
         var nextMark = length
         var markTime = first.time
+        var markDistance = 0.0
         var locatedIndex = 0
         var beats = 0, beatCount = 0
         for point in points {
@@ -90,9 +102,17 @@ struct WorkoutSeries: Equatable, Sendable {
             guard distance[locatedIndex] >= nextMark else { continue }
             splits.append(Split(seconds: Double(point.time - markTime) / 1000, heartRate: beatCount == 0 ? nil : beats / beatCount))
             markTime = point.time
+            markDistance = nextMark
             nextMark += length
             beats = 0
             beatCount = 0
+        }
+        if let last = located.last, let total = distance.last, total - markDistance >= shortestPartialSplit, last.time > markTime {
+            // Heart rate after the last position belongs to no split.
+            splits.append(
+                Split(
+                    seconds: Double(last.time - markTime) / 1000, heartRate: beatCount == 0 ? nil : beats / beatCount,
+                    partial: total - markDistance))
         }
         return splits
     }
@@ -147,9 +167,10 @@ extension WorkoutSeries {
         ).run()
     }
 
-    // The stored form: "FHS1", three flags, then each array as a count and little-endian numbers
-    // (NaN for a missing value). Anything that does not read back whole is ignored and made again.
-    private static let magic: [UInt8] = Array("FHS1".utf8)
+    // The stored form: "FHS2", three flags, then each array as a count and little-endian numbers
+    // (NaN for a missing value). Anything that does not read back whole is ignored and made again,
+    // as are series of the first form ("FHS1", without the last partial split or the speed cleaning).
+    private static let magic: [UInt8] = Array("FHS2".utf8)
 
     var stored: Data {
         var out = Self.magic
@@ -172,6 +193,7 @@ extension WorkoutSeries {
         for splits in [kilometreSplits, mileSplits] {
             put(splits.map(\.seconds))
             put(splits.map { $0.heartRate.map(Double.init) })
+            put(splits.map(\.partial))
         }
         return Data(out)
     }
@@ -201,10 +223,12 @@ extension WorkoutSeries {
         }
         guard let heartSeconds = take(), let heartRates = take(), let speedSeconds = take(), let speeds = take(),
             let elevations = take(), let latitudes = take(), let longitudes = take(),
-            let kmSeconds = take(), let kmRates = take(), let mileSeconds = take(), let mileRates = take(),
+            let kmSeconds = take(), let kmRates = take(), let kmPartials = take(),
+            let mileSeconds = take(), let mileRates = take(), let milePartials = take(),
             index == bytes.count, heartSeconds.count == heartRates.count, speedSeconds.count == speeds.count,
             elevations.isEmpty || elevations.count == speeds.count, latitudes.count == longitudes.count,
-            kmSeconds.count == kmRates.count, mileSeconds.count == mileRates.count
+            kmSeconds.count == kmRates.count, kmSeconds.count == kmPartials.count,
+            mileSeconds.count == mileRates.count, mileSeconds.count == milePartials.count
         else { return nil }
         self.heartSeconds = heartSeconds.map { $0 ?? 0 }
         self.heartRates = heartRates
@@ -212,10 +236,10 @@ extension WorkoutSeries {
         self.speeds = speeds
         self.elevations = elevations
         path = zip(latitudes, longitudes).map { Coordinate(latitude: $0 ?? .nan, longitude: $1 ?? .nan) }
-        func splits(_ seconds: [Double?], _ rates: [Double?]) -> [Split] {
-            zip(seconds, rates).map { Split(seconds: $0 ?? 0, heartRate: $1.flatMap { Int(exactly: $0) }) }
+        func splits(_ seconds: [Double?], _ rates: [Double?], _ partials: [Double?]) -> [Split] {
+            seconds.indices.map { Split(seconds: seconds[$0] ?? 0, heartRate: rates[$0].flatMap { Int(exactly: $0) }, partial: partials[$0]) }
         }
-        kilometreSplits = splits(kmSeconds, kmRates)
-        mileSplits = splits(mileSeconds, mileRates)
+        kilometreSplits = splits(kmSeconds, kmRates, kmPartials)
+        mileSplits = splits(mileSeconds, mileRates, milePartials)
     }
 }

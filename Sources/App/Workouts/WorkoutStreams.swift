@@ -34,10 +34,16 @@ struct WorkoutStreams: Content {
 
     init(timeline: WorkoutTimeline, workout: Workout, keys: Set<String>, resolution: Resolution) {
         let start = workout.startMS
-        let all = timeline.points
+        // Without the positions the summary left out as too fast for the sport (`SpeedSpikes`), so
+        // the distance stream ends at the workout's distance.
+        let cleaned = SpeedSpikes.clean(
+            timeline.points, segmentStarts: workout.segmentStarts(in: timeline.points), sport: WorkoutSport(rawValue: workout.sport) ?? .other,
+            legs: workout.legList)
+        let all = cleaned.points
         let base: [TrackPoint]
+        var baseStarts: Set<Int> = []
         if timeline.hasLocations {
-            base = all.filter { $0.coordinate != nil }
+            (base, baseStarts) = cleaned.located
         } else if timeline.hasHeartRate {
             base = all.filter { $0.heartRate != nil }
         } else {
@@ -57,7 +63,7 @@ struct WorkoutStreams: Content {
         let hr: [Int?] = timeline.hasHeartRate ? nearest(all.compactMap { p in p.heartRate.map { (p.time, $0) } }) : []
         let cad: [Int?] = timeline.hasCadence ? nearest(all.compactMap { p in p.cadence.map { (p.time, $0) } }) : []
         let times = base.map { Double($0.time - start) / 1000 }
-        let cumulative = timeline.hasLocations ? WorkoutSummary.cumulativeDistance(base, segmentStarts: workout.segmentStarts(in: base)) : []
+        let cumulative = timeline.hasLocations ? WorkoutSummary.cumulativeDistance(base, segmentStarts: baseStarts) : []
         var speeds: [Double?] = []
         if timeline.hasLocations {
             speeds.reserveCapacity(base.count)

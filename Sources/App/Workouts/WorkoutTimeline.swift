@@ -197,7 +197,7 @@ extension Workout {
             points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end,
             sport: WorkoutSport(rawValue: sport) ?? .other,
             profile: athleteProfile(user), steps: timeline.steps,
-            device: DeviceTotals(distance: deviceDistance, calories: deviceCalories))
+            device: DeviceTotals(distance: deviceDistance, calories: deviceCalories), legs: legList)
         apply(summary)
         streams = timeline.streams.joined(separator: ",")
         share(visiblePart(of: timeline, zones: zones, for: user))
@@ -228,6 +228,9 @@ extension Workout {
         part.notes = notes
         part.createdAt = createdAt
         part.updatedAt = updatedAt
+        // For each leg's speed limit only: the page shows no legs of a part (their times and
+        // distances would tell how much is hidden).
+        part.legs = legs
         let breaks = Set((segmentBreaks ?? "").split(separator: ",").compactMap { Int64($0) }).union(visible.resumes)
         part.segmentBreaks = breaks.isEmpty ? nil : breaks.sorted().map(String.init).joined(separator: ",")
         part.summarise(WorkoutTimeline(points: visible.points, steps: nil), for: owner, zones: [])
