@@ -222,8 +222,9 @@ struct IngestTests {
             #expect(rows.map(\.bpm) == [72, 73, 74, 75])
             let bad = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(start)&bpm=seventy")
             #expect(bad.status == .badRequest && bad.contains("must be a number"))
+            // Well-formed, but not readings: several values need a series.
             let several = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(start)&bpm=70,71")
-            #expect(several.status == .badRequest)
+            #expect(several.status == .unprocessableEntity && several.contains("start"))
         }
     }
 
@@ -307,6 +308,169 @@ struct IngestTests {
                 decoding: Total.self)
             #expect(rolled?.n == 1500)
             await app.stop()
+        }
+    }
+}
+
+/// What `schemathesis` found the API doing unlike its document (issue 42), each through the real app.
+@Suite("Device API: as its document says")
+struct APIConformanceTests {
+    @Test func aRetriedWorkoutIsCheckedAsTheFirstRequestWas() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let start = app.clock.milliseconds - 3_600_000
+            let good = #"{"external_id": "phone-7", "sport": "running", "start": \#(start), "end": \#(start + 1_800_000), "name": "Lunch run"}"#
+            let made = try await ana.api(.POST, "/api/v1/workouts", token: token, json: good)
+            #expect(made.status == .created)
+            let id = try #require(made.workout["id"] as? String)
+
+            // The same id with a bad field is refused as it would be the first time, not answered with the stored workout.
+            let longName = String(repeating: "n", count: 150)
+            for bad in [
+                #"{"external_id": "phone-7", "sport": "running", "start": \#(start), "end": \#(start + 1_800_000), "name": "\#(longName)"}"#,
+                #"{"external_id": "phone-7", "sport": "quidditch", "start": \#(start), "end": \#(start + 1_800_000)}"#,
+                #"{"external_id": "phone-7", "sport": "Running", "start": \#(start)}"#,
+                #"{"external_id": "phone-7", "sport": "running", "start": "1999-12-31T23:00:00Z"}"#,
+            ] {
+                let again = try await ana.api(.POST, "/api/v1/workouts", token: token, json: bad)
+                #expect(again.status == .unprocessableEntity, "\(bad): \(again.body)")
+                #expect(again.errorCode == "invalid_field")
+            }
+            let backwards = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: #"{"external_id": "phone-7", "sport": "running", "start": \#(start), "end": \#(start - 1000)}"#)
+            #expect(backwards.status == .unprocessableEntity && backwards.errorMessage.contains("after start"))
+            // A good request sent again is harmless: the same workout, unchanged.
+            let retry = try await ana.api(.POST, "/api/v1/workouts", token: token, json: good)
+            #expect(retry.status == .ok && retry.workout["id"] as? String == id && retry.workout["name"] as? String == "Lunch run")
+            #expect(try await Workout.query(on: app.db).count() == 1)
+
+            // Finishing a finished workout checks `end` too.
+            let garbled = try await ana.api(.POST, "/api/v1/workouts/\(id)/finish", token: token, json: #"{"end": "AAA"}"#)
+            #expect(garbled.status == .badRequest && garbled.errorCode == "invalid_json")
+            #expect(try await ana.api(.POST, "/api/v1/workouts/\(id)/finish", token: token, json: #"{"end": 5}"#).status == .unprocessableEntity)
+            let finishedAgain = try await ana.api(.POST, "/api/v1/workouts/\(id)/finish", token: token, json: "{}")
+            #expect(finishedAgain.status == .ok && finishedAgain.workout["end"] as? String == made.workout["end"] as? String)
+
+            // Without a sport a request can only finish: `{}` is malformed, an unknown id is not found.
+            #expect(try await ana.api(.POST, "/api/v1/workouts", token: token, json: "{}").status == .badRequest)
+            #expect(try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "phone-7"}"#).status == .badRequest)
+            let unknown = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "phone-8", "end": \#(start)}"#)
+            #expect(unknown.status == .notFound && unknown.errorCode == "not_found")
+        }
+    }
+
+    @Test func nullIsRefusedWhereAFieldIsRead() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            for body in [
+                #"{"sport": "running", "name": null}"#, #"{"sport": "running", "external_id": null}"#, #"{"sport": null}"#,
+                #"{"sport": "running", "start": null}"#,
+            ] {
+                let answer = try await ana.api(.POST, "/api/v1/workouts", token: token, json: body)
+                #expect(answer.status == .unprocessableEntity, "\(body): \(answer.body)")
+                #expect(answer.errorCode == "invalid_field" && answer.errorMessage.contains("not null"))
+            }
+            #expect(try await Workout.query(on: app.db).count() == 0)
+            let t = app.clock.milliseconds - 60_000
+            let ble = try await ana.api(.POST, "/api/v1/heart-rate/ble", token: token, json: #"{"notifications": [{"t": \#(t), "hex": null}]}"#)
+            #expect(ble.status == .unprocessableEntity && ble.errorMessage.contains("notifications[0].hex"))
+            let sample = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [{"t": null, "bpm": 70}]}"#)
+            #expect(sample.status == .unprocessableEntity && sample.errorCode == "invalid_field")
+            // A key the API does not read may hold anything, null too.
+            let extra = try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"sport": "running", "note": null}"#)
+            #expect(extra.status == .created)
+        }
+    }
+
+    @Test func queryParametersAreReadStrictly() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let made = try await ana.api(
+                .POST, "/api/v1/workouts", token: token,
+                json: #"{"sport": "walking", "start": \#(app.clock.milliseconds - 3_600_000), "end": \#(app.clock.milliseconds - 1_800_000)}"#)
+            let id = try #require(made.workout["id"] as? String)
+            for query in [
+                "limit=abc", "limit=null", "limit=7.5", "limit=", "limit=0", "limit=201", "limit=-1", "limit=2&limit=2", "since=", "since=-5",
+                "since=yesterday",
+            ] {
+                let answer = try await ana.api(.GET, "/api/v1/workouts?\(query)", token: token)
+                #expect(answer.status == .badRequest, "\(query): \(answer.body)")
+                #expect(answer.errorCode == "invalid_query")
+            }
+            let two = try await ana.api(.GET, "/api/v1/workouts?limit=2&since=0", token: token)
+            #expect(two.status == .ok && (two.json["workouts"] as? [Any])?.count == 1)
+            for query in ["keys=", "keys=time,,latlng", "keys=time,%20latlng", "resolution=low&resolution=low"] {
+                #expect(try await ana.api(.GET, "/api/v1/workouts/\(id)/streams?\(query)", token: token).status == .badRequest, "\(query)")
+            }
+            #expect(try await ana.api(.GET, "/api/v1/workouts/\(id)/streams?keys=time,heartrate", token: token).status == .ok)
+            // Every route under /api/, other features' too, refuses a parameter given twice.
+            let twice = try await ana.api(.GET, "/api/v1/find?lat=55.68&lat=55.7&lon=12.57", token: token)
+            #expect(twice.status == .badRequest && twice.errorMessage.contains("lat"))
+            #expect(try await ana.api(.GET, "/api/v1/find?lat=55.68&lon=12.57&page=0", token: token).status == .unprocessableEntity)
+        }
+    }
+
+    @Test func aWrongMethodIs405WithAllow() async throws {
+        try await withApp { app in
+            let device = app.browser()
+            for (method, path, allow) in [
+                (HTTPMethod.DELETE, "/api/v1/samples", "POST"), (.TRACE, "/api/v1/heart-rate/ble", "POST"), (.GET, "/api/v1/checkins", "POST"),
+                (.PUT, "/api/v1/workouts", "GET, HEAD, POST"), (.PATCH, "/api/v1/workouts/\(UUID())", "GET, HEAD"),
+                (.GET, "/api/v1/workouts/\(UUID())/finish", "POST"), (.POST, "/api/v1/find", "GET, HEAD"), (.DELETE, "/api/v1/openapi.json", "GET, HEAD"),
+            ] {
+                let answer = try await device.api(method, path, token: nil)
+                #expect(answer.status == .methodNotAllowed, "\(method) \(path): \(answer.status)")
+                #expect(answer.headers.first(name: .allow) == allow, "\(method) \(path)")
+                #expect(answer.errorCode == "method_not_allowed" && answer.errorMessage.contains(method.rawValue))
+            }
+            // A path the API does not have is still not found; pages keep their 404.
+            let missing = try await device.api(.GET, "/api/v1/nothing-here", token: nil)
+            #expect(missing.status == .notFound && missing.errorCode == "not_found")
+            #expect(try await device.send(.OPTIONS, "/learn", headers: [:], body: nil).status == .notFound)
+        }
+    }
+
+    @Test func aDeviceTokenFindsAroundItsPersonsHomeArea() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            try await User.query(on: app.db).filter(\.$username == "ana").set(\.$homeName, to: "Nørrebro").set(\.$homeLat, to: 55.69)
+                .set(\.$homeLon, to: 12.55).update()
+            let device = app.browser()
+            let found = try await device.api(.GET, "/api/v1/find", token: token)
+            #expect(found.status == .ok, "\(found.body)")
+            #expect(found.json["latitude"] as? Double == 55.69 && found.json["longitude"] as? Double == 12.55)
+            // As the cookie does; with neither there is no centre.
+            #expect(try await ana.get("/api/v1/find").json["latitude"] as? Double == 55.69)
+            #expect(try await device.api(.GET, "/api/v1/find", token: nil).status == .unprocessableEntity)
+            let revoked = try await device.api(.GET, "/api/v1/find", token: token + "x")
+            #expect(revoked.status == .unauthorized && revoked.errorCode == "unauthorized")
+        }
+    }
+
+    @Test func anEmptyFormAndAnEmptyObjectAreAnsweredAlike() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let json = try await ana.api(.POST, "/api/v1/samples", token: token, json: "{}")
+            #expect(json.status == .ok)
+            for form in ["", "t=\(app.clock.milliseconds)", "bpm=&note=anything&note=twice"] {
+                let answer = try await ana.api(.POST, "/api/v1/samples", token: token, form: form)
+                #expect(answer.status == json.status, "\(form): \(answer.body)")
+                #expect(NSDictionary(dictionary: answer.json).isEqual(to: json.json), "\(form): \(answer.body)")
+            }
+            for bad in ["bpm=1e2&t=1", "bpm=inf&t=1", "interval=0x10&start=1&bpm=70", "bpm=70&bpm=71&t=1"] {
+                #expect(try await ana.api(.POST, "/api/v1/samples", token: token, form: bad).status == .badRequest, "\(bad)")
+            }
         }
     }
 }

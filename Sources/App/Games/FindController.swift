@@ -69,6 +69,10 @@ struct FindController: RouteCollection {
     func api(req: Request) async throws -> Response {
         var query = FindQuery(req)
         if query.isValid, query.centre == nil { query.errors["lat"] = t("Give lat and lon (or sign in with a home area)") }
+        // The page list guesses page 1 for a bad number; a program is told instead.
+        if let page = req.query[String.self, at: "page"], Int(page).map({ (1...10_000).contains($0) }) != true {
+            query.errors["page"] = t("page must be a whole number from 1 to 10000.")
+        }
         guard query.isValid, let centre = query.centre else {
             throw APIError(
                 status: .unprocessableEntity, code: "invalid_query", reason: t("Some search parameters are not valid."), fields: query.errors.messages)

@@ -3,6 +3,12 @@ import Vapor
 /// The device API: tokens, sensor samples, live workouts, file uploads, and its OpenAPI document.
 enum Ingest: Feature {
     static func boot(_ app: Application) throws {
+        // Rules for the whole API, whichever feature's route answers under /api/: a wrong method
+        // is a 405 (outermost: it is known before any route runs), a parameter given twice a
+        // 400, and a device token signs the request in.
+        app.middleware.use(MethodNotAllowedMiddleware())
+        app.middleware.use(RepeatedParameterMiddleware())
+        app.middleware.use(DeviceTokenMiddleware())
         try app.register(collection: DeviceController())
         try app.register(collection: SampleController(maxBodyBytes: app.config.maxUploadBytes))
         try app.register(collection: WorkoutAPIController())

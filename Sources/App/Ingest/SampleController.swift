@@ -27,9 +27,12 @@ struct SampleController: RouteCollection {
     func samples(req: Request) async throws -> Response {
         let input: SampleInput
         if req.headers.contentType == .urlEncodedForm {
-            let form: [String: String]
-            do { form = try req.content.decode([String: String].self) } catch {
-                throw APIError(status: .badRequest, code: "invalid_form", reason: t("The form body could not be read."))
+            // Fields the form does not know are left alone, as unknown keys are in JSON; an empty
+            // form is an empty batch, answered as `{}` is.
+            let fields = APIQuery(encoded: req.body.data.map { String(decoding: $0.readableBytesView, as: UTF8.self) } ?? "", code: "invalid_form")
+            var form: [String: String] = [:]
+            for key in SampleInput.formKeys {
+                form[key] = try fields.value(key)
             }
             input = try SampleInput(form: form)
         } else {
@@ -50,8 +53,8 @@ struct SampleController: RouteCollection {
     struct BLEInput: Decodable {
         struct Reading: Decodable {
             let t: SampleTimeValue
-            let hex: String?
-            let base64: String?
+            @NotNull var hex: String?
+            @NotNull var base64: String?
         }
         let notifications: [Reading]
     }

@@ -8,6 +8,9 @@ struct SampleTimeValue: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            throw DecodingError.valueNotFound(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "null"))
+        }
         if let number = try? container.decode(Double.self) {
             milliseconds = number.isFinite && abs(number) < 1e15 ? Int64(number.rounded()) : nil
         } else {
@@ -139,21 +142,33 @@ struct SampleChecker {
 
 extension SampleInput {
     /// The form-encoded variant for tiny devices: one reading (`t=…&bpm=72`, likewise `rr`, `steps`,
-    /// `lat`+`lon`[+`ele`]) or a series (`start=…&interval=1&bpm=72,73,74`).
+    /// `lat`+`lon`[+`ele`]) or a series (`start=…&interval=1&bpm=72,73,74`). A value that is not
+    /// written as numbers is a 400; a form that cannot be read as readings (no time, several values
+    /// without a series, lat and lon apart) a 422; a form with no values an empty batch.
+    static let formKeys = ["t", "start", "interval", "bpm", "rr", "steps", "lat", "lon", "ele"]
+
     init(form: [String: String]) throws {
         func numbers(_ key: String) throws -> [Double]? {
             guard let raw = form[key], !raw.isEmpty else { return nil }
-            let values = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let values = raw.split(separator: ",", omittingEmptySubsequences: false).map { Self.formNumber($0.trimmingCharacters(in: [" "])) }
             guard values.allSatisfy({ $0 != nil }) else {
                 throw APIError(status: .badRequest, code: "invalid_form", reason: t("“{key}” must be a number or numbers separated by commas.", key))
             }
             return values.map { $0! }
         }
-        let times: (Int) throws -> SampleTimeValue
+        let bpm = try numbers("bpm"), rrs = try numbers("rr"), stepCounts = try numbers("steps")
+        let lat = try numbers("lat") ?? [], lon = try numbers("lon") ?? [], ele = try numbers("ele") ?? []
+        let intervalText = form["interval"] ?? "1"
+        guard let interval = Self.formNumber(intervalText), !intervalText.hasPrefix("-") else {
+            throw APIError(status: .badRequest, code: "invalid_form", reason: t("“{key}” must be a number or numbers separated by commas.", "interval"))
+        }
+        guard interval > 0, interval <= 3600 else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_form", reason: t("“interval” must be a number of seconds from 0 to 3600."))
+        }
+        // Nothing to store is an empty batch, as `{}` is in JSON: not a malformed request.
+        guard bpm != nil || rrs != nil || stepCounts != nil || !lat.isEmpty || !lon.isEmpty || !ele.isEmpty else { return }
+        let times: (Int) -> SampleTimeValue
         if let start = form["start"] {
-            guard let interval = Double(form["interval"] ?? "1"), interval > 0, interval <= 3600 else {
-                throw APIError(status: .badRequest, code: "invalid_form", reason: t("“interval” must be a number of seconds from 0 to 3600."))
-            }
             let base = SampleTimeValue.milliseconds(form: start)
             // A start outside the plausible years is refused per item below; the sum never overflows.
             times = { index in
@@ -168,31 +183,41 @@ extension SampleInput {
             let value = SampleTimeValue.milliseconds(form: single)
             times = { _ in SampleTimeValue(milliseconds: value) }
         } else {
-            throw APIError(status: .badRequest, code: "invalid_form", reason: t("Send “t” with one reading, or “start” and “interval” with a series."))
+            throw APIError(
+                status: .unprocessableEntity, code: "invalid_form", reason: t("Send “t” with one reading, or “start” and “interval” with a series."))
         }
         let series = form["start"] != nil
         func check(_ values: [Double]?, _ key: String) throws -> [Double] {
-            guard let values else { return [] }
+            guard let values, !values.isEmpty else { return [] }
             guard series || values.count == 1 else {
                 throw APIError(
-                    status: .badRequest, code: "invalid_form", reason: t("“{key}” has several values; send “start” and “interval” with a series.", key))
+                    status: .unprocessableEntity, code: "invalid_form",
+                    reason: t("“{key}” has several values; send “start” and “interval” with a series.", key))
             }
             return values
         }
-        heart_rate = try check(numbers("bpm"), "bpm").enumerated().map { HeartRate(t: try times($0.offset), bpm: $0.element) }
-        rr = try check(numbers("rr"), "rr").enumerated().map { RR(t: try times($0.offset), ms: $0.element) }
-        steps = try check(numbers("steps"), "steps").enumerated().map { Steps(t: try times($0.offset), count: $0.element) }
-        let lat = try check(numbers("lat"), "lat"), lon = try check(numbers("lon"), "lon"), ele = try check(numbers("ele"), "ele")
+        heart_rate = try check(bpm, "bpm").enumerated().map { HeartRate(t: times($0.offset), bpm: $0.element) }
+        rr = try check(rrs, "rr").enumerated().map { RR(t: times($0.offset), ms: $0.element) }
+        steps = try check(stepCounts, "steps").enumerated().map { Steps(t: times($0.offset), count: $0.element) }
+        _ = try (check(lat, "lat"), check(lon, "lon"), check(ele, "ele"))
         guard lat.count == lon.count, ele.isEmpty || ele.count == lat.count else {
-            throw APIError(status: .badRequest, code: "invalid_form", reason: t("“lat” and “lon” (and “ele”, if sent) need the same number of values."))
+            throw APIError(
+                status: .unprocessableEntity, code: "invalid_form", reason: t("“lat” and “lon” (and “ele”, if sent) need the same number of values."))
         }
-        locations = try lat.indices.map {
-            Location(t: try times($0), lat: lat[$0], lon: lon[$0], ele: ele.isEmpty ? nil : ele[$0], accuracy: nil, speed: nil)
+        locations = lat.indices.map {
+            Location(t: times($0), lat: lat[$0], lon: lon[$0], ele: ele.isEmpty ? nil : ele[$0], accuracy: nil, speed: nil)
         }
         motion = nil
-        guard count > 0 else {
-            throw APIError(status: .badRequest, code: "invalid_form", reason: t("Send at least one of bpm, rr, steps or lat and lon."))
-        }
+    }
+
+    /// A form's number as the document's pattern writes it: digits with an optional minus and
+    /// decimal point, nothing else (no exponent, no "inf", no hexadecimal).
+    static func formNumber(_ text: String) -> Double? {
+        var rest = Substring(text)
+        if rest.hasPrefix("-") { rest = rest.dropFirst() }
+        let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }) else { return nil }
+        return Double(text)
     }
 }
 
@@ -247,11 +272,18 @@ extension SampleInput {
             APIError(status: .badRequest, code: "invalid_json", reason: t("{field} must be {type}.", "\(path).\(key)", expected))
         }
 
+        /// `null` where a value is required: a 422, as `APIJSON` answers it.
+        func null(_ key: String) -> APIError {
+            APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("{field} must not be null; leave it out instead.", "\(path).\(key)"))
+        }
+
         func number(_ key: String) throws -> Double {
             switch value(key) {
             case .number(let n)?: return n
             case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: t("{field} is missing.", "\(path).\(key)"))
-            case .null?: throw invalid(key, t("a number, not null"))
+            case .null?:
+                throw APIError(
+                    status: .unprocessableEntity, code: "invalid_field", reason: t("{field} must be {type}.", "\(path).\(key)", t("a number, not null")))
             default: throw invalid(key, t("a number"))
             }
         }
@@ -268,6 +300,7 @@ extension SampleInput {
             switch value(key) {
             case .string(let s)?: return s
             case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: t("{field} is missing.", "\(path).\(key)"))
+            case .null?: throw null(key)
             default: throw invalid(key, t("a string"))
             }
         }
@@ -277,6 +310,7 @@ extension SampleInput {
             case .number(let n)?: return SampleTimeValue(milliseconds: n.isFinite && abs(n) < 1e15 ? Int64(n.rounded()) : nil)
             case .string(let s)?: return SampleTimeValue(milliseconds: SampleTime.milliseconds(rfc3339: s))
             case nil: throw APIError(status: .badRequest, code: "invalid_json", reason: t("{field} is missing.", "\(path).t"))
+            case .null?: throw null("t")
             default: throw invalid("t", t("an RFC 3339 string or epoch milliseconds"))
             }
         }

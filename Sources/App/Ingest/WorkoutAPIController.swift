@@ -16,11 +16,11 @@ struct WorkoutAPIController: RouteCollection {
     }
 
     struct SaveInput: Decodable {
-        let external_id: String?
-        let sport: String?
-        let start: SampleTimeValue?
-        let end: SampleTimeValue?
-        let name: String?
+        @NotNull var external_id: String?
+        @NotNull var sport: String?
+        @NotNull var start: SampleTimeValue?
+        @NotNull var end: SampleTimeValue?
+        @NotNull var name: String?
     }
 
     func save(req: Request) async throws -> Response {
@@ -28,8 +28,22 @@ struct WorkoutAPIController: RouteCollection {
         let userID = try user.requireID()
         let input = try APIJSON.decode(SaveInput.self, from: req)
         let now = req.now
+        let nowMS = Int64(now.timeIntervalSince1970 * 1000)
+        // Every field is checked before the external id is looked up, so a retry is refused exactly
+        // as the first request was, whatever happened in between.
         let externalID = try WorkoutFields.externalID(input.external_id)
+        let sport = try input.sport.map(WorkoutFields.sport)
+        let start = try input.start.map { try WorkoutFields.time($0, "start", now: now) }
         let end = try input.end.map { try WorkoutFields.time($0, "end", now: now) }
+        if let start, let end { try WorkoutFields.checkWindow(start: start, end: end) }
+        let name = try WorkoutFields.name(input.name)
+        // Without a sport the request can only finish a workout a device started: it needs the id and the end.
+        guard sport != nil || (externalID != nil && end != nil) else {
+            throw APIError(
+                status: .badRequest, code: "invalid_json",
+                reason: t("sport is missing. One of: {sports}.", WorkoutSport.allCases.map(\.rawValue).joined(separator: ", "))
+            )
+        }
 
         if let externalID, let existing = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$externalID == externalID).first() {
             // The same workout again: a retry, or the finish of one that was started.
@@ -43,18 +57,16 @@ struct WorkoutAPIController: RouteCollection {
             return try await WorkoutAnswer(workout: WorkoutJSON(existing)).encodeResponse(status: .ok, for: req)
         }
 
-        guard let sportName = input.sport else {
+        guard let sport else {
             throw APIError(
-                status: .badRequest, code: "invalid_json",
-                reason: t("sport is missing. One of: {sports}.", WorkoutSport.allCases.map(\.rawValue).joined(separator: ", "))
-            )
+                status: .notFound, code: "not_found",
+                reason: t("No workout has this external_id, so there is nothing to finish. Send sport to start one."))
         }
-        let sport = try WorkoutFields.sport(sportName)
-        let start = try input.start.map { try WorkoutFields.time($0, "start", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
-        if let end { try WorkoutFields.checkWindow(start: start, end: end) }
-        let name = try WorkoutFields.name(input.name) ?? Workout.defaultName(sport: sport, start: start, timeZone: user.timeZone)
+        let startMS = start ?? nowMS
+        if let end { try WorkoutFields.checkWindow(start: startMS, end: end) }
+        let workoutName = name ?? Workout.defaultName(sport: sport, start: startMS, timeZone: user.timeZone)
         let workout = Workout(
-            user: userID, sport: sport, name: name, start: start, end: end, source: "device",
+            user: userID, sport: sport, name: workoutName, start: startMS, end: end, source: "device",
             visibility: Workout.defaultVisibility(for: user, today: req.clock.today))
         workout.externalID = externalID
         do {
@@ -77,7 +89,7 @@ struct WorkoutAPIController: RouteCollection {
     }
 
     struct FinishInput: Decodable {
-        let end: SampleTimeValue?
+        @NotNull var end: SampleTimeValue?
     }
 
     func finish(req: Request) async throws -> WorkoutAnswer {
@@ -85,8 +97,10 @@ struct WorkoutAPIController: RouteCollection {
         let workout = try await WorkoutFields.own(req)
         let input = req.body.data.map { $0.readableBytes > 0 } == true ? try APIJSON.decode(FinishInput.self, from: req) : FinishInput(end: nil)
         let now = req.now
+        // Checked even when the workout is already finished, so asking twice is answered alike.
+        let given = try input.end.map { try WorkoutFields.time($0, "end", now: now) }
         if workout.endMS == nil {
-            let end = try input.end.map { try WorkoutFields.time($0, "end", now: now) } ?? Int64(now.timeIntervalSince1970 * 1000)
+            let end = given ?? Int64(now.timeIntervalSince1970 * 1000)
             try WorkoutFields.checkWindow(start: workout.startMS, end: end)
             workout.endMS = end
             try await workout.summarise(for: user, on: req.db)
@@ -110,17 +124,18 @@ struct WorkoutAPIController: RouteCollection {
 
     func list(req: Request) async throws -> ListAnswer {
         let user = try req.auth.require(User.self)
+        let query = APIQuery(req)
         var since: Int64 = 0
-        if let raw = req.query[String.self, at: "since"] {
-            guard let value = Int64(raw) ?? SampleTime.milliseconds(rfc3339: raw) else {
-                throw APIError(status: .badRequest, code: "invalid_query", reason: t("since must be an RFC 3339 time or epoch milliseconds."))
+        if let raw = try query.value("since") {
+            // Epoch milliseconds are digits only, as the document's pattern says.
+            let digits = !raw.isEmpty && raw.count <= 15 && raw.utf8.allSatisfy { (48...57).contains($0) }
+            guard let value = digits ? Int64(raw) : SampleTime.milliseconds(rfc3339: raw) else {
+                let message = t("since must be an RFC 3339 time or epoch milliseconds.")
+                throw APIError(status: .badRequest, code: "invalid_query", reason: message, fields: ["since": message])
             }
             since = value
         }
-        let limit = req.query[Int.self, at: "limit"] ?? 50
-        guard (1...200).contains(limit) else {
-            throw APIError(status: .badRequest, code: "invalid_query", reason: t("limit must be between 1 and 200."))
-        }
+        let limit = try query.integer("limit", in: 1...200, otherwise: t("limit must be between 1 and 200.")) ?? 50
         let rows = try await Workout.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$startMS >= since)
             .sort(\.$startMS).sort(\.$id).limit(limit + 1).all()
         let page = Array(rows.prefix(limit))
@@ -134,19 +149,22 @@ struct WorkoutAPIController: RouteCollection {
 
     func streams(req: Request) async throws -> WorkoutStreams {
         let workout = try await WorkoutFields.own(req)
+        let query = APIQuery(req)
         var keys = Set(WorkoutStreams.keys)
-        if let raw = req.query[String.self, at: "keys"] {
-            let asked = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let raw = try query.value("keys") {
+            // A comma-separated list as the document's `style: form, explode: false` array: no
+            // empty entries, no spaces.
+            let asked = raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             let unknown = asked.filter { !WorkoutStreams.keys.contains($0) }
-            guard unknown.isEmpty, !asked.isEmpty else {
+            guard unknown.isEmpty else {
                 throw APIError(
                     status: .badRequest, code: "invalid_query",
-                    reason: unknown.first.map { t("Unknown stream “{stream}”. Keys: {keys}.", $0, WorkoutStreams.keys.joined(separator: ", ")) }
+                    reason: unknown.first { !$0.isEmpty }.map { t("Unknown stream “{stream}”. Keys: {keys}.", $0, WorkoutStreams.keys.joined(separator: ", ")) }
                         ?? t("Unknown stream list. Keys: {keys}.", WorkoutStreams.keys.joined(separator: ", ")))
             }
             keys = Set(asked)
         }
-        let resolutionName = req.query[String.self, at: "resolution"] ?? "full"
+        let resolutionName = try query.value("resolution") ?? "full"
         guard let resolution = WorkoutStreams.Resolution(rawValue: resolutionName) else {
             throw APIError(status: .badRequest, code: "invalid_query", reason: t("resolution must be low, medium, high or full."))
         }

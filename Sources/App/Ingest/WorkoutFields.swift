@@ -19,7 +19,8 @@ enum WorkoutFields {
     }
 
     static func sport(_ raw: String) throws -> WorkoutSport {
-        guard let sport = WorkoutSport(rawValue: raw.lowercased()) else {
+        // Exactly as the document's enum spells it: "Running" is not a sport id.
+        guard let sport = WorkoutSport(rawValue: raw) else {
             throw APIError(
                 status: .unprocessableEntity, code: "invalid_field",
                 reason: t("sport “{sport}” is not known. One of: {sports}.", raw.prefix(40), WorkoutSport.allCases.map(\.rawValue).joined(separator: ", ")))
@@ -51,16 +52,18 @@ enum WorkoutFields {
 
     static func name(_ raw: String?) throws -> String? {
         guard let raw else { return nil }
-        let name = AccountRules.collapseWhitespace(raw)
-        guard name.count <= 100 else {
+        // Counted as JSON Schema's maxLength counts (code points), before spaces are tidied, so a
+        // name the document refuses is refused here too.
+        guard raw.unicodeScalars.count <= 100 else {
             throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("name must be at most 100 characters."))
         }
+        let name = AccountRules.collapseWhitespace(raw)
         return name.isEmpty ? nil : name
     }
 
     static func externalID(_ raw: String?) throws -> String? {
         guard let raw else { return nil }
-        guard !raw.isEmpty, raw.count <= 200 else {
+        guard !raw.isEmpty, raw.unicodeScalars.count <= 200 else {
             throw APIError(status: .unprocessableEntity, code: "invalid_field", reason: t("external_id must be 1 to 200 characters."))
         }
         return raw
