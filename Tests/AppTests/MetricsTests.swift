@@ -47,6 +47,30 @@ struct MetricsTests {
         }
     }
 
+    /// What `promtool check metrics` asks first: every family says what it is (`# HELP`) before its
+    /// `# TYPE`, and the families are the ones `AppMetrics` declares.
+    @Test func everyFamilyHasItsHelpLine() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let body = #"{"heart_rate": [{"t": \#(app.clock.milliseconds - 60_000), "bpm": 70}]}"#
+            #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: body).status == .created)
+            app.app.metrics.jobFailed(kind: "accounts.cleanup")
+
+            let lines = try await app.browser().get("/metrics").body.split(separator: "\n").map(String.init)
+            var typed: [String] = []
+            for (index, line) in lines.enumerated() where line.hasPrefix("# TYPE ") {
+                let name = String(line.dropFirst("# TYPE ".count).split(separator: " ")[0])
+                typed.append(name)
+                let help = index > 0 ? lines[index - 1] : ""
+                #expect(help.hasPrefix("# HELP \(name) ") && help.count > "# HELP \(name) ".count + 10, "\(name) has no # HELP line")
+            }
+            #expect(lines.filter { $0.hasPrefix("# HELP ") }.count == typed.count)
+            #expect(Set(typed) == Set(AppMetrics.Family.allCases.map(\.rawValue)), "\(typed)")
+        }
+    }
+
     @Test func theTokenAndTheLogFormatAreCheckedAtStart() throws {
         #expect(throws: AppConfig.Invalid.self) { try AppConfig.fromEnvironment(["FIELDHOUSE_METRICS_TOKEN": "short"]) }
         #expect(throws: AppConfig.Invalid.self) { try AppConfig.fromEnvironment(["FIELDHOUSE_METRICS_TOKEN": "has spaces in it and is long enough"]) }
