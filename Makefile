@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DATA_DIR ?= ./data
 SWIFT_SOURCES := Package.swift Sources Tests Fuzz
 
-.PHONY: run test test-postgres e2e cluster cluster-check soak bench bench-cluster fuzz format lint deps build clean
+.PHONY: run test test-postgres api-check e2e cluster cluster-check soak bench bench-cluster fuzz format lint deps build clean
 
 ## run: install what is missing, build, seed demo data on first run, and serve on http://127.0.0.1:8080
 run: deps
@@ -22,6 +22,12 @@ test-postgres: deps
 	scripts/test-tools.sh
 	scripts/with-postgres.sh swift test
 	scripts/with-postgres.sh scripts/two-process-jobs.sh
+
+## api-check: the device API against its OpenAPI document: schemathesis with every check and a fixed seed
+## (three minutes at most) on a scratch server with demo data, then promtool on /metrics
+api-check: deps
+	swift build
+	scripts/api-check.sh
 
 ## e2e: the browser journeys (e2e/) in headless Chromium at desktop and phone size, against a scratch server
 e2e: deps
