@@ -10,6 +10,8 @@ struct CoachWeekController: RouteCollection {
     }
 
     struct Cell: Encodable {
+        /// The day, repeated in each cell so a phone's card layout can name it (data-label).
+        var day = ""
         let items: [TrainingItem]
     }
 
@@ -75,10 +77,16 @@ struct CoachWeekController: RouteCollection {
                 username: athlete.username, name: athlete.name, cells: cells,
                 summary: planned == 0 ? t("nothing planned") : t("{done} of {planned} on plan", onPlan, planned))
         }
+        let dayLabels = days.map { "\(WallClock.shortWeekdays[$0.weekday]) \($0.day)" }
+        let labelled = rows.map { row in
+            Row(
+                username: row.username, name: row.name,
+                cells: zip(row.cells, dayLabels).map { cell, label in Cell(day: label, items: cell.items) }, summary: row.summary)
+        }
         let page = Page(
             layout: req.layout(title: t("Weekly review")),
             title: t("Week of {day} {month} {year}", start.day, WallClock.shortMonths[start.month - 1], start.year),
-            days: days.map { "\(WallClock.shortWeekdays[$0.weekday]) \($0.day)" }, rows: rows,
+            days: dayLabels, rows: labelled,
             previous: SiteURL.coachWeek.with([("start", "\(start.adding(days: -7))")]), next: SiteURL.coachWeek.with([("start", "\(start.adding(days: 7))")]),
             error: error)
         return try await req.view.render("coaching/week", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)

@@ -146,7 +146,7 @@ enum SVGChart {
     private static func bars(_ canvas: Canvas, _ items: [(label: String, value: Double, text: String, fill: String)], label: String) -> String {
         guard let largest = items.map(\.value).max(), largest > 0 else { return "" }
         let width = canvas.width
-        let row = 28.0, labelW = width < 500 ? 120.0 : 165.0, valueW = width < 500 ? 100.0 : 120.0
+        let row = 28.0, labelW = width < 500 ? 120.0 : 165.0, valueW = width < 500 ? 122.0 : 132.0 // "1:15:00 · 100 %" whole
         let h = row * Double(items.count) + 4
         var out = canvas.open(height: h, label: label)
         for (index, item) in items.enumerated() {
