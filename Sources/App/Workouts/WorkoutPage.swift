@@ -17,8 +17,9 @@ struct WorkoutPage: Encodable {
 
     let layout: Layout
     let id: String
-    let gpxURL: String
-    let csvURL: String
+    /// The track's files, for the owner and their coaches only (`WorkoutAccess.canDownload`).
+    let gpxURL: String?
+    let csvURL: String?
     let saveRouteAction: String
     let name: String
     let sport: String
@@ -51,7 +52,7 @@ struct WorkoutPage: Encodable {
 
     init(
         layout: Layout, workout whole: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, ownerUnder16: Bool, back: BackLink, goals: [Goal] = [],
-        conversation: WorkoutConversation? = nil, responses: [WorkoutResponse] = []
+        conversation: WorkoutConversation? = nil, responses: [WorkoutResponse] = [], canDownload: Bool = false
     ) throws {
         self.responses = responses
         self.back = back
@@ -62,8 +63,8 @@ struct WorkoutPage: Encodable {
         self.layout = layout
         let workoutID = try workout.requireID()
         id = SiteURL.id(workoutID)
-        gpxURL = SiteURL.workoutFile(workoutID, format: "gpx").path
-        csvURL = SiteURL.workoutFile(workoutID, format: "csv").path
+        gpxURL = canDownload ? SiteURL.workoutFile(workoutID, format: "gpx").path : nil
+        csvURL = canDownload ? SiteURL.workoutFile(workoutID, format: "csv").path : nil
         saveRouteAction = SiteURL.saveWorkoutAsRoute(workoutID).path
         name = workout.name
         sport = (WorkoutSport(rawValue: workout.sport) ?? .other).label
