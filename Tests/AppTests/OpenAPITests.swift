@@ -141,4 +141,32 @@ struct OpenAPITests {
             }
         }
     }
+
+    /// `/developers` is the same document for people: every operation in the document's order,
+    /// with a curl line against this server's address that takes the token from the shell, never
+    /// a real one; readable signed out and linked from Settings → Devices.
+    @Test func theDeveloperPageDescribesEveryOperation() async throws {
+        try await withApp { app in
+            let visitor = app.browser()
+            let paths = try #require(try await visitor.get("/api/v1/openapi.json").json["paths"] as? [String: [String: Any]])
+            let page = try await visitor.get("/developers")
+            #expect(page.status == .ok)
+            for (path, operations) in paths {
+                for method in operations.keys where ["get", "post"].contains(method) {
+                    #expect(page.contains("<code>\(method.uppercased()) \(path)</code>"), "\(method) \(path)")
+                }
+            }
+            let base = app.app.config.baseURL
+            #expect(page.contains("curl -X POST &quot;\(base)/api/v1/workouts&quot;") || page.contains("curl -X POST \"\(base)/api/v1/workouts\""))
+            #expect(page.contains("Authorization: Bearer $FIELDHOUSE_TOKEN"))
+            #expect(page.contains("-F &quot;file=@run.gpx&quot;") || page.contains("-F \"file=@run.gpx\""))
+            // The order is the document's: samples before uploads, as written.
+            let samples = try #require(page.body.range(of: "<code>POST /api/v1/samples</code>"))
+            let uploads = try #require(page.body.range(of: "<code>POST /api/v1/uploads</code>"))
+            #expect(samples.lowerBound < uploads.lowerBound)
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            #expect(try await ana.get("/settings/devices").contains(#"href="/developers""#))
+        }
+    }
 }

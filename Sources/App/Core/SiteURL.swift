@@ -41,6 +41,9 @@ struct SiteURL: Sendable, Hashable, CustomStringConvertible {
     /// The site's front page.
     static let home = SiteURL(path: "/")
 
+    /// Games and teams near a place (Games serves it; Teams sends visitors there too).
+    static let find = SiteURL("find")
+
     private init(path: String) { self.path = path }
 
     /// A path this site made earlier and stored, such as a notification's link. Anything that is not

@@ -11,7 +11,6 @@ extension SiteURL {
     static func game(_ id: UUID) -> SiteURL { SiteURL("games", Self.id(id)) }
     static func editGame(_ id: UUID) -> SiteURL { SiteURL("games", Self.id(id), "edit") }
     /// Search for games and teams near a place; the page's filters ride in the query.
-    static let find = SiteURL("find")
     static let apiFind = SiteURL("api", "v1", "find")
     static let calendarSettings = SiteURL("settings", "calendar")
 }

@@ -12,7 +12,9 @@ enum Ingest: Feature {
         try app.register(collection: DeviceController())
         try app.register(collection: SampleController(maxBodyBytes: app.config.maxUploadBytes))
         try app.register(collection: WorkoutAPIController())
-        try app.register(collection: OpenAPIController(app: app))
+        let document = try OpenAPIController(app: app)
+        try app.register(collection: document)
+        try app.register(collection: DeveloperController(document: Data(document.document.readableBytesView), baseURL: app.config.baseURL))
         try app.register(collection: UploadController(maxBytes: app.config.maxActivityFileBytes))
     }
 

@@ -48,15 +48,18 @@ struct ImportController: RouteCollection {
     ) async throws -> Response {
         let today = req.clock.today
         let visibility = chosen ?? Workout.importVisibility(for: user, today: today)
-        let imported = results.filter { $0.kind != "error" }.count
+        // A file already there is not "imported": the summary counts new, already there and refused apart.
+        let failed = results.filter { $0.kind == "error" }.count
+        let known = results.filter { $0.kind == "duplicate" }.count
+        let added = results.count - failed - known
         let summary: String? =
             results.isEmpty
             ? nil
-            : imported < results.count
-                ? tn(
-                    "{imported} of {count} file imported; see the problems below.", "{imported} of {count} files imported; see the problems below.",
-                    results.count, imported)
-                : tn("{imported} of {count} file imported.", "{imported} of {count} files imported.", results.count, imported)
+            : failed + known == 0
+                ? tn("{count} file imported.", "{count} files imported.", added)
+                : tn(
+                    "{count} file: {added} imported, {known} already there, {failed} not imported.",
+                    "{count} files: {added} imported, {known} already there, {failed} not imported.", results.count, added, known, failed)
         let page = Page(
             layout: req.layout(title: t("Import workouts"), section: .workouts),
             sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
@@ -140,7 +143,7 @@ struct ImportController: RouteCollection {
                 case .route(let route, let duplicate):
                     results.append(
                         Result(
-                            filename: name, kind: "route",
+                            filename: name, kind: duplicate ? "duplicate" : "route",
                             title: duplicate ? t("Route “{name}” is already saved", route.name) : t("Saved the route “{name}”", route.name),
                             detail: t(
                                 "A planned route without times ({distance}), kept for planning rather than as a workout.",
