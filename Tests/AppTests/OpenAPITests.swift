@@ -119,6 +119,8 @@ struct OpenAPITests {
             #expect(find["skill"]?["enum"] as? [String] == [""] + TeamSkill.allCases.map(\.rawValue))
             #expect(find["age"]?["enum"] as? [String] == [""] + AgeGroup.allCases.map(\.rawValue))
             #expect(find["gender"]?["enum"] as? [String] == [""] + TeamGender.allCases.map(\.rawValue))
+            #expect(find["when"]?["enum"] as? [String] == [""] + Choices().days.map(\.value))
+            #expect(find["sort"]?["enum"] as? [String] == [""] + Choices().sorts.map(\.value))
             let time = try #require(schemas["Time"]?["oneOf"] as? [[String: Any]])
             #expect(time.contains { ($0["minimum"] as? NSNumber)?.int64Value == Plausible.earliestMilliseconds }, "the year-2000 bound")
         }

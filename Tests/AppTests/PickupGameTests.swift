@@ -292,6 +292,20 @@ struct PickupGameTests {
             let window = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25&from=\(app.gameDay(5).day)&to=\(app.gameDay(15).day)")
             #expect(window.contains(later) && !window.contains(soon))
 
+            // "Tomorrow", soonest first: a game tomorrow farther out comes before one nearer later on.
+            let tomorrowFar = try await organiser.createPickup(days: 1, lat: "55.75", lon: "12.65")
+            let byTime = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25&sort=time")
+            let first = try #require(byTime.body.range(of: tomorrowFar)), second = try #require(byTime.body.range(of: later))
+            #expect(first.lowerBound < second.lowerBound, "soonest first")
+            #expect(byTime.contains(#"<option value="time" selected>"#))
+            let clock = LocalTime.parts(of: app.clock.now, zone: "UTC").time
+            if clock < "19:30" { // the games start at 19:30 tomorrow; "tomorrow" is a whole day in UTC
+                let tomorrow = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25&when=tomorrow")
+                #expect(tomorrow.contains(tomorrowFar) && tomorrow.contains(soon) && !tomorrow.contains(later))
+            }
+            let weekend = try await searcher.get("/find?lat=55.68&lon=12.57&radius_km=25&when=someday")
+            #expect(weekend.status == .unprocessableEntity && weekend.contains("Choose a day from the list"))
+
             let json = try await searcher.get("/api/v1/find?lat=55.68&lon=12.57&radius_km=25&sport=volleyball")
             #expect(json.status == .ok)
             #expect(json.headers.contentType == .json)
@@ -300,7 +314,7 @@ struct PickupGameTests {
                 let results: [Result]
             }
             let answer = try JSONDecoder().decode(Answer.self, from: Data(json.body.utf8))
-            #expect(answer.results.count == 2)
+            #expect(answer.results.count == 3)
             #expect(answer.results[0].distance_metres == 0)
             #expect(answer.results[0].starts_at.hasSuffix("Z"))
             #expect(answer.results.allSatisfy { $0.exact_place && !$0.full })

@@ -29,7 +29,8 @@ enum GameSearch {
         // city the first circle (2 km) holds the page, and the database sorts a few hundred games by
         // distance instead of every game within 50 km.
         let asked = query.radiusKm * 1000
-        var radius = min(asked, 2_000)
+        // Soonest first: any game in the whole circle may come first, so it is searched at once.
+        var radius = query.byTime ? asked : min(asked, 2_000)
         while true {
             let hits = try await search(
                 query, centre: centre, radius: radius, excludingTeams: excludingTeams, limit: limit, offset: offset, now: now, on: db)
@@ -80,7 +81,8 @@ enum GameSearch {
         }
         sql.appendInterpolation(raw: ") AS candidates WHERE d2 <= ")
         sql.appendInterpolation(bind: GeoSQL.squaredDegrees(radius))
-        sql.appendInterpolation(raw: " ORDER BY d2, starts_at, id LIMIT \(limit) OFFSET \(offset)")
+        sql.appendInterpolation(raw: query.byTime ? " ORDER BY starts_at, d2, id" : " ORDER BY d2, starts_at, id")
+        sql.appendInterpolation(raw: " LIMIT \(limit) OFFSET \(offset)")
 
         return try await (db as! any SQLDatabase).raw(sql).all().map { row in
             let point = Coordinate(

@@ -14,6 +14,8 @@ struct FindQuery {
     var gender: TeamGender?
     var from: Date?
     var to: Date?
+    /// Games soonest first instead of nearest first ("sort=time").
+    var byTime = false
     var errors: FieldErrors = [:]
     /// The text as typed, to put back into the form and the paging links.
     var echo: [(String, String)] = []
@@ -65,6 +67,36 @@ struct FindQuery {
             if key == "from" { from = start } else { to = start.addingTimeInterval(86_400) }
         }
         if let from, let to, to <= from { errors["to"] = t("The last day can't be before the first") }
+        // "when": a day in words (today, tomorrow, the weekend) when no dates are given.
+        let when = text("when")
+        if from == nil, to == nil, !when.isEmpty {
+            if let range = Self.days(when, zone: zone, now: req.now) { (from, to) = range } else { errors["when"] = t("Choose a day from the list") }
+        }
+        switch text("sort") {
+        case "", "distance": byTime = false
+        case "time": byTime = true
+        default: errors["sort"] = t("Sort by distance or by time")
+        }
+    }
+
+    /// The instants `when` covers in `zone`: today (what is left of it), tomorrow, or the coming
+    /// weekend (Saturday and Sunday; today's rest when it is one of them).
+    static func days(_ when: String, zone: String, now: Date) -> (Date, Date)? {
+        let today = LocalTime.parts(of: now, zone: zone).day
+        guard let day = CalendarDate(iso: today) else { return nil }
+        func start(_ offset: Int) -> Date? { LocalTime.instant(day: day.adding(days: offset).description, time: "00:00", zone: zone) }
+        switch when {
+        case "today": return start(1).map { (now, $0) }
+        case "tomorrow": return start(1).flatMap { from in start(2).map { (from, $0) } }
+        case "weekend":
+            // CalendarDate.weekday: 0 is Sunday, 6 Saturday.
+            switch day.weekday {
+            case 6: return start(2).map { (now, $0) }
+            case 0: return start(1).map { (now, $0) }
+            default: return start(6 - day.weekday).flatMap { from in start(8 - day.weekday).map { (from, $0) } }
+            }
+        default: return nil
+        }
     }
 
     /// Finds the typed place; the form then shows its name as offered and its coordinates.

@@ -142,6 +142,9 @@ struct Choices: Encodable {
     let genders = TeamGender.allCases.map { Option(value: $0.rawValue, label: $0.label) }
     let skills = TeamSkill.allCases.map { Option(value: $0.rawValue, label: $0.label) }
     let privacies = Team.Privacy.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+    /// Find's days in words and orders (`FindQuery`).
+    let days = [Option(value: "today", label: t("Today")), Option(value: "tomorrow", label: t("Tomorrow")), Option(value: "weekend", label: t("This weekend"))]
+    let sorts = [Option(value: "distance", label: t("Nearest first")), Option(value: "time", label: t("Soonest first"))]
 }
 
 /// "15–17 · Mixed · Intermediate": who a team, league or game is for, in one line.
