@@ -1,7 +1,7 @@
 import Foundation
 
-/// Positions that would mean moving faster than the sport allows (`Plausible.topSpeed`): a GPS
-/// receiver that jumped (a reflection between buildings, a first fix from a phone mast, a phone
+/// Positions that would mean moving faster than the sport allows (half as fast again as
+/// `Plausible.topSpeed`, as a walk may hold a jog and a ride a descent): a GPS receiver that jumped (a reflection between buildings, a first fix from a phone mast, a phone
 /// that lent its position to another app). They are left out of the distance, speeds, map and
 /// splits, and the summary says how many (`note`); the samples themselves stay stored, so a
 /// workout whose sport is changed later is cleaned for its new sport.
@@ -10,15 +10,22 @@ import Foundation
 /// reachable from the last one kept. A position out of reach starts a chain of positions that
 /// agree with each other; when that chain outgrows the run it contradicts, the run was the jump (a
 /// bad first fix) and the chain is kept instead. A chain that lasts `settle` positions is where the
-/// person really is now (a bus, a receiver that found itself again): it is kept as a new piece,
-/// and the jump to it counts no distance. So is a far move across a pause in the recording (more
-/// than `WorkoutSummary.pauseGap`): both sides are kept, nothing is counted across.
+/// person really is now: when it is in reach of a position a little before the last one kept, the
+/// few kept after that one were the jump (a stale fix after a gap) and go; otherwise (a receiver
+/// that found itself far away) the chain is kept as a new piece, and the jump to it counts no
+/// distance. So is a far move across a pause in the recording (more than
+/// `WorkoutSummary.pauseGap`): both sides are kept, nothing is counted across.
 public enum SpeedSpikes {
     /// How far two fixes may lie apart beyond what the speed explains: their own error (a phone's
     /// reported accuracy, else about ten metres each).
     public static let slack = 25.0
     /// How many positions that agree with each other, away from the run kept, make a new piece.
     public static let settle = 10
+    /// How many of the last positions kept a settled chain may show to be the jump.
+    public static let lookBack = 3
+    /// How much faster than the sport's top speed a move must be to be a jump: the top speed is
+    /// what a person keeps up, not what a GPS track between two fixes shows.
+    public static let margin = 1.5
 
     public struct Cleaned: Sendable {
         /// The points, with the left-out positions (and device speeds too fast for the sport) removed;
@@ -62,7 +69,7 @@ public enum SpeedSpikes {
     ) -> Cleaned {
         var cleaned = Cleaned(points: points, segmentStarts: segmentStarts, leftOut: 0)
         guard !points.isEmpty else { return cleaned }
-        let limits = topSpeeds(points, sport: sport, legs: legs)
+        let limits = topSpeeds(points, sport: sport, legs: legs).map { min($0 * margin, Plausible.speed.upperBound) }
         for index in points.indices {
             if let speed = points[index].speed, speed > limits[index] {
                 cleaned.points[index].speed = nil
@@ -122,10 +129,16 @@ public enum SpeedSpikes {
                 chain.removeAll()
             } else if chain.count >= settle {
                 for taken in chain { left[taken] = false }
-                cleaned.segmentStarts.insert(chain[0])
-                lastKept = run.last
-                run = chain
-                runAfterGap = false
+                if let back = (1..<min(lookBack + 1, run.count)).first(where: { reachable(run[run.count - 1 - $0], chain[0]) }) {
+                    for jumped in run.suffix(back) { left[jumped] = true }
+                    run.removeLast(back)
+                    run += chain
+                } else {
+                    cleaned.segmentStarts.insert(chain[0])
+                    lastKept = run.last
+                    run = chain
+                    runAfterGap = false
+                }
                 chain.removeAll()
             }
         }
