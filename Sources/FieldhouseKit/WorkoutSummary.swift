@@ -146,6 +146,9 @@ public struct WorkoutSummary: Equatable, Sendable {
         let first = start ?? points.first?.time ?? 0
         let last = end ?? points.last?.time ?? first
         summary.elapsed = Double(max(0, last - first)) / 1000
+        // The device's own total time, when the caller passes one (a multisport recording's legs
+        // added up), is preferred, like its odometer.
+        if let elapsed = device.elapsed, elapsed > 0, elapsed.isFinite { summary.elapsed = elapsed }
         summary.steps = steps
         let topSpeeds = SpeedSpikes.topSpeeds(points, sport: sport, legs: legs)
 

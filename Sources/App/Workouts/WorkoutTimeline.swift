@@ -197,10 +197,20 @@ extension Workout {
             points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end,
             sport: WorkoutSport(rawValue: sport) ?? .other,
             profile: athleteProfile(user), steps: timeline.steps,
-            device: DeviceTotals(distance: deviceDistance, calories: deviceCalories), legs: legList)
+            device: DeviceTotals(elapsed: legsElapsed, distance: deviceDistance, calories: deviceCalories), legs: legList)
         apply(summary)
         streams = timeline.streams.joined(separator: ",")
         share(visiblePart(of: timeline, zones: zones, for: user))
+    }
+
+    /// A multisport workout's time: its legs' times added up, as its distance is their distances'.
+    /// Nil for a workout of one sport, or when a leg's time is missing. The visible part of a
+    /// workout (`part`) has no legs, so others are never told the time hidden in a privacy zone.
+    var legsElapsed: Double? {
+        let legs = legList
+        guard legs.count > 1 else { return nil }
+        let times = legs.compactMap(\.elapsed)
+        return times.count == legs.count ? times.reduce(0, +) : nil
     }
 
     /// Keeps what others may know of the workout: the visible part's start, time and distance; the
@@ -228,9 +238,6 @@ extension Workout {
         part.notes = notes
         part.createdAt = createdAt
         part.updatedAt = updatedAt
-        // For each leg's speed limit only: the page shows no legs of a part (their times and
-        // distances would tell how much is hidden).
-        part.legs = legs
         let breaks = Set((segmentBreaks ?? "").split(separator: ",").compactMap { Int64($0) }).union(visible.resumes)
         part.segmentBreaks = breaks.isEmpty ? nil : breaks.sorted().map(String.init).joined(separator: ",")
         part.summarise(WorkoutTimeline(points: visible.points, steps: nil), for: owner, zones: [])
