@@ -57,13 +57,13 @@ import Vapor
             // A comment in each thread: the feed's (Community) and the coach's (Coaching).
             let run = try #require(try await Workout.query(on: app.db).filter(\.$externalID == "run1").first())
             let subject = "workout:" + SiteURL.id(try run.requireID())
-            #expect(try await ana.post("/comments", [("on", subject), ("body", "Felt strong")], csrfFrom: "/comments?on=\(subject)").status == .seeOther)
+            #expect(try await ana.post("/comments", [("on", subject), ("body", "Felt strong")], csrfFrom: "/feed").status == .seeOther)
             let coach = app.browser()
             try await coach.signUp("cora")
             try await ana.getsCoached(by: coach)
             #expect(
                 try await coach.post(
-                    "/workouts/\(SiteURL.id(try run.requireID()))/comments", [("body", "Easy next time")],
+                    "/workouts/\(SiteURL.id(try run.requireID()))/comments", [("body", "Easy next time"), ("audience", "coaches")],
                     csrfFrom: "/workouts/\(SiteURL.id(try run.requireID()))"
                 ).status
                     == .seeOther)

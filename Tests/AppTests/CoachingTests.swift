@@ -89,13 +89,14 @@ struct CoachingTests {
 
             // They talk under the workout; Markdown renders, HTML stays text.
             let comment = try await cora.post(
-                "/workouts/\(workout)/comments", [("body", "Good **pace**. <script>alert(1)</script>")], csrfFrom: "/workouts/\(workout)")
+                "/workouts/\(workout)/comments", [("body", "Good **pace**. <script>alert(1)</script>"), ("audience", "coaches")],
+                csrfFrom: "/workouts/\(workout)")
             #expect(comment.status == .seeOther)
             let withComment = try await ana.get("/workouts/\(workout)")
             #expect(withComment.contains("<strong>pace</strong>"))
             #expect(withComment.contains("&lt;script") && !withComment.contains("<script>alert(1)"))
             #expect(try await ana.get("/notifications").contains("Cora commented on"))
-            let empty = try await ana.post("/workouts/\(workout)/comments", [("body", "   ")], csrfFrom: "/workouts/\(workout)")
+            let empty = try await ana.post("/workouts/\(workout)/comments", [("body", "   "), ("audience", "coaches")], csrfFrom: "/workouts/\(workout)")
             #expect(empty.status == .seeOther)
             let emptyPage = try await ana.get(try #require(empty.location))
             #expect(emptyPage.contains("Write something first."))
@@ -125,9 +126,61 @@ struct CoachingTests {
                 try await ana.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/revoke", [], csrfFrom: "/settings/coaches").status
                     == .seeOther)
             #expect(try await sees(cora) == hidden)
-            #expect(try await cora.post("/workouts/\(workout)/comments", [("body", "still there?")], csrfFrom: "/").status == .notFound)
+            #expect(
+                try await cora.post("/workouts/\(workout)/comments", [("body", "still there?"), ("audience", "coaches")], csrfFrom: "/").status == .notFound)
             #expect(!(try await cora.get("/coach")).contains("/coach/athletes/ana"))
             #expect(try await ana.get("/workouts/\(workout)").contains("Great pace."), "the athlete keeps the conversation")
+        }
+    }
+
+    /// Issue 42: one thread under a workout, on its page. Followers' comments and the coaches' own
+    /// ("only my coaches") are read in one list, each by whom it is for; old comment links land there.
+    @Test func oneThreadUnderAWorkoutWithCommentsForTheCoachesAlone() async throws {
+        try await withApp { app in
+            let ana = app.browser(), cora = app.browser(), ben = app.browser()
+            try await ana.signUp("ana", name: "Ana")
+            try await cora.signUp("cora", name: "Cora Coach")
+            try await ben.signUp("ben", name: "Ben")
+            try await ana.getsCoached(by: cora)
+            #expect(try await ben.post("/u/ana/follow", [], csrfFrom: "/u/ana").status == .seeOther)
+            let made = try await ana.post(
+                "/workouts/new",
+                [
+                    ("sport", "running"), ("day", app.clock.today.adding(days: -1).description), ("time", "07:00"), ("minutes", "40"),
+                    ("visibility", "followers"),
+                ], csrfFrom: "/workouts/new")
+            let path = try #require(made.location)
+            let id = String(path.split(separator: "/").last ?? "")
+
+            // A follower writes for everyone who sees the workout; the form offers him no "only coaches".
+            let form = try await ben.get(path)
+            #expect(form.contains(#"action="\#(path)/comments""#) && !form.contains(#"name="audience""#))
+            let bens = try await ben.post(path + "/comments", [("body", "Strong *finish*")], csrfFrom: path)
+            #expect(bens.status == .seeOther && (bens.location ?? "").hasPrefix(path + "#comment-"))
+            // A forged "only coaches" from him is refused and keeps nothing.
+            let forged = try await ben.post(path + "/comments", [("body", "psst"), ("audience", "coaches")], csrfFrom: path)
+            let afterForged = try await ben.get(path)
+            #expect(forged.status == .seeOther && afterForged.contains("Only the athlete and their coaches can write comments"))
+            #expect(try await WorkoutComment.query(on: app.db).count() == 0)
+
+            app.clock.advance(by: 60)
+            // The coach writes for the athlete alone, from the same form.
+            #expect(try await cora.get(path).contains(#"name="audience" type="checkbox" value="coaches""#))
+            #expect(try await cora.post(path + "/comments", [("body", "Easy tomorrow"), ("audience", "coaches")], csrfFrom: path).status == .seeOther)
+            #expect(try await ana.get("/notifications").contains("Cora Coach commented on"))
+
+            let own = try await ana.get(path)
+            let strong = try #require(own.body.range(of: "Strong <em>finish</em>")), easy = try #require(own.body.range(of: "Easy tomorrow"))
+            #expect(strong.lowerBound < easy.lowerBound, "one thread, oldest first")
+            #expect(own.contains("only coaches"))
+            let bensView = try await ben.get(path)
+            #expect(bensView.contains("Strong <em>finish</em>") && !bensView.contains("Easy tomorrow"))
+            #expect(try await cora.get(path).contains("Easy tomorrow"))
+
+            // The feed's and old links lead to the thread on the page.
+            let old = try await ben.get("/comments?on=workout:\(id)")
+            #expect(old.status == .seeOther && old.location == path + "#comments")
+            #expect(try await ben.get("/feed").contains(#"href="\#(path)#comments""#))
         }
     }
 

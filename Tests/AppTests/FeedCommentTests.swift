@@ -25,12 +25,16 @@ struct FeedCommentTests {
             let shown = try await workout("followers", at: "07:00")
             let hidden = try await workout("private", at: "09:00")
             let page = "/comments?on=\(shown)"
+            // A workout's comments live on its page: the form's token comes from there.
+            let form = "/workouts/\(shown.dropFirst("workout:".count))"
 
             #expect(try await ben.get("/feed").contains(">Comment</a>"))
-            #expect(try await ben.post("/comments", [("on", shown), ("body", "Nice <script>alert(1)</script> pace!")], csrfFrom: page).status == .seeOther)
-            #expect(try await cai.post("/comments", [("on", shown), ("body", "Well done")], csrfFrom: page).status == .seeOther)
-            let read = try await ana.get(page)
-            #expect(read.contains("Nice &lt;script&gt;alert(1)&lt;/script&gt; pace!"))
+            #expect(try await ben.post("/comments", [("on", shown), ("body", "Nice <script>alert(1)</script> pace!")], csrfFrom: form).status == .seeOther)
+            #expect(try await cai.post("/comments", [("on", shown), ("body", "Well done")], csrfFrom: form).status == .seeOther)
+            // A workout's comments are read on its page (the old address leads there).
+            #expect(try await ana.get(page).location == "/workouts/\(shown.dropFirst("workout:".count))#comments")
+            let read = try await ana.get("/workouts/\(shown.dropFirst("workout:".count))")
+            #expect(read.contains("Nice &lt;script") && read.contains("pace!"), "HTML shown as text")
             #expect(!read.contains("<script>alert(1)"))
             #expect(try await ben.get("/feed").contains("2 comments"))
             let notes = try await Notification.query(on: app.db).filter(\.$kind == "comment").all()
@@ -46,10 +50,10 @@ struct FeedCommentTests {
                 #expect(try await ben.get("/comments?on=\(hostile)").status == .notFound, "\(hostile)")
             }
 
-            let empty = try await ben.post("/comments", [("on", shown), ("body", "   ")], csrfFrom: page)
+            let empty = try await ben.post("/comments", [("on", shown), ("body", "   ")], csrfFrom: form)
             #expect(empty.status == .unprocessableEntity)
             #expect(empty.contains("Write something first"))
-            let long = try await ben.post("/comments", [("on", shown), ("body", String(repeating: "é", count: 501))], csrfFrom: page)
+            let long = try await ben.post("/comments", [("on", shown), ("body", String(repeating: "é", count: 501))], csrfFrom: form)
             #expect(long.status == .unprocessableEntity)
             #expect(long.contains("(it has 501)"))
             #expect(long.contains(String(repeating: "é", count: 501)), "what was typed stays")
@@ -58,9 +62,9 @@ struct FeedCommentTests {
             // Removing: the author or the owner, nobody else.
             let bens = try #require(try await FeedComment.query(on: app.db).filter(\.$body ~~ "Nice").first())
             let remove = "/comments/\(SiteURL.id(try bens.requireID()))/delete"
-            #expect(try await cai.post(remove, [], csrfFrom: page).status == .notFound)
+            #expect(try await cai.post(remove, [], csrfFrom: form).status == .notFound)
             #expect(try await dan.post(remove, [], csrfFrom: "/feed").status == .notFound)
-            #expect(try await ana.post(remove, [], csrfFrom: page).status == .seeOther)
+            #expect(try await ana.post(remove, [], csrfFrom: form).status == .seeOther)
             #expect(try await FeedComment.query(on: app.db).count() == 1)
         }
     }

@@ -338,7 +338,8 @@ import Vapor
             (game + "/remind", [], managers),
             (world.workout + "/edit", workoutForm, ["ana"]),
             (world.workout + "/comments", [("body", "Nice route, where is it?")], ["ana", "coach"]),
-            (world.teenWorkout + "/comments", [("body", "Where do you live?")], ["teen"]),
+            // Everyone who sees her workout (her friend) writes under it; nobody else.
+            (world.teenWorkout + "/comments", [("body", "Where do you live?")], ["teen", "teenFriend"]),
             (world.plan + "/in", [], ["friend"]),
             (world.route, [("name", "Hijacked route"), ("visibility", "public")], ["ana"]),
             (world.workout + "/route", [], ["ana"]),

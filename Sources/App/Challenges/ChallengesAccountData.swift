@@ -16,7 +16,10 @@ extension Challenges {
         let userID = archive.userID, db = archive.db
         let photos = try await Photo.query(on: db).filter(\.$owner.$id == userID).sort(\.$createdAt).all()
         try archive.add("photos.json", json: photos)
-        for photo in photos {
+        // Two photos can share one stored file (a held photo sent twice): each file goes in once,
+        // as a zip holds one entry per name (photos.json says which photo is which file).
+        var written: Set<String> = []
+        for photo in photos where written.insert(photo.originalFile).inserted {
             if let bytes = FileManager.default.contents(atPath: PhotoStore.originalPath(photo.originalFile, config: archive.config)) {
                 try archive.add("photos/" + photo.originalFile, bytes: Array(bytes), modified: photo.createdAt ?? archive.now)
             }

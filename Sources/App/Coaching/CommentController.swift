@@ -2,13 +2,13 @@ import FieldhouseKit
 import Fluent
 import Vapor
 
-/// `POST /workouts/{id}/comments` and editing or deleting one's own: the athlete and their coaches
-/// talk under a workout. Only they see the comments, whoever else may see the workout; to anyone
-/// else these routes are 404.
+/// Editing or deleting one's own comment for the coaches (written through the workout page's one
+/// thread, `WorkoutCommentController`, and kept by `Coaching.addComment`). Only the athlete and
+/// their coaches see those comments, whoever else may see the workout; to anyone else these
+/// routes are 404.
 struct CommentController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let comments = routes.grouped("workouts", ":id", "comments")
-        comments.post(use: add)
         comments.get(":comment", "edit", use: editPage)
         comments.post(":comment", "edit", use: edit)
         comments.post(":comment", "delete", use: delete)
@@ -31,33 +31,6 @@ struct CommentController: RouteCollection {
             try await WorkoutComments.canTalk(workout, viewer: user, on: req.db)
         else { throw Abort(.notFound) }
         return (workout, user)
-    }
-
-    private static func check(_ body: String) -> String? {
-        if body.isEmpty { return t("Write something first.") }
-        if body.count > WorkoutComment.maxLength {
-            return t("Keep a comment to {max} characters; this one has {length}.", WorkoutComment.maxLength, body.count)
-        }
-        return nil
-    }
-
-    func add(req: Request) async throws -> Response {
-        let (workout, user) = try await workout(req)
-        let body = ((try? req.content.get(String.self, at: "body")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let link = SiteURL.workout(try workout.requireID()).path
-        if let problem = Self.check(body) {
-            req.flash(.error, problem)
-            return req.redirect(to: link + "#comments")
-        }
-        let comment = WorkoutComment(workout: try workout.requireID(), author: try user.requireID(), body: body)
-        try await comment.create(on: req.db)
-        // The other side hears of it: the athlete when a coach writes, the coaches when the athlete does.
-        let recipients = workout.$user.id == user.id ? try await AthleteAccess.coachIDs(of: workout.$user.id, on: req.db) : [workout.$user.id]
-        try await Notification.send(
-            to: recipients, from: user.id, kind: .workoutComment, text: t("{name} commented on “{workout}”.", user.displayName, workout.name),
-            link: link + "#comments", on: req.db)
-        req.flash(.success, t("Comment added."))
-        return req.redirect(to: link + "#comment-" + SiteURL.id(try comment.requireID()))
     }
 
     private func mine(_ req: Request, workout: Workout, user: User) async throws -> WorkoutComment {
@@ -87,8 +60,11 @@ struct CommentController: RouteCollection {
         let (workout, user) = try await workout(req)
         let comment = try await mine(req, workout: workout, user: user)
         let body = ((try? req.content.get(String.self, at: "body")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if let problem = Self.check(body) { return try await renderEdit(req, workout: workout, comment: comment, body: body, errors: ["body": problem]) }
+        if let problem = WorkoutComments.check(body) {
+            return try await renderEdit(req, workout: workout, comment: comment, body: body, errors: ["body": problem])
+        }
         comment.body = body
+        comment.updatedAt = req.now
         try await comment.save(on: req.db)
         req.flash(.success, t("Comment updated."))
         return req.redirect(to: SiteURL.workout(try workout.requireID()).path + "#comment-" + SiteURL.id(try comment.requireID()))

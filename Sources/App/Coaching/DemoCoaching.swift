@@ -94,11 +94,11 @@ enum DemoCoaching {
             else { continue }
             try await WorkoutComment(
                 workout: workout.requireID(), author: coachID,
-                body: "Nice one. Keep the first half **easy** next time, then build."
+                body: "Nice one. Keep the first half **easy** next time, then build.", at: app.clock.now
             ).create(on: db)
             try await WorkoutComment(
                 workout: workout.requireID(), author: athlete.requireID(),
-                body: "Thanks! Legs felt heavy after the hills; I'll take it slower."
+                body: "Thanks! Legs felt heavy after the hills; I'll take it slower.", at: app.clock.now.addingTimeInterval(60)
             ).create(on: db)
         }
         // Noor asks Jonas and waits.

@@ -11,14 +11,17 @@ final class WorkoutComment: Model, @unchecked Sendable {
     @Parent(key: "workout_id") var workout: Workout
     @Parent(key: "author_id") var author: User
     @Field(key: "body") var body: String
-    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
-    @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+    /// From the app's clock, as the workout page's other comments are, so one thread is in order.
+    @OptionalField(key: "created_at") var createdAt: Date?
+    /// Set when the author changes the text.
+    @OptionalField(key: "updated_at") var updatedAt: Date?
 
     init() {}
 
-    init(workout: UUID, author: UUID, body: String) {
+    init(workout: UUID, author: UUID, body: String, at now: Date) {
         self.$workout.id = workout
         self.$author.id = author
         self.body = body
+        createdAt = now
     }
 }

@@ -17,13 +17,29 @@ enum WorkoutComments {
     /// The comments under a workout, oldest first, for someone who may read them.
     static func views(of workout: Workout, viewer: User, on db: any Database) async throws -> [Item] {
         let format = Format(viewer)
-        return try await WorkoutComment.query(on: db).filter(\.$workout.$id == workout.requireID()).with(\.$author)
+        let workoutID = try workout.requireID()
+        return try await WorkoutComment.query(on: db).filter(\.$workout.$id == workoutID).with(\.$author)
             .sort(\.$createdAt).all().map { comment in
-                Item(
-                    id: try comment.requireID().uuidString.lowercased(), author: comment.author.displayName, authorUsername: comment.author.username,
-                    when: comment.createdAt.map(format.when) ?? "",
+                let id = try comment.requireID()
+                let mine = comment.$author.id == viewer.id
+                return Item(
+                    anchor: "comment-" + SiteURL.id(id), author: comment.author.displayName,
+                    authorURL: SiteURL.person(username: comment.author.username).path,
+                    when: comment.createdAt.map(format.when) ?? "", datetime: comment.createdAt.map(Format.machine) ?? "",
+                    // Rows from before the thread's clock carry an update time at their creation.
                     edited: (comment.updatedAt ?? .distantPast).timeIntervalSince(comment.createdAt ?? .distantPast) > 1,
-                    html: Markdown.html(comment.body), mine: comment.$author.id == viewer.id)
+                    html: Markdown.html(comment.body), onlyCoaches: true,
+                    editURL: mine ? SiteURL.editWorkoutComment(workoutID, id).path : nil,
+                    deleteAction: mine ? SiteURL.deleteWorkoutComment(workoutID, id).path : nil)
             }
+    }
+
+    /// Why a comment's text cannot be kept, if it cannot.
+    static func check(_ body: String) -> String? {
+        if body.isEmpty { return t("Write something first.") }
+        if body.count > WorkoutComment.maxLength {
+            return t("Keep a comment to {max} characters; this one has {length}.", WorkoutComment.maxLength, body.count)
+        }
+        return nil
     }
 }

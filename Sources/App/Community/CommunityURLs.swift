@@ -35,7 +35,13 @@ extension SiteURL {
 extension SiteURL {
     static let feedComments = SiteURL("comments")
     /// The comments under a feed entry ("workout:<id>").
-    static func feedComments(on subject: String) -> String { feedComments.with([("on", subject)]) }
+    /// Where an entry's comments are read: a workout's are on its page, in one thread with its coaches'.
+    static func feedComments(on subject: String) -> String {
+        if subject.hasPrefix("workout:"), let id = UUID(uuidString: String(subject.dropFirst("workout:".count))) {
+            return workout(id).fragment("comments")
+        }
+        return feedComments.with([("on", subject)])
+    }
     static func deleteFeedComment(_ comment: UUID) -> SiteURL { SiteURL("comments", id(comment), "delete") }
 }
 

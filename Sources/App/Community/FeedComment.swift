@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import Vapor
 
 /// A comment under a workout, a plan or a badge in the feed (`FeedSubject`), as text. Gone with
 /// its author's or the subject owner's account; a subject that goes leaves its comments unseen
@@ -51,5 +52,46 @@ extension FeedComment {
         } else {
             try await Notification.send(to: [ownerID], from: known ? authorID : nil, kind: .comment, text: text(), link: link, on: db)
         }
+    }
+
+    enum Added {
+        case added(FeedComment)
+        case refused(HTTPStatus, String)
+    }
+
+    /// Writes `body` under `subject` (which `author` may see) if the rules allow: a child's entry
+    /// takes comments only from people they know; at most `perHour` an hour (counted with the
+    /// author's row locked, so parallel comments cannot all slip under it); the owner hears.
+    static func add(_ body: String, under subject: FeedSubject, by author: User, now: Date, today: CalendarDate, on db: any Database) async throws -> Added {
+        let userID = try author.requireID(), ownerID = try subject.owner.requireID()
+        if ownerID != userID, try await PersonAccess.reach(subject.owner, from: author, today: today, on: db) != .allowed {
+            return .refused(.forbidden, t("{name} only hears from people they know.", subject.owner.displayName))
+        }
+        if body.isEmpty { return .refused(.unprocessableEntity, t("Write something first")) }
+        if body.count > maxBody {
+            return .refused(.unprocessableEntity, t("Keep a comment to {max} characters (it has {length})", maxBody, body.count))
+        }
+        let comment = FeedComment()
+        comment.createdAt = now
+        comment.subject = subject.key
+        comment.$author.id = userID
+        comment.$owner.id = ownerID
+        comment.body = body
+        let written = try await db.inTransaction { db -> Bool in
+            try await db.lockForCount(User.schema, id: userID)
+            let lastHour = try await FeedComment.query(on: db).filter(\.$author.$id == userID).filter(\.$createdAt >= now.addingTimeInterval(-3600)).count()
+            guard lastHour < perHour else { return false }
+            try await comment.create(on: db)
+            if ownerID != userID { try await tellOwner(subject, author: author, today: today, on: db) }
+            return true
+        }
+        guard written else {
+            return .refused(
+                .tooManyRequests,
+                tn(
+                    "That's {count} comment in the last hour: wait a little before the next",
+                    "That's {count} comments in the last hour: wait a little before the next", perHour))
+        }
+        return .added(comment)
     }
 }

@@ -62,6 +62,8 @@ struct FeedCommentController: RouteCollection {
         let user = try req.requireUser()
         let subject = try await FeedSubject.resolve(
             req.query[String.self, at: "on"], viewer: user, kinds: FeedComment.subjectKinds, today: req.clock.today, on: req.db)
+        // A workout's comments are one thread on its page, with its coaches' (old links land there).
+        if subject.key.hasPrefix("workout:") { return req.redirect(to: SiteURL.feedComments(on: subject.key)) }
         return try await render(req, subject: subject)
     }
 
@@ -74,43 +76,13 @@ struct FeedCommentController: RouteCollection {
         let user = try req.requireUser()
         let form = try req.content.decode(Form.self)
         let subject = try await FeedSubject.resolve(form.on, viewer: user, kinds: FeedComment.subjectKinds, today: req.clock.today, on: req.db)
-        let userID = try user.requireID(), ownerID = try subject.owner.requireID()
         let body = (form.body ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if ownerID != userID, try await PersonAccess.reach(subject.owner, from: user, today: req.clock.today, on: req.db) != .allowed {
-            throw Abort(.forbidden, reason: t("{name} only hears from people they know.", subject.owner.displayName))
+        switch try await FeedComment.add(body, under: subject, by: user, now: req.now, today: req.clock.today, on: req.db) {
+        case .added: return req.redirect(to: SiteURL.feedComments(on: subject.key) + "#comments")
+        case .refused(let status, let reason):
+            if status == .forbidden { throw Abort(.forbidden, reason: reason) }
+            return try await render(req, subject: subject, body: body, error: reason, status: status)
         }
-        if body.isEmpty { return try await render(req, subject: subject, body: body, error: t("Write something first"), status: .unprocessableEntity) }
-        if body.count > FeedComment.maxBody {
-            return try await render(
-                req, subject: subject, body: body, error: t("Keep a comment to {max} characters (it has {length})", FeedComment.maxBody, body.count),
-                status: .unprocessableEntity)
-        }
-        let comment = FeedComment()
-        let now = req.now, today = req.clock.today
-        comment.createdAt = now
-        comment.subject = subject.key
-        comment.$author.id = userID
-        comment.$owner.id = ownerID
-        comment.body = body
-        // Counted and written in one transaction, the author's row locked: parallel comments cannot
-        // all count below the limit.
-        let written = try await req.db.inTransaction { db -> Bool in
-            try await db.lockForCount(User.schema, id: userID)
-            let lastHour = try await FeedComment.query(on: db).filter(\.$author.$id == userID).filter(\.$createdAt >= now.addingTimeInterval(-3600)).count()
-            guard lastHour < FeedComment.perHour else { return false }
-            try await comment.create(on: db)
-            if ownerID != userID { try await FeedComment.tellOwner(subject, author: user, today: today, on: db) }
-            return true
-        }
-        guard written else {
-            return try await render(
-                req, subject: subject, body: body,
-                error: tn(
-                    "That's {count} comment in the last hour: wait a little before the next",
-                    "That's {count} comments in the last hour: wait a little before the next", FeedComment.perHour),
-                status: .tooManyRequests)
-        }
-        return req.redirect(to: SiteURL.feedComments(on: subject.key) + "#comments")
     }
 
     func delete(req: Request) async throws -> Response {

@@ -35,7 +35,13 @@ extension Request {
         else { return nil }
         storage[Flash.ConsumedKey.self] = true
         // The cookie comes back from the browser: a link elsewhere than this site is dropped.
-        if let path = flash.link?.path, !path.hasPrefix("/") || path.hasPrefix("//") || path.contains("\\") { flash.link = nil }
+        // Printable ASCII only: a browser drops tabs and newlines, so "/\t/elsewhere" would lead off site.
+        if let path = flash.link?.path,
+            !(path.utf8.count <= 2_000 && path.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) && path.hasPrefix("/")
+                && !path.hasPrefix("//") && !path.contains("\\"))
+        {
+            flash.link = nil
+        }
         return flash
     }
 }

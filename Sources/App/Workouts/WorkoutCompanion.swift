@@ -1,5 +1,7 @@
+import FieldhouseKit
 import Fluent
 import Foundation
+import Vapor
 
 /// A feature that gives people besides the owner a part in someone's workouts: Coaching lets an
 /// athlete's coaches see every workout and all their heart rate, and talk under each workout.
@@ -14,12 +16,41 @@ protocol WorkoutCompanion {
     /// Links and buttons the feature puts in the workout's header for a signed-in viewer who may
     /// see it ("3 kudos", "Give kudos", "2 comments").
     static func responses(to workout: Workout, viewer: User, on db: any Database) async throws -> [WorkoutResponse]
+
+    /// The comments this feature keeps under `workout` that `viewer` (who may see it) may read:
+    /// the page shows every feature's in one thread, oldest first.
+    static func comments(under workout: Workout, owner: User, viewer: User, today: CalendarDate, on db: any Database) async throws -> [WorkoutConversation
+        .Comment]
+
+    /// Keeps a new comment if it is this feature's kind (`onlyCoaches`: for the athlete and their
+    /// coaches alone, else for everyone who sees the workout); nil when it is not.
+    static func addComment(_ comment: NewWorkoutComment, on db: any Database) async throws -> WorkoutCommentOutcome?
 }
 
 extension WorkoutCompanion {
     static func seesAllWorkouts(of ownerID: UUID, viewer viewerID: UUID, on db: any Database) async throws -> Bool { false }
     static func conversation(under workout: Workout, owner: User, viewer: User, on db: any Database) async throws -> WorkoutConversation? { nil }
     static func responses(to workout: Workout, viewer: User, on db: any Database) async throws -> [WorkoutResponse] { [] }
+    static func comments(under workout: Workout, owner: User, viewer: User, today: CalendarDate, on db: any Database) async throws -> [WorkoutConversation
+        .Comment]
+    { [] }
+    static func addComment(_ comment: NewWorkoutComment, on db: any Database) async throws -> WorkoutCommentOutcome? { nil }
+}
+
+/// A comment someone writes under a workout they may see, before a feature keeps it.
+struct NewWorkoutComment: Sendable {
+    let workout: Workout
+    let author: User
+    let body: String
+    let onlyCoaches: Bool
+    let now: Date
+    let today: CalendarDate
+}
+
+/// What became of a new comment: kept (the page scrolls to `anchor`) or refused with a reason.
+enum WorkoutCommentOutcome: Sendable {
+    case added(anchor: String)
+    case refused(HTTPStatus, String)
 }
 
 /// A link in a workout's header, or a button when `post` (a form to `url`).
@@ -31,18 +62,24 @@ struct WorkoutResponse: Encodable, Sendable {
 
 /// Comments under a workout, for the people who take part.
 struct WorkoutConversation: Encodable {
-    /// One comment as the page shows it.
+    /// One comment as the page shows it, from whichever feature keeps it.
     struct Comment: Encodable {
-        let id: String
+        /// The element's id on the page ("comment-<id>"), which links and redirects point at.
+        let anchor: String
         let author: String
-        let authorUsername: String
+        /// nil when the viewer may not know who wrote it ("Someone").
+        let authorURL: String?
         let when: String
+        /// For machines (`<time datetime>`), and the thread's order.
+        let datetime: String
         let edited: Bool
         let html: String
-        let mine: Bool
+        /// Seen by the athlete and their coaches only.
+        let onlyCoaches: Bool
+        let editURL: String?
+        let deleteAction: String?
     }
 
-    let comments: [Comment]
     /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
     /// The companion's pages that lead to this workout for this viewer, first the one to go back
@@ -71,6 +108,16 @@ extension WorkoutAccess {
         var all: [WorkoutResponse] = []
         for companion in Features.workoutCompanions { all += try await companion.responses(to: workout, viewer: viewer, on: db) }
         return all
+    }
+
+    /// Every companion's comments under a workout that this viewer may read, as one thread.
+    static func thread(under workout: Workout, owner: User, viewer: User?, today: CalendarDate, on db: any Database) async throws -> [WorkoutConversation
+        .Comment]
+    {
+        guard let viewer else { return [] }
+        var all: [WorkoutConversation.Comment] = []
+        for companion in Features.workoutCompanions { all += try await companion.comments(under: workout, owner: owner, viewer: viewer, today: today, on: db) }
+        return all.sorted { ($0.datetime, $0.anchor) < ($1.datetime, $1.anchor) }
     }
 
     /// The conversation under a workout for this viewer, if a companion feature has one.

@@ -215,6 +215,7 @@ struct WorkoutController: RouteCollection {
         let page = try WorkoutPage(
             layout: req.layout(title: workout.name, section: .workouts, hasForms: req.currentUser != nil), workout: workout, drawings: drawings,
             viewer: req.currentUser, owner: owner, ownerUnder16: owner.isUnder16(on: req.clock.today), back: back, goals: goals, conversation: conversation,
+            thread: try await WorkoutAccess.thread(under: workout, owner: owner, viewer: req.currentUser, today: req.clock.today, on: req.db),
             responses: try await WorkoutAccess.responses(to: workout, viewer: req.currentUser, on: req.db),
             canDownload: try await WorkoutAccess.canDownload(workout, viewer: req.currentUser, on: req.db))
         return try await req.view.render("workouts/show", page).encodeResponse(for: req)

@@ -41,8 +41,12 @@ struct WorkoutPage: Encodable {
     let workoutNotes: String?
     let drawings: WorkoutDrawings
     /// Shown to the athlete and their coaches only.
+    /// The one thread under the workout: everyone's comments and, for the athlete and their
+    /// coaches, the coaches' ones, oldest first.
     let comments: [WorkoutConversation.Comment]
     let canComment: Bool
+    /// The athlete and their coaches may write a comment for the coaches alone.
+    let canWriteForCoaches: Bool
     /// The athlete's username when the viewer coaches them, for links to the coaching pages.
     let coachOf: String?
     /// Where the person came from (the list, a coach's athlete page, a profile), else the section.
@@ -52,7 +56,8 @@ struct WorkoutPage: Encodable {
 
     init(
         layout: Layout, workout whole: Workout, drawings: WorkoutDrawings, viewer: User?, owner: User, ownerUnder16: Bool, back: BackLink, goals: [Goal] = [],
-        conversation: WorkoutConversation? = nil, responses: [WorkoutResponse] = [], canDownload: Bool = false
+        conversation: WorkoutConversation? = nil, thread: [WorkoutConversation.Comment] = [], responses: [WorkoutResponse] = [],
+        canDownload: Bool = false
     ) throws {
         self.responses = responses
         self.back = back
@@ -140,8 +145,9 @@ struct WorkoutPage: Encodable {
                 ])
 
         self.drawings = drawings
-        comments = conversation?.comments ?? []
-        canComment = conversation != nil
+        comments = thread
+        canComment = viewer != nil && workout.endMS != nil
+        canWriteForCoaches = conversation != nil
         coachOf = conversation?.coachOf
     }
 }

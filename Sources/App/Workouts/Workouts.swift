@@ -7,6 +7,7 @@ enum Workouts: Feature {
         try app.register(collection: ImportController())
         try app.register(collection: WorkoutEditController())
         try app.register(collection: WorkoutController())
+        try app.register(collection: WorkoutCommentController())
         try app.register(collection: RouteController())
         try app.register(collection: PrivacyZoneController())
         try app.register(collection: ResetWorkoutsController())
