@@ -71,6 +71,12 @@ lint:
 	@! grep -rnE 'Date\(\)|Date\.now|timeIntervalSinceNow' Sources/App Tests/AppTests \
 		| grep -vE '^(Sources/App/Core/AppClock\.swift|Tests/AppTests/Helpers/WithApp\.swift):' \
 		| sed 's/$$/   <- read the time from the app clock (req.now, app.clock)/' | grep .
+	@# Numbers people read follow their language (a decimal comma in Portuguese), so numbers, days and months
+	@# are written in Core/Format.swift, which also keeps what machines read (forms, URLs, files) with a point.
+	@! grep -rnE 'String\(format:|format: "[^"]*%' Sources/App | grep -vE '^Sources/App/Core/Format\.swift:|^[^:]+:[0-9]+:[[:space:]]*//' \
+		| sed 's/$$/   <- format in Sources\/App\/Core\/Format.swift (Format.number, .hours, .machineNumber, .coordinate, .isoDay, .hex)/' | grep .
+	@! grep -rnE 'WallClock\.short(Months|Weekdays)\[' Sources/App | grep -vE '^Sources/App/Core/Format\.swift:' \
+		| sed 's/$$/   <- write days and months through Format (Format.day, .dayAndMonth, .weekdayAndDay, .shortMonth)/' | grep .
 	@# Fluent's transaction closure runs in a task of its own, without the request's language.
 	@! grep -rnE '\.transaction \{' Sources/App | sed 's/$$/   <- use inTransaction (Core\/Database+Language.swift), which keeps the language/' | grep .
 

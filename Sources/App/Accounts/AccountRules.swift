@@ -79,6 +79,6 @@ extension User {
     /// The latest birth date (as stored, "YYYY-MM-DD") of someone 16 or older today, for queries:
     /// `birth_date <= cutoff` is `!isUnder16()`, NULL included as under 16.
     static func sixteenCutoff(on today: CalendarDate) -> String {
-        String(format: "%04d-%02d-%02d", today.year - 16, today.month, today.day)
+        Format.isoDay(year: today.year - 16, month: today.month, day: today.day)
     }
 }

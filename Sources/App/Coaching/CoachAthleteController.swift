@@ -90,7 +90,7 @@ struct CoachAthleteController: RouteCollection {
         ).all(decoding: Listed.self)
         func day(of ms: Int64) -> String {
             let c = WallClock(Date(timeIntervalSince1970: Double(ms) / 1000), zone: squad.athletes[0].zone)
-            return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
+            return Format.isoDay(year: c.year, month: c.month, day: c.day)
         }
 
         // Five weeks: three behind, this one and the next, with plans and what was done.
@@ -124,12 +124,12 @@ struct CoachAthleteController: RouteCollection {
                                 + (workout.distance_m.map { ", \(format.distance($0))" } ?? ""),
                             url: SiteURL.workout(workout.id).path, planID: nil, grade: nil, gradeLabel: nil))
                 }
-                days.append(Day(label: "\(WallClock.shortWeekdays[date.weekday]) \(date.day)", today: date == today, items: items))
+                days.append(Day(label: Format.weekdayAndDayOfMonth(date), today: date == today, items: items))
             }
             weeks.append(
                 Week(
                     label: offset == 0
-                        ? t("This week") : offset == 7 ? t("Next week") : t("Week of {day} {month}", start.day, WallClock.shortMonths[start.month - 1]),
+                        ? t("This week") : offset == 7 ? t("Next week") : t("Week of {day} {month}", start.day, Format.shortMonth(start.month)),
                     days: days, totals: seconds == 0 ? t("nothing yet") : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
         }
 
@@ -139,7 +139,7 @@ struct CoachAthleteController: RouteCollection {
             weekStarts.map { start in
                 let first = start.description, last = start.adding(days: 6).description
                 let hours = done.filter { $0.day >= first && $0.day <= last }.map(\.duration).reduce(0, +) / 3600
-                return (label: "\(start.day) \(WallClock.shortMonths[start.month - 1])", value: hours, text: String(format: "%.1f h", hours))
+                return (label: Format.dayAndMonth(start), value: hours, text: Format.hours(hours))
             }, label: t("Training time per week, last 12 weeks"), colour: "#0b6e4f")
         var trimpByDay: [String: Double] = [:]
         for workout in done { trimpByDay[workout.day, default: 0] += workout.trimp ?? 0 }
@@ -163,10 +163,10 @@ struct CoachAthleteController: RouteCollection {
                 load.overreaching
                 ? t(
                     "Last 7 days {acute}, usual week {usual}: {ratio} times, well above what this athlete is used to.", Format.whole(load.acute),
-                    Format.whole(load.chronicWeekly), String(format: "%.2f", ratio))
+                    Format.whole(load.chronicWeekly), Format.number(ratio, decimals: 2))
                 : t(
                     "Last 7 days {acute}, usual week {usual}: {ratio} times.", Format.whole(load.acute), Format.whole(load.chronicWeekly),
-                    String(format: "%.2f", ratio))
+                    Format.number(ratio, decimals: 2))
         } else {
             loadSummary = t("Last 7 days {acute}, usual week {usual}.", Format.whole(load.acute), Format.whole(load.chronicWeekly))
         }
@@ -237,7 +237,7 @@ struct CoachAthleteController: RouteCollection {
             to: [athlete.requireID()], from: coach.id, kind: .sessionPlanned,
             text: t(
                 "{name} planned {sport} for you on {day} {month}.", coach.displayName, sport.label.lowercased(), day.day,
-                WallClock.shortMonths[day.month - 1]),
+                Format.shortMonth(day.month)),
             link: SiteURL.home.path, on: req.db)
         req.flash(.success, t("Planned {sport} on {date} for {name}.", sport.label.lowercased(), day.description, athlete.displayName))
         return req.redirect(to: .athlete(username: athlete.username))

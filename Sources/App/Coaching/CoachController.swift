@@ -133,7 +133,7 @@ struct CoachController: RouteCollection {
                 distanceAverage: Self.distance(before.compactMap(\.distance).reduce(0, +) / 4, format),
                 load: Format.whole(thisWeek.compactMap(\.trimp).reduce(0, +)),
                 loadAverage: Format.whole(before.compactMap(\.trimp).reduce(0, +) / 4),
-                ratio: load.ratio.map { String(format: "%.2f", $0) } ?? "–",
+                ratio: load.ratio.map { Format.number($0, decimals: 2) } ?? "–",
                 overreaching: load.overreaching,
                 goals: goals[index].map { t("{reached} of {total}", $0.reached, $0.total) } ?? "–",
                 compliance: planned.isEmpty
@@ -171,7 +171,7 @@ struct CoachController: RouteCollection {
         let coached = memberships.filter { $0.role == .coach || $0.role == .owner || $0.role == .manager }
         let page = Page(
             layout: req.layout(title: t("Coaching")),
-            week: t("Week of {day} {month}", weekStart.day, WallClock.shortMonths[weekStart.month - 1]),
+            week: t("Week of {day} {month}", weekStart.day, Format.shortMonth(weekStart.month)),
             rows: rows.map(\.row),
             sorts: Self.sorts.map { Option(value: $0.0, label: $0.1, selected: $0.0 == sort) },
             teams: [Option(value: "", label: t("All athletes"), selected: team == nil)]

@@ -77,7 +77,7 @@ struct CoachWeekController: RouteCollection {
                 username: athlete.username, name: athlete.name, cells: cells,
                 summary: planned == 0 ? t("nothing planned") : t("{done} of {planned} on plan", onPlan, planned))
         }
-        let dayLabels = days.map { "\(WallClock.shortWeekdays[$0.weekday]) \($0.day)" }
+        let dayLabels = days.map(Format.weekdayAndDayOfMonth)
         let labelled = rows.map { row in
             Row(
                 username: row.username, name: row.name,
@@ -85,7 +85,7 @@ struct CoachWeekController: RouteCollection {
         }
         let page = Page(
             layout: req.layout(title: t("Weekly review")),
-            title: t("Week of {day} {month} {year}", start.day, WallClock.shortMonths[start.month - 1], start.year),
+            title: t("Week of {day} {month} {year}", start.day, Format.shortMonth(start.month), start.year),
             days: dayLabels, rows: labelled,
             previous: SiteURL.coachWeek.with([("start", "\(start.adding(days: -7))")]), next: SiteURL.coachWeek.with([("start", "\(start.adding(days: 7))")]),
             error: error)

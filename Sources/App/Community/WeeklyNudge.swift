@@ -44,7 +44,7 @@ enum WeeklyNudge {
             let seconds: Double?
         }
         let today = LocalTime.utcDay(of: now)
-        let eighteen = String(format: "%04d-%02d-%02d", today.year - 18, today.month, today.day)
+        let eighteen = Format.isoDay(year: today.year - 18, month: today.month, day: today.day)
         let people = try await sql.raw(
             """
             SELECT u.id, u.birth_date, u.home_lat, u.home_lon,

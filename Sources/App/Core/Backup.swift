@@ -215,7 +215,7 @@ enum Backup {
             hash.update(data: chunk)
             bytes += chunk.count
         }
-        return Manifest.Entry(path: relative, bytes: bytes, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
+        return Manifest.Entry(path: relative, bytes: bytes, sha256: Format.hex(hash.finalize()))
     }
 
     /// A manifest path names only what a backup holds (the database, the secret, a file in an

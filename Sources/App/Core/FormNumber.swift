@@ -45,7 +45,7 @@ enum FormNumber {
     static func text(_ value: Double) -> String {
         guard value.isFinite else { return "" }
         if value == value.rounded(), let whole = Int(exactly: value) { return String(whole) }
-        var text = String(format: "%.6f", value)
+        var text = Format.machineNumber(value, decimals: 6)
         while text.hasSuffix("0") { text.removeLast() }
         return text.hasSuffix(".") ? String(text.dropLast()) : text
     }

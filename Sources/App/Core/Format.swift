@@ -77,6 +77,9 @@ struct Format {
         return localised(String(format: "%.\(min(max(decimals, 0), 6))f", value))
     }
 
+    /// "2.1 h" ("2,1 h"): hours to the tenth, as a chart labels its columns.
+    static func hours(_ hours: Double) -> String { number(hours, decimals: 1) + " h" }
+
     /// `text` (numbers written by `String(format:)`, with a decimal point and no grouping) with
     /// the decimal mark of the current language: a comma in Portuguese.
     static func localised(_ text: String) -> String {
@@ -118,12 +121,33 @@ struct Format {
     }
 
     /// "21 Nov 2026": a calendar day, such as the last day of an offer.
-    static func day(_ date: CalendarDate) -> String { "\(date.day) \(WallClock.shortMonths[date.month - 1]) \(date.year)" }
+    static func day(_ date: CalendarDate) -> String { "\(dayAndMonth(day: date.day, month: date.month)) \(date.year)" }
 
     /// "21 Nov 2026": the day of an instant in the person's zone, when its time does not matter.
     func date(_ date: Date) -> String {
         let clock = WallClock(date, zone: zone)
-        return "\(clock.day) \(WallClock.shortMonths[clock.month - 1]) \(clock.year)"
+        return "\(Self.dayAndMonth(day: clock.day, month: clock.month)) \(clock.year)"
+    }
+
+    /// "Nov" ("nov" in Portuguese): a month's short name, from 1 = January.
+    static func shortMonth(_ month: Int) -> String { WallClock.shortMonths[min(max(month, 1), 12) - 1] }
+
+    /// "21 Nov": a day within the year, on a chart's axis or in a week's name.
+    static func dayAndMonth(day: Int, month: Int) -> String { "\(day) \(shortMonth(month))" }
+
+    static func dayAndMonth(_ date: CalendarDate) -> String { dayAndMonth(day: date.day, month: date.month) }
+
+    /// "Fri 27 Nov" ("sex 27 nov"): a day with its weekday. Pages, notifications and e-mails all
+    /// write a day through here, so each language writes it one way (Portuguese in lower case).
+    static func weekdayAndDay(_ date: CalendarDate) -> String { weekdayAndDay(weekday: date.weekday, day: date.day, month: date.month) }
+
+    static func weekdayAndDay(_ clock: WallClock) -> String { weekdayAndDay(weekday: clock.weekday, day: clock.day, month: clock.month) }
+
+    /// "Fri 27" ("sex 27"): a day in the columns of a week whose heading names the month.
+    static func weekdayAndDayOfMonth(_ date: CalendarDate) -> String { "\(WallClock.shortWeekdays[date.weekday]) \(date.day)" }
+
+    private static func weekdayAndDay(weekday: Int, day: Int, month: Int) -> String {
+        "\(WallClock.shortWeekdays[weekday]) \(dayAndMonth(day: day, month: month))"
     }
 
     /// "Sat 21 Nov 2026, 07:30" (or "7:30 am") in the person's zone and clock.
@@ -133,13 +157,13 @@ struct Format {
 
     func when(_ date: Date) -> String {
         let clock = WallClock(date, zone: zone)
-        return "\(clock.shortDay) \(clock.year), \(clock.clock)"
+        return "\(Self.weekdayAndDay(clock)) \(clock.year), \(clock.clock)"
     }
 
     /// "Sat 21 Nov, 18:00" in the person's zone: for what happened or falls due within the year.
     func shortWhen(_ date: Date) -> String {
         let clock = WallClock(date, zone: zone)
-        return "\(clock.shortDay), \(clock.clock)"
+        return "\(Self.weekdayAndDay(clock)), \(clock.clock)"
     }
 
     /// "2.4 MB", "830 KB": a file's size as people read it (decimal units, as file managers show).
@@ -161,4 +185,41 @@ struct Format {
 
     var splitLength: Double { imperial ? Self.metresPerMile : 1000 }
     var splitUnit: String { imperial ? "mi" : "km" }
+
+    // For machines and for coordinates: the same in every language. `make lint` refuses
+    // `String(format:)` outside this file, so a number meant for a reader cannot miss the language.
+
+    /// "12.34567": a number for a form field, a URL, a file, SQL or a log line, always with a
+    /// decimal point and never grouped, whatever the reader's language.
+    static func machineNumber(_ value: Double, decimals: Int) -> String {
+        String(format: "%.\(min(max(decimals, 0), 9))f", value)
+    }
+
+    /// "55.6761": one coordinate, with a decimal point in every language: a decimal comma would be
+    /// read as the comma between latitude and longitude, and maps and forms expect the point.
+    static func coordinate(_ degrees: Double, decimals: Int) -> String { machineNumber(degrees, decimals: decimals) }
+
+    /// "55.6761, 12.5683": a position as people copy it into a map.
+    static func coordinates(latitude: Double, longitude: Double, decimals: Int = 4) -> String {
+        coordinate(latitude, decimals: decimals) + ", " + coordinate(longitude, decimals: decimals)
+    }
+
+    /// "2026-11-21": a day as it is stored and compared in SQL. Not checked: a birthday moved back
+    /// some years ("2008-02-29") is still the right bound for a comparison.
+    static func isoDay(year: Int, month: Int, day: Int) -> String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
+    /// Bytes in lower-case hexadecimal ("0a1bff"), for digests, tokens and file versions.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -19,16 +19,14 @@ struct PlaceView {
             return
         }
         if exact {
-            text = name ?? String(format: "%.4f, %.4f", coordinate.latitude, coordinate.longitude)
-            mapURL = String(
-                format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=16/%.5f/%.5f",
-                coordinate.latitude, coordinate.longitude, coordinate.latitude, coordinate.longitude)
+            text = name ?? Format.coordinates(latitude: coordinate.latitude, longitude: coordinate.longitude)
+            let lat = Format.coordinate(coordinate.latitude, decimals: 5), lon = Format.coordinate(coordinate.longitude, decimals: 5)
+            mapURL = "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
         } else {
             let area = Self.area(of: coordinate)
-            text = t(
-                "Around {latitude}, {longitude} ({note})", String(format: "%.1f", area.latitude), String(format: "%.1f", area.longitude),
-                hiddenNote)
-            mapURL = String(format: "https://www.openstreetmap.org/#map=11/%.1f/%.1f", area.latitude, area.longitude)
+            let lat = Format.coordinate(area.latitude, decimals: 1), lon = Format.coordinate(area.longitude, decimals: 1)
+            text = t("Around {latitude}, {longitude} ({note})", lat, lon, hiddenNote)
+            mapURL = "https://www.openstreetmap.org/#map=11/\(lat)/\(lon)"
         }
     }
 }

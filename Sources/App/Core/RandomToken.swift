@@ -14,7 +14,7 @@ enum RandomToken {
     }
 
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Format.hex(SHA256.hash(data: Data(token.utf8)))
     }
 
     /// Compares without stopping at the first difference, so timing reveals nothing.

@@ -30,8 +30,10 @@ struct RequestLogMiddleware: AsyncMiddleware {
         request.application.metrics.request(route: route, method: request.method, status: status, duration: duration)
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         request.logger.log(
-            level: logLevel, "\(request.method) \(Self.masked(request)) \(status.code) \(String(format: "%.1f", milliseconds)) ms",
-            metadata: ["route": .string(route), "status": .stringConvertible(status.code), "duration_ms": .string(String(format: "%.1f", milliseconds))])
+            level: logLevel, "\(request.method) \(Self.masked(request)) \(status.code) \(Format.machineNumber(milliseconds, decimals: 1)) ms",
+            metadata: [
+                "route": .string(route), "status": .stringConvertible(status.code), "duration_ms": .string(Format.machineNumber(milliseconds, decimals: 1)),
+            ])
     }
 
     /// Route `userInfo` key for routes whose path holds a secret (`Route.holdsSecret()`).

@@ -103,7 +103,7 @@ enum SVGChart {
             let text =
                 distanceAxis.map { axis in format(t / unitLength, timeStep / unitLength) + (axis == .miles ? " mi" : " km") }
                 ?? firstDay.map {
-                    let date = $0.adding(days: Int(t / 86_400)); return "\(date.day) \(WallClock.shortMonths[date.month - 1])"
+                    Format.dayAndMonth($0.adding(days: Int(t / 86_400)))
                 } ?? clock(t)
             out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"
             t += timeStep
@@ -196,7 +196,7 @@ enum SVGChart {
         var t = ((Double(start) / 1000 + offset) / tickSeconds).rounded(.up) * tickSeconds - offset
         while t * 1000 <= Double(end) {
             let clock = WallClock(Date(timeIntervalSince1970: t), zone: zone)
-            let text = tickSeconds < 86_400 ? clock.clock : "\(clock.day) \(WallClock.shortMonths[clock.month - 1])"
+            let text = tickSeconds < 86_400 ? clock.clock : Format.dayAndMonth(day: clock.day, month: clock.month)
             let px = x(Int64(t * 1000))
             out += "<line x1=\"\(n(px))\" x2=\"\(n(px))\" y1=\"\(n(top))\" y2=\"\(n(top + plotH))\" stroke=\"#eef1f4\"/>"
             out += "<text x=\"\(n(px))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"
@@ -286,7 +286,7 @@ enum SVGChart {
     }
 
     private static func format(_ value: Double, _ step: Double) -> String {
-        step < 1 ? String(format: "%.1f", value) : Int(exactly: value.rounded()).map(String.init) ?? String(format: "%.0f", value)
+        step < 1 ? Format.number(value, decimals: 1) : Format.number(value, decimals: 0)
     }
 
     private static func n(_ value: Double) -> String { value.tenths }

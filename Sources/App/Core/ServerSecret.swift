@@ -21,7 +21,7 @@ struct ServerSecret: Sendable {
         // O_EXCL: two servers starting at once on one data folder agree on the first key written.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         if descriptor >= 0 {
-            let hex = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+            let hex = Format.hex(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
             let written = hex.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, hex.utf8.count) }
             close(descriptor)
             guard written == hex.utf8.count else { throw Abort(.internalServerError, reason: "Could not write \(path).") }

@@ -16,7 +16,7 @@ struct AssetURLs: Encodable, Sendable {
         var versions: [String: String] = [:]
         for path in ["/css/app.css", "/js/app.js", "/favicon.svg"] {
             guard let bytes = FileManager.default.contents(atPath: publicDirectory + path.dropFirst()) else { continue }
-            versions[path] = SHA256.hash(data: bytes).prefix(6).map { String(format: "%02x", $0) }.joined()
+            versions[path] = Format.hex(SHA256.hash(data: bytes).prefix(6))
         }
         func url(_ path: String) -> String { versions[path].map { path + "?v=" + $0 } ?? path }
         css = url("/css/app.css")

@@ -12,41 +12,9 @@ enum GameTime {
         date.formatted(Date.FormatStyle(locale: locale, timeZone: tz(zone)).weekday(.wide).day().month(.wide).year())
     }
 
-    /// "Thu 26 Nov"
+    /// "Thu 26 Nov" ("qui 26 nov"), as `Format` writes every day.
     static func shortDay(_ date: Date, zone: String) -> String {
-        let clock = WallClock(date, zone: tz(zone))
-        return t("{weekday} {day} {month}", shortWeekday(clock.weekday), clock.day, shortMonth(clock.month))
-    }
-
-    /// "Thu", from 0 = Sunday (as `WallClock.weekday`).
-    static func shortWeekday(_ weekday: Int) -> String {
-        switch weekday {
-        case 0: t("Sun")
-        case 1: t("Mon")
-        case 2: t("Tue")
-        case 3: t("Wed")
-        case 4: t("Thu")
-        case 5: t("Fri")
-        default: t("Sat")
-        }
-    }
-
-    /// "Nov", from 1 = January.
-    static func shortMonth(_ month: Int) -> String {
-        switch month {
-        case 1: t("Jan")
-        case 2: t("Feb")
-        case 3: t("Mar")
-        case 4: t("Apr")
-        case 5: t("May")
-        case 6: t("Jun")
-        case 7: t("Jul")
-        case 8: t("Aug")
-        case 9: t("Sep")
-        case 10: t("Oct")
-        case 11: t("Nov")
-        default: t("Dec")
-        }
+        Format.weekdayAndDay(WallClock(date, zone: tz(zone)))
     }
 
     /// "19:30"

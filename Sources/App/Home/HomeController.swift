@@ -144,7 +144,7 @@ struct HomeController: RouteCollection {
                 let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
                 let when =
                     plan.day == today.description
-                    ? t("Today") : "\(WallClock.shortWeekdays[day.weekday]) \(day.day) \(WallClock.shortMonths[day.month - 1])"
+                    ? t("Today") : Format.weekdayAndDay(day)
                 let what = "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
                 return plan.description.isEmpty
                     ? t("{when}: {what} (planned by {coach})", when, what, plan.coach.displayName)

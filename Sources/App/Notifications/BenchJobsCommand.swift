@@ -58,8 +58,8 @@ struct BenchJobsCommand: AsyncCommand {
         let failed = try await Job.query(on: app.db).filter(\.$kind == BenchNotificationJob.kind.name).filter(\.$state == .failed).count()
         try await Job.query(on: app.db).filter(\.$kind == BenchNotificationJob.kind.name).delete()
         context.console.print(
-            String(
-                format: "%d jobs queued in %.2f s, done in %.2f s: %.0f jobs/s (%d by this process, the rest by the server; %d failed)",
-                count, queueing, draining, Double(count) / draining, ranHere, failed))
+            "\(count) jobs queued in \(Format.machineNumber(queueing, decimals: 2)) s, done in \(Format.machineNumber(draining, decimals: 2)) s: "
+                + "\(Format.machineNumber(Double(count) / draining, decimals: 0)) jobs/s (\(ranHere) by this process, the rest by the server; \(failed) failed)"
+        )
     }
 }

@@ -177,12 +177,11 @@ struct PlaceController: RouteCollection {
                 url: SiteURL.photo(item.$photo.id, size: .large).path, fullURL: SiteURL.photo(item.$photo.id, size: nil).path,
                 removeAction: access.canManage ? SiteURL.deletePlacePhoto(id, photo: item.$photo.id).path : nil)
         }
+        let lat = Format.coordinate(place.latitude, decimals: 5), lon = Format.coordinate(place.longitude, decimals: 5)
         let page = ShowPage(
             layout: req.layout(title: place.name, section: .places, hasForms: reward != nil || access.canManage), name: place.name, kind: place.kind.label,
             description: place.description, openingHours: place.openingHours, sports: place.sports.map(\.label).joined(separator: ", "), map: map,
-            osmURL: String(
-                format: "https://www.openstreetmap.org/?mlat=%.5f&mlon=%.5f#map=17/%.5f/%.5f", place.latitude, place.longitude, place.latitude,
-                place.longitude),
+            osmURL: "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=17/\(lat)/\(lon)",
             photos: photos, photoAction: access.canManage ? SiteURL.placePhotos(id).path : nil,
             maxMB: req.application.config.maxUploadBytes / 1_048_576, games: games, routes: routes,
             moreRoutes: SiteURL.routes(near: place.coordinate, radiusKm: 10),

@@ -26,7 +26,7 @@ struct GoalProgress: Encodable {
 
     static func describe(_ metric: Goal.Metric, _ value: Double, imperial: Bool) -> String {
         switch metric {
-        case .distance: String(format: "%.1f %@", value / (imperial ? Format.metresPerMile : 1000), imperial ? "mi" : "km")
+        case .distance: Format.number(value / (imperial ? Format.metresPerMile : 1000), decimals: 1) + (imperial ? " mi" : " km")
         case .duration: "\(Format.whole(value / 60)) min"
         case .steps: t("{number} steps", Format.whole(value))
         case .calories: "\(Format.whole(value)) kcal"

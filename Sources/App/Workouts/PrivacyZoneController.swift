@@ -44,12 +44,12 @@ struct PrivacyZoneController: RouteCollection {
             zones: try zones.map {
                 Row(
                     id: try $0.requireID().uuidString.lowercased(), name: $0.name, radius: "\(Int($0.radius)) m",
-                    place: String(format: "%.4f, %.4f", $0.latitude, $0.longitude))
+                    place: Format.coordinates(latitude: $0.latitude, longitude: $0.longitude))
             },
             form: form
                 ?? Form(
-                    name: zones.isEmpty ? "Home" : "", place: nil, lat: home.map { String(format: "%.5f", $0.0) },
-                    lon: home.map { String(format: "%.5f", $0.1) },
+                    name: zones.isEmpty ? "Home" : "", place: nil, lat: home.map { Format.coordinate($0.0, decimals: 5) },
+                    lon: home.map { Format.coordinate($0.1, decimals: 5) },
                     radius: "500"),
             errors: errors, radii: ["200", "300", "500", "750", "1000", "1500", "2000"], full: zones.count >= SavedPrivacyZone.maxPerPerson)
         return try await req.view.render("accounts/settings_privacy_zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)

@@ -90,9 +90,9 @@ struct StatsController: RouteCollection {
 
         func label(_ day: CalendarDate) -> String {
             switch period {
-            case .day: "\(day.day) \(WallClock.shortMonths[day.month - 1])"
-            case .week: "\(day.day) \(WallClock.shortMonths[day.month - 1])"
-            case .month: WallClock.shortMonths[day.month - 1] + (day.month == 1 ? " \(day.year % 100)" : "")
+            case .day: Format.dayAndMonth(day)
+            case .week: Format.dayAndMonth(day)
+            case .month: Format.shortMonth(day.month) + (day.month == 1 ? " \(day.year % 100)" : "")
             }
         }
         let rows = starts.enumerated().map { index, start in
@@ -112,7 +112,7 @@ struct StatsController: RouteCollection {
         let chart = SVGChart.columns(
             starts.enumerated().map { index, start in
                 let minutes = total(index, "duration_s") / 60
-                return (label: label(start), value: minutes, text: minutes >= 60 ? String(format: "%.1f h", minutes / 60) : "\(Format.whole(minutes))m")
+                return (label: label(start), value: minutes, text: minutes >= 60 ? Format.hours(minutes / 60) : "\(Format.whole(minutes))m")
             }, label: chartLabel, colour: "#0b6e4f")
 
         // Average, maximum and total of each number, over the workouts that have it.

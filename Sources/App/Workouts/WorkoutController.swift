@@ -132,12 +132,12 @@ struct WorkoutController: RouteCollection {
         }
         func label(_ key: String) -> String {
             let parts = key.split(separator: "-").compactMap { Int($0) }
-            let month = WallClock.shortMonths[parts[1] - 1]
+            let month = Format.shortMonth(parts[1])
             switch grouping {
             case "day", "week":
                 let days = SampleTime.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
                 let clock = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
-                let day = "\(clock.shortDay) \(parts[0])"
+                let day = "\(Format.weekdayAndDay(clock)) \(parts[0])"
                 return grouping == "week" ? t("Week of {day}", day) : day
             default:
                 return "\(month) \(parts[0])"

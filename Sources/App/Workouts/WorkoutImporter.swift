@@ -35,7 +35,7 @@ enum WorkoutImporter {
     /// Takes the file's bytes and lets go of them once read, so a long file is in memory once.
     static func importFile(_ bytes: consuming [UInt8], options: Options, user: User, on db: any Database, now: Date) async throws -> Outcome {
         let userID = try user.requireID()
-        let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let hash = Format.hex(SHA256.hash(data: bytes))
         if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
 
         let content: ActivityFileContent
