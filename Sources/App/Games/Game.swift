@@ -144,6 +144,21 @@ final class GamePlayer: Model, @unchecked Sendable {
             }
         }
 
+        /// What follows a count of players with this status on the game page ("4 Joined"): in
+        /// Portuguese it agrees with the count ("1 inscrito", "4 inscritos"), where `label` is
+        /// one person's answer ("Inscrito", "Vou").
+        func counted(_ count: Int) -> String {
+            switch self {
+            case .going: tn("Going", "Going", count)
+            case .maybe: tn("Maybe", "Maybe", count)
+            case .notGoing: tn("Not going", "Not going", count)
+            case .joined: tn("Joined", "Joined", count)
+            case .waitlisted: tn("Waitlist", "Waitlist", count)
+            case .offered: tn("Offered a place", "Offered a place", count)
+            case .requested: tn("Asked to join", "Asked to join", count)
+            }
+        }
+
         static let answers: [Status] = [.going, .maybe, .notGoing]
     }
 }

@@ -142,12 +142,15 @@ struct GamePage: Encodable {
 
         var counts: [Count]
         if access.isTeamGame {
-            counts = GamePlayer.Status.answers.map { status in Count(label: status.label, value: players.filter { $0.status == status }.count) }
-            if access.canSeeRoster { counts.append(Count(label: t("No answer"), value: unanswered.count)) }
+            counts = GamePlayer.Status.answers.map { status in
+                let value = players.filter { $0.status == status }.count
+                return Count(label: status.counted(value), value: value)
+            }
+            if access.canSeeRoster { counts.append(Count(label: tn("No answer", "No answer", unanswered.count), value: unanswered.count)) }
         } else {
             counts = [GamePlayer.Status.joined, .offered, .waitlisted, .requested].compactMap { status -> Count? in
                 let value = players.filter { $0.status == status }.count
-                return value > 0 || status != .offered ? Count(label: status.label, value: value) : nil
+                return value > 0 || status != .offered ? Count(label: status.counted(value), value: value) : nil
             }
         }
 
