@@ -47,4 +47,24 @@ struct ChartTests {
         // Nothing to draw is no chart at all, not two empty ones.
         #expect(SVGChart.line(seconds: [0], values: [1], label: "x", unit: "x", colour: "#000") == "")
     }
+
+    /// A split never counts the time between two segments (a hidden stretch inside a privacy zone,
+    /// or a gap between tracks): 2 km at 5 min a km with a 20-minute gap in the middle of the
+    /// first kilometre reads 5:00 and 5:00, not 25:00.
+    @Test func splitsLeaveOutTheTimeBetweenSegments() throws {
+        // East along a parallel at 55.6761°: 0.0000159° of longitude is about 1 m there.
+        let perMetre = 1.0 / (111_320 * cos(55.6761 * .pi / 180))
+        var points: [TrackPoint] = []
+        var time: Int64 = 1_700_000_000_000
+        for metre in stride(from: 0, through: 2000, by: 10) {
+            if metre == 500 { time += 20 * 60_000 } // the gap: 20 minutes, no distance
+            points.append(TrackPoint(time: time, latitude: 55.6761, longitude: 12.5 + Double(metre) * perMetre))
+            time += 3_000 // 10 m in 3 s: 5 min a km
+        }
+        let starts: Set<Int> = [50]
+        let distance = WorkoutSummary.cumulativeDistance(points, segmentStarts: starts)
+        let splits = WorkoutSeries.splits(points, located: points, distance: distance, starts: starts, length: 1000)
+        #expect(splits.count == 2)
+        #expect(splits.allSatisfy { abs($0.seconds - 300) < 10 }, "\(splits.map(\.seconds))")
+    }
 }

@@ -53,7 +53,9 @@ import Vapor
         var text = html
         for pattern in [
             #"(?s)<script\b.*?</script>"#, #"(?s)<style\b.*?</style>"#, #"(?s)<!--.*?-->"#, #"(?s)<textarea\b.*?</textarea>"#,
-            #"(?s)<code\b.*?</code>"#, #"<option\b[^>]*>[^<]*/[^<]*</option>"#, #"(?<=[\s>])/[A-Za-z0-9_/.-]*"#,
+            #"(?s)<code\b.*?</code>"#,
+            // Text marked as English on purpose (the device API's reference, written in its document).
+            #"(?s)<(section|div|span)\b[^>]*\blang="en"[^>]*>.*?</\1>"#, #"<option\b[^>]*>[^<]*/[^<]*</option>"#, #"(?<=[\s>])/[A-Za-z0-9_/.-]*"#,
         ] {
             text = text.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
         }

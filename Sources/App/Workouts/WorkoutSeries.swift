@@ -77,8 +77,8 @@ struct WorkoutSeries: Equatable, Sendable {
         self.speeds = shown.map { speeds[$0] }
         if timeline.hasElevation { elevations = shown.map { located[$0].elevation } }
         path = LTTB.indexes(x: base, y: distance, threshold: Self.mapPoints).compactMap { located[$0].coordinate }
-        kilometreSplits = Self.splits(cleaned.points, located: located, distance: distance, length: 1000)
-        mileSplits = Self.splits(cleaned.points, located: located, distance: distance, length: Format.metresPerMile)
+        kilometreSplits = Self.splits(cleaned.points, located: located, distance: distance, starts: Set(starts), length: 1000)
+        mileSplits = Self.splits(cleaned.points, located: located, distance: distance, starts: Set(starts), length: Format.metresPerMile)
     }
 
     /// The shortest last split worth a row: under 10 m it would read "0.00 km" at a pace of noise.
@@ -86,8 +86,10 @@ struct WorkoutSeries: Equatable, Sendable {
 
     /// One pass over the time line: heart rates add up until the next whole kilometre (or mile).
     /// What is left after the last whole one is a last, partial split with its own length (a 9.97 km
-    /// run has nine splits and one of 0.97 km).
-    static func splits(_ points: [TrackPoint], located: [TrackPoint], distance: [Double], length: Double) -> [Split] {
+    /// run has nine splits and one of 0.97 km). The time between segments (`starts`: a new track, or
+    /// where the visible part comes out of a privacy zone) counts in no split, as its distance
+    /// counts in none: a split across a hidden stretch would tell how long was spent inside.
+    static func splits(_ points: [TrackPoint], located: [TrackPoint], distance: [Double], starts: Set<Int>, length: Double) -> [Split] {
         guard let first = located.first else { return [] }
         var splits: [Split] = []
         var nextMark = length
@@ -95,23 +97,26 @@ struct WorkoutSeries: Equatable, Sendable {
         var markDistance = 0.0
         var locatedIndex = 0
         var beats = 0, beatCount = 0
+        var skipped: Int64 = 0 // between segments, since the last mark
         for point in points {
             if point.time > markTime, let bpm = point.heartRate { beats += bpm; beatCount += 1 }
             guard locatedIndex < located.count, located[locatedIndex].time == point.time else { continue }
             defer { locatedIndex += 1 }
+            if locatedIndex > 0, starts.contains(locatedIndex) { skipped += point.time - located[locatedIndex - 1].time }
             guard distance[locatedIndex] >= nextMark else { continue }
-            splits.append(Split(seconds: Double(point.time - markTime) / 1000, heartRate: beatCount == 0 ? nil : beats / beatCount))
+            splits.append(Split(seconds: Double(point.time - markTime - skipped) / 1000, heartRate: beatCount == 0 ? nil : beats / beatCount))
             markTime = point.time
             markDistance = nextMark
             nextMark += length
             beats = 0
             beatCount = 0
+            skipped = 0
         }
         if let last = located.last, let total = distance.last, total - markDistance >= shortestPartialSplit, last.time > markTime {
             // Heart rate after the last position belongs to no split.
             splits.append(
                 Split(
-                    seconds: Double(last.time - markTime) / 1000, heartRate: beatCount == 0 ? nil : beats / beatCount,
+                    seconds: Double(last.time - markTime - skipped) / 1000, heartRate: beatCount == 0 ? nil : beats / beatCount,
                     partial: total - markDistance))
         }
         return splits
