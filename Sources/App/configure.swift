@@ -186,6 +186,7 @@ enum Migrations {
         app.migrations.add(CreateRideFix())
         app.migrations.add(AddAddressTakenToUsers())
         app.migrations.add(AddLegsToWorkouts())
+        app.migrations.add(AddSummaryVersionToWorkouts())
     }
 }
 

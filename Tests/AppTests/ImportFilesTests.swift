@@ -204,6 +204,23 @@ struct ImportFilesTests {
             let page = try await ana.get("/workouts/\(id)")
             #expect(page.contains("2 positions or speed readings too fast for the sport (GPS jumps) were left out."))
             #expect(page.contains("0.02 km") && !page.contains("2072"))
+
+            // A workout summarised before the jumps were left out (as it was stored then) is worked
+            // out again in the background, once: the migration queues each person with workouts.
+            let stored = try #require(try await Workout.find(UUID(uuidString: id), on: app.db))
+            stored.distance = 2_072_696
+            stored.maxSpeed = 207_265
+            stored.summaryVersion = nil
+            try await stored.save(on: app.db)
+            let userID = stored.$user.id
+            try await ResummariseJob.enqueue(for: userID, on: app.db)
+            try await app.app.jobs.runDue(app.app)
+            let again = try #require(try await Workout.find(UUID(uuidString: id), on: app.db))
+            #expect(abs((again.distance ?? 0) - 22.24) < 0.01 && (again.maxSpeed ?? .infinity) <= Plausible.topSpeed(.running))
+            #expect(again.summaryVersion == Workout.summaryRules)
+            // Queued again (a second process, a retry): nothing left to do, nothing changes.
+            try await ResummariseJob.refresh(userID, on: app.db)
+            #expect(try await Workout.find(UUID(uuidString: id), on: app.db)?.distance == again.distance)
         }
     }
 

@@ -55,6 +55,12 @@ final class Workout: Model, @unchecked Sendable {
     @OptionalField(key: "import_notes") var importNotes: String?
     /// The legs of a multisport recording as JSON (`legList`); nil for a workout of one sport.
     @OptionalField(key: "legs") var legs: String?
+    /// The rules the summary was worked out by (`summaryRules`); nil for one from before they were counted.
+    @OptionalField(key: "summary_version") var summaryVersion: Int?
+
+    /// 2: GPS jumps left out of distance and speeds, points out of time order left out, legs added.
+    /// Raise it when a summary rule changes, and `ResummariseJob` works older ones out again.
+    static let summaryRules = 2
     /// What others may know of a workout whose track passes through the owner's privacy zones
     /// (`VisibleTimeline`): when the visible part begins (the start when nothing is hidden), its
     /// time and distance (nil when nothing is hidden); lists (the feed, leaderboards, badges) read

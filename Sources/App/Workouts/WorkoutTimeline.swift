@@ -192,6 +192,7 @@ extension Workout {
 
     /// The summary of a time line already in hand, and what of it the owner's privacy `zones` leave others.
     func summarise(_ timeline: WorkoutTimeline, for user: User, zones: [PrivacyZone]) {
+        summaryVersion = Self.summaryRules
         let end = endMS ?? startMS
         let summary = WorkoutSummary.compute(
             points: timeline.points, segmentStarts: segmentStarts(in: timeline.points), start: startMS, end: end,

@@ -30,7 +30,7 @@ enum Workouts: Feature {
         return ["Added bench_athlete with a one-hour run, 30 days of heart rate and 2,000 workouts."]
     }
 
-    static var jobKinds: [JobKind] { [ReminderJob.kind, SharedPartJob.kind] }
+    static var jobKinds: [JobKind] { [ReminderJob.kind, SharedPartJob.kind, ResummariseJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
         [
