@@ -52,7 +52,9 @@ def run(r):
         raise JourneyFailed("the profile form should keep the bio when it asks again")
     plain.fill("Height (cm, optional)", "172")
     plain.press("Save profile")
-    plain.sees("Your profile is saved.")
+    # The home area typed by name is looked up (a place or a team's ground, else a town), and the
+    # page says what it was taken to be.
+    plain.sees("Your profile is saved.", "Home area: Nørrebro")
     plain.from_menu("My profile")
     plain.sees(new_name, f"@{username}", bio, "Nørrebro")
 
@@ -63,6 +65,11 @@ def run(r):
 
     # A privacy zone around home, listed once added.
     robin.follow("Edit profile")
+    # (On the way: Settings → Devices leads to how a device sends data, the API page with examples.)
+    robin.follow("Devices", within="nav.tabs")
+    robin.follow("How a device sends data: the API, with examples")
+    robin.sees("The device API", "Getting started", "POST /api/v1/workouts", "Authorization: Bearer $FIELDHOUSE_TOKEN")
+    robin.visit("/settings/profile")
     robin.follow("Privacy zones", within="nav.tabs")
     zone = f"Home {r.unique('')}"
     robin.fill("Name", zone).fill("Latitude", "55.69310").fill("Longitude", "12.55080").fill("Radius", "300 m")

@@ -60,8 +60,11 @@ struct SettingsController: RouteCollection {
         var (valid, errors) = form.validate(today: req.clock.today)
         // A home area typed by name is looked up like /find does, so "near me" works without
         // coordinates; one that names nothing is refused rather than kept as a label that finds nothing.
+        // Looked up whatever else is wrong, so every mistake is marked at once.
         var found: PlaceMatch?
-        if let name = valid?.homeName, valid?.homeLat == nil {
+        let name = AccountRules.collapseWhitespace(form.home_name ?? "")
+        let coordinatesGiven = !((form.home_lat ?? "") + (form.home_lon ?? "")).trimmingCharacters(in: .whitespaces).isEmpty
+        if !name.isEmpty, name.count <= 80, !coordinatesGiven {
             if let place = try await PlaceFinder.resolve(name, home: nil, on: req.db) {
                 // The name stays as the person wrote it ("Lisboa"); the page says what it was taken to mean.
                 found = place

@@ -19,6 +19,8 @@ struct DeveloperPage: Encodable {
         let method: String
         let path: String
         let summary: String
+        /// The same in HTML: the document writes `names` in Markdown code.
+        let summaryHTML: String
         /// Markdown rendered to HTML: the document is ours, not a visitor's.
         let about: String
         let parameters: [Parameter]
@@ -54,6 +56,7 @@ struct DeveloperPage: Encodable {
                 operations.append(
                     Operation(
                         anchor: anchor, link: "#" + anchor, method: method.uppercased(), path: path, summary: operation["summary"] as? String ?? "",
+                        summaryHTML: Markdown.html(operation["summary"] as? String ?? ""),
                         about: Markdown.html(operation["description"] as? String ?? ""),
                         parameters: parameters.map { parameter in
                             Parameter(
@@ -91,7 +94,7 @@ struct DeveloperPage: Encodable {
         if token { lines.append("  -H \"Authorization: Bearer $FIELDHOUSE_TOKEN\"") }
         let content = body?["content"] as? [String: Any] ?? [:]
         if let json = content["application/json"] as? [String: Any], let example = json["example"],
-            let data = try? JSONSerialization.data(withJSONObject: example, options: [.sortedKeys, .withoutEscapingSlashes]),
+            let data = try? JSONSerialization.data(withJSONObject: example, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]),
             let text = String(data: data, encoding: .utf8)
         {
             lines.append("  -H \"Content-Type: application/json\"")
