@@ -54,7 +54,9 @@ def run(r):
     plain.press("Save profile")
     # The home area typed by name is looked up (a place or a team's ground, else a town), and the
     # page says what it was taken to be.
-    plain.sees("Your profile is saved.", "Home area: Nørrebro")
+    plain.sees("Your profile is saved.")
+    if "Nørrebro" not in plain.driver.find_element("css selector", "p.flash").text:
+        raise JourneyFailed(f"saving should say which place the home area was found to be: {plain.text[:300]!r}")
     plain.from_menu("My profile")
     plain.sees(new_name, f"@{username}", bio, "Nørrebro")
 

@@ -56,9 +56,9 @@ def run(r):
     if coach.path != workout_path:
         raise JourneyFailed(f"the coach's link led to {coach.path}, not the athlete's workout {workout_path}")
 
-    # A comment on the workout.
-    coach.fill("Add a comment", comment).press("Comment")
-    coach.sees("Comment added.", comment)
+    # A comment on the workout, for the athlete and her coaches alone (the one thread's checkbox).
+    coach.fill("Add a comment", comment).fill("Only the athlete and their coaches see it", True).press("Comment")
+    coach.sees("Comment added.", comment, "only coaches")
 
     # A session for next week, from the athlete's page.
     coach.follow("their training").sees(athlete_name, "Planned and done", "Plan a session")
