@@ -224,7 +224,7 @@ struct ImportFilesTests {
         }
     }
 
-    /// A 2.51 km run has two whole kilometre splits and a last one of 0.51 km.
+    /// A 2.51 km run has two whole kilometre splits and a last one of 507 m.
     @Test func theLastPartialSplitIsShownWithItsLength() async throws {
         try await withApp { app in
             let ana = app.browser()
@@ -239,7 +239,7 @@ struct ImportFilesTests {
             let page = try await ana.get("/workouts/\(id)")
             let table = try #require(page.firstMatch(#"(?s)(<table class="standings splits">.*?</table>)"#))
             #expect(table.contains("<tr><td>1</td><td>5:19</td><td>5:19 /km</td><td>–</td></tr><tr><td>2</td><td>5:19</td>"))
-            #expect(table.contains("<tr><td>0.51 km</td><td>2:42</td><td>5:19 /km</td><td>–</td></tr></tbody>"))
+            #expect(table.contains("<tr><td>507 m</td><td>2:42</td><td>5:19 /km</td><td>–</td></tr></tbody>"))
             #expect(!table.contains("<tr><td>3</td>"))
         }
     }

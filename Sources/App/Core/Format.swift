@@ -67,6 +67,14 @@ struct Format {
         return Self.distance(metres, imperial: imperial)
     }
 
+    /// The length of a last, partial split: "996 m" (never "1.00 km" beside the whole kilometres),
+    /// or miles to two places rounded down ("0.62 mi").
+    func partialSplit(_ metres: Double) -> String {
+        guard metres.isFinite, metres >= 0 else { return "–" }
+        if imperial { return Self.number((metres / Self.metresPerMile * 100).rounded(.down) / 100, decimals: 2) + " mi" }
+        return "\(Int(metres.rounded(.down))) m"
+    }
+
     static func distance(_ metres: Double, imperial: Bool) -> String {
         localised(imperial ? String(format: "%.2f mi", metres / metresPerMile) : String(format: "%.2f km", metres / 1000))
     }

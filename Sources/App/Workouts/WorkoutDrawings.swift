@@ -8,7 +8,7 @@ import Vapor
 /// cache under those; without them, the page reads the workout's stored series, not its samples.
 struct WorkoutDrawings: Encodable, Sendable {
     struct Split: Encodable, Sendable {
-        /// "3" for the third whole kilometre (or mile); the last, partial split shows its length instead ("0.97 km").
+        /// "3" for the third whole kilometre (or mile); the last, partial split shows its length instead ("970 m").
         let number: String
         let time: String
         let pace: String
@@ -159,7 +159,7 @@ struct WorkoutDrawings: Encodable, Sendable {
                 for split in format.imperial ? series.mileSplits : series.kilometreSplits {
                     splits.append(
                         Split(
-                            number: split.partial.map { format.distance($0) } ?? "\(splits.count + 1)", time: Format.duration(split.seconds),
+                            number: split.partial.map { format.partialSplit($0) } ?? "\(splits.count + 1)", time: Format.duration(split.seconds),
                             pace: format.pace((split.partial ?? format.splitLength) / max(split.seconds, 1)),
                             heartRate: split.heartRate.map(String.init) ?? "–", partial: split.partial != nil))
                 }
