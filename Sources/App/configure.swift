@@ -84,6 +84,8 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.asyncCommands.use(JobsCommand(), as: "jobs")
     app.asyncCommands.use(BackupCommand(), as: "backup")
     app.asyncCommands.use(RestoreCommand(), as: "restore")
+    _ = app.liveBus
+    app.lifecycle.use(LiveBusLifecycle())
     app.jobs = JobRunner(kinds: Features.all.flatMap { $0.jobKinds }, lease: config.jobLeaseSeconds)
     app.lifecycle.use(JobRunnerLifecycle())
 
@@ -187,6 +189,7 @@ enum Migrations {
         app.migrations.add(AddAddressTakenToUsers())
         app.migrations.add(AddLegsToWorkouts())
         app.migrations.add(AddSummaryVersionToWorkouts())
+        app.migrations.add(CreateLiveShare())
     }
 }
 

@@ -59,12 +59,12 @@ struct DeviceController: RouteCollection {
                 req, name: name, error: name.isEmpty ? t("Name the device, e.g. “Polar strap” or “Bike computer”.") : t("Keep the name to 60 characters."))
         }
         let active = try await DeviceToken.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$revokedAt == nil).count()
-        guard active < 20 else {
+        guard active < DeviceToken.maxActive else {
             return try await render(
                 req, name: name,
                 error: tn(
                     "You have {count} device already. Revoke one you no longer use first.",
-                    "You have {count} devices already. Revoke one you no longer use first.", 20))
+                    "You have {count} devices already. Revoke one you no longer use first.", DeviceToken.maxActive))
         }
         let token = "fhd_" + RandomToken.make()
         try await DeviceToken(user: user.requireID(), name: name, tokenHash: RandomToken.hash(token)).create(on: req.db)

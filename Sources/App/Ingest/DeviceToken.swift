@@ -4,6 +4,8 @@ import Foundation
 /// A device's key to the API. Only the token's hash is stored; the token is shown once.
 final class DeviceToken: Model, @unchecked Sendable {
     static let schema = "device_tokens"
+    /// Devices a person may hold at once: enough for every watch, strap and browser they use.
+    static let maxActive = 20
 
     @ID(key: .id) var id: UUID?
     @Parent(key: "user_id") var user: User

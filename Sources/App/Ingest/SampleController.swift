@@ -137,6 +137,10 @@ struct SampleController: RouteCollection {
         }
         let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
         req.application.metrics.stored("samples", count: stored.heart_rate + stored.rr + stored.locations + stored.steps + stored.motion)
+        if stored.heart_rate + stored.locations > 0 {
+            // Anyone watching this person live, on any process, reads what is new.
+            try await req.application.liveBus.publish(LiveTopic.samples(of: user.requireID()), on: req.db)
+        }
         if !movement.isEmpty || !positions.isEmpty {
             for feature in Features.all {
                 try await feature.movementReceived(

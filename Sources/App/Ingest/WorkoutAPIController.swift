@@ -11,6 +11,7 @@ struct WorkoutAPIController: RouteCollection {
         api.post(use: save)
         api.get(use: list)
         api.get(":id", use: show)
+        api.delete(":id", use: delete)
         api.post(":id", "finish", use: finish)
         api.get(":id", "streams", use: streams)
     }
@@ -53,6 +54,7 @@ struct WorkoutAPIController: RouteCollection {
                 try await existing.summarise(for: user, on: req.db)
                 try await existing.save(on: req.db)
                 try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
+                try await req.application.liveBus.publish(LiveTopic.workout(existing.requireID()), on: req.db)
             }
             return try await WorkoutAnswer(workout: WorkoutJSON(existing)).encodeResponse(status: .ok, for: req)
         }
@@ -106,8 +108,23 @@ struct WorkoutAPIController: RouteCollection {
             try await workout.summarise(for: user, on: req.db)
             try await workout.save(on: req.db)
             try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
+            try await req.application.liveBus.publish(LiveTopic.workout(workout.requireID()), on: req.db)
         }
         return WorkoutAnswer(workout: try WorkoutJSON(workout))
+    }
+
+    /// Discarding a recording (or deleting any of the person's workouts): the workout goes with
+    /// what was recorded during it, as on its page. A recording still open ends now for that.
+    func delete(req: Request) async throws -> Response {
+        let workout = try await WorkoutFields.own(req)
+        let id = try workout.requireID()
+        if workout.endMS == nil { workout.endMS = max(workout.startMS, Int64(req.now.timeIntervalSince1970 * 1000)) }
+        try await req.db.inTransaction { db in
+            try await SampleStore.deleteSamples(of: workout, on: db)
+            try await workout.delete(on: db)
+        }
+        try await req.application.liveBus.publish(LiveTopic.workout(id), on: req.db)
+        return Response(status: .noContent)
     }
 
     struct ListAnswer: Content {

@@ -41,6 +41,7 @@ final class Notification: Model, @unchecked Sendable {
         case planJoined = "plan_joined", comment, badge, gift
         case nudge
         case rewardEligible = "reward_eligible", placeManager = "place_manager"
+        case liveWorkout = "live_workout"
     }
 
     /// Records one notification per recipient. `actor` is whoever the text names (nil for news that

@@ -2,7 +2,7 @@
 /// notification settings have one switch per topic.
 enum NotificationTopic: String, CaseIterable, Codable, Sendable {
     case teams, games, gamesNearby = "games_nearby", gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching,
-        kudos, community, nudges, rewards
+        kudos, community, nudges, rewards, live
 
     var label: String {
         switch self {
@@ -18,12 +18,13 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .community: t("Plans, comments, badges and gifts")
         case .nudges: t("Weekly nudge")
         case .rewards: t("Rewards for arriving by bike")
+        case .live: t("Live workouts")
         }
     }
 
     /// Whether e-mail is on for a person who never chose: everything a person asked for or takes
     /// part in, but not the daily news of games nearby nor every kudos.
-    var emailByDefault: Bool { ![.gamesNearby, .kudos, .community, .nudges, .rewards].contains(self) }
+    var emailByDefault: Bool { ![.gamesNearby, .kudos, .community, .nudges, .rewards, .live].contains(self) }
 
     var hint: String {
         switch self {
@@ -42,6 +43,7 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .community: t("Friends who are in for your plans, comments on your workouts and plans, badges you earn, gifts you get")
         case .nudges: t("On Mondays, when last week was a quiet one: a short note with an idea for moving more")
         case .rewards: t("When your phone's readings show you've been cycling long enough to earn partner places' rewards today")
+        case .live: t("Someone you follow or coach starts recording a workout they share with you live")
         }
     }
 }
@@ -64,6 +66,7 @@ extension Notification.Kind {
         case .planJoined, .comment, .badge, .gift: .community
         case .nudge: .nudges
         case .rewardEligible, .placeManager: .rewards
+        case .liveWorkout: .live
         }
     }
 }

@@ -1,0 +1,13 @@
+import Vapor
+
+/// Recording in the browser and watching live: `/record` (the recorder's page and its device
+/// token), the live page with its server-sent events, and sharing a recording live through the
+/// device API. Samples themselves arrive through Ingest's API; `LiveBus` tells every process.
+enum Live: Feature {
+    static func boot(_ app: Application) throws {
+        _ = app.liveRooms
+        try app.register(collection: RecordController())
+        try app.register(collection: LiveController())
+        try app.register(collection: LiveShareAPIController())
+    }
+}
