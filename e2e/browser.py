@@ -63,17 +63,18 @@ class Run:
         self.axed = set()  # (person, page address) axe has looked at
         self.browsers = []
 
-    def person(self, username=None, javascript=True):
-        """A new browser window; signed in as `username` (a demo person or one the journey made)."""
-        browser = Browser(self, username or "visitor", javascript)
+    def person(self, username=None, javascript=True, sensors=False):
+        """A new browser window; signed in as `username` (a demo person or one the journey made).
+        `sensors`: a browser whose Bluetooth can be emulated (see Browser)."""
+        browser = Browser(self, username or "visitor", javascript, sensors)
         self.browsers.append(browser)
         if username:
             browser.sign_in(username)
         return browser
 
-    def newcomer(self, name, username, javascript=True, born="1990-04-12"):
+    def newcomer(self, name, username, javascript=True, born="1990-04-12", sensors=False):
         """A new person who joins through the sign-up form as anyone would; returns their browser, signed in."""
-        b = self.person(javascript=javascript)
+        b = self.person(javascript=javascript, sensors=sensors)
         b.who = username
         b.visit("/").follow("Join", within="header")
         b.fill("Your name", name).fill("Username", username).fill("Email", f"{username}@example.com")
@@ -92,13 +93,19 @@ class Run:
 
 
 class Browser:
-    def __init__(self, run, who, javascript=True):
+    def __init__(self, run, who, javascript=True, sensors=False):
         self.run = run
         self.who = who
         options = Options()
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          "--force-device-scale-factor=1", f"--lang={BROWSER_LANGUAGE}"]:
             options.add_argument(argument)
+        if sensors:
+            # Web Bluetooth on Linux (navigator.bluetooth is undefined without the first), pairings a
+            # page finds again after a reload (getDevices), and WebDriver BiDi for e2e/bidi.py's strap.
+            options.add_argument("--enable-experimental-web-platform-features")
+            options.add_argument("--enable-features=WebBluetoothNewPermissionsBackend")
+            options.set_capability("webSocketUrl", True)
         prefs = {"intl.accept_languages": BROWSER_LANGUAGE}
         if not javascript:
             prefs["profile.managed_default_content_settings.javascript"] = 2
