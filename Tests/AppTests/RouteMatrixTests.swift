@@ -51,7 +51,7 @@ import Vapor
             "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /photos/held/:key", "GET /u/:username", "GET /u/:username/avatar",
             "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username", "GET /plans/:id",
             "GET /coach/athletes/:username/zones", "GET /settings/export/download", "GET /routes/:id",
-            "GET /places/:id/edit", "GET /places/:id/reward", "GET /places/:id/redeem",
+            "GET /places/:id/edit", "GET /places/:id/reward", "GET /places/:id/redeem", "GET /live/:id", "GET /live/:id/events",
         ] {
             table[route] = .object
         }
@@ -59,7 +59,8 @@ import Vapor
         for route in [
             "GET /api/v1/workouts", "GET /api/v1/workouts/:id", "GET /api/v1/workouts/:id/streams", "POST /api/v1/heart-rate/ble",
             "POST /api/v1/samples", "POST /api/v1/uploads", "POST /api/v1/workouts", "POST /api/v1/workouts/:id/finish",
-            "POST /api/v1/checkins",
+            "POST /api/v1/checkins", "POST /api/v1/workouts/:id/live", "DELETE /api/v1/workouts/:id",
+            "GET /api/v1/checkins/offer",
         ] {
             table[route] = .device
         }
@@ -112,6 +113,7 @@ import Vapor
         "POST /places/:id/reward", "POST /places/:id/checkin",
         "POST /places/:id/redeem", "GET /rewards", "POST /rewards/settings", "POST /places/:id/photos", "POST /places/:id/photos/:photo/delete",
         "POST /routes/:id", "POST /routes/:id/delete", "POST /workouts/:id/route",
+        "GET /record", "POST /record/device",
     ]
 
     /// The personas and the private objects they stand around.
@@ -134,6 +136,23 @@ import Vapor
         let route: String
         /// A café Olga manages, with a reward.
         let place: String
+        /// Ana recording now, shared live with her coaches.
+        let live: String
+        /// Tia recording now, shared live with Tom alone.
+        let teenLive: String
+    }
+
+    /// A recording started over the API now and shared live with `share` (the request's JSON).
+    static func recordLive(_ browser: Browser, share: String) async throws -> String {
+        let token = try await browser.deviceToken(named: "Recorder")
+        let start = browser.app.clock.milliseconds - 600_000
+        let made = try await browser.api(
+            .POST, "/api/v1/workouts", token: token, json: #"{"external_id": "live-1", "sport": "running", "start": \#(start)}"#)
+        let id = try #require((made.json["workout"] as? [String: Any])?["id"] as? String)
+        let point = #"{"locations": [{"t": \#(start + 1000), "lat": 55.69, "lon": 12.58}], "heart_rate": [{"t": \#(start + 1000), "bpm": 140}]}"#
+        #expect(try await browser.api(.POST, "/api/v1/samples", token: token, json: point).status == .created)
+        #expect(try await browser.api(.POST, "/api/v1/workouts/\(id)/live", token: token, json: share).status == .ok)
+        return "/live/\(id)"
     }
 
     /// A workout with a 60-point route, made over the API the way a phone makes one.
@@ -247,6 +266,8 @@ import Vapor
         #expect(
             try await cast.owner.post(place + "/reward", [("reward_text", "Free tea by bike"), ("daily_cap", "5")], csrfFrom: place + "/reward").status
                 == .seeOther)
+        let live = try await recordLive(ana, share: #"{"audience": "coaches"}"#)
+        let teenLive = try await recordLive(teen, share: #"{"audience": "people", "people": ["tom_t"]}"#)
         await app.app.photoSizer.idle()
         _ = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
         try await app.app.jobs.runDue(app.app)
@@ -259,7 +280,8 @@ import Vapor
                 ("removed", rex), ("editor", editor), ("admin", admin), ("teen", teen), ("teenFriend", teenFriend),
             ],
             team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)", heldPhoto: heldPhoto,
-            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league, plan: plan, route: route, place: place
+            teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league, plan: plan, route: route, place: place,
+            live: live, teenLive: teenLive
         )
     }
 
@@ -313,6 +335,12 @@ import Vapor
             ("GET /places/:id/edit", world.place + "/edit", ["owner", "admin"]),
             ("GET /places/:id/reward", world.place + "/reward", ["owner", "admin"]),
             ("GET /places/:id/redeem", world.place + "/redeem", ["owner", "admin"]),
+            // A recording shared live reaches the audience chosen for it: Ana's coach (not the one she
+            // dropped), and of Tia's friends only Tom, whom she picked.
+            ("GET /live/:id", world.live, ["ana", "coach"]),
+            ("GET /live/:id/events", world.live + "/events", ["ana", "coach"]),
+            ("GET /live/:id", world.teenLive, ["teen", "teenFriend"]),
+            ("GET /live/:id/events", world.teenLive + "/events", ["teen", "teenFriend"]),
         ]
     }
 
@@ -393,7 +421,12 @@ import Vapor
                 let path = Self.fill(pattern, world: world)
                 // Forms are sent with a valid CSRF token (the sign-in page gives one to anybody), so the
                 // answer is the route's own, not the CSRF check's.
-                let page = method == "GET" ? try await anonymous.get(path) : try await anonymous.post(path, [], csrfFrom: "/login")
+                let page =
+                    switch method {
+                    case "GET": try await anonymous.get(path)
+                    case "POST": try await anonymous.post(path, [], csrfFrom: "/login")
+                    default: try await anonymous.send(HTTPMethod(rawValue: method), path, headers: [:], body: nil)
+                    }
                 #expect(page.status.code < 500, "\(route) at \(path): \(page.status)")
                 switch Self.classify(route) {
                 case .anyone:
@@ -429,11 +462,12 @@ import Vapor
             #expect(covered == Set(Self.access.filter { $0.value == .object }.map(\.key)), "an object route without persona expectations")
             for (route, path, allowed) in Self.objectPaths(world) {
                 for (name, browser) in world.people {
-                    let page = try await browser.get(path)
+                    // An event stream stays open: its answer is read as far as its status.
+                    let status = path.hasSuffix("/events") ? try await EventStream.status(browser, path) : try await browser.get(path).status
                     if allowed.contains(name) {
-                        #expect(page.status == .ok, "\(name) should see \(path) (\(route)) but got \(page.status)")
+                        #expect(status == .ok, "\(name) should see \(path) (\(route)) but got \(status)")
                     } else {
-                        #expect(page.status != .ok && page.status.code < 500, "\(name) must not see \(path) (\(route)) but got \(page.status)")
+                        #expect(status != .ok && status.code < 500, "\(name) must not see \(path) (\(route)) but got \(status)")
                     }
                 }
             }

@@ -6,6 +6,7 @@ import Vapor
 enum Live: Feature {
     static func boot(_ app: Application) throws {
         _ = app.liveRooms
+        app.lifecycle.use(LiveRoomsLifecycle())
         try app.register(collection: RecordController())
         try app.register(collection: LiveController())
         try app.register(collection: LiveShareAPIController())

@@ -236,7 +236,9 @@ actor LiveRoom {
     }
 
     static func json(_ value: some Encodable) -> String {
-        (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? "{}"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 }
 
@@ -292,6 +294,23 @@ final class LiveRooms: Sendable {
     }
 
     var count: Int { rooms.withLockedValue { $0.count } }
+
+    /// Ends every stream on this process (the server is stopping): browsers reconnect to another
+    /// process or once this one is back, and the server need not wait for them to leave.
+    func closeAll() async {
+        let all = rooms.withLockedValue { rooms -> [LiveRoom] in
+            defer { rooms = [:] }
+            return rooms.values.map(\.room)
+        }
+        for room in all { await room.stop() }
+    }
+}
+
+/// Ends the live streams when the app shuts down.
+struct LiveRoomsLifecycle: LifecycleHandler {
+    func shutdownAsync(_ app: Application) async {
+        await app.liveRooms.closeAll()
+    }
 }
 
 extension Application {

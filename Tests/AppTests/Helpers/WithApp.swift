@@ -78,6 +78,8 @@ final class TestApp: @unchecked Sendable {
     }
 
     func stop() async {
+        // Open live streams never end by themselves: closed first, so the server need not wait.
+        await app.liveRooms.closeAll()
         await app.server.shutdown()
         try? await app.asyncShutdown()
     }
