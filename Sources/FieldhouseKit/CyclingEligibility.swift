@@ -1,7 +1,9 @@
 import Foundation
 
 /// Whether a person is really arriving by bike, decided from the phone's motion readings and speeds
-/// (after Biklio's TRACE): a few readings could be a misread, so each step needs a run of them.
+/// (after Biklio's TRACE): a few readings could be a misread, so each step needs a run of them. A
+/// speed (the device's, or measured between its positions: `PositionSpeeds`) reads as cycling in
+/// `Rules.cyclingSpeeds` and as a vehicle above `Rules.vehicleSpeed`.
 ///
 ///     ineligible ──N cycling──▶ cycling_ineligible ──cycling for T──▶ cycling_eligible
 ///         ▲                        │ N not cycling                       │ N not cycling
@@ -55,9 +57,13 @@ public enum CyclingEligibility {
             }
         }
 
-        /// A location's speed (m/s) as a reading: only a speed no bike reaches says anything.
+        /// A location's speed (m/s) as a reading: a speed no bike reaches is a vehicle, one in
+        /// `rules.cyclingSpeeds` is cycling (with or without motion labels: a browser has none).
+        /// Anything slower says nothing: a rider waits at lights, and a jog is not a ride.
         public static func speed(time: Int64, metresPerSecond: Double, rules: Rules) -> Event? {
-            metresPerSecond.isFinite && metresPerSecond > rules.vehicleSpeed ? Event(time: time, reading: .vehicle) : nil
+            guard metresPerSecond.isFinite else { return nil }
+            if metresPerSecond > rules.vehicleSpeed { return Event(time: time, reading: .vehicle) }
+            return rules.cyclingSpeeds.contains(metresPerSecond) ? Event(time: time, reading: .cycling) : nil
         }
     }
 
@@ -69,6 +75,9 @@ public enum CyclingEligibility {
         public var cyclingSeconds: Double
         /// Faster than this (m/s) is a vehicle.
         public var vehicleSpeed: Double
+        /// Speeds (m/s) that read as cycling: above what most runners keep up for long, below what
+        /// riders keep up on the flat (faster, down a hill or in traffic, says nothing either way).
+        public var cyclingSpeeds: ClosedRange<Double>
         /// How long a vehicle state holds before eligibility is lost, in seconds.
         public var vehicleCoolDown: Double
         /// Cycling readings further apart than this (seconds) do not add up to one ride.
@@ -78,9 +87,10 @@ public enum CyclingEligibility {
 
         public init(
             readingsInARow: Int = 3, cyclingSeconds: Double = 600, vehicleSpeed: Double = 60 / 3.6, vehicleCoolDown: Double = 300,
-            maximumGap: Double = 180, minimumConfidence: Int = 50
+            maximumGap: Double = 180, minimumConfidence: Int = 50, cyclingSpeeds: ClosedRange<Double> = (15 / 3.6)...(40 / 3.6)
         ) {
             self.readingsInARow = max(1, readingsInARow)
+            self.cyclingSpeeds = cyclingSpeeds
             // Bounded to a day, so every duration converts to milliseconds without overflow.
             self.cyclingSeconds = min(max(0, cyclingSeconds), 86_400)
             self.vehicleSpeed = vehicleSpeed

@@ -78,7 +78,9 @@ struct CyclingEligibilityTests {
         var short = E.Status()
         _ = run(&short, minutes(ten, 4, .cycling))
         #expect(run(&short, minutes(ten + 240_000, 3, .other)) == [.ineligible])
-        // Speeds: only what no bike reaches is a vehicle reading.
+        // Speeds: what no bike reaches is a vehicle reading, a rider's pace a cycling one, the rest nothing.
+        #expect(E.Event.speed(time: 1, metresPerSecond: 5, rules: rules)?.reading == .cycling)
+        #expect(E.Event.speed(time: 1, metresPerSecond: 3, rules: rules) == nil, "a jog, or a rider at the lights")
         #expect(E.Event.speed(time: 1, metresPerSecond: 12, rules: rules) == nil)
         #expect(E.Event.speed(time: 1, metresPerSecond: 25, rules: rules)?.reading == .vehicle)
         #expect(E.Event.speed(time: 1, metresPerSecond: .infinity, rules: rules) == nil)

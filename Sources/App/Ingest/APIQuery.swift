@@ -38,6 +38,15 @@ struct APIQuery {
         APIError(status: .badRequest, code: code, reason: t("{parameter} is given more than once.", name), fields: [name: t("Give it once.")])
     }
 
+    /// A number as programs write one (`55.68`, `-9`, `1e-05`), finite and within `range`.
+    func number(_ name: String, in range: ClosedRange<Double>, otherwise message: String) throws -> Double? {
+        guard let raw = try value(name) else { return nil }
+        guard raw.utf8.count <= 40, let number = Double(raw), number.isFinite, range.contains(number) else {
+            throw APIError(status: .badRequest, code: code, reason: message, fields: [name: message])
+        }
+        return number
+    }
+
     /// A whole number written in digits only (no sign, no point, no spaces), within `range`.
     func integer(_ name: String, in range: ClosedRange<Int>, otherwise message: String) throws -> Int? {
         guard let raw = try value(name) else { return nil }

@@ -110,13 +110,14 @@ struct SampleController: RouteCollection {
     private func store(_ batch: SampleBatch, refused: [Refusal], on req: Request) async throws -> Response {
         let user = try req.auth.require(User.self)
         // How the person moves is read from everything the device sent, kept or not: only what it
-        // concludes is stored (see `Feature.movementReceived`).
+        // concludes is stored (see `Feature.movementReceived`). A position without a speed (a
+        // browser's, often) gets the one measured from the position before it in the batch.
         let rules = req.application.config.cyclingRules
+        let speeds = PositionSpeeds.speeds(
+            batch.locations.map { .init(time: $0.t, place: Coordinate(latitude: $0.lat, longitude: $0.lon), accuracy: $0.accuracy, speed: $0.speed) })
         let movement =
             batch.motion.compactMap { CyclingEligibility.Event.motion(time: $0.t, activity: $0.activity, confidence: $0.confidence, rules: rules) }
-            + batch.locations.compactMap { location in
-                location.speed.flatMap { CyclingEligibility.Event.speed(time: location.t, metresPerSecond: $0, rules: rules) }
-            }
+            + speeds.compactMap { CyclingEligibility.Event.speed(time: $0.time, metresPerSecond: $0.metresPerSecond, rules: rules) }
         let received = Int64(req.now.timeIntervalSince1970 * 1000)
         let positions = batch.locations.map { RideFix(time: $0.t, place: Coordinate(latitude: $0.lat, longitude: $0.lon), received: received) }
         var batch = batch

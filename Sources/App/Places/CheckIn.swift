@@ -14,10 +14,26 @@ enum CheckIn {
     static func attempt(
         _ user: User, at place: Place, position: Coordinate, now: Date, rules: CyclingEligibility.Rules, on db: any Database
     ) async throws -> Outcome {
+        if let refusal = try await refusal(user, at: place, position: position, now: now, rules: rules, on: db) { return refusal }
+        let day = LocalTime.day(of: now, zone: place.timeZone)
+        guard let reward = place.reward(on: day) else {
+            return .refused(status: .conflict, code: "no_reward", reason: t("{place} offers no reward today.", place.name))
+        }
+        return try await db.inTransaction { db in
+            try await issue(reward, at: place, to: try user.requireID(), day: day, now: now, on: db)
+        }
+    }
+
+    /// Why `user` may not check in at `place` from `position` now, or nil when a check-in would earn
+    /// the reward but for the counts the code's insert decides (`issue`). The recorder's offer
+    /// (`CheckinAPIController.offer`) asks it too, so it offers only what a check-in would give.
+    static func refusal(
+        _ user: User, at place: Place, position: Coordinate, now: Date, rules: CyclingEligibility.Rules, on db: any Database
+    ) async throws -> Outcome? {
         let userID = try user.requireID()
         let placeID = try place.requireID()
         let day = LocalTime.day(of: now, zone: place.timeZone)
-        guard let reward = place.reward(on: day) else {
+        guard place.reward(on: day) != nil else {
             return .refused(status: .conflict, code: "no_reward", reason: t("{place} offers no reward today.", place.name))
         }
         let metres = Geo.distance(position, place.coordinate)
@@ -32,6 +48,11 @@ enum CheckIn {
             return .refused(
                 status: .unprocessableEntity, code: "rewards_off",
                 reason: t("Rewards are off for you: turn them on under Rewards, then ride here with your phone sending its readings."))
+        }
+        if status.state == .vehicular {
+            return .refused(
+                status: .unprocessableEntity, code: "vehicle",
+                reason: t("Your phone's readings show you in a car or a bus, not on a bike. See Rewards for your state."))
         }
         guard status.state.isEligible else {
             return .refused(
@@ -54,9 +75,23 @@ enum CheckIn {
         if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$user.$id == userID).filter(\.$day == day.description).first() != nil {
             return .refused(status: .conflict, code: "already_rewarded", reason: t("You already have today's reward from {place}.", place.name))
         }
-        return try await db.inTransaction { db in
-            try await issue(reward, at: place, to: userID, day: day, now: now, on: db)
-        }
+        return nil
+    }
+
+    /// The person's codes of the last 24 hours reached the limit: the refusal, else nil.
+    static func dailyLimit(_ userID: UUID, now: Date, on db: any Database) async throws -> Outcome? {
+        let recent = try await RewardCode.query(on: db).filter(\.$user.$id == userID).filter(\.$issuedAt >= now.addingTimeInterval(-86_400)).count()
+        guard recent >= RewardCode.perPersonPerDay else { return nil }
+        return .refused(
+            status: .conflict, code: "daily_limit",
+            reason: tn(
+                "That's {count} reward in the last 24 hours: the next one tomorrow.", "That's {count} rewards in the last 24 hours: the next one tomorrow.",
+                RewardCode.perPersonPerDay))
+    }
+
+    /// The place has given all of the day's rewards.
+    static func capReached(_ place: Place, day: CalendarDate, on db: any Database) async throws -> Bool {
+        try await RewardCode.query(on: db).filter(\.$place.$id == place.requireID()).filter(\.$day == day.description).count() >= place.rewardDailyCap
     }
 
     /// Why the phone's positions of the last minutes are not a ride that ends here (`RideCheck`),
@@ -102,14 +137,7 @@ enum CheckIn {
         // A code a day from each of a few places: a person cannot empty every partner's counter.
         // Counted under a lock on the person's row, so check-ins at several places at once count in turn.
         try await db.lockForCount(User.schema, id: userID)
-        let recent = try await RewardCode.query(on: db).filter(\.$user.$id == userID).filter(\.$issuedAt >= now.addingTimeInterval(-86_400)).count()
-        if recent >= RewardCode.perPersonPerDay {
-            return .refused(
-                status: .conflict, code: "daily_limit",
-                reason: tn(
-                    "That's {count} reward in the last 24 hours: the next one tomorrow.", "That's {count} rewards in the last 24 hours: the next one tomorrow.",
-                    RewardCode.perPersonPerDay))
-        }
+        if let refusal = try await dailyLimit(userID, now: now, on: db) { return refusal }
         if sql.dialect.name == "postgresql" {
             try await sql.raw("SELECT id FROM places WHERE id = \(bind: placeID) FOR UPDATE").run()
         }
@@ -133,7 +161,7 @@ enum CheckIn {
             {
                 return .refused(status: .conflict, code: "already_rewarded", reason: t("You already have today's reward from {place}.", place.name))
             }
-            if try await RewardCode.query(on: db).filter(\.$place.$id == placeID).filter(\.$day == day.description).count() >= place.rewardDailyCap {
+            if try await capReached(place, day: day, on: db) {
                 return .refused(status: .conflict, code: "daily_cap", reason: t("{place} has given all of today's rewards. Try again tomorrow.", place.name))
             }
             // Otherwise the random code met another of the place's: draw again.

@@ -38,3 +38,29 @@ enum PlaceSearch {
         }
     }
 }
+
+extension PlaceSearch {
+    /// Places offering a reward (on some day) whose own circle holds `point`, nearest first: a box
+    /// as wide as the largest radius a place may have, then each place's radius in SQL on the flat
+    /// projection with a little to spare, and exactly here. At most `limit`.
+    static func rewarding(around point: Coordinate, limit: Int, on db: any Database) async throws -> [Hit] {
+        let box = Geo.boundingBox(around: point, radius: Place.radii.upperBound)
+        var sql: SQLQueryString = "SELECT id, latitude, longitude, radius_m FROM (SELECT id, latitude, longitude, radius_m, "
+        sql.appendInterpolation(GeoSQL.squaredDistance(from: point, latitude: "latitude", longitude: "longitude"))
+        sql.appendInterpolation(raw: " AS d2 FROM places WHERE ")
+        sql.appendInterpolation(GeoSQL.inside(box, latitude: "latitude", longitude: "longitude"))
+        sql.appendInterpolation(raw: " AND reward_text <> '' AND reward_daily_cap > 0) AS candidates WHERE d2 <= radius_m * radius_m * ")
+        sql.appendInterpolation(bind: GeoSQL.squaredDegrees(1) * 1.02)
+        sql.appendInterpolation(raw: " ORDER BY d2, id LIMIT \(max(1, limit))")
+        struct Row: Decodable {
+            let id: UUID
+            let latitude: Double
+            let longitude: Double
+            let radius_m: Double
+        }
+        return try await (db as! any SQLDatabase).raw(sql).all(decoding: Row.self).compactMap { row in
+            let metres = Geo.distance(point, Coordinate(latitude: row.latitude, longitude: row.longitude))
+            return metres <= row.radius_m ? Hit(id: row.id, metres: metres) : nil
+        }
+    }
+}
