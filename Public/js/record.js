@@ -27,7 +27,12 @@
     var hasEnergy = (flags & 0x08) !== 0;
     var hasRR = (flags & 0x10) !== 0;
     var fixed = 1 + (wide ? 2 : 1) + (hasEnergy ? 2 : 0);
-    if (length < fixed) throw HeartRateError("too-short", "expected at least " + fixed + " bytes, got " + length);
+    if (length < fixed) {
+      var short = HeartRateError("too-short", "expected at least " + fixed + " bytes, got " + length);
+      short.expected = fixed;
+      short.actual = length;
+      throw short;
+    }
     var index = 1;
     var bpm = wide ? view.getUint16(index, true) : view.getUint8(index);
     index += wide ? 2 : 1;
@@ -292,7 +297,7 @@
     var queueLine = $("[data-queue]");
     var gapLine = $("[data-strap-gap]");
     var sportSelect = $("[data-sport]");
-    var autoPauseBox = $("[data-auto-pause]");
+    var autoPauseBox = $("[data-auto-pause-box]");
     var shareBox = $("[data-share]");
     var shareStatus = $("[data-share-status]");
     var strapStatus = $("[data-strap-status]");
@@ -304,12 +309,13 @@
     var zoneBox = $("[data-zone-box]");
     var buttons = {};
     root.querySelectorAll("[data-action]").forEach(function (button) { buttons[button.dataset.action] = button; });
-    var dialogs = {};
-    root.querySelectorAll("dialog[data-dialog]").forEach(function (dialog) { dialogs[dialog.dataset.dialog] = dialog; });
+    var confirms = {};
+    root.querySelectorAll("[data-confirm]").forEach(function (box) { confirms[box.dataset.confirm] = box; });
 
     needs.hidden = true;
     app.hidden = false;
-    var map = TrackMap($("[data-map]"), words("Map"), 640, 300);
+    var mapBox = $("[data-map]");
+    var map = TrackMap(mapBox, words("Map"), 640, 300);
 
     // What the page holds in memory; `rec` is written to IndexedDB whenever it changes.
     var db = null;
@@ -397,6 +403,7 @@
       renderQueue();
       renderGap();
       // A long track is drawn again every few seconds, not with every fix.
+      mapBox.hidden = track.length === 0;
       if (mapDirty && (track.length < 600 || Date.now() - lastDrawn > 5000)) {
         map.draw(track, 0);
         mapDirty = false;
@@ -755,20 +762,38 @@
       render();
     }
 
+    // Finish and Discard ask a second time in place of the buttons, where the thumb already is.
+    var asking = null;
     function confirmWith(name, then) {
-      var dialog = dialogs[name];
-      if (!dialog || typeof dialog.showModal !== "function") {
-        // No <dialog> (an old browser): the button asks a second time in its own words.
-        if (window.confirm(dialog ? dialog.querySelector("h2").textContent : "?")) then();
-        return;
-      }
-      dialog.returnValue = "";
-      dialog.showModal();
-      dialog.addEventListener("close", function closed() {
-        dialog.removeEventListener("close", closed);
-        if (dialog.returnValue === "confirm") then();
-      });
+      var box = confirms[name];
+      if (!box) { then(); return; }
+      closeConfirm();
+      asking = { box: box, then: then, from: document.activeElement };
+      Object.keys(buttons).forEach(function (key) { buttons[key].classList.add("is-behind"); });
+      box.hidden = false;
+      box.querySelector("[data-answer=no]").focus();
     }
+    function closeConfirm(answer) {
+      if (!asking) return;
+      var was = asking;
+      asking = null;
+      was.box.hidden = true;
+      Object.keys(buttons).forEach(function (key) { buttons[key].classList.remove("is-behind"); });
+      if (answer === "yes") was.then();
+      render();
+      var back = was.from && !was.from.hidden && was.from.isConnected ? was.from : null;
+      if (!back) back = [buttons.pause, buttons.resume, buttons.start].filter(function (b) { return !b.hidden; })[0];
+      if (back && answer !== "yes") back.focus();
+    }
+    Object.keys(confirms).forEach(function (name) {
+      confirms[name].addEventListener("click", function (event) {
+        var answer = event.target.closest("[data-answer]");
+        if (answer) closeConfirm(answer.dataset.answer);
+      });
+      confirms[name].addEventListener("keydown", function (event) {
+        if (event.key === "Escape") closeConfirm("no");
+      });
+    });
 
     buttons.start.addEventListener("click", start);
     buttons.pause.addEventListener("click", function () { pause(false); });
@@ -949,7 +974,7 @@
       }).then(function (answer) {
         if (!answer.ok) return problem(answer);
         return answer.json().then(function (body) {
-          rec.workoutID = body.workout.id;
+          rec.workoutID = String(body.workout.id).toLowerCase();
           return saveRecording().then(function () { return dropOp(key); });
         });
       });
@@ -1019,7 +1044,7 @@
       return callAPI("POST", "/workouts", { external_id: rec.externalID, sport: rec.sport, start: rec.start, end: op.end }).then(function (answer) {
         if (!answer.ok) return problem(answer);
         return answer.json().then(function (body) {
-          var id = body.workout.id;
+          var id = String(body.workout.id).toLowerCase();
           return clearAll().then(function () {
             rec = null;
             window.location.href = workoutsURL + "/" + id;
@@ -1053,6 +1078,8 @@
       if (!db) return;
       if (draining) { again = true; return; }
       if (Date.now() < waitUntil) return;
+      // Known to be offline: nothing is tried until the browser says the network is back.
+      if (navigator.onLine === false) { offline = true; return; }
       draining = true;
       again = false;
       step().then(function (more) {
@@ -1240,17 +1267,24 @@
     }
 
     // The strap paired last time, where the browser lets a page find it again without asking.
-    function rememberedStrap() {
-      if (!db || !navigator.bluetooth || !navigator.bluetooth.getDevices) return;
+    // Bluetooth may come up a moment after the page (after a reload), so it is looked for a few times.
+    function rememberedStrap(tries) {
+      tries = tries || 0;
+      if (!db || !navigator.bluetooth || !navigator.bluetooth.getDevices || strap.wanted) return;
       readMeta("strap:" + user).then(function (saved) {
         if (!saved) return null;
         return navigator.bluetooth.getDevices().then(function (devices) {
           var device = devices.filter(function (d) { return d.id === saved.id; })[0];
-          if (!device) return;
+          if (!device) {
+            if (tries < 5) setTimeout(function () { rememberedStrap(tries + 1); }, 2000 * (tries + 1));
+            return;
+          }
           strapStatus.textContent = words("StrapRemembered", { name: strapName(device) });
           return connectStrap(device).catch(function () { reconnectLater(); });
         });
-      }).catch(function () {});
+      }).catch(function () {
+        if (tries < 5) setTimeout(function () { rememberedStrap(tries + 1); }, 2000 * (tries + 1));
+      });
     }
 
     function renderGap() {
