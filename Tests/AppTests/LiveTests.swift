@@ -103,10 +103,23 @@ struct LiveTests {
             #expect(try await ben.get("/notifications").contains("Ana Runner is recording a workout live (Running): watch now."))
             #expect(!(try await cai.get("/notifications").contains("recording a workout live")))
 
-            // Shared otherwise: now her coach, no longer her followers.
+            // Shared otherwise: now her coach, no longer her followers. The coach's dashboard lists her as live.
             #expect(try await ana.shareLive(workout, token: token, #"{"audience": "coaches"}"#).status == .ok)
             #expect(try await olga.get(live).status == .ok)
             #expect(try await ben.get(live).status == .notFound)
+            let dashboard = try await olga.get("/coach")
+            #expect(dashboard.contains("Live now") && dashboard.contains(#"<a href="\#(live)">Ana Runner</a>"#))
+            #expect(!(try await ben.get("/coach").contains("Live now")))
+
+            // With her team: its members see it, and the team page lists her as live to them.
+            let team = try await ana.createTeam("Harbour Runners", privacy: "public")
+            #expect(try await ben.post("/teams/\(team)/join", [("message", "")], csrfFrom: "/teams/\(team)").status == .seeOther)
+            let teamID = try #require(try await Team.query(on: app.db).filter(\.$slug == team).first()?.requireID())
+            #expect(try await ana.shareLive(workout, token: token, #"{"audience": "team", "team": "\#(teamID)"}"#).status == .ok)
+            #expect(try await ben.get(live).status == .ok)
+            #expect(try await ben.get("/teams/\(team)").contains(#"<a href="\#(live)">Ana Runner</a>"#))
+            #expect(!(try await cai.get("/teams/\(team)").contains("Live now")), "not a member: the page does not say who is out running")
+            #expect(try await olga.get(live).status == .notFound)
             #expect(try await ana.shareLive(workout, token: token, #"{"audience": "team", "team": "\#(UUID())"}"#).status == .unprocessableEntity)
             #expect(try await ana.shareLive(workout, token: token, #"{"audience": "everyone"}"#).status == .unprocessableEntity)
             #expect(try await ana.shareLive(workout, token: token, #"{"audience": "off"}"#).status == .ok)

@@ -78,8 +78,9 @@ import Testing
                 case .empty:
                     #expect(item.error == "empty", "\(label): read as empty")
                 case .tooShort(let expected, let actual):
-                    #expect(item.error == "too-short" && item.expected == expected && item.actual == actual,
-                            "\(label): read as too short, \(actual) bytes where \(expected) are needed")
+                    #expect(
+                        item.error == "too-short" && item.expected == expected && item.actual == actual,
+                        "\(label): read as too short, \(actual) bytes where \(expected) are needed")
                 case .strayByte:
                     #expect(item.error == "stray-byte", "\(label): read as a stray byte")
                 }

@@ -61,6 +61,8 @@ struct CoachController: RouteCollection {
         let outgoing: [Request]
         let invite: String
         let errors: FieldErrors
+        /// Athletes recording now whom the coach may watch live.
+        let liveNow: [LiveNowCard]
     }
 
     /// Computed, not stored: the labels are in the language of each request.
@@ -169,6 +171,11 @@ struct CoachController: RouteCollection {
                 team: memberships.first { $0.$team.id == grant.teamID }?.team.name)
         }
         let coached = memberships.filter { $0.role == .coach || $0.role == .owner || $0.role == .manager }
+        var liveNow: [LiveNowCard] = []
+        let athleteIDs = squad.athletes.map(\.id)
+        for companion in Features.squadCompanions {
+            liveNow += try await companion.liveNow(of: athleteIDs, coach: coach, now: req.now, on: req.db)
+        }
         let page = Page(
             layout: req.layout(title: t("Coaching")),
             week: t("Week of {day} {month}", weekStart.day, Format.shortMonth(weekStart.month)),
@@ -179,7 +186,7 @@ struct CoachController: RouteCollection {
             coachedTeams: coached.map { Option(value: $0.team.slug, label: $0.team.name, selected: false) },
             incoming: pending.filter { $0.requestedBy == .athlete }.map(request),
             outgoing: pending.filter { $0.requestedBy == .coach }.map(request),
-            invite: invite, errors: errors)
+            invite: invite, errors: errors, liveNow: liveNow)
         return try await req.view.render("coaching/dashboard", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 

@@ -14,6 +14,16 @@ protocol TeamCompanion {
 
     /// Scores of the league's fixtures, for its table.
     static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result]
+
+    /// Members recording now whom `viewer` (a member) may watch live.
+    static func liveNow(in team: Team, members: [UUID], viewer: User, now: Date, on db: any Database) async throws -> [LiveNowCard]
+}
+
+extension TeamCompanion {
+    static func teamChanged(_ team: Team, on db: any Database) async throws {}
+    static func upcomingGames(of team: Team, showPlace: Bool, now: Date, on db: any Database) async throws -> [GameCard] { [] }
+    static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result] { [] }
+    static func liveNow(in team: Team, members: [UUID], viewer: User, now: Date, on db: any Database) async throws -> [LiveNowCard] { [] }
 }
 
 extension Features {

@@ -72,6 +72,8 @@ struct TeamPage: Encodable {
     let games: [GameCard]
     let feedURL: String?
     let roles: [Choices.Option]
+    /// Members recording now whom the viewer may watch live.
+    let liveNow: [LiveNowCard]
 
     /// Members and their roles in one plain-SQL query (a roster of 25 through Fluent's reflective
     /// model loading cost more than everything else on the page).
@@ -152,6 +154,14 @@ struct TeamPage: Encodable {
         for companion in Features.teamCompanions {
             games += try await companion.upcomingGames(of: team, showPlace: access.canSeeExactLocation, now: req.now, on: req.db)
         }
+        // Members recording now, for members who may watch them.
+        var liveNow: [LiveNowCard] = []
+        if access.isMember, let viewer = req.currentUser {
+            let members = try memberships.map { try $0.user.requireID() }
+            for companion in Features.teamCompanions {
+                liveNow += try await companion.liveNow(in: team, members: members, viewer: viewer, now: req.now, on: req.db)
+            }
+        }
         var feedURL: String?
         if access.isMember, let viewer = req.currentUser {
             feedURL = try await CalendarFeed.url(for: viewer, req: req, team: team.slug)
@@ -174,7 +184,8 @@ struct TeamPage: Encodable {
             roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,
             typed: typed, errors: errors, leagues: leagues,
             games: Array(games), feedURL: feedURL,
-            roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { Choices.Option(value: $0.rawValue, label: $0.label) }
+            roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { Choices.Option(value: $0.rawValue, label: $0.label) },
+            liveNow: liveNow
         )
     }
 
