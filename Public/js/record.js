@@ -329,6 +329,7 @@
     var recent = [];            // kept positions of the last few seconds, for the current speed
     var chain = [];             // positions left out as a jump that agree with each other
     var heart = { bpm: null, at: 0, noContact: false };
+    var strap = { device: null, wanted: false, connected: false, attempt: 0, timer: null, gapFrom: 0, lastGap: 0, characteristic: null, rrClock: 0 };
     var watchID = null;
     var wakeLock = null;
     var mapDirty = true;
@@ -397,7 +398,7 @@
       var average = elapsed > 0 && distance > 0 ? distance / elapsed : null;
       figures.average.textContent = speed ? units.speed(average) : units.pace(average);
       figures.gain.textContent = rec && rec.totals.hasAltitude ? units.elevation(rec.totals.gain) : "–";
-      var fresh = heart.bpm != null && Date.now() - heart.at < 5000 && !heart.noContact;
+      var fresh = heart.bpm != null && Date.now() - heart.at < 5000 && !heart.noContact && !(strap.device && !strap.connected);
       figures.hr.textContent = fresh ? units.bpm(heart.bpm) : "–";
       showZone(zoneBox, figures.zone, fresh ? zoneOf(zones, heart.bpm) : null, words);
       renderQueue();
@@ -1125,7 +1126,6 @@
     window.addEventListener("offline", function () { offline = true; render(); });
 
     // ---- heart-rate strap (Web Bluetooth) ----
-    var strap = { device: null, wanted: false, connected: false, attempt: 0, timer: null, gapFrom: 0, lastGap: 0, characteristic: null, rrClock: 0 };
 
     function strapName(device) { return (device && device.name) || words("StrapUnknown"); }
 
@@ -1156,7 +1156,8 @@
         if (!strap.rrClock || Math.abs(strap.rrClock + sum - at) > 2000) strap.rrClock = at - sum;
         m.rr.forEach(function (ms) {
           strap.rrClock += ms;
-          if (!within(ms, LIMITS.rr)) return;
+          // A beat from before the start (the first notification's earlier intervals) is not the workout's.
+          if (!within(ms, LIMITS.rr) || strap.rrClock < rec.start) return;
           readings.push({ kind: "rr", t: stamp("rr", strap.rrClock), ms: Math.round(ms * 1000) / 1000 });
           rec.kept.rr += 1;
         });
