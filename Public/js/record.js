@@ -998,7 +998,11 @@
         }
       });
       return callAPI("POST", "/samples", body).then(function (answer) {
-        if (answer.ok) return dropReadings(batch[0].key, batch[batch.length - 1].key);
+        if (answer.ok) {
+          return dropReadings(batch[0].key, batch[batch.length - 1].key).then(function () {
+            if (body.locations.length) askOffer();
+          });
+        }
         if (answer.status >= 500 || answer.status === 429 || answer.status === 408) return problem(answer);
         // Refused as a whole (a 400 or 413 this page should never cause): kept back, it would
         // stop everything after it, so it is dropped and the person is told.
@@ -1119,6 +1123,71 @@
           if (first.op.kind === "discard") return sendDiscard(first.key).then(function () { return false; });
           return dropOp(first.key).then(function () { return true; });
         });
+      });
+    }
+
+    // ---- Biklio: the check-in a partner place offers when the ride arrives there ----
+    var checkin = {
+      box: $("[data-checkin]"), message: $("[data-checkin-message]"), actions: $("[data-checkin-actions]"),
+      result: $("[data-checkin-result]"), offer: null, askedAt: 0, busy: false, done: {}
+    };
+    // Asked after positions reached the server (the offer is decided from them), every 15 s at most.
+    function askOffer() {
+      if (!checkin.box || !rec || rec.state !== "recording" || !lastFix || checkin.busy || Date.now() - checkin.askedAt < 15000) return;
+      checkin.askedAt = Date.now();
+      var at = lastFix;
+      callAPI("GET", "/checkins/offer?lat=" + at.lat.toFixed(6) + "&lon=" + at.lon.toFixed(6)).then(function (answer) {
+        return answer.ok ? answer.json() : null;
+      }).then(function (body) {
+        var offer = body && body.offer;
+        if (checkin.busy) return;
+        if (!offer || checkin.done[offer.place]) {
+          if (!checkin.result.textContent) checkin.box.hidden = true;
+          checkin.offer = null;
+          return;
+        }
+        checkin.offer = offer;
+        checkin.message.textContent = offer.message;
+        checkin.result.textContent = "";
+        checkin.actions.hidden = false;
+        checkin.box.hidden = false;
+      }).catch(function () { /* offline or signed out: asked again later */ });
+    }
+    function placeLink(offer) {
+      var link = document.createElement("a");
+      link.href = offer.url;
+      link.textContent = offer.name;
+      return link;
+    }
+    if (checkin.box) {
+      $("[data-checkin-go]").addEventListener("click", function () {
+        var offer = checkin.offer;
+        if (!offer || !lastFix || checkin.busy) return;
+        checkin.busy = true;
+        callAPI("POST", "/checkins", { place: offer.place, lat: lastFix.lat, lon: lastFix.lon }).then(function (answer) {
+          return answer.json().catch(function () { return {}; }).then(function (body) {
+            checkin.done[offer.place] = true;
+            checkin.actions.hidden = true;
+            checkin.message.textContent = "";
+            checkin.result.textContent = "";
+            if (answer.ok) {
+              checkin.result.textContent = words("CheckedIn", { place: body.place || offer.name, code: body.code, reward: body.reward || offer.reward });
+            } else {
+              var reason = body && body.error && (body.error.message || body.error.reason) || String(answer.status);
+              checkin.result.append(words("CheckinRefused", { reason: reason }) + " ");
+              checkin.result.append(placeLink(offer));
+            }
+          });
+        }).catch(function () {
+          checkin.result.textContent = "";
+          checkin.result.append(words("CheckinRefused", { reason: "—" }) + " ");
+          checkin.result.append(placeLink(offer));
+        }).then(function () { checkin.busy = false; });
+      });
+      $("[data-checkin-no]").addEventListener("click", function () {
+        if (checkin.offer) checkin.done[checkin.offer.place] = true;
+        checkin.offer = null;
+        checkin.box.hidden = true;
       });
     }
 
@@ -1459,7 +1528,7 @@
       }
       show();
       drawMap();
-      if (data.ended) finished(null);
+      if (data.ended && !ended) finished(null);
     }
 
     function finished(url) {
@@ -1474,7 +1543,9 @@
         linkBox.appendChild(link);
       }
       connection.textContent = "";
-      if (source) source.close();
+      // The `end` event brings the workout's address; an update saying "ended" may come first.
+      if (source && url) source.close();
+      else if (source) setTimeout(function () { source.close(); }, 15000);
       show();
     }
 
