@@ -412,8 +412,15 @@
       }
     }
 
-    function say(text) {
+    // A message about what just happened ("went on where it was") stays a while before the
+    // line goes back to saying the state; a press of a button replaces it at once.
+    var holdUntil = 0;
+    function say(text, hold) {
+      holdUntil = hold ? Date.now() + hold : 0;
       if (statusLine.textContent !== text) statusLine.textContent = text;
+    }
+    function sayState() {
+      if (Date.now() >= holdUntil) say(stateText());
     }
 
     function stateText() {
@@ -1100,7 +1107,7 @@
         return false;
       }).then(function (more) {
         draining = false;
-        if (rec) say(stateText());
+        if (rec) sayState();
         render();
         if (more || again) drain();
       });
@@ -1350,7 +1357,10 @@
             return;
           }
           strapStatus.textContent = words("StrapRemembered", { name: strapName(device) });
-          return connectStrap(device).catch(function () { reconnectLater(); });
+          // During a recording (after a reload) the time until it is back is a gap in heart rate.
+          if (rec && rec.state === "recording" && !strap.gapFrom) strap.gapFrom = Date.now();
+          strap.device = device;
+          return connectStrap(device).catch(function () { reconnectLater(); render(); });
         });
       }).catch(function () {
         if (tries < 5) setTimeout(function () { rememberedStrap(tries + 1); }, 2000 * (tries + 1));
@@ -1457,7 +1467,7 @@
           startGPS();
           holdScreen();
           rememberedStrap();
-          say(words("Resumed"));
+          say(words("Resumed"), 20000);
         } else {
           say(stateText());
         }
