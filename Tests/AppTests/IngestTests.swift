@@ -422,7 +422,7 @@ struct APIConformanceTests {
             let device = app.browser()
             for (method, path, allow) in [
                 (HTTPMethod.DELETE, "/api/v1/samples", "POST"), (.TRACE, "/api/v1/heart-rate/ble", "POST"), (.GET, "/api/v1/checkins", "POST"),
-                (.PUT, "/api/v1/workouts", "GET, HEAD, POST"), (.PATCH, "/api/v1/workouts/\(UUID())", "GET, HEAD"),
+                (.PUT, "/api/v1/workouts", "GET, HEAD, POST"), (.PATCH, "/api/v1/workouts/\(UUID())", "DELETE, GET, HEAD"),
                 (.GET, "/api/v1/workouts/\(UUID())/finish", "POST"), (.POST, "/api/v1/find", "GET, HEAD"), (.DELETE, "/api/v1/openapi.json", "GET, HEAD"),
             ] {
                 let answer = try await device.api(method, path, token: nil)

@@ -24,6 +24,9 @@ struct OpenAPITests {
                 .POST, "/api/v1/workouts", token: token,
                 json: #"{"sport": "walking", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:30:00Z"}"#)
             let id = try #require(made.workout["id"] as? String)
+            // A workout still recording, for sharing one live.
+            let recording = try #require(
+                try await ana.api(.POST, "/api/v1/workouts", token: token, json: #"{"external_id": "rec-1", "sport": "running"}"#).workout["id"] as? String)
             // The café of the check-in example, and a ride that makes Ana eligible for its reward.
             let café = Place()
             café.id = UUID(uuidString: "00000000-0000-4000-8000-00000000c0de")
@@ -57,42 +60,48 @@ struct OpenAPITests {
                 return required.allSatisfy { object.keys.contains($0) }
             }
 
-            for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
-                for (method, operationNode) in operations {
-                    let operation = try #require(operationNode as? [String: Any])
-                    var path = template.replacingOccurrences(of: "{id}", with: id)
-                    let parameters = (operation["parameters"] as? [Any] ?? []).compactMap(resolve)
-                    let query = parameters.filter { $0["in"] as? String == "query" }
-                        .compactMap { p in p["example"].map { "\(p["name"]!)=\("\($0)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } }
-                    if !query.isEmpty { path += "?" + query.joined(separator: "&") }
+            // Every operation, the ones that delete last (the others need the workout still there).
+            let operations = paths.sorted(by: { $0.key < $1.key }).flatMap { template, operations in
+                operations.sorted(by: { $0.key < $1.key }).map { (template, $0.key, $0.value) }
+            }.sorted { ($0.1 == "delete" ? 1 : 0) < ($1.1 == "delete" ? 1 : 0) }
+            for (template, method, operationNode) in operations {
+                let operation = try #require(operationNode as? [String: Any])
+                var path = template.replacingOccurrences(of: "{id}", with: template.hasSuffix("/live") ? recording : id)
+                let parameters = (operation["parameters"] as? [Any] ?? []).compactMap(resolve)
+                let query = parameters.filter { $0["in"] as? String == "query" }
+                    .compactMap { p in p["example"].map { "\(p["name"]!)=\("\($0)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } }
+                if !query.isEmpty { path += "?" + query.joined(separator: "&") }
 
-                    let content = (operation["requestBody"] as? [String: Any])?["content"] as? [String: [String: Any]] ?? [:]
-                    let answer: Browser.Page
-                    if let multipart = content["multipart/form-data"], let example = multipart["example"] as? [String: String] {
-                        let fields = example.filter { $0.key != "file" }.map { ($0.key, $0.value) }
-                        answer = try await ana.uploadFile(Array(example["file", default: ""].utf8), filename: "example.gpx", token: token, fields: fields)
-                    } else if let json = content["application/json"], let example = json["example"] {
-                        let body = String(decoding: try JSONSerialization.data(withJSONObject: example), as: UTF8.self)
-                        answer = try await ana.api(HTTPMethod(rawValue: method.uppercased()), path, token: token, json: body)
-                    } else {
-                        answer = try await ana.api(HTTPMethod(rawValue: method.uppercased()), path, token: token)
-                    }
-                    let responses = try #require(operation["responses"] as? [String: Any])
-                    let status = String(answer.status.code)
-                    #expect(responses.keys.contains(status), "\(method.uppercased()) \(template) answered \(status): \(answer.body.prefix(300))")
-                    #expect((200..<300).contains(Int(answer.status.code)), "\(method.uppercased()) \(template) example failed: \(answer.body.prefix(300))")
-                    let schema = (resolve(responses[status])?["content"] as? [String: [String: Any]])?["application/json"]?["schema"]
+                let content = (operation["requestBody"] as? [String: Any])?["content"] as? [String: [String: Any]] ?? [:]
+                let answer: Browser.Page
+                if let multipart = content["multipart/form-data"], let example = multipart["example"] as? [String: String] {
+                    let fields = example.filter { $0.key != "file" }.map { ($0.key, $0.value) }
+                    answer = try await ana.uploadFile(Array(example["file", default: ""].utf8), filename: "example.gpx", token: token, fields: fields)
+                } else if let json = content["application/json"], let example = json["example"] {
+                    let body = String(decoding: try JSONSerialization.data(withJSONObject: example), as: UTF8.self)
+                    answer = try await ana.api(HTTPMethod(rawValue: method.uppercased()), path, token: token, json: body)
+                } else {
+                    answer = try await ana.api(HTTPMethod(rawValue: method.uppercased()), path, token: token)
+                }
+                let responses = try #require(operation["responses"] as? [String: Any])
+                let status = String(answer.status.code)
+                #expect(responses.keys.contains(status), "\(method.uppercased()) \(template) answered \(status): \(answer.body.prefix(300))")
+                #expect((200..<300).contains(Int(answer.status.code)), "\(method.uppercased()) \(template) example failed: \(answer.body.prefix(300))")
+                let schema = (resolve(responses[status])?["content"] as? [String: [String: Any]])?["application/json"]?["schema"]
+                if answer.status == .noContent {
+                    #expect(answer.bytes.isEmpty && schema == nil, "\(method.uppercased()) \(template): a 204 has no body")
+                } else {
                     let body = try JSONSerialization.jsonObject(with: Data(answer.bytes))
                     #expect(satisfies(body, schema), "\(method.uppercased()) \(template): \(answer.body.prefix(300))")
+                }
 
-                    // Documented as needing a token: without one, a 401 in the documented shape. (Where a
-                    // token is optional, `security` lists `{}` and only a bad token is a 401.)
-                    let tokenOptional = (operation["security"] as? [[String: Any]])?.contains { $0.isEmpty } == true
-                    if responses.keys.contains("401"), !tokenOptional {
-                        let refused = try await app.browser().api(HTTPMethod(rawValue: method.uppercased()), path, token: nil)
-                        #expect(refused.status == .unauthorized, "\(method.uppercased()) \(template) without a token")
-                        #expect(refused.errorCode == "unauthorized")
-                    }
+                // Documented as needing a token: without one, a 401 in the documented shape. (Where a
+                // token is optional, `security` lists `{}` and only a bad token is a 401.)
+                let tokenOptional = (operation["security"] as? [[String: Any]])?.contains { $0.isEmpty } == true
+                if responses.keys.contains("401"), !tokenOptional {
+                    let refused = try await app.browser().api(HTTPMethod(rawValue: method.uppercased()), path, token: nil)
+                    #expect(refused.status == .unauthorized, "\(method.uppercased()) \(template) without a token")
+                    #expect(refused.errorCode == "unauthorized")
                 }
             }
         }

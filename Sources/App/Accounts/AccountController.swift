@@ -170,6 +170,9 @@ struct AccountController: RouteCollection {
     func logout(req: Request) async throws -> Response {
         let response = req.redirect(to: .home)
         try await req.signOut(on: response)
+        // The recorder's page is kept for offline use (Public/sw.js) with the person's name in it:
+        // it goes with the session. Storage stays: a recording not yet sent must not be lost.
+        response.headers.replaceOrAdd(name: "Clear-Site-Data", value: "\"cache\"")
         req.flash(.info, t("You are signed out."))
         return response
     }
