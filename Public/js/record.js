@@ -324,7 +324,9 @@
     var pending = 0;            // readings not yet sent
     var offline = !navigator.onLine;
     var signedOut = false;
-    var lastProblem = "";
+    var lastProblem = "";       // what the server refused, shown until a later request goes through
+    var lostProblem = "";       // readings the server refused and the page let go: shown to the end
+    var tokenProblem = "";      // why this browser has no device key yet
     var lastFix = null;         // the newest position seen, kept or not
     var recent = [];            // kept positions of the last few seconds, for the current speed
     var chain = [];             // positions left out as a jump that agree with each other
@@ -436,8 +438,10 @@
       var text;
       if (signedOut) {
         text = words("SignedOut");
-      } else if (lastProblem) {
-        text = words("Refused", { reason: lastProblem });
+      } else if (tokenProblem) {
+        text = words("NoKey", { reason: tokenProblem });
+      } else if (lostProblem || lastProblem) {
+        text = words("Refused", { reason: lostProblem || lastProblem });
       } else if (!rec && pending === 0) {
         text = "";
       } else if (offline) {
@@ -449,7 +453,7 @@
       }
       queueLine.textContent = text;
       queueLine.hidden = !text;
-      queueLine.classList.toggle("is-offline", offline || signedOut);
+      queueLine.classList.toggle("is-offline", offline || signedOut || !!tokenProblem);
     }
 
     // ---- storing ----
@@ -761,6 +765,7 @@
     function done(message) {
       rec = null;
       lastProblem = "";
+      lostProblem = "";
       track = [];
       recent = [];
       chain = [];
@@ -887,9 +892,17 @@
         offline = false;
         if (answer.status === 403 && !retried) return freshCSRF().then(function (got) { return got ? newToken(true) : problem(answer); });
         if (answer.status === 401 || answer.status === 403) { signedOut = true; throw new SendFailure("signed-out"); }
-        if (!answer.ok) return problem(answer);
+        if (!answer.ok) {
+          // No key for this browser (too many devices, say): nothing can go until the person
+          // makes room, so asking again waits longer.
+          return problem(answer).catch(function (failure) {
+            if (failure.kind === "refused") { failure.kind = "no-key"; tokenProblem = failure.reason; }
+            throw failure;
+          });
+        }
         return answer.json().then(function (made) {
           signedOut = false;
+          tokenProblem = "";
           return transaction(db, ["meta"], "readwrite", function (s) {
             s.meta.put({ key: tokenKey(), token: made.token, name: made.name });
           }).then(function () { return made.token; });
@@ -1014,6 +1027,7 @@
         // Refused as a whole (a 400 or 413 this page should never cause): kept back, it would
         // stop everything after it, so it is dropped and the person is told.
         return problem(answer).catch(function (failure) {
+          lostProblem = failure.reason || String(failure.status);
           return dropReadings(batch[0].key, batch[batch.length - 1].key).then(function () { throw failure; });
         });
       });
@@ -1095,12 +1109,14 @@
       draining = true;
       again = false;
       step().then(function (more) {
+        if (more) lastProblem = "";
         return more;
       }, function (failure) {
         if (failure instanceof SendFailure) {
           if (failure.kind === "network") offline = true;
           else if (failure.kind === "server") waitUntil = Date.now() + 15000;
           else if (failure.kind === "refused") lastProblem = failure.reason || String(failure.status);
+          else if (failure.kind === "no-key") waitUntil = Date.now() + 30000;
         } else {
           lastProblem = String(failure && failure.message || failure);
         }
@@ -1418,15 +1434,20 @@
     // ---- open the database and pick up where a reload left off ----
     sportDefaults();
     say(words("Ready"));
-    if (navigator.permissions && navigator.permissions.query) {
-      // With location already allowed, GPS warms up before Start; otherwise the browser asks at Start.
-      navigator.permissions.query({ name: "geolocation" }).then(function (status) {
-        if (status.state === "granted") startGPS();
-      }, function () {});
-    }
-    registerWorker();
     render();
 
+    function begin() {
+      if (navigator.permissions && navigator.permissions.query) {
+        // With location already allowed, GPS warms up before Start; otherwise the browser asks at Start.
+        navigator.permissions.query({ name: "geolocation" }).then(function (status) {
+          if (status.state === "granted") startGPS();
+        }, function () {});
+      }
+      registerWorker();
+      open();
+    }
+
+    function open() {
     openDatabase().then(function (opened) {
       db = opened;
       return transaction(db, ["meta", "track", "readings"], "readonly", function (s) {
@@ -1480,6 +1501,29 @@
       lastProblem = String(error && error.message || error);
       render();
     });
+    }
+
+    // One tab records: two would each write every position. The lock goes with the tab that
+    // holds it (closed or crashed), and a tab that waited takes the recording over from there.
+    var LOCK = "fieldhouse-recorder";
+    if (navigator.locks && navigator.locks.request) {
+      navigator.locks.request(LOCK, { ifAvailable: true }, function (lock) {
+        if (lock) {
+          begin();
+          return new Promise(function () {});
+        }
+        buttons.start.disabled = true;
+        say(words("OtherTab"));
+        navigator.locks.request(LOCK, function () {
+          buttons.start.disabled = false;
+          say(words("Ready"));
+          begin();
+          return new Promise(function () {});
+        });
+      });
+    } else {
+      begin();
+    }
   }
 
   // ---- The live page ----------------------------------------------------------------------------
