@@ -1,5 +1,6 @@
 import FieldhouseKit
 import Fluent
+import Foundation
 import SQLKit
 
 extension Database {
