@@ -365,3 +365,47 @@
     current.parentElement.scrollLeft = current.offsetLeft - current.parentElement.offsetLeft - 16;
   }
 })();
+
+// Signing out: the recorder's page kept for offline use (Public/sw.js) and this browser's
+// recorder key go with the session; readings not yet sent stay for the person's next sign-in.
+(function () {
+  document.querySelectorAll('form[action="/logout"]').forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.caches && !window.indexedDB) return;
+      event.preventDefault();
+      var sent = false;
+      function send() { if (!sent) { sent = true; form.submit(); } }
+      var jobs = [];
+      if (window.caches) {
+        jobs.push(caches.keys().then(function (names) {
+          return Promise.all(names.filter(function (name) { return name.indexOf("fieldhouse-") === 0; })
+            .map(function (name) { return caches.delete(name); }));
+        }));
+      }
+      if (window.indexedDB) {
+        jobs.push(new Promise(function (resolve) {
+          var open = indexedDB.open("fieldhouse-recorder");
+          // No recorder was ever used here: do not make its database.
+          open.onupgradeneeded = function () { open.transaction.abort(); };
+          open.onerror = function () { resolve(); };
+          open.onsuccess = function () {
+            var db = open.result;
+            if (!db.objectStoreNames.contains("meta")) { db.close(); return resolve(); }
+            var tx = db.transaction("meta", "readwrite");
+            var cursor = tx.objectStore("meta").openCursor();
+            cursor.onsuccess = function () {
+              var at = cursor.result;
+              if (!at) return;
+              if (String(at.key).indexOf("device:") === 0) at.delete();
+              at.continue();
+            };
+            tx.oncomplete = tx.onabort = tx.onerror = function () { db.close(); resolve(); };
+          };
+        }));
+      }
+      Promise.all(jobs).then(send, send);
+      // Never hold a sign-out up for long.
+      setTimeout(send, 1500);
+    });
+  });
+})();

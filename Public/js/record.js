@@ -875,8 +875,10 @@
         .then(function (answer) { return answer.ok && !answer.redirected ? answer.text() : ""; })
         .then(function (html) {
           var found = new DOMParser().parseFromString(html, "text/html").querySelector("[data-recorder]");
-          if (found && found.dataset.csrf) csrf = found.dataset.csrf;
-          return !!(found && found.dataset.csrf);
+          // Another account's page (signed in since in another tab) is not this recording's.
+          if (!found || found.dataset.user !== user) return false;
+          if (found.dataset.csrf) csrf = found.dataset.csrf;
+          return !!found.dataset.csrf;
         });
     }
 
@@ -884,6 +886,8 @@
     function newToken(retried) {
       var body = new URLSearchParams();
       body.set("name", deviceName());
+      // Whose recording this is: the server makes no key for another account signed in since (409).
+      body.set("user", user);
       body.set("csrf", csrf);
       return fetch(deviceURL, {
         method: "POST", body: body, credentials: "same-origin", cache: "no-store",

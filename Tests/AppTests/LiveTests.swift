@@ -48,13 +48,24 @@ struct LiveTests {
 
             let ana = app.browser()
             try await ana.signUp("ana")
-            #expect(try await ana.get("/record").status == .ok)
+            let page = try await ana.get("/record")
+            #expect(page.status == .ok)
+            // Installable, and the recorder kept offline by a worker that is always asked for afresh.
+            let manifestURL = try #require(page.firstMatch(#"<link rel="manifest" href="([^"]+)">"#))
+            let manifest = try await visitor.get(manifestURL)
+            #expect(manifest.status == .ok && manifest.json["start_url"] as? String == "/record" && manifest.json["display"] as? String == "standalone")
+            let worker = try await visitor.get("/sw.js")
+            #expect(worker.status == .ok && worker.headers.first(name: .cacheControl) == "no-cache")
+            #expect(worker.headers.contentType?.subType == "javascript")
             // A form from another site (no CSRF token) gets no token.
             let forged = try await ana.post("/record/device", [("name", "Recorder")], csrfFrom: nil)
             #expect(forged.status == .forbidden && forged.json["token"] == nil)
             let blank = try await ana.post("/record/device", [("name", "  ")], csrfFrom: "/record")
             #expect(blank.status == .unprocessableEntity)
 
+            // A page holding Ben's recording gets no key for Ana, signed in since on this browser.
+            let other = try await ana.post("/record/device", [("name", "Recorder"), ("user", "ben")], csrfFrom: "/record")
+            #expect(other.status == .conflict && other.json["token"] == nil)
             let token = try await ana.recorderToken()
             #expect(token.hasPrefix("fhd_"))
             // The token is a device like any other: it records, and Settings → Devices lists and revokes it.
@@ -71,10 +82,18 @@ struct LiveTests {
             let api = "/api/v1/samples"
             #expect(
                 try await ana.api(.POST, api, token: fresh, json: #"{"locations": [\#(Self.locations(app, [(55.7, 12.6)], after: 5))]}"#).status == .created)
+            let typed = try await ana.typedWorkout("running", daysAgo: 2, minutes: 30)
+            #expect(try await ana.api(.DELETE, "/api/v1/workouts/\(typed)", token: fresh).status == .conflict, "typed in: deleted on its page")
+            try await Workout.query(on: app.db).filter(\.$source != "device").delete()
             #expect(try await ana.api(.DELETE, "/api/v1/workouts/\(workout)", token: fresh).status == .noContent)
             #expect(try await ana.api(.DELETE, "/api/v1/workouts/\(workout)", token: fresh).status == .notFound)
             #expect(try await Workout.query(on: app.db).count() == 0)
             #expect(try await ana.get("/workouts/\(workout)").status == .notFound)
+
+            // Signing out clears what the browser keeps for the recorder offline (a page with her
+            // name in it), not its storage, where an unsent recording would wait.
+            let out = try await ana.post("/logout", [], csrfFrom: "/record")
+            #expect(out.status == .seeOther && out.headers.first(name: "Clear-Site-Data") == #""cache""#)
         }
     }
 
@@ -124,6 +143,10 @@ struct LiveTests {
             #expect(try await ana.shareLive(workout, token: token, #"{"audience": "everyone"}"#).status == .unprocessableEntity)
             #expect(try await ana.shareLive(workout, token: token, #"{"audience": "off"}"#).status == .ok)
             #expect(try await olga.get(live).status == .notFound)
+            // Shared again: not news a second time.
+            #expect(try await ana.shareLive(workout, token: token, #"{"audience": "followers"}"#).status == .ok)
+            #expect(try await Notification.query(on: app.db).filter(\.$kind == "live_workout").count() == 1)
+            #expect(try await ana.shareLive(workout, token: token, #"{"audience": "off"}"#).status == .ok)
 
             // Tia is 13: followers or a team are refused; only friends she picks (mutual followers).
             let tia = app.browser(); try await tia.signUp("tia", birthDate: "2013-02-01")
@@ -157,7 +180,8 @@ struct LiveTests {
             // Under 16, a recorded workout is private by default: the live page is gone for Tom too.
             #expect(try await tom.get("/live/\(teenWorkout)").status == .notFound)
             #expect(try await eve.get("/live/\(teenWorkout)").status == .notFound)
-            #expect(try await tia.get("/live/\(teenWorkout)").status == .ok)
+            let own = try await tia.get("/live/\(teenWorkout)")
+            #expect(own.status == .seeOther && own.location == "/workouts/\(teenWorkout)", "finished: Tia is led to her workout")
             #expect(try await ana.api(.POST, "/api/v1/workouts/\(workout)/finish", token: token).status == .ok)
             let after = try await ben.get(live)
             #expect(after.status == .seeOther && after.location == "/workouts/\(workout)", "Ana's workout is for her followers: Ben is led to it")
@@ -225,6 +249,25 @@ struct LiveTests {
             while let event = last, event.name == "update" { last = try await coach.next(within: .seconds(2)) }
             #expect(last?.name == "end" && last?.json["url"] as? String == "/workouts/\(workout)", "\(String(describing: last))")
             #expect(try await coach.ended())
+        }
+    }
+
+    @Test func aViewerWhoMayNoLongerWatchIsCutOff() async throws {
+        try await withApp { app in
+            let ana = app.browser(); try await ana.signUp("ana")
+            let ben = app.browser(); try await ben.signUp("ben")
+            try await ben.post("/u/ana/follow", [], csrfFrom: "/u/ana")
+            let token = try await ana.recorderToken()
+            let workout = try await ana.startRecording(token: token)
+            #expect(try await ana.shareLive(workout, token: token, #"{"audience": "followers"}"#).status == .ok)
+            let watching = try await EventStream.open(ben, "/live/\(workout)/events")
+            defer { watching.close() }
+            #expect(try await watching.next()?.name == "state")
+            // Ana stops Ben following her mid-run: his open stream ends at the next check, and
+            // nothing she records afterwards reaches him.
+            try await Follow.query(on: app.db).delete()
+            #expect(try await watching.ended(within: LiveRoom.recheck + .seconds(3)), "Ben's stream outlived his access")
+            #expect(try await ben.get("/live/\(workout)").status == .notFound)
         }
     }
 

@@ -61,9 +61,12 @@ struct OpenAPITests {
             }
 
             // Every operation, the ones that delete last (the others need the workout still there).
-            let operations = paths.sorted(by: { $0.key < $1.key }).flatMap { template, operations in
-                operations.sorted(by: { $0.key < $1.key }).map { (template, $0.key, $0.value) }
-            }.sorted { ($0.1 == "delete" ? 1 : 0) < ($1.1 == "delete" ? 1 : 0) }
+            var operations: [(template: String, method: String, node: Any)] = []
+            for template in paths.keys.sorted() {
+                let methods: [String: Any] = paths[template] ?? [:]
+                for method in methods.keys.sorted() { operations.append((template, method, methods[method] as Any)) }
+            }
+            operations = operations.filter { $0.method != "delete" } + operations.filter { $0.method == "delete" }
             for (template, method, operationNode) in operations {
                 let operation = try #require(operationNode as? [String: Any])
                 var path = template.replacingOccurrences(of: "{id}", with: template.hasSuffix("/live") ? recording : id)

@@ -174,9 +174,6 @@ struct Format {
         return "\(Self.weekdayAndDay(clock)), \(clock.clock)"
     }
 
-    /// "18:00" (or "6:00 pm") in the person's zone and clock: for what happens today.
-    func time(_ date: Date) -> String { WallClock(date, zone: zone).clock }
-
     /// "2.4 MB", "830 KB": a file's size as people read it (decimal units, as file managers show).
     static func fileSize(_ bytes: Int) -> String {
         if bytes >= 1_000_000, let tenths = Int(exactly: (Double(bytes) / 100_000).rounded()) {

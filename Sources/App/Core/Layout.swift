@@ -48,12 +48,16 @@ struct Layout: Encodable {
     let settingsTabs: [Tab]
     /// Reload the page after this many seconds, while something it shows is being made.
     let refreshSeconds: Int?
+    /// Whether only a browser without script reloads (a page whose script keeps it current).
+    let refreshWithoutScriptOnly: Bool
     /// The stylesheet, script and icon at their current versions.
     let assets: AssetURLs
 }
 
 extension Request {
-    func layout(title: String, section: Layout.Section? = nil, hasForms: Bool = false, refreshSeconds: Int? = nil) -> Layout {
+    func layout(
+        title: String, section: Layout.Section? = nil, hasForms: Bool = false, refreshSeconds: Int? = nil, refreshWithoutScriptOnly: Bool = false
+    ) -> Layout {
         let viewer = storage[SignedInKey.self]?.person.layoutViewer
         // Anonymous pages without forms must not mint a token: that would set a cookie on every
         // visit to a public page and defeat caching.
@@ -66,7 +70,7 @@ extension Request {
             counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
             settingsTabs: url.path.hasPrefix("/settings/")
                 ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],
-            refreshSeconds: refreshSeconds, assets: application.assets)
+            refreshSeconds: refreshSeconds, refreshWithoutScriptOnly: refreshWithoutScriptOnly, assets: application.assets)
     }
 }
 

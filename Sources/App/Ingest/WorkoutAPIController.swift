@@ -118,6 +118,12 @@ struct WorkoutAPIController: RouteCollection {
     func delete(req: Request) async throws -> Response {
         let workout = try await WorkoutFields.own(req)
         let id = try workout.requireID()
+        // A device discards what devices record; a workout typed in or imported from a file is
+        // deleted on its page, where the person sees what goes.
+        guard workout.source == "device" else {
+            throw APIError(
+                status: .conflict, code: "not_a_recording", reason: t("Only a workout a device recorded can be discarded here; delete this one on its page."))
+        }
         if workout.endMS == nil { workout.endMS = max(workout.startMS, Int64(req.now.timeIntervalSince1970 * 1000)) }
         try await req.db.inTransaction { db in
             try await SampleStore.deleteSamples(of: workout, on: db)

@@ -18,16 +18,18 @@ struct LiveAccess {
     /// mid-run must not show its owner as out running for days).
     static let staleAfter: TimeInterval = 12 * 3600
 
-    /// The recording with this id, if the viewer may watch it; 404 otherwise (also once it has ended,
-    /// for anyone but the owner: the workout page's own rules take over then, see `LiveController`).
+    /// The recording with this id, if the viewer may watch it; 404 otherwise (also once it has ended:
+    /// the workout page's own rules take over then, see `LiveController`).
     static func load(_ req: Request, id raw: String?) async throws -> LiveAccess {
         guard let raw, let id = UUID(uuidString: raw), let workout = try await Workout.find(id, on: req.db),
             let owner = try await User.find(workout.$user.id, on: req.db)
         else { throw Abort(.notFound) }
+        // Finished (or stale), a recording is a workout: its page decides who sees it, the owner too.
+        guard isLive(workout, now: req.now) else { throw Abort(.notFound) }
         let share = try await LiveShare.query(on: req.db).filter(\.$workout.$id == id).first()
         let viewer = req.currentUser
         if viewer?.id == owner.id { return LiveAccess(workout: workout, owner: owner, share: share, isOwner: true) }
-        guard let viewer, let share, isLive(workout, now: req.now),
+        guard let viewer, let share,
             try await allows(share, owner: owner, viewer: viewer, today: req.clock.today, on: req.db)
         else { throw Abort(.notFound) }
         return LiveAccess(workout: workout, owner: owner, share: share, isOwner: false)

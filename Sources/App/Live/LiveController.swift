@@ -61,6 +61,8 @@ struct LiveController: RouteCollection {
         var reader = try LiveReader(access: access, zones: access.isOwner ? [] : try await SavedPrivacyZone.zones(of: access.owner.requireID(), on: req.db))
         try await reader.read(req.db as! any SQLDatabase)
         let figures = reader.figures(ownerView: access.isOwner, now: req.now)
+        // For anyone but the owner, from the first point they may see (see `LiveReader.figures`).
+        let started = reader.start(ownerView: access.isOwner).map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? req.now
         let format = Format(viewer: req.currentUser)
         let sport = WorkoutSport(rawValue: access.workout.sport) ?? .other
         let track = (access.isOwner ? reader.owner : reader.others).points
@@ -73,12 +75,12 @@ struct LiveController: RouteCollection {
             ).svg : nil
         let page = LivePage(
             layout: req.layout(
-                title: t("{name}, live", access.owner.displayName), section: .workouts, refreshSeconds: ended ? nil : 30),
+                title: t("{name}, live", access.owner.displayName), section: .workouts, refreshSeconds: ended ? nil : 30,
+                refreshWithoutScriptOnly: true),
             owner: .init(name: access.owner.displayName, username: access.owner.username, profileURL: SiteURL.person(username: access.owner.username).path),
             isOwner: access.isOwner, sport: sport.label, measure: RecordedSport.measure(sport),
             imperial: format.imperial,
-            startedAt: format.shortWhen(Date(timeIntervalSince1970: Double(access.workout.startMS) / 1000)),
-            startedMachine: Format.machine(Date(timeIntervalSince1970: Double(access.workout.startMS) / 1000)),
+            startedAt: format.shortWhen(started), startedMachine: Format.machine(started),
             elapsed: Format.duration(Double(figures.elapsed_s)), distance: format.distance(Double(figures.distance_m)),
             heartRate: figures.hr.map { t("{bpm} bpm", $0) }, zone: figures.zone, map: map,
             points: LiveRoom.json(track), eventsURL: SiteURL.liveEvents(workoutID).path, ended: ended,
@@ -102,7 +104,8 @@ struct LiveController: RouteCollection {
         let access = try await LiveAccess.load(req, id: req.parameters.get("id"))
         let app = req.application
         let room = try await app.liveRooms.enter(access, app: app)
-        let (id, first, events) = await room.join(isOwner: access.isOwner)
+        guard let viewer = req.currentUser else { throw Abort(.notFound) }
+        let (id, first, events) = await room.join(viewer, isOwner: access.isOwner)
         var headers = HTTPHeaders()
         headers.contentType = HTTPMediaType(type: "text", subType: "event-stream", parameters: ["charset": "utf-8"])
         headers.replaceOrAdd(name: .cacheControl, value: "no-store")

@@ -21,8 +21,12 @@ enum LiveNews {
                 under16
                 ? [] : try await Follow.query(on: db).filter(\.$followee.$id == ownerID).filter(\.$status == .accepted).all().map(\.$follower.id)
         case .team:
+            // The team may watch; only those who follow the owner hear of it (anyone can join a
+            // public team, which must not make them a list to announce to).
             guard !under16, let team else { return }
-            recipients = try await Membership.query(on: db).filter(\.$team.$id == team).all().map(\.$user.id)
+            let members = Set(try await Membership.query(on: db).filter(\.$team.$id == team).all().map(\.$user.id))
+            let followers = try await Follow.query(on: db).filter(\.$followee.$id == ownerID).filter(\.$status == .accepted).all()
+            recipients = followers.map(\.$follower.id).filter(members.contains)
         }
         recipients.removeAll { $0 == ownerID }
         let sport = WorkoutSport(rawValue: workout.sport)?.label ?? workout.sport

@@ -22,13 +22,11 @@ extension Live: TeamCompanion, SquadCompanion {
             .filter(Workout.self, \.$endMS == nil).filter(Workout.self, \.$startMS > since)
             .with(\.$workout).with(\.$user).all()
         let today = LocalTime.utcDay(of: now)
-        let format = Format(viewer)
         var cards: [LiveNowCard] = []
         for share in shares where try await LiveAccess.allows(share, owner: share.user, viewer: viewer, today: today, on: db) {
+            // No start time: when someone left home is what their privacy zones keep from others.
             let sport = WorkoutSport(rawValue: share.workout.sport)?.label ?? share.workout.sport
-            let start = Date(timeIntervalSince1970: Double(share.workout.startMS) / 1000)
-            cards.append(
-                LiveNowCard(name: share.user.displayName, sport: sport, since: format.time(start), url: SiteURL.live(try share.workout.requireID()).path))
+            cards.append(LiveNowCard(name: share.user.displayName, sport: sport, url: SiteURL.live(try share.workout.requireID()).path))
         }
         return cards.sorted { $0.name < $1.name }
     }

@@ -42,6 +42,12 @@ struct LiveTrack: Sendable {
 /// A recording's samples read as they arrive: the track as the owner sees it and as everyone else
 /// does (without the points inside the owner's privacy zones), and the last heart rate.
 struct LiveReader: Sendable {
+    /// Points a track keeps: over five hours at one a second. A recording that sends more (or
+    /// faster) shows its start; the workout page has all of it once finished.
+    static let maxPoints = 20_000
+    /// Rows read per query, so a long backlog never arrives in one answer.
+    static let batch = 5_000
+
     let ownerID: UUID
     let startMS: Int64
     let zones: [PrivacyZone]
@@ -50,6 +56,9 @@ struct LiveReader: Sendable {
     private(set) var owner = LiveTrack()
     private(set) var others = LiveTrack()
     private(set) var heartRate: Int?
+    /// Whether the last position was inside a privacy zone: others then get no heart rate either,
+    /// which would tell them the owner is moving where they may not look.
+    private(set) var lastInside = false
     private var lastLocationT: Int64
     private var lastHeartT: Int64
 
@@ -63,11 +72,13 @@ struct LiveReader: Sendable {
         lastHeartT = startMS - 1
     }
 
+    /// The last moment a recording's samples are read from: its end, or 12 hours after its start
+    /// for one never finished (what the person records later is not this recording's).
+    var until: Int64 { endMS ?? (startMS + Int64(LiveAccess.staleAfter) * 1000) }
+
     /// Reads the samples stored since the last read; returns the new points of each track.
     @discardableResult
     mutating func read(_ sql: any SQLDatabase) async throws -> (owner: [[Double]], others: [[Double]]) {
-        let until = endMS ?? Int64.max
-        let locations = try await WorkoutTimeline.series(sql, "location_samples", ["lat", "lon"], user: ownerID, from: lastLocationT + 1, to: until)
         let heart = try await sql.raw(
             """
             SELECT t, bpm FROM heart_rate_samples WHERE user_id = \(bind: ownerID) AND t > \(bind: lastHeartT) AND t <= \(bind: until)
@@ -81,28 +92,49 @@ struct LiveReader: Sendable {
             heartRate = whole
         }
         var newOwner: [[Double]] = [], newOthers: [[Double]] = []
-        for row in locations {
-            guard let lat = row.values[0], let lon = row.values[1] else { continue }
-            let point = Coordinate(latitude: lat, longitude: lon)
-            lastLocationT = row.t
-            newOwner.append(owner.add(point, at: row.t))
-            if zones.contains(where: { $0.contains(point) }) {
-                others.last = nil
-            } else {
-                newOthers.append(others.add(point, at: row.t))
+        while owner.points.count < Self.maxPoints {
+            let rows = try await sql.numberRows(
+                """
+                SELECT t, lat, lon FROM location_samples WHERE user_id = \(bind: ownerID) AND t > \(bind: lastLocationT) AND t <= \(bind: until)
+                ORDER BY t LIMIT \(bind: min(Self.batch, Self.maxPoints - owner.points.count))
+                """, columns: ["t", "lat", "lon"])
+            for row in rows {
+                guard row.count == 3, let time = row[0].flatMap({ Int64(exactly: $0) }) else { continue }
+                lastLocationT = max(lastLocationT, time)
+                guard let lat = row[1], let lon = row[2] else { continue }
+                let point = Coordinate(latitude: lat, longitude: lon)
+                newOwner.append(owner.add(point, at: time))
+                lastInside = zones.contains(where: { $0.contains(point) })
+                if lastInside {
+                    others.last = nil
+                } else {
+                    newOthers.append(others.add(point, at: time))
+                }
             }
+            if rows.count < Self.batch { break }
         }
         return (newOwner, newOthers)
     }
 
-    /// The figures for one track with the given points, at `now`.
+    /// The figures for one track with the given points, at `now`. For anyone but the owner the
+    /// recording starts at its first point they may see, so the time spent inside a privacy zone
+    /// before it (how far from home the first visible point is) is not told.
     func figures(ownerView: Bool, points: [[Double]]? = nil, now: Date) -> LiveFigures {
         let track = ownerView ? owner : others
         let nowMS = Int64(now.timeIntervalSince1970 * 1000)
-        let until = endMS ?? max(nowMS, lastLocationT, lastHeartT)
+        let end = endMS ?? max(nowMS, lastLocationT, lastHeartT)
+        let start = ownerView ? startMS : track.points.first.map { Int64($0[2]) }
+        let hidden = !ownerView && (lastInside || start == nil)
         return LiveFigures(
-            points: points ?? track.points, elapsed_s: Int(max(0, until - startMS) / 1000), distance_m: Int(track.distance.rounded()),
-            hr: heartRate, zone: heartRate.flatMap(zone), ended: endMS != nil)
+            points: points ?? track.points, elapsed_s: start.map { Int(max(0, end - $0) / 1000) } ?? 0,
+            distance_m: Int(track.distance.rounded()), hr: hidden ? nil : heartRate, zone: hidden ? nil : heartRate.flatMap(zone),
+            ended: endMS != nil)
+    }
+
+    /// When the viewer's track starts: the recording's start for its owner, the first point they
+    /// may see for anyone else (nil before there is one).
+    func start(ownerView: Bool) -> Int64? {
+        ownerView ? startMS : others.points.first.map { Int64($0[2]) }
     }
 
     /// The zone (1–5) a heart rate is in, by the owner's zones; nil below zone 1 or without zones.
@@ -114,20 +146,26 @@ struct LiveReader: Sendable {
 
 /// One recording watched on this process: it reads the owner's new samples once per signal
 /// (`LiveReader`) and hands each viewer what is new for them. Viewers on other processes have a
-/// room of their own there; `LiveBus` wakes every room.
+/// room of their own there; `LiveBus` wakes every room. Every `recheck` interval it asks again
+/// whether each viewer may still watch (a follow ended, a coach let go, a team left, the
+/// recording gone stale) and whether the owner's privacy zones changed.
 actor LiveRoom {
+    static let recheck: Duration = .seconds(15)
+
     enum Event: Sendable {
         case update(String)
         case end(String)
     }
 
     private struct Viewer {
+        let user: User
         let isOwner: Bool
         let continuation: AsyncStream<Event>.Continuation
     }
 
     let workoutID: UUID
     private var reader: LiveReader
+    private let access: LiveAccess
     private let database: @Sendable () -> any Database
     private let clock: @Sendable () -> Date
     private var shareStamp: Date?
@@ -138,6 +176,7 @@ actor LiveRoom {
         workoutID = try access.workout.requireID()
         reader = try LiveReader(access: access, zones: zones)
         shareStamp = access.share?.updatedAt
+        self.access = access
         self.database = database
         self.clock = clock
     }
@@ -156,6 +195,11 @@ actor LiveRoom {
             Task { [weak self] in
                 for await _ in workout { try? await self?.refresh(workoutChanged: true) }
             },
+            Task { [weak self] in
+                while (try? await Task.sleep(for: Self.recheck)) != nil {
+                    try? await self?.recheckViewers()
+                }
+            },
         ]
     }
 
@@ -167,10 +211,10 @@ actor LiveRoom {
     }
 
     /// A new viewer: everything visible so far now, then what is new as it comes.
-    func join(isOwner: Bool) -> (id: UUID, first: String, events: AsyncStream<Event>) {
+    func join(_ user: User, isOwner: Bool) -> (id: UUID, first: String, events: AsyncStream<Event>) {
         let id = UUID()
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        viewers[id] = Viewer(isOwner: isOwner, continuation: continuation)
+        viewers[id] = Viewer(user: user, isOwner: isOwner, continuation: continuation)
         return (id, Self.json(reader.figures(ownerView: isOwner, now: clock())), stream)
     }
 
@@ -209,10 +253,7 @@ actor LiveRoom {
             if share == nil || share?.updatedAt != shareStamp {
                 // Shared otherwise or no longer: everyone but the owner reconnects and is asked again.
                 shareStamp = share?.updatedAt
-                for (id, viewer) in viewers where !viewer.isOwner {
-                    viewer.continuation.finish()
-                    viewers[id] = nil
-                }
+                endOthers()
             }
         }
         var reader = self.reader
@@ -224,6 +265,42 @@ actor LiveRoom {
             viewer.continuation.yield(.update(Self.json(figures)))
         }
         if reader.endMS != nil { finishAll(url: SiteURL.workout(workoutID).path) }
+    }
+
+    /// Asks again for every viewer but the owner whether they may still watch, and ends the
+    /// streams of those who may not. Zones changed: the others' track is read anew and every
+    /// other viewer reconnects to get it.
+    private func recheckViewers() async throws {
+        let db = database()
+        guard let workout = try await Workout.find(workoutID, on: db) else { return finishAll(url: nil) }
+        let now = clock()
+        guard LiveAccess.isLive(workout, now: now) else { return endOthers() }
+        let zones = try await SavedPrivacyZone.zones(of: reader.ownerID, on: db)
+        if zones != reader.zones {
+            var fresh = try LiveReader(access: access, zones: zones)
+            fresh.endMS = workout.endMS
+            try await fresh.read(db as! any SQLDatabase)
+            reader = fresh
+            return endOthers()
+        }
+        guard let share = try await LiveShare.query(on: db).filter(\.$workout.$id == workoutID).first(),
+            let owner = try await User.find(reader.ownerID, on: db)
+        else { return endOthers() }
+        let today = LocalTime.utcDay(of: now)
+        for (id, viewer) in viewers where !viewer.isOwner {
+            if !(try await LiveAccess.allows(share, owner: owner, viewer: viewer.user, today: today, on: db)) {
+                viewers[id]?.continuation.finish()
+                viewers[id] = nil
+            }
+        }
+    }
+
+    /// Ends every stream but the owner's: browsers reconnect and are asked again.
+    private func endOthers() {
+        for (id, viewer) in viewers where !viewer.isOwner {
+            viewer.continuation.finish()
+            viewers[id] = nil
+        }
     }
 
     private func finishAll(url: String?) {

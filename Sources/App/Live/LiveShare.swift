@@ -27,7 +27,8 @@ final class LiveShare: Model, @unchecked Sendable {
         self.teamID = team
     }
 
-    /// Nil for a value no version of the app wrote: such a share reaches nobody but its owner.
+    /// Nil for "off" (a recording shared and then no longer) and for a value no version of the app
+    /// wrote: such a share reaches nobody but its owner.
     var audience: Audience? { Audience(rawValue: audienceName) }
 }
 

@@ -43,7 +43,12 @@ struct LiveShareAPIController: RouteCollection {
         }
         let workoutID = try workout.requireID()
         if name == "off" {
-            try await LiveShare.query(on: req.db).filter(\.$workout.$id == workoutID).delete()
+            // Kept as "off" rather than deleted: sharing it again is not news a second time.
+            if let share = try await LiveShare.query(on: req.db).filter(\.$workout.$id == workoutID).first() {
+                share.audienceName = "off"
+                share.teamID = nil
+                try await share.save(on: req.db)
+            }
             try await req.application.liveBus.publish(LiveTopic.workout(workoutID), on: req.db)
             return Answer(live: nil)
         }

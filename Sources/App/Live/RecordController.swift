@@ -104,7 +104,11 @@ struct RecordController: RouteCollection {
         return try await req.view.render("live/record", page)
     }
 
-    struct DeviceForm: Content { var name: String? }
+    struct DeviceForm: Content {
+        var name: String?
+        /// Whose recording the page holds: a token is never made for another account signed in since.
+        var user: String?
+    }
 
     struct DeviceAnswer: Content {
         let token: String
@@ -118,7 +122,13 @@ struct RecordController: RouteCollection {
             return try await APIErrorBody(error: .init(code: "unauthorized", message: t("Sign in again to record.")))
                 .encodeResponse(status: .unauthorized, for: req)
         }
-        let name = ((try? req.content.decode(DeviceForm.self))?.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let form = try? req.content.decode(DeviceForm.self)
+        if let expected = form?.user, !expected.isEmpty, expected.lowercased() != user.username {
+            return try await APIErrorBody(
+                error: .init(code: "other_account", message: t("Someone else is signed in on this browser. Sign in as the person recording to send it."))
+            ).encodeResponse(status: .conflict, for: req)
+        }
+        let name = (form?.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 60 else {
             return try await APIErrorBody(error: .init(code: "invalid_form", message: t("Keep the name to 60 characters.")))
                 .encodeResponse(status: .unprocessableEntity, for: req)

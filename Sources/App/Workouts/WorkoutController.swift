@@ -276,6 +276,8 @@ struct WorkoutController: RouteCollection {
             try await SampleStore.deleteSamples(of: workout, on: db)
             try await workout.delete(on: db)
         }
+        // Anyone watching it live is told it is gone.
+        try await req.application.liveBus.publish(LiveTopic.workout(id), on: req.db)
         req.flash(.success, t("Deleted “{name}”.", workout.name))
         return req.redirect(to: .workouts)
     }
