@@ -23,7 +23,9 @@ What a strap needs (Chromium 156; see `Strap`):
   4. `startNotifications()` raises `bluetooth.characteristicEventGenerated` "subscribe-to-notifications":
      answer `bluetooth.simulateCharacteristicResponse` of that type with code 0.
   5. A navigation (a reload) ends the emulation: the page then hears "Bluetooth adapter not available"
-     and BluetoothEmulation commands answer "not enabled". `power_on()` again after it.
+     and BluetoothEmulation commands answer "not enabled". `power_on()` again after it. And
+     `bluetooth.simulateGattDisconnection` makes the emulation forget the strap's services (the next
+     connection finds "No Services matching UUID"): `drop()` sets the strap up anew.
 Neither BiDi nor Chromium's BluetoothEmulation domain (156: enable, simulatePreconnectedPeripheral,
 simulateAdvertisement, simulateGATTOperationResponse, simulateCharacteristicOperationResponse,
 simulateDescriptorOperationResponse, add/remove Service/Characteristic/Descriptor,
@@ -145,7 +147,8 @@ class Strap:
         self.context = driver.current_window_handle  # chromedriver's window handle is the BiDi context
         self.prompts = set()
         self.pending = []  # (payload, threading.Event) for the next reads of 0x2A37
-        self.connections = 0
+        self.connections = 0  # made, the first and every reconnection
+        self.out_of_range_until = 0
         self.subscriptions = 0
         self.bidi.command("session.subscribe", {"events": ["bluetooth"], "contexts": [self.context]})
         self.power_on()
@@ -171,9 +174,14 @@ class Strap:
                 "context": ctx, "address": address, "serviceUuid": service, "characteristicUuid": characteristic,
                 "descriptorUuid": CCCD, "type": "add"})
 
-    def drop(self):
-        """The strap goes out of range for a moment (the page should reconnect by itself)."""
+    def drop(self, seconds):
+        """The strap goes out of range for `seconds`: disconnected, and every connection attempt
+        meanwhile fails (the page should keep trying and reconnect by itself). Chromium's emulation
+        forgets a peripheral's services when it disconnects (a new connection then finds none), and
+        BiDi's bookkeeping would refuse to add them again, so the strap is set up anew."""
+        self.out_of_range_until = time.monotonic() + seconds
         self.bidi.command("bluetooth.simulateGattDisconnection", {"context": self.context, "address": self.address})
+        self.power_on()
 
     def _choose(self, params):
         # The chooser lists devices by address (their names come later, if at all) and is updated as
@@ -186,9 +194,11 @@ class Strap:
             "context": params["context"], "prompt": params["prompt"], "accept": True, "device": device})
 
     def _connect(self, params):
-        self.connections += 1
+        # 0x04, the HCI error "Page Timeout": what a strap out of range answers (nothing).
+        code = 0 if time.monotonic() >= self.out_of_range_until else 0x04
+        self.connections += code == 0
         self.bidi.command("bluetooth.simulateGattConnectionResponse", {
-            "context": params["context"], "address": self.address, "code": 0})
+            "context": params["context"], "address": self.address, "code": code})
 
     def _characteristic(self, params):
         kind, answered = params["type"], None

@@ -63,18 +63,19 @@ class Run:
         self.axed = set()  # (person, page address) axe has looked at
         self.browsers = []
 
-    def person(self, username=None, javascript=True, sensors=False):
+    def person(self, username=None, javascript=True, sensors=False, base=None):
         """A new browser window; signed in as `username` (a demo person or one the journey made).
-        `sensors`: a browser whose Bluetooth can be emulated (see Browser)."""
-        browser = Browser(self, username or "visitor", javascript, sensors)
+        `sensors`: a browser whose Bluetooth can be emulated (see Browser); `base`: another address
+        of the same site (one app process of `make cluster`) for this browser alone."""
+        browser = Browser(self, username or "visitor", javascript, sensors, base)
         self.browsers.append(browser)
         if username:
             browser.sign_in(username)
         return browser
 
-    def newcomer(self, name, username, javascript=True, born="1990-04-12", sensors=False):
+    def newcomer(self, name, username, javascript=True, born="1990-04-12", sensors=False, base=None):
         """A new person who joins through the sign-up form as anyone would; returns their browser, signed in."""
-        b = self.person(javascript=javascript, sensors=sensors)
+        b = self.person(javascript=javascript, sensors=sensors, base=base)
         b.who = username
         b.visit("/").follow("Join", within="header")
         b.fill("Your name", name).fill("Username", username).fill("Email", f"{username}@example.com")
@@ -93,9 +94,10 @@ class Run:
 
 
 class Browser:
-    def __init__(self, run, who, javascript=True, sensors=False):
+    def __init__(self, run, who, javascript=True, sensors=False, base=None):
         self.run = run
         self.who = who
+        self.base = (base or run.base).rstrip("/")
         options = Options()
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          "--force-device-scale-factor=1", f"--lang={BROWSER_LANGUAGE}"]:
@@ -127,7 +129,7 @@ class Browser:
     # -- moving around -------------------------------------------------------------------------
 
     def visit(self, path):
-        self.driver.get(self.run.base + path if path.startswith("/") else path)
+        self.driver.get(self.base + path if path.startswith("/") else path)
         return self.landed(f"open {path}")
 
     def landed(self, what):
@@ -244,8 +246,9 @@ class Browser:
         self.field(label).send_keys(str(path))
         return self
 
-    def press(self, words, within=None):
-        """Clicks the button (or submit input) whose text starts with `words`, then checks the page it leads to."""
+    def press(self, words, within=None, in_place=False):
+        """Clicks the button (or submit input) whose text starts with `words`, then checks the page it
+        leads to; `in_place`: a button a script answers on the same page (no new page to wait for)."""
         scope = self.driver.find_element(By.CSS_SELECTOR, within) if within else self.driver
         for element in scope.find_elements(By.CSS_SELECTOR, "button, input[type=submit]"):
             text = (element.text or element.get_attribute("value") or "").strip()
@@ -254,7 +257,8 @@ class Browser:
                 old = self.driver.find_element(By.TAG_NAME, "html")
                 element.click()
                 try:
-                    WebDriverWait(self.driver, 15).until(EC.staleness_of(old))
+                    if not in_place:
+                        WebDriverWait(self.driver, 15).until(EC.staleness_of(old))
                 except TimeoutException:
                     pass  # a button that changes the page in place
                 except WebDriverException as error:
@@ -321,7 +325,7 @@ class Browser:
         import urllib.error
         import urllib.request
         cookie = "; ".join(f"{c['name']}={c['value']}" for c in self.driver.get_cookies())
-        request = urllib.request.Request(urllib.parse.urljoin(self.run.base + "/", url), headers={"Cookie": cookie})
+        request = urllib.request.Request(urllib.parse.urljoin(self.base + "/", url), headers={"Cookie": cookie})
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()

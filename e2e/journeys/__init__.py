@@ -1,9 +1,9 @@
 """The journeys, in the order they run. Each is `run(r: Run)`: a sequence of clicks and typing by one
 or more people, raising JourneyFailed at the first thing a person would see go wrong. They share one
 server and run at both sizes, so each makes its own names with `r.unique(...)` and leaves the demo
-people as it found them."""
+people as it found them. A journey module may name the window `sizes` it runs at (recorder: phone only)."""
 
-from . import account, challenge, coach, learn, pickup, team
+from . import account, challenge, coach, learn, pickup, recorder, team
 
 JOURNEYS = {
     "team": team.run,
@@ -12,4 +12,5 @@ JOURNEYS = {
     "coach": coach.run,
     "learn": learn.run,
     "account": account.run,
+    "recorder": recorder.run,
 }
