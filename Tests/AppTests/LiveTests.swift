@@ -223,7 +223,7 @@ struct LiveTests {
             let batch = #"{"locations": [\#(Self.locations(app, inside + outside, after: 60))], "heart_rate": \#(heart)}"#
             #expect(try await ana.api(.POST, "/api/v1/samples", token: token, json: batch).status == .created)
 
-            let update = try #require(try await coach.next(within: .seconds(2)), "the coach got nothing within 2 s")
+            let update = try #require(try await coach.nextWithPoints(within: .seconds(2)), "the coach got no point within 2 s")
             #expect(update.name == "update")
             #expect(update.points.count == outside.count, "the coach got \(update.points)")
             for point in update.points {
@@ -231,7 +231,7 @@ struct LiveTests {
             }
             #expect(update.json["hr"] as? Int == 151)
             #expect((update.json["distance_m"] as? Int ?? 0) > 40)
-            let own = try #require(try await owner.next(within: .seconds(2)))
+            let own = try #require(try await owner.nextWithPoints(within: .seconds(2)))
             #expect(own.points.count == inside.count + outside.count, "Ana sees her whole track")
 
             // The same batch again stores nothing and shows nothing new.
@@ -287,7 +287,7 @@ struct LiveTests {
             let phone = ana.answered(by: b)
             let batch = #"{"locations": [\#(Self.locations(a, [(55.69, 12.599), (55.6903, 12.5993)], after: 30))]}"#
             #expect(try await phone.api(.POST, "/api/v1/samples", token: token, json: batch).status == .created)
-            let update = try #require(try await watching.next(within: .seconds(2)), "nothing reached the viewer on the other process")
+            let update = try #require(try await watching.nextWithPoints(within: .seconds(2)), "nothing reached the viewer on the other process")
             #expect(update.points.count == 2)
         }
     }

@@ -85,8 +85,10 @@ struct LiveReader: Sendable {
             ORDER BY t DESC LIMIT 1
             """
         ).first()
-        if let heart, let t = try? heart.decode(column: "t", as: Int64.self), let bpm = try? heart.decode(column: "bpm", as: Double.self),
-            let whole = Int(exactly: bpm.rounded())
+        // An integer column on PostgreSQL, any number on SQLite.
+        if let heart, let t = try? heart.decode(column: "t", as: Int64.self),
+            let whole = (try? heart.decode(column: "bpm", as: Int.self))
+                ?? (try? heart.decode(column: "bpm", as: Double.self)).flatMap({ Int(exactly: $0.rounded()) })
         {
             lastHeartT = t
             heartRate = whole

@@ -79,6 +79,17 @@ final class EventStream: @unchecked Sendable {
         return nil
     }
 
+    /// The next update carrying points, skipping those without (a signal that came before the
+    /// samples did, as PostgreSQL may deliver a notification late), or nil after `timeout`.
+    func nextWithPoints(within timeout: Duration) async throws -> Event? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard let event = try await next(within: deadline - ContinuousClock.now) else { return nil }
+            if !event.points.isEmpty || event.name != "update" { return event }
+        }
+        return nil
+    }
+
     /// Whether the server ended the stream within `timeout`.
     func ended(within timeout: Duration = .seconds(5)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
