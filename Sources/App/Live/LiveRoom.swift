@@ -185,11 +185,12 @@ actor LiveRoom {
 
     /// Reads the track so far and starts following the bus.
     func start(bus: LiveBus) async throws {
+        // Subscribed before the first read: samples stored during it signal a second read at once.
+        let samples = bus.subscribe(LiveTopic.samples(of: reader.ownerID))
+        let workout = bus.subscribe(LiveTopic.workout(workoutID))
         var reader = self.reader
         try await reader.read(database() as! any SQLDatabase)
         self.reader = reader
-        let samples = bus.subscribe(LiveTopic.samples(of: reader.ownerID))
-        let workout = bus.subscribe(LiveTopic.workout(workoutID))
         listening = [
             Task { [weak self] in
                 for await _ in samples { try? await self?.refresh(workoutChanged: false) }
@@ -262,9 +263,16 @@ actor LiveRoom {
         let new = try await reader.read(database() as! any SQLDatabase)
         self.reader = reader
         let now = clock()
-        for viewer in viewers.values {
-            let figures = reader.figures(ownerView: viewer.isOwner, points: viewer.isOwner ? new.owner : new.others, now: now)
-            viewer.continuation.yield(.update(Self.json(figures)))
+        // Two versions of the news, written once each, whatever the number of viewers.
+        let forOwner = Self.json(reader.figures(ownerView: true, points: new.owner, now: now))
+        let forOthers = Self.json(reader.figures(ownerView: false, points: new.others, now: now))
+        for (id, viewer) in viewers {
+            // A viewer too slow to take 64 updates would miss points without knowing: their stream
+            // ends instead, and the browser reconnects to the whole track.
+            if case .dropped = viewer.continuation.yield(.update(viewer.isOwner ? forOwner : forOthers)) {
+                viewer.continuation.finish()
+                viewers[id] = nil
+            }
         }
         if reader.endMS != nil { finishAll(url: SiteURL.workout(workoutID).path) }
     }
