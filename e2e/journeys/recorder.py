@@ -158,8 +158,9 @@ def run(r):
     # What was saved, as the rider's own device API and export tell it; what the coach got.
     samples, hidden = check_saved(rider, workout_id, ride)
     ride.check_coach_got(samples, hidden)
+    circle = f"the circle hidden round home: {hidden[2]:.0f} m" if hidden else "no hidden circle in the export"
     print(f"    recorder: rode {ride.metres:.0f} m in {ride.seconds:.0f} s ({len(ride.stored)} fixes, {len(ride.bpms)} heart rates, "
-          f"{ride.rr} RR intervals); the coach's page held {[c for _, c, _ in ride.coach_counts]}")
+          f"{ride.rr} RR intervals); {circle}; the coach's page held {[c for _, c, _ in ride.coach_counts]}")
 
 
 class Recorder:
@@ -382,18 +383,21 @@ class Ride:
             data = json.loads(entry["data"]) if entry["data"] else {}
             for point in data if isinstance(data, list) else data.get("points", []):
                 got[int(point[2])] = (point[0], point[1])
-        inside = [t for t, p in got.items() if metres(p, self.zone) < ZONE_RADIUS or (hidden and metres(p, hidden[:2]) < hidden[2])]
+        # How far outside the hidden circle a point lies (negative: inside); within a metre of its
+        # edge the server's arithmetic and this one may differ, so such a point may go either way.
+        def beyond(p):
+            return metres(p, hidden[:2]) - hidden[2] if hidden else metres(p, self.zone) - 1050
+        inside = [t for t, p in got.items() if metres(p, self.zone) < ZONE_RADIUS or (hidden and beyond(p) < -1)]
         if inside:
             raise JourneyFailed(f"{len(inside)} points inside the privacy zone reached the coach's browser, e.g. {[got[t] for t in inside[:3]]}")
-        if hidden:
-            visible = {t for t, p in samples.items() if metres(p, hidden[:2]) >= hidden[2]}
-        else:  # without the hidden circle: at least what lies beyond any circle that could hide home
-            visible = {t for t, p in samples.items() if metres(p, self.zone) > 1050}
+        # Without the hidden circle, at least what lies beyond any circle that could hide home.
+        visible = {t for t, p in samples.items() if beyond(p) > 1}
+        unsure = {t for t, p in samples.items() if abs(beyond(p)) <= 1}
         if not visible <= set(got) or not set(got) <= set(samples):
             raise JourneyFailed(f"the coach's browser should get the {len(visible)} stored points outside the hidden circle; "
                                 f"it got {len(got)}, {len(visible - set(got))} of them missing, {len(set(got) - set(samples))} never stored")
-        if hidden and set(got) != visible:
-            raise JourneyFailed(f"the coach's browser got {len(set(got) - visible)} points the hidden circle should have kept back")
+        if hidden and set(got) - visible - unsure:
+            raise JourneyFailed(f"the coach's browser got {len(set(got) - visible - unsure)} points the hidden circle should have kept back")
 
 
 # -- what was saved ------------------------------------------------------------------------------------
@@ -447,7 +451,7 @@ def check_saved(rider, workout_id, ride):
     # The circle others' maps stop at, drawn when the zone was made (the rider's own data).
     zones = json.loads(archive.read("settings/privacy_zones.json"))
     zone = zones[0] if zones else {}
-    hidden = tuple(zone[k] for k in ("hidden_lat", "hidden_lon", "hidden_radius_m")) if zone.get("hidden_radius_m") else None
+    hidden = tuple(zone[k] for k in ("hiddenLatitude", "hiddenLongitude", "hiddenRadius")) if zone.get("hiddenRadius") else None
     return samples, hidden
 
 
