@@ -119,7 +119,7 @@ extension User {
     }
 }
 
-/// The follows between one viewer and a set of people, loaded in two queries.
+/// The follows and shared teams between one viewer and a set of people, loaded in one query.
 struct Relations {
     private var outgoing: [UUID: Follow.Status] = [:]
     private var incoming: [UUID: Follow.Status] = [:]
@@ -135,22 +135,33 @@ struct Relations {
         guard let viewerID else { return Relations(viewerID: nil, today: today) }
         var relations = Relations(viewerID: viewerID, today: today)
         guard !people.isEmpty else { return relations }
-        for edge in try await FollowEdge.all(on: db, { $0.where("follower_id", .equal, viewerID).where("followee_id", .in, people) }) {
-            relations.outgoing[edge.followee] = edge.status
-        }
-        for edge in try await FollowEdge.all(on: db, { $0.where("followee_id", .equal, viewerID).where("follower_id", .in, people) }) {
-            relations.incoming[edge.follower] = edge.status
-        }
+        // One statement for the three questions: a page asks this for every list of people it
+        // shows, and each statement is a hop to the database's thread.
         // Anyone can join a public team at once, so only a team one is let into, or runs, counts.
-        struct Row: Decodable { let user_id: UUID }
-        relations.teammates = Set(
-            try await (db as! any SQLDatabase).raw(
-                """
-                SELECT DISTINCT a.user_id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
-                WHERE a.user_id IN (\(binds: people)) AND b.user_id = \(bind: viewerID)
-                  AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach'))
-                """
-            ).all(decoding: Row.self).map(\.user_id))
+        struct Row: Decodable {
+            let kind: String
+            let person: UUID
+            let status: String
+        }
+        let rows = try await (db as! any SQLDatabase).raw(
+            """
+            SELECT 'out' AS kind, followee_id AS person, status FROM follows WHERE follower_id = \(bind: viewerID) AND followee_id IN (\(binds: people))
+            UNION ALL
+            SELECT 'in' AS kind, follower_id AS person, status FROM follows WHERE followee_id = \(bind: viewerID) AND follower_id IN (\(binds: people))
+            UNION ALL
+            SELECT DISTINCT 'team' AS kind, a.user_id AS person, '' AS status
+            FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
+            WHERE a.user_id IN (\(binds: people)) AND b.user_id = \(bind: viewerID)
+              AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach'))
+            """
+        ).all(decoding: Row.self)
+        for row in rows {
+            switch row.kind {
+            case "out": relations.outgoing[row.person] = Follow.Status(rawValue: row.status) ?? .pending
+            case "in": relations.incoming[row.person] = Follow.Status(rawValue: row.status) ?? .pending
+            default: relations.teammates.insert(row.person)
+            }
+        }
         return relations
     }
 
@@ -196,8 +207,12 @@ struct PersonCard: Encodable {
     }
 
     static func list(_ users: [User], viewer: User?, today: CalendarDate, on db: any Database) async throws -> [PersonCard] {
-        let relations = try await Relations.load(viewer: viewer, people: users.compactMap(\.id), today: today, on: db)
-        return users.compactMap { user in
+        list(users, relations: try await Relations.load(viewer: viewer, people: users.compactMap(\.id), today: today, on: db))
+    }
+
+    /// The cards of people whose relations to the viewer are read already.
+    static func list(_ users: [User], relations: Relations) -> [PersonCard] {
+        users.compactMap { user in
             let relation = relations.relation(to: user)
             return PersonAccess.canSeeExists(user, relation) ? PersonCard(user, relation: relation) : nil
         }

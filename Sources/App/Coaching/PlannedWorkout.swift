@@ -31,3 +31,33 @@ final class PlannedWorkout: Model, @unchecked Sendable {
         self.description = description
     }
 }
+
+/// A planned session as the athlete's home page lists it: by a coach who still coaches them.
+struct PlannedLine: Decodable {
+    let day: String
+    let sport: String
+    let duration: Double?
+    let distance: Double?
+    let description: String
+    let coachName: String
+
+    enum CodingKeys: String, CodingKey {
+        case day, sport, description
+        case duration = "duration_s", distance = "distance_m", coachName = "display_name"
+    }
+
+    /// The athlete's sessions from `from` through `through`, day by day, in one read (a coach whose
+    /// grant ended plans nothing more for them).
+    static func upcoming(for athlete: UUID, from: CalendarDate, through: CalendarDate, on db: any Database) async throws -> [PlannedLine] {
+        try await (db as! any SQLDatabase).raw(
+            """
+            SELECT p.day, p.sport, p.duration_s, p.distance_m, p.description, u.display_name
+            FROM planned_workouts p
+            JOIN coach_grants g ON g.coach_id = p.coach_id AND g.athlete_id = p.athlete_id AND g.status = \(bind: CoachGrant.Status.active.rawValue)
+            JOIN users u ON u.id = p.coach_id
+            WHERE p.athlete_id = \(bind: athlete) AND p.day >= \(bind: from.description) AND p.day <= \(bind: through.description)
+            ORDER BY p.day, p.created_at
+            """
+        ).all(decoding: PlannedLine.self)
+    }
+}

@@ -20,6 +20,8 @@ extension SQLDatabase {
                 default: throw NumberRowsError.unsupportedBind("\(type(of: bind))")
                 }
             }
+            // Logged as SQLKit logs its queries, so the statements a request runs can be counted.
+            if let level = queryLogLevel { logger.log(level: level, "Executing query", metadata: ["sql": .string(text)]) }
             let collected = CollectedRows()
             try await sqlite.withConnection { connection in
                 try await connection.query(text, values) { row in

@@ -74,8 +74,12 @@ struct HomeController: RouteCollection {
             return try await req.view.render("home/landing", LandingPage(layout: req.layout(title: t("Fieldhouse: amateur sport, together"))))
         }
         let userID = try user.requireID()
-        let incoming = try await FollowEdge.all(on: req.db) { $0.where("followee_id", .equal, userID).orderBy("created_at", .descending) }
-        let outgoing = try await FollowEdge.all(on: req.db) { $0.where("follower_id", .equal, userID) }
+        // Both directions in one read, newest first.
+        let edges = try await FollowEdge.all(on: req.db) {
+            $0.where("followee_id", .equal, userID).orWhere("follower_id", .equal, userID).orderBy("created_at", .descending)
+        }
+        let incoming = edges.filter { $0.followee == userID }
+        let outgoing = edges.filter { $0.follower == userID }
         let iFollow = Set(outgoing.filter { $0.status == .accepted }.map(\.followee))
         let connected = Set(outgoing.map(\.followee)).union([userID])
         let followers = incoming.filter { $0.status == .accepted }
@@ -100,20 +104,17 @@ struct HomeController: RouteCollection {
             return fresh.where("id", .in, teammates.isEmpty ? [userID] : teammates)
         }
 
-        let (_, todays) = try await GoalProgress.current(.day, user: user, now: req.now, on: req.db)
-        let (_, thisWeek) = try await GoalProgress.current(.week, user: user, now: req.now, on: req.db)
+        // Both lists of people from one read of how the person relates to them.
+        let relations = try await Relations.load(viewer: user, people: (recent + suggestions).compactMap(\.id), today: req.clock.today, on: req.db)
+        let periods = try await GoalProgress.PeriodWorkouts.load(user: user, now: req.now, on: req.db)
+        let (todays, thisWeek) = (periods.day.workouts, periods.week.workouts)
         let age = user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: req.clock.today(in: user.timeZone))
         let format = Format(user)
         let recentWorkouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
             .sort(\.$startMS, .descending).limit(3).all()
 
         let today = req.clock.today(in: user.timeZone)
-        let coaches = try await AthleteAccess.coachIDs(of: userID, on: req.db)
-        let plans =
-            coaches.isEmpty
-            ? []
-            : try await PlannedWorkout.query(on: req.db).filter(\.$athlete.$id == userID).filter(\.$coach.$id ~~ coaches)
-                .filter(\.$day >= today.description).filter(\.$day <= today.adding(days: 7).description).sort(\.$day).with(\.$coach).all()
+        let plans = try await PlannedLine.upcoming(for: userID, from: today, through: today.adding(days: 7), on: req.db)
 
         let page = DashboardPage(
             layout: req.layout(title: t("Home"), section: .home),
@@ -128,11 +129,11 @@ struct HomeController: RouteCollection {
             friends: followers.filter { iFollow.contains($0.follower) }.count,
             followers: followers.count,
             following: iFollow.count,
-            newFollowers: try await PersonCard.list(recent, viewer: user, today: req.clock.today, on: req.db),
-            suggestions: try await PersonCard.list(suggestions, viewer: user, today: req.clock.today, on: req.db),
+            newFollowers: PersonCard.list(recent, relations: relations),
+            suggestions: PersonCard.list(suggestions, relations: relations),
             games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), now: req.now, on: req.db).prefix(3).map { GameCard($0, viewer: userID) },
             activity: Self.advice(age: age, today: todays, week: thisWeek),
-            goals: try await GoalProgress.all(for: user, now: req.now, on: req.db).filter(\.enabled),
+            goals: try await GoalProgress.all(for: user, now: req.now, periods: periods, on: req.db).filter(\.enabled),
             recent: try recentWorkouts.map { workout in
                 RecentWorkout(
                     id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
@@ -147,8 +148,8 @@ struct HomeController: RouteCollection {
                     ? t("Today") : Format.weekdayAndDay(day)
                 let what = "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
                 return plan.description.isEmpty
-                    ? t("{when}: {what} (planned by {coach})", when, what, plan.coach.displayName)
-                    : t("{when}: {what} — {description} (planned by {coach})", when, what, plan.description, plan.coach.displayName)
+                    ? t("{when}: {what} (planned by {coach})", when, what, plan.coachName)
+                    : t("{when}: {what} — {description} (planned by {coach})", when, what, plan.description, plan.coachName)
             }
         )
         return try await req.view.render("home/dashboard", page)

@@ -33,27 +33,39 @@ struct GoalProgress: Encodable {
         }
     }
 
-    /// The current period's start (as a key) and its workouts, for a person.
-    static func current(_ period: Goal.Period, user: User, now: Date, on db: any Database) async throws -> (key: String, workouts: [Workout]) {
-        let today = LocalTime.day(of: now, zone: user.timeZone)
-        let start = period.report.start(containing: today)
-        let end = period.report.next(after: start)
-        func ms(_ day: CalendarDate) -> Int64 {
-            Int64((LocalTime.instant(day: day.description, time: "00:00", zone: user.timeZone) ?? now).timeIntervalSince1970 * 1000)
+    /// A person's finished workouts of this week, and of today within it: both goal periods from
+    /// one read (a day always lies in its week).
+    struct PeriodWorkouts {
+        let day: (key: String, workouts: [Workout])
+        let week: (key: String, workouts: [Workout])
+
+        func of(_ period: Goal.Period) -> (key: String, workouts: [Workout]) { period == .day ? day : week }
+
+        static func load(user: User, now: Date, on db: any Database) async throws -> PeriodWorkouts {
+            let today = LocalTime.day(of: now, zone: user.timeZone)
+            func ms(_ day: CalendarDate) -> Int64 {
+                Int64((LocalTime.instant(day: day.description, time: "00:00", zone: user.timeZone) ?? now).timeIntervalSince1970 * 1000)
+            }
+            let (dayStart, weekStart) = (Goal.Period.day.report.start(containing: today), Goal.Period.week.report.start(containing: today))
+            let (dayEnd, weekEnd) = (ms(Goal.Period.day.report.next(after: dayStart)), ms(Goal.Period.week.report.next(after: weekStart)))
+            let workouts = try await Workout.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$endMS != nil)
+                .filter(\.$startMS >= ms(weekStart)).filter(\.$startMS < weekEnd).all()
+            let dayFrom = ms(dayStart)
+            return PeriodWorkouts(
+                day: (dayStart.description, workouts.filter { $0.startMS >= dayFrom && $0.startMS < dayEnd }),
+                week: (weekStart.description, workouts))
         }
-        let workouts = try await Workout.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$endMS != nil)
-            .filter(\.$startMS >= ms(start)).filter(\.$startMS < ms(end)).all()
-        return (start.description, workouts)
     }
 
-    /// Every goal of the person with its progress in the current period.
-    static func all(for user: User, now: Date, on db: any Database) async throws -> [GoalProgress] {
+    /// Every goal of the person with its progress in the current period; `periods` when the caller
+    /// has read them already.
+    static func all(for user: User, now: Date, periods: PeriodWorkouts? = nil, on db: any Database) async throws -> [GoalProgress] {
         let goals = try await Goal.query(on: db).filter(\.$user.$id == user.requireID()).sort(\.$createdAt).all()
-        var periods: [Goal.Period: [Workout]] = [:]
-        for period in Set(goals.map(\.period)) { periods[period] = try await current(period, user: user, now: now, on: db).workouts }
+        var read = periods
+        if read == nil, !goals.isEmpty { read = try await PeriodWorkouts.load(user: user, now: now, on: db) }
         let imperial = user.units == .imperial
         return try goals.map { goal in
-            let done = amount(goal.metric, of: periods[goal.period] ?? [])
+            let done = amount(goal.metric, of: read?.of(goal.period).workouts ?? [])
             let (doneText, target, percent) = (
                 describe(goal.metric, done, imperial: imperial), describe(goal.metric, goal.target, imperial: imperial), Format.percent(done, of: goal.target)
             )
@@ -71,8 +83,10 @@ struct GoalProgress: Encodable {
     /// time in its current period.
     static func announce(for user: User, now: Date, on db: any Database) async throws {
         let goals = try await Goal.query(on: db).filter(\.$user.$id == user.requireID()).filter(\.$enabled == true).all()
+        guard !goals.isEmpty else { return }
+        let periods = try await PeriodWorkouts.load(user: user, now: now, on: db)
         for goal in goals {
-            let (key, workouts) = try await current(goal.period, user: user, now: now, on: db)
+            let (key, workouts) = periods.of(goal.period)
             guard goal.reachedPeriod != key, amount(goal.metric, of: workouts) >= goal.target else { continue }
             goal.reachedPeriod = key
             try await goal.save(on: db)

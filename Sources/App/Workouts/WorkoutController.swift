@@ -48,6 +48,25 @@ struct WorkoutController: RouteCollection {
         let calories: Double?
     }
 
+    /// What a group's line adds up: the distance is nil when no workout in it has one.
+    struct HistoryTotals {
+        let count: Int
+        let duration: Double
+        let distance: Double?
+        let calories: Double
+
+        init(count: Int, duration: Double, distance: Double?, calories: Double) {
+            (self.count, self.duration, self.distance, self.calories) = (count, duration, distance, calories)
+        }
+
+        init(_ workouts: [HistoryNumbers]) {
+            let distances = workouts.compactMap(\.distance)
+            self.init(
+                count: workouts.count, duration: workouts.map(\.duration).reduce(0, +),
+                distance: distances.isEmpty ? nil : distances.reduce(0, +), calories: workouts.compactMap(\.calories).reduce(0, +))
+        }
+    }
+
     /// A row of this page, read without a Fluent model.
     struct HistoryRow: Decodable {
         let id: UUID
@@ -98,14 +117,7 @@ struct WorkoutController: RouteCollection {
             }
             if let to { filter.appendInterpolation(unsafeRaw: " AND start_ms < "); filter.appendInterpolation(bind: Int64(to.timeIntervalSince1970 * 1000)) }
         }
-        // Totals and group subtotals need a few numbers of every workout in the range; whole rows are
-        // read for this page only. Both skip Fluent's models, whose decoding (by reflection, per row)
-        // cost more than the rest of the page.
         let sql = req.db as! any SQLDatabase
-        let all = try await sql.numberRows(
-            "SELECT start_ms, duration_s, distance_m, calories_kcal FROM workouts WHERE \(filter) ORDER BY start_ms DESC, id DESC",
-            columns: ["start_ms", "duration_s", "distance_m", "calories_kcal"]
-        ).map { HistoryNumbers(startMS: Int64($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3]) }
         var pager = Pager(req: req, perPage: 30)
         let sportValue: String = sport?.rawValue ?? ""
         let groupValue: String = grouping == "week" ? "" : grouping
@@ -143,20 +155,35 @@ struct WorkoutController: RouteCollection {
                 return "\(month) \(parts[0])"
             }
         }
-        func summary(_ label: String, _ workouts: [HistoryNumbers]) -> Group {
-            let distances = workouts.compactMap(\.distance)
-            return Group(
-                label: label, count: workouts.count,
+        func summary(_ label: String, _ totals: HistoryTotals) -> Group {
+            Group(
+                label: label, count: totals.count,
                 // A span in words ("3 h 5 min"): beside a count, "3:05:00" read as a time of day.
-                duration: Int(exactly: (workouts.map(\.duration).reduce(0, +) / 60).rounded()).map(Format.hoursAndMinutes) ?? "–",
-                distance: distances.isEmpty ? "–" : format.distance(distances.reduce(0, +)),
-                calories: Int(exactly: workouts.compactMap(\.calories).reduce(0, +).rounded()).map { "\($0.grouped) kcal" } ?? "–", rows: [])
+                duration: Int(exactly: (totals.duration / 60).rounded()).map(Format.hoursAndMinutes) ?? "–",
+                distance: totals.distance.map { format.distance($0) } ?? "–",
+                calories: Int(exactly: totals.calories.rounded()).map { "\($0.grouped) kcal" } ?? "–", rows: [])
         }
-        let byKey = Dictionary(grouping: all) { key($0.startMS) }
+        // Subtotals are needed only for the groups this page shows, and a group spans at most a
+        // month: the numbers of the workouts from a month before the page's oldest to a month after
+        // its newest are enough, however long the history (2,000 workouts read and grouped at every
+        // request were most of this page's time). Rows skip Fluent's models, whose decoding by
+        // reflection cost more than the rest of the page.
+        let month: Int64 = 32 * 86_400_000
+        let around =
+            page.isEmpty
+            ? []
+            : try await sql.numberRows(
+                """
+                SELECT start_ms, duration_s, distance_m, calories_kcal FROM workouts WHERE \(filter)
+                  AND start_ms >= \(bind: (page.map(\.startMS).min() ?? 0) - month) AND start_ms <= \(bind: (page.map(\.startMS).max() ?? 0) + month)
+                """,
+                columns: ["start_ms", "duration_s", "distance_m", "calories_kcal"]
+            ).map { HistoryNumbers(startMS: Int64($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3]) }
+        let byKey = Dictionary(grouping: around) { key($0.startMS) }
         var groups: [Group] = []
         for workout in page {
             let k = key(workout.startMS)
-            if groups.last?.label != label(k) { groups.append(summary(label(k), byKey[k] ?? [])) }
+            if groups.last?.label != label(k) { groups.append(summary(label(k), HistoryTotals(byKey[k] ?? []))) }
             groups[groups.count - 1].rows.append(
                 Row(
                     id: SiteURL.id(workout.id), when: format.when(workout.startMS),
@@ -165,13 +192,18 @@ struct WorkoutController: RouteCollection {
                     heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
                     calories: workout.calories.map { "\(Format.whole($0)) kcal" } ?? "–"))
         }
+        // The totals of the whole range, added up by the database.
+        let total = try await sql.numberRows(
+            "SELECT COUNT(*) AS n, SUM(duration_s) AS duration, SUM(distance_m) AS distance, SUM(calories_kcal) AS calories FROM workouts WHERE \(filter)",
+            columns: ["n", "duration", "distance", "calories"]
+        ).first.map { HistoryTotals(count: Int($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3] ?? 0) }
         let context = HistoryPage(
             layout: req.layout(title: t("Workouts"), section: .workouts),
             sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
             groupings: [("day", t("By day")), ("week", t("By week")), ("month", t("By month"))].map {
                 Option(value: $0.0, label: $0.1, selected: $0.0 == grouping)
             },
-            from: fromText, to: toText, groups: groups, total: summary(t("All"), all), pager: pager, error: error)
+            from: fromText, to: toText, groups: groups, total: summary(t("All"), total ?? HistoryTotals([])), pager: pager, error: error)
         return try await req.view.render("workouts/index", context).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
     }
 
