@@ -278,6 +278,13 @@ struct IngestTests {
             let first = try await (app.db as! any SQLDatabase).raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
                 .first(decoding: Row.self)
             #expect(first.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [50, 90, 275, 4])
+            // A batch that is partly a retry: only its new sample counts, once.
+            let mixed = #"{"heart_rate": [{"t": \#(minute), "bpm": 60}, {"t": \#(minute + 40_000), "bpm": 120}]}"#
+            try await ana.api(.POST, "/api/v1/samples", token: token, json: mixed)
+            try await ana.api(.POST, "/api/v1/samples", token: token, json: mixed)
+            let after = try await (app.db as! any SQLDatabase).raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
+                .all(decoding: Row.self)
+            #expect(after.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [[50, 120, 395, 5], [100, 100, 100, 1]])
         }
     }
 

@@ -9,6 +9,7 @@ enum Ingest: Feature {
         app.middleware.use(MethodNotAllowedMiddleware())
         app.middleware.use(RepeatedParameterMiddleware())
         app.middleware.use(DeviceTokenMiddleware())
+        _ = app.sqliteWriters
         try app.register(collection: DeviceController())
         try app.register(collection: SampleController(maxBodyBytes: app.config.maxUploadBytes))
         try app.register(collection: WorkoutAPIController())

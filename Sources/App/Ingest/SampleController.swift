@@ -136,7 +136,8 @@ struct SampleController: RouteCollection {
             let windows: [ClosedRange<Int64>] = workouts.map { $0.startMS...($0.endMS ?? Int64.max) }
             skipped = batch.keep(within: windows)
         }
-        let (stored, duplicates) = try await SampleStore.store(batch, for: user.requireID(), on: req.db)
+        let (stored, duplicates) = try await SampleStore.store(
+            batch, for: user.requireID(), on: req.db, writers: req.application.sqliteWriters)
         req.application.metrics.stored("samples", count: stored.heart_rate + stored.rr + stored.locations + stored.steps + stored.motion)
         if stored.heart_rate + stored.locations > 0 {
             // Anyone watching this person live, on any process, reads what is new.

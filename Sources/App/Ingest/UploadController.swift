@@ -40,7 +40,8 @@ struct UploadController: RouteCollection {
             sport: form["sport"].flatMap { $0.isEmpty ? nil : $0 }.map(WorkoutFields.sport),
             externalID: WorkoutFields.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
             filename: String(file.filename.prefix(200)), maxExpandedBytes: maxBytes)
-        let outcome = try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db, now: req.now)
+        let outcome = try await WorkoutImporter.importFile(
+            file.take(), options: options, user: user, on: req.db, now: req.now, writers: req.application.sqliteWriters)
         try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
         switch outcome {
         case .created(let workout):

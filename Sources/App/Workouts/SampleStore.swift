@@ -55,63 +55,71 @@ struct SeriesCounts: Content, Equatable {
     enum CodingKeys: String, CodingKey { case heart_rate, rr, locations, steps, motion }
 }
 
-/// Writes samples with batched multi-row inserts in one transaction. The key (person, time) makes
-/// every insert idempotent: a row already there is skipped and counted as a duplicate, and the
-/// per-minute heart-rate rollup is recomputed for the minutes the batch touched, so it always
-/// equals the samples stored, however often a batch is retried.
+/// Writes samples in one transaction, one statement per series and batch (SQLite: multi-row
+/// `VALUES` with bound values; PostgreSQL: the columns bound as arrays and `UNNEST`ed, so the
+/// statement stays a few lines long however many samples come). The key (person, time) makes every
+/// insert idempotent: a row already there is skipped and counted as a duplicate. The per-minute
+/// heart-rate rollup always equals the samples stored, however often a batch is retried: a batch
+/// stored whole adds its minutes to the rollup; one with duplicates recomputes the minutes it touched.
 enum SampleStore {
-    /// A value written into the statement text: numbers (checked finite), NULL, and the six motion
-    /// words (checked against a list first), which print safely; 3,600 samples as literals cost far
-    /// less than as 10,800 bound parameters.
-    enum Literal {
-        case int(Int64), double(Double), null, text(String)
+    /// One column of a series: what each row holds there.
+    enum Column {
+        case integers([Int64?])
+        case reals([Double?])
+        /// Activities: one of six known words, checked before.
+        case words([String])
 
-        var sql: String {
+        /// Row `index` as an SQLite bind.
+        func sqlite(_ index: Int) -> SQLiteData {
             switch self {
-            case .int(let value): String(value)
-            case .double(let value): value.isFinite ? String(value) : "NULL"
-            case .null: "NULL"
-            case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+            case .integers(let values): values[index].map { .integer(Int($0)) } ?? .null
+            case .reals(let values): values[index].flatMap { $0.isFinite ? .float($0) : nil } ?? .null
+            case .words(let values): .text(values[index])
             }
         }
-
-        /// The same value as an SQLite bind.
-        var sqlite: SQLiteData {
-            switch self {
-            case .int(let value): .integer(Int(value))
-            case .double(let value): value.isFinite ? .float(value) : .null
-            case .null: .null
-            case .text(let value): .text(value)
-            }
-        }
-
-        init(_ value: Double?) { self = value.map(Literal.double) ?? .null }
-        init(_ value: Int?) { self = value.map { .int(Int64($0)) } ?? .null }
     }
 
-    static func store(_ batch: SampleBatch, for userID: UUID, on db: any Database) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
-        try await db.inTransaction { db in
-            try await write(batch, for: userID, on: db as! any SQLDatabase)
+    static func store(
+        _ batch: SampleBatch, for userID: UUID, on db: any Database, writers: SQLiteWriters? = nil
+    ) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
+        let transaction = {
+            try await db.inTransaction { db in
+                try await write(batch, for: userID, on: db as! any SQLDatabase)
+            }
         }
+        guard let writers else { return try await transaction() }
+        return try await writers.write(on: db, transaction)
     }
 
     /// The same, inside a transaction the caller holds (a file import writes its workout with it).
     static func write(_ batch: SampleBatch, for userID: UUID, on sql: any SQLDatabase) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
         var stored = SeriesCounts()
-        stored.heart_rate = try await insert(sql, "heart_rate_samples", ["bpm"], batch.heartRate.map { ($0.t, [Literal($0.bpm)]) }, user: userID)
-        stored.rr = try await insert(sql, "rr_intervals", ["ms"], batch.rr.map { ($0.t, [Literal($0.ms)]) }, user: userID)
+        stored.heart_rate = try await insert(
+            sql, "heart_rate_samples", batch.heartRate.map(\.t), [("bpm", .integers(batch.heartRate.map { Int64($0.bpm) }))], user: userID)
+        stored.rr = try await insert(sql, "rr_intervals", batch.rr.map(\.t), [("ms", .reals(batch.rr.map(\.ms)))], user: userID)
         stored.locations = try await insert(
-            sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
-            batch.locations.map { ($0.t, [Literal($0.lat), Literal($0.lon), Literal($0.ele), Literal($0.accuracy), Literal($0.speed)]) },
-            user: userID)
-        stored.steps = try await insert(sql, "step_samples", ["count"], batch.steps.map { ($0.t, [Literal($0.count)]) }, user: userID)
-        // Activities are one of six known words (checked before), so they print safely too.
+            sql, "location_samples", batch.locations.map(\.t),
+            [
+                ("lat", .reals(batch.locations.map(\.lat))), ("lon", .reals(batch.locations.map(\.lon))),
+                ("ele", .reals(batch.locations.map(\.ele))), ("accuracy", .reals(batch.locations.map(\.accuracy))),
+                ("speed", .reals(batch.locations.map(\.speed))),
+            ], user: userID)
+        stored.steps = try await insert(
+            sql, "step_samples", batch.steps.map(\.t), [("count", .integers(batch.steps.map { Int64($0.count) }))], user: userID)
         stored.motion = try await insert(
-            sql, "motion_samples", ["activity", "confidence"],
-            batch.motion.map { ($0.t, [.text($0.activity), Literal($0.confidence)]) }, user: userID)
-        stored.cadence = try await insert(sql, "cadence_samples", ["rpm"], batch.cadence.map { ($0.t, [Literal($0.rpm)]) }, user: userID)
+            sql, "motion_samples", batch.motion.map(\.t),
+            [("activity", .words(batch.motion.map(\.activity))), ("confidence", .integers(batch.motion.map { $0.confidence.map(Int64.init) }))],
+            user: userID)
+        stored.cadence = try await insert(
+            sql, "cadence_samples", batch.cadence.map(\.t), [("rpm", .integers(batch.cadence.map { Int64($0.rpm) }))], user: userID)
         if stored.heart_rate > 0, let first = batch.heartRate.map(\.t).min(), let last = batch.heartRate.map(\.t).max() {
-            try await rollUp(sql, from: first, to: last, user: userID)
+            if stored.heart_rate == batch.heartRate.count {
+                // Every sample was new: the minutes they fall in grow by exactly them.
+                try await addMinutes(sql, batch.heartRate, user: userID)
+                try await rollUpQuarters(sql, from: first, to: last, user: userID)
+            } else {
+                try await rollUp(sql, from: first, to: last, user: userID)
+            }
         }
         if stored != SeriesCounts(), let span = batch.span {
             try await WorkoutSeries.drop(user: userID, from: span.lowerBound, to: span.upperBound, on: sql)
@@ -132,58 +140,85 @@ enum SampleStore {
     /// were new: SQLite's `changes()` and PostgreSQL's `RETURNING` count exactly the rows the
     /// conflict clause let through.
     ///
-    /// The person's id is written as text, as a bound UUID is stored (SQLite) or cast (PostgreSQL):
-    /// a UUID prints only hex and dashes. On SQLite the values are bound directly as SQLite values
-    /// (parsing thousands of literal decimals cost more than storing them); on PostgreSQL they are
-    /// written as literals, which its parser reads quickly.
+    /// On SQLite the person's id is written as text, as a bound UUID is stored (a UUID prints only
+    /// hex and dashes), and the values are bound as SQLite values. On PostgreSQL each column is one
+    /// array parameter: the statement is parsed and planned once per batch, not once per row, and
+    /// the numbers travel in binary.
     private static func insert(
-        _ sql: any SQLDatabase, _ table: String, _ columns: [String],
-        _ rows: [(Int64, [Literal])], user: UUID
+        _ sql: any SQLDatabase, _ table: String, _ times: [Int64], _ columns: [(name: String, values: Column)], user: UUID
     ) async throws -> Int {
-        guard !rows.isEmpty else { return 0 }
-        let sqlite = sql.dialect.name == "sqlite" ? sql as? any SQLiteDatabase : nil
+        guard !times.isEmpty else { return 0 }
+        let names = columns.map(\.name).joined(separator: ", ")
+        guard sql.dialect.name == "sqlite", let sqlite = sql as? any SQLiteDatabase else {
+            return try await insertUnnested(sql, table, times, columns, user: user)
+        }
         let person = "('" + user.uuidString + "', "
-        let head = "INSERT INTO \(table) (user_id, t, \(columns.joined(separator: ", "))) VALUES "
-        // SQLite allows 32,766 bound values per statement.
-        let chunk = 2000
+        let head = "INSERT INTO \(table) (user_id, t, \(names)) VALUES "
+        let placeholders = person + "?" + String(repeating: ", ?", count: columns.count) + ")"
+        // An hour at 1 Hz is one statement; more rows to a statement save little and hold the
+        // compiled statement (a few hundred bytes a row) in memory longer.
+        let chunk = 4_000
         var inserted = 0
         var start = 0
-        while start < rows.count {
-            let end = min(rows.count, start + chunk)
-            if let sqlite {
-                let placeholders = person + "?" + String(repeating: ", ?", count: columns.count) + ")"
-                var text = head
-                text.reserveCapacity(head.utf8.count + (end - start) * (placeholders.utf8.count + 2) + 40)
-                var binds: [SQLiteData] = []
-                binds.reserveCapacity((end - start) * (columns.count + 1))
-                for index in start..<end {
-                    if index > start { text += ", " }
-                    text += placeholders
-                    binds.append(.integer(Int(rows[index].0)))
-                    for value in rows[index].1 { binds.append(value.sqlite) }
-                }
-                text += " ON CONFLICT (user_id, t) DO NOTHING"
-                _ = try await sqlite.query(text, binds)
-                inserted += try await sqlite.query("SELECT changes() AS n").first?.column("n")?.integer ?? 0
-            } else {
-                var text = "WITH added AS (" + head
-                text.reserveCapacity(text.utf8.count + (end - start) * (person.utf8.count + 16 + columns.count * 12))
-                for index in start..<end {
-                    let (t, values) = rows[index]
-                    if index > start { text += "), " }
-                    text += person
-                    text += String(t)
-                    for value in values {
-                        text += ", "
-                        text += value.sql
-                    }
-                }
-                text += ") ON CONFLICT (user_id, t) DO NOTHING RETURNING 1) SELECT COUNT(*) AS n FROM added"
-                inserted += try await sql.raw(SQLQueryString(text)).first(decoding: Count.self)?.n ?? 0
+        while start < times.count {
+            let end = min(times.count, start + chunk)
+            var text = head
+            text.reserveCapacity(head.utf8.count + (end - start) * (placeholders.utf8.count + 2) + 40)
+            var binds: [SQLiteData] = []
+            binds.reserveCapacity((end - start) * (columns.count + 1))
+            for index in start..<end {
+                if index > start { text += ", " }
+                text += placeholders
+                binds.append(.integer(Int(times[index])))
+                for column in columns { binds.append(column.values.sqlite(index)) }
             }
+            text += " ON CONFLICT (user_id, t) DO NOTHING"
+            _ = try await sqlite.query(text, binds)
+            inserted += try await sqlite.query("SELECT changes() AS n").first?.column("n")?.integer ?? 0
             start = end
         }
         return inserted
+    }
+
+    /// PostgreSQL: `INSERT ... SELECT FROM UNNEST($2::int8[], ...)`. Arrays carry no NULLs here, so
+    /// a missing number travels as NaN (reals) or the smallest Int64 (integers) and `NULLIF` turns it
+    /// back; neither is a value a checked sample can have.
+    private static func insertUnnested(
+        _ sql: any SQLDatabase, _ table: String, _ times: [Int64], _ columns: [(name: String, values: Column)], user: UUID
+    ) async throws -> Int {
+        var query = SQLQueryString("WITH added AS (INSERT INTO ")
+        query.appendInterpolation(unsafeRaw: "\(table) (user_id, t, \(columns.map(\.name).joined(separator: ", "))) SELECT ")
+        query.appendInterpolation(bind: user)
+        query.appendInterpolation(unsafeRaw: "::uuid, u.t")
+        for (index, column) in columns.enumerated() {
+            switch column.values {
+            case .integers: query.appendInterpolation(unsafeRaw: ", NULLIF(u.c\(index), \(Int64.min))")
+            case .reals: query.appendInterpolation(unsafeRaw: ", NULLIF(u.c\(index), 'NaN')")
+            case .words: query.appendInterpolation(unsafeRaw: ", u.c\(index)")
+            }
+        }
+        query.appendInterpolation(unsafeRaw: " FROM UNNEST(")
+        query.appendInterpolation(bind: times)
+        query.appendInterpolation(unsafeRaw: "::int8[]")
+        for column in columns {
+            query.appendInterpolation(unsafeRaw: ", ")
+            switch column.values {
+            case .integers(let values):
+                query.appendInterpolation(bind: values.map { $0 ?? Int64.min })
+                query.appendInterpolation(unsafeRaw: "::int8[]")
+            case .reals(let values):
+                query.appendInterpolation(bind: values.map { value in value.flatMap { $0.isFinite ? $0 : nil } ?? .nan })
+                query.appendInterpolation(unsafeRaw: "::float8[]")
+            case .words(let values):
+                query.appendInterpolation(bind: values)
+                query.appendInterpolation(unsafeRaw: "::text[]")
+            }
+        }
+        query.appendInterpolation(
+            unsafeRaw:
+                ") AS u(t\((0..<columns.count).map { ", c\($0)" }.joined())) ON CONFLICT (user_id, t) DO NOTHING RETURNING 1) SELECT COUNT(*) AS n FROM added"
+        )
+        return try await sql.raw(query).first(decoding: Count.self)?.n ?? 0
     }
 
     /// Every table of a person's time series (the heart-rate rollups aside).
@@ -222,10 +257,12 @@ enum SampleStore {
         try await rollUp(sql, from: firstMinute * 60_000, to: lastMinute * 60_000 + 59_999, user: user)
     }
 
+    /// The minute of a time in milliseconds, rounded down (also before 1970).
+    private static func minute(_ t: Int64) -> Int64 { t >= 0 ? t / 60_000 : (t - 59_999) / 60_000 }
+
     /// Recomputes the per-minute heart rate for the minutes between two times from the samples.
     private static func rollUp(_ sql: any SQLDatabase, from: Int64, to: Int64, user: UUID) async throws {
-        let firstMinute = from >= 0 ? from / 60_000 : (from - 59_999) / 60_000
-        let lastMinute = to >= 0 ? to / 60_000 : (to - 59_999) / 60_000
+        let firstMinute = minute(from), lastMinute = minute(to)
         try await sql.raw(
             """
             INSERT INTO heart_rate_minutes (user_id, minute, min_bpm, max_bpm, sum_bpm, samples)
@@ -236,7 +273,47 @@ enum SampleStore {
                 sum_bpm = excluded.sum_bpm, samples = excluded.samples
             """
         ).run()
-        let firstQuarter = firstMinute / 15, lastQuarter = lastMinute / 15
+        try await rollUpQuarters(sql, from: from, to: to, user: user)
+    }
+
+    /// Adds samples just stored, every one of them new, to the minutes they fall in: the rollup of
+    /// a minute is its samples' extremes, sum and count, so the new ones merge into what is there
+    /// without reading the samples back (which cost a fifth of a batch).
+    private static func addMinutes(_ sql: any SQLDatabase, _ samples: [(t: Int64, bpm: Int)], user: UUID) async throws {
+        var minutes: [Int64: (low: Int, high: Int, sum: Int, count: Int)] = [:]
+        for sample in samples {
+            let key = minute(sample.t)
+            if let known = minutes[key] {
+                minutes[key] = (min(known.low, sample.bpm), max(known.high, sample.bpm), known.sum + sample.bpm, known.count + 1)
+            } else {
+                minutes[key] = (sample.bpm, sample.bpm, sample.bpm, 1)
+            }
+        }
+        // Whole numbers in the statement's text: a batch of an hour is 60 short rows.
+        let (least, greatest) = sql.dialect.name == "sqlite" ? ("MIN", "MAX") : ("LEAST", "GREATEST")
+        let rows = minutes.sorted { $0.key < $1.key }
+        var start = 0
+        while start < rows.count {
+            let end = min(rows.count, start + 1_000)
+            var text = "INSERT INTO heart_rate_minutes (user_id, minute, min_bpm, max_bpm, sum_bpm, samples) VALUES "
+            for index in start..<end {
+                let (key, value) = rows[index]
+                if index > start { text += ", " }
+                text += "('\(user.uuidString)', \(key), \(value.low), \(value.high), \(value.sum), \(value.count))"
+            }
+            text += """
+                 ON CONFLICT (user_id, minute) DO UPDATE SET min_bpm = \(least)(heart_rate_minutes.min_bpm, excluded.min_bpm), \
+                max_bpm = \(greatest)(heart_rate_minutes.max_bpm, excluded.max_bpm), sum_bpm = heart_rate_minutes.sum_bpm + excluded.sum_bpm, \
+                samples = heart_rate_minutes.samples + excluded.samples
+                """
+            try await sql.raw(SQLQueryString(text)).run()
+            start = end
+        }
+    }
+
+    /// Recomputes the quarter-hour rows for the quarters between two times from the minute rollup.
+    private static func rollUpQuarters(_ sql: any SQLDatabase, from: Int64, to: Int64, user: UUID) async throws {
+        let firstQuarter = minute(from) / 15, lastQuarter = minute(to) / 15
         try await sql.raw(
             """
             DELETE FROM heart_rate_quarters WHERE user_id = \(bind: user) AND quarter BETWEEN \(bind: firstQuarter) AND \(bind: lastQuarter)

@@ -33,7 +33,10 @@ enum WorkoutImporter {
     ]
 
     /// Takes the file's bytes and lets go of them once read, so a long file is in memory once.
-    static func importFile(_ bytes: consuming [UInt8], options: Options, user: User, on db: any Database, now: Date) async throws -> Outcome {
+    /// `writers` queues the transaction behind other big writes on SQLite (see `SQLiteWriters`).
+    static func importFile(
+        _ bytes: consuming [UInt8], options: Options, user: User, on db: any Database, now: Date, writers: SQLiteWriters? = nil
+    ) async throws -> Outcome {
         let userID = try user.requireID()
         let hash = Format.hex(SHA256.hash(data: bytes))
         if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
@@ -69,9 +72,13 @@ enum WorkoutImporter {
                 )
             }
             do {
-                return try await db.inTransaction { db in
-                    try await save(recording, start: start, end: end, hash: hash, options: options, user: user, today: LocalTime.utcDay(of: now), on: db)
+                let transaction = {
+                    try await db.inTransaction { db in
+                        try await save(recording, start: start, end: end, hash: hash, options: options, user: user, today: LocalTime.utcDay(of: now), on: db)
+                    }
                 }
+                guard let writers else { return try await transaction() }
+                return try await writers.write(on: db, transaction)
             } catch {
                 // Two uploads of one file at once: the loser's unique key fails; answer as the retry it is.
                 if let known = try await knownDuplicate(hash: hash, externalID: options.externalID, user: userID, on: db) { return known }
