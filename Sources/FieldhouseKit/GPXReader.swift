@@ -77,12 +77,10 @@ public enum GPXReader {
 
         private var path: [String] = []
         private var current: RawPoint?
-        private var text = ""
 
-        mutating func start(_ name: String, attributes: [(name: String, value: String)]) throws {
+        mutating func start(_ name: String, attributes: [XMLAttribute]) throws {
             if path.isEmpty { sawGPX = name == "gpx" }
             path.append(name)
-            text = ""
             switch name {
             case "trkseg", "trk":
                 segmentStarts.insert(points.count)
@@ -92,9 +90,9 @@ public enum GPXReader {
                 var lat: Double?, lon: Double?
                 for attribute in attributes {
                     if attribute.name == "lat" {
-                        lat = ActivityFile.number(attribute.value)
+                        lat = attribute.value.number
                     } else if attribute.name == "lon" {
-                        lon = ActivityFile.number(attribute.value)
+                        lon = attribute.value.number
                     }
                 }
                 let coordinate = Coordinate(latitude: lat ?? .nan, longitude: lon ?? .nan)
@@ -109,12 +107,8 @@ public enum GPXReader {
             }
         }
 
-        mutating func text(_ text: String) throws {
-            self.text += text
-        }
-
-        mutating func end(_ name: String) throws {
-            defer { path.removeLast(); text = "" }
+        mutating func end(_ name: String, text: XMLText) throws {
+            defer { path.removeLast() }
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             switch name {
             case "trkpt":
@@ -131,20 +125,20 @@ public enum GPXReader {
                 current = nil
             case "ele":
                 // Routes have no `normalise`, so their elevations are checked here.
-                if current != nil { current?.elevation = Plausible.keep(ActivityFile.number(text), in: Plausible.elevation) }
+                if current != nil { current?.elevation = Plausible.keep(text.number, in: Plausible.elevation) }
             case "time":
                 guard current != nil else { return }
                 // GPX times are UTC; a few writers leave out the "Z".
-                current?.time = SampleTime.milliseconds(rfc3339: text) ?? SampleTime.milliseconds(rfc3339: text + "Z")
-                if current?.time == nil { problem = problem ?? t("a point has an unreadable time \"{time}\"", text.prefix(40)) }
+                current?.time = text.withBytes { SampleTime.milliseconds(rfc3339: $0) } ?? SampleTime.milliseconds(rfc3339: text.string + "Z")
+                if current?.time == nil { problem = problem ?? t("a point has an unreadable time \"{time}\"", text.string.prefix(40)) }
             case "hr", "heartrate":
-                if current != nil, let value = ActivityFile.number(text), (1...300).contains(value) { current?.heartRate = Int(value.rounded()) }
+                if current != nil, let value = text.number, (1...300).contains(value) { current?.heartRate = Int(value.rounded()) }
             case "cad", "cadence":
-                if current != nil, let value = ActivityFile.number(text), (0...300).contains(value) { current?.cadence = Int(value.rounded()) }
+                if current != nil, let value = text.number, (0...300).contains(value) { current?.cadence = Int(value.rounded()) }
             case "speed":
-                if current != nil, let value = ActivityFile.number(text), value >= 0 { current?.speed = value }
+                if current != nil, let value = text.number, value >= 0 { current?.speed = value }
             case "name":
-                let value = text
+                let value = text.string
                 guard !value.isEmpty else { return }
                 if parent == "trk", trackName == nil {
                     trackName = value
@@ -154,7 +148,7 @@ public enum GPXReader {
                     metadataName = value
                 }
             case "type":
-                if parent == "trk", trackType == nil { trackType = text }
+                if parent == "trk", trackType == nil { trackType = text.string }
             default:
                 break
             }

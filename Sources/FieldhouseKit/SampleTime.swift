@@ -6,9 +6,13 @@ import Foundation
 public enum SampleTime {
     /// Milliseconds since 1970 for an RFC 3339 date-time, or nil when it is not one.
     public static func milliseconds(rfc3339 text: String) -> Int64? {
-        var utf8 = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { milliseconds(rfc3339: $0) }
+    }
+
+    /// The same for the text's UTF-8 bytes (an activity file's, read without making a String).
+    public static func milliseconds(rfc3339 utf8: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard utf8.count >= 20 else { return nil }
-        if utf8[10] == 0x20 || utf8[10] == 0x74 { utf8[10] = 0x54 } // " " or "t" as RFC 3339 allows
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0
             for i in from..<from + count {
@@ -18,7 +22,8 @@ public enum SampleTime {
             }
             return value
         }
-        guard utf8[4] == 0x2D, utf8[7] == 0x2D, utf8[10] == 0x54, utf8[13] == 0x3A, utf8[16] == 0x3A,
+        // "T", or " " or "t" as RFC 3339 allows.
+        guard utf8[4] == 0x2D, utf8[7] == 0x2D, utf8[10] == 0x54 || utf8[10] == 0x20 || utf8[10] == 0x74, utf8[13] == 0x3A, utf8[16] == 0x3A,
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
             let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
             (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),

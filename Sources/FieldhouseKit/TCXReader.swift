@@ -56,28 +56,26 @@ public enum TCXReader {
         private var point: TrackPoint?
         private var lat: Double?
         private var lon: Double?
-        private var text = ""
 
         /// Only the first activity is read; a file with several is rare and would mix workouts. Kept as
         /// a flag (set and cleared at the Activity's own depth) rather than searched for on every tag.
         private var inFirstActivity = false
         private var activityDepth = 0
 
-        mutating func start(_ name: String, attributes: [(name: String, value: String)]) throws {
+        mutating func start(_ name: String, attributes: [XMLAttribute]) throws {
             if path.isEmpty { sawRoot = name == "TrainingCenterDatabase" }
             path.append(name)
-            text = ""
             switch name {
             case "Activity":
                 activities += 1
                 if activities == 1 {
-                    sport = attributes.first { $0.name == "Sport" }?.value
+                    sport = attributes.first { $0.name == "Sport" }?.value.string
                     inFirstActivity = true
                     activityDepth = path.count
                 }
             case "Lap" where inFirstActivity:
                 try ActivityFile.refuseMoreLaps(than: laps.count)
-                let start = attributes.first { $0.name == "StartTime" }.flatMap { SampleTime.milliseconds(rfc3339: $0.value) }
+                let start = attributes.first { $0.name == "StartTime" }.flatMap { $0.value.withBytes { SampleTime.milliseconds(rfc3339: $0) } }
                 laps.append(DeviceTotals(start: start))
             case "Track" where inFirstActivity:
                 segmentStarts.insert(points.count)
@@ -90,20 +88,15 @@ public enum TCXReader {
             }
         }
 
-        mutating func text(_ text: String) throws {
-            self.text += text
-        }
-
-        mutating func end(_ name: String) throws {
+        mutating func end(_ name: String, text: XMLText) throws {
             defer {
                 if inFirstActivity && name == "Activity" && path.count == activityDepth { inFirstActivity = false }
                 path.removeLast()
-                text = ""
             }
             guard inFirstActivity else { return }
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             let grandparent = path.count >= 3 ? path[path.count - 3] : ""
-            let value = ActivityFile.number(text)
+            let value = text.number
             if var current = point {
                 switch name {
                 case "Trackpoint":
@@ -123,7 +116,7 @@ public enum TCXReader {
                     point = nil
                     return
                 case "Time":
-                    if let time = SampleTime.milliseconds(rfc3339: text) {
+                    if let time = text.withBytes({ SampleTime.milliseconds(rfc3339: $0) }) {
                         current.time = time
                     } else {
                         problem = problem ?? t("trackpoint {number} has an unreadable time", points.count + 1)
@@ -146,7 +139,7 @@ public enum TCXReader {
             }
             guard !laps.isEmpty else {
                 if name == "Notes", parent == "Activity" {
-                    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    let trimmed = text.string.trimmingCharacters(in: .whitespacesAndNewlines)
                     if !trimmed.isEmpty { notes = trimmed }
                 }
                 return
@@ -161,7 +154,7 @@ public enum TCXReader {
             case "Value" where parent == "MaximumHeartRateBpm" && grandparent == "Lap":
                 laps[laps.count - 1].maximumHeartRate = ActivityFile.whole(value)
             case "Notes" where parent == "Activity":
-                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let trimmed = text.string.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !trimmed.isEmpty { notes = trimmed }
             default:
                 break

@@ -326,4 +326,33 @@ import Testing
         #expect(throws: ActivityFileError.self) { try ActivityFile.read(Array(external.utf8)) }
         #expect(throws: ActivityFileError.self) { try ActivityFile.read(Array("<gpx><trk></gpx>".utf8)) }
     }
+
+    /// Numbers are read from the file's bytes without making a String of each; every way a file may
+    /// write one still reads as the standard library reads its text, to the last bit.
+    @Test func numbersReadAsTheStandardLibraryReadsThem() throws {
+        let latitudes = [
+            "55.6761234", "-33.8688197", "0", "-0.0", "7", "45.", "+12.5", " 12.25 ", "1e1", "1.5E-3",
+            "0.12345678901234567890", "12.345678901234567", "000012.500", "89.999999999999",
+        ]
+        let elevations = ["12.3", "-4.56", "1234.5678", "0.1", "2.2250738585072014", "99.99999999999999", "&#x31;2.5", "3<!-- c -->.5"]
+        var points = ""
+        for (index, latitude) in latitudes.enumerated() {
+            let elevation = elevations[index % elevations.count]
+            let time = SampleTime.rfc3339(milliseconds: 1_577_836_800_000 + Int64(index) * 1000)
+            points += #"<trkpt lat="\#(latitude)" lon="12.5"><ele>\#(elevation)</ele><time>\#(time)</time></trkpt>"#
+        }
+        let gpx = #"<gpx version="1.1"><trk><trkseg>\#(points)</trkseg></trk></gpx>"#
+        guard case .activity(let run) = try ActivityFile.read(Array(gpx.utf8), now: Date(timeIntervalSince1970: 1_800_000_000)) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(run.points.count == latitudes.count)
+        for (index, point) in run.points.enumerated() {
+            let text = latitudes[index]
+            let expected = Double(text) ?? Double(text.trimmingCharacters(in: .whitespaces))
+            #expect(point.latitude.map(\.bitPattern) == expected.map(\.bitPattern), "latitude \(text)")
+            let elevation = ["&#x31;2.5": "12.5", "3<!-- c -->.5": "3.5"][elevations[index % elevations.count]] ?? elevations[index % elevations.count]
+            #expect(point.elevation.map(\.bitPattern) == Double(elevation).map(\.bitPattern), "elevation \(elevation)")
+        }
+    }
 }
