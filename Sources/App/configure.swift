@@ -85,6 +85,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.asyncCommands.use(BackupCommand(), as: "backup")
     app.asyncCommands.use(RestoreCommand(), as: "restore")
     _ = app.liveBus
+    _ = app.personChanges
     app.lifecycle.use(LiveBusLifecycle())
     app.jobs = JobRunner(kinds: Features.all.flatMap { $0.jobKinds }, lease: config.jobLeaseSeconds)
     app.lifecycle.use(JobRunnerLifecycle())

@@ -58,6 +58,7 @@ struct ImportFilesTests {
 
             // In Portuguese.
             try await User.query(on: app.db).filter(\.$username == "ana").set(\.$languageCode, to: "pt-PT").update()
+            app.wroteBehindTheAppsBack()
             let portuguese = try await ana.get("/workouts/\(id.lowercased())")
             #expect(portuguese.contains(#"<h2 id="legs-h">Etapas</h2>"#))
             #expect(portuguese.contains(#"<th scope="row">Transição</th><td>2:50</td><td>0,14 km</td>"#))

@@ -451,6 +451,7 @@ struct APIConformanceTests {
             let token = try await ana.deviceToken()
             try await User.query(on: app.db).filter(\.$username == "ana").set(\.$homeName, to: "Nørrebro").set(\.$homeLat, to: 55.69)
                 .set(\.$homeLon, to: 12.55).update()
+            app.wroteBehindTheAppsBack()
             let device = app.browser()
             let found = try await device.api(.GET, "/api/v1/find", token: token)
             #expect(found.status == .ok, "\(found.body)")

@@ -14,6 +14,10 @@ enum Accounts: Feature {
         try app.register(collection: PasswordResetController())
         try app.register(collection: LanguageController())
         app.asyncCommands.use(UserCommands(), as: "user")
+        // Every request reads its session and person from this cache first; a saved account
+        // changes what it holds.
+        _ = app.signInCache
+        app.useModelMiddleware(PersonChangeMiddleware<User>(changes: app.personChanges, bus: app.liveBus, person: { $0.id }))
     }
 
     static func seedDemo(_ app: Application) async throws -> [String] {

@@ -74,6 +74,7 @@ enum AvatarStore {
                 return try? reencode(data, format: format, config: config)
             }
             try await User.query(on: app.db).filter(\.$id == person.requireID()).set(\.$avatarFile, to: name).update()
+            try await app.personChanges.changed(person.requireID(), bus: app.liveBus, on: app.db)
             remove(old, config: config)
         }
     }

@@ -64,6 +64,7 @@ struct DeleteAccountController: RouteCollection {
         // An export still being made checks that its person exists before its file is put in place
         // (`AccountExport.write`), so none is left behind.
         try await AccountDeletion.delete(user, now: req.now, on: req.db, config: req.application.config)
+        try await req.personChanged(user.requireID())
         let response = req.redirect(to: .home)
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
         req.forgetSignIn()

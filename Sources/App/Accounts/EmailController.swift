@@ -80,6 +80,7 @@ struct EmailController: RouteCollection {
                 try await AccountMail.queueConfirmation(for: fresh, now: now, config: config, secret: secret, on: db)
                 return true
             }
+            if queued { try await req.personChanged(userID) }
             req.flash(
                 .success,
                 queued

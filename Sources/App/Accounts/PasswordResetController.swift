@@ -112,6 +112,8 @@ struct PasswordResetController: RouteCollection {
             return true
         }
         guard used else { throw Abort(.gone, reason: t("This link has already been used. Ask for a new one from the sign-in page.")) }
+        // Once the sessions' end is committed, no process keeps one.
+        try await req.personChanged(user.requireID())
         req.flash(.success, t("Your password is changed, and every device that was signed in is signed out. Sign in with the new one."))
         return req.redirect(to: .login)
     }

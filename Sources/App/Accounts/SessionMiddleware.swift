@@ -12,8 +12,35 @@ struct SessionMiddleware: AsyncMiddleware {
             return try await next.respond(to: request)
         }
         let now = request.now
-        // One plain-SQL query per signed-in request (see `User.Row` for why not Fluent).
-        // The features' header counts ride along as scalar subqueries over `u`.
+        let hash = RandomToken.hash(token)
+        let cache = request.application.signInCache
+        var found = cache.get(hash, now: now)
+        if let kept = found, kept.session_expires <= now { found = nil }
+        if found == nil { found = try await read(hash, request) }
+        guard let signIn = found else {
+            let response = try await next.respond(to: request)
+            response.cookies[Self.cookieName] = .expiredAtRoot
+            return response
+        }
+        let user = User(row: signIn.user)
+        let session = signIn.session.model(userID: signIn.user.id)
+        request.auth.login(user)
+        request.storage[HeaderCountsKey.self] = signIn.counts
+        request.storage[CurrentSessionKey.self] = session
+        request.storage[SignedInKey.self] = SignedIn(person: user, csrfToken: session.csrfToken)
+        if now.timeIntervalSince(session.lastSeenAt) > UserSession.refreshInterval {
+            session.lastSeenAt = now
+            session.expiresAt = now.addingTimeInterval(UserSession.lifetime)
+            try await session.update(on: request.db)
+            cache.remove(hash)
+        }
+        return try await next.respond(to: request)
+    }
+
+    /// The session with this token's hash, its person and the header's counts: one plain-SQL
+    /// query (see `User.Row` for why not Fluent), the counts as scalar subqueries over `u`. Kept in
+    /// `signInCache` until the person changes (`PersonChanges`), so most requests run none.
+    private func read(_ hash: String, _ request: Request) async throws -> SignInRow? {
         var query: SQLQueryString = """
             SELECT s.id AS session_id, s.csrf_token AS session_csrf, s.created_at AS session_created,
                    s.last_seen_at AS session_seen, s.expires_at AS session_expires,
@@ -23,31 +50,20 @@ struct SessionMiddleware: AsyncMiddleware {
         }
         query += """
              u.* FROM sessions s JOIN users u ON u.id = s.user_id
-            WHERE s.token_hash = \(bind: RandomToken.hash(token)) AND s.expires_at > \(bind: now)
+            WHERE s.token_hash = \(bind: hash) AND s.expires_at > \(bind: request.now)
             """
-        let row = try await (request.db as! any SQLDatabase).raw(query).first()
-        guard let row, let user = try? User(row: row.decode(model: User.Row.self)),
-            let stored = try? row.decode(model: SessionRow.self)
-        else {
-            let response = try await next.respond(to: request)
-            response.cookies[Self.cookieName] = .expiredAtRoot
-            return response
-        }
-        let session = stored.model(userID: try user.requireID())
-        request.auth.login(user)
+        // The mark comes first: a change made while this reads is not kept past it.
+        let mark = request.application.personChanges.mark()
+        guard let row = try await (request.db as! any SQLDatabase).raw(query).first(),
+            let user = try? row.decode(model: User.Row.self), let session = try? row.decode(model: SessionRow.self)
+        else { return nil }
         var counts: [String: Int] = [:]
         for count in HeaderCount.all {
             counts[count.name] = (try? row.decode(column: "count_" + count.name, as: Int.self)) ?? 0
         }
-        request.storage[HeaderCountsKey.self] = counts
-        request.storage[CurrentSessionKey.self] = session
-        request.storage[SignedInKey.self] = SignedIn(person: user, csrfToken: session.csrfToken)
-        if now.timeIntervalSince(session.lastSeenAt) > UserSession.refreshInterval {
-            session.lastSeenAt = now
-            session.expiresAt = now.addingTimeInterval(UserSession.lifetime)
-            try await session.update(on: request.db)
-        }
-        return try await next.respond(to: request)
+        let signIn = SignInRow(user: user, session: session, counts: counts)
+        request.application.signInCache.set(hash, person: user.id, mark: mark, value: signIn, now: request.now)
+        return signIn
     }
 
     static func cookie(_ token: String, secure: Bool) -> HTTPCookies.Value {
@@ -68,7 +84,28 @@ extension User: LayoutPerson {
     }
 }
 
-private struct SessionRow: Decodable {
+/// What a signed-in request reads before its page: kept per session token (`signInCache`).
+struct SignInRow: Sendable {
+    let user: User.Row
+    fileprivate let session: SessionRow
+    let counts: [String: Int]
+
+    var session_expires: Date { session.session_expires }
+}
+
+extension Application {
+    private struct SignInCacheKey: StorageKey { typealias Value = PersonCache<SignInRow> }
+
+    /// The sessions read lately, by their token's hash; made in `Accounts.boot`, before any request.
+    var signInCache: PersonCache<SignInRow> {
+        if let cache = storage[SignInCacheKey.self] { return cache }
+        let cache = PersonCache<SignInRow>(changes: personChanges, capacity: 20_000)
+        storage[SignInCacheKey.self] = cache
+        return cache
+    }
+}
+
+private struct SessionRow: Decodable, Sendable {
     let session_id: UUID
     let session_csrf: String
     let session_created: Date
@@ -117,6 +154,7 @@ extension Request {
     func signOut(on response: Response) async throws {
         if let session = storage[CurrentSessionKey.self] {
             try await session.delete(on: db)
+            try await personChanged(session.$user.id)
         }
         forgetSignIn()
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot

@@ -236,6 +236,7 @@ struct SettingsController: RouteCollection {
         if let current = req.storage[CurrentSessionKey.self]?.id {
             try await UserSession.query(on: req.db).filter(\.$user.$id == user.requireID()).filter(\.$id != current).delete()
         }
+        try await req.personChanged(user.requireID())
         // A "forgot password" link asked for before the change must not undo it.
         try await PasswordReset.query(on: req.db).filter(\.$user.$id == user.requireID()).delete()
         req.flash(.success, t("Your password is changed. Other devices have been signed out."))

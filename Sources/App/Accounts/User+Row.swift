@@ -6,7 +6,7 @@ extension User {
     /// Every column of `users`, for hot paths that read with plain SQL. Fluent builds a model by
     /// reflecting over its 22 properties many times per row, which costs more CPU than the query;
     /// decoding this struct and filling a model by hand costs a small fraction of that.
-    struct Row: Decodable {
+    struct Row: Decodable, Sendable {
         let id: UUID
         let username, email, password_hash, display_name, search_name, role: String
         let email_confirmed_at, email_confirmation_sent_at: Date?

@@ -89,6 +89,9 @@ struct UserCommands: AsyncCommandGroup {
                 try await UserSession.query(on: db).filter(\.$user.$id == user.requireID()).delete()
                 try await PasswordReset.query(on: db).filter(\.$user.$id == user.requireID()).delete()
             }
+            // Servers on PostgreSQL hear it at once; on SQLite a server's kept sessions last out
+            // `PersonCache.lifetime`.
+            try await app.personChanges.changed(user.requireID(), bus: app.liveBus, on: app.db)
             context.console.print("Password for \(user.username) reset; all their sessions are signed out.")
         }
     }

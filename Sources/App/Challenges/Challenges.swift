@@ -9,6 +9,9 @@ enum Challenges: Feature {
         try app.register(collection: PhotoController())
         app.photoSizer = PhotoSizer(application: app)
         app.lifecycle.use(PhotoSizerLifecycle())
+        // The header's count of replies to judge is kept with the session (`signInCache`).
+        app.useModelMiddleware(
+            PersonChangeMiddleware<ChallengeResponse>(changes: app.personChanges, bus: app.liveBus, person: { $0.$challenger.id }))
     }
 
     static func seedDemo(_ app: Application) async throws -> [String] {

@@ -160,6 +160,8 @@ struct ResponseController: RouteCollection {
             return true
         }
         guard judged else { throw Abort(.conflict, reason: t("This reply has already been judged.")) }
+        // One reply fewer to judge in the header.
+        try await req.personChanged(response.$challenger.id)
         req.flash(.success, accept ? t("Reply accepted.") : t("Reply not accepted; they can try again before the deadline."))
         return req.redirect(to: challenge.url)
     }

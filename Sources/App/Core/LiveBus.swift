@@ -22,6 +22,14 @@ final class LiveBus: Sendable {
     }
 
     private let subscribers = NIOLockedValueBox<[String: [UUID: Subscriber]]>([:])
+    /// Handlers of every topic under a prefix, for the whole life of the process (`PersonChanges`).
+    private let prefixListeners = NIOLockedValueBox<[(prefix: String, handler: @Sendable (Substring) -> Void)]>([])
+    /// Whether this process's listener is connected now (always, on SQLite: signals are in memory).
+    var isListening: Bool { channel == nil || listening.withLockedValue { $0 } }
+    private let listening = NIOLockedValueBox(false)
+
+    func setListening(_ value: Bool) { listening.withLockedValue { $0 = value } }
+
     /// The PostgreSQL channel, or nil on SQLite. One per database schema, so test runs sharing a
     /// server in separate schemas do not hear each other.
     let channel: String?
@@ -67,8 +75,16 @@ final class LiveBus: Sendable {
         try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: topic))").run()
     }
 
+    /// Calls `handler` with the rest of every topic that starts with `prefix`, on this process.
+    func listen(prefix: String, _ handler: @escaping @Sendable (Substring) -> Void) {
+        prefixListeners.withLockedValue { $0.append((prefix, handler)) }
+    }
+
     /// Hands a signal to this process's subscribers of `topic`.
     func deliver(_ topic: String) {
+        for listener in prefixListeners.withLockedValue({ $0 }) where topic.hasPrefix(listener.prefix) {
+            listener.handler(topic.dropFirst(listener.prefix.count))
+        }
         let targets = subscribers.withLockedValue { $0[topic].map { Array($0.values) } ?? [] }
         for target in targets { target.continuation.yield(()) }
     }
@@ -111,9 +127,12 @@ final class LiveBusLifecycle: LifecycleHandler {
                         current.withLockedValue { $0 = connection }
                         do {
                             try await connection.listen(on: channel) { notifications in
+                                bus.setListening(true)
                                 for try await notification in notifications { bus.deliver(notification.payload) }
                             }
+                            bus.setListening(false)
                         } catch {
+                            bus.setListening(false)
                             current.withLockedValue { $0 = nil }
                             try? await connection.close()
                             throw error
@@ -148,4 +167,7 @@ enum LiveTopic {
     static func samples(of person: UUID) -> String { "samples:" + SiteURL.id(person) }
     /// A workout changed in a way its live viewers must hear of: finished, deleted, shared otherwise.
     static func workout(_ workout: UUID) -> String { "workout:" + SiteURL.id(workout) }
+    /// Something kept in memory about a person changed (`PersonChanges`).
+    static func person(_ person: UUID) -> String { personPrefix + SiteURL.id(person) }
+    static let personPrefix = "person:"
 }

@@ -43,6 +43,7 @@ struct NotificationController: RouteCollection {
         let user = try req.requireUser()
         try await Notification.query(on: req.db).filter(\.$recipient.$id == user.requireID()).filter(\.$read == false)
             .set(\.$read, to: true).update()
+        try await req.personChanged(user.requireID())
         return req.redirect(to: .notifications)
     }
 }

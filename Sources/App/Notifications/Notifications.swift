@@ -7,6 +7,9 @@ enum Notifications: Feature {
         try app.register(collection: NotificationSettingsController())
         try app.register(collection: UnsubscribeController())
         app.asyncCommands.use(BenchJobsCommand(), as: "bench-jobs")
+        // The header's unread count is kept with the session (`signInCache`).
+        app.useModelMiddleware(
+            PersonChangeMiddleware<Notification>(changes: app.personChanges, bus: app.liveBus, person: { $0.$recipient.id }))
     }
 
     static var jobKinds: [JobKind] { [BenchNotificationJob.kind, MailSendJob.kind] }

@@ -96,6 +96,12 @@ final class TestApp: @unchecked Sendable {
 
     var db: any Database { app.db }
 
+    /// After a test wrote people's rows straight to the database: as any writer must, it tells the
+    /// app, which forgets the sessions and accounts it keeps (`PersonChanges`).
+    func wroteBehindTheAppsBack() {
+        app.personChanges.forgetAll()
+    }
+
     /// The app's clock: tests read the time from it, never from `Date()`, and move it to test
     /// what happens later.
     var clock: AppClock { app.clock }
