@@ -215,7 +215,9 @@ struct Format {
     /// "2026-11-21": a day as it is stored and compared in SQL. Not checked: a birthday moved back
     /// some years ("2008-02-29") is still the right bound for a comparison.
     static func isoDay(year: Int, month: Int, day: Int) -> String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        // By hand: `String(format:)` goes through Foundation's formatter, and the coach's week
+        // writes a day for every workout of the squad (a tenth of that page's time).
+        WallClock.pad(year, 4) + "-" + WallClock.pad(month, 2) + "-" + WallClock.pad(day, 2)
     }
 
     /// Bytes in lower-case hexadecimal ("0a1bff"), for digests, tokens and file versions.
