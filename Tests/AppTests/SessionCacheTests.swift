@@ -57,6 +57,24 @@ import Vapor
         }
     }
 
+    /// A change this process did not hear of (another process's, whose signal was lost) can leave
+    /// a page a minute behind, never a form: forms read the session and person afresh.
+    @Test func aFormChecksThePasswordTheDatabaseHoldsNow() async throws {
+        try await withApp { app in
+            let kim = app.browser()
+            try await kim.signUp("kim_k", name: "Kim Keeper")
+            #expect(try await kim.get("/settings/password").status == .ok)
+            let elsewhere = try app.app.password.hash("changed-on-another-process")
+            try await User.query(on: app.db).filter(\.$username == "kim_k").set(\.$passwordHash, to: elsewhere).update()
+            let change = try await kim.post(
+                "/settings/password",
+                [("current_password", Browser.password), ("new_password", "a-new-long-password"), ("confirm_password", "a-new-long-password")],
+                csrfFrom: "/settings/password")
+            #expect(change.status == .unprocessableEntity && change.contains("That is not your current password"))
+            #expect(try await User.query(on: app.db).filter(\.$username == "kim_k").first()?.passwordHash == elsewhere)
+        }
+    }
+
     @Test func aProcessTrustsWhatItKeepsOnlyWhileAloneOnItsStore() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldhouse-neighbours-" + UUID().uuidString).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

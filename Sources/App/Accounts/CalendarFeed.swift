@@ -13,8 +13,11 @@ enum CalendarFeed {
         let token = req.application.serverSecret.token(for: "calendar", try user.requireID().uuidString, String(user.calendarGeneration))
         let hash = RandomToken.hash(token)
         if user.calendarTokenHash != hash {
+            // This one column only: on a page (a GET) the person comes from `signInCache`, and
+            // saving the whole model would write back every column as it was kept.
+            try await User.query(on: req.db).filter(\.$id == user.requireID()).set(\.$calendarTokenHash, to: hash).update()
             user.calendarTokenHash = hash
-            try await user.save(on: req.db)
+            try await req.personChanged(user.requireID())
         }
         return req.application.config.absolute(.calendarFeed(token: token), query: [("team", team)])
     }

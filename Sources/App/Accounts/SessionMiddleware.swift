@@ -14,7 +14,11 @@ struct SessionMiddleware: AsyncMiddleware {
         let now = request.now
         let hash = RandomToken.hash(token)
         let cache = request.application.signInCache
-        var found = cache.get(hash, now: now)
+        // Only pages that change nothing use what is kept. A form that changes something checks
+        // the password, or saves the person, against what the database holds now: a value kept
+        // from before a change on another process must never be written back, nor an old password
+        // accepted, in the moment before that process hears of the change.
+        var found = request.method == .GET || request.method == .HEAD ? cache.get(hash, now: now) : nil
         if let kept = found, kept.session_expires <= now { found = nil }
         if found == nil { found = try await read(hash, request) }
         guard let signIn = found else {

@@ -100,6 +100,8 @@ struct SettingsController: RouteCollection {
                 try await UserSport(userID: userID, sport: sport, skill: skill).create(on: db)
             }
         }
+        // Forgotten again once committed: the model's own signal came before the commit.
+        try await req.personChanged(userID)
         if let found {
             req.flash(.success, t("Your profile is saved. Home area: {place}, used to find games and teams near you.", found.label))
         } else {
@@ -280,6 +282,8 @@ struct SettingsController: RouteCollection {
                     .filter(\.$status == .pending).set(\.$status, to: .accepted).update()
             }
         }
+        // Forgotten again once committed: the model's own signal came before the commit.
+        try await req.personChanged(user.requireID())
         req.flash(.success, t("Your privacy setting is saved."))
         return req.redirect(to: .privacySettings)
     }

@@ -30,22 +30,23 @@ final class PersonChanges: Sendable {
     /// Beyond this many changed people the record starts afresh (and so do all caches).
     private static let capacity = 100_000
     private let state = NIOLockedValueBox(State())
-    /// Whether this process hears of every change right now (`Application.personChanges`).
-    private let hearing: @Sendable () -> Bool
-    private let heard = NIOLockedValueBox(false)
+    /// What this process hears now (`Application.personChanges`): nil while it may miss a change,
+    /// else a number that changes each time hearing starts again (a listener's new connection).
+    private let hearing: @Sendable () -> UInt64?
+    private let heard = NIOLockedValueBox<UInt64?>(nil)
 
-    init(hearing: @escaping @Sendable () -> Bool) { self.hearing = hearing }
+    init(hearing: @escaping @Sendable () -> UInt64?) { self.hearing = hearing }
 
-    /// Whether what is kept may be used now. Each time hearing stops or starts, everything kept is
-    /// forgotten: what changed meanwhile was not heard.
+    /// Whether what is kept may be used now. Whenever what this process hears changes (it stopped,
+    /// or started again after a gap), everything kept is forgotten: what changed meanwhile was not
+    /// heard. Asked and compared under one lock, so two requests cannot split one change.
     func trusted() -> Bool {
-        let now = hearing()
-        let changed = heard.withLockedValue { before in
-            defer { before = now }
-            return before != now
+        heard.withLockedValue { before in
+            let now = hearing()
+            if now != before { forgetAll() }
+            before = now
+            return now != nil
         }
-        if changed { forgetAll() }
-        return now
     }
 
     func mark() -> Mark {
@@ -187,14 +188,14 @@ extension Application {
         if let changes = storage[PersonChangesKey.self] { return changes }
         // PostgreSQL tells every process of every change while its listener is connected; SQLite
         // tells no other process, so there a process trusts only itself, while it is alone.
-        let hearing: @Sendable () -> Bool
+        let hearing: @Sendable () -> UInt64?
         switch config.database {
         case .postgres:
             let bus = liveBus
-            hearing = { bus.isListening }
+            hearing = { bus.listeningConnection }
         case .sqlite(let path):
             let neighbours = StoreNeighbours(database: path)
-            hearing = { neighbours?.alone() ?? false }
+            hearing = { neighbours?.alone() == true ? 0 : nil }
         }
         let changes = PersonChanges(hearing: hearing)
         storage[PersonChangesKey.self] = changes

@@ -22,7 +22,11 @@ final class StoreNeighbours: Sendable {
     /// Nil when the lock file cannot be opened: the process then never counts as alone.
     init?(database: String) {
         let path = database + "-processes"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        // As open to others as the database itself: whoever may write the store (a `fieldhouse`
+        // command run by another account of the same group) must be able to say so.
+        var store = stat()
+        let mode = stat(database, &store) == 0 ? mode_t(store.st_mode) & 0o666 : 0o600
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, LOCK_SH) == 0 else {
             close(descriptor)

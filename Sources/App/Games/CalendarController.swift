@@ -98,6 +98,7 @@ struct CalendarController: RouteCollection {
     func reset(req: Request) async throws -> Response {
         let user = try req.requireUser()
         user.calendarGeneration += 1
+        try await user.update(on: req.db)
         _ = try await CalendarFeed.url(for: user, req: req)
         req.flash(.success, t("Your calendar has a new address. The old one has stopped working; subscribe again with the new one."))
         return req.redirect(to: .calendarSettings)
