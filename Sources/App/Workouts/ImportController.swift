@@ -116,7 +116,9 @@ struct ImportController: RouteCollection {
             let options = WorkoutImporter.Options(
                 name: nil, sport: sport, externalID: nil, filename: name, maxExpandedBytes: maxBytes, visibility: visibility)
             do {
-                switch try await WorkoutImporter.importFile(file.take(), options: options, user: user, on: req.db, now: req.now) {
+                switch try await WorkoutImporter.importFile(
+                    file.take(), options: options, user: user, on: req.db, now: req.now, writers: req.application.sqliteWriters)
+                {
                 case .created(let workout):
                     req.application.metrics.stored("workout_files")
                     results.append(
