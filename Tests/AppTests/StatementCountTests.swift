@@ -118,8 +118,10 @@ import Vapor
                     after.count <= before.count,
                     "\(page.name) ran \(before.count) statements for one of each and \(after.count) for more: \(before.map { $0.prefix(60) }) then \(after.map { $0.prefix(60) })"
                 )
+                // On PostgreSQL processes keep no sessions yet (`PersonCache`): one more statement.
+                let budget = page.budget + (app.store.schema == nil || page.reader === world.anonymous ? 0 : 1)
                 #expect(
-                    after.count <= page.budget, "\(page.name) ran \(after.count) statements, over its \(page.budget): \(after.map { $0.prefix(80) })")
+                    after.count <= budget, "\(page.name) ran \(after.count) statements, over its \(budget): \(after.map { $0.prefix(80) })")
             }
         }
     }

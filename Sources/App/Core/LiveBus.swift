@@ -24,19 +24,6 @@ final class LiveBus: Sendable {
     private let subscribers = NIOLockedValueBox<[String: [UUID: Subscriber]]>([:])
     /// Handlers of every topic under a prefix, for the whole life of the process (`PersonChanges`).
     private let prefixListeners = NIOLockedValueBox<[(prefix: String, handler: @Sendable (Substring) -> Void)]>([])
-    /// The number of this process's listening connection, nil while none listens (on SQLite always
-    /// 0: signals stay in memory). Each new connection has a new number, so a gap between two is
-    /// seen even by someone who did not ask during it (`PersonChanges`).
-    var listeningConnection: UInt64? { channel == nil ? 0 : listening.withLockedValue { $0.current } }
-    private let listening = NIOLockedValueBox<(current: UInt64?, count: UInt64)>((nil, 0))
-
-    func setListening(_ value: Bool) {
-        listening.withLockedValue { state in
-            if value { state.count += 1 }
-            state.current = value ? state.count : nil
-        }
-    }
-
     /// The PostgreSQL channel, or nil on SQLite. One per database schema, so test runs sharing a
     /// server in separate schemas do not hear each other.
     let channel: String?
@@ -134,12 +121,9 @@ final class LiveBusLifecycle: LifecycleHandler {
                         current.withLockedValue { $0 = connection }
                         do {
                             try await connection.listen(on: channel) { notifications in
-                                bus.setListening(true)
                                 for try await notification in notifications { bus.deliver(notification.payload) }
                             }
-                            bus.setListening(false)
                         } catch {
-                            bus.setListening(false)
                             current.withLockedValue { $0 = nil }
                             try? await connection.close()
                             throw error

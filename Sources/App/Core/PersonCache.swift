@@ -191,8 +191,11 @@ extension Application {
         let hearing: @Sendable () -> UInt64?
         switch config.database {
         case .postgres:
-            let bus = liveBus
-            hearing = { bus.listeningConnection }
+            // Not yet: another process forgets when the `NOTIFY` arrives, a moment after the
+            // commit, and a person's next request can land there first (a redirect after a form
+            // does). Until a writer waits for its signal to reach every listener, processes on
+            // PostgreSQL keep nothing; `changed` still signals, so the others are ready for it.
+            hearing = { nil }
         case .sqlite(let path):
             let neighbours = StoreNeighbours(database: path)
             hearing = { neighbours?.alone() == true ? 0 : nil }
