@@ -38,7 +38,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
         // WAL lets readers carry on while one writer writes; it is a property of the file, so
         // setting it once per start is enough. Foreign keys are switched on per connection by
         // SQLiteKit's default configuration.
-        try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").run()
+        try await app.db.sql.raw("PRAGMA journal_mode=WAL").run()
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
         if let searchPath { postgres.searchPath = [searchPath] }

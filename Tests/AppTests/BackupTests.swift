@@ -123,7 +123,7 @@ extension BackupTests {
                 var address = URLComponents(string: url)
             else { return try await body(fresh) }
             let name = "r_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            let sql = app.db as! any SQLDatabase
+            let sql = app.db.sql
             try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
             address.path = "/" + name
             var config = fresh.config

@@ -149,9 +149,9 @@ struct ServeTests {
         do {
             try await configure(app, config: store.config)
             if let schema = store.schema {
-                try await (app.db as! any SQLDatabase).raw("CREATE SCHEMA \(unsafeRaw: schema)").run()
+                try await app.db.sql.raw("CREATE SCHEMA \(unsafeRaw: schema)").run()
                 await #expect(throws: PendingMigrations.self) { try await prepareDatabaseForServing(app) }
-                try await (app.db as! any SQLDatabase).raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run()
+                try await app.db.sql.raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run()
             } else {
                 try await prepareDatabaseForServing(app)
                 #expect(try await User.query(on: app.db).count() == 0, "the users table exists")

@@ -40,7 +40,7 @@ struct HardeningTests {
                 json: #"{"notifications": [{"t": "\#(Self.iso(when.addingTimeInterval(2), fraction: "999999999"))", "hex": "0048"}]}"#)
             #expect(ble.status == .created)
             struct Row: Decodable { let t: Int64 }
-            let stored = try await (app.db as! any SQLDatabase).raw("SELECT t FROM heart_rate_samples ORDER BY t").all(decoding: Row.self)
+            let stored = try await app.db.sql.raw("SELECT t FROM heart_rate_samples ORDER BY t").all(decoding: Row.self)
             let base = Int64(when.timeIntervalSince1970 * 1000)
             #expect(stored.map(\.t) == [base + 123, base + 1_123, base + 2_999])
 

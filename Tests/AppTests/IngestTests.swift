@@ -38,7 +38,7 @@ extension Browser.Page {
 
 private func count(_ table: String, _ db: any Database) async throws -> Int {
     struct Row: Decodable { let n: Int }
-    return try await (db as! any SQLDatabase).raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decoding: Row.self)?.n ?? -1
+    return try await db.sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decoding: Row.self)?.n ?? -1
 }
 
 @Suite("Device API: tokens and samples")
@@ -217,7 +217,7 @@ struct IngestTests {
             #expect(series.status == .created)
             #expect((series.json["stored"] as? [String: Int])?["heart_rate"] == 3)
             struct Row: Decodable { let t: Int64; let bpm: Int }
-            let rows = try await (app.db as! any SQLDatabase).raw("SELECT t, bpm FROM heart_rate_samples ORDER BY t").all(decoding: Row.self)
+            let rows = try await app.db.sql.raw("SELECT t, bpm FROM heart_rate_samples ORDER BY t").all(decoding: Row.self)
             #expect(rows.map(\.t) == [start, start + 1000, start + 3000, start + 5000])
             #expect(rows.map(\.bpm) == [72, 73, 74, 75])
             let bad = try await ana.api(.POST, "/api/v1/samples", token: token, form: "t=\(start)&bpm=seventy")
@@ -250,7 +250,7 @@ struct IngestTests {
                     "3: has a stray byte: RR intervals come in pairs of bytes", "4: is not valid hex",
                 ])
             struct Row: Decodable { let t: Int64; let ms: Double }
-            let rr = try await (app.db as! any SQLDatabase).raw("SELECT t, ms FROM rr_intervals ORDER BY t").all(decoding: Row.self)
+            let rr = try await app.db.sql.raw("SELECT t, ms FROM rr_intervals ORDER BY t").all(decoding: Row.self)
             // The last interval ends at the notification's time, the others before it.
             #expect(rr.last?.t == t)
             #expect(rr.map { ($0.ms * 1024 / 1000).rounded() } == [814, 816, 799, 800])
@@ -268,21 +268,21 @@ struct IngestTests {
             try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
             try await ana.api(.POST, "/api/v1/samples", token: token, json: body)
             struct Row: Decodable { let minute: Int64; let min_bpm: Int; let max_bpm: Int; let sum_bpm: Int; let samples: Int }
-            let rows = try await (app.db as! any SQLDatabase).raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
+            let rows = try await app.db.sql.raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
                 .all(decoding: Row.self)
             #expect(rows.count == 2)
             #expect(rows.first.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [60, 90, 225, 3])
             #expect(rows.last.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [100, 100, 100, 1])
             // A later batch into the same minute extends it.
             try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [{"t": \#(minute + 30_000), "bpm": 50}]}"#)
-            let first = try await (app.db as! any SQLDatabase).raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
+            let first = try await app.db.sql.raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
                 .first(decoding: Row.self)
             #expect(first.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [50, 90, 275, 4])
             // A batch that is partly a retry: only its new sample counts, once.
             let mixed = #"{"heart_rate": [{"t": \#(minute), "bpm": 60}, {"t": \#(minute + 40_000), "bpm": 120}]}"#
             try await ana.api(.POST, "/api/v1/samples", token: token, json: mixed)
             try await ana.api(.POST, "/api/v1/samples", token: token, json: mixed)
-            let after = try await (app.db as! any SQLDatabase).raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
+            let after = try await app.db.sql.raw("SELECT minute, min_bpm, max_bpm, sum_bpm, samples FROM heart_rate_minutes ORDER BY minute")
                 .all(decoding: Row.self)
             #expect(after.map { [$0.min_bpm, $0.max_bpm, $0.sum_bpm, $0.samples] } == [[50, 120, 395, 5], [100, 100, 100, 1]])
         }
@@ -311,7 +311,7 @@ struct IngestTests {
             }
             #expect(try await count("heart_rate_samples", app.db) == 1500)
             struct Total: Decodable { let n: Int }
-            let rolled = try await (app.db as! any SQLDatabase).raw("SELECT CAST(SUM(samples) AS BIGINT) AS n FROM heart_rate_minutes").first(
+            let rolled = try await app.db.sql.raw("SELECT CAST(SUM(samples) AS BIGINT) AS n FROM heart_rate_minutes").first(
                 decoding: Total.self)
             #expect(rolled?.n == 1500)
             await app.stop()

@@ -90,7 +90,7 @@ struct JobTests {
             try await Job.query(on: app.db).filter(\.$kind == "test.broken").delete()
             failures.withLockedValue { $0 = 10 }
             try await one.enqueue("test.flaky", at: app.clock.now, key: "flaky-2", on: app.db)
-            try await (app.db as! any SQLDatabase).raw(
+            try await app.db.sql.raw(
                 "UPDATE jobs SET lease_owner = 'dead-process', lease_until = \(bind: app.clock.now.addingTimeInterval(app.app.jobs.leaseDuration)), attempts = 1 WHERE key = 'flaky-2'"
             ).run()
             // (The count of what ran is no test: a scheduled tick falls due whenever a minute passes.)
@@ -104,7 +104,7 @@ struct JobTests {
 
             // A job that took its process down on every attempt is failed, not taken a sixth time.
             try await one.enqueue("test.flaky", at: app.clock.now, key: "flaky-3", on: app.db)
-            try await (app.db as! any SQLDatabase).raw(
+            try await app.db.sql.raw(
                 "UPDATE jobs SET lease_owner = 'dead-process', lease_until = \(bind: app.clock.now.addingTimeInterval(app.app.jobs.leaseDuration)), attempts = 5 WHERE key = 'flaky-3'"
             ).run()
             app.clock.advance(by: app.app.jobs.leaseDuration + 1)
@@ -113,7 +113,7 @@ struct JobTests {
             #expect(abandoned.state == .failed && abandoned.lastError?.contains("stopped or hung") == true)
 
             // A kind this version does not know (a newer process queued it) is left alone.
-            try await (app.db as! any SQLDatabase).raw(
+            try await app.db.sql.raw(
                 "INSERT INTO jobs (id, kind, payload, run_at, state, attempts) VALUES (\(bind: UUID()), 'test.future', '{}', \(bind: app.clock.now), 'queued', 0)"
             ).run()
             try await one.runDue(app.app)
@@ -252,7 +252,7 @@ struct JobTests {
             try await ana.signUp("ana")
             try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
             try await app.app.jobs.enqueue("accounts.cleanup", at: app.clock.now, key: "cleanup-test", on: app.db)
-            try await (app.db as! any SQLDatabase).raw(
+            try await app.db.sql.raw(
                 "UPDATE jobs SET state = 'failed', attempts = 5, last_error = 'disk <full>' WHERE key = 'cleanup-test'"
             ).run()
             let id = try #require(try await Job.query(on: app.db).filter(\.$key == "cleanup-test").first()?.requireID()).uuidString.lowercased()
@@ -386,9 +386,9 @@ struct JobTests {
             let other = try await first.inTransaction { db -> Task<Void, any Error> in
                 _ = try await User.query(on: db).count()
                 // Another connection writes and commits while this transaction has read.
-                let other = Task { try await (second as! any SQLDatabase).raw("UPDATE users SET bio = 'changed' WHERE id = \(bind: userID)").run() }
+                let other = Task { try await second.sql.raw("UPDATE users SET bio = 'changed' WHERE id = \(bind: userID)").run() }
                 try await Task.sleep(for: .milliseconds(200))
-                try await (db as! any SQLDatabase).raw("UPDATE users SET display_name = 'Reader First' WHERE id = \(bind: userID)").run()
+                try await db.sql.raw("UPDATE users SET display_name = 'Reader First' WHERE id = \(bind: userID)").run()
                 return other
             }
             try await other.value

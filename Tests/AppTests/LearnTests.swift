@@ -253,7 +253,7 @@ struct LearnTests {
             let fields = Self.fields(title: "Drinking enough around sport", slug: "hydration", body: "Edited in the browser.", action: "publish", base: base)
                 .map { $0.0 == "category" ? ("category", "Nutrition and hydration") : $0 }
             #expect(try await editor.post("/learn/hydration/edit", fields, csrfFrom: "/learn/new").status == .seeOther)
-            try await (app.db as! any SQLDatabase).raw("UPDATE learn_articles SET body = 'changed' WHERE slug = 'hydration'").run()
+            try await app.db.sql.raw("UPDATE learn_articles SET body = 'changed' WHERE slug = 'hydration'").run()
             let again = try await LearnLibrary.importFiles(app: app.app)
             #expect(again.keptEdited == 1)
             #expect(try await LearnArticle.query(on: app.db).filter(\.$slug == "hydration").first()?.body == "changed")

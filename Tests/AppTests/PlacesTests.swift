@@ -540,6 +540,6 @@ struct PlacesTests {
 enum RideFixesReset {
     static func of(_ username: String, _ app: TestApp) async throws {
         let user = try #require(try await User.query(on: app.db).filter(\.$username == username).first())
-        try await (app.db as! any SQLDatabase).raw("DELETE FROM ride_fixes WHERE user_id = \(bind: user.requireID())").run()
+        try await app.db.sql.raw("DELETE FROM ride_fixes WHERE user_id = \(bind: user.requireID())").run()
     }
 }

@@ -26,7 +26,7 @@ struct PrivacyTests {
                 token = String(feedURL.dropFirst("/calendar/".count).dropLast(4))
                 #expect(try await person.get("/settings/calendar").contains(feedURL), "the same address on the next visit")
                 #expect(try await app.browser().get(feedURL).status == .ok)
-                let rows = try await (app.db as! any SQLDatabase).raw("SELECT * FROM users").all()
+                let rows = try await app.db.sql.raw("SELECT * FROM users").all()
                 for row in rows {
                     for column in row.allColumns {
                         #expect((try? row.decode(column: column, as: String?.self)) != token, "\(column) holds the token")

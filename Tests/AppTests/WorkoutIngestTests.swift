@@ -32,7 +32,7 @@ extension Browser.Page {
 
 func rowCount(_ table: String, _ db: any Database) async throws -> Int {
     struct Row: Decodable { let n: Int }
-    return try await (db as! any SQLDatabase).raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decoding: Row.self)?.n ?? -1
+    return try await db.sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decoding: Row.self)?.n ?? -1
 }
 
 /// A GPX track written by the test: one point a second going east along a parallel.

@@ -61,7 +61,7 @@ struct WorkoutPageTests {
                 let id = try #require((upload.workout["id"] as? String).flatMap(UUID.init(uuidString:)))
                 return (browser, token, id)
             }
-            let sql = app.db as! any SQLDatabase
+            let sql = app.db.sql
             func series(_ id: UUID) async throws -> Data? {
                 try await sql.raw("SELECT series FROM workouts WHERE id = \(bind: id)").first()?.decode(column: "series", as: Data?.self)
             }

@@ -42,7 +42,7 @@ enum AccountMail {
     static func queueAddressTaken(to holder: User, now: Date, config: AppConfig, on db: any Database) async throws {
         guard config.sendsMail else { return }
         let holderID = try holder.requireID()
-        let claimed = try await (db as! any SQLDatabase).raw(
+        let claimed = try await db.sql.raw(
             """
             UPDATE users SET address_notice_at = \(bind: now)
             WHERE id = \(bind: holderID) AND email_confirmed_at IS NOT NULL

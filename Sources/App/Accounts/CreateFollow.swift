@@ -12,7 +12,7 @@ struct CreateFollow: AsyncMigration {
             .unique(on: "follower_id", "followee_id")
             .create()
         // The unique constraint indexes by follower; listing someone's followers needs the other side.
-        try await (database as! any SQLDatabase).create(index: "follows_followee_idx")
+        try await database.sql.create(index: "follows_followee_idx")
             .on(Follow.schema).column("followee_id").run()
     }
 

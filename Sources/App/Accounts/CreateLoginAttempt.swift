@@ -8,7 +8,7 @@ struct CreateLoginAttempt: AsyncMigration {
             .field("key", .string, .required)
             .field("attempted_at", .datetime, .required)
             .create()
-        try await (database as! any SQLDatabase).create(index: "login_attempts_key_idx")
+        try await database.sql.create(index: "login_attempts_key_idx")
             .on(LoginAttempt.schema).column("key").column("attempted_at").run()
     }
 

@@ -100,7 +100,7 @@ struct PasswordResetController: RouteCollection {
         let now = req.now
         let used = try await req.db.inTransaction { db -> Bool in
             // Two tabs sending the form at once: only the first uses the link.
-            let taken = try await (db as! any SQLDatabase).update(PasswordReset.schema).set("used_at", to: now)
+            let taken = try await db.sql.update(PasswordReset.schema).set("used_at", to: now)
                 .where("id", .equal, reset.requireID()).where("used_at", .is, SQLLiteral.null).returning("id").all()
             guard !taken.isEmpty else { return false }
             user.passwordHash = hash

@@ -16,7 +16,7 @@ enum PeopleQueries {
     /// Friends: people who follow `userID` and whom `userID` follows, both accepted.
     static func friendIDs(of userID: UUID, on db: any Database) async throws -> [UUID] {
         struct Row: Decodable { let id: UUID }
-        return try await (db as! any SQLDatabase).raw(
+        return try await db.sql.raw(
             """
             SELECT a.followee_id AS id FROM follows a
             JOIN follows b ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id
@@ -95,7 +95,7 @@ enum ProfileQuery {
 
     /// The person with their sports loaded, and their accepted follower and following counts.
     static func load(username: String, on db: any Database) async throws -> (user: User, followers: Int, following: Int)? {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         guard
             let row = try await sql.raw(
                 """

@@ -143,7 +143,7 @@ struct Relations {
             let person: UUID
             let status: String
         }
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT 'out' AS kind, followee_id AS person, status FROM follows WHERE follower_id = \(bind: viewerID) AND followee_id IN (\(binds: people))
             UNION ALL
@@ -226,7 +226,7 @@ struct FollowEdge {
     let status: Follow.Status
 
     static func all(on db: any Database, _ filter: (SQLSelectBuilder) -> SQLSelectBuilder) async throws -> [FollowEdge] {
-        let query = (db as! any SQLDatabase).select().columns("follower_id", "followee_id", "status").from(Follow.schema)
+        let query = db.sql.select().columns("follower_id", "followee_id", "status").from(Follow.schema)
         return try await filter(query).all().map { row in
             FollowEdge(
                 follower: try row.decode(column: "follower_id", as: UUID.self),

@@ -17,7 +17,7 @@ enum PersonLoader {
 
     /// People matching `filter`, in the order `filter` sets, with sports loaded.
     static func select(on db: any Database, _ filter: (SQLSelectBuilder) -> SQLSelectBuilder) async throws -> [User] {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let query = sql.select()
             .columns("id", "username", "display_name", "bio", "visibility", "birth_date", "avatar_file")
             .from(User.schema)

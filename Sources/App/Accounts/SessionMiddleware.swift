@@ -58,7 +58,7 @@ struct SessionMiddleware: AsyncMiddleware {
             """
         // The mark comes first: a change made while this reads is not kept past it.
         let mark = request.application.personChanges.mark()
-        guard let row = try await (request.db as! any SQLDatabase).raw(query).first(),
+        guard let row = try await request.db.sql.raw(query).first(),
             let user = try? row.decode(model: User.Row.self), let session = try? row.decode(model: SessionRow.self)
         else { return nil }
         var counts: [String: Int] = [:]

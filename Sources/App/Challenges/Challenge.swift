@@ -45,7 +45,7 @@ extension Challenge {
     /// account (and with it their recipient rows and replies) is deleted: a challenge they left
     /// undone would otherwise stay open for everybody else.
     static func forgetPerson(_ userID: UUID, on db: any Database) async throws {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let accepted = try await ChallengeResponse.query(on: db).filter(\.$user.$id == userID).filter(\.$status == .accepted).all()
         for challengeID in Set(accepted.map { $0.$challenge.id }) {
             try await sql.update(Challenge.schema).set("completed_count", to: SQLRaw("completed_count - 1"))

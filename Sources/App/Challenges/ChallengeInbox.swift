@@ -72,7 +72,7 @@ enum ChallengeInbox {
 
     /// One page of `list` for `viewer`: `limit` rows from `offset`.
     static func items(_ list: List, viewer: User, limit: Int, offset: Int, flagMetres: Double, now: Date, on db: any Database) async throws -> [Item] {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let me = try viewer.requireID()
         let format = Format(viewer)
         let imperial = viewer.units == .imperial

@@ -19,7 +19,7 @@ struct CreateChallenge: AsyncMigration {
             .field("created_at", .datetime)
             .unique(on: "sender_id", "client_key")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "challenges_sender_idx").on(Challenge.schema).column("sender_id").column("created_at").run()
         try await sql.create(index: "challenges_public_idx").on(Challenge.schema).column("is_public").column("created_at").run()
         try await sql.create(index: "challenges_photo_idx").on(Challenge.schema).column("photo_id").run()

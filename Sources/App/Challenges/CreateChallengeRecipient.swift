@@ -11,7 +11,7 @@ struct CreateChallengeRecipient: AsyncMigration {
             .field("created_at", .datetime)
             .unique(on: "challenge_id", "user_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "challenge_recipients_user_idx")
+        try await database.sql.create(index: "challenge_recipients_user_idx")
             .on(ChallengeRecipient.schema).column("user_id").column("created_at").run()
     }
 

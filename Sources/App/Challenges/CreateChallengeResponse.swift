@@ -23,7 +23,7 @@ struct CreateChallengeResponse: AsyncMigration {
             .field("created_at", .datetime)
             .unique(on: "user_id", "client_key")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // One open reply per person and challenge: a rejected reply may be followed by another.
         try await sql.raw(
             """

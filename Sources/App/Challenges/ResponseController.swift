@@ -132,7 +132,7 @@ struct ResponseController: RouteCollection {
         }
         let now = req.now
         let judged = try await req.db.inTransaction { db -> Bool in
-            let sql = db as! any SQLDatabase
+            let sql = db.sql
             // Guarded: judging twice (two tabs, a double tap) changes nothing the second time.
             let rows = try await sql.update(ChallengeResponse.schema)
                 .set("status", to: accept ? "accepted" : "rejected")

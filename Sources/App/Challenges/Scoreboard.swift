@@ -54,7 +54,7 @@ enum Scoreboard {
             let connected = try await PeopleQueries.connectedIDs(of: viewer, on: db)
             people = "(u.visibility <> 'private' OR u.id IN (\(binds: connected)))"
         }
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT s.person, u.display_name, u.username, u.visibility, u.birth_date, CAST(SUM(s.points) AS BIGINT) AS score
             FROM (\(points(since: since, publicOnly: scope == .public))) s JOIN users u ON u.id = s.person
@@ -86,7 +86,7 @@ enum Scoreboard {
     /// A person's all-time score, for their profile.
     static func score(of userID: UUID, on db: any Database) async throws -> Int {
         struct Total: Decodable { let score: Int? }
-        return try await (db as! any SQLDatabase).raw(
+        return try await db.sql.raw(
             """
             SELECT CAST(SUM(s.points) AS BIGINT) AS score FROM (\(points(since: nil, publicOnly: false))) s WHERE s.person = \(bind: userID)
             """

@@ -80,7 +80,7 @@ struct CoachAthleteController: RouteCollection {
         struct Listed: Decodable {
             let id: UUID; let name: String; let sport: String; let start_ms: Int64; let duration_s: Double; let distance_m: Double?; let zones: String?
         }
-        let listed = try await (req.db as! any SQLDatabase).raw(
+        let listed = try await req.db.sql.raw(
             """
             SELECT id, name, sport, shared_start_ms AS start_ms, COALESCE(shared_duration_s, duration_s) AS duration_s,
               COALESCE(shared_distance_m, distance_m) AS distance_m, zones FROM workouts

@@ -15,7 +15,7 @@ struct CreateCoachGrant: AsyncMigration {
             .field("accepted_at", .datetime)
             .unique(on: "coach_id", "athlete_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "coach_grants_athlete").on(CoachGrant.schema).column("athlete_id").run()
+        try await database.sql.create(index: "coach_grants_athlete").on(CoachGrant.schema).column("athlete_id").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -16,7 +16,7 @@ struct CreatePlannedWorkout: AsyncMigration {
             .field("description", .string, .required)
             .field("created_at", .datetime)
             .create()
-        try await (database as! any SQLDatabase).create(index: "planned_workouts_athlete_day").on(PlannedWorkout.schema)
+        try await database.sql.create(index: "planned_workouts_athlete_day").on(PlannedWorkout.schema)
             .column("athlete_id").column("day").run()
     }
 

@@ -12,7 +12,7 @@ struct CreateWorkoutComment: AsyncMigration {
             .field("created_at", .datetime)
             .field("updated_at", .datetime)
             .create()
-        try await (database as! any SQLDatabase).create(index: "workout_comments_workout").on(WorkoutComment.schema).column("workout_id").run()
+        try await database.sql.create(index: "workout_comments_workout").on(WorkoutComment.schema).column("workout_id").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -49,7 +49,7 @@ struct PlannedLine: Decodable {
     /// The athlete's sessions from `from` through `through`, day by day, in one read (a coach whose
     /// grant ended plans nothing more for them).
     static func upcoming(for athlete: UUID, from: CalendarDate, through: CalendarDate, on db: any Database) async throws -> [PlannedLine] {
-        try await (db as! any SQLDatabase).raw(
+        try await db.sql.raw(
             """
             SELECT p.day, p.sport, p.duration_s, p.distance_m, p.description, u.display_name
             FROM planned_workouts p

@@ -53,7 +53,7 @@ struct SquadTraining {
             query.appendInterpolation(unsafeRaw: ")")
         }
         query.appendInterpolation(unsafeRaw: " ORDER BY u.display_name")
-        let rows = try await (db as! any SQLDatabase).raw(query).all(decoding: Row.self)
+        let rows = try await db.sql.raw(query).all(decoding: Row.self)
         return SquadTraining(
             athletes: rows.map {
                 Athlete(id: $0.id, username: $0.username, name: $0.display_name, zone: TimeZone(identifier: $0.time_zone) ?? TimeZone(identifier: "UTC")!)
@@ -89,7 +89,7 @@ struct SquadTraining {
     /// athlete's privacy zones leave visible (`Workout.share`), as on the workout's page.
     func workouts(from: Int64, to: Int64, on db: any Database) async throws -> [Done] {
         guard !athletes.isEmpty else { return [] }
-        let rows = try await (db as! any SQLDatabase).numberRows(
+        let rows = try await db.sql.numberRows(
             """
             SELECT \(athleteIndex()) AS who, \(unsafeRaw: Self.sportIndex) AS sport, shared_start_ms AS start_ms,
               COALESCE(shared_duration_s, duration_s) AS duration_s, COALESCE(shared_distance_m, distance_m) AS distance_m, trimp, calories_kcal, steps
@@ -119,7 +119,7 @@ struct SquadTraining {
             query.appendInterpolation(bind: athlete.id)
             query.appendInterpolation(unsafeRaw: " AND end_ms IS NOT NULL ORDER BY start_ms DESC LIMIT 1) AS last\(position)")
         }
-        let rows = try await (db as! any SQLDatabase).raw(query).all(decoding: Row.self)
+        let rows = try await db.sql.raw(query).all(decoding: Row.self)
         let index = Dictionary(athletes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         var last: [Int: (id: UUID, name: String, sport: WorkoutSport, start: Int64)] = [:]
         for row in rows {
@@ -136,7 +136,7 @@ struct SquadTraining {
             let id: UUID; let athlete_id: UUID; let coach_id: UUID; let day: String; let sport: String
             let duration_s: Double?; let distance_m: Double?; let description: String
         }
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT id, athlete_id, coach_id, day, sport, duration_s, distance_m, description FROM planned_workouts
             WHERE athlete_id IN \(idList()) AND day >= \(bind: first) AND day <= \(bind: last) ORDER BY day, created_at
@@ -170,7 +170,7 @@ extension SquadTraining {
     func goalCompletion(done: [Done], now: Date, on db: any Database) async throws -> [Int: (reached: Int, total: Int)] {
         guard !athletes.isEmpty else { return [:] }
         struct Row: Decodable { let user_id: UUID; let period: String; let metric: String; let target: Double }
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT user_id, period, metric, target FROM goals WHERE enabled = \(bind: true) AND user_id IN \(idList())
             """

@@ -32,7 +32,7 @@ enum BadgeAwards {
     /// People with something new that may earn a badge.
     static func recentlyActive(since: Date, now: Date, on db: any Database) async throws -> Set<UUID> {
         struct Row: Decodable { let id: UUID }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let rows = try await sql.raw(
             """
             SELECT user_id AS id FROM challenge_responses WHERE judged_at >= \(bind: since) AND status = 'accepted'
@@ -63,7 +63,7 @@ enum BadgeAwards {
     static func facts(of userID: UUID, now: Date, on db: any Database) async throws -> (
         all: ActivityFacts, shared: ActivityFacts, everyone: ActivityFacts
     ) {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         struct Zone: Decodable {
             let time_zone: String
             let birth_date: String?
@@ -140,7 +140,7 @@ enum BadgeAwards {
         let (all, shared, everyone) = try await facts(of: userID, now: now, on: db)
         let earned = BadgeRules.earned(all), shown = BadgeRules.earned(shared), open = BadgeRules.earned(everyone)
         guard !earned.isEmpty else { return }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let held = Dictionary(
             try await Badge.query(on: db).filter(\.$owner.$id == userID).all().map { ($0.kind, ($0.shared, $0.isPublic)) },
             uniquingKeysWith: { first, _ in first })

@@ -16,7 +16,7 @@ extension Community {
             let display_name: String
         }
         let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT b.id, b.user_id, b.kind, b.at AS earned_at, u.username, u.display_name
             FROM (SELECT id, user_id, kind, CASE WHEN user_id = \(bind: viewer.id) THEN earned_at ELSE shown_at END AS at FROM badges

@@ -29,7 +29,7 @@ enum BenchCommunity {
                 try await friend.create(on: db)
                 friendIDs.append(try friend.requireID())
             }
-            let sql = db as! any SQLDatabase
+            let sql = db.sql
             var follows = sql.insert(into: Follow.schema).columns("id", "follower_id", "followee_id", "status", "created_at")
             for friend in friendIDs {
                 follows = follows.values([SQLBind(UUID()), SQLBind(meID), SQLBind(friend), SQLBind("accepted"), SQLBind(now)])

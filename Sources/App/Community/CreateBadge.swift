@@ -14,7 +14,7 @@ struct CreateBadge: AsyncMigration {
             .unique(on: "user_id", "kind")
             .create()
         // The feed reads badges newest first.
-        try await (database as! any SQLDatabase).create(index: "badges_earned_idx").on(Badge.schema).column("earned_at").run()
+        try await database.sql.create(index: "badges_earned_idx").on(Badge.schema).column("earned_at").run()
     }
 
     func revert(on database: any Database) async throws {

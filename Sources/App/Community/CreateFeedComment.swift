@@ -11,7 +11,7 @@ struct CreateFeedComment: AsyncMigration {
             .field("body", .string, .required)
             .field("created_at", .datetime)
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "feed_comments_subject_idx").on(FeedComment.schema).column("subject").column("created_at").run()
         try await sql.create(index: "feed_comments_author_idx").on(FeedComment.schema).column("author_id").run()
     }

@@ -12,7 +12,7 @@ struct CreateGift: AsyncMigration {
             .field("note", .string, .required)
             .field("created_at", .datetime)
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "gifts_recipient_idx").on(Gift.schema).column("recipient_id").column("created_at").run()
         // The daily limit counts a sender's gifts.
         try await sql.create(index: "gifts_sender_idx").on(Gift.schema).column("sender_id").column("created_at").run()

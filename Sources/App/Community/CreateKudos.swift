@@ -11,7 +11,7 @@ struct CreateKudos: AsyncMigration {
             .unique(on: "workout_id", "giver_id")
             .create()
         // Kudos a person gave, for their export and their account's deletion.
-        try await (database as! any SQLDatabase).create(index: "kudos_giver_idx").on(Kudos.schema).column("giver_id").run()
+        try await database.sql.create(index: "kudos_giver_idx").on(Kudos.schema).column("giver_id").run()
     }
 
     func revert(on database: any Database) async throws {

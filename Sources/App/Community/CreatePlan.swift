@@ -13,7 +13,7 @@ struct CreatePlan: AsyncMigration {
             .field("created_at", .datetime)
             .unique(on: "game_id")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // The feed reads plans newest first, by poster and by team.
         try await sql.create(index: "plans_user_idx").on(Plan.schema).column("user_id").column("created_at").run()
         try await sql.create(index: "plans_team_idx").on(Plan.schema).column("team_id").column("created_at").run()

@@ -16,7 +16,7 @@ enum FeedResponses {
             let subject: String
             let total: Int
         }
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             "SELECT subject, COUNT(*) AS total FROM feed_comments WHERE subject IN (\(binds: keys)) GROUP BY subject"
         ).all(decoding: Row.self)
         let counts = Dictionary(rows.map { ($0.subject, $0.total) }, uniquingKeysWith: { first, _ in first })
@@ -38,7 +38,7 @@ enum FeedResponses {
             let total: Int
             let mine: Int
         }
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT workout_id, COUNT(*) AS total, SUM(CASE WHEN giver_id = \(bind: viewer) THEN 1 ELSE 0 END) AS mine
             FROM kudos WHERE workout_id IN (\(binds: ids)) GROUP BY workout_id

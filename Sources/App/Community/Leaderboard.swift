@@ -63,7 +63,7 @@ enum Leaderboard {
     static func totals(
         scope: Scope, viewer: UUID, from: Date, to: Date, by measure: Measure, today: CalendarDate, on db: any Database
     ) async throws -> [UUID: Totals] {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         // The people stay in SQL (a team may have more members than a query may bind).
         let members: SQLQueryString
         switch scope {

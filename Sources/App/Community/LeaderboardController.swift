@@ -64,7 +64,7 @@ struct LeaderboardController: RouteCollection {
         let now = req.now
         let totals = try await Leaderboard.totals(
             scope: scope, viewer: userID, from: period.start(zone: user.timeZone, now: now), to: now, by: measure, today: req.clock.today, on: req.db)
-        let sql = req.db as! any SQLDatabase
+        let sql = req.db.sql
         let people = try await sql.select().columns("id", "username", "display_name", "visibility", "birth_date").from(User.schema)
             .where("id", .in, Array(totals.keys)).all().map(User.forPolicy)
         let byID = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -59,7 +59,7 @@ struct NearbyController: RouteCollection {
                 let cell_lat: Double
                 let cell_lon: Double
             }
-            let rows = try await (req.db as! any SQLDatabase).raw(
+            let rows = try await req.db.sql.raw(
                 """
                 SELECT u.username, u.display_name, u.birth_date, s.cell_lat, s.cell_lon
                 FROM nearby_shares s JOIN users u ON u.id = s.user_id

@@ -22,7 +22,7 @@ enum PlanAccess {
 
     /// The plan with its game and poster, when the viewer may see it; nil otherwise.
     static func find(_ id: UUID, viewer: UUID, on db: any Database) async throws -> Plan? {
-        guard try await (db as! any SQLDatabase).raw("SELECT p.id FROM plans p WHERE p.id = \(bind: id) AND \(visible(to: viewer))").first() != nil
+        guard try await db.sql.raw("SELECT p.id FROM plans p WHERE p.id = \(bind: id) AND \(visible(to: viewer))").first() != nil
         else { return nil }
         return try await Plan.query(on: db).filter(\.$id == id).with(\.$game).with(\.$poster).first()
     }

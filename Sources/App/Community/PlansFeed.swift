@@ -23,7 +23,7 @@ extension Community {
         }
         // The cursor's moment plus a millisecond: stored dates round, so `Feed` cuts exactly.
         let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let rows = try await sql.raw(
             """
             SELECT p.id, p.created_at, p.text, p.user_id, g.sport, g.starts_at, g.duration_minutes, g.time_zone, g.status, g.capacity,

@@ -18,7 +18,7 @@ enum WeeklyNudge {
     static let adultMinutes = 150.0
 
     static func send(hourStarting due: Date, now: Date, on db: any Database) async throws {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         struct Zone: Decodable { let time_zone: String }
         for zone in try await sql.raw("SELECT DISTINCT time_zone FROM users").all(decoding: Zone.self).map(\.time_zone) {
             let clock = WallClock(due, zone: Format.zone(named: zone))
@@ -35,7 +35,7 @@ enum WeeklyNudge {
     /// Nudges the quiet people in `zone` about the week [from, to), among accounts made before
     /// `accountsBefore` (the demo passes its own start: its people are new but have a history).
     static func nudge(zone: String, from: Date, to: Date, accountsBefore: Date, now: Date, on db: any Database) async throws {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         struct Person: Decodable {
             let id: UUID
             let birth_date: String?
@@ -107,7 +107,7 @@ enum WeeklyNudge {
     /// One concrete idea: a game nearby in the person's sports this week, a challenge waiting for
     /// them, or something to read.
     static func suggestion(for userID: UUID, young: Bool, home: (Double, Double)?, now: Date, on db: any Database) async throws -> (idea: Idea, link: String) {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         if let (lat, lon) = home {
             // About 10 km around home: a box is enough for a suggestion. The same rule as the
             // alerts for new games decides who may be offered one (age, gender, level).

@@ -51,7 +51,7 @@ enum Backup {
         switch config.database {
         case .sqlite:
             name = databaseName
-            try await (db as! any SQLDatabase).raw("VACUUM INTO \(bind: folder + "/" + name)").run()
+            try await db.sql.raw("VACUUM INTO \(bind: folder + "/" + name)").run()
             rows = try await rowCounts(ofSQLiteFile: folder + "/" + name)
         case .postgres(let url, let searchPath):
             name = PostgresBackup.dumpName

@@ -13,7 +13,7 @@ enum PostgresBackup {
     static func dump(url: String, searchPath: String?, db: any Database, into file: String) async throws -> [String: Int] {
         let environment = try environment(url: url, searchPath: searchPath)
         return try await db.inTransaction { transaction in
-            let sql = transaction as! any SQLDatabase
+            let sql = transaction.sql
             // The first statement of the transaction fixes what every later one (and pg_dump) sees.
             try await sql.raw("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").run()
             let snapshot = try await sql.raw("SELECT pg_export_snapshot() AS id").first(decoding: Snapshot.self).map(\.id)

@@ -18,7 +18,7 @@ struct CreateJob: AsyncMigration {
             .unique(on: "key")
             .create()
         // Every poll asks for the queued jobs that are due, oldest first.
-        try await (database as! any SQLDatabase).create(index: "jobs_due_idx").on(Job.schema).column("state").column("run_at").run()
+        try await database.sql.create(index: "jobs_due_idx").on(Job.schema).column("state").column("run_at").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -17,9 +17,9 @@ extension Database {
     /// for it like any write) without changing a row.
     func inTransaction<T: Sendable>(_ closure: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
         let reader = Reader.current
-        let lockFirst = !inTransaction && (self as? any SQLDatabase)?.dialect.name == "sqlite"
+        let lockFirst = !inTransaction && sql.dialect.name == "sqlite"
         return try await transaction { db in
-            if lockFirst { try await (db as! any SQLDatabase).raw("DELETE FROM _fluent_migrations WHERE 0").run() }
+            if lockFirst { try await db.sql.raw("DELETE FROM _fluent_migrations WHERE 0").run() }
             return try await reader.writeAsync { try await closure(db) }
         }
     }
@@ -31,7 +31,7 @@ extension Database {
     /// cannot all count below the limit and all insert. SQLite's `inTransaction` holds the write lock
     /// already; PostgreSQL locks the row until the commit.
     func lockForCount(_ table: String, id: UUID) async throws {
-        guard let sql = self as? any SQLDatabase, sql.dialect.name != "sqlite" else { return }
+        guard sql.dialect.name != "sqlite" else { return }
         try await sql.raw("SELECT id FROM \(ident: table) WHERE id = \(bind: id) FOR UPDATE").run()
     }
 }

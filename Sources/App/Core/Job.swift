@@ -38,7 +38,7 @@ final class Job: Model, @unchecked Sendable {
     /// also checks the kind exists). With a `key`, a job with the same key already in the table
     /// (queued, done or failed) means this one is not added: enqueueing is safe to repeat.
     static func enqueue(_ kind: String, payload: some Encodable, at: Date, key: String?, on db: any Database) async throws {
-        try await enqueue(kind, payload: payload, at: at, key: key, on: db as! any SQLDatabase)
+        try await enqueue(kind, payload: payload, at: at, key: key, on: db.sql)
     }
 
     /// The same on plain SQL (sample writing holds no Fluent database).

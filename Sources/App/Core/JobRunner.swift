@@ -96,7 +96,7 @@ final class JobRunner: Sendable {
     /// A job whose process died (or hung) every time it ran never reaches the error handler that
     /// counts failures: once its lease is out after the last attempt, it is failed here.
     private func failAbandoned(now: Date, on db: any Database) async throws {
-        try await (db as! any SQLDatabase).raw(
+        try await db.sql.raw(
             """
             UPDATE jobs SET state = \(bind: Job.State.failed.rawValue), finished_at = \(bind: now), lease_owner = NULL, lease_until = NULL,
                 last_error = \(bind: "Its process stopped or hung on each of \(Self.maxAttempts) attempts.")
@@ -108,7 +108,7 @@ final class JobRunner: Sendable {
     /// Takes up to `limit` due jobs for this process, oldest first: only kinds this version knows
     /// (during a rolling upgrade, an older process leaves newer kinds to the newer processes).
     private func lease(now: Date, limit: Int, on db: any Database) async throws -> [Leased] {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         // PostgreSQL lets two processes lease at once and skips rows another holds; SQLite has one
         // writer at a time, which serialises the same statement.
         let skipLocked: SQLQueryString = sql.dialect.name == "sqlite" ? "" : " FOR UPDATE SKIP LOCKED"
@@ -135,7 +135,7 @@ final class JobRunner: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(leaseDuration / 3))
                 guard !Task.isCancelled else { return }
-                try? await (app.db as! any SQLDatabase).raw(
+                try? await app.db.sql.raw(
                     """
                     UPDATE jobs SET lease_until = \(bind: app.clock.now.addingTimeInterval(leaseDuration))
                     WHERE id IN (\(binds: ids)) AND lease_owner = \(bind: owner) AND state = \(bind: Job.State.queued.rawValue)
@@ -153,7 +153,7 @@ final class JobRunner: Sendable {
         do {
             guard let kind = kinds[job.kind] else { throw JobGaveUp(description: "No job kind \(job.kind) in this version of Fieldhouse.") }
             let finish: @Sendable (any Database) async throws -> Void = { db in
-                let finished = try await (db as! any SQLDatabase).raw(
+                let finished = try await db.sql.raw(
                     """
                     UPDATE jobs SET state = \(bind: Job.State.done.rawValue), finished_at = \(bind: app.clock.now), lease_owner = NULL, lease_until = NULL,
                         last_error = NULL
@@ -168,7 +168,7 @@ final class JobRunner: Sendable {
                     // Write first: on SQLite that takes the write lock at once. A transaction that
                     // read first could not write later if this process's lease heartbeat wrote in
                     // between (a stale snapshot), and the job would be rolled back and run again.
-                    let held = try await (db as! any SQLDatabase).raw(
+                    let held = try await db.sql.raw(
                         """
                         UPDATE jobs SET lease_owner = lease_owner WHERE id = \(bind: job.id) AND lease_owner = \(bind: self.owner)
                         RETURNING id
@@ -187,7 +187,7 @@ final class JobRunner: Sendable {
         } catch let error as SQLiteError where [.busy, .busyInSnapshot, .busyTimeout, .locked].contains(error.reason) {
             // Another process wrote to the SQLite file between this job's read and its write: not
             // the job's fault, so it is put back to run again at once, the attempt not counted.
-            try? await (app.db as! any SQLDatabase).raw(
+            try? await app.db.sql.raw(
                 """
                 UPDATE jobs SET attempts = attempts - 1, lease_owner = NULL, lease_until = NULL
                 WHERE id = \(bind: job.id) AND lease_owner = \(bind: owner)
@@ -200,7 +200,7 @@ final class JobRunner: Sendable {
             app.logger.error("Job \(job.kind) \(job.id) failed (attempt \(job.attempts)): \(String(reflecting: error))")
             app.metrics.jobFailed(kind: job.kind)
             do {
-                try await (app.db as! any SQLDatabase).raw(
+                try await app.db.sql.raw(
                     """
                     UPDATE jobs SET state = \(bind: (gaveUp ? Job.State.failed : .queued).rawValue), run_at = \(bind: gaveUp ? job.run_at : retryAt),
                         last_error = \(bind: String(String(describing: error).prefix(1_000))), lease_owner = NULL, lease_until = NULL,
@@ -217,7 +217,7 @@ final class JobRunner: Sendable {
 
     /// Puts a failed job back in the queue, due now, with its attempts counted afresh.
     func retry(_ id: UUID, now: Date, on db: any Database) async throws -> Bool {
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             UPDATE jobs SET state = \(bind: Job.State.queued.rawValue), run_at = \(bind: now), attempts = 0, finished_at = NULL
             WHERE id = \(bind: id) AND state = \(bind: Job.State.failed.rawValue)

@@ -24,7 +24,7 @@ final class SQLiteWriters: Sendable {
     /// Runs `body` (which opens the transaction) once no other queued writer runs. Inside a
     /// transaction, or on PostgreSQL, it runs at once.
     func write<T>(on db: any Database, _ body: () async throws -> T) async throws -> T {
-        guard !db.inTransaction, (db as? any SQLDatabase)?.dialect.name == "sqlite" else { return try await body() }
+        guard !db.inTransaction, db.sql.dialect.name == "sqlite" else { return try await body() }
         await acquire()
         defer { release() }
         return try await body()

@@ -7,7 +7,7 @@ import SQLKit
 /// the next time they open a page that shows it.
 struct AddCalendarTokenHashToUsers: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // One column per statement: SQLite's ALTER TABLE takes one change at a time.
         try await database.schema(User.schema).field("calendar_token_hash", .string).update()
         try await database.schema(User.schema).field("calendar_generation", .int, .required, .sql(.default(0))).update()
@@ -17,7 +17,7 @@ struct AddCalendarTokenHashToUsers: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await database.schema(User.schema).field("calendar_token", .string).update()
         try await sql.create(index: "users_calendar_token_idx").on(User.schema).column("calendar_token").unique().run()
         try await sql.drop(index: "users_calendar_token_hash_idx").run()

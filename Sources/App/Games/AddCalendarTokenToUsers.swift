@@ -5,7 +5,7 @@ import SQLKit
 struct AddCalendarTokenToUsers: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(User.schema).field("calendar_token", .string).update()
-        try await (database as! any SQLDatabase).create(index: "users_calendar_token_idx")
+        try await database.sql.create(index: "users_calendar_token_idx")
             .on(User.schema).column("calendar_token").unique().run()
     }
 

@@ -34,7 +34,7 @@ enum BenchGames {
             ]
         }
         try await app.db.inTransaction { db in
-            let sql = db as! any SQLDatabase
+            let sql = db.sql
             var generator = SeededGenerator(seed: 7)
             var index = 0
             while index < count {
@@ -87,6 +87,6 @@ enum BenchGames {
                 on: app.db)
         }
         for sub in subs { try await GamePlayer(gameID: bigGameID, userID: sub, status: .going, isSub: true, at: app.clock.now).create(on: app.db) }
-        try await (app.db as! any SQLDatabase).raw("UPDATE games SET subs_filled = 5 WHERE id = \(bind: bigGameID)").run()
+        try await app.db.sql.raw("UPDATE games SET subs_filled = 5 WHERE id = \(bind: bigGameID)").run()
     }
 }

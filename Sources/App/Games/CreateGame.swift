@@ -37,7 +37,7 @@ struct CreateGame: AsyncMigration {
             .field("created_at", .datetime)
             .field("updated_at", .datetime)
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "games_team_idx").on(Game.schema).column("team_id").column("starts_at").run()
         try await sql.create(index: "games_organiser_idx").on(Game.schema).column("organiser_id").column("starts_at").run()
         // Nearby search reads only games anyone may find. Partial indexes over exactly those rows,

@@ -14,7 +14,7 @@ struct CreateGamePlayer: AsyncMigration {
             .field("created_at", .datetime)
             .unique(on: "game_id", "user_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "game_players_user_idx")
+        try await database.sql.create(index: "game_players_user_idx")
             .on(GamePlayer.schema).column("user_id").run()
     }
 

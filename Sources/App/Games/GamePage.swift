@@ -89,7 +89,7 @@ struct GamePage: Encodable {
 
     /// Players and their answers in one plain-SQL query, waitlist in queue order.
     static func players(of gameID: UUID, on db: any Database) async throws -> [PlayerRow] {
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT p.status, p.note, p.is_sub, u.id, u.username, u.display_name, u.visibility, u.birth_date
             FROM game_players p JOIN users u ON u.id = p.user_id

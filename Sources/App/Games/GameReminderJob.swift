@@ -31,7 +31,7 @@ enum GameReminderJob {
             // Claimed first, and only for the time it was loaded with (within a second: a date does
             // not survive a round trip to the bit): a concurrent run cannot send it twice, and a
             // game moved meanwhile keeps its reminders for the new time.
-            let claimed = try await (db as! any SQLDatabase).raw(
+            let claimed = try await db.sql.raw(
                 """
                 UPDATE games SET day_reminder_sent = \(bind: true), soon_reminder_sent = \(bind: isSoon || game.soonReminderSent)
                 WHERE id = \(bind: game.requireID())

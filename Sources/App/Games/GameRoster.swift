@@ -34,7 +34,7 @@ enum GameRoster {
     static func approve(_ player: GamePlayer, in game: Game, now: Date, on db: any Database) async throws -> Outcome? {
         let gameID = try game.requireID()
         let outcome: Outcome? = try await db.inTransaction { db in
-            let sql = db as! any SQLDatabase
+            let sql = db.sql
             // The row changes first, guarded by its status, so the place is taken once.
             guard
                 try await sql.raw(
@@ -70,7 +70,7 @@ enum GameRoster {
     ) async throws -> Bool {
         let gameID = try game.requireID()
         let removed: Bool = try await db.inTransaction { db in
-            let sql = db as! any SQLDatabase
+            let sql = db.sql
             var guardStatus: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
             // The offer the caller saw, not a newer one made since (they left, rejoined and were
             // offered again: a later deadline). Dates do not survive a round trip to the exact bit.
@@ -99,7 +99,7 @@ enum GameRoster {
     /// person see a game (its place, roster and notices) and follow it in their calendar feed.
     /// Substitute places are not a member's and stay.
     static func forgetAnswers(of userID: UUID, inTeam teamID: UUID, on db: any Database) async throws {
-        try await (db as! any SQLDatabase).raw(
+        try await db.sql.raw(
             """
             DELETE FROM game_players WHERE user_id = \(bind: userID) AND is_sub = \(bind: false)
               AND game_id IN (SELECT id FROM games WHERE team_id = \(bind: teamID))
@@ -134,14 +134,14 @@ enum GameRoster {
             guard try await takePlace(in: gameID, on: db) else { return }
             // Guarded by its status: a person who left the queue this instant gets nothing, and the
             // place is given back.
-            let moved = try await (db as! any SQLDatabase).raw(
+            let moved = try await db.sql.raw(
                 """
                 UPDATE game_players SET status = \(bind: (offering ? GamePlayer.Status.offered : .joined).rawValue), offer_until = \(bind: offering ? until : nil)
                 WHERE id = \(bind: next.requireID()) AND status = \(bind: GamePlayer.Status.waitlisted.rawValue) RETURNING id
                 """
             ).first()
             guard moved != nil else {
-                try await (db as! any SQLDatabase).raw("UPDATE games SET joined_count = joined_count - 1 WHERE id = \(bind: gameID) AND joined_count > 0").run()
+                try await db.sql.raw("UPDATE games SET joined_count = joined_count - 1 WHERE id = \(bind: gameID) AND joined_count > 0").run()
                 continue
             }
             try await Notification.send(
@@ -166,7 +166,7 @@ enum GameRoster {
     /// running). False when the offer has run out, or there is none.
     static func takeOffer(_ player: GamePlayer, in game: Game, now: Date, on db: any Database) async throws -> Bool {
         guard let until = player.offerUntil, offerDeadline(offered: until, startsAt: game.startsAt) > now, !game.isCancelled else { return false }
-        return try await (db as! any SQLDatabase).raw(
+        return try await db.sql.raw(
             """
             UPDATE game_players SET status = \(bind: GamePlayer.Status.joined.rawValue), offer_until = NULL
             WHERE id = \(bind: player.requireID()) AND status = \(bind: GamePlayer.Status.offered.rawValue) AND offer_until > \(bind: now)
@@ -195,7 +195,7 @@ enum GameRoster {
         let gameID = try game.requireID(), userID = try user.requireID()
         return try await db.inTransaction { db in
             guard
-                let row = try await (db as! any SQLDatabase).raw(
+                let row = try await db.sql.raw(
                     """
                     UPDATE games SET subs_filled = subs_filled + 1
                     WHERE id = \(bind: gameID) AND subs_filled < subs_needed AND status = 'scheduled'
@@ -210,7 +210,7 @@ enum GameRoster {
 
     /// Takes one place if the game has room. The only statement that raises `joined_count`.
     private static func takePlace(in gameID: UUID, on db: any Database) async throws -> Bool {
-        try await (db as! any SQLDatabase).raw(
+        try await db.sql.raw(
             """
             UPDATE games SET joined_count = joined_count + 1
             WHERE id = \(bind: gameID) AND status = 'scheduled' AND (capacity IS NULL OR joined_count < capacity)

@@ -84,7 +84,7 @@ enum GameSearch {
         sql.appendInterpolation(raw: query.byTime ? " ORDER BY starts_at, d2, id" : " ORDER BY d2, starts_at, id")
         sql.appendInterpolation(raw: " LIMIT \(limit) OFFSET \(offset)")
 
-        return try await (db as! any SQLDatabase).raw(sql).all().map { row in
+        return try await db.sql.raw(sql).all().map { row in
             let point = Coordinate(
                 latitude: try row.decode(column: "find_lat", as: Double.self),
                 longitude: try row.decode(column: "find_lon", as: Double.self))
@@ -121,7 +121,7 @@ enum GameSearch {
     /// The details of one page of hits, in the hits' order.
     static func results(for hits: [Hit], imperial: Bool, on db: any Database) async throws -> [Result] {
         guard !hits.isEmpty else { return [] }
-        let rows = try await (db as! any SQLDatabase).select()
+        let rows = try await db.sql.select()
             .columns(
                 SQLColumn("id", table: "g"), SQLColumn("kind", table: "g"), SQLColumn("sport", table: "g"),
                 SQLColumn("privacy", table: "g"), SQLColumn("age_group", table: "g"), SQLColumn("gender", table: "g"),

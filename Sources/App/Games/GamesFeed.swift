@@ -17,7 +17,7 @@ extension Games {
         // A result stands at the game's start, the order the query reads them in (the `Feed` cuts
         // exactly at the cursor).
         let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT g.id, g.starts_at, g.opponent_name, g.home_score, g.away_score, t.slug, t.name
             FROM games g JOIN teams t ON t.id = g.team_id

@@ -95,7 +95,7 @@ enum MyGames {
             sql.appendInterpolation(bind: since)
             sql.appendInterpolation(raw: " ORDER BY g.starts_at, g.id LIMIT \(limit)")
         }
-        let rows = try await (db as! any SQLDatabase).raw(sql).all(decoding: Row.self)
+        let rows = try await db.sql.raw(sql).all(decoding: Row.self)
         if case .upcoming = range { return rows.filter { $0.endsAt > now } }
         return rows
     }

@@ -37,7 +37,7 @@ enum NearbyGameJob {
             let skill: String
         }
         let box = Geo.boundingBox(around: place, radius: radius)
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let rows = try await sql.raw(
             """
             SELECT u.id, u.home_lat, u.home_lon, u.birth_date, u.gender, u.units, s.skill

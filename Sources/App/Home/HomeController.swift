@@ -92,7 +92,7 @@ struct HomeController: RouteCollection {
         // anyone joins at once).
         let teammates: [UUID]? =
             user.isUnder16(on: req.clock.today)
-            ? try await (req.db as! any SQLDatabase).raw(
+            ? try await req.db.sql.raw(
                 """
                 SELECT DISTINCT a.user_id AS id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
                 WHERE b.user_id = \(bind: userID) AND t.privacy <> 'public'

@@ -24,7 +24,7 @@ struct DeviceAuthMiddleware: AsyncMiddleware {
                 status: .unauthorized, code: "unauthorized",
                 reason: t("Send the device token from Settings → Devices as “Authorization: Bearer <token>”."))
         }
-        let sql = request.db as! any SQLDatabase
+        let sql = request.db.sql
         struct Row: Decodable { let device_id: UUID; let last_used_at: Date? }
         guard
             let row = try await sql.raw(

@@ -13,7 +13,7 @@ struct AddDetailsToLearnRevisions: AsyncMigration {
             ).update()
         }
         try await database.schema(LearnRevision.schema).field("published_at", .datetime).update()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // Until now every revision came from the shipped files, published on import.
         for name in ["category", "summary", "audience", "videos"] {
             try await sql.raw(

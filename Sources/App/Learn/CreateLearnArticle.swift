@@ -30,7 +30,7 @@ struct CreateLearnArticle: AsyncMigration {
             .field("author_id", .uuid, .references(User.schema, .id, onDelete: .setNull))
             .field("created_at", .datetime)
             .create()
-        try await (database as! any SQLDatabase).create(index: "learn_revisions_article").on(LearnRevision.schema).column("article_id").run()
+        try await database.sql.create(index: "learn_revisions_article").on(LearnRevision.schema).column("article_id").run()
     }
 
     func revert(on database: any Database) async throws {

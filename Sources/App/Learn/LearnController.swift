@@ -57,7 +57,7 @@ struct LearnController: RouteCollection {
     func library(req: Request) async throws -> Response {
         let q = (req.query[String.self, at: "q"] ?? "").trimmingCharacters(in: .whitespaces)
         let words = LearnIndex.queryWords(q)
-        let snapshot = try await req.application.learnCaches.library.snapshot(on: req.db as! any SQLDatabase)
+        let snapshot = try await req.application.learnCaches.library.snapshot(on: req.db.sql)
         var results: [Card] = []
         var categories: [Category] = []
         var pager = Pager(req: req)
@@ -183,7 +183,7 @@ struct LearnController: RouteCollection {
 
     func article(req: Request) async throws -> Response {
         guard let slug = req.parameters.get("slug") else { throw Abort(.notFound) }
-        let snapshot = try await req.application.learnCaches.library.snapshot(on: req.db as! any SQLDatabase)
+        let snapshot = try await req.application.learnCaches.library.snapshot(on: req.db.sql)
         let isEditor = EditorAccess.isEditor(req.currentUser)
         if let article = snapshot.article(slug) {
             var bar: EditorBar?

@@ -23,7 +23,7 @@ struct LearnDesk: Encodable {
     }
 
     static func load(on db: any Database) async throws -> LearnDesk {
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT a.slug, a.title, a.published, a.published_revision_id,
                    (SELECT r.id FROM learn_revisions r WHERE r.article_id = a.id ORDER BY r.created_at DESC LIMIT 1) AS latest

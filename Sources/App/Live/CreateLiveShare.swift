@@ -15,7 +15,7 @@ struct CreateLiveShare: AsyncMigration {
             .field("updated_at", .datetime)
             .unique(on: "workout_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "live_shares_user_idx").on(LiveShare.schema).column("user_id").run()
+        try await database.sql.create(index: "live_shares_user_idx").on(LiveShare.schema).column("user_id").run()
         try await database.schema(LiveSharePerson.schema)
             .id()
             .field("share_id", .uuid, .required, .references(LiveShare.schema, "id", onDelete: .cascade))

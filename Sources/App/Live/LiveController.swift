@@ -59,7 +59,7 @@ struct LiveController: RouteCollection {
         }
         let workoutID = try access.workout.requireID()
         var reader = try LiveReader(access: access, zones: access.isOwner ? [] : try await SavedPrivacyZone.zones(of: access.owner.requireID(), on: req.db))
-        try await reader.read(req.db as! any SQLDatabase)
+        try await reader.read(req.db.sql)
         let figures = reader.figures(ownerView: access.isOwner, now: req.now)
         // For anyone but the owner, from the first point they may see (see `LiveReader.figures`).
         let started = reader.start(ownerView: access.isOwner).map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? req.now

@@ -47,7 +47,7 @@ actor LiveRoom {
         let samples = bus.subscribe(LiveTopic.samples(of: reader.ownerID))
         let workout = bus.subscribe(LiveTopic.workout(workoutID))
         var reader = self.reader
-        try await reader.read(database() as! any SQLDatabase)
+        try await reader.read(database().sql)
         self.reader = reader
         listening = [
             Task { [weak self] in
@@ -118,7 +118,7 @@ actor LiveRoom {
             }
         }
         var reader = self.reader
-        let new = try await reader.read(database() as! any SQLDatabase)
+        let new = try await reader.read(database().sql)
         self.reader = reader
         let now = clock()
         // Two versions of the news, written once each, whatever the number of viewers.
@@ -147,7 +147,7 @@ actor LiveRoom {
         if zones != reader.zones {
             var fresh = try LiveReader(access: access, zones: zones)
             fresh.endMS = workout.endMS
-            try await fresh.read(db as! any SQLDatabase)
+            try await fresh.read(db.sql)
             reader = fresh
             return endOthers()
         }

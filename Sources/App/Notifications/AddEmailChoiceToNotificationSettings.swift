@@ -5,7 +5,7 @@ import SQLKit
 /// Someone who turned a topic off did not want to hear of it: by e-mail neither.
 struct AddEmailChoiceToNotificationSettings: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await (database as! any SQLDatabase).update(NotificationSetting.schema).set("email", to: false).where("in_app", .equal, false).run()
+        try await database.sql.update(NotificationSetting.schema).set("email", to: false).where("in_app", .equal, false).run()
     }
 
     func revert(on database: any Database) async throws {}

@@ -14,7 +14,7 @@ struct CreateNotification: AsyncMigration {
             .field("created_at", .datetime)
             .create()
         // The header's unread count runs on every signed-in page.
-        try await (database as! any SQLDatabase).create(index: "notifications_recipient_idx")
+        try await database.sql.create(index: "notifications_recipient_idx")
             .on(Notification.schema).column("recipient_id").column("read").run()
     }
 

@@ -29,7 +29,7 @@ enum MailSendJob {
             throw SMTPFailure(description: "The mail server did not answer a moment ago; trying again later.", permanent: false)
         }
         let mail = try await NotificationMail.compose(message, to: message.user, app: app, now: run.now)
-        let claimed = try await (run.db as! any SQLDatabase).delete(from: OutboxMessage.schema).where("id", .equal, payload.message)
+        let claimed = try await run.db.sql.delete(from: OutboxMessage.schema).where("id", .equal, payload.message)
             .returning("id").all()
         guard !claimed.isEmpty else { return }
         do {

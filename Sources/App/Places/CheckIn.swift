@@ -133,7 +133,7 @@ enum CheckIn {
         -> Outcome
     {
         let placeID = try place.requireID()
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         // A code a day from each of a few places: a person cannot empty every partner's counter.
         // Counted under a lock on the person's row, so check-ins at several places at once count in turn.
         try await db.lockForCount(User.schema, id: userID)

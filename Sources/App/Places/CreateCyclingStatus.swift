@@ -18,7 +18,7 @@ struct CreateCyclingStatus: AsyncMigration {
             .field("to_state", .string, .required)
             .field("cause", .string, .required)
             .create()
-        try await (database as! any SQLDatabase).create(index: "cycling_transitions_user_idx").on(CyclingTransition.schema).column("user_id")
+        try await database.sql.create(index: "cycling_transitions_user_idx").on(CyclingTransition.schema).column("user_id")
             .column("at_ms").run()
     }
 

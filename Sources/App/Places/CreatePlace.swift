@@ -22,16 +22,16 @@ struct CreatePlace: AsyncMigration {
             .field("created_at", .datetime)
             .create()
         // "Near a point" is a latitude band first, then longitude: the index answers the box.
-        try await (database as! any SQLDatabase).create(index: "places_position_idx").on(Place.schema).column("latitude").column("longitude").run()
+        try await database.sql.create(index: "places_position_idx").on(Place.schema).column("latitude").column("longitude").run()
         // Without a point to measure from, the list is by name.
-        try await (database as! any SQLDatabase).create(index: "places_name_idx").on(Place.schema).column("name").column("id").run()
+        try await database.sql.create(index: "places_name_idx").on(Place.schema).column("name").column("id").run()
         try await database.schema(PlaceManager.schema)
             .id()
             .field("place_id", .uuid, .required, .references(Place.schema, "id", onDelete: .cascade))
             .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
             .unique(on: "place_id", "user_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "place_managers_user_idx").on(PlaceManager.schema).column("user_id").run()
+        try await database.sql.create(index: "place_managers_user_idx").on(PlaceManager.schema).column("user_id").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -17,8 +17,8 @@ struct CreateRewardCode: AsyncMigration {
             .unique(on: "place_id", "code")
             .create()
         // The daily cap counts a place's codes of one day.
-        try await (database as! any SQLDatabase).create(index: "reward_codes_day_idx").on(RewardCode.schema).column("place_id").column("day").run()
-        try await (database as! any SQLDatabase).create(index: "reward_codes_user_idx").on(RewardCode.schema).column("user_id").column("issued_at").run()
+        try await database.sql.create(index: "reward_codes_day_idx").on(RewardCode.schema).column("place_id").column("day").run()
+        try await database.sql.create(index: "reward_codes_user_idx").on(RewardCode.schema).column("user_id").column("issued_at").run()
     }
 
     func revert(on database: any Database) async throws {

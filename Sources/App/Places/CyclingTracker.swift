@@ -28,7 +28,7 @@ enum CyclingTracker {
             fresh.status = status
             if fresh.statusJSON == before { return status }
             let stored = try await db.inTransaction { db -> Bool in
-                let sql = db as! any SQLDatabase
+                let sql = db.sql
                 let updated = try await sql.raw(
                     "UPDATE cycling_statuses SET status = \(bind: fresh.statusJSON), updated_at = \(bind: now) WHERE id = \(bind: row.requireID()) AND status = \(bind: before) RETURNING id"
                 ).all()

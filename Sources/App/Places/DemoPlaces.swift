@@ -120,7 +120,7 @@ enum BenchPlaces {
         }
         let prepared = rows
         try await app.db.inTransaction { db in
-            let sql = db as! any SQLDatabase
+            let sql = db.sql
             var index = 0
             while index < count {
                 let batch = min(400, count - index)

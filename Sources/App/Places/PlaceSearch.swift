@@ -31,7 +31,7 @@ enum PlaceSearch {
         sql.appendInterpolation(raw: ") AS candidates WHERE d2 <= ")
         sql.appendInterpolation(bind: GeoSQL.squaredDegrees(radius))
         sql.appendInterpolation(raw: " ORDER BY d2, name, id LIMIT \(limit) OFFSET \(offset)")
-        return try await (db as! any SQLDatabase).raw(sql).all().map { row in
+        return try await db.sql.raw(sql).all().map { row in
             let point = Coordinate(
                 latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self))
             return Hit(id: try row.decode(column: "id", as: UUID.self), metres: Geo.distance(centre, point))
@@ -58,7 +58,7 @@ extension PlaceSearch {
             let longitude: Double
             let radius_m: Double
         }
-        return try await (db as! any SQLDatabase).raw(sql).all(decoding: Row.self).compactMap { row in
+        return try await db.sql.raw(sql).all(decoding: Row.self).compactMap { row in
             let metres = Geo.distance(point, Coordinate(latitude: row.latitude, longitude: row.longitude))
             return metres <= row.radius_m ? Hit(id: row.id, metres: metres) : nil
         }

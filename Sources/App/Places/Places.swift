@@ -22,7 +22,7 @@ enum Places: Feature {
 
     /// Every place on the map is public.
     static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] {
-        try await (db as! any SQLDatabase).select().columns("name", "latitude", "longitude").from(Place.schema)
+        try await db.sql.select().columns("name", "latitude", "longitude").from(Place.schema)
             .where(SQLLike.startsWith("name", text)).orderBy("name").limit(limit).all(decoding: NamedPoint.self)
             .map { PlaceMatch(name: $0.name, detail: t("place on Fieldhouse"), latitude: $0.latitude, longitude: $0.longitude) }
     }

@@ -155,7 +155,7 @@ struct RewardController: RouteCollection {
         let now = req.now
         let today = LocalTime.day(of: now, zone: place.timeZone).description
         // One statement decides: of two counters redeeming at once, exactly one changes the row.
-        let changed = try await (req.db as! any SQLDatabase).raw(
+        let changed = try await req.db.sql.raw(
             """
             UPDATE reward_codes SET redeemed_at = \(bind: now)
             WHERE place_id = \(bind: id) AND code = \(bind: code) AND redeemed_at IS NULL AND day = \(bind: today)

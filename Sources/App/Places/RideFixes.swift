@@ -13,7 +13,7 @@ enum RideFixes {
     /// forgets theirs older than an hour. A position sent twice is kept once, with its first arrival.
     static func keep(_ fixes: [RideFix], for userID: UUID, now: Date, on db: any Database) async throws {
         guard !fixes.isEmpty, try await CyclingStatus.query(on: db).filter(\.$user.$id == userID).first() != nil else { return }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let nowMS = Int64(now.timeIntervalSince1970 * 1000)
         // One a second at most, and an hour's worth a request: what a ride needs, and a bound on what
         // one person can make the server keep and sort.
@@ -39,7 +39,7 @@ enum RideFixes {
             let lon: Double
             let received_ms: Int64
         }
-        return try await (db as! any SQLDatabase).raw(
+        return try await db.sql.raw(
             "SELECT t, lat, lon, received_ms FROM ride_fixes WHERE user_id = \(bind: userID) AND t >= \(bind: from) ORDER BY t LIMIT 7200"
         ).all(decoding: Row.self).map { RideFix(time: $0.t, place: Coordinate(latitude: $0.lat, longitude: $0.lon), received: $0.received_ms) }
     }
@@ -47,7 +47,7 @@ enum RideFixes {
     /// Every ten minutes: positions older than an hour go, whoever stopped sending.
     static let sweepKind = JobKind("places.ride-fixes", every: 600) { run in
         let cutoff = Int64(run.now.timeIntervalSince1970 * 1000) - keptMilliseconds
-        try await (run.db as! any SQLDatabase).raw("DELETE FROM ride_fixes WHERE t < \(bind: cutoff)").run()
+        try await run.db.sql.raw("DELETE FROM ride_fixes WHERE t < \(bind: cutoff)").run()
     }
 
     /// The person's kept positions, for their account export.
@@ -56,6 +56,6 @@ enum RideFixes {
     }
 
     static func forget(_ userID: UUID, on db: any Database) async throws {
-        try await (db as! any SQLDatabase).raw("DELETE FROM ride_fixes WHERE user_id = \(bind: userID)").run()
+        try await db.sql.raw("DELETE FROM ride_fixes WHERE user_id = \(bind: userID)").run()
     }
 }

@@ -19,7 +19,7 @@ enum BenchTeams {
             "gender", "skill", "description", "looking_for_players", "created_at", "updated_at",
         ]
         try await app.db.inTransaction { db in
-            let sql = db as! any SQLDatabase
+            let sql = db.sql
             var generator = SeededGenerator(seed: 42)
             var index = 0
             while index < count {

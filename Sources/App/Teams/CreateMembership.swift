@@ -11,7 +11,7 @@ struct CreateMembership: AsyncMigration {
             .field("created_at", .datetime)
             .unique(on: "team_id", "user_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "memberships_user_idx")
+        try await database.sql.create(index: "memberships_user_idx")
             .on(Membership.schema).column("user_id").run()
     }
 

@@ -24,11 +24,11 @@ struct CreateTeam: AsyncMigration {
         // Nearby search scans a latitude band. The index also carries every column the search
         // filters on, so rows outside the circle or filters are rejected inside the index and only
         // matches are read from the table (10× faster on 100,000 teams than latitude alone).
-        try await (database as! any SQLDatabase).create(index: "teams_nearby_idx")
+        try await database.sql.create(index: "teams_nearby_idx")
             .on(Team.schema).column("latitude").column("longitude").column("sport")
             .column("looking_for_players").column("privacy").run()
         // The same with the sport first, for the usual search "futsal near me".
-        try await (database as! any SQLDatabase).create(index: "teams_sport_nearby_idx")
+        try await database.sql.create(index: "teams_sport_nearby_idx")
             .on(Team.schema).column("sport").column("latitude").column("longitude")
             .column("looking_for_players").column("privacy").run()
     }

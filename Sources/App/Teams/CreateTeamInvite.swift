@@ -12,7 +12,7 @@ struct CreateTeamInvite: AsyncMigration {
             .field("created_at", .datetime)
             .unique(on: "token_hash")
             .create()
-        try await (database as! any SQLDatabase).create(index: "team_invites_invitee_idx")
+        try await database.sql.create(index: "team_invites_invitee_idx")
             .on(TeamInvite.schema).column("invitee_id").run()
     }
 

@@ -78,7 +78,7 @@ struct TeamPage: Encodable {
     /// Members and their roles in one plain-SQL query (a roster of 25 through Fluent's reflective
     /// model loading cost more than everything else on the page).
     static func roster(of teamID: UUID, on db: any Database) async throws -> [(role: Membership.Role, user: User)] {
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT m.role, u.id, u.username, u.display_name, u.visibility, u.birth_date
             FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = \(bind: teamID)

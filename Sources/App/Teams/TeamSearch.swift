@@ -25,7 +25,7 @@ enum TeamSearch {
         box.minLatitude = max(-90, box.minLatitude - 0.06)
         box.maxLatitude = min(90, box.maxLatitude + 0.06)
         box.longitudeRanges = box.longitudeRanges.map { max(-180, $0.lowerBound - 0.06)...min(180, $0.upperBound + 0.06) }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         // Two steps: positions of every candidate (three columns, read straight from the index),
         // then the details of just the page shown. Decoding whole rows for every candidate in a big
         // city cost more than the query itself.

@@ -13,7 +13,7 @@ enum Teams: Feature {
 
     /// The grounds of public teams: only theirs show their exact place to people outside the team.
     static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] {
-        try await (db as! any SQLDatabase).select().column(SQLAlias(SQLColumn("place_name"), as: SQLIdentifier("name")))
+        try await db.sql.select().column(SQLAlias(SQLColumn("place_name"), as: SQLIdentifier("name")))
             .column(SQLAlias(SQLColumn("name"), as: SQLIdentifier("team"))).columns("latitude", "longitude").from(Team.schema)
             .where("privacy", .equal, Team.Privacy.public.rawValue).where("latitude", .isNot, SQLLiteral.null).where("longitude", .isNot, SQLLiteral.null)
             .where(SQLLike.startsWith("place_name", text)).orderBy("place_name").limit(limit).all(decoding: TeamGround.self)

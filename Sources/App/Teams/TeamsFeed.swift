@@ -9,7 +9,7 @@ extension Teams {
         // The new members come with their names and what `PersonAccess` decides by, in one read.
         // The cursor's moment plus a millisecond: stored dates round, so `Feed` cuts exactly.
         let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT m.id AS membership_id, m.created_at, t.slug, t.name,
               u.id, u.username, u.display_name, u.visibility, u.birth_date

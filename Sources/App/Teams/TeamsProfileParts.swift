@@ -6,7 +6,7 @@ extension Teams {
     /// The person's public and protected teams. Private teams never appear on a profile, not even
     /// to someone who plays in them too: the profile is not the place to reveal them.
     static func profileParts(of userID: UUID, on db: any Database) async throws -> ProfileParts {
-        let items = try await (db as! any SQLDatabase).raw(
+        let items = try await db.sql.raw(
             """
             SELECT t.slug, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
             WHERE m.user_id = \(bind: userID) AND t.privacy <> \(bind: Team.Privacy.private.rawValue)

@@ -7,12 +7,12 @@ import SQLKit
 /// word so that SQLite and PostgreSQL may use it.
 struct AddFeedIndexToWorkouts: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await (database as! any SQLDatabase).raw(
+        try await database.sql.raw(
             "CREATE INDEX workouts_feed_idx ON workouts (user_id, start_ms, visibility, id, duration_s, distance_m) WHERE end_ms IS NOT NULL"
         ).run()
     }
 
     func revert(on database: any Database) async throws {
-        try await (database as! any SQLDatabase).raw("DROP INDEX workouts_feed_idx").run()
+        try await database.sql.raw("DROP INDEX workouts_feed_idx").run()
     }
 }

@@ -13,7 +13,7 @@ struct AddSharedPartToWorkouts: AsyncMigration {
         try await database.schema(Workout.schema).field("shared_duration_s", .double).update()
         try await database.schema(Workout.schema).field("shared_distance_m", .double).update()
         // Nothing hidden yet: the part others see starts where the workout does.
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.raw("UPDATE workouts SET shared_start_ms = start_ms").run()
         // The feed and leaderboard order, page and add up by these: the covering index carries them.
         try await sql.raw("DROP INDEX workouts_feed_idx").run()
@@ -34,7 +34,7 @@ struct AddSharedPartToWorkouts: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.raw("DROP INDEX workouts_feed_idx").run()
         try await sql.raw(
             "CREATE INDEX workouts_feed_idx ON workouts (user_id, start_ms, visibility, id, duration_s, distance_m) WHERE end_ms IS NOT NULL"

@@ -10,7 +10,7 @@ struct AddSummaryVersionToWorkouts: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(Workout.schema).field("summary_version", .int).update()
         struct Row: Decodable { let user_id: UUID }
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         for row in try await sql.raw("SELECT DISTINCT user_id FROM workouts WHERE end_ms IS NOT NULL AND source <> 'manual'").all(decoding: Row.self) {
             try await ResummariseJob.enqueue(for: row.user_id, on: database)
         }

@@ -18,11 +18,11 @@ struct AddVisibilityToRoutes: AsyncMigration {
             route.climb = shape.climb
             try await route.save(on: database)
         }
-        try await (database as! any SQLDatabase).create(index: "routes_start_idx").on(Route.schema).column("start_lat").column("start_lon").run()
+        try await database.sql.create(index: "routes_start_idx").on(Route.schema).column("start_lat").column("start_lon").run()
     }
 
     func revert(on database: any Database) async throws {
-        try await (database as! any SQLDatabase).drop(index: "routes_start_idx").run()
+        try await database.sql.drop(index: "routes_start_idx").run()
         for field in ["visibility", "start_lat", "start_lon", "climb_m", "shared_at"] {
             try await database.schema(Route.schema).deleteField(FieldKey(stringLiteral: field)).update()
         }

@@ -14,7 +14,7 @@ struct CreateHeartRateQuarter: AsyncMigration {
                 .init("rest_bpm", .real, required: false),
             ], on: database)
         // Whatever minutes are already stored.
-        try await (database as! any SQLDatabase).raw(SampleStore.quarterRollUp(user: nil, minutes: nil)).run()
+        try await database.sql.raw(SampleStore.quarterRollUp(user: nil, minutes: nil)).run()
     }
 
     func revert(on database: any Database) async throws {

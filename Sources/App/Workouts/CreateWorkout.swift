@@ -41,7 +41,7 @@ struct CreateWorkout: AsyncMigration {
             .unique(on: "user_id", "external_id")
             .create()
         // History pages and overlap checks look workouts up by person and start.
-        try await (database as! any SQLDatabase).create(index: "workouts_user_start").on(Workout.schema).column("user_id").column("start_ms").run()
+        try await database.sql.create(index: "workouts_user_start").on(Workout.schema).column("user_id").column("start_ms").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -162,7 +162,7 @@ struct HeartRateController: RouteCollection {
         var resting: [Resting] = []
         var summary: String?
         if user.continuousHeartRate {
-            let sql = req.db as! any SQLDatabase
+            let sql = req.db.sql
             let width = max(span / Int64(Self.buckets), 1000)
             // The finest store that still answers quickly: samples up to six hours, the minute
             // rollup up to two days, the quarter-hour rollup beyond.

@@ -23,7 +23,7 @@ enum ReminderJob {
             let last_sent_at: Date?
             let time_zone: String
         }
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT r.id, r.user_id, r.title, r.time, r.weekdays, r.last_sent_at, u.time_zone
             FROM reminders r JOIN users u ON u.id = r.user_id
@@ -37,7 +37,7 @@ enum ReminderJob {
             else { continue }
             // Claimed before it is sent: two runs of this job at once (a retry meeting the next
             // minute's run, on two processes) cannot both send it.
-            let claimed = try await (db as! any SQLDatabase).raw(
+            let claimed = try await db.sql.raw(
                 """
                 UPDATE reminders SET last_sent_at = \(bind: due)
                 WHERE id = \(bind: row.id) AND (last_sent_at IS NULL OR last_sent_at < \(bind: due)) RETURNING id

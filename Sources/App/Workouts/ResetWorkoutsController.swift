@@ -24,7 +24,7 @@ struct ResetWorkoutsController: RouteCollection {
 
     private func render(_ req: Request, user: User, errors: FieldErrors = [:]) async throws -> Response {
         let userID = try user.requireID()
-        let sql = req.db as! any SQLDatabase
+        let sql = req.db.sql
         var samples = 0
         for table in SampleStore.sampleTables {
             struct Count: Decodable { let n: Int }

@@ -97,7 +97,7 @@ enum RouteSearch {
         sql.appendLiteral(" ORDER BY ")
         sql.appendInterpolation(GeoSQL.squaredDistance(from: centre, latitude: "r.start_lat", longitude: "r.start_lon"))
         sql.appendInterpolation(raw: ", r.id LIMIT 200")
-        let ids = try await (db as! any SQLDatabase).raw(sql).all().map { try $0.decode(column: "id", as: UUID.self) }
+        let ids = try await db.sql.raw(sql).all().map { try $0.decode(column: "id", as: UUID.self) }
         guard !ids.isEmpty else { return [] }
         let routes = try await Route.query(on: db).filter(\.$id ~~ ids).all()
         let owners = Set(routes.map(\.$user.id)).subtracting(viewer.map { [$0] } ?? [])

@@ -84,7 +84,7 @@ enum SampleStore {
     ) async throws -> (stored: SeriesCounts, duplicates: SeriesCounts) {
         let transaction = {
             try await db.inTransaction { db in
-                try await write(batch, for: userID, on: db as! any SQLDatabase)
+                try await write(batch, for: userID, on: db.sql)
             }
         }
         guard let writers else { return try await transaction() }
@@ -226,7 +226,7 @@ enum SampleStore {
 
     /// All of a person's samples and their heart-rate rollup.
     static func deleteAllSamples(of user: UUID, on db: any Database) async throws {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         for table in sampleTables + ["heart_rate_minutes", "heart_rate_quarters"] {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: user)").run()
         }
@@ -239,7 +239,7 @@ enum SampleStore {
         let others = try await Workout.query(on: db).filter(\.$user.$id == workout.$user.id).filter(\.$id != workout.requireID())
             .filter(\.$startMS <= end).group(.or) { $0.filter(\.$endMS >= workout.startMS).filter(\.$endMS == nil) }.count()
         guard others == 0 else { return }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let user = workout.$user.id
         for table in sampleTables {
             try await sql.raw(

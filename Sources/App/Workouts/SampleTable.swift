@@ -35,7 +35,8 @@ enum SampleTable {
     }
 
     static func create(_ table: String, key: String = "t", columns: [Column], on database: any Database) async throws {
-        if let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" {
+        let sql = database.sql
+        if sql.dialect.name == "sqlite" {
             let definitions = columns.map { "\"\($0.name)\" \($0.sqliteType)\($0.required ? " NOT NULL" : "")" }.joined(separator: ", ")
             try await sql.raw(
                 """

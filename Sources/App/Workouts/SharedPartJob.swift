@@ -49,7 +49,7 @@ enum SharedPartJob {
     static func refresh(_ userID: UUID, from: Int64? = nil, to: Int64? = nil, on db: any Database) async throws {
         guard let user = try await User.find(userID, on: db) else { return }
         let zones = try await SavedPrivacyZone.zones(of: userID, on: db)
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         // Every finished workout (a time line, not the stored stream list, says whether it has a track).
         var query = Workout.query(on: db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
         if let from, let to { query = query.filter(\.$startMS <= to).filter(\.$endMS >= from) }

@@ -76,7 +76,7 @@ struct StatsController: RouteCollection {
         struct Totals { var sum = 0.0, count = 0, maximum: Double? }
         var counts = [Int](repeating: 0, count: 12)
         var totals = [[String: Totals]](repeating: [:], count: 12)
-        for row in try await (req.db as! any SQLDatabase).raw(sql).all() {
+        for row in try await req.db.sql.raw(sql).all() {
             let bucket = try row.decode(column: "bucket", as: Int.self)
             counts[bucket] = try row.decode(column: "n", as: Int.self)
             for column in columns {

@@ -117,7 +117,7 @@ struct WorkoutController: RouteCollection {
             }
             if let to { filter.appendInterpolation(unsafeRaw: " AND start_ms < "); filter.appendInterpolation(bind: Int64(to.timeIntervalSince1970 * 1000)) }
         }
-        let sql = req.db as! any SQLDatabase
+        let sql = req.db.sql
         var pager = Pager(req: req, perPage: 30)
         let sportValue: String = sport?.rawValue ?? ""
         let groupValue: String = grouping == "week" ? "" : grouping

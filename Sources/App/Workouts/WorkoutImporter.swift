@@ -106,7 +106,7 @@ enum WorkoutImporter {
         user: User, today: CalendarDate, on db: any Database
     ) async throws -> Outcome {
         let userID = try user.requireID()
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let sport = options.sport ?? recording.sport ?? .other
         let offered = Set(streams(of: recording))
 

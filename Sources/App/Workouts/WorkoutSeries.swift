@@ -129,7 +129,7 @@ extension WorkoutSeries {
     /// How many times the workout's series was dropped: it moves on whenever its samples or the
     /// workout change, so caches of what is drawn from it key on it.
     static func version(of workout: Workout, on db: any Database) async throws -> Int {
-        try await (db as! any SQLDatabase).raw("SELECT series_version FROM workouts WHERE id = \(bind: workout.requireID())")
+        try await db.sql.raw("SELECT series_version FROM workouts WHERE id = \(bind: workout.requireID())")
             .first()?.decode(column: "series_version", as: Int.self) ?? 0
     }
 
@@ -140,7 +140,7 @@ extension WorkoutSeries {
         if !ownerView, try await WorkoutTimeline.othersOverlapping(workout, on: db) {
             return try await WorkoutTimeline.load(workout, ownerView: false, on: db).map { WorkoutSeries(workout: workout, timeline: $0) }
         }
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let id = try workout.requireID()
         if let stored = try await sql.raw("SELECT series FROM workouts WHERE id = \(bind: id) AND series_version = \(bind: version)").first()?
             .decode(column: "series", as: Data?.self), let series = WorkoutSeries(stored: stored)
@@ -157,7 +157,7 @@ extension WorkoutSeries {
 
     /// Stores the series of a workout just written (an import, inside its transaction).
     func store(for workout: Workout, on db: any Database) async throws {
-        try await (db as! any SQLDatabase).raw("UPDATE workouts SET series = \(bind: stored) WHERE id = \(bind: workout.requireID())").run()
+        try await db.sql.raw("UPDATE workouts SET series = \(bind: stored) WHERE id = \(bind: workout.requireID())").run()
     }
 
     /// Drops the series of the person's finished workouts that overlap a stretch of time whose

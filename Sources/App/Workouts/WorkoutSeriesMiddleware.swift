@@ -6,7 +6,7 @@ import SQLKit
 struct WorkoutSeriesMiddleware: AsyncModelMiddleware {
     func update(model: Workout, on db: any Database, next: any AnyAsyncModelResponder) async throws {
         try await next.update(model, on: db)
-        try await (db as! any SQLDatabase).raw("UPDATE workouts SET series = NULL, series_version = series_version + 1 WHERE id = \(bind: model.requireID())")
+        try await db.sql.raw("UPDATE workouts SET series = NULL, series_version = series_version + 1 WHERE id = \(bind: model.requireID())")
             .run()
     }
 }

@@ -78,7 +78,7 @@ struct WorkoutTimeline {
     /// Steps counted between two times (nil when the person has no step samples there).
     static func steps(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> Int? {
         struct Total: Decodable { let n: Int64?; let rows: Int }
-        let total = try await (db as! any SQLDatabase).raw(
+        let total = try await db.sql.raw(
             """
             SELECT CAST(SUM(count) AS BIGINT) AS n, COUNT(*) AS rows FROM step_samples
             WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to)
@@ -88,7 +88,7 @@ struct WorkoutTimeline {
     }
 
     static func load(user: UUID, from: Int64, to: Int64, on db: any Database) async throws -> WorkoutTimeline {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let locationRows = try await series(
             sql, "location_samples", ["lat", "lon", "ele", "accuracy", "speed"],
             user: user, from: from, to: to)

@@ -52,7 +52,7 @@ extension Workouts {
     /// One CSV per sample table, read in pages along the table's key so no page is held long and
     /// memory stays flat whatever the account's size.
     private static func exportSamples(_ archive: AccountArchive) async throws {
-        let sql = archive.db as! any SQLDatabase
+        let sql = archive.db.sql
         let zip = archive.zip
         for (table, columns) in sampleTables {
             try zip.begin("samples/\(table).csv", modified: archive.now)

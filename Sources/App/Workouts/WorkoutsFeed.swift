@@ -56,7 +56,7 @@ extension Workouts {
         var rows: [Row] = []
         for days in Self.feedWindows {
             let oldest = days.map { top - Int64($0) * 86_400_000 } ?? Int64.min
-            rows = try await (db as! any SQLDatabase).raw(
+            rows = try await db.sql.raw(
                 """
                 SELECT w.id, w.user_id, w.sport, w.name, w.start_ms, w.duration_s, w.distance_m, COALESCE(w.shared_start_ms, w.start_ms) AS shared_start_ms,
                   w.shared_duration_s,
@@ -108,7 +108,7 @@ extension Workouts {
         }
         // The cursor's moment plus a millisecond: stored dates round, so `Feed` cuts exactly.
         let newest = before.map { Date(timeIntervalSince1970: Double($0.maxAt + 1) / 1000) } ?? .distantFuture
-        let rows = try await (db as! any SQLDatabase).raw(
+        let rows = try await db.sql.raw(
             """
             SELECT r.id, r.user_id, r.name, r.shared_at, u.username, u.display_name
             FROM routes r JOIN users u ON u.id = r.user_id

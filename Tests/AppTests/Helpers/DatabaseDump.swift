@@ -5,7 +5,7 @@ import SQLKit
 
 /// Reads the whole database the way a test that must see "nothing else changed" needs it.
 extension TestApp {
-    var sql: any SQLDatabase { db as! any SQLDatabase }
+    var sql: any SQLDatabase { db.sql }
 
     /// Every table the migrations made, on either database.
     func tableNames() async throws -> [String] {

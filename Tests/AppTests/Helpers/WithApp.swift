@@ -53,7 +53,7 @@ final class TestApp: @unchecked Sendable {
         do {
             try await configure(app, config: store.config)
             if let schema = store.schema {
-                try await (app.db as! any SQLDatabase).raw("CREATE SCHEMA IF NOT EXISTS \(unsafeRaw: schema)").run()
+                try await app.db.sql.raw("CREATE SCHEMA IF NOT EXISTS \(unsafeRaw: schema)").run()
             }
             try await app.autoMigrate()
             app.http.server.configuration.hostname = "127.0.0.1"
@@ -206,7 +206,7 @@ private func runStore(_ test: (TestStore) async throws -> Void) async throws {
 
 private func cleanUp(_ app: TestApp) async {
     if let schema = app.store.schema {
-        _ = try? await (app.db as! any SQLDatabase).raw("DROP SCHEMA IF EXISTS \(unsafeRaw: schema) CASCADE").run()
+        _ = try? await app.db.sql.raw("DROP SCHEMA IF EXISTS \(unsafeRaw: schema) CASCADE").run()
     }
     await app.stop()
     try? FileManager.default.removeItem(atPath: app.store.config.dataDirectory)
