@@ -40,18 +40,23 @@ struct UploadController: RouteCollection {
             sport: form["sport"].flatMap { $0.isEmpty ? nil : $0 }.map(WorkoutFields.sport),
             externalID: WorkoutFields.externalID(form["external_id"].flatMap { $0.isEmpty ? nil : $0 }),
             filename: String(file.filename.prefix(200)), maxExpandedBytes: maxBytes)
-        let outcome = try await WorkoutImporter.importFile(
-            file.take(), options: options, user: user, on: req.db, now: req.now, writers: req.application.sqliteWriters)
-        try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
+        let outcome: WorkoutImporter.Outcome
+        do {
+            outcome = try await WorkoutImporter.importFile(
+                file.take(), options: options, user: user, on: req.db, now: req.now, writers: req.application.sqliteWriters)
+        } catch let error as WorkoutImportError {
+            throw error.apiError
+        }
+        if outcome.recordedWorkout { try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db) }
         switch outcome {
         case .created(let workout):
             req.application.metrics.stored("workout_files")
             return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)
         case .duplicate(let workout, let reason):
-            return try await WorkoutAnswer(workout: WorkoutJSON(workout), duplicate: true, duplicate_reason: reason)
+            return try await WorkoutAnswer(workout: WorkoutJSON(workout), duplicate: true, duplicate_reason: reason.rawValue)
                 .encodeResponse(status: .ok, for: req)
         case .merged(let workout, let streams):
-            return try await WorkoutAnswer(workout: WorkoutJSON(workout), merged: streams).encodeResponse(status: .ok, for: req)
+            return try await WorkoutAnswer(workout: WorkoutJSON(workout), merged: streams.map(\.rawValue)).encodeResponse(status: .ok, for: req)
         case .route(let route, let duplicate):
             return try await RouteAnswer(route, duplicate: duplicate).encodeResponse(status: duplicate ? .ok : .created, for: req)
         }

@@ -109,69 +109,68 @@ struct ImportController: RouteCollection {
             return try await render(
                 req, user: user, error: t("Choose who can see the workouts from the list."), status: .unprocessableEntity)
         }
-        let imperial = user.units == .imperial
         var results: [Result] = []
+        var recorded = false
         for file in chosen {
             let name = String(file.filename.prefix(200))
             let options = WorkoutImporter.Options(
                 name: nil, sport: sport, externalID: nil, filename: name, maxExpandedBytes: maxBytes, visibility: visibility)
             do {
-                switch try await WorkoutImporter.importFile(
+                let outcome = try await WorkoutImporter.importFile(
                     file.take(), options: options, user: user, on: req.db, now: req.now, writers: req.application.sqliteWriters)
-                {
-                case .created(let workout):
-                    req.application.metrics.stored("workout_files")
-                    results.append(
-                        Result(
-                            filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: Self.describe(workout, format: Format(user)),
-                            url: Self.url(workout))
-                    )
-                case .duplicate(let workout, let reason):
-                    let why =
-                        reason == "file"
-                        ? t("this file was imported before")
-                        : reason == "overlap"
-                            ? t("a {sport} workout already covers this time", Self.sportName(workout.sport)) : t("it was sent before")
-                    results.append(
-                        Result(
-                            filename: name, kind: "duplicate", title: t("Already there as “{name}”", workout.name), detail: t("Nothing new: {reason}.", why),
-                            url: Self.url(workout))
-                    )
-                case .merged(let workout, let streams):
-                    results.append(
-                        Result(
-                            filename: name, kind: "merged", title: t("Added to “{name}”", workout.name),
-                            detail: t("It brought {streams} the workout did not have.", Self.list(streams.map(Self.label))), url: Self.url(workout)))
-                case .route(let route, let duplicate):
-                    results.append(
-                        Result(
-                            filename: name, kind: duplicate ? "duplicate" : "route",
-                            title: duplicate ? t("Route “{name}” is already saved", route.name) : t("Saved the route “{name}”", route.name),
-                            detail: t(
-                                "A planned route without times ({distance}), kept for planning rather than as a workout.",
-                                Format.distance(route.distance, imperial: imperial)),
-                            url: route.id.map { SiteURL.route($0).path }))
-                }
-            } catch let error as APIError {
-                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.reason, url: nil))
-            } catch let error as ActivityFileError {
-                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.description, url: nil))
+                if case .created = outcome { req.application.metrics.stored("workout_files") }
+                recorded = recorded || outcome.recordedWorkout
+                results.append(Self.result(outcome, filename: name, user: user))
+            } catch let error as WorkoutImportError {
+                results.append(Result(filename: name, kind: "error", title: t("Not imported"), detail: error.message, url: nil))
             }
         }
-        try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
+        // Once for the whole batch, and not at all when every file was already there.
+        if recorded { try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db) }
         return try await render(req, user: user, chosen: visibility, results: results)
+    }
+
+    /// The line under a file's name for what it became.
+    private static func result(_ outcome: WorkoutImporter.Outcome, filename name: String, user: User) -> Result {
+        switch outcome {
+        case .created(let workout):
+            return Result(
+                filename: name, kind: "created", title: t("Imported “{name}”", workout.name), detail: describe(workout, format: Format(user)),
+                url: url(workout))
+        case .duplicate(let workout, let reason):
+            let why =
+                switch reason {
+                case .file: t("this file was imported before")
+                case .overlap: t("a {sport} workout already covers this time", sportName(workout.sport))
+                case .externalID: t("it was sent before")
+                }
+            return Result(
+                filename: name, kind: "duplicate", title: t("Already there as “{name}”", workout.name), detail: t("Nothing new: {reason}.", why),
+                url: url(workout))
+        case .merged(let workout, let streams):
+            return Result(
+                filename: name, kind: "merged", title: t("Added to “{name}”", workout.name),
+                detail: t("It brought {streams} the workout did not have.", list(streams.map(label))), url: url(workout))
+        case .route(let route, let duplicate):
+            return Result(
+                filename: name, kind: duplicate ? "duplicate" : "route",
+                title: duplicate ? t("Route “{name}” is already saved", route.name) : t("Saved the route “{name}”", route.name),
+                detail: t(
+                    "A planned route without times ({distance}), kept for planning rather than as a workout.",
+                    Format.distance(route.distance, imperial: user.units == .imperial)),
+                url: route.id.map { SiteURL.route($0).path })
+        }
     }
 
     private static func url(_ workout: Workout) -> String? {
         workout.id.map { SiteURL.workout($0).path }
     }
 
-    static func label(_ stream: String) -> String {
+    static func label(_ stream: WorkoutImporter.Stream) -> String {
         switch stream {
-        case "latlng": t("the route")
-        case "heartrate": t("heart rate")
-        case "cadence": t("cadence")
-        default: stream
+        case .latlng: t("the route")
+        case .heartrate: t("heart rate")
+        case .cadence: t("cadence")
         }
     }
 

@@ -20,17 +20,47 @@ enum WorkoutImporter {
         var visibility: Workout.Visibility? = nil
     }
 
+    /// What a file became. The edges say it in their own words: the device API as a status and
+    /// JSON (`Ingest/UploadController`), the import page as a line per file.
     enum Outcome {
         case created(Workout)
-        case duplicate(Workout, reason: String)
-        case merged(Workout, streams: [String])
+        case duplicate(Workout, reason: DuplicateReason)
+        case merged(Workout, streams: [Stream])
         case route(Route, duplicate: Bool)
+
+        /// Whether a workout was added or gained samples, so what follows a recorded workout
+        /// (`WorkoutRecorded`) should run: a file already there or a planned route records nothing.
+        var recordedWorkout: Bool {
+            switch self {
+            case .created, .merged: true
+            case .duplicate, .route: false
+            }
+        }
     }
 
-    /// Streams a file can add to a workout, with the table that holds each.
-    private static let mergeable: [(stream: String, table: String)] = [
-        ("latlng", "location_samples"), ("heartrate", "heart_rate_samples"), ("cadence", "cadence_samples"),
-    ]
+    /// How a file was known to be there already; the raw values are the API's `duplicate_reason`.
+    enum DuplicateReason: String {
+        /// A workout with the upload's `external_id`.
+        case externalID = "external_id"
+        /// The same bytes were imported before.
+        case file
+        /// A workout of the same sport covers the time, and the file adds no stream it lacks.
+        case overlap
+    }
+
+    /// The streams a file can add to a workout; the raw values are the API's `merged` names.
+    enum Stream: String, CaseIterable {
+        case latlng, heartrate, cadence
+
+        /// The table that holds the stream's samples.
+        var table: String {
+            switch self {
+            case .latlng: "location_samples"
+            case .heartrate: "heart_rate_samples"
+            case .cadence: "cadence_samples"
+            }
+        }
+    }
 
     /// Takes the file's bytes and lets go of them once read, so a long file is in memory once.
     /// `writers` queues the transaction behind other big writes on SQLite (see `SQLiteWriters`).
@@ -43,7 +73,7 @@ enum WorkoutImporter {
 
         let content: ActivityFileContent
         do { content = try ActivityFile.read(bytes, expandedLimit: options.maxExpandedBytes, now: now) } catch let error as ActivityFileError {
-            throw error.apiError
+            throw WorkoutImportError(error)
         }
         _ = consume bytes
 
@@ -52,24 +82,14 @@ enum WorkoutImporter {
             return try await saveRoute(planned, hash: hash, options: options, user: userID, on: db)
         case .activity(let recording):
             guard let start = recording.start, let end = recording.end, end > start else {
-                throw APIError(status: .unprocessableEntity, code: "no_data", reason: t("The file has a single moment of data; there is no workout in it."))
+                throw WorkoutImportError.empty(t("The file has a single moment of data; there is no workout in it."))
             }
             let earliest = Plausible.earliestMilliseconds, latest = Plausible.latestMilliseconds(now: now)
             guard start >= earliest, end <= latest else {
-                throw APIError(
-                    status: .unprocessableEntity, code: "bad_times",
-                    reason: t(
-                        "The file's times ({start} to {end}) are before 2000 or in the future; check the device's clock.",
-                        SampleTime.rfc3339(milliseconds: start), SampleTime.rfc3339(milliseconds: end))
-                )
+                throw WorkoutImportError.implausibleTimes(start: start, end: end, .outOfRange)
             }
             guard Double(end - start) / 1000 <= Plausible.durationPerWorkout.upperBound else {
-                throw APIError(
-                    status: .unprocessableEntity, code: "bad_times",
-                    reason: t(
-                        "The file runs from {start} to {end}, more than the 7 days one workout may last; check the device's clock or split the file.",
-                        SampleTime.rfc3339(milliseconds: start), SampleTime.rfc3339(milliseconds: end))
-                )
+                throw WorkoutImportError.implausibleTimes(start: start, end: end, .tooLong)
             }
             do {
                 let transaction = {
@@ -89,10 +109,10 @@ enum WorkoutImporter {
 
     private static func knownDuplicate(hash: String, externalID: String?, user: UUID, on db: any Database) async throws -> Outcome? {
         if let externalID, let existing = try await Workout.query(on: db).filter(\.$user.$id == user).filter(\.$externalID == externalID).first() {
-            return .duplicate(existing, reason: "external_id")
+            return .duplicate(existing, reason: .externalID)
         }
         if let file = try await WorkoutFile.query(on: db).filter(\.$user.$id == user).filter(\.$sha256 == hash).with(\.$workout).first() {
-            return .duplicate(file.workout, reason: "file")
+            return .duplicate(file.workout, reason: .file)
         }
         if let route = try await Route.query(on: db).filter(\.$user.$id == user).filter(\.$sha256 == hash).first() {
             return .route(route, duplicate: true)
@@ -118,12 +138,12 @@ enum WorkoutImporter {
 
         if let existing = overlapping {
             let present = try await presentStreams(user: userID, from: existing.startMS, to: existing.endMS ?? end, on: sql)
-            let adds = mergeable.map(\.stream).filter { offered.contains($0) && !present.contains($0) }
+            let adds = Stream.allCases.filter { offered.contains($0) && !present.contains($0) }
             try await WorkoutFile(
                 user: userID, workout: existing.requireID(), sha256: hash, format: recording.format.rawValue,
                 filename: options.filename, bytes: 0
             ).create(on: db)
-            guard !adds.isEmpty else { return .duplicate(existing, reason: "overlap") }
+            guard !adds.isEmpty else { return .duplicate(existing, reason: .overlap) }
             let window = existing.startMS...(existing.endMS ?? end)
             _ = try await SampleStore.write(batch(recording, streams: Set(adds), within: window), for: userID, on: sql)
             if existing.endMS != nil {
@@ -169,21 +189,21 @@ enum WorkoutImporter {
         return .created(workout)
     }
 
-    static func streams(of recording: ActivityRecording) -> [String] {
-        var names: [String] = []
-        if recording.points.contains(where: { $0.coordinate != nil }) { names.append("latlng") }
-        if recording.points.contains(where: { $0.heartRate != nil }) { names.append("heartrate") }
-        if recording.points.contains(where: { $0.cadence != nil }) { names.append("cadence") }
+    static func streams(of recording: ActivityRecording) -> [Stream] {
+        var names: [Stream] = []
+        if recording.points.contains(where: { $0.coordinate != nil }) { names.append(.latlng) }
+        if recording.points.contains(where: { $0.heartRate != nil }) { names.append(.heartrate) }
+        if recording.points.contains(where: { $0.cadence != nil }) { names.append(.cadence) }
         return names
     }
 
     /// Which mergeable streams the person already has samples for between two times.
-    static func presentStreams(user: UUID, from: Int64, to: Int64, on sql: any SQLDatabase) async throws -> Set<String> {
-        var present = Set<String>()
-        for (stream, table) in mergeable {
+    static func presentStreams(user: UUID, from: Int64, to: Int64, on sql: any SQLDatabase) async throws -> Set<Stream> {
+        var present = Set<Stream>()
+        for stream in Stream.allCases {
             let row = try await sql.raw(
                 """
-                SELECT 1 AS found FROM \(unsafeRaw: table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) LIMIT 1
+                SELECT 1 AS found FROM \(unsafeRaw: stream.table) WHERE user_id = \(bind: user) AND t BETWEEN \(bind: from) AND \(bind: to) LIMIT 1
                 """
             ).first()
             if row != nil { present.insert(stream) }
@@ -192,14 +212,14 @@ enum WorkoutImporter {
     }
 
     /// The recording's samples of the chosen streams inside a window.
-    private static func batch(_ recording: ActivityRecording, streams: Set<String>, within window: ClosedRange<Int64>) -> SampleBatch {
+    private static func batch(_ recording: ActivityRecording, streams: Set<Stream>, within window: ClosedRange<Int64>) -> SampleBatch {
         var batch = SampleBatch()
         for point in recording.points where window.contains(point.time) {
-            if streams.contains("latlng"), let lat = point.latitude, let lon = point.longitude {
+            if streams.contains(.latlng), let lat = point.latitude, let lon = point.longitude {
                 batch.locations.append(.init(t: point.time, lat: lat, lon: lon, ele: point.elevation, accuracy: nil, speed: point.speed))
             }
-            if streams.contains("heartrate"), let bpm = point.heartRate, (25...250).contains(bpm) { batch.heartRate.append((point.time, bpm)) }
-            if streams.contains("cadence"), let rpm = point.cadence { batch.cadence.append((point.time, rpm)) }
+            if streams.contains(.heartrate), let bpm = point.heartRate, (25...250).contains(bpm) { batch.heartRate.append((point.time, bpm)) }
+            if streams.contains(.cadence), let rpm = point.cadence { batch.cadence.append((point.time, rpm)) }
         }
         return batch
     }
@@ -211,23 +231,5 @@ enum WorkoutImporter {
             shape: RouteShape(points: planned.points, elevations: planned.elevations, segmentStarts: planned.segmentStarts), sha256: hash)
         try await route.create(on: db)
         return .route(route, duplicate: false)
-    }
-}
-
-extension ActivityFileError {
-    /// The answer for a file that could not be imported: 415 for what is not an activity file
-    /// format at all, 413 for too much, 422 for a file of the right kind that is broken or empty.
-    var apiError: APIError {
-        switch self {
-        case .unknownType:
-            APIError(
-                status: .unsupportedMediaType, code: "unsupported_file_type",
-                reason: t("{message} Accepted: {types}.", description, Self.accepted.joined(separator: ", ")), accepted: Self.accepted)
-        case .truncated: APIError(status: .unprocessableEntity, code: "truncated_file", reason: description)
-        case .corrupt: APIError(status: .unprocessableEntity, code: "corrupt_file", reason: description)
-        case .notActivity: APIError(status: .unprocessableEntity, code: "not_an_activity", reason: description)
-        case .noData: APIError(status: .unprocessableEntity, code: "no_data", reason: description)
-        case .tooLarge: APIError(status: .payloadTooLarge, code: "too_large", reason: description)
-        }
     }
 }
