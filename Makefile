@@ -79,6 +79,11 @@ lint:
 		| sed 's/$$/   <- write days and months through Format (Format.day, .dayAndMonth, .weekdayAndDay, .shortMonth)/' | grep .
 	@# Fluent's transaction closure runs in a task of its own, without the request's language.
 	@! grep -rnE '\.transaction \{' Sources/App | sed 's/$$/   <- use inTransaction (Core\/Database+Language.swift), which keeps the language/' | grep .
+	@# The features are listed once (routes.swift) and kept on the app by configure; the rest reads app.features.
+	@! grep -rn 'Features\.all' Sources/App | grep -vE '^Sources/App/(configure|routes)\.swift:' \
+		| sed 's/$$/   <- read the features from app.features (or req.application.features)/' | grep .
+	@! grep -rn 'as! any SQLDatabase' Sources/App Tests/AppTests | grep -v '^Sources/App/Core/Database+SQL\.swift:' \
+		| sed 's/$$/   <- use db.sql (Core\/Database+SQL.swift)/' | grep .
 
 deps:
 	@scripts/install-deps.sh

@@ -9,6 +9,7 @@ import Vapor
 /// All wiring in one place: configuration, database, migrations, middleware, views and routes.
 public func configure(_ app: Application, config: AppConfig) async throws {
     app.config = config
+    app.features = Features.all
     _ = app.clock
     // SQLite statements, bcrypt and file IO run on this pool. SQLiteNIO's busy handler retries at
     // once, without end, on the thread that waits: with the shared pool's one thread per core, two
@@ -17,7 +18,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     // the app has SQLite connections, always leaves the holder a thread.
     app.threadPool = NIOThreadPool(numberOfThreads: max(8, 4 * System.coreCount))
     app.logger.logLevel = config.logLevel
-    try config.prepareDataDirectory()
+    try config.prepareDataDirectory(folders: app.dataFolders)
     app.serverSecret = try ServerSecret.load(config: config)
 
     app.http.server.configuration.hostname = config.host
@@ -87,7 +88,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     _ = app.liveBus
     _ = app.personChanges
     app.lifecycle.use(LiveBusLifecycle())
-    app.jobs = JobRunner(kinds: Features.all.flatMap { $0.jobKinds }, lease: config.jobLeaseSeconds)
+    app.jobs = JobRunner(kinds: app.features.flatMap { $0.jobKinds }, lease: config.jobLeaseSeconds)
     app.lifecycle.use(JobRunnerLifecycle())
 
     try routes(app)
@@ -98,7 +99,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
 
 /// Work `fieldhouse serve` resumes once the database is ready, feature by feature.
 public func startBackgroundWork(_ app: Application) async throws {
-    for feature in Features.all {
+    for feature in app.features {
         try await feature.resume(app)
     }
     app.jobs.start(app, interval: app.config.jobPollSeconds)

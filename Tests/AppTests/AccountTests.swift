@@ -289,13 +289,13 @@ struct AccountTests {
     @Test func everySettingsPageMarksItsOwnTab() async throws {
         try await withApp { app in
             let ana = app.browser(); try await ana.signUp("ana")
-            #expect(SettingsTab.all.count == 13)
-            for tab in SettingsTab.all {
+            #expect(app.app.settingsTabs.count == 13)
+            for tab in app.app.settingsTabs {
                 let page = try await ana.get(tab.url.path)
                 #expect(page.status == .ok, "\(tab.url.path)")
                 #expect(page.contains(#"<a href="\#(tab.url.path)" aria-current="page">\#(tab.label)</a>"#), "\(tab.url.path) does not mark its tab")
                 #expect(page.body.components(separatedBy: #"aria-current="page""#).count == 2, "\(tab.url.path) marks one tab only")
-                for other in SettingsTab.all { #expect(page.contains(#"href="\#(other.url.path)""#)) }
+                for other in app.app.settingsTabs { #expect(page.contains(#"href="\#(other.url.path)""#)) }
             }
         }
     }

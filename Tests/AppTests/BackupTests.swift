@@ -48,21 +48,21 @@ struct BackupTests {
             }
             try await Task.sleep(for: .milliseconds(200))
             backupStarted.withLockedValue { $0 = true }
-            let manifest = try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
+            let manifest = try await Backup.take(config: app.app.config, folders: app.app.dataFolders, db: app.db, into: backup, now: app.clock.now)
             sender.cancel()
             _ = try? await sender.value
             let dump = app.store.schema == nil ? Backup.databaseName : PostgresBackup.dumpName
             #expect(manifest.files.contains { $0.path == dump } && manifest.files.contains { $0.path == "secret.key" })
             #expect(manifest.files.contains { $0.path.hasPrefix("photos/") })
             await #expect(throws: Backup.Failure.self, "a backup goes into a new folder") {
-                try await Backup.take(config: app.app.config, db: app.db, into: backup, now: app.clock.now)
+                try await Backup.take(config: app.app.config, folders: app.app.dataFolders, db: app.db, into: backup, now: app.clock.now)
             }
             await #expect(throws: Backup.Failure.self, "never over data") {
-                try await Backup.restore(from: backup, into: app.app.config)
+                try await Backup.restore(from: backup, into: app.app.config, folders: app.app.dataFolders)
             }
 
             try await withRestoreTarget(app) { store in
-                let restoredManifest = try await Backup.restore(from: backup, into: store.config)
+                let restoredManifest = try await Backup.restore(from: backup, into: store.config, folders: app.app.dataFolders)
                 #expect(restoredManifest.rows == manifest.rows && restoredManifest.files == manifest.files)
                 let restored = try await TestApp.start(store)
                 do {
@@ -94,7 +94,7 @@ struct BackupTests {
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .iso8601
                 try encoder.encode(crafted).write(to: URL(fileURLWithPath: backup + "/manifest.json"))
-                await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config) }
+                await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config, folders: app.app.dataFolders) }
                 #expect(try await !holdsData(store))
                 try original.write(to: URL(fileURLWithPath: backup + "/manifest.json"))
             }
@@ -106,7 +106,7 @@ struct BackupTests {
                 try handle.seek(toOffset: 100)
                 try handle.write(contentsOf: Data([0x00, 0xFF, 0x00]))
                 try handle.close()
-                await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config) }
+                await #expect(throws: Backup.Failure.self) { try await Backup.restore(from: backup, into: store.config, folders: app.app.dataFolders) }
                 #expect(try await !holdsData(store))
                 #expect(!FileManager.default.fileExists(atPath: store.config.dataDirectory + "/" + damaged.path))
             }
@@ -157,7 +157,7 @@ extension BackupTests {
             do {
                 try await configure(app, config: store.config)
                 await #expect(throws: Backup.Failure.self) {
-                    try await Backup.take(config: app.config, db: app.db, into: folder, now: app.clock.now)
+                    try await Backup.take(config: app.config, folders: app.dataFolders, db: app.db, into: folder, now: app.clock.now)
                 }
                 #expect(!FileManager.default.fileExists(atPath: folder + "/" + Backup.databaseName))
             } catch {

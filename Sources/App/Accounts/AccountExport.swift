@@ -12,8 +12,11 @@ import Vapor
 /// Not included, because the server does not keep them: the original uploaded GPX/TCX/FIT files
 /// (only their hash is kept; the GPX here is made from the stored samples) and passwords.
 enum AccountExport {
+    /// The folder under the data directory (`Accounts.dataFolders`).
+    static let folder = "exports"
+
     static func path(for userID: UUID, config: AppConfig) -> String {
-        config.dataDirectory + "/exports/" + userID.uuidString.lowercased() + ".zip"
+        config.dataDirectory + "/" + folder + "/" + userID.uuidString.lowercased() + ".zip"
     }
 
     /// How long a finished export is offered. It holds everything about a person, so it is not kept
@@ -44,7 +47,7 @@ enum AccountExport {
     /// serving, and at start). A half-made file still growing belongs to a process at work, maybe
     /// another one on the same data directory, and is left alone.
     static func removeExpired(config: AppConfig, now: Date) {
-        let folder = config.dataDirectory + "/exports"
+        let folder = config.dataDirectory + "/" + Self.folder
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
             let made = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
@@ -55,7 +58,7 @@ enum AccountExport {
         }
     }
 
-    static func write(for userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws {
+    static func write(for userID: UUID, now: Date, on db: any Database, config: AppConfig, features: [any Feature.Type]) async throws {
         guard let user = try await User.find(userID, on: db) else {
             // Deleted since it was asked for, maybe after an earlier try put a file in place.
             try? FileManager.default.removeItem(atPath: path(for: userID, config: config))
@@ -63,11 +66,11 @@ enum AccountExport {
         }
         // A job has no request: the README and the files' descriptions are for the person to read.
         try await user.reader.writeAsync {
-            try await write(user, now: now, on: db, config: config)
+            try await write(user, now: now, on: db, config: config, features: features)
         }
     }
 
-    private static func write(_ user: User, now: Date, on db: any Database, config: AppConfig) async throws {
+    private static func write(_ user: User, now: Date, on db: any Database, config: AppConfig, features: [any Feature.Type]) async throws {
         let userID = try user.requireID()
         let final = path(for: userID, config: config)
         // Its own name: should two processes ever write the same person's export (a job taken again
@@ -80,9 +83,9 @@ enum AccountExport {
         do {
             let zip = try ZipWriter { try handle.write(contentsOf: $0) }
             let archive = AccountArchive(userID: userID, db: db, config: config, zip: zip, now: now)
-            try archive.add("README.txt", text: readme)
+            try archive.add("README.txt", text: readme(features))
             try await writeProfile(of: user, to: archive)
-            for feature in Features.all { try await feature.exportAccount(archive) }
+            for feature in features { try await feature.exportAccount(archive) }
             try zip.finish()
             try handle.synchronize()
             try handle.close()
@@ -140,10 +143,10 @@ enum AccountExport {
     }
 
     /// The export's README: Accounts' own files, then each feature's, in the order features are listed.
-    private static var readme: String {
+    private static func readme(_ features: [any Feature.Type]) -> String {
         let entries =
             [ArchiveEntry(path: "profile.json", holds: t("your profile, sports, who you follow and who follows you"))]
-            + Features.all.flatMap { $0.archiveEntries }
+            + features.flatMap { $0.archiveEntries }
         let width = (entries.map(\.path.count).max() ?? 0) + 2
         let lines = entries.map { $0.path.padding(toLength: width, withPad: " ", startingAt: 0) + $0.holds }
         let title = t("Your Fieldhouse data")

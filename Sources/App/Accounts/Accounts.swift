@@ -35,6 +35,9 @@ enum Accounts: Feature {
 
     static var jobKinds: [JobKind] { [AccountCleanupJob.kind, ExportJob.kind] }
 
+    /// Avatars are uploads; exports are made again on request.
+    static var dataFolders: [DataFolder] { [DataFolder(path: AvatarStore.folder, backedUp: true), DataFolder(path: AccountExport.folder, backedUp: false)] }
+
     static var settingsTabs: [SettingsTab] {
         [
             SettingsTab(order: 10, label: t("Profile"), url: .profileSettings),

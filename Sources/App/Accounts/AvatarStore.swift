@@ -11,8 +11,11 @@ enum AvatarStore {
     /// Marks a re-encoded file; avatars stored before re-encoding existed lack it (see `catchUp`).
     static let suffix = "-sq"
 
+    /// The folder under the data directory (`Accounts.dataFolders`).
+    static let folder = "avatars"
+
     static func path(of file: String, config: AppConfig) -> String {
-        config.dataDirectory + "/avatars/" + file
+        config.dataDirectory + "/" + folder + "/" + file
     }
 
     /// The served format of a stored avatar, from its name (which this store chose).

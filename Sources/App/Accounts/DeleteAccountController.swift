@@ -31,7 +31,7 @@ struct DeleteAccountController: RouteCollection {
     private func render(_ req: Request, user: User, errors: FieldErrors) async throws -> View {
         let userID = try user.requireID()
         var notices: [DeletionNotice] = []
-        for feature in Features.all { notices += try await feature.deletionNotices(for: userID, now: req.now, on: req.db) }
+        for feature in req.application.features { notices += try await feature.deletionNotices(for: userID, now: req.now, on: req.db) }
         return try await req.view.render(
             "accounts/settings_delete",
             Page(
@@ -63,7 +63,7 @@ struct DeleteAccountController: RouteCollection {
         }
         // An export still being made checks that its person exists before its file is put in place
         // (`AccountExport.write`), so none is left behind.
-        try await AccountDeletion.delete(user, now: req.now, on: req.db, config: req.application.config)
+        try await AccountDeletion.delete(user, now: req.now, on: req.db, config: req.application.config, features: req.application.features)
         try await req.personChanged(user.requireID())
         let response = req.redirect(to: .home)
         response.cookies[SessionMiddleware.cookieName] = .expiredAtRoot
@@ -78,11 +78,11 @@ struct DeleteAccountController: RouteCollection {
 /// and photos), and their files once that is committed: what the features name, their avatar and
 /// any export.
 enum AccountDeletion {
-    static func delete(_ user: User, now: Date, on db: any Database, config: AppConfig) async throws {
+    static func delete(_ user: User, now: Date, on db: any Database, config: AppConfig, features: [any Feature.Type]) async throws {
         let userID = try user.requireID()
         let afterwards: [AfterDeletion] = try await db.inTransaction { db in
             var afterwards: [AfterDeletion] = []
-            for feature in Features.all {
+            for feature in features {
                 afterwards.append(try await feature.deleteAccount(of: userID, now: now, on: db, config: config))
             }
             // Failed sign-ins are kept under the name or e-mail typed, not the id.

@@ -67,7 +67,7 @@ enum ExportJob {
 
     static let kind = JobKind("accounts.export", transactional: false) { run in
         let payload = try run.payload(as: Payload.self)
-        try await AccountExport.write(for: payload.user, now: run.now, on: run.db, config: run.app.config)
+        try await AccountExport.write(for: payload.user, now: run.now, on: run.db, config: run.app.config, features: run.app.features)
     }
 
     enum State { case none, preparing, failed }

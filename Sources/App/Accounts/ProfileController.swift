@@ -73,7 +73,7 @@ struct ProfileController: RouteCollection {
             homeName: full ? user.homeName : nil,
             sports: sports,
             followers: counts.0, following: counts.1,
-            parts: full ? try await Self.parts(of: user.requireID(), on: req.db) : ProfileParts(),
+            parts: full ? try await Self.parts(of: user.requireID(), from: req.application.features, on: req.db) : ProfileParts(),
             memberSince: Self.monthYear(user.createdAt ?? req.now),
             visibilityNote: note,
             signInToFollow: req.currentUser == nil ? SiteURL.login(next: .person(username: user.username)) : nil
@@ -81,9 +81,9 @@ struct ProfileController: RouteCollection {
         return try await req.view.render("accounts/profile", page)
     }
 
-    static func parts(of userID: UUID, on db: any Database) async throws -> ProfileParts {
+    static func parts(of userID: UUID, from features: [any Feature.Type], on db: any Database) async throws -> ProfileParts {
         var all = ProfileParts()
-        for feature in Features.all {
+        for feature in features {
             let parts = try await feature.profileParts(of: userID, on: db)
             all.counts += parts.counts
             all.lists += parts.lists

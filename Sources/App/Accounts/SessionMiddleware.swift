@@ -49,7 +49,7 @@ struct SessionMiddleware: AsyncMiddleware {
             SELECT s.id AS session_id, s.csrf_token AS session_csrf, s.created_at AS session_created,
                    s.last_seen_at AS session_seen, s.expires_at AS session_expires,
             """
-        for count in HeaderCount.all {
+        for count in request.application.headerCounts {
             query += " (" + count.subquery + ") AS \(ident: "count_" + count.name),"
         }
         query += """
@@ -62,7 +62,7 @@ struct SessionMiddleware: AsyncMiddleware {
             let user = try? row.decode(model: User.Row.self), let session = try? row.decode(model: SessionRow.self)
         else { return nil }
         var counts: [String: Int] = [:]
-        for count in HeaderCount.all {
+        for count in request.application.headerCounts {
             counts[count.name] = (try? row.decode(column: "count_" + count.name, as: Int.self)) ?? 0
         }
         let signIn = SignInRow(user: user, session: session, counts: counts)

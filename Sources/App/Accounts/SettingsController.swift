@@ -65,7 +65,7 @@ struct SettingsController: RouteCollection {
         let name = AccountRules.collapseWhitespace(form.home_name ?? "")
         let coordinatesGiven = !((form.home_lat ?? "") + (form.home_lon ?? "")).trimmingCharacters(in: .whitespaces).isEmpty
         if !name.isEmpty, name.count <= 80, !coordinatesGiven {
-            if let place = try await PlaceFinder.resolve(name, home: nil, on: req.db) {
+            if let place = try await PlaceFinder.resolve(name, home: nil, from: req.application.features, on: req.db) {
                 // The name stays as the person wrote it ("Lisboa"); the page says what it was taken to mean.
                 found = place
                 valid?.homeLat = ProfileForm.coarse(place.latitude)

@@ -32,6 +32,9 @@ enum Challenges: Feature {
 
     static var jobKinds: [JobKind] { [HeldPhoto.sweepKind] }
 
+    /// The photos as uploaded and their served copies; a held photo lives a quarter of an hour.
+    static var dataFolders: [DataFolder] { PhotoStore.folders.map { DataFolder(path: $0, backedUp: true) } }
+
     static var headerCounts: [HeaderCount] {
         [HeaderCount(name: "toJudge", subquery: "SELECT COUNT(*) FROM challenge_responses r WHERE r.challenger_id = u.id AND r.status = 'pending'")]
     }

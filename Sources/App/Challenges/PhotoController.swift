@@ -17,7 +17,7 @@ struct PhotoController: RouteCollection {
     func serve(req: Request, size: Photo.Size?) async throws -> Response {
         guard let id = req.parameters.get("id", as: UUID.self), let photo = try await Photo.find(id, on: req.db) else { throw Abort(.notFound) }
         var allowed = false
-        for feature in Features.all where try await feature.photoIsPublic(id, on: req.db) {
+        for owner in req.application.features.compactMap({ $0 as? any PublicPhotos.Type }) where try await owner.photoIsPublic(id, on: req.db) {
             allowed = true
             break
         }

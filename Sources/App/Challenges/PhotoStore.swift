@@ -7,6 +7,9 @@ import Vapor
 /// `large/` and `small/` (see `Photo.Size`), named like the served copy. Names are random; nothing
 /// the uploader typed reaches the file system.
 enum PhotoStore {
+    /// The folders under the data directory (`Challenges.dataFolders`).
+    static let folders = ["photos/originals", "photos/served"] + Photo.Size.allCases.map { "photos/" + $0.rawValue }
+
     static func originalPath(_ file: String, config: AppConfig) -> String { config.dataDirectory + "/photos/originals/" + file }
     static func servedPath(_ file: String, config: AppConfig) -> String { config.dataDirectory + "/photos/served/" + file }
     static func sizePath(_ file: String, _ size: Photo.Size, config: AppConfig) -> String {
@@ -280,7 +283,7 @@ final class PhotoReceiver: UploadReceiver, @unchecked Sendable {
         photo.orientation = received.exif?.orientation ?? 1
         photo.exifLatitude = received.exif?.coordinate?.latitude
         photo.exifLongitude = received.exif?.coordinate?.longitude
-        photo.takenAt = received.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: zone) ?? .gmt, now: now)
+        photo.takenAt = received.exif?.capturedAt?.instant(fallbackZone: TimeZone.named(zone), now: now)
         // HEIC's copy was rendered upright from the start; the sizes still come later.
         if received.converted { photo.orientation = 1 }
         photo.sizes = .pending

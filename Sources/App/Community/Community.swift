@@ -4,7 +4,7 @@ import Vapor
 
 /// Where people meet: the feed of what friends, the people one follows and one's teams did, plans
 /// to do something together, and kudos.
-enum Community: Feature {
+enum Community: Feature, WorkoutListener {
     static func boot(_ app: Application) throws {
         try app.register(collection: FeedController())
         try app.register(collection: KudosController())

@@ -29,7 +29,8 @@ struct FeedController: RouteCollection {
         let before = FeedCursor(text: raw)
         guard raw == nil || before != nil else { throw Abort(.badRequest, reason: t("That page of the feed does not exist. Start again from the newest.")) }
         let (loaded, next) = try await Feed.load(
-            for: FeedViewer(id: user.requireID(), format: Format(user), today: req.clock.today, now: req.now), before: before, on: req.db)
+            for: FeedViewer(id: user.requireID(), format: Format(user), today: req.clock.today, now: req.now), before: before,
+            from: req.application.features, on: req.db)
         let items = try await FeedResponses.annotate(loaded, viewer: user.requireID(), on: req.db)
         return try await req.view.render(
             "community/feed",

@@ -323,9 +323,9 @@ public struct AppConfig: Sendable {
         return MailAddress.isValid(raw) ? ("Fieldhouse", raw) : nil
     }
 
-    /// Creates the data directory (and its upload folders) if it is missing.
-    public func prepareDataDirectory() throws {
-        for folder in ["", "/avatars", "/photos/originals", "/photos/served", "/photos/large", "/photos/small", "/exports"] {
+    /// Creates the data directory and the features' folders in it (`Feature.dataFolders`) if missing.
+    func prepareDataDirectory(folders: [DataFolder]) throws {
+        for folder in [""] + folders.map({ "/" + $0.path }) {
             try FileManager.default.createDirectory(atPath: dataDirectory + folder, withIntermediateDirectories: true)
         }
     }

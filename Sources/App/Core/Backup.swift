@@ -31,11 +31,10 @@ enum Backup {
 
     static let manifestName = "manifest.json"
     static let databaseName = "fieldhouse.sqlite"
-    /// What the data directory holds that cannot be made again: uploads and the secret behind
-    /// calendar and unsubscribe links. Exports are made again on request and are left out. Each
-    /// folder is walked from where it really is, so one moved to a bigger disk behind a symbolic
-    /// link is still copied.
-    static let folders = ["avatars", "photos/originals", "photos/served", "photos/large", "photos/small"]
+    // What the data directory holds that cannot be made again: the folders features mark
+    // `backedUp` (uploads; `Feature.dataFolders`) and the secret behind calendar and unsubscribe
+    // links. Each folder is walked from where it really is, so one moved to a bigger disk behind a
+    // symbolic link is still copied.
     static let secretName = "secret.key"
 
     // MARK: Taking
@@ -44,7 +43,7 @@ enum Backup {
     /// database comes first, as one snapshot (`VACUUM INTO` reads it in one transaction), and the
     /// files after it, so every file a copied row names was on disk before the copy began; a
     /// file deleted in between is left out, as its row would be in a later backup.
-    static func take(config: AppConfig, db: any Database, into folder: String, now: Date) async throws -> Manifest {
+    static func take(config: AppConfig, folders: [DataFolder], db: any Database, into folder: String, now: Date) async throws -> Manifest {
         try prepareEmpty(folder)
         let name: String
         let rows: [String: Int]
@@ -68,7 +67,7 @@ enum Backup {
 
         var files = [try entry(for: name, in: folder)]
         let manager = FileManager.default
-        for relative in try uploadedFiles(in: config.dataDirectory) + [secretName] {
+        for relative in try uploadedFiles(in: config.dataDirectory, folders: folders) + [secretName] {
             let source = URL(fileURLWithPath: config.dataDirectory + "/" + relative).resolvingSymlinksInPath().path
             guard manager.fileExists(atPath: source) else { continue } // removed since it was listed
             let target = folder + "/" + relative
@@ -91,7 +90,7 @@ enum Backup {
     /// is checked against the manifest before anything is written, and the database goes in last,
     /// under its real name only once complete: a restore that stops half way leaves no database
     /// that looks whole.
-    static func restore(from folder: String, into config: AppConfig) async throws -> Manifest {
+    static func restore(from folder: String, into config: AppConfig, folders: [DataFolder]) async throws -> Manifest {
         let manifest: Manifest
         do {
             manifest = try decoder.decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/" + manifestName)))
@@ -111,7 +110,7 @@ enum Backup {
         guard manifest.files.contains(where: { $0.path == name }) else { throw Failure("The backup's manifest names no database.") }
         let manager = FileManager.default
         for file in manifest.files {
-            guard isRestorable(file.path) else { throw Failure("The manifest names a file a backup does not hold: \(file.path)") }
+            guard isRestorable(file.path, folders: folders) else { throw Failure("The manifest names a file a backup does not hold: \(file.path)") }
             let attributes = try? manager.attributesOfItem(atPath: folder + "/" + file.path)
             guard attributes?[.type] as? FileAttributeType == .typeRegular, try entry(for: file.path, in: folder) == file else {
                 throw Failure("\(file.path) in the backup is not what the manifest says (damaged or changed).")
@@ -191,10 +190,10 @@ enum Backup {
     }
 
     /// Regular files under the upload folders, as paths relative to the data directory.
-    static func uploadedFiles(in dataDirectory: String) throws -> [String] {
+    static func uploadedFiles(in dataDirectory: String, folders: [DataFolder]) throws -> [String] {
         var found: [String] = []
         let manager = FileManager.default
-        for folder in folders {
+        for folder in folders.filter(\.backedUp).map(\.path) {
             let root = URL(fileURLWithPath: dataDirectory + "/" + folder).resolvingSymlinksInPath().path
             guard let walk = manager.enumerator(atPath: root) else { continue }
             while let relative = walk.nextObject() as? String {
@@ -221,12 +220,13 @@ enum Backup {
     /// A manifest path names only what a backup holds (the database, the secret, a file in an
     /// upload folder), relative, without `..`, in plain characters: a crafted manifest cannot
     /// make restore write anywhere else.
-    private static func isRestorable(_ path: String) -> Bool {
+    private static func isRestorable(_ path: String, folders: [DataFolder]) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         let plain =
             !path.hasPrefix("/") && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
             && path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-/".unicodeScalars.contains($0) }
-        return plain && (path == databaseName || path == PostgresBackup.dumpName || path == secretName || folders.contains { path.hasPrefix($0 + "/") })
+        let fixed = [databaseName, PostgresBackup.dumpName, secretName]
+        return plain && (fixed.contains(path) || folders.contains { $0.backedUp && path.hasPrefix($0.path + "/") })
     }
 
     private static func rowCounts(ofSQLiteFile path: String) async throws -> [String: Int] {

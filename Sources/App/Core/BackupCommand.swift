@@ -12,7 +12,7 @@ struct BackupCommand: AsyncCommand {
 
     func run(using context: CommandContext, signature: Signature) async throws {
         let app = context.application
-        let manifest = try await Backup.take(config: app.config, db: app.db, into: signature.folder, now: app.clock.now)
+        let manifest = try await Backup.take(config: app.config, folders: app.dataFolders, db: app.db, into: signature.folder, now: app.clock.now)
         context.console.print(Backup.summary(manifest, verb: "Backed up", folder: signature.folder))
     }
 }
@@ -32,7 +32,7 @@ struct RestoreCommand: AsyncCommand {
         // `configure` opened the (empty) SQLite database; nothing may hold it while its file is
         // replaced. PostgreSQL is written by pg_restore over its own connection.
         if case .sqlite = app.config.database { await app.databases.shutdownAsync() }
-        let manifest = try await Backup.restore(from: signature.folder, into: app.config)
+        let manifest = try await Backup.restore(from: signature.folder, into: app.config, folders: app.dataFolders)
         context.console.print(Backup.summary(manifest, verb: "Restored", folder: app.config.dataDirectory))
     }
 }

@@ -4,7 +4,13 @@ import SQLKit
 import Vapor
 
 /// One feature of the app: a folder with a file named after it that says everything the rest of
-/// the app needs to know about it. `Features.all` lists them; Core knows none of them by name.
+/// the app needs to know about it. `routes.swift` lists them and `configure` keeps the list on the
+/// application (`app.features`); Core knows none of them by name.
+///
+/// This protocol holds what Core or several features ask of every feature. A question only one
+/// feature asks is a protocol of that feature's own, which the features that answer it adopt
+/// (`WorkoutListener` in Workouts, `MovementListener` in Ingest, `PublicPhotos` in Challenges,
+/// `TeamCompanion` in Teams): the caller finds them in `app.features` without naming them.
 ///
 /// Migrations are the exception: they stay in the one ordered list in `configure.swift`, because
 /// the order they landed in is history that every database already has.
@@ -18,6 +24,10 @@ protocol Feature: Sendable {
 
     /// Adds the data `make bench` measures against, as far as `options` asks this feature for any.
     static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String]
+
+    /// Folders under the data directory the feature keeps files in, made at start-up; those
+    /// `backedUp` are what `fieldhouse backup` copies besides the database.
+    static var dataFolders: [DataFolder] { get }
 
     /// Work `fieldhouse serve` resumes once the database is ready (files left half-made by a restart).
     static func resume(_ app: Application) async throws
@@ -58,23 +68,6 @@ protocol Feature: Sendable {
     /// `before`: at most `limit` of them (see `Feed`).
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem]
 
-    /// Called in the request that added or finished one of the person's workouts (by hand, from a
-    /// file or from a device), on its database: work that follows from it is enqueued here.
-    static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws
-
-    /// Called in the request that received a person's motion and location samples (the device
-    /// API), with what they say about how the person is moving, in time order, and the positions
-    /// received (kept or not), each with when it arrived; `timeZone` is the person's, for where
-    /// their day ends.
-    static func movementReceived(
-        _ events: [CyclingEligibility.Event], positions: [RideFix], by userID: UUID, timeZone: String, now: Date, config: AppConfig,
-        on db: any Database
-    ) async throws
-
-    /// Whether the photo belongs to something the feature shows everyone (a place's photos), so
-    /// `/photos/{id}` serves it to anyone; every other photo follows its challenge's rules.
-    static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool
-
     /// Places the feature knows by name that anyone may be shown (a place on the map, a listed
     /// team's ground), for `PlaceFinder`: names starting with `text`, at most `limit`.
     static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch]
@@ -84,6 +77,7 @@ extension Feature {
     static func seedDemo(_ app: Application) async throws -> [String] { [] }
     static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] { [] }
     static func resume(_ app: Application) async throws {}
+    static var dataFolders: [DataFolder] { [] }
     static var headerCounts: [HeaderCount] { [] }
     static var settingsTabs: [SettingsTab] { [] }
     static var jobKinds: [JobKind] { [] }
@@ -96,12 +90,6 @@ extension Feature {
         []
     }
     static func feedItems(for viewer: FeedViewer, before: FeedCursor?, limit: Int, on db: any Database) async throws -> [FeedItem] { [] }
-    static func workoutRecorded(by userID: UUID, now: Date, on db: any Database) async throws {}
-    static func movementReceived(
-        _ events: [CyclingEligibility.Event], positions: [RideFix], by userID: UUID, timeZone: String, now: Date, config: AppConfig,
-        on db: any Database
-    ) async throws {}
-    static func photoIsPublic(_ photoID: UUID, on db: any Database) async throws -> Bool { false }
     static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] { [] }
 }
 
@@ -118,13 +106,42 @@ struct SettingsTab: Sendable {
     let order: Int
     let label: String
     let url: SiteURL
-
-    /// Computed on each use: the labels are in the language of the page that shows them.
-    static var all: [SettingsTab] { Features.all.flatMap { $0.settingsTabs }.sorted { $0.order < $1.order } }
 }
 
-extension HeaderCount {
-    static let all = Features.all.flatMap { $0.headerCounts }
+/// A folder under the data directory, relative to it (`photos/originals`).
+struct DataFolder: Sendable {
+    let path: String
+    /// Whether it holds what cannot be made again (uploads), so a backup copies it; a cache or
+    /// files made again on request (exports, map tiles) are left out.
+    let backedUp: Bool
+}
+
+extension Application {
+    private struct FeaturesKey: StorageKey { typealias Value = [any Feature.Type] }
+    private struct HeaderCountsListKey: StorageKey { typealias Value = [HeaderCount] }
+
+    /// Every feature, in the order `routes.swift` lists them; set once by `configure`, before
+    /// anything else is set up, and read wherever every feature is asked something.
+    var features: [any Feature.Type] {
+        get {
+            guard let features = storage[FeaturesKey.self] else { fatalError("configure sets app.features before anything reads it") }
+            return features
+        }
+        set {
+            storage[FeaturesKey.self] = newValue
+            storage[HeaderCountsListKey.self] = newValue.flatMap { $0.headerCounts }
+        }
+    }
+
+    /// The counts every signed-in page's header shows, from every feature (read per request, so kept).
+    var headerCounts: [HeaderCount] { storage[HeaderCountsListKey.self] ?? [] }
+
+    /// The settings tabs of every feature, by `order`. Made on each use: the labels are in the
+    /// language of the page that shows them.
+    var settingsTabs: [SettingsTab] { features.flatMap { $0.settingsTabs }.sorted { $0.order < $1.order } }
+
+    /// The data directory's folders every feature keeps files in.
+    var dataFolders: [DataFolder] { features.flatMap { $0.dataFolders } }
 }
 
 /// This request's header counts by name, counted with the session lookup.

@@ -102,11 +102,13 @@ enum Feed {
     static let tieSlack = 5
 
     /// A page of the viewer's feed, newest first, and the cursor of the next page if there is one.
-    static func load(for viewer: FeedViewer, before: FeedCursor?, limit: Int = pageSize, on db: any Database) async throws -> (
+    static func load(
+        for viewer: FeedViewer, before: FeedCursor?, limit: Int = pageSize, from features: [any Feature.Type], on db: any Database
+    ) async throws -> (
         items: [FeedItem], next: FeedCursor?
     ) {
         var all: [FeedItem] = []
-        for feature in Features.all {
+        for feature in features {
             // One more than a page tells that a next page exists; a few more cover entries stored at
             // the cursor's very millisecond that a contributor could not tell from the cursor itself.
             all += try await feature.feedItems(for: viewer, before: before, limit: limit + 1 + tieSlack, on: db)

@@ -67,9 +67,10 @@ extension Request {
             title: title, lang: language.rawValue,
             languages: Language.allCases.map { Layout.LanguageChoice(code: $0.rawValue, name: $0.name, current: $0 == language) },
             languageName: language.name, here: url.string, section: section, csrf: csrf, viewer: viewer, flash: takeFlash(),
-            counts: Dictionary(HeaderCount.all.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
+            counts: Dictionary(
+                application.headerCounts.map { ($0.name, viewer == nil ? 0 : storage[HeaderCountsKey.self]?[$0.name] ?? 0) }, uniquingKeysWith: +),
             settingsTabs: url.path.hasPrefix("/settings/")
-                ? SettingsTab.all.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],
+                ? application.settingsTabs.map { Layout.Tab(label: $0.label, url: $0.url.path, current: $0.url.path == url.path) } : [],
             refreshSeconds: refreshSeconds, refreshWithoutScriptOnly: refreshWithoutScriptOnly, assets: application.assets)
     }
 }

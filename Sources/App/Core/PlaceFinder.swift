@@ -27,13 +27,15 @@ enum PlaceFinder {
     /// The places whose name starts with `query`: the searcher's own home area (`home`), then
     /// what the features know (`Feature.knownPlaces`), then towns. Nothing private is offered to
     /// anyone else.
-    static func search(_ query: String, home: PlaceMatch?, limit: Int = 8, on db: any Database) async throws -> [PlaceMatch] {
+    static func search(
+        _ query: String, home: PlaceMatch?, limit: Int = 8, from features: [any Feature.Type], on db: any Database
+    ) async throws -> [PlaceMatch] {
         let text = query.prefix(100).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let folded = Gazetteer.fold(text)
         guard folded.count >= 2 else { return [] }
         var found: [PlaceMatch] = []
         if let home, Gazetteer.fold(home.name).hasPrefix(folded) { found.append(home) }
-        for feature in Features.all {
+        for feature in features {
             found += try await feature.knownPlaces(matching: text, limit: limit, on: db).filter { Gazetteer.fold($0.name).hasPrefix(folded) }
         }
         found += Gazetteer.shared.search(text, limit: limit).map {
@@ -45,16 +47,16 @@ enum PlaceFinder {
 
     /// The place a form's typed text means: a suggestion's label as it was offered, else the
     /// first place by that name.
-    static func resolve(_ typed: String, home: PlaceMatch?, on db: any Database) async throws -> PlaceMatch? {
+    static func resolve(_ typed: String, home: PlaceMatch?, from features: [any Feature.Type], on db: any Database) async throws -> PlaceMatch? {
         let text = typed.prefix(200).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         if let comma = text.range(of: ", ") {
             let name = String(text[..<comma.lowerBound]), detail = Gazetteer.fold(String(text[comma.upperBound...]))
-            let named = try await search(name, home: home, limit: 50, on: db)
+            let named = try await search(name, home: home, limit: 50, from: features, on: db)
             if let match = named.first(where: { Gazetteer.fold($0.name) == Gazetteer.fold(name) && Gazetteer.fold($0.detail) == detail }) {
                 return match
             }
         }
-        let matches = try await search(text, home: home, limit: 50, on: db)
+        let matches = try await search(text, home: home, limit: 50, from: features, on: db)
         return matches.first { Gazetteer.fold($0.name) == Gazetteer.fold(text) } ?? matches.first
     }
 }

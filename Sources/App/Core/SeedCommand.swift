@@ -41,11 +41,11 @@ struct SeedCommand: AsyncCommand {
             challenges: signature.benchChallenges ?? 0, articles: signature.benchArticles ?? 0,
             training: signature.benchTraining, community: signature.benchCommunity, places: min(max(signature.benchPlaces ?? 0, 0), 1_000_000))
         var told: [String] = []
-        for feature in Features.all {
+        for feature in app.features {
             told += try await feature.seedDemo(app)
         }
         let demo = told.count
-        for feature in Features.all {
+        for feature in app.features {
             told += try await feature.seedBench(app, options: bench)
         }
         if demo == 0 { told.insert("Demo data is already present.", at: 0) }

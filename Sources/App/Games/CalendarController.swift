@@ -60,7 +60,7 @@ struct CalendarController: RouteCollection {
         var reminders: [ICalendar.Event] = []
         if teamID == nil {
             let format = Format(owner)
-            for feature in Features.all {
+            for feature in req.application.features {
                 reminders += try await feature.calendarEvents(for: ownerID, timeZone: owner.timeZone, format: format, now: req.now, on: req.db)
             }
         }

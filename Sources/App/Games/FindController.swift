@@ -28,7 +28,7 @@ struct FindController: RouteCollection {
 
     func find(req: Request) async throws -> Response {
         var query = FindQuery(req)
-        try await query.resolvePlace(viewer: req.currentUser, on: req.db)
+        try await query.resolvePlace(viewer: req.currentUser, features: req.application.features, on: req.db)
         let what = req.query[String.self, at: "what"] == "teams" ? "teams" : "games"
         var pager = Pager(req: req)
         var games: [GameSearch.Result] = []

@@ -120,7 +120,10 @@ struct HomeController: RouteCollection {
             layout: req.layout(title: t("Home"), section: .home),
             firstName: String(user.displayName.split(separator: " ").first ?? Substring(user.displayName)),
             feed: try await FeedResponses.annotate(
-                Feed.load(for: FeedViewer(id: userID, format: format, today: req.clock.today, now: req.now), before: nil, limit: 5, on: req.db).items,
+                Feed.load(
+                    for: FeedViewer(id: userID, format: format, today: req.clock.today, now: req.now), before: nil, limit: 5,
+                    from: req.application.features, on: req.db
+                ).items,
                 viewer: userID,
                 on: req.db),
             feedURL: SiteURL.newsFeed.path, here: SiteURL.home.path,

@@ -144,8 +144,8 @@ struct SampleController: RouteCollection {
             try await req.application.liveBus.publish(LiveTopic.samples(of: user.requireID()), on: req.db)
         }
         if !movement.isEmpty || !positions.isEmpty {
-            for feature in Features.all {
-                try await feature.movementReceived(
+            for listener in req.application.features.compactMap({ $0 as? any MovementListener.Type }) {
+                try await listener.movementReceived(
                     movement.sorted { $0.time < $1.time }, positions: positions, by: user.requireID(), timeZone: user.timeZone, now: req.now,
                     config: req.application.config, on: req.db)
             }

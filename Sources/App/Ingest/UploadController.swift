@@ -47,7 +47,7 @@ struct UploadController: RouteCollection {
         } catch let error as WorkoutImportError {
             throw error.apiError
         }
-        if outcome.recordedWorkout { try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db) }
+        if outcome.recordedWorkout { try await WorkoutRecorded.announce(for: user, on: req) }
         switch outcome {
         case .created(let workout):
             req.application.metrics.stored("workout_files")

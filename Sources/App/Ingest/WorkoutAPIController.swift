@@ -53,7 +53,7 @@ struct WorkoutAPIController: RouteCollection {
                 existing.endMS = end
                 try await existing.summarise(for: user, on: req.db)
                 try await existing.save(on: req.db)
-                try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
+                try await WorkoutRecorded.announce(for: user, on: req)
                 try await req.application.liveBus.publish(LiveTopic.workout(existing.requireID()), on: req.db)
             }
             return try await WorkoutAnswer(workout: WorkoutJSON(existing)).encodeResponse(status: .ok, for: req)
@@ -86,7 +86,7 @@ struct WorkoutAPIController: RouteCollection {
             }
             throw error
         }
-        if end != nil { try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db) }
+        if end != nil { try await WorkoutRecorded.announce(for: user, on: req) }
         return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)
     }
 
@@ -107,7 +107,7 @@ struct WorkoutAPIController: RouteCollection {
             workout.endMS = end
             try await workout.summarise(for: user, on: req.db)
             try await workout.save(on: req.db)
-            try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
+            try await WorkoutRecorded.announce(for: user, on: req)
             try await req.application.liveBus.publish(LiveTopic.workout(workout.requireID()), on: req.db)
         }
         return WorkoutAnswer(workout: try WorkoutJSON(workout))

@@ -14,7 +14,7 @@ struct PlaceFinderController: RouteCollection {
 
     func search(req: Request) async throws -> Response {
         let query = req.query[String.self, at: "q"] ?? ""
-        let results = try await PlaceFinder.search(query, home: req.currentUser?.homePlace, on: req.db)
+        let results = try await PlaceFinder.search(query, home: req.currentUser?.homePlace, from: req.application.features, on: req.db)
         let response = try await Answer(results: results).encodeResponse(for: req)
         // The viewer's home area may be among them: kept out of shared caches.
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=300")

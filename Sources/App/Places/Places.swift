@@ -5,14 +5,14 @@ import Vapor
 
 /// Places to play and to arrive at (parks, pitches, cafés), the routes near them, and rewards for
 /// arriving by bike: a state machine over the phone's motion readings decides who is cycling.
-enum Places: Feature {
+enum Places: Feature, MovementListener, PublicPhotos {
     static func boot(_ app: Application) throws {
         try app.register(collection: PlaceController())
         try app.register(collection: RewardController())
         try app.register(collection: CheckinAPIController())
         try app.register(collection: PlacePhotoController())
         try app.register(collection: TileController())
-        app.tileStore = TileStore(folder: app.config.dataDirectory + "/tiles", capacity: app.config.tileCacheBytes)
+        app.tileStore = TileStore(folder: app.config.dataDirectory + "/" + TileStore.folder, capacity: app.config.tileCacheBytes)
         app.tileLimiter = TileLimiter()
         app.tileFetches = TileFetches()
         try app.register(collection: PlaceFinderController())
@@ -51,6 +51,9 @@ enum Places: Feature {
     }
 
     static var jobKinds: [JobKind] { [RideFixes.sweepKind] }
+
+    /// Map tiles are a cache of the tile server's, fetched again when missing.
+    static var dataFolders: [DataFolder] { [DataFolder(path: TileStore.folder, backedUp: false)] }
 
     static var archiveEntries: [ArchiveEntry] {
         [

@@ -8,6 +8,9 @@ import Vapor
 /// until a tenth is free. The index is read from the folder on first use (a restart keeps the files,
 /// and their modification times stand for when they were last served until they are served again).
 final class TileStore: Sendable {
+    /// The folder under the data directory (`Places.dataFolders`).
+    static let folder = "tiles"
+
     private struct Entry {
         var bytes: Int
         /// When last served, and a count that orders tiles served in the same second.

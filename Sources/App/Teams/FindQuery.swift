@@ -100,9 +100,9 @@ struct FindQuery {
     }
 
     /// Finds the typed place; the form then shows its name as offered and its coordinates.
-    mutating func resolvePlace(viewer: User?, on db: any Database) async throws {
+    mutating func resolvePlace(viewer: User?, features: [any Feature.Type], on db: any Database) async throws {
         guard !placeText.isEmpty else { return }
-        guard let place = try await PlaceFinder.resolve(placeText, home: viewer?.homePlace, on: db) else {
+        guard let place = try await PlaceFinder.resolve(placeText, home: viewer?.homePlace, from: features, on: db) else {
             errors["place"] = t("No place called “{place}” was found. Try a town's name, or use your current location.", placeText)
             centre = nil
             return

@@ -126,7 +126,7 @@ struct ImportController: RouteCollection {
             }
         }
         // Once for the whole batch, and not at all when every file was already there.
-        if recorded { try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db) }
+        if recorded { try await WorkoutRecorded.announce(for: user, on: req) }
         return try await render(req, user: user, chosen: visibility, results: results)
     }
 

@@ -64,7 +64,7 @@ struct PrivacyZoneController: RouteCollection {
         var form = try req.content.decode(Form.self)
         var errors: FieldErrors = [:]
         if let typed = form.place, !typed.trimmingCharacters(in: .whitespaces).isEmpty {
-            if let place = try await PlaceFinder.resolve(typed, home: user.homePlace, on: req.db) {
+            if let place = try await PlaceFinder.resolve(typed, home: user.homePlace, from: req.application.features, on: req.db) {
                 (form.place, form.lat, form.lon) = (place.label, FormNumber.text(place.latitude), FormNumber.text(place.longitude))
             } else {
                 errors["place"] = t("No place called “{place}” was found. Try a town's name, or enter the coordinates.", typed)

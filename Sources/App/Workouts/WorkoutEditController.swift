@@ -137,7 +137,7 @@ struct WorkoutEditController: RouteCollection {
         workout.deviceCalories = calories
         workout.summariseTyped(for: user, averageHeartRate: heartRate, steps: steps)
         try await workout.create(on: req.db)
-        try await WorkoutRecorded.announce(for: user, now: req.now, on: req.db)
+        try await WorkoutRecorded.announce(for: user, on: req)
         req.flash(.success, t("Added “{name}”.", workout.name))
         return req.redirect(to: .workout(try workout.requireID()))
     }
