@@ -22,11 +22,6 @@ struct SettingsController: RouteCollection {
 
     // MARK: Profile
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-    }
-
     struct SportRow: Encodable {
         let key: String
         let label: String
@@ -37,11 +32,11 @@ struct SettingsController: RouteCollection {
         let layout: Layout
         let form: ProfileForm
         let errors: FieldErrors
-        let genders: [Option]
-        let units: [Option]
-        let clocks: [Option]
-        let languages: [Option]
-        let skills: [Option]
+        let genders: [SelectOption]
+        let units: [SelectOption]
+        let clocks: [SelectOption]
+        let languages: [SelectOption]
+        let skills: [SelectOption]
         let sports: [SportRow]
         let timeZones: [String]
         let today: String
@@ -115,11 +110,11 @@ struct SettingsController: RouteCollection {
         let page = ProfileSettingsPage(
             layout: req.layout(title: t("Your profile"), section: .settings),
             form: form, errors: errors,
-            genders: User.Gender.allCases.map { Option(value: $0.rawValue, label: $0.label) },
-            units: User.Units.allCases.map { Option(value: $0.rawValue, label: $0.label) },
-            clocks: ClockStyle.allCases.map { Option(value: $0.rawValue, label: $0.label) },
-            languages: [Option(value: "", label: t("As my browser asks"))] + Language.allCases.map { Option(value: $0.rawValue, label: $0.name) },
-            skills: Skill.allCases.map { Option(value: $0.rawValue, label: $0.label) },
+            genders: User.Gender.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) },
+            units: User.Units.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) },
+            clocks: ClockStyle.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) },
+            languages: [SelectOption(value: "", label: t("As my browser asks"))] + Language.allCases.map { SelectOption(value: $0.rawValue, label: $0.name) },
+            skills: Skill.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) },
             sports: Sport.allCases.map { SportRow(key: $0.rawValue, label: $0.label, selected: form.sports?[$0.rawValue] ?? "") },
             timeZones: Format.timeZoneIdentifiers,
             today: req.clock.today.description,
@@ -250,7 +245,7 @@ struct SettingsController: RouteCollection {
     struct PrivacyPage: Encodable {
         let layout: Layout
         let current: String
-        let options: [Option]
+        let options: [SelectOption]
     }
 
     struct PrivacyForm: Content {
@@ -262,7 +257,7 @@ struct SettingsController: RouteCollection {
         let page = PrivacyPage(
             layout: req.layout(title: t("Privacy"), section: .settings),
             current: user.visibility.rawValue,
-            options: User.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+            options: User.Visibility.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }
         )
         return try await req.view.render("accounts/settings_privacy", page)
     }

@@ -26,12 +26,6 @@ struct CoachAthleteController: RouteCollection {
         let totals: String
     }
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     struct PlanForm: Content {
         var day: String?
         var sport: String?
@@ -49,7 +43,7 @@ struct CoachAthleteController: RouteCollection {
         let loadChart: String
         let loadSummary: String
         let zoneChart: String
-        let sports: [Option]
+        let sports: [SelectOption]
         let form: PlanForm
         let errors: FieldErrors
         let distanceUnit: String
@@ -195,7 +189,7 @@ struct CoachAthleteController: RouteCollection {
         let page = Page(
             layout: req.layout(title: t("{name} · coaching", athlete.displayName)), username: athlete.username, name: athlete.displayName,
             weeks: weeks, weeklyChart: weeklyChart, loadChart: loadChart, loadSummary: loadSummary, zoneChart: zoneChart,
-            sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
+            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
             form: form, errors: errors, distanceUnit: format.imperial ? "mi" : "km")
         return try await req.view.render("coaching/athlete", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }

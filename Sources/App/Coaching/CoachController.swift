@@ -17,12 +17,6 @@ struct CoachController: RouteCollection {
         coach.post("athletes", ":username", "stop", use: stop)
     }
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     struct Row: Encodable {
         let username: String
         let name: String
@@ -54,9 +48,9 @@ struct CoachController: RouteCollection {
         let layout: Layout
         let week: String
         let rows: [Row]
-        let sorts: [Option]
-        let teams: [Option]
-        let coachedTeams: [Option]
+        let sorts: [SelectOption]
+        let teams: [SelectOption]
+        let coachedTeams: [SelectOption]
         let incoming: [Request]
         let outgoing: [Request]
         let invite: String
@@ -180,10 +174,10 @@ struct CoachController: RouteCollection {
             layout: req.layout(title: t("Coaching")),
             week: t("Week of {day} {month}", weekStart.day, Format.shortMonth(weekStart.month)),
             rows: rows.map(\.row),
-            sorts: Self.sorts.map { Option(value: $0.0, label: $0.1, selected: $0.0 == sort) },
-            teams: [Option(value: "", label: t("All athletes"), selected: team == nil)]
-                + memberships.map { Option(value: $0.team.slug, label: $0.team.name, selected: $0.team.slug == teamSlug) },
-            coachedTeams: coached.map { Option(value: $0.team.slug, label: $0.team.name, selected: false) },
+            sorts: Self.sorts.map { SelectOption(value: $0.0, label: $0.1, selected: $0.0 == sort) },
+            teams: [SelectOption(value: "", label: t("All athletes"), selected: team == nil)]
+                + memberships.map { SelectOption(value: $0.team.slug, label: $0.team.name, selected: $0.team.slug == teamSlug) },
+            coachedTeams: coached.map { SelectOption(value: $0.team.slug, label: $0.team.name, selected: false) },
             incoming: pending.filter { $0.requestedBy == .athlete }.map(request),
             outgoing: pending.filter { $0.requestedBy == .coach }.map(request),
             invite: invite, errors: errors, liveNow: liveNow)

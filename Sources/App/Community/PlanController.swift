@@ -20,9 +20,9 @@ struct PlanController: RouteCollection {
         let layout: Layout
         let form: PlanForm
         let errors: FieldErrors
-        let sports: [Choices.Option]
-        let audiences: [Choices.Option]
-        let routes: [Choices.Option]
+        let sports: [SelectOption]
+        let audiences: [SelectOption]
+        let routes: [SelectOption]
         let zone: String
         let action: String
         let back: String
@@ -43,16 +43,16 @@ struct PlanController: RouteCollection {
     private func render(_ req: Request, user: User, form: PlanForm, errors: FieldErrors, status: HTTPStatus = .ok) async throws -> Response {
         let teams = try await myTeams(user, on: req.db)
         let routes = try await myRoutes(user, on: req.db).map {
-            Choices.Option(value: SiteURL.id($0.id!), label: $0.name + ($0.visibility == .friends ? " " + t("(friends)") : ""))
+            SelectOption(value: SiteURL.id($0.id!), label: $0.name + ($0.visibility == .friends ? " " + t("(friends)") : ""))
         }
         let audiences =
             [
-                Choices.Option(value: Plan.Audience.friends.rawValue, label: t("Friends: people you follow who follow you back")),
-                Choices.Option(value: Plan.Audience.followers.rawValue, label: t("Everyone who follows you")),
-            ] + teams.map { Choices.Option(value: "team:\($0.slug)", label: t("Members of {team}", $0.name)) }
+                SelectOption(value: Plan.Audience.friends.rawValue, label: t("Friends: people you follow who follow you back")),
+                SelectOption(value: Plan.Audience.followers.rawValue, label: t("Everyone who follows you")),
+            ] + teams.map { SelectOption(value: "team:\($0.slug)", label: t("Members of {team}", $0.name)) }
         let page = FormPage(
             layout: req.layout(title: t("Plan an activity"), section: .home, hasForms: true), form: form, errors: errors,
-            sports: Sport.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, audiences: audiences, routes: routes,
+            sports: Sport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }, audiences: audiences, routes: routes,
             zone: user.timeZone, action: SiteURL.newPlan.path, back: SiteURL.newsFeed.path)
         return try await req.view.render("community/plan_form", page).encodeResponse(status: status, for: req)
     }

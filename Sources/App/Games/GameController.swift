@@ -26,7 +26,7 @@ struct GameController: RouteCollection {
         let errors: FieldErrors
         let choices: Choices
         let timeZones: [String]
-        let opponents: [Choices.Option]
+        let opponents: [SelectOption]
         let teamName: String?
         let action: String
         let submit: String
@@ -35,7 +35,7 @@ struct GameController: RouteCollection {
 
     private func render(
         _ req: Request, kind: Game.Kind, form: GameForm, errors: FieldErrors, team: Team?,
-        game: Game?, opponents: [Choices.Option]
+        game: Game?, opponents: [SelectOption]
     ) async throws -> Response {
         let title = game != nil ? t("Edit game") : kind == .team ? t("New game for {team}", team?.name ?? "") : t("Organise a pick-up game")
         let page = FormPage(
@@ -58,8 +58,8 @@ struct GameController: RouteCollection {
         return entries.map { ($0.team, $0.$league.id) }.sorted { $0.team.name < $1.team.name }
     }
 
-    private func opponentOptions(_ list: [(team: Team, leagueID: UUID)]) -> [Choices.Option] {
-        list.map { Choices.Option(value: $0.team.slug, label: $0.team.name) }
+    private func opponentOptions(_ list: [(team: Team, leagueID: UUID)]) -> [SelectOption] {
+        list.map { SelectOption(value: $0.team.slug, label: $0.team.name) }
     }
 
     // MARK: Team games

@@ -78,7 +78,7 @@ struct GamePage: Encodable {
     let canClaimSub: Bool
     let canManage: Bool
     let canRecordResult: Bool
-    let answers: [Choices.Option]
+    let answers: [SelectOption]
 
     struct PlayerRow {
         let user: User
@@ -218,7 +218,7 @@ struct GamePage: Encodable {
             canClaimSub: access.canClaimSub,
             canManage: access.canManage && !game.isCancelled,
             canRecordResult: access.canManage && access.isTeamGame && game.startsAt <= req.now && !game.isCancelled,
-            answers: GamePlayer.Status.answers.map { Choices.Option(value: $0.rawValue, label: $0.label) }
+            answers: GamePlayer.Status.answers.map { SelectOption(value: $0.rawValue, label: $0.label) }
         )
     }
 }

@@ -27,21 +27,16 @@ struct LearnEditorController: RouteCollection {
         let state: String?
         let isPublished: Bool
         let form: LearnArticleForm
-        let categories: [CategoryOption]
+        let categories: [SelectOption]
         let errors: FieldErrors
         let preview: String?
         /// Set when the form was filled from an older revision.
         let restoring: String?
         /// The other languages the article can be written in (code and name).
-        let languages: [CategoryOption]
+        let languages: [SelectOption]
     }
 
     /// A category in the form's list: the English name is what is sent and stored.
-    struct CategoryOption: Encodable {
-        let value: String
-        let label: String
-    }
-
     // MARK: Pages
 
     func newPage(req: Request) async throws -> Response {
@@ -299,8 +294,8 @@ struct LearnEditorController: RouteCollection {
             layout: req.layout(title: article.map { t("Edit {title}", $0.title) } ?? t("New article"), section: .learn),
             isNew: article == nil, action: (article.map { .editArticle(slug: $0.slug) } ?? SiteURL.newArticle).path,
             slug: article?.slug, state: state, isPublished: article?.published ?? false, form: form,
-            categories: LearnLibrary.categories.map { CategoryOption(value: $0, label: LearnLibrary.label($0)) }, errors: errors, preview: preview,
-            restoring: restoring, languages: Language.allCases.filter { $0 != .en }.map { CategoryOption(value: $0.rawValue, label: $0.name) })
+            categories: LearnLibrary.categories.map { SelectOption(value: $0, label: LearnLibrary.label($0)) }, errors: errors, preview: preview,
+            restoring: restoring, languages: Language.allCases.filter { $0 != .en }.map { SelectOption(value: $0.rawValue, label: $0.name) })
         return try await req.view.render("learn/edit", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 

@@ -35,7 +35,7 @@ struct PlaceController: RouteCollection {
         let centreLabel: String?
         let form: [String: String]
         let errors: FieldErrors
-        let kinds: [Choices.Option]
+        let kinds: [SelectOption]
         let choices: Choices
         let radii: [Int]
         let canAdd: Bool
@@ -82,7 +82,7 @@ struct PlaceController: RouteCollection {
         form["radius_km"] = String(radiusKm)
         let page = IndexPage(
             layout: req.layout(title: t("Places"), section: .places), places: items, pager: pager, centreLabel: centreLabel, form: form,
-            errors: query.errors, kinds: Place.Kind.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) }, choices: Choices(),
+            errors: query.errors, kinds: Place.Kind.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }, choices: Choices(),
             radii: Self.radii, canAdd: try await PlaceAccess.canAdd(req.currentUser, on: req.db), action: SiteURL.places.path,
             newPlace: SiteURL.newPlace.path)
         return try await req.view.render("places/index", page).encodeResponse(status: query.isValid ? .ok : .badRequest, for: req)
@@ -209,7 +209,7 @@ struct PlaceController: RouteCollection {
         let heading: String
         let form: PlaceForm
         let errors: FieldErrors
-        let kinds: [Choices.Option]
+        let kinds: [SelectOption]
         let sports: [SportChoice]
         let timeZones: [String]
         let action: String
@@ -223,7 +223,7 @@ struct PlaceController: RouteCollection {
         let page = FormPage(
             layout: req.layout(title: editing == nil ? t("Add a place") : t("Change {place}", editing!.name), section: .places, hasForms: true),
             heading: editing == nil ? t("Add a place") : t("Change {place}", editing!.name), form: form, errors: errors,
-            kinds: Place.Kind.allCases.map { Choices.Option(value: $0.rawValue, label: $0.label) },
+            kinds: Place.Kind.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) },
             sports: Sport.allCases.map { SportChoice(value: $0.rawValue, label: $0.label, checked: (form.sports ?? []).contains($0.rawValue)) },
             timeZones: Format.timeZoneIdentifiers, action: editing.map { SiteURL.editPlace($0.id!).path } ?? SiteURL.newPlace.path,
             back: editing.map { SiteURL.place($0.id!).path } ?? SiteURL.places.path, submit: editing == nil ? t("Add the place") : t("Save"))

@@ -132,19 +132,14 @@ struct Attributes {
 
 /// The choices the team and league forms offer, as (value, label) pairs for the templates.
 struct Choices: Encodable {
-    struct Option: Encodable {
-        let value: String
-        let label: String
-    }
-
-    let sports = Sport.allCases.map { Option(value: $0.rawValue, label: $0.label) }
-    let ageGroups = AgeGroup.allCases.map { Option(value: $0.rawValue, label: $0.label) }
-    let genders = TeamGender.allCases.map { Option(value: $0.rawValue, label: $0.label) }
-    let skills = TeamSkill.allCases.map { Option(value: $0.rawValue, label: $0.label) }
-    let privacies = Team.Privacy.allCases.map { Option(value: $0.rawValue, label: $0.label) }
+    let sports = Sport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }
+    let ageGroups = AgeGroup.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }
+    let genders = TeamGender.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }
+    let skills = TeamSkill.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }
+    let privacies = Team.Privacy.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }
     /// Find's days in words and orders (`FindQuery`).
-    let days = [Option(value: "today", label: t("Today")), Option(value: "tomorrow", label: t("Tomorrow")), Option(value: "weekend", label: t("This weekend"))]
-    let sorts = [Option(value: "distance", label: t("Nearest first")), Option(value: "time", label: t("Soonest first"))]
+    let days = [("today", t("Today")), ("tomorrow", t("Tomorrow")), ("weekend", t("This weekend"))].map { SelectOption(value: $0.0, label: $0.1) }
+    let sorts = [SelectOption(value: "distance", label: t("Nearest first")), SelectOption(value: "time", label: t("Soonest first"))]
 }
 
 /// "15–17 · Mixed · Intermediate": who a team, league or game is for, in one line.

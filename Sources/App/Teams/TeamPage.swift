@@ -71,7 +71,7 @@ struct TeamPage: Encodable {
     let leagues: [LeagueLink]
     let games: [GameCard]
     let feedURL: String?
-    let roles: [Choices.Option]
+    let roles: [SelectOption]
     /// Members recording now whom the viewer may watch live.
     let liveNow: [LiveNowCard]
 
@@ -184,7 +184,7 @@ struct TeamPage: Encodable {
             roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,
             typed: typed, errors: errors, leagues: leagues,
             games: Array(games), feedURL: feedURL,
-            roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { Choices.Option(value: $0.rawValue, label: $0.label) },
+            roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { SelectOption(value: $0.rawValue, label: $0.label) },
             liveNow: liveNow
         )
     }

@@ -14,11 +14,6 @@ struct GoalController: RouteCollection {
         goals.post(":id", "delete", use: delete)
     }
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-    }
-
     struct Form: Content {
         var period: String?
         var metric: String?
@@ -28,8 +23,8 @@ struct GoalController: RouteCollection {
     struct Page: Encodable {
         let layout: Layout
         let goals: [GoalProgress]
-        let periods: [Option]
-        let metrics: [Option]
+        let periods: [SelectOption]
+        let metrics: [SelectOption]
         let form: Form
         let error: String?
     }
@@ -41,8 +36,8 @@ struct GoalController: RouteCollection {
         let imperial = user.units == .imperial
         let page = Page(
             layout: req.layout(title: t("Goals"), section: .workouts), goals: try await GoalProgress.all(for: user, now: req.now, on: req.db),
-            periods: Goal.Period.allCases.map { Option(value: $0.rawValue, label: $0.label) },
-            metrics: Goal.Metric.allCases.map { Option(value: $0.rawValue, label: "\($0.label) (\($0.unit(imperial: imperial)))") },
+            periods: Goal.Period.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) },
+            metrics: Goal.Metric.allCases.map { SelectOption(value: $0.rawValue, label: "\($0.label) (\($0.unit(imperial: imperial)))") },
             form: form, error: error)
         return try await req.view.render("workouts/goals", page).encodeResponse(status: status, for: req)
     }

@@ -23,24 +23,13 @@ struct ImportController: RouteCollection {
 
     struct Page: Encodable {
         let layout: Layout
-        let sports: [SportOption]
-        let visibilities: [VisibilityOption]
+        let sports: [SelectOption]
+        let visibilities: [SelectOption]
         let visibilityNote: String?
         let maxMB: Int
         let results: [Result]
         let error: String?
         let summary: String?
-    }
-
-    struct SportOption: Encodable {
-        let value: String
-        let label: String
-    }
-
-    struct VisibilityOption: Encodable {
-        let value: String
-        let label: String
-        let selected: Bool
     }
 
     private func render(
@@ -62,8 +51,8 @@ struct ImportController: RouteCollection {
                     "{count} files: {added} imported, {known} already there, {failed} not imported.", results.count, added, known, failed)
         let page = Page(
             layout: req.layout(title: t("Import workouts"), section: .workouts),
-            sports: WorkoutSport.allCases.map { SportOption(value: $0.rawValue, label: $0.label) },
-            visibilities: Workout.choices(for: user, today: today).map { VisibilityOption(value: $0.rawValue, label: $0.label, selected: $0 == visibility) },
+            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) },
+            visibilities: Workout.choices(for: user, today: today).map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == visibility) },
             visibilityNote: user.isUnder16(on: today) ? Workout.childRule : nil,
             maxMB: req.application.config.maxActivityFileBytes / 1_048_576, results: results, error: error, summary: summary)
         return try await req.view.render("workouts/import", page).encodeResponse(status: status, for: req)

@@ -36,12 +36,6 @@ struct ReminderController: RouteCollection {
         let checked: Bool
     }
 
-    struct Option: Encodable {
-        let value: Int
-        let label: String
-        let selected: Bool
-    }
-
     struct Form: Content {
         var title: String?
         var time: String?
@@ -55,7 +49,7 @@ struct ReminderController: RouteCollection {
         let editing: String?
         let form: Form
         let days: [Day]
-        let alerts: [Option]
+        let alerts: [SelectOption]
         let errors: FieldErrors
         let feed: String
     }
@@ -90,7 +84,8 @@ struct ReminderController: RouteCollection {
             editing: try editing?.requireID().uuidString.lowercased(), form: form,
             days: Self.dayOrder.map { Day(value: $0, name: Self.dayNames[$0], checked: chosen.contains(String($0))) },
             alerts: Reminder.alertChoices.map {
-                Option(value: $0, label: $0 == 0 ? t("No alert") : tn("{count} minute before", "{count} minutes before", $0), selected: $0 == alert)
+                SelectOption(
+                    value: String($0), label: $0 == 0 ? t("No alert") : tn("{count} minute before", "{count} minutes before", $0), selected: $0 == alert)
             },
             errors: errors, feed: try await CalendarFeed.url(for: user, req: req))
         return try await req.view.render("workouts/reminders", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)

@@ -91,11 +91,6 @@ struct RouteController: RouteCollection {
         return try await req.view.render("workouts/routes", page).encodeResponse(status: error == nil ? .ok : .badRequest, for: req)
     }
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-    }
-
     struct ShowPage: Encodable {
         let layout: Layout
         let name: String
@@ -110,7 +105,7 @@ struct RouteController: RouteCollection {
         let isOwner: Bool
         let visibility: String
         let visibilityLabel: String
-        let visibilities: [Option]
+        let visibilities: [SelectOption]
         let action: String
         let deleteAction: String
         let back: String
@@ -157,7 +152,7 @@ struct RouteController: RouteCollection {
             climb: format.elevation(access.visibleClimb),
             map: map, elevationChart: elevationChart, hiddenNote: access.isTrimmed,
             gpxURL: SiteURL.routeGPX(id).path, isOwner: access.isOwner, visibility: route.visibility.rawValue, visibilityLabel: route.visibility.label,
-            visibilities: Route.Visibility.allCases.map { Option(value: $0.rawValue, label: $0.label) }, action: SiteURL.route(id).path,
+            visibilities: Route.Visibility.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }, action: SiteURL.route(id).path,
             deleteAction: SiteURL.deleteRoute(id).path, back: SiteURL.routes.path, error: error)
         return try await req.view.render("workouts/route", page).encodeResponse(status: status, for: req)
     }

@@ -10,12 +10,6 @@ struct StatsController: RouteCollection {
         routes.get("stats", use: page)
     }
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     struct PeriodRow: Encodable {
         let label: String
         let workouts: Int
@@ -34,8 +28,8 @@ struct StatsController: RouteCollection {
 
     struct Page: Encodable {
         let layout: Layout
-        let periods: [Option]
-        let sports: [Option]
+        let periods: [SelectOption]
+        let sports: [SelectOption]
         let chart: String
         let rows: [PeriodRow]
         let attributes: [Attribute]
@@ -142,8 +136,8 @@ struct StatsController: RouteCollection {
             }
         let page = Page(
             layout: req.layout(title: t("Statistics"), section: .workouts),
-            periods: ReportPeriod.allCases.map { Option(value: $0.rawValue, label: names[$0]!, selected: $0 == period) },
-            sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
+            periods: ReportPeriod.allCases.map { SelectOption(value: $0.rawValue, label: names[$0]!, selected: $0 == period) },
+            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
             chart: chart, rows: rows.reversed(), attributes: attributes, count: counts.reduce(0, +),
             heading: last + (sport.map { ", \($0.label.lowercased())" } ?? ""))
         return try await req.view.render("workouts/stats", page).encodeResponse(for: req)

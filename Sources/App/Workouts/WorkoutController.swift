@@ -34,12 +34,6 @@ struct WorkoutController: RouteCollection {
         var rows: [Row]
     }
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     /// What the totals need of every workout in the range.
     struct HistoryNumbers {
         let startMS: Int64
@@ -86,8 +80,8 @@ struct WorkoutController: RouteCollection {
 
     struct HistoryPage: Encodable {
         let layout: Layout
-        let sports: [Option]
-        let groupings: [Option]
+        let sports: [SelectOption]
+        let groupings: [SelectOption]
         let from: String
         let to: String
         let groups: [Group]
@@ -199,9 +193,9 @@ struct WorkoutController: RouteCollection {
         ).first.map { HistoryTotals(count: Int($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3] ?? 0) }
         let context = HistoryPage(
             layout: req.layout(title: t("Workouts"), section: .workouts),
-            sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
+            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
             groupings: [("day", t("By day")), ("week", t("By week")), ("month", t("By month"))].map {
-                Option(value: $0.0, label: $0.1, selected: $0.0 == grouping)
+                SelectOption(value: $0.0, label: $0.1, selected: $0.0 == grouping)
             },
             from: fromText, to: toText, groups: groups, total: summary(t("All"), total ?? HistoryTotals([])), pager: pager, error: error)
         return try await req.view.render("workouts/index", context).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)

@@ -27,12 +27,6 @@ struct WorkoutEditController: RouteCollection {
         var visibility: String?
     }
 
-    struct Option: Encodable {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
-
     struct Page: Encodable {
         let layout: Layout
         let title: String
@@ -42,8 +36,8 @@ struct WorkoutEditController: RouteCollection {
         let isNew: Bool
         let form: Form
         let errors: FieldErrors
-        let sports: [Option]
-        let visibilities: [Option]
+        let sports: [SelectOption]
+        let visibilities: [SelectOption]
         /// Why "everyone" is not offered, for people under 16.
         let visibilityNote: String?
         let distanceUnit: String
@@ -58,9 +52,9 @@ struct WorkoutEditController: RouteCollection {
             action: (id.map(SiteURL.editWorkout) ?? .newWorkout).path,
             backURL: (id.map(SiteURL.workout) ?? .workouts).path, backLabel: workout == nil ? t("Workouts") : workout!.name,
             isNew: workout == nil, form: form, errors: errors,
-            sports: WorkoutSport.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
+            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
             visibilities: Workout.choices(for: user, today: req.clock.today).map {
-                Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.visibility)
+                SelectOption(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.visibility)
             },
             visibilityNote: user.isUnder16(on: req.clock.today) ? Workout.childRule : nil,
             distanceUnit: user.units == .imperial ? "mi" : "km",
