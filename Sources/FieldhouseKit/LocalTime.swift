@@ -7,7 +7,7 @@ public enum LocalTime {
     /// a real date, time or zone. A time that does not exist (the hour skipped when clocks go forward)
     /// moves forward to the next valid time, as a wall clock would.
     public static func instant(day: String, time: String, zone: String) -> Date? {
-        guard let date = CalendarDate(iso: day), let tz = TimeZone(identifier: zone) else { return nil }
+        guard let date = CalendarDate(iso: day), let tz = TimeZone.known(zone) else { return nil }
         let parts = time.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
@@ -20,7 +20,7 @@ public enum LocalTime {
     /// ("2026-11-26", "19:30") for `instant` in `zone`.
     public static func parts(of instant: Date, zone: String) -> (day: String, time: String) {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone.named(zone)
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
         return (String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!), String(format: "%02d:%02d", c.hour!, c.minute!))
     }
@@ -32,7 +32,7 @@ public enum LocalTime {
     /// The calendar date of `instant` in `zone` (UTC when the zone is unknown).
     public static func day(of instant: Date, zone: String) -> CalendarDate {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone.named(zone)
         let c = calendar.dateComponents([.year, .month, .day], from: instant)
         // Foundation's calendar always yields a real date, so this cannot fail.
         return CalendarDate(year: c.year!, month: c.month!, day: c.day!)!
@@ -41,7 +41,7 @@ public enum LocalTime {
     /// The first instant of the day after the one `instant` falls on in `zone`: when "today" ends there.
     public static func endOfDay(containing instant: Date, zone: String) -> Date {
         let next = day(of: instant, zone: zone).adding(days: 1)
-        return LocalTime.instant(day: next.description, time: "00:00", zone: TimeZone(identifier: zone) == nil ? "UTC" : zone)
+        return LocalTime.instant(day: next.description, time: "00:00", zone: TimeZone.known(zone) == nil ? "UTC" : zone)
             ?? instant.addingTimeInterval(86_400)
     }
 }

@@ -182,7 +182,7 @@ public final class ZipWriter {
     /// MS-DOS time and date (UTC), the only timestamp plain ZIP has; 1980 is its first year.
     static func dosTime(_ date: Date) -> (UInt16, UInt16) {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone.utc
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let year = min(max((parts.year ?? 1980) - 1980, 0), 127)
         let time = UInt16((parts.hour ?? 0) << 11 | (parts.minute ?? 0) << 5 | (parts.second ?? 0) / 2)

@@ -88,8 +88,8 @@ struct RequestLogTests {
 @Suite("Formatting and URLs")
 struct FormatTests {
     @Test func distancesDurationsAndTimesReadTheSameEverywhere() throws {
-        let oslo = Format(imperial: false, zone: Format.zone(named: "Europe/Oslo"))
-        let miles = Format(imperial: true, zone: Format.zone(named: "America/New_York"))
+        let oslo = Format(imperial: false, zone: TimeZone.named("Europe/Oslo"))
+        let miles = Format(imperial: true, zone: TimeZone.named("America/New_York"))
         #expect(oslo.distance(12_345) == "12.35 km" && miles.distance(12_345) == "7.67 mi")
         #expect(Format.proximity(847, imperial: false) == "850 m")
         #expect(Format.proximity(3_240, imperial: false) == "3.2 km" && Format.proximity(12_600, imperial: false) == "13 km")
@@ -100,7 +100,7 @@ struct FormatTests {
         let instant = Date(timeIntervalSince1970: 1_763_744_400)
         #expect(oslo.when(instant) == "Fri 21 Nov 2025, 18:00")
         #expect(oslo.shortWhen(instant) == "Fri 21 Nov, 18:00" && miles.shortWhen(instant) == "Fri 21 Nov, 12:00")
-        #expect(Format.zone(named: "Not/AZone").secondsFromGMT(for: instant) == 0)
+        #expect(TimeZone.named("Not/AZone").secondsFromGMT(for: instant) == 0)
     }
 
     @Test func pathsAreBuiltOnceWithLowerCaseIds() throws {

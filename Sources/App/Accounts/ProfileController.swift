@@ -93,7 +93,7 @@ struct ProfileController: RouteCollection {
 
     /// "November 2026". Built by hand: Foundation's formatters are costly to create per request.
     static func monthYear(_ date: Date) -> String {
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone.utc, from: date)
         let month =
             switch parts.month ?? 1 {
             case 1: t("January")

@@ -88,7 +88,7 @@ struct ProfileForm: Content {
         }
 
         let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
-        if zone.isEmpty || TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose your time zone from the list") }
+        if zone.isEmpty || TimeZone.known(zone) == nil { errors["time_zone"] = t("Choose your time zone from the list") }
         let unitsValue = User.Units(rawValue: units ?? "")
         if unitsValue == nil { errors["units"] = t("Choose metric or imperial units") }
         let clockValue = clock.flatMap(ClockStyle.init(rawValue:))

@@ -56,7 +56,7 @@ struct ResponseController: RouteCollection {
                 return try await req.view.render("challenges/show", page).encodeResponse(status: .unprocessableEntity, for: req)
             }
 
-            let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone(identifier: user.timeZone) ?? .gmt, now: req.now)
+            let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone.named(user.timeZone), now: req.now)
             let photoID: UUID
             let today = req.clock.today
             do {

@@ -60,7 +60,7 @@ struct CoachAthleteController: RouteCollection {
         let squad = SquadTraining(athletes: [
             .init(
                 id: try athlete.requireID(), username: athlete.username, name: athlete.displayName,
-                zone: TimeZone(identifier: athlete.timeZone) ?? TimeZone(identifier: "UTC")!)
+                zone: TimeZone.named(athlete.timeZone))
         ])
         let clock = WallClock(req.now, zone: squad.athletes[0].zone)
         let today = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!

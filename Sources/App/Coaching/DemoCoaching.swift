@@ -59,7 +59,7 @@ enum DemoCoaching {
             let done = try await Workout.query(on: db).filter(\.$user.$id == athleteID).filter(\.$endMS != nil)
                 .filter(\.$startMS >= Int64(monday.adding(days: -8).dayNumber) * 86_400_000).sort(\.$startMS).all()
             var random = SeededGenerator(seed: UInt64(500 + index))
-            let zone = TimeZone(identifier: athlete.timeZone) ?? TimeZone(identifier: "UTC")!
+            let zone = TimeZone.named(athlete.timeZone)
             for workout in done.prefix(5) {
                 let clock = WallClock(Date(timeIntervalSince1970: Double(workout.startMS) / 1000), zone: zone)
                 let day = CalendarDate(year: clock.year, month: clock.month, day: clock.day)!

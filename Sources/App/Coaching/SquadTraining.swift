@@ -56,7 +56,7 @@ struct SquadTraining {
         let rows = try await db.sql.raw(query).all(decoding: Row.self)
         return SquadTraining(
             athletes: rows.map {
-                Athlete(id: $0.id, username: $0.username, name: $0.display_name, zone: TimeZone(identifier: $0.time_zone) ?? TimeZone(identifier: "UTC")!)
+                Athlete(id: $0.id, username: $0.username, name: $0.display_name, zone: TimeZone.named($0.time_zone))
             })
     }
 

@@ -71,7 +71,7 @@ enum BadgeAwards {
         guard let zone = try await sql.raw("SELECT time_zone, birth_date FROM users WHERE id = \(bind: userID)").first(decoding: Zone.self) else {
             return (ActivityFacts(), ActivityFacts(), ActivityFacts())
         }
-        let tz = Format.zone(named: zone.time_zone)
+        let tz = TimeZone.named(zone.time_zone)
         var all = ActivityFacts(), shared = ActivityFacts(), everyone = ActivityFacts()
         // A person under 16 reaches followers at most (`Workout.reach`), so nothing of theirs earns a public badge.
         let childNow = zone.birth_date.map { !($0 <= User.sixteenCutoff(on: LocalTime.utcDay(of: now))) } ?? true

@@ -21,12 +21,12 @@ enum WeeklyNudge {
         let sql = db.sql
         struct Zone: Decodable { let time_zone: String }
         for zone in try await sql.raw("SELECT DISTINCT time_zone FROM users").all(decoding: Zone.self).map(\.time_zone) {
-            let clock = WallClock(due, zone: Format.zone(named: zone))
+            let clock = WallClock(due, zone: TimeZone.named(zone))
             // WallClock's weekday: 0 is Sunday, 1 Monday.
             guard clock.weekday == 1, clock.hour == 8 else { continue }
             let thisWeek = CalendarPeriod.week.start(zone: zone, now: due)
             var calendar = Calendar(identifier: .iso8601)
-            calendar.timeZone = Format.zone(named: zone)
+            calendar.timeZone = TimeZone.named(zone)
             guard let lastWeek = calendar.date(byAdding: .day, value: -7, to: thisWeek) else { continue }
             try await nudge(zone: zone, from: lastWeek, to: thisWeek, accountsBefore: lastWeek, now: now, on: db)
         }
@@ -56,7 +56,7 @@ enum WeeklyNudge {
             """
         ).all(decoding: Person.self)
         // The week nudged about, named by the Monday it ended on.
-        let monday = WallClock(to, zone: Format.zone(named: zone))
+        let monday = WallClock(to, zone: TimeZone.named(zone))
         let week = "\(monday.year)-\(WallClock.pad(monday.month, 2))-\(WallClock.pad(monday.day, 2))"
         for person in people {
             let minutes = (person.seconds ?? 0) / 60

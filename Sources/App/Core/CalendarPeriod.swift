@@ -7,7 +7,7 @@ enum CalendarPeriod: String, CaseIterable, Sendable {
 
     func start(zone: String, now: Date) -> Date {
         var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
+        calendar.timeZone = TimeZone.named(zone)
         return calendar.dateInterval(of: self == .week ? .weekOfYear : .month, for: now)?.start ?? now
     }
 

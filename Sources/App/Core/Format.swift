@@ -56,11 +56,6 @@ struct Format {
     /// select showed the first zone, Africa/Abidjan, and saving the profile stored that.
     static let timeZoneIdentifiers = ["UTC"] + TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") && !$0.hasPrefix("Etc/") }.sorted()
 
-    /// The zone named in a person's settings, or UTC for a name this system does not know.
-    static func zone(named identifier: String) -> TimeZone {
-        TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
-    }
-
     /// A measured distance to the hundredth: "12.35 km", "7.67 mi".
     func distance(_ metres: Double?) -> String {
         guard let metres else { return "–" }
@@ -125,7 +120,7 @@ struct Format {
 
     /// "2026-11-21T09:30:00Z": an instant for machines (a `<time datetime>`), in UTC.
     static func machine(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone.utc))
     }
 
     /// "21 Nov 2026": a calendar day, such as the last day of an offer.

@@ -88,7 +88,7 @@ struct MailMessage: Sendable, Equatable {
     /// RFC 5322 dates, always in UTC: "Mon, 23 Nov 2026 18:00:00 +0000".
     static func rfc5322(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone.utc
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -132,7 +132,7 @@ struct GameController: RouteCollection {
             form.place_name = String(venue.prefix(120))
             form.latitude = FormNumber.text(lat)
             form.longitude = FormNumber.text(lon)
-            if let zone = req.query[String.self, at: "zone"], zone.count <= 64, TimeZone(identifier: zone) != nil { form.time_zone = zone }
+            if let zone = req.query[String.self, at: "zone"], zone.count <= 64, TimeZone.known(zone) != nil { form.time_zone = zone }
         }
         return try await render(req, kind: .pickup, form: form, errors: [:], team: nil, game: nil, opponents: [])
     }

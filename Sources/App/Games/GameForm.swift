@@ -92,7 +92,7 @@ struct GameForm: Content {
     func validate(kind: Game.Kind, previousStart: Date? = nil, allowsPrivate: Bool = false, now: Date) -> (Valid?, FieldErrors) {
         var errors: FieldErrors = [:]
         let zone = (time_zone ?? "").trimmingCharacters(in: .whitespaces)
-        if TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose the venue's time zone from the list") }
+        if TimeZone.known(zone) == nil { errors["time_zone"] = t("Choose the venue's time zone from the list") }
         let dayText = (day ?? "").trimmingCharacters(in: .whitespaces)
         let timeText = (time ?? "").trimmingCharacters(in: .whitespaces)
         if CalendarDate(iso: dayText) == nil { errors["day"] = t("Enter a real date, for example 2026-11-26") }

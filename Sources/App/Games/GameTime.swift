@@ -28,5 +28,5 @@ enum GameTime {
         return "\(clock(start, zone: zone))–\(clock(end, zone: zone)) (\(abbreviation))"
     }
 
-    private static func tz(_ zone: String) -> TimeZone { TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")! }
+    private static func tz(_ zone: String) -> TimeZone { TimeZone.named(zone) }
 }

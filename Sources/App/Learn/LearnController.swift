@@ -240,7 +240,7 @@ struct LearnController: RouteCollection {
     private func render(
         _ req: Request, _ article: LearnCatalog.Article, related: [Card], editor: EditorBar?, fallback: String?
     ) async throws -> View {
-        let day = WallClock(article.updated, zone: TimeZone(identifier: "UTC")!)
+        let day = WallClock(article.updated, zone: TimeZone.utc)
         // Its own sentence, not "by" + a name: Portuguese joins them ("pelos editores").
         var byline = article.author.map { t("by {author}", $0) } ?? t("by the Fieldhouse editors")
         if let reviser = article.reviser, reviser != article.author {

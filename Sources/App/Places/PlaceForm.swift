@@ -73,7 +73,7 @@ struct PlaceForm: Content {
             if !sports.contains(sport) { sports.append(sport) }
         }
         let zone = time_zone ?? ""
-        if zone.isEmpty || zone.count > 64 || TimeZone(identifier: zone) == nil { errors["time_zone"] = t("Choose a time zone from the list") }
+        if zone.isEmpty || zone.count > 64 || TimeZone.known(zone) == nil { errors["time_zone"] = t("Choose a time zone from the list") }
         let managers = (self.managers ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map {
             $0.trimmingCharacters(in: CharacterSet(charactersIn: "@")).lowercased()
         }

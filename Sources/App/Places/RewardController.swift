@@ -119,7 +119,7 @@ struct RewardController: RouteCollection {
     {
         let id = try place.requireID()
         let day = LocalTime.day(of: req.now, zone: place.timeZone).description
-        let format = Format(imperial: false, zone: Format.zone(named: place.timeZone))
+        let format = Format(imperial: false, zone: TimeZone.named(place.timeZone))
         // Codes and counts only: a place never learns who earned a code.
         let today = try await RewardCode.query(on: req.db).filter(\.$place.$id == id).filter(\.$day == day).count()
         let redeemedToday = try await RewardCode.query(on: req.db).filter(\.$place.$id == id).filter(\.$day == day).filter(\.$redeemedAt != nil).count()
@@ -170,7 +170,7 @@ struct RewardController: RouteCollection {
             return try await renderRedeem(
                 req, place: place, code: typed, error: t("{code} is not a code of {place}", code, place.name), status: .unprocessableEntity)
         }
-        let format = Format(imperial: false, zone: Format.zone(named: place.timeZone))
+        let format = Format(imperial: false, zone: TimeZone.named(place.timeZone))
         if let at = known.redeemedAt {
             return try await renderRedeem(
                 req, place: place, code: typed, error: t("{code} was already redeemed, {when}", code, format.shortWhen(at)), status: .conflict)

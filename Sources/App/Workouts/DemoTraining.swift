@@ -88,7 +88,7 @@ struct DemoTraining {
     ) async throws -> Int {
         var random = SeededGenerator(seed: seed)
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone.named(user.timeZone)
         let today = calendar.startOfDay(for: now)
         let weeks = (oldest - newest) / 7 + 1
         // Holidays and colds: `weeksOff` a year, fewer in a shorter history.

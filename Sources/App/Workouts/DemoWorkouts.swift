@@ -18,7 +18,7 @@ enum DemoWorkouts {
             try await Workout.query(on: app.db).filter(\.$user.$id == maya.requireID()).first() == nil
         else { return 0 }
         let folder = app.directory.workingDirectory + "Resources/Demo/workouts/"
-        let zone = TimeZone(identifier: maya.timeZone) ?? TimeZone(identifier: "UTC")!
+        let zone = TimeZone.named(maya.timeZone)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         /// `days` ago at `hour` o'clock in Maya's zone, in epoch milliseconds.
@@ -93,7 +93,7 @@ enum DemoWorkouts {
         let from = now - Int64(days) * 86_400_000
         let windows = try await Workout.query(on: db).filter(\.$user.$id == userID).filter(\.$startMS >= from - 86_400_000).all()
             .map { $0.startMS...($0.endMS ?? now) }
-        let offset = Int64((TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!).secondsFromGMT()) * 1000
+        let offset = Int64((TimeZone.named(user.timeZone)).secondsFromGMT()) * 1000
         var random = SeededGenerator(seed: 7)
         var batch = SampleBatch()
         var level = 60.0

@@ -122,7 +122,7 @@ struct HeartRateController: RouteCollection {
         var user = viewer
         if let athlete { user = try await Self.athlete(athlete, viewer: viewer, on: req.db) }
         let userID = try user.requireID()
-        let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        let zone = TimeZone.named(user.timeZone)
         let now = req.clock.milliseconds
         func local(_ ms: Int64) -> String {
             let parts = LocalTime.parts(of: Date(timeIntervalSince1970: Double(ms) / 1000), zone: user.timeZone)
