@@ -21,8 +21,14 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
         self.init(year: year, month: month, day: day)
     }
 
-    public var description: String {
-        "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))"
+    public var description: String { Self.iso(year: year, month: month, day: day) }
+
+    /// "2026-11-21": the one way a day is written for machines (forms, SQL, files, URLs), also for
+    /// parts not checked to be a real day (a birthday moved back some years, "2008-02-29", is still
+    /// the right bound for a comparison). By hand: `String(format:)` goes through Foundation's
+    /// formatter, and the coach's week writes a day for every workout of the squad.
+    public static func iso(year: Int, month: Int, day: Int) -> String {
+        WallClock.pad(year, 4) + "-" + WallClock.pad(month, 2) + "-" + WallClock.pad(day, 2)
     }
 
     /// Whole years from `self` (a birth date) to `date`. A 29 February birthday counts on 1 March
@@ -43,11 +49,6 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
 

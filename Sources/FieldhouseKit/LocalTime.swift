@@ -22,7 +22,7 @@ public enum LocalTime {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone.named(zone)
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-        return (String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!), String(format: "%02d:%02d", c.hour!, c.minute!))
+        return (CalendarDate.iso(year: c.year!, month: c.month!, day: c.day!), WallClock.pad(c.hour!, 2) + ":" + WallClock.pad(c.minute!, 2))
     }
 
     /// The calendar date of `instant` in UTC: what ages are computed on. An hour of zone offset only

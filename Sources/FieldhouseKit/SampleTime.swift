@@ -67,11 +67,9 @@ public enum SampleTime {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let millis = Int(milliseconds - seconds * 1000)
         let clock = WallClock(Date(timeIntervalSince1970: Double(seconds)), secondsFromGMT: 0)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        var text = "\(pad(clock.year, 4))-\(pad(clock.month, 2))-\(pad(clock.day, 2))T\(pad(clock.hour, 2)):\(pad(clock.minute, 2)):\(pad(clock.second, 2))"
+        let pad = WallClock.pad
+        var text = CalendarDate.iso(year: clock.year, month: clock.month, day: clock.day)
+        text += "T\(pad(clock.hour, 2)):\(pad(clock.minute, 2)):\(pad(clock.second, 2))"
         if millis != 0 { text += "." + pad(millis, 3) }
         return text + "Z"
     }

@@ -91,25 +91,10 @@ struct ProfileController: RouteCollection {
         return all
     }
 
-    /// "November 2026". Built by hand: Foundation's formatters are costly to create per request.
+    /// "November 2026", in UTC: when someone joined.
     static func monthYear(_ date: Date) -> String {
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone.utc, from: date)
-        let month =
-            switch parts.month ?? 1 {
-            case 1: t("January")
-            case 2: t("February")
-            case 3: t("March")
-            case 4: t("April")
-            case 5: t("May")
-            case 6: t("June")
-            case 7: t("July")
-            case 8: t("August")
-            case 9: t("September")
-            case 10: t("October")
-            case 11: t("November")
-            default: t("December")
-            }
-        return t("{month} {year}", month, parts.year ?? 1970)
+        let day = WallClock(date, zone: .utc)
+        return Format.monthAndYear(month: day.month, year: day.year)
     }
 
     func avatar(req: Request) async throws -> Response {

@@ -123,7 +123,7 @@ struct CoachAthleteController: RouteCollection {
             weeks.append(
                 Week(
                     label: offset == 0
-                        ? t("This week") : offset == 7 ? t("Next week") : t("Week of {day} {month}", start.day, Format.shortMonth(start.month)),
+                        ? t("This week") : offset == 7 ? t("Next week") : t("Week of {day}", Format.dayAndMonth(start)),
                     days: days, totals: seconds == 0 ? t("nothing yet") : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
         }
 
@@ -230,8 +230,7 @@ struct CoachAthleteController: RouteCollection {
         try await Notification.send(
             to: [athlete.requireID()], from: coach.id, kind: .sessionPlanned,
             text: t(
-                "{name} planned {sport} for you on {day} {month}.", coach.displayName, sport.label.lowercased(), day.day,
-                Format.shortMonth(day.month)),
+                "{name} planned {sport} for you on {day}.", coach.displayName, sport.label.lowercased(), Format.dayAndMonth(day)),
             link: SiteURL.home.path, on: req.db)
         req.flash(.success, t("Planned {sport} on {date} for {name}.", sport.label.lowercased(), day.description, athlete.displayName))
         return req.redirect(to: .athlete(username: athlete.username))

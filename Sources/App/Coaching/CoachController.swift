@@ -172,7 +172,7 @@ struct CoachController: RouteCollection {
         }
         let page = Page(
             layout: req.layout(title: t("Coaching")),
-            week: t("Week of {day} {month}", weekStart.day, Format.shortMonth(weekStart.month)),
+            week: t("Week of {day}", Format.dayAndMonth(weekStart)),
             rows: rows.map(\.row),
             sorts: Self.sorts.map { SelectOption(value: $0.0, label: $0.1, selected: $0.0 == sort) },
             teams: [SelectOption(value: "", label: t("All athletes"), selected: team == nil)]

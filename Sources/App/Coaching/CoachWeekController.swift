@@ -85,7 +85,7 @@ struct CoachWeekController: RouteCollection {
         }
         let page = Page(
             layout: req.layout(title: t("Weekly review")),
-            title: t("Week of {day} {month} {year}", start.day, Format.shortMonth(start.month), start.year),
+            title: t("Week of {day}", Format.day(start)),
             days: dayLabels, rows: labelled,
             previous: SiteURL.coachWeek.with([("start", "\(start.adding(days: -7))")]), next: SiteURL.coachWeek.with([("start", "\(start.adding(days: 7))")]),
             error: error)

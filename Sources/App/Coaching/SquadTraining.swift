@@ -101,7 +101,7 @@ struct SquadTraining {
             let clock = WallClock(Date(timeIntervalSince1970: Double(start) / 1000), zone: athletes[who].zone)
             return Done(
                 athlete: who, sport: WorkoutSport.allCases[Int(row[1] ?? 0)], start: start,
-                day: Format.isoDay(year: clock.year, month: clock.month, day: clock.day),
+                day: Format.isoDay(clock),
                 duration: row[3] ?? 0, distance: row[4], trimp: row[5], calories: row[6], steps: row[7])
         }
     }

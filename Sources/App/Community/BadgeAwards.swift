@@ -92,7 +92,7 @@ enum BadgeAwards {
             """
         ).all(decoding: Done.self) {
             let clock = WallClock(Date(timeIntervalSince1970: Double(workout.start_ms) / 1000), zone: tz)
-            guard let day = CalendarDate(year: clock.year, month: clock.month, day: clock.day)?.description else { continue }
+            let day = Format.isoDay(clock)
             all.addWorkout(day: day, seconds: workout.duration_s, metres: workout.distance_m)
             // Others know only what the privacy zones leave of a track (`Workout.share`).
             let seconds = workout.shared_duration_s ?? workout.duration_s, metres = workout.shared_distance_m ?? workout.distance_m

@@ -57,7 +57,7 @@ enum WeeklyNudge {
         ).all(decoding: Person.self)
         // The week nudged about, named by the Monday it ended on.
         let monday = WallClock(to, zone: TimeZone.named(zone))
-        let week = "\(monday.year)-\(WallClock.pad(monday.month, 2))-\(WallClock.pad(monday.day, 2))"
+        let week = Format.isoDay(monday)
         for person in people {
             let minutes = (person.seconds ?? 0) / 60
             let young = person.birth_date.map { $0 > eighteen } ?? true

@@ -135,6 +135,36 @@ struct Format {
     /// "Nov" ("nov" in Portuguese): a month's short name, from 1 = January.
     static func shortMonth(_ month: Int) -> String { WallClock.shortMonths[min(max(month, 1), 12) - 1] }
 
+    /// "November" ("novembro"): a month's whole name, from 1 = January.
+    static func monthName(_ month: Int) -> String { WallClock.months[min(max(month, 1), 12) - 1] }
+
+    /// "November 2026" ("novembro de 2026"): a month of a year in words, such as when someone joined.
+    static func monthAndYear(month: Int, year: Int) -> String { t("{month} {year}", monthName(month), year) }
+
+    /// "Nov 2026" ("nov 2026"): a month of a year, as a list grouped by month heads each month.
+    static func shortMonthAndYear(month: Int, year: Int) -> String { "\(shortMonth(month)) \(year)" }
+
+    /// "Nov", or "Jan 27" for a January: a month under a chart's column, the year told where it turns.
+    static func monthOnAxis(_ date: CalendarDate) -> String {
+        date.month == 1 ? "\(shortMonth(date.month)) \(date.year % 100)" : shortMonth(date.month)
+    }
+
+    /// "Sunday" ("Domingo"): a weekday's name on its own, as a label or a list begins with it
+    /// (capitalised in Portuguese too), from 0 = Sunday.
+    static func weekdayName(_ weekday: Int) -> String { capitalised(WallClock.weekdays[min(max(weekday, 0), 6)]) }
+
+    /// "Sun" ("Dom"): a weekday's short name on its own, as `weekdayName` writes it.
+    static func shortWeekdayName(_ weekday: Int) -> String { capitalised(WallClock.shortWeekdays[min(max(weekday, 0), 6)]) }
+
+    private static func capitalised(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
+
+    /// "Thursday, 26 November 2026" ("quinta-feira, 26 de novembro de 2026"): a day in full in
+    /// `zone`, as the page of a game or a plan heads it.
+    static func longDay(_ date: Date, zone: TimeZone) -> String {
+        let clock = WallClock(date, zone: zone)
+        return t("{weekday}, {day} {month} {year}", WallClock.weekdays[clock.weekday], clock.day, monthName(clock.month), clock.year)
+    }
+
     /// "21 Nov": a day within the year, on a chart's axis or in a week's name.
     static func dayAndMonth(day: Int, month: Int) -> String { "\(day) \(shortMonth(month))" }
 
@@ -149,6 +179,9 @@ struct Format {
     /// "Fri 27" ("sex 27"): a day in the columns of a week whose heading names the month.
     static func weekdayAndDayOfMonth(_ date: CalendarDate) -> String { "\(WallClock.shortWeekdays[date.weekday]) \(date.day)" }
 
+    /// "Fri 27 Nov 2026": a day with its weekday and year.
+    static func weekdayDayAndYear(_ clock: WallClock) -> String { "\(weekdayAndDay(clock)) \(clock.year)" }
+
     private static func weekdayAndDay(weekday: Int, day: Int, month: Int) -> String {
         "\(WallClock.shortWeekdays[weekday]) \(dayAndMonth(day: day, month: month))"
     }
@@ -160,7 +193,7 @@ struct Format {
 
     func when(_ date: Date) -> String {
         let clock = WallClock(date, zone: zone)
-        return "\(Self.weekdayAndDay(clock)) \(clock.year), \(clock.clock)"
+        return "\(Self.weekdayDayAndYear(clock)), \(clock.clock)"
     }
 
     /// "Sat 21 Nov, 18:00" in the person's zone: for what happened or falls due within the year.
@@ -209,11 +242,21 @@ struct Format {
 
     /// "2026-11-21": a day as it is stored and compared in SQL. Not checked: a birthday moved back
     /// some years ("2008-02-29") is still the right bound for a comparison.
-    static func isoDay(year: Int, month: Int, day: Int) -> String {
-        // By hand: `String(format:)` goes through Foundation's formatter, and the coach's week
-        // writes a day for every workout of the squad (a tenth of that page's time).
-        WallClock.pad(year, 4) + "-" + WallClock.pad(month, 2) + "-" + WallClock.pad(day, 2)
+    static func isoDay(year: Int, month: Int, day: Int) -> String { CalendarDate.iso(year: year, month: month, day: day) }
+
+    /// "2026-11-21": the day of a wall clock, as `isoDay` writes it.
+    static func isoDay(_ clock: WallClock) -> String { CalendarDate.iso(year: clock.year, month: clock.month, day: clock.day) }
+
+    /// "Mon, 23 Nov 2026 18:00:00 +0000": an e-mail's `Date` header (RFC 5322), in UTC and English
+    /// whatever the reader's language.
+    static func rfc5322(_ date: Date) -> String {
+        let utc = WallClock(date, secondsFromGMT: 0)
+        return "\(rfcWeekdays[utc.weekday]), \(WallClock.pad(utc.day, 2)) \(rfcMonths[utc.month - 1]) \(utc.year) "
+            + "\(WallClock.pad(utc.hour, 2)):\(WallClock.pad(utc.minute, 2)):\(WallClock.pad(utc.second, 2)) +0000"
     }
+
+    private static let rfcWeekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let rfcMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Bytes in lower-case hexadecimal ("0a1bff"), for digests, tokens and file versions.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {

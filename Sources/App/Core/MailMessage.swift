@@ -24,7 +24,7 @@ struct MailMessage: Sendable, Equatable {
             ("From", "\(Self.displayName(fromName)) <\(Self.clean(fromAddress))>"),
             ("To", "<\(Self.clean(to))>"),
             ("Subject", Self.encodedWord(subject)),
-            ("Date", Self.rfc5322(date)),
+            ("Date", Format.rfc5322(date)),
             ("Message-ID", "<\(Self.clean(messageID))>"),
             ("MIME-Version", "1.0"),
             ("Content-Type", "multipart/alternative; boundary=\"\(boundary)\""),
@@ -83,17 +83,5 @@ struct MailMessage: Sendable, Equatable {
     static func base64Lines(_ body: String) -> [String] {
         let bytes = Array(Data(body.utf8).base64EncodedString().utf8)
         return stride(from: 0, to: bytes.count, by: 76).map { String(decoding: bytes[$0..<min($0 + 76, bytes.count)], as: UTF8.self) }
-    }
-
-    /// RFC 5322 dates, always in UTC: "Mon, 23 Nov 2026 18:00:00 +0000".
-    static func rfc5322(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.utc
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
-        return "\(days[((c.weekday ?? 1) - 1) % 7]), \(two(c.day)) \(months[((c.month ?? 1) - 1) % 12]) \(c.year ?? 1970) "
-            + "\(two(c.hour)):\(two(c.minute)):\(two(c.second)) +0000"
     }
 }

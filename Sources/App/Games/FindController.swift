@@ -50,7 +50,7 @@ struct FindController: RouteCollection {
             layout: req.layout(title: what == "teams" ? t("Find a team") : t("Find a game"), section: what == "teams" ? .teams : .games),
             what: what, form: form, choices: Choices(),
             needsLocation: query.centre == nil && query.isValid,
-            searched: ([t("Within {radius} km", FormNumber.text(query.radiusKm))]
+            searched: ([t("Within {radius} km", Format.localised(FormNumber.text(query.radiusKm)))]
                 + [query.sport?.label, query.skill?.label, query.ageGroup?.label, query.gender?.label].compactMap { $0 }).joined(separator: " · "),
             filtersOpen: query.centre == nil || !query.isValid,
             errors: query.errors, games: games, teams: teams, pager: pager

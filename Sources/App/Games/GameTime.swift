@@ -4,13 +4,8 @@ import Foundation
 /// How a game's time reads on a page: in the venue's zone, with the zone named, since a player
 /// from elsewhere must not mistake it for their own clock.
 enum GameTime {
-    /// The reader's locale for long dates ("quinta-feira, 26 de novembro de 2026").
-    private static var locale: Locale { Language.current.locale }
-
-    /// "Thursday 26 November 2026"
-    static func day(_ date: Date, zone: String) -> String {
-        date.formatted(Date.FormatStyle(locale: locale, timeZone: tz(zone)).weekday(.wide).day().month(.wide).year())
-    }
+    /// "Thursday, 26 November 2026" ("quinta-feira, 26 de novembro de 2026")
+    static func day(_ date: Date, zone: String) -> String { Format.longDay(date, zone: tz(zone)) }
 
     /// "Thu 26 Nov" ("qui 26 nov"), as `Format` writes every day.
     static func shortDay(_ date: Date, zone: String) -> String {

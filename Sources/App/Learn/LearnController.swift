@@ -250,7 +250,7 @@ struct LearnController: RouteCollection {
             layout: req.layout(title: article.title, section: .learn), slug: article.slug, title: article.title, category: LearnLibrary.label(article.category),
             summary: article.summary, audience: LearnLibrary.audienceLabel(article.audience), minutes: article.minutes, byline: byline,
             updated: CalendarDate(year: day.year, month: day.month, day: day.day).map { Format.day($0) } ?? "",
-            updatedOn: CalendarDate(year: day.year, month: day.month, day: day.day)?.description ?? "", html: article.html,
+            updatedOn: Format.isoDay(day), html: article.html,
             toc: article.toc,
             videos: article.videos.map { Video(title: $0.title, url: $0.url, host: URL(string: $0.url)?.host ?? "") },
             related: related,

@@ -60,7 +60,7 @@ struct HeartRateController: RouteCollection {
             guard let index = row[0].flatMap({ Int64(exactly: $0) }), let rest = row[1] else { continue }
             let begins = index * quarter
             let clock = WallClock(Date(timeIntervalSince1970: Double(begins) / 1000), zone: zone)
-            let day = Format.isoDay(year: clock.year, month: clock.month, day: clock.day)
+            let day = Format.isoDay(clock)
             var entry = days[day] ?? (.infinity, 0, 0)
             if busy.contains(where: { $0.overlaps(begins..<(begins + quarter)) }) {
                 entry.excluded += 1

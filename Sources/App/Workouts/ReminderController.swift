@@ -17,8 +17,8 @@ struct ReminderController: RouteCollection {
     }
 
     /// Computed: the names are in the language of the request.
-    static var dayNames: [String] { [t("Sunday"), t("Monday"), t("Tuesday"), t("Wednesday"), t("Thursday"), t("Friday"), t("Saturday")] }
-    static var shortDayNames: [String] { [t("Sun"), t("Mon"), t("Tue"), t("Wed"), t("Thu"), t("Fri"), t("Sat")] }
+    static var dayNames: [String] { (0..<7).map(Format.weekdayName) }
+    static var shortDayNames: [String] { (0..<7).map(Format.shortWeekdayName) }
     /// Monday first, as weeks are shown.
     static let dayOrder = [1, 2, 3, 4, 5, 6, 0]
 

@@ -86,12 +86,12 @@ struct StatsController: RouteCollection {
             switch period {
             case .day: Format.dayAndMonth(day)
             case .week: Format.dayAndMonth(day)
-            case .month: Format.shortMonth(day.month) + (day.month == 1 ? " \(day.year % 100)" : "")
+            case .month: Format.monthOnAxis(day)
             }
         }
         let rows = starts.enumerated().map { index, start in
             PeriodRow(
-                label: period == .week ? t("Week of {day}", "\(label(start)) \(start.year)") : label(start) + (period == .month ? "" : " \(start.year)"),
+                label: period == .week ? t("Week of {day}", Format.day(start)) : period == .month ? Format.monthOnAxis(start) : Format.day(start),
                 workouts: counts[index], duration: Format.duration(total(index, "duration_s")),
                 distance: format.distance(total(index, "distance_m")),
                 calories: Format.whole(total(index, "calories_kcal")),

@@ -127,26 +127,25 @@ struct WorkoutController: RouteCollection {
         func key(_ startMS: Int64) -> String {
             let clock = WallClock(Date(timeIntervalSince1970: Double(startMS) / 1000), zone: format.zone)
             switch grouping {
-            case "day": return "\(clock.year)-\(WallClock.pad(clock.month, 2))-\(WallClock.pad(clock.day, 2))"
+            case "day": return Format.isoDay(clock)
             case "month": return "\(clock.year)-\(WallClock.pad(clock.month, 2))"
             default:
                 // The Monday of the week.
                 let days = SampleTime.daysFromCivil(year: clock.year, month: clock.month, day: clock.day) - (clock.weekday + 6) % 7
                 let monday = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
-                return "\(monday.year)-\(WallClock.pad(monday.month, 2))-\(WallClock.pad(monday.day, 2))"
+                return Format.isoDay(monday)
             }
         }
         func label(_ key: String) -> String {
             let parts = key.split(separator: "-").compactMap { Int($0) }
-            let month = Format.shortMonth(parts[1])
             switch grouping {
             case "day", "week":
                 let days = SampleTime.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
                 let clock = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
-                let day = "\(Format.weekdayAndDay(clock)) \(parts[0])"
+                let day = Format.weekdayDayAndYear(clock)
                 return grouping == "week" ? t("Week of {day}", day) : day
             default:
-                return "\(month) \(parts[0])"
+                return Format.shortMonthAndYear(month: parts[1], year: parts[0])
             }
         }
         func summary(_ label: String, _ totals: HistoryTotals) -> Group {
