@@ -73,10 +73,22 @@ lint:
 		| sed 's/$$/   <- read the time from the app clock (req.now, app.clock)/' | grep .
 	@# Numbers people read follow their language (a decimal comma in Portuguese), so numbers, days and months
 	@# are written in Core/Format.swift, which also keeps what machines read (forms, URLs, files) with a point.
-	@! grep -rnE 'String\(format:|format: "[^"]*%' Sources/App | grep -vE '^Sources/App/Core/Format\.swift:|^[^:]+:[0-9]+:[[:space:]]*//' \
+	@# FieldhouseKit writes for machines only; its one String(format:) is iCalendar's GEO, which wants a point.
+	@! grep -rnE 'String\(format:|format: "[^"]*%' Sources/App Sources/FieldhouseKit \
+		| grep -vE '^Sources/App/Core/Format\.swift:|^Sources/FieldhouseKit/ICalendar\.swift:.*"GEO:|^[^:]+:[0-9]+:[[:space:]]*//' \
 		| sed 's/$$/   <- format in Sources\/App\/Core\/Format.swift (Format.number, .hours, .machineNumber, .coordinate, .isoDay, .hex)/' | grep .
-	@! grep -rnE 'WallClock\.short(Months|Weekdays)\[' Sources/App | grep -vE '^Sources/App/Core/Format\.swift:' \
-		| sed 's/$$/   <- write days and months through Format (Format.day, .dayAndMonth, .weekdayAndDay, .shortMonth)/' | grep .
+	@! grep -rnE 'WallClock\.(shortMonths|shortWeekdays|months|weekdays)\b|Format\.shortMonth\(' Sources/App | grep -vE '^Sources/App/Core/Format\.swift:' \
+		| sed 's/$$/   <- write days and months through Format (Format.day, .dayAndMonth, .weekdayAndDay, .monthAndYear, .weekdayName)/' | grep .
+	@! grep -rnE '"(Jan(uary)?|Feb(ruary)?|Mar(ch)?|Apr(il)?|May|June?|July?|Aug(ust)?|Sep(tember)?|Oct(ober)?|Nov(ember)?|Dec(ember)?|(Sun|Mon|Tues?|Wed(nes)?|Thu(rs)?|Fri|Sat(ur)?)(day)?)"' Sources/App Sources/FieldhouseKit \
+		| grep -vE '^Sources/App/Core/Format\.swift:|^Sources/FieldhouseKit/WallClock\.swift:|^[^:]+:[0-9]+:[[:space:]]*//' \
+		| sed 's/$$/   <- month and weekday names are WallClock'"'"'s, written through Format (Format.monthName, .shortMonth, .weekdayName)/' | grep .
+	@! grep -rnE 'DateFormatter|FormatStyle|\.formatted\(' Sources/App Sources/FieldhouseKit \
+		| grep -vE '^Sources/App/Core/Format\.swift:|^[^:]+:[0-9]+:[[:space:]]*///?' \
+		| sed 's/$$/   <- write dates through Format (Format.day, .longDay, .when, .machine), not Foundation'"'"'s formatters/' | grep .
+	@! grep -rn 'TimeZone(identifier:' Sources/App Sources/FieldhouseKit | grep -v '^Sources/FieldhouseKit/TimeZone+Named\.swift:' \
+		| sed 's/$$/   <- use TimeZone.named(_:) (UTC for an unknown name), .known(_:) or .utc (FieldhouseKit\/TimeZone+Named.swift)/' | grep .
+	@! grep -rnE 'struct [A-Za-z]*Option: Encodable' Sources/App | grep -v '^Sources/App/Core/SelectOption\.swift:' \
+		| sed 's/$$/   <- use SelectOption (Core\/SelectOption.swift) for a choice on a page/' | grep .
 	@# Fluent's transaction closure runs in a task of its own, without the request's language.
 	@! grep -rnE '\.transaction \{' Sources/App | sed 's/$$/   <- use inTransaction (Core\/Database+Language.swift), which keeps the language/' | grep .
 	@# The features are listed once (routes.swift) and kept on the app by configure; the rest reads app.features.

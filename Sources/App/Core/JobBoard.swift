@@ -24,7 +24,7 @@ struct JobBoard: Encodable {
     let sections: [Section]
 
     static func load(now: Date, on db: any Database) async throws -> JobBoard {
-        func iso(_ date: Date?) -> String { date.map { $0.formatted(.iso8601) } ?? "" }
+        func iso(_ date: Date?) -> String { date.map(Format.machine) ?? "" }
         let running = Job.query(on: db).filter(\.$state == .queued).filter(\.$leaseUntil >= now)
         let due = Job.query(on: db).filter(\.$state == .queued).filter(\.$runAt <= now).group(.or) {
             $0.filter(\.$leaseUntil == nil).filter(\.$leaseUntil < now)
