@@ -67,6 +67,8 @@ format:
 lint:
 	swift format lint --strict --recursive --parallel $(SWIFT_SOURCES)
 	python3 scripts/layers.py --check
+	@# A controller's function over 60 lines is a page builder and small readers waiting to be told apart.
+	python3 scripts/function_length.py
 	@# The time comes from the app's clock (Core/AppClock.swift), so tests can set it; see CONTRIBUTING.md.
 	@! grep -rnE 'Date\(\)|Date\.now|timeIntervalSinceNow' Sources/App Tests/AppTests \
 		| grep -vE '^(Sources/App/Core/AppClock\.swift|Tests/AppTests/Helpers/WithApp\.swift):' \

@@ -89,31 +89,8 @@ struct ChallengeController: RouteCollection {
                 return try await renderNew(req, user: user, form: shown, errors: errors, status: .unprocessableEntity)
             }
 
-            let challenge = try await req.db.inTransaction { db in
-                let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
-                let challenge = Challenge()
-                challenge.$sender.id = userID
-                challenge.$photo.id = try photo.requireID()
-                challenge.caption = form.caption
-                challenge.isPublic = form.isPublic
-                challenge.deadline = deadline
-                challenge.latitude = place?.coordinate.latitude
-                challenge.longitude = place?.coordinate.longitude
-                challenge.locationSource = place?.source
-                challenge.recipientCount = recipients.count
-                challenge.completedCount = 0
-                challenge.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
-                try await challenge.create(on: db)
-                let challengeID = try challenge.requireID()
-                for username in recipients {
-                    try await ChallengeRecipient(challenge: challengeID, user: byUsername[username]!.requireID()).create(on: db)
-                }
-                try await Notification.send(
-                    to: recipients.compactMap { byUsername[$0]?.id }, from: user.id, kind: .challengeReceived,
-                    text: t("{name} challenged you: {caption}", user.displayName, Format.excerpt(form.caption)), link: challenge.url, on: db
-                )
-                return challenge
-            }
+            let people = recipients.map { byUsername[$0]! }
+            let challenge = try await Self.store(form, deadline: deadline, place: place, to: people, photo: receiver, user: user, req: req)
             receiver.releaseHold()
             await req.application.photoSizer.enqueue([challenge.$photo.id])
             var message =
@@ -125,6 +102,39 @@ struct ChallengeController: RouteCollection {
         } catch {
             await receiver.discard()
             throw error
+        }
+    }
+
+    /// Keeps the challenge with its photo and its recipients, and tells them, in one transaction.
+    private static func store(
+        _ form: ChallengeForm, deadline: Date?, place: ChallengeForm.Place?, to people: [User], photo receiver: PhotoReceiver, user: User,
+        req: Request
+    ) async throws -> Challenge {
+        let userID = try user.requireID()
+        return try await req.db.inTransaction { db in
+            let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
+            let challenge = Challenge()
+            challenge.$sender.id = userID
+            challenge.$photo.id = try photo.requireID()
+            challenge.caption = form.caption
+            challenge.isPublic = form.isPublic
+            challenge.deadline = deadline
+            challenge.latitude = place?.coordinate.latitude
+            challenge.longitude = place?.coordinate.longitude
+            challenge.locationSource = place?.source
+            challenge.recipientCount = people.count
+            challenge.completedCount = 0
+            challenge.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
+            try await challenge.create(on: db)
+            let challengeID = try challenge.requireID()
+            for person in people {
+                try await ChallengeRecipient(challenge: challengeID, user: person.requireID()).create(on: db)
+            }
+            try await Notification.send(
+                to: people.compactMap(\.id), from: user.id, kind: .challengeReceived,
+                text: t("{name} challenged you: {caption}", user.displayName, Format.excerpt(form.caption)), link: challenge.url, on: db
+            )
+            return challenge
         }
     }
 

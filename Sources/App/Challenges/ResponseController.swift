@@ -56,39 +56,7 @@ struct ResponseController: RouteCollection {
                 return try await req.view.render("challenges/show", page).encodeResponse(status: .unprocessableEntity, for: req)
             }
 
-            let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone.named(user.timeZone), now: req.now)
-            let photoID: UUID
-            let today = req.clock.today
-            do {
-                photoID = try await req.db.inTransaction { db in
-                    let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
-                    let response = ChallengeResponse()
-                    response.$challenge.id = challengeID
-                    response.$challenger.id = challenge.$sender.id
-                    response.$user.id = userID
-                    response.$photo.id = try photo.requireID()
-                    response.note = form.note
-                    response.latitude = place?.coordinate.latitude
-                    response.longitude = place?.coordinate.longitude
-                    response.locationSource = place?.source
-                    if let here = place?.coordinate, let there = challenge.coordinate {
-                        response.distanceMetres = Geo.distance(here, there)
-                    }
-                    response.takenBefore = takenAt.map { $0 < (challenge.createdAt ?? req.now) } ?? false
-                    response.status = .pending
-                    response.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
-                    try await response.create(on: db)
-                    try await Notification.send(
-                        to: [challenge.$sender.id], by: user, kind: .challengeReply, today: today,
-                        text: { t("{name} replied to your challenge “{caption}”", $0, Format.excerpt(challenge.caption)) },
-                        link: challenge.url, on: db
-                    )
-                    return try photo.requireID()
-                }
-            } catch let error as any DatabaseError where error.isConstraintFailure {
-                // Two replies raced past the check above; the unique index kept one.
-                throw Abort(.conflict, reason: t("You already replied; wait for the judgement before trying again."))
-            }
+            let photoID = try await Self.store(form, place: place, photo: receiver, challenge: challenge, user: user, req: req)
             receiver.releaseHold()
             await req.application.photoSizer.enqueue([photoID])
             req.flash(.success, t("Reply sent. You'll be told when it has been judged."))
@@ -96,6 +64,45 @@ struct ResponseController: RouteCollection {
         } catch {
             await receiver.discard()
             throw error
+        }
+    }
+
+    /// Keeps the reply with its photo and tells the sender, in one transaction; the photo's id.
+    private static func store(
+        _ form: ChallengeForm, place: ChallengeForm.Place?, photo receiver: PhotoReceiver, challenge: Challenge, user: User, req: Request
+    ) async throws -> UUID {
+        let (userID, challengeID) = (try user.requireID(), try challenge.requireID())
+        let takenAt = receiver.received?.exif?.capturedAt?.instant(fallbackZone: TimeZone.named(user.timeZone), now: req.now)
+        let today = req.clock.today
+        do {
+            return try await req.db.inTransaction { db in
+                let photo = try await receiver.save(owner: userID, zone: user.timeZone, now: req.now, on: db)
+                let response = ChallengeResponse()
+                response.$challenge.id = challengeID
+                response.$challenger.id = challenge.$sender.id
+                response.$user.id = userID
+                response.$photo.id = try photo.requireID()
+                response.note = form.note
+                response.latitude = place?.coordinate.latitude
+                response.longitude = place?.coordinate.longitude
+                response.locationSource = place?.source
+                if let here = place?.coordinate, let there = challenge.coordinate {
+                    response.distanceMetres = Geo.distance(here, there)
+                }
+                response.takenBefore = takenAt.map { $0 < (challenge.createdAt ?? req.now) } ?? false
+                response.status = .pending
+                response.clientKey = form.key.isEmpty ? RandomToken.make() : form.key
+                try await response.create(on: db)
+                try await Notification.send(
+                    to: [challenge.$sender.id], by: user, kind: .challengeReply, today: today,
+                    text: { t("{name} replied to your challenge “{caption}”", $0, Format.excerpt(challenge.caption)) },
+                    link: challenge.url, on: db
+                )
+                return try photo.requireID()
+            }
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // Two replies raced past the check above; the unique index kept one.
+            throw Abort(.conflict, reason: t("You already replied; wait for the judgement before trying again."))
         }
     }
 
@@ -118,18 +125,7 @@ struct ResponseController: RouteCollection {
         do { input = try req.content.decode(Judgement.self) } catch {
             throw Abort(.unprocessableEntity, reason: accept ? t("Give the reply from 1 to 5 stars.") : t("Say why the reply is not accepted."))
         }
-        let reason = (input.reason ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if accept {
-            guard let stars = input.stars, (1...5).contains(stars) else {
-                throw Abort(.unprocessableEntity, reason: t("Give the reply from 1 to 5 stars."))
-            }
-        } else {
-            guard !reason.isEmpty, reason.count <= 200 else {
-                throw Abort(
-                    .unprocessableEntity,
-                    reason: reason.isEmpty ? t("Say why the reply is not accepted, so they can try again.") : t("Keep the reason to 200 characters."))
-            }
-        }
+        let reason = try Self.reason(of: input, accept: accept)
         let now = req.now
         let judged = try await req.db.inTransaction { db -> Bool in
             let sql = db.sql
@@ -164,5 +160,22 @@ struct ResponseController: RouteCollection {
         try await req.personChanged(response.$challenger.id)
         req.flash(.success, accept ? t("Reply accepted.") : t("Reply not accepted; they can try again before the deadline."))
         return req.redirect(to: challenge.url)
+    }
+
+    /// The judgement checked: stars from 1 to 5 to accept, a short reason not to; the reason trimmed.
+    private static func reason(of input: Judgement, accept: Bool) throws -> String {
+        let reason = (input.reason ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if accept {
+            guard let stars = input.stars, (1...5).contains(stars) else {
+                throw Abort(.unprocessableEntity, reason: t("Give the reply from 1 to 5 stars."))
+            }
+        } else {
+            guard !reason.isEmpty, reason.count <= 200 else {
+                throw Abort(
+                    .unprocessableEntity,
+                    reason: reason.isEmpty ? t("Say why the reply is not accepted, so they can try again.") : t("Keep the reason to 200 characters."))
+            }
+        }
+        return reason
     }
 }

@@ -71,23 +71,45 @@ struct CoachAthleteController: RouteCollection {
         let from = Int64(firstWeek.adding(days: -29).dayNumber) * 86_400_000
         let done = try await squad.workouts(from: from, to: now + 86_400_000, on: req.db)
         let plans = try await squad.plans(from: thisWeek.adding(days: -21).description, through: thisWeek.adding(days: 13).description, on: req.db)
-        struct Listed: Decodable {
-            let id: UUID; let name: String; let sport: String; let start_ms: Int64; let duration_s: Double; let distance_m: Double?; let zones: String?
-        }
-        let listed = try await req.db.sql.raw(
+        let listed = try await Self.listed(of: athlete, since: firstWeek.adding(days: -1), on: req.db)
+        let weeks = Self.weeks(
+            from: thisWeek, today: today, plans: plans, done: done, listed: listed, zone: squad.athletes[0].zone, coach: coach, format: format)
+        let (loadChart, loadSummary) = Self.load(done, from: firstWeek, through: today)
+        let form = form ?? PlanForm(day: today.adding(days: 1).description, sport: "running", duration: "45", distance: "", description: "")
+        let page = Page(
+            layout: req.layout(title: t("{name} · coaching", athlete.displayName)), username: athlete.username, name: athlete.displayName,
+            weeks: weeks, weeklyChart: Self.weeklyChart(done, from: firstWeek), loadChart: loadChart, loadSummary: loadSummary,
+            zoneChart: Self.zoneChart(listed),
+            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
+            form: form, errors: errors, distanceUnit: format.imperial ? "mi" : "km")
+        return try await req.view.render("coaching/athlete", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// The athlete's finished workouts since a day, as others may see them (the shared part).
+    private struct Listed: Decodable {
+        let id: UUID; let name: String; let sport: String; let start_ms: Int64; let duration_s: Double; let distance_m: Double?; let zones: String?
+    }
+
+    private static func listed(of athlete: User, since first: CalendarDate, on db: any Database) async throws -> [Listed] {
+        try await db.sql.raw(
             """
             SELECT id, name, sport, shared_start_ms AS start_ms, COALESCE(shared_duration_s, duration_s) AS duration_s,
               COALESCE(shared_distance_m, distance_m) AS distance_m, zones FROM workouts
-            WHERE user_id = \(bind: athlete.requireID()) AND end_ms IS NOT NULL AND start_ms >= \(bind: Int64(firstWeek.adding(days: -1).dayNumber) * 86_400_000)
+            WHERE user_id = \(bind: athlete.requireID()) AND end_ms IS NOT NULL AND start_ms >= \(bind: Int64(first.dayNumber) * 86_400_000)
             ORDER BY start_ms
             """
         ).all(decoding: Listed.self)
+    }
+
+    /// Five weeks: three behind, this one and the next, with plans and what was done.
+    private static func weeks(
+        from thisWeek: CalendarDate, today: CalendarDate, plans: [SquadTraining.Plan], done: [SquadTraining.Done], listed: [Listed],
+        zone: TimeZone, coach: User, format: Format
+    ) -> [Week] {
         func day(of ms: Int64) -> String {
-            let c = WallClock(Date(timeIntervalSince1970: Double(ms) / 1000), zone: squad.athletes[0].zone)
+            let c = WallClock(Date(timeIntervalSince1970: Double(ms) / 1000), zone: zone)
             return Format.isoDay(year: c.year, month: c.month, day: c.day)
         }
-
-        // Five weeks: three behind, this one and the next, with plans and what was done.
         var weeks: [Week] = []
         for offset in [-21, -14, -7, 0, 7] {
             let start = thisWeek.adding(days: offset)
@@ -126,15 +148,22 @@ struct CoachAthleteController: RouteCollection {
                         ? t("This week") : offset == 7 ? t("Next week") : t("Week of {day}", Format.dayAndMonth(start)),
                     days: days, totals: seconds == 0 ? t("nothing yet") : Format.duration(seconds) + (metres > 0 ? " · \(format.distance(metres))" : "")))
         }
+        return weeks
+    }
 
-        // Twelve weeks of time, and the daily load trend over them.
+    /// Twelve weeks of training time.
+    private static func weeklyChart(_ done: [SquadTraining.Done], from firstWeek: CalendarDate) -> String {
         let weekStarts = (0..<12).map { firstWeek.adding(days: 7 * $0) }
-        let weeklyChart = SVGChart.columns(
+        return SVGChart.columns(
             weekStarts.map { start in
                 let first = start.description, last = start.adding(days: 6).description
                 let hours = done.filter { $0.day >= first && $0.day <= last }.map(\.duration).reduce(0, +) / 3600
                 return (label: Format.dayAndMonth(start), value: hours, text: Format.hours(hours))
             }, label: t("Training time per week, last 12 weeks"), colour: "#0b6e4f")
+    }
+
+    /// The daily load trend from the first week to today, and what it says.
+    private static func load(_ done: [SquadTraining.Done], from firstWeek: CalendarDate, through today: CalendarDate) -> (chart: String, summary: String) {
         var trimpByDay: [String: Double] = [:]
         for workout in done { trimpByDay[workout.day, default: 0] += workout.trimp ?? 0 }
         var acute: [Double?] = [], chronic: [Double?] = [], seconds: [Double] = []
@@ -164,8 +193,11 @@ struct CoachAthleteController: RouteCollection {
         } else {
             loadSummary = t("Last 7 days {acute}, usual week {usual}.", Format.whole(load.acute), Format.whole(load.chronicWeekly))
         }
+        return (loadChart, loadSummary)
+    }
 
-        // Time in each zone over the twelve weeks.
+    /// Time in each zone over the twelve weeks; empty without heart rate.
+    private static func zoneChart(_ listed: [Listed]) -> String {
         var zoneSeconds = [Double](repeating: 0, count: 5)
         for workout in listed {
             let parts = (workout.zones ?? "").split(separator: ";")
@@ -173,7 +205,7 @@ struct CoachAthleteController: RouteCollection {
             for (index, value) in parts[1].split(separator: ",").compactMap({ Double($0) }).prefix(5).enumerated() { zoneSeconds[index] += value }
         }
         let totalZone = zoneSeconds.reduce(0, +)
-        let zoneChart =
+        return
             totalZone == 0
             ? ""
             : SVGChart.bars(
@@ -184,14 +216,6 @@ struct CoachAthleteController: RouteCollection {
                         fill: WorkoutDrawings.zoneBarColours[index]
                     )
                 }, label: t("Time in each heart-rate zone, last 12 weeks"))
-
-        let form = form ?? PlanForm(day: today.adding(days: 1).description, sport: "running", duration: "45", distance: "", description: "")
-        let page = Page(
-            layout: req.layout(title: t("{name} · coaching", athlete.displayName)), username: athlete.username, name: athlete.displayName,
-            weeks: weeks, weeklyChart: weeklyChart, loadChart: loadChart, loadSummary: loadSummary, zoneChart: zoneChart,
-            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0.rawValue == form.sport) },
-            form: form, errors: errors, distanceUnit: format.imperial ? "mi" : "km")
-        return try await req.view.render("coaching/athlete", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
     /// The coach plans a session: a day, a sport and a duration, a distance or both.

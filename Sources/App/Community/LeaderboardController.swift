@@ -75,24 +75,9 @@ struct LeaderboardController: RouteCollection {
                 person == userID || byID[person].map { PersonAccess.canSeeExists($0, relations.relation(to: $0)) } ?? false
             }, by: measure)
         let format = Format(user)
-        func entry(_ row: Leaderboard.Row) -> Entry? {
-            guard let person = byID[row.person] else { return nil }
-            let isMe = row.person == userID
-            let minutes = Int(row.totals.seconds / 60)
-            let value: String
-            switch measure {
-            case .minutes: value = t("{minutes} min", minutes)
-            case .distance: value = format.distance(row.totals.metres)
-            case .workouts: value = "\(row.totals.workouts)"
-            case .points: value = "\(Int(row.value))"
-            }
-            let workouts = tn("{count} workout", "{count} workouts", row.totals.workouts)
-            return Entry(
-                rank: row.rank, name: person.displayName, url: SiteURL.person(username: person.username).path, value: value,
-                detail: workouts + " · " + t("{minutes} min", minutes) + " · " + format.distance(row.totals.metres), isMe: isMe)
-        }
         // Ties read in name order, so the list does not reshuffle from one visit to the next.
-        let entries = rows.compactMap(entry).sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }
+        let entries = rows.compactMap { Self.entry($0, person: byID[$0.person], isMe: $0.person == userID, by: measure, format: format) }
+            .sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }
         let top = Array(entries.prefix(Self.shown))
         let mine = top.contains { $0.isMe } ? nil : entries.first { $0.isMe }
         func url(scope: String, period: CalendarPeriod, by: Leaderboard.Measure) -> String {
@@ -113,5 +98,22 @@ struct LeaderboardController: RouteCollection {
                 entries: top, mine: mine, measureLabel: measure.label,
                 pointsRule: t("Points: one for every active minute and {points} for every workout.", Leaderboard.pointsPerWorkout),
                 back: SiteURL.newsFeed.path))
+    }
+
+    /// A row as the page shows it; nil for a person no longer there.
+    private static func entry(_ row: Leaderboard.Row, person: User?, isMe: Bool, by measure: Leaderboard.Measure, format: Format) -> Entry? {
+        guard let person else { return nil }
+        let minutes = Int(row.totals.seconds / 60)
+        let value: String
+        switch measure {
+        case .minutes: value = t("{minutes} min", minutes)
+        case .distance: value = format.distance(row.totals.metres)
+        case .workouts: value = "\(row.totals.workouts)"
+        case .points: value = "\(Int(row.value))"
+        }
+        let workouts = tn("{count} workout", "{count} workouts", row.totals.workouts)
+        return Entry(
+            rank: row.rank, name: person.displayName, url: SiteURL.person(username: person.username).path, value: value,
+            detail: workouts + " · " + t("{minutes} min", minutes) + " · " + format.distance(row.totals.metres), isMe: isMe)
     }
 }

@@ -104,212 +104,154 @@ public struct AppConfig: Sendable {
 
     /// Reads the process environment (or the given dictionary, for tests of this function).
     public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfig {
+        let variables = Variables(env: env)
+        let dataDirectory = variables.value("FIELDHOUSE_DATA_DIR") ?? "./data"
+        let database = try variables.read(
+            "DATABASE_URL", default: Database.sqlite(path: dataDirectory + "/fieldhouse.sqlite"),
+            expected: "a postgres://user:password@host:port/database URL"
+        ) { url in
+            (url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) && URL(string: url)?.host != nil ? .postgres(url: url, searchPath: nil) : nil
+        }
+        let host = variables.value("HOST") ?? "127.0.0.1"
+        let port = try variables.read("PORT", default: 8080, expected: "a port number from 1 to 65535", Variables.whole(1...65535))
+        let baseURL = try variables.read(
+            "FIELDHOUSE_BASE_URL", expected: "an http:// or https:// URL such as https://sport.example.org"
+        ) { raw -> String? in
+            guard let url = URL(string: raw), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return nil }
+            return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+        }
+        let maxUploadMB = try variables.read(
+            "FIELDHOUSE_MAX_UPLOAD_MB", default: 20, expected: "a whole number of megabytes from 1 to 1024", Variables.whole(1...1024))
+        let maxActivityFileMB = try variables.read(
+            "FIELDHOUSE_MAX_ACTIVITY_FILE_MB", default: 64, expected: "a whole number of megabytes from 1 to 1024", Variables.whole(1...1024))
+        let secureCookies = try variables.read("FIELDHOUSE_SECURE_COOKIES", default: false, expected: "true or false") { raw -> Bool? in
+            switch raw.lowercased() {
+            case "1", "true", "yes", "on": true
+            case "0", "false", "no", "off": false
+            default: nil
+            }
+        }
+        let logLevel = try variables.read(
+            "LOG_LEVEL", default: Logger.Level.info, expected: "one of trace, debug, info, notice, warning, error, critical"
+        ) { Logger.Level(rawValue: $0.lowercased()) }
+        let tileURL = try variables.read(
+            "FIELDHOUSE_TILE_URL",
+            expected: "a tile URL with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+        ) { raw -> String? in
+            guard let url = URL(string: raw.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+                url.scheme == "https" || url.scheme == "http", url.host != nil,
+                raw.contains("{z}"), raw.contains("{x}"), raw.contains("{y}")
+            else { return nil }
+            return raw
+        }
+        let tileCacheMB = try variables.read(
+            "FIELDHOUSE_TILE_CACHE_MB", default: 512, expected: "whole megabytes from 16 to 1000000, such as 512", Variables.whole(16...1_000_000))
+        var config = AppConfig(
+            dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
+            maxUploadMB: maxUploadMB, maxActivityFileMB: maxActivityFileMB, secureCookies: secureCookies, logLevel: logLevel,
+            tileURL: tileURL, challengeFlagMetres: 1000
+        )
+        config.tileCacheBytes = tileCacheMB * 1_048_576
+        try config.readOperations(variables)
+        try config.readMail(variables)
+        config.cyclingRules = try cyclingRules(variables)
+        return config
+    }
+
+    /// The environment as `fromEnvironment` reads it: a blank value is no value, and a value that
+    /// does not fit stops start-up with `Invalid`, naming the variable and what it expects.
+    struct Variables {
+        let env: [String: String]
+
         func value(_ name: String) -> String? {
             guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
             return raw
         }
 
-        let dataDirectory = value("FIELDHOUSE_DATA_DIR") ?? "./data"
-
-        var database = Database.sqlite(path: dataDirectory + "/fieldhouse.sqlite")
-        if let url = value("DATABASE_URL") {
-            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
-                URL(string: url)?.host != nil
-            else {
-                throw Invalid(variable: "DATABASE_URL", value: url, expected: "a postgres://user:password@host:port/database URL")
-            }
-            database = .postgres(url: url, searchPath: nil)
+        /// `parse` of the value, or nil when the variable is not set; `shown` is what the error
+        /// repeats of a refused value (a secret is not repeated).
+        func read<T>(_ name: String, expected: String, shown: ((String) -> String)? = nil, _ parse: (String) -> T?) throws -> T? {
+            guard let raw = value(name) else { return nil }
+            guard let parsed = parse(raw) else { throw Invalid(variable: name, value: shown?(raw) ?? raw, expected: expected) }
+            return parsed
         }
 
-        let host = value("HOST") ?? "127.0.0.1"
-        var port = 8080
-        if let raw = value("PORT") {
-            guard let parsed = Int(raw), (1...65535).contains(parsed) else {
-                throw Invalid(variable: "PORT", value: raw, expected: "a port number from 1 to 65535")
-            }
-            port = parsed
+        func read<T>(_ name: String, default fallback: T, expected: String, shown: ((String) -> String)? = nil, _ parse: (String) -> T?) throws -> T {
+            try read(name, expected: expected, shown: shown, parse) ?? fallback
         }
 
-        var baseURL: String?
-        if let raw = value("FIELDHOUSE_BASE_URL") {
-            guard let url = URL(string: raw), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-                throw Invalid(variable: "FIELDHOUSE_BASE_URL", value: raw, expected: "an http:// or https:// URL such as https://sport.example.org")
-            }
-            baseURL = raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+        static func whole(_ range: ClosedRange<Int>) -> (String) -> Int? {
+            { raw in Int(raw).flatMap { range.contains($0) ? $0 : nil } }
         }
 
-        var maxUploadMB = 20
-        if let raw = value("FIELDHOUSE_MAX_UPLOAD_MB") {
-            guard let parsed = Int(raw), (1...1024).contains(parsed) else {
-                throw Invalid(variable: "FIELDHOUSE_MAX_UPLOAD_MB", value: raw, expected: "a whole number of megabytes from 1 to 1024")
-            }
-            maxUploadMB = parsed
+        static func decimal(_ range: ClosedRange<Double>) -> (String) -> Double? {
+            { raw in Double(raw).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }
         }
+    }
 
-        var maxActivityFileMB = 64
-        if let raw = value("FIELDHOUSE_MAX_ACTIVITY_FILE_MB") {
-            guard let parsed = Int(raw), (1...1024).contains(parsed) else {
-                throw Invalid(variable: "FIELDHOUSE_MAX_ACTIVITY_FILE_MB", value: raw, expected: "a whole number of megabytes from 1 to 1024")
-            }
-            maxActivityFileMB = parsed
-        }
-
-        var secureCookies = false
-        if let raw = value("FIELDHOUSE_SECURE_COOKIES") {
-            switch raw.lowercased() {
-            case "1", "true", "yes", "on": secureCookies = true
-            case "0", "false", "no", "off": secureCookies = false
-            default:
-                throw Invalid(variable: "FIELDHOUSE_SECURE_COOKIES", value: raw, expected: "true or false")
-            }
-        }
-
-        var logLevel = Logger.Level.info
-        if let raw = value("LOG_LEVEL") {
-            guard let parsed = Logger.Level(rawValue: raw.lowercased()) else {
-                throw Invalid(variable: "LOG_LEVEL", value: raw, expected: "one of trace, debug, info, notice, warning, error, critical")
-            }
-            logLevel = parsed
-        }
-
-        var tileURL: String?
-        if let raw = value("FIELDHOUSE_TILE_URL") {
-            guard let url = URL(string: raw.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-                url.scheme == "https" || url.scheme == "http", url.host != nil,
-                raw.contains("{z}"), raw.contains("{x}"), raw.contains("{y}")
-            else {
-                throw Invalid(
-                    variable: "FIELDHOUSE_TILE_URL", value: raw,
-                    expected: "a tile URL with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png")
-            }
-            tileURL = raw
-        }
-
-        var tileCacheMB = 512
-        if let raw = value("FIELDHOUSE_TILE_CACHE_MB") {
-            guard let parsed = Int(raw), (16...1_000_000).contains(parsed) else {
-                throw Invalid(variable: "FIELDHOUSE_TILE_CACHE_MB", value: raw, expected: "whole megabytes from 16 to 1000000, such as 512")
-            }
-            tileCacheMB = parsed
-        }
-
-        var trustedProxies: Set<String> = []
-        if let raw = value("FIELDHOUSE_TRUSTED_PROXIES") {
+    /// Behind a proxy, secrets, logs, metrics, background jobs and the challenges' flag.
+    private mutating func readOperations(_ variables: Variables) throws {
+        trustedProxies = try variables.read(
+            "FIELDHOUSE_TRUSTED_PROXIES", default: [], expected: "IP addresses separated by commas, such as 127.0.0.1,::1"
+        ) { raw -> Set<String>? in
             let addresses = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !addresses.isEmpty, addresses.allSatisfy({ (try? SocketAddress(ipAddress: $0, port: 0)) != nil }) else {
-                throw Invalid(variable: "FIELDHOUSE_TRUSTED_PROXIES", value: raw, expected: "IP addresses separated by commas, such as 127.0.0.1,::1")
-            }
-            trustedProxies = Set(addresses)
+            guard !addresses.isEmpty, addresses.allSatisfy({ (try? SocketAddress(ipAddress: $0, port: 0)) != nil }) else { return nil }
+            return Set(addresses)
         }
+        metricsToken = try variables.read(
+            "FIELDHOUSE_METRICS_TOKEN", expected: "at least 20 letters, digits or -_.~ (for example from `openssl rand -hex 24`)",
+            shown: { _ in "…" }
+        ) { raw in raw.count >= 20 && raw.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) ? raw : nil }
+        logsAsJSON = try variables.read("LOG_FORMAT", default: false, expected: "json or text") { ["json", "text"].contains($0) ? $0 == "json" : nil }
+        secretKeyHex = try variables.read(
+            "FIELDHOUSE_SECRET_KEY", expected: "64 hexadecimal digits, such as the output of `openssl rand -hex 32`",
+            shown: { _ in "(hidden)" }
+        ) { ServerSecret.isValid(hex: $0) ? $0.lowercased() : nil }
+        let flagKM = try variables.read(
+            "FIELDHOUSE_CHALLENGE_FLAG_KM", default: 1.0, expected: "a distance in kilometres greater than 0, such as 1 or 0.5"
+        ) { raw in Double(raw).flatMap { $0.isFinite && $0 > 0 && $0 <= 1000 ? $0 : nil } }
+        challengeFlagMetres = flagKM * 1000
+        jobPollSeconds = try variables.read(
+            "FIELDHOUSE_JOB_POLL_SECONDS", default: 2.0, expected: "seconds from 0.1 to 60, such as 2", Variables.decimal(0.1...60))
+        jobLeaseSeconds = try variables.read(
+            "FIELDHOUSE_JOB_LEASE_SECONDS", default: 300.0, expected: "seconds from 5 to 86400 (longer than any job takes), such as 300",
+            Variables.decimal(5...86_400))
+    }
 
-        var metricsToken: String?
-        if let raw = value("FIELDHOUSE_METRICS_TOKEN") {
-            guard raw.count >= 20, raw.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
-                throw Invalid(
-                    variable: "FIELDHOUSE_METRICS_TOKEN", value: "…", expected: "at least 20 letters, digits or -_.~ (for example from `openssl rand -hex 24`)")
-            }
-            metricsToken = raw
-        }
-
-        var logsAsJSON = false
-        if let raw = value("LOG_FORMAT") {
-            guard ["json", "text"].contains(raw) else { throw Invalid(variable: "LOG_FORMAT", value: raw, expected: "json or text") }
-            logsAsJSON = raw == "json"
-        }
-
-        var secretKeyHex: String?
-        if let raw = value("FIELDHOUSE_SECRET_KEY") {
-            guard ServerSecret.isValid(hex: raw) else {
-                throw Invalid(
-                    variable: "FIELDHOUSE_SECRET_KEY", value: "(hidden)", expected: "64 hexadecimal digits, such as the output of `openssl rand -hex 32`")
-            }
-            secretKeyHex = raw.lowercased()
-        }
-
-        var flagKM = 1.0
-        if let raw = value("FIELDHOUSE_CHALLENGE_FLAG_KM") {
-            guard let parsed = Double(raw), parsed.isFinite, parsed > 0, parsed <= 1000 else {
-                throw Invalid(variable: "FIELDHOUSE_CHALLENGE_FLAG_KM", value: raw, expected: "a distance in kilometres greater than 0, such as 1 or 0.5")
-            }
-            flagKM = parsed
-        }
-
-        var jobPollSeconds = 2.0
-        if let raw = value("FIELDHOUSE_JOB_POLL_SECONDS") {
-            guard let parsed = Double(raw), parsed.isFinite, (0.1...60).contains(parsed) else {
-                throw Invalid(variable: "FIELDHOUSE_JOB_POLL_SECONDS", value: raw, expected: "seconds from 0.1 to 60, such as 2")
-            }
-            jobPollSeconds = parsed
-        }
-
-        var jobLeaseSeconds = 300.0
-        if let raw = value("FIELDHOUSE_JOB_LEASE_SECONDS") {
-            guard let parsed = Double(raw), parsed.isFinite, (5...86_400).contains(parsed) else {
-                throw Invalid(
-                    variable: "FIELDHOUSE_JOB_LEASE_SECONDS", value: raw, expected: "seconds from 5 to 86400 (longer than any job takes), such as 300")
-            }
-            jobLeaseSeconds = parsed
-        }
-
-        var smtp: SMTPSettings?
-        if let raw = value("FIELDHOUSE_SMTP_URL") {
-            guard let parsed = SMTPSettings.parse(raw) else {
-                throw Invalid(
-                    variable: "FIELDHOUSE_SMTP_URL", value: raw.contains("@") ? "(hidden)" : raw,
-                    expected: "smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465, user and password percent-encoded")
-            }
-            smtp = parsed
-        }
-        var mailFrom: (name: String, address: String)?
-        if let raw = value("FIELDHOUSE_MAIL_FROM") {
-            guard let parsed = Self.mailbox(raw) else {
-                throw Invalid(variable: "FIELDHOUSE_MAIL_FROM", value: raw, expected: "an address, or a name and an address: Fieldhouse <sport@example.org>")
-            }
-            mailFrom = parsed
-        }
+    /// The mail server and the sender, which it needs.
+    private mutating func readMail(_ variables: Variables) throws {
+        smtp = try variables.read(
+            "FIELDHOUSE_SMTP_URL",
+            expected: "smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465, user and password percent-encoded",
+            shown: { $0.contains("@") ? "(hidden)" : $0 }
+        ) { SMTPSettings.parse($0) }
+        let mailFrom = try variables.read(
+            "FIELDHOUSE_MAIL_FROM", expected: "an address, or a name and an address: Fieldhouse <sport@example.org>"
+        ) { Self.mailbox($0) }
         if smtp != nil && mailFrom == nil {
             throw Invalid(variable: "FIELDHOUSE_MAIL_FROM", value: "", expected: "the sender's address whenever FIELDHOUSE_SMTP_URL is set")
         }
-
-        var cyclingRules = CyclingEligibility.Rules()
-        if let raw = value("FIELDHOUSE_CYCLING_READINGS") {
-            guard let parsed = Int(raw), (1...100).contains(parsed) else {
-                throw Invalid(variable: "FIELDHOUSE_CYCLING_READINGS", value: raw, expected: "a whole number of readings from 1 to 100, such as 3")
-            }
-            cyclingRules.readingsInARow = parsed
-        }
-        if let raw = value("FIELDHOUSE_CYCLING_MINUTES") {
-            guard let parsed = Double(raw), parsed.isFinite, (0...240).contains(parsed) else {
-                throw Invalid(variable: "FIELDHOUSE_CYCLING_MINUTES", value: raw, expected: "minutes from 0 to 240, such as 10")
-            }
-            cyclingRules.cyclingSeconds = parsed * 60
-        }
-        if let raw = value("FIELDHOUSE_VEHICLE_KMH") {
-            guard let parsed = Double(raw), parsed.isFinite, (20...200).contains(parsed) else {
-                throw Invalid(variable: "FIELDHOUSE_VEHICLE_KMH", value: raw, expected: "a speed in km/h from 20 to 200, such as 60")
-            }
-            cyclingRules.vehicleSpeed = parsed / 3.6
-        }
-
-        var config = AppConfig(
-            dataDirectory: dataDirectory, database: database, host: host, port: port, baseURL: baseURL,
-            maxUploadMB: maxUploadMB, maxActivityFileMB: maxActivityFileMB, secureCookies: secureCookies, logLevel: logLevel,
-            tileURL: tileURL, challengeFlagMetres: flagKM * 1000
-        )
-        config.trustedProxies = trustedProxies
-        config.tileCacheBytes = tileCacheMB * 1_048_576
-        config.secretKeyHex = secretKeyHex
-        config.metricsToken = metricsToken
-        config.logsAsJSON = logsAsJSON
-        config.jobPollSeconds = jobPollSeconds
-        config.jobLeaseSeconds = jobLeaseSeconds
-        config.cyclingRules = cyclingRules
-        config.smtp = smtp
         if let mailFrom {
-            config.mailFromName = mailFrom.name
-            config.mailFromAddress = mailFrom.address
+            mailFromName = mailFrom.name
+            mailFromAddress = mailFrom.address
         }
-        return config
+    }
+
+    /// When a ride counts for rewards: readings in a row, minutes, and the speed of a vehicle.
+    private static func cyclingRules(_ variables: Variables) throws -> CyclingEligibility.Rules {
+        var rules = CyclingEligibility.Rules()
+        if let readings = try variables.read(
+            "FIELDHOUSE_CYCLING_READINGS", expected: "a whole number of readings from 1 to 100, such as 3", Variables.whole(1...100))
+        {
+            rules.readingsInARow = readings
+        }
+        if let minutes = try variables.read("FIELDHOUSE_CYCLING_MINUTES", expected: "minutes from 0 to 240, such as 10", Variables.decimal(0...240)) {
+            rules.cyclingSeconds = minutes * 60
+        }
+        if let kmh = try variables.read("FIELDHOUSE_VEHICLE_KMH", expected: "a speed in km/h from 20 to 200, such as 60", Variables.decimal(20...200)) {
+            rules.vehicleSpeed = kmh / 3.6
+        }
+        return rules
     }
 
     /// "Name <address>" or "address".

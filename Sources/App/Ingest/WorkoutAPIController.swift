@@ -48,14 +48,7 @@ struct WorkoutAPIController: RouteCollection {
 
         if let externalID, let existing = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$externalID == externalID).first() {
             // The same workout again: a retry, or the finish of one that was started.
-            if existing.endMS == nil, let end {
-                try WorkoutFields.checkWindow(start: existing.startMS, end: end)
-                existing.endMS = end
-                try await existing.summarise(for: user, on: req.db)
-                try await existing.save(on: req.db)
-                try await WorkoutRecorded.announce(for: user, on: req)
-                try await req.application.liveBus.publish(LiveTopic.workout(existing.requireID()), on: req.db)
-            }
+            if existing.endMS == nil, let end { try await Self.finish(existing, at: end, user: user, req: req) }
             return try await WorkoutAnswer(workout: WorkoutJSON(existing)).encodeResponse(status: .ok, for: req)
         }
 
@@ -88,6 +81,16 @@ struct WorkoutAPIController: RouteCollection {
         }
         if end != nil { try await WorkoutRecorded.announce(for: user, on: req) }
         return try await WorkoutAnswer(workout: WorkoutJSON(workout)).encodeResponse(status: .created, for: req)
+    }
+
+    /// Ends a workout a device started: its numbers from the samples, and those watching it told.
+    private static func finish(_ workout: Workout, at end: Int64, user: User, req: Request) async throws {
+        try WorkoutFields.checkWindow(start: workout.startMS, end: end)
+        workout.endMS = end
+        try await workout.summarise(for: user, on: req.db)
+        try await workout.save(on: req.db)
+        try await WorkoutRecorded.announce(for: user, on: req)
+        try await req.application.liveBus.publish(LiveTopic.workout(workout.requireID()), on: req.db)
     }
 
     struct FinishInput: Decodable {

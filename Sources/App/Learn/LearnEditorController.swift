@@ -117,6 +117,25 @@ struct LearnEditorController: RouteCollection {
         }
         let publish = form.action == "publish"
         let article = existing ?? LearnArticle()
+        try await Self.store(document, in: article, existing: existing, latest: latest, editor: editor, publish: publish, req: req)
+        req.application.learnCaches.library.changed()
+        if publish {
+            req.flash(.success, t("Published. Everyone can read it now."))
+            return req.redirect(to: .article(slug: article.slug))
+        }
+        req.flash(
+            .success,
+            article.published
+                ? t("Draft saved. Readers still see the published version until you publish.")
+                : t("Draft saved. Only editors can see it until you publish."))
+        return req.redirect(to: .editArticle(slug: article.slug))
+    }
+
+    /// Writes the article, a revision when the text changed, and what is published, in one transaction.
+    private static func store(
+        _ document: LearnDocument, in article: LearnArticle, existing: LearnArticle?, latest: LearnRevision?, editor: User, publish: Bool,
+        req: Request
+    ) async throws {
         try await req.db.inTransaction { db in
             if existing == nil {
                 article.apply(document)
@@ -152,17 +171,6 @@ struct LearnEditorController: RouteCollection {
             article.updatedAt = req.now
             try await article.save(on: db)
         }
-        req.application.learnCaches.library.changed()
-        if publish {
-            req.flash(.success, t("Published. Everyone can read it now."))
-            return req.redirect(to: .article(slug: article.slug))
-        }
-        req.flash(
-            .success,
-            article.published
-                ? t("Draft saved. Readers still see the published version until you publish.")
-                : t("Draft saved. Only editors can see it until you publish."))
-        return req.redirect(to: .editArticle(slug: article.slug))
     }
 
     func unpublish(req: Request) async throws -> Response {

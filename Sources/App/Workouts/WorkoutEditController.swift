@@ -83,10 +83,7 @@ struct WorkoutEditController: RouteCollection {
         let minutes = FormNumber.read(
             form.minutes, in: 1...1440, required: true, field: "minutes",
             message: t("Enter the duration in minutes, from 1 to 1,440"), errors: &errors)
-        if let start, let minutes, start.addingTimeInterval(minutes * 60) > req.now.addingTimeInterval(300) {
-            errors["day"] = t("A workout you add by hand must be over: it cannot end in the future")
-        }
-        if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = t("Enter a date from 2000 on") }
+        Self.checkTimes(start: start, minutes: minutes, now: req.now, &errors)
         let format = Format(user)
         let distance = FormNumber.read(
             form.distance, in: 0...1000, field: "distance",
@@ -117,9 +114,7 @@ struct WorkoutEditController: RouteCollection {
         }
         let startMS = Int64(start.timeIntervalSince1970 * 1000), endMS = startMS + Int64(minutes * 60_000)
         // The same sport at an overlapping time is the same workout, as for files.
-        if let existing = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$sport == sport.rawValue)
-            .filter(\.$startMS < endMS).filter(\.$endMS > startMS).first()
-        {
+        if let existing = try await Self.overlapping(userID, sport: sport, from: startMS, to: endMS, on: req.db) {
             errors["time"] = t("You already have “{name}” ({sport}) at that time", existing.name, sport.label.lowercased())
             return try await render(req, user: user, form: form, errors: errors, workout: nil)
         }
@@ -134,6 +129,20 @@ struct WorkoutEditController: RouteCollection {
         try await WorkoutRecorded.announce(for: user, on: req)
         req.flash(.success, t("Added “{name}”.", workout.name))
         return req.redirect(to: .workout(try workout.requireID()))
+    }
+
+    /// A workout added by hand must be over, and from 2000 on.
+    private static func checkTimes(start: Date?, minutes: Double?, now: Date, _ errors: inout FieldErrors) {
+        if let start, let minutes, start.addingTimeInterval(minutes * 60) > now.addingTimeInterval(300) {
+            errors["day"] = t("A workout you add by hand must be over: it cannot end in the future")
+        }
+        if let start, start < Date(timeIntervalSince1970: Double(Plausible.earliestMilliseconds) / 1000) { errors["day"] = t("Enter a date from 2000 on") }
+    }
+
+    /// The person's workout of the sport that overlaps the time, if any.
+    private static func overlapping(_ userID: UUID, sport: WorkoutSport, from startMS: Int64, to endMS: Int64, on db: any Database) async throws -> Workout? {
+        try await Workout.query(on: db).filter(\.$user.$id == userID).filter(\.$sport == sport.rawValue)
+            .filter(\.$startMS < endMS).filter(\.$endMS > startMS).first()
     }
 
     private func own(_ req: Request) async throws -> (User, Workout) {
