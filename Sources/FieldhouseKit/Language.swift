@@ -19,10 +19,6 @@ public enum Language: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// The Foundation locale of the language, for the few texts Foundation formats (a calendar
-    /// feed's long dates); pages format through `Format` and `WallClock`.
-    public var locale: Locale { Locale(identifier: self == .en ? "en_GB" : "pt_PT") }
-
     /// A BCP 47 tag as a browser or a setting writes it ("pt", "pt-PT", "pt_BR", "en-GB").
     /// Portuguese of any region reads the European Portuguese catalogue: it is the one we have.
     public init?(tag: String) {
