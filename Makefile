@@ -20,13 +20,13 @@ test: deps
 ## server processes sharing 400 jobs while one is killed (scripts/two-process-jobs.sh)
 test-postgres: deps
 	scripts/test-tools.sh
-	scripts/with-postgres.sh swift test
+	scripts/with-postgres.sh swift test $(if $(FIELDHOUSE_PREBUILT),--skip-build)
 	scripts/with-postgres.sh scripts/two-process-jobs.sh
 
 ## api-check: the device API against its OpenAPI document: schemathesis with every check and a fixed seed
 ## (three minutes at most) on a scratch server with demo data, then promtool on /metrics
 api-check: deps
-	swift build
+	$(if $(FIELDHOUSE_PREBUILT),,swift build)
 	scripts/api-check.sh
 
 ## e2e: the browser journeys (e2e/) in headless Chromium at desktop and phone size, against a scratch server

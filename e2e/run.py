@@ -23,13 +23,14 @@ def main():
     parser.add_argument("--base", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--only", nargs="*", help="journey names (default: all)")
+    parser.add_argument("--skip", nargs="*", default=[], help="journey names to leave out (CI runs the recorder on the cluster only)")
     parser.add_argument("--size", choices=sorted(SIZES), nargs="*", help="window sizes (default: both)")
     args = parser.parse_args()
     stamp = time.strftime("%H%M%S")
     failures = 0
     for size in args.size or ["desktop", "phone"]:
         for name, journey in JOURNEYS.items():
-            if args.only and name not in args.only:
+            if (args.only and name not in args.only) or name in args.skip:
                 continue
             if size not in getattr(journey, "sizes", SIZES):  # a journey may name the sizes it runs at
                 continue

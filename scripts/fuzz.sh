@@ -5,6 +5,7 @@
 #   FUZZ_SECONDS=600 make fuzz     # longer
 #   FUZZ_ONLY="GPX FIT" make fuzz  # some harnesses
 #   FUZZ_SEED=1 ...                # a repeatable run (CI uses it)
+#   FUZZ_JOBS=1 ...                # one harness at a time (default: one per core)
 #
 # A harness is a Swift file in Fuzz/ whose header names what it covers (`// fuzz-covers:` FieldhouseKit
 # files), its seed corpus (`// fuzz-seeds:` folders), any app files it compiles in (`// fuzz-sources:`) and
@@ -39,7 +40,7 @@ if (( ${#missing[@]} )); then
 fi
 
 echo "fuzz: building FieldhouseKit with coverage…"
-swiftc "${common[@]}" -module-name FieldhouseKit -emit-module -emit-module-path "$out/FieldhouseKit.swiftmodule" \
+swiftc "${common[@]}" -j "${FUZZ_JOBS:-$(nproc)}" -module-name FieldhouseKit -emit-module -emit-module-path "$out/FieldhouseKit.swiftmodule" \
   -emit-library -static -o "$out/libFieldhouseKit.a" Sources/FieldhouseKit/*.swift
 
 # NIOCore and what it depends on, as `swift build` compiled them, for harnesses of code that uses ByteBuffer.
@@ -57,32 +58,59 @@ nio_objects() {
   fi
 }
 
-failed=()
+# Each harness is built, then run, in a job of its own; FUZZ_JOBS of them at once (default: one per
+# core), since each libFuzzer run uses one core. What a harness prints is shown when it ends, whole.
+jobs=${FUZZ_JOBS:-$(nproc)}
+selected=()
 for harness in "${harnesses[@]}"; do
   name=$(basename "$harness" .swift)
   [[ -n "${FUZZ_ONLY:-}" && " $FUZZ_ONLY " != *" $name "* ]] && continue
+  selected+=("$harness")
+  # The NIO objects are found before the jobs start, so no two jobs run `swift build` at once.
+  if [[ "$(header "$harness" fuzz-links)" == "NIOCore" ]]; then nio_objects; fi
+done
+rm -f "$out"/*.failed
+
+fuzz_one() {
+  local harness=$1 name
+  name=$(basename "$harness" .swift)
   read -r -a extra <<< "$(header "$harness" fuzz-sources)"
   read -r -a seeds <<< "$(header "$harness" fuzz-seeds)"
-  links=()
-  if [[ "$(header "$harness" fuzz-links)" == "NIOCore" ]]; then nio_objects; links=("${nio[@]}"); fi
+  local links=()
+  if [[ "$(header "$harness" fuzz-links)" == "NIOCore" ]]; then links=("${nio[@]}"); fi
   echo "fuzz: building $name…"
-  if ! swiftc "${common[@]}" -module-name "Fuzz$name" -I "$out" "$harness" "${extra[@]}" "$out/libFieldhouseKit.a" \
-      "${links[@]}" -lz -lmarkdown -lvips -lgobject-2.0 -lglib-2.0 -o "$out/bin/$name" 2> >(grep -v "Cannot export local symbol" >&2); then
-    failed+=("$name (does not build)")
-    continue
+  local status=0
+  swiftc "${common[@]}" -module-name "Fuzz$name" -I "$out" -module-cache-path "$out/cache-$name" "$harness" "${extra[@]}" \
+    "$out/libFieldhouseKit.a" "${links[@]}" -lz -lmarkdown -lvips -lgobject-2.0 -lglib-2.0 -o "$out/bin/$name" \
+    > "$out/$name.build.log" 2>&1 || status=$?
+  grep -v "Cannot export local symbol" "$out/$name.build.log" || true
+  if (( status )); then
+    echo "$name (does not build)" > "$out/$name.failed"
+    return
   fi
   mkdir -p "$out/corpus/$name"
-  options=(-max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+  local options=(-max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
            -artifact_prefix="Fuzz/crashes/$name-")
   [[ -n "${FUZZ_SEED:-}" ]] && options+=(-seed="$FUZZ_SEED")
   echo "fuzz: running $name for ${seconds}s…"
   if ! "$out/bin/$name" "${options[@]}" "$out/corpus/$name" "${seeds[@]}" > "$out/$name.log" 2>&1; then
-    tail -n 40 "$out/$name.log" >&2
-    failed+=("$name (found a crash: Fuzz/crashes/$name-*)")
+    tail -n 40 "$out/$name.log"
+    echo "$name (found a crash: Fuzz/crashes/$name-*)" > "$out/$name.failed"
   fi
   grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$out/$name.log" | tr '\n' ' ' | sed "s/^/fuzz: $name: /"; echo
-done
+}
 
+running=0
+for harness in "${selected[@]}"; do
+  if (( running >= jobs )); then wait -n || true; running=$((running - 1)); fi
+  name=$(basename "$harness" .swift)
+  { fuzz_one "$harness" > "$out/$name.out" 2>&1; cat "$out/$name.out"; } &
+  running=$((running + 1))
+done
+wait
+
+failed=()
+for file in "$out"/*.failed; do [[ -e "$file" ]] && failed+=("$(cat "$file")"); done
 if (( ${#failed[@]} )); then
   printf 'fuzz: FAILED: %s\n' "${failed[@]}" >&2
   exit 1

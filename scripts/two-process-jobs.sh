@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?run inside scripts/with-postgres.sh}"
 bin=.build/debug/fieldhouse
-swift build --product fieldhouse 2>&1 | tail -n 2
+[[ -n "${FIELDHOUSE_PREBUILT:-}" ]] || swift build --product fieldhouse 2>&1 | tail -n 2
 
 work=$(mktemp -d /tmp/fieldhouse-2p.XXXXXX)
 pids=()

@@ -8,10 +8,12 @@ struct MapTiles: Sendable {
     static let maxZoom = SVGMap.maxZoom
 
     let secret: ServerSecret
+    /// Where the feature that serves tiles answers (`tileRoute`), such as `/tiles`.
+    let route: String
 
-    /// `/tiles/{z}/{x}/{y}.png?s=…`, the address a map puts in its page.
+    /// `<route>/{z}/{x}/{y}.png?s=…`, the address a map puts in its page.
     func url(z: Int, x: Int, y: Int) -> String {
-        "/tiles/\(z)/\(x)/\(y).png?s=\(signature(z: z, x: x, y: y))"
+        "\(route)/\(z)/\(x)/\(y).png?s=\(signature(z: z, x: x, y: y))"
     }
 
     /// `url` as the function `SVGMap` draws tiles with.
@@ -32,6 +34,18 @@ struct MapTiles: Sendable {
 }
 
 extension Application {
-    /// The tiles behind every map, or nil when no tile server is configured (maps draw a plain grid).
-    var mapTiles: MapTiles? { config.tileURL == nil ? nil : MapTiles(secret: serverSecret) }
+    private struct TileRouteKey: StorageKey { typealias Value = String }
+
+    /// The path under which a feature serves map tiles, set by that feature when it boots.
+    var tileRoute: String? {
+        get { storage[TileRouteKey.self] }
+        set { storage[TileRouteKey.self] = newValue }
+    }
+
+    /// The tiles behind every map, or nil when no tile server is configured or no feature serves
+    /// tiles (maps then draw a plain grid).
+    var mapTiles: MapTiles? {
+        guard config.tileURL != nil, let tileRoute else { return nil }
+        return MapTiles(secret: serverSecret, route: tileRoute)
+    }
 }

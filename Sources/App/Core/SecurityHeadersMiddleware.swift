@@ -5,7 +5,7 @@ import Vapor
 /// No inline script is allowed, so an injected `<script>` or `onclick=` cannot run even if some
 /// escaping were ever missed; all behaviour lives in `/js/app.js`.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
-    /// Every image comes from this server, map tiles too (`TileController`).
+    /// Every image comes from this server, map tiles too (the tile proxy, `Application.tileRoute`).
     static let contentSecurityPolicy =
         [
             "default-src 'self'",

@@ -6,12 +6,16 @@ import Vapor
 /// Places to play and to arrive at (parks, pitches, cafés), the routes near them, and rewards for
 /// arriving by bike: a state machine over the phone's motion readings decides who is cycling.
 enum Places: Feature, MovementListener, PublicPhotos {
+    /// The first path segment of map tiles (`TileController`), which every map's tiles point at.
+    static let tileSegment = "tiles"
+
     static func boot(_ app: Application) throws {
         try app.register(collection: PlaceController())
         try app.register(collection: RewardController())
         try app.register(collection: CheckinAPIController())
         try app.register(collection: PlacePhotoController())
         try app.register(collection: TileController())
+        app.tileRoute = "/" + tileSegment
         app.tileStore = TileStore(folder: app.config.dataDirectory + "/" + TileStore.folder, capacity: app.config.tileCacheBytes)
         app.tileLimiter = TileLimiter()
         app.tileFetches = TileFetches()
