@@ -1,5 +1,12 @@
 import Foundation
 
+/// The typed paths Accounts owns (see `RoutePattern`); its other routes are still spelled where
+/// they are registered.
+enum AccountPath: String, RoutePattern {
+    /// A private calendar feed (served by Games): the file name is the secret token and `.ics`.
+    case calendarFeed = "/calendar/:file"
+}
+
 extension SiteURL {
     static let login = SiteURL("login")
     /// The sign-in page that comes back to `next` afterwards.
@@ -12,7 +19,7 @@ extension SiteURL {
     static func followers(username: String) -> SiteURL { SiteURL("u", username, "followers") }
     static func following(username: String) -> SiteURL { SiteURL("u", username, "following") }
     /// A private calendar feed: the token is the secret that opens it.
-    static func calendarFeed(token: String) -> SiteURL { SiteURL("calendar", token + ".ics") }
+    static func calendarFeed(token: String) -> SiteURL { SiteURL(AccountPath.calendarFeed, token + ".ics") }
     static let settings = SiteURL("settings")
     static let profileSettings = SiteURL("settings", "profile")
     static let avatarSettings = SiteURL("settings", "avatar")

@@ -35,6 +35,8 @@ enum Accounts: Feature {
 
     static var jobKinds: [JobKind] { [AccountCleanupJob.kind, ExportJob.kind] }
 
+    static var routePatterns: [String] { AccountPath.patterns }
+
     /// Avatars are uploads; exports are made again on request.
     static var dataFolders: [DataFolder] { [DataFolder(path: AvatarStore.folder, backedUp: true), DataFolder(path: AccountExport.folder, backedUp: false)] }
 

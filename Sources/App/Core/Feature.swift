@@ -29,6 +29,10 @@ protocol Feature: Sendable {
     /// `backedUp` are what `fieldhouse backup` copies besides the database.
     static var dataFolders: [DataFolder] { get }
 
+    /// The route paths the feature declares (its `RoutePattern` enum's cases), whichever feature
+    /// registers them, so `RoutePathTests` can hold registrations and links to the one spelling.
+    static var routePatterns: [String] { get }
+
     /// Work `fieldhouse serve` resumes once the database is ready (files left half-made by a restart).
     static func resume(_ app: Application) async throws
 
@@ -78,6 +82,7 @@ extension Feature {
     static func seedBench(_ app: Application, options: BenchOptions) async throws -> [String] { [] }
     static func resume(_ app: Application) async throws {}
     static var dataFolders: [DataFolder] { [] }
+    static var routePatterns: [String] { [] }
     static var headerCounts: [HeaderCount] { [] }
     static var settingsTabs: [SettingsTab] { [] }
     static var jobKinds: [JobKind] { [] }

@@ -42,7 +42,7 @@ struct SiteURL: Sendable, Hashable, CustomStringConvertible {
     static let home = SiteURL(path: "/")
 
     /// Games and teams near a place (Games serves it; Teams sends visitors there too).
-    static let find = SiteURL("find")
+    static let find = SiteURL(SitePath.find)
 
     private init(path: String) { self.path = path }
 

@@ -8,9 +8,9 @@ import Vapor
 /// database holds its hash, and pages work it out again from the server key (`ServerSecret`).
 struct CalendarController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("calendar", ":file", use: feed).holdsSecret()
-        routes.get("settings", "calendar", use: settingsPage)
-        routes.post("settings", "calendar", "reset", use: reset)
+        routes.get(AccountPath.calendarFeed, use: feed).holdsSecret()
+        routes.get(GamePath.calendarSettings, use: settingsPage)
+        routes.post(GamePath.resetCalendar, use: reset)
     }
 
     func feed(req: Request) async throws -> Response {

@@ -6,8 +6,8 @@ import Vapor
 /// players near a point; `/api/v1/find` gives apps the same games as JSON.
 struct FindController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("find", use: find)
-        routes.get("api", "v1", "find", use: api)
+        routes.get(SitePath.find, use: find)
+        routes.get(GamePath.apiFind, use: api)
     }
 
     struct FindPage: Encodable {

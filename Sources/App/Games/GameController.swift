@@ -7,16 +7,15 @@ import Vapor
 /// game page.
 struct GameController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("teams", ":slug", "games", "new", use: newTeamGamePage)
-        routes.post("teams", ":slug", "games", "new", use: createTeamGame)
-        let games = routes.grouped("games")
-        games.get("new", use: newPickupPage)
-        games.post("new", use: createPickup)
-        games.get(":id", use: show)
-        games.get(":id", "edit", use: editPage)
-        games.post(":id", "edit", use: update)
-        games.post(":id", "cancel", use: cancel)
-        games.post(":id", "result", use: recordResult)
+        routes.get(TeamPath.newTeamGame, use: newTeamGamePage)
+        routes.post(TeamPath.newTeamGame, use: createTeamGame)
+        routes.get(GamePath.newGame, use: newPickupPage)
+        routes.post(GamePath.newGame, use: createPickup)
+        routes.get(GamePath.game, use: show)
+        routes.get(GamePath.editGame, use: editPage)
+        routes.post(GamePath.editGame, use: update)
+        routes.post(GamePath.cancel, use: cancel)
+        routes.post(GamePath.result, use: recordResult)
     }
 
     struct FormPage: Encodable {

@@ -5,17 +5,16 @@ import Vapor
 /// and removals, reminders, and substitutes.
 struct GamePlayerController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let game = routes.grouped("games", ":id")
-        game.post("rsvp", use: answer)
-        game.post("join", use: join)
-        game.post("leave", use: leave)
-        game.post("offer", "take", use: takeOffer)
-        game.post("players", ":username", "approve", use: approve)
-        game.post("players", ":username", "remove", use: remove)
-        game.post("remind", use: remind)
-        game.post("subs", use: requestSubs)
-        game.post("subs", "claim", use: claimSub)
-        game.post("subs", "close", use: closeSubs)
+        routes.post(GamePath.rsvp, use: answer)
+        routes.post(GamePath.join, use: join)
+        routes.post(GamePath.leave, use: leave)
+        routes.post(GamePath.takeOffer, use: takeOffer)
+        routes.post(GamePath.approvePlayer, use: approve)
+        routes.post(GamePath.removePlayer, use: remove)
+        routes.post(GamePath.remind, use: remind)
+        routes.post(GamePath.subs, use: requestSubs)
+        routes.post(GamePath.claimSub, use: claimSub)
+        routes.post(GamePath.closeSubs, use: closeSubs)
     }
 
     private func back(_ req: Request, _ game: Game) -> Response { req.redirect(to: .game(game.id!)) }

@@ -2,6 +2,8 @@ import Vapor
 
 /// Games: team fixtures and pick-up games, finding them, answering, and the calendar feed.
 enum Games: Feature {
+    static var routePatterns: [String] { GamePath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: FindController())
         try app.register(collection: GameController())

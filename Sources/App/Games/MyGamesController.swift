@@ -5,7 +5,7 @@ import Vapor
 /// `/games`: every game that concerns me, across my teams and pick-up games.
 struct MyGamesController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("games", use: index)
+        routes.get(GamePath.games, use: index)
     }
 
     struct IndexPage: Encodable {

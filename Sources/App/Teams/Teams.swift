@@ -4,6 +4,8 @@ import Vapor
 
 /// Teams and leagues: members and roles, invitations and requests, league tables.
 enum Teams: Feature {
+    static var routePatterns: [String] { TeamPath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: TeamController())
         try app.register(collection: MembershipController())
