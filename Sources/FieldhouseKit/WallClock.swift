@@ -34,7 +34,8 @@ public struct WallClock: Equatable, Sendable {
     }
 
     /// Weekday and month names as the current language abbreviates them (Portuguese writes them
-    /// in lower case: "qui 26 nov").
+    /// in lower case: "qui 26 nov"). The app reads these lists only in `Format`, which writes every
+    /// day and month with them (`make lint` refuses them elsewhere).
     public static var shortWeekdays: [String] { Language.current == .en ? englishWeekdays : portugueseWeekdays }
     public static var shortMonths: [String] { Language.current == .en ? englishMonths : portugueseMonths }
     /// Whole weekday names, Sunday first: "Thursday", "quinta-feira".
@@ -55,8 +56,6 @@ public struct WallClock: Equatable, Sendable {
         "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
     ]
 
-    /// "Thu 26 Nov"
-    public var shortDay: String { "\(Self.shortWeekdays[weekday]) \(day) \(Self.shortMonths[month - 1])" }
     /// "19:30", or "7:30 pm" for a reader of the 12-hour clock (`ClockStyle.current`).
     public var clock: String { Self.clock(hour: hour, minute: minute) }
 
