@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Tests only: pages rendered from hand-built contexts, compared with files under __Snapshots__.
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         .systemLibrary(
@@ -72,7 +74,11 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "App", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__"]
         ),
     ],
     swiftLanguageModes: [.v6]
