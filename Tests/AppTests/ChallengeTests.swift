@@ -143,7 +143,9 @@ struct ChallengeTests {
                 let first = try await cast.ben.get(try #require(photoURLs(in: page).first))
                 #expect(!first.body.contains(marker) && !first.body.contains("Jo Private"), "\(name)")
                 await app.app.photoSizer.idle()
-                for url in photoURLs(in: try await cast.ben.get(try #require(sent.location))) {
+                let served = photoURLs(in: try await cast.ben.get(try #require(sent.location)))
+                #expect(!served.isEmpty, "\(name): the challenge shows no photo")
+                for url in served {
                     let served = try await cast.ben.get(url)
                     #expect(served.headers.first(name: .contentType) == (type == "image/png" ? type : "image/jpeg"), "\(name) \(url)")
                     #expect(!served.body.contains(marker) && !served.body.contains("Jo Private"), "\(name) \(url)")

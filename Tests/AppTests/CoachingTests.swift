@@ -288,7 +288,9 @@ struct CoachingTests {
                 try await athlete.signUp(name)
                 #expect(try await cora.post("/coach/invite", [("username", name)], csrfFrom: "/coach").status == .seeOther)
             }
-            for grant in try await CoachGrant.query(on: app.db).with(\.$athlete).all() {
+            let grants = try await CoachGrant.query(on: app.db).with(\.$athlete).all()
+            #expect(grants.count == 2)
+            for grant in grants {
                 let browser = grant.athlete.username == "ana" ? ana : ben
                 #expect(
                     try await browser.post("/settings/coaches/\(try grant.requireID().uuidString.lowercased())/accept", [], csrfFrom: "/settings/coaches")

@@ -73,7 +73,9 @@ struct DemoWorkoutTests {
             #expect(Set(generated.map(\.sport)).count >= 3, "varied sports")
             #expect(zip(workouts, workouts.dropFirst()).allSatisfy { ($0.endMS ?? 0) <= $1.startMS }, "no two overlap")
             // Generated tracks start at home and keep the shape's distance give or take its cut.
-            for run in generated where run.sport == "running" && run.streams.contains("latlng") {
+            let tracked = generated.filter { $0.sport == "running" && $0.streams.contains("latlng") }
+            #expect(!tracked.isEmpty, "no generated run with a track")
+            for run in tracked {
                 #expect((run.distance ?? 0) > 1_000 && (run.distance ?? 0) < 10_000)
                 #expect((run.avgHeartRate ?? 0) > 120)
             }

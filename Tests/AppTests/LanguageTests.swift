@@ -94,6 +94,7 @@ struct LanguageTests {
         let views = Self.root.appendingPathComponent("Views")
         let files = FileManager.default.enumerator(at: views, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         let quoted = try NSRegularExpression(pattern: #"<[a-zA-Z][^>]*\s[a-zA-Z-]+\s*=\s*'"#)
+        #expect(files.filter { $0.pathExtension == "leaf" }.count >= 90, "found only \(files.count) files in \(views.path)")
         for file in files where file.pathExtension == "leaf" {
             let text = try String(contentsOf: file, encoding: .utf8)
             #expect(quoted.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil, "\(file.lastPathComponent) quotes an attribute with '")

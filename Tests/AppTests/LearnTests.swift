@@ -18,6 +18,7 @@ struct LearnTests {
             let visitor = app.browser()
             let library = try await visitor.get("/learn")
             #expect(library.status == .ok)
+            #expect(LearnLibrary.categories.count >= 3)
             for category in LearnLibrary.categories { #expect(library.contains(">\(category)</h2>"), "\(category)") }
             #expect(library.contains("min read"))
 

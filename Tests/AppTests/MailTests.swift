@@ -109,7 +109,8 @@ struct MailTests {
             #expect(resetMail.subject == "Reset your Fieldhouse password")
             let resetLink = try #require(resetMail.link(startingWith: base + "/password/reset/"))
             let resetPath = String(resetLink.dropFirst(base.count))
-            #expect(try await PasswordReset.query(on: app.db).all().allSatisfy { !resetLink.contains($0.tokenHash) }, "only the hash is stored")
+            let resets = try await PasswordReset.query(on: app.db).all()
+            #expect(!resets.isEmpty && resets.allSatisfy { !resetLink.contains($0.tokenHash) }, "only the hash is stored")
             #expect(try await rowCount("outbox", app.db) == 0, "the link is not kept once sent")
 
             let form = try await stranger.get(resetPath)

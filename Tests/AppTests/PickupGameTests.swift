@@ -169,7 +169,7 @@ struct PickupGameTests {
                 for browser in joiners { group.addTask { try await browser.post("\(url)/join", [], csrfFrom: url).status } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(statuses.allSatisfy { $0 == .seeOther })
+            #expect(statuses.count == joiners.count && statuses.allSatisfy { $0 == .seeOther })
             let players = try await GamePlayer.query(on: app.db).all()
             #expect(players.filter { $0.status == .joined }.count == 4, "the organiser and exactly three others")
             #expect(players.filter { $0.status == .waitlisted }.count == 7)

@@ -408,6 +408,7 @@ import Vapor
             #expect(registered.subtracting(classified).sorted() == [], "routes nobody has classified")
             #expect(classified.subtracting(registered).sorted() == [], "classified routes that no longer exist")
             #expect(Set(Self.access.keys).intersection(Self.signedInRoutes).isEmpty)
+            #expect(registered.count > 200, "only \(registered.count) routes are registered")
 
             let world = try await Self.makeWorld(app)
             let anonymous = world.people[0].1
@@ -460,6 +461,7 @@ import Vapor
             // else anything that shows the object (no 200, no 5xx).
             let covered = Set(Self.objectPaths(world).map(\.route))
             #expect(covered == Set(Self.access.filter { $0.value == .object }.map(\.key)), "an object route without persona expectations")
+            #expect(Self.objectPaths(world).count > 20 && world.people.count > 5)
             for (route, path, allowed) in Self.objectPaths(world) {
                 for (name, browser) in world.people {
                     // An event stream stays open: its answer is read as far as its status.
@@ -475,6 +477,7 @@ import Vapor
             // Every form that changes a private object, from everybody not allowed to send it: refused,
             // and the database is exactly as before (not one row written, notifications included).
             let before = try await app.dump(except: ["sessions"])
+            #expect(Self.objectForms(world, app: app).count > 10 && before.count > 30)
             for (path, fields, allowed) in Self.objectForms(world, app: app) {
                 for (name, browser) in world.people where !allowed.contains(name) {
                     let page = try await browser.post(path, fields, csrfFrom: name == "anonymous" ? "/login" : "/settings/profile")

@@ -109,6 +109,7 @@ import Vapor
             let small = try await Self.count(pages, log)
             try await Self.grow(app, world)
             let large = try await Self.count(pages, log)
+            #expect(pages.count >= 8, "only \(pages.count) pages are counted")
             for page in pages {
                 let before = small[page.name] ?? [], after = large[page.name] ?? []
                 #expect(!before.isEmpty, "\(page.name): no statement counted; is the query log still at trace?")

@@ -16,6 +16,8 @@ import Vapor
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Views")
             let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".leaf") } ?? []
+            // Every test over the templates would pass over none: a wrong folder must fail them instead.
+            try #require(files.count >= 90, "found \(files.count) templates in \(root.path)")
             return try files.sorted().map { Template(name: $0, text: try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
         }
     }
@@ -45,7 +47,9 @@ import Vapor
     }
 
     @Test func noTemplateWritesASitePathByHand() throws {
-        for template in try Self.templates {
+        let templates = try Self.templates
+        #expect(templates.contains { $0.name == "base.leaf" } && templates.count >= 90)
+        for template in templates {
             let handWritten = template.text.matches(of: /(?:href|action|src|formaction|data-[a-z-]+)="(\/[^"]*)"/)
                 .map { String($0.output.1) }
                 .filter { !($0.hasPrefix("/css/") || $0.hasPrefix("/js/") || $0.hasPrefix("/img/") || $0 == "/favicon.svg") }
@@ -72,8 +76,10 @@ import Vapor
     /// A field's message is announced with the field: `<p class="error" id="x-error">` and
     /// `aria-describedby="... x-error"` on the control or its fieldset.
     @Test func everyFieldErrorIsLinkedToItsField() throws {
+        var checked = 0
         for template in try TemplateLinkTests.templates {
             let messages = template.text.matches(of: /<p class="error"( id="([a-z_]+)-error")?>/)
+            checked += messages.count
             for message in messages {
                 guard let field = message.output.2 else {
                     Issue.record("\(template.name) has a field error without an id")
@@ -83,6 +89,7 @@ import Vapor
                 #expect(linked, "\(template.name): no control or fieldset points at \(field)-error")
             }
         }
+        #expect(checked > 50, "found only \(checked) field errors in the templates")
     }
 
     /// Every form that changes something posts the CSRF token, through the one partial.

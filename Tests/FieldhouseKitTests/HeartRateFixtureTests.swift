@@ -60,6 +60,7 @@ import Testing
     }
 
     @Test func theServerReadsEveryPayloadAsWritten() {
+        #expect(Self.cases.count >= 20, "Tests/Fixtures/heart-rate-measurements.json is missing or was cut short")
         for item in Self.cases {
             let bytes = Self.bytes(item.hex)
             let label = "\(item.hex) (\(item.what))"
