@@ -89,91 +89,23 @@ struct CoachController: RouteCollection {
 
         let today = req.clock.today(in: coach.timeZone)
         let weekStart = ReportPeriod.week.start(containing: today)
-        let firstDay = weekStart.adding(days: -28).description, weekFirst = weekStart.description, weekLast = weekStart.adding(days: 6).description
-        let now = req.clock.milliseconds
-        // A day either side of the coach's week, for athletes in other time zones.
-        let from = min(Int64(weekStart.adding(days: -29).dayNumber) * 86_400_000, now - 29 * 86_400_000)
-        let done = try await squad.workouts(from: from, to: now + 86_400_000, on: req.db)
-        let last = try await squad.lastWorkouts(on: req.db)
-        let plans = try await squad.plans(from: weekFirst, through: weekLast, on: req.db)
-        let goals = try await squad.goalCompletion(done: done, now: req.now, on: req.db)
-
-        var rows: [(row: Row, keys: (idle: Int, ratio: Double, compliance: Double, duration: Double))] = []
-        for (index, athlete) in squad.athletes.enumerated() {
-            let mine = done.filter { $0.athlete == index }
-            let thisWeek = mine.filter { $0.day >= weekFirst && $0.day <= weekLast }
-            let before = mine.filter { $0.day >= firstDay && $0.day < weekFirst }
-            let load = TrainingLoad(
-                acute: mine.filter { $0.start >= now - 7 * 86_400_000 }.compactMap(\.trimp).reduce(0, +),
-                chronic28: mine.filter { $0.start >= now - 28 * 86_400_000 }.compactMap(\.trimp).reduce(0, +))
-            // Calendar days in the athlete's own time zone: yesterday evening is "1 day".
-            let daysSince = last[index].map { workout in
-                let then = WallClock(Date(timeIntervalSince1970: Double(workout.start) / 1000), zone: athlete.zone)
-                let now = WallClock(req.now, zone: athlete.zone)
-                return CalendarDate(year: now.year, month: now.month, day: now.day)!.dayNumber
-                    - CalendarDate(year: then.year, month: then.month, day: then.day)!.dayNumber
-            }
-            let planned = plans.filter { $0.athlete == index }
-            let grades = planned.compactMap { SquadTraining.compliance(of: $0, done: done, today: today.description) }
-            let onPlan = grades.filter { $0 == .green }.count
-            let worst = grades.contains(.red) ? "red" : grades.contains(.yellow) ? "yellow" : grades.isEmpty ? "none" : "green"
-            let row = Row(
-                username: athlete.username, name: athlete.name,
-                last: last[index].map { "\($0.sport.label): \($0.name)" } ?? t("No workouts yet"),
-                lastURL: last[index].map { SiteURL.workout($0.id).path },
-                daysSince: daysSince.map { $0 == 0 ? t("today") : tn("{count} day", "{count} days", $0) } ?? "–",
-                idle: (daysSince ?? Int.max) >= 7,
-                duration: Format.duration(thisWeek.map(\.duration).reduce(0, +)),
-                durationAverage: Format.duration(before.map(\.duration).reduce(0, +) / 4),
-                distance: Self.distance(thisWeek.compactMap(\.distance).reduce(0, +), format),
-                distanceAverage: Self.distance(before.compactMap(\.distance).reduce(0, +) / 4, format),
-                load: Format.whole(thisWeek.compactMap(\.trimp).reduce(0, +)),
-                loadAverage: Format.whole(before.compactMap(\.trimp).reduce(0, +) / 4),
-                ratio: load.ratio.map { Format.number($0, decimals: 2) } ?? "–",
-                overreaching: load.overreaching,
-                goals: goals[index].map { t("{reached} of {total}", $0.reached, $0.total) } ?? "–",
-                compliance: planned.isEmpty
-                    ? t("nothing planned")
-                    : grades.count < planned.count
-                        ? t("{done} of {planned} on plan ({later} to come)", onPlan, planned.count, planned.count - grades.count)
-                        : t("{done} of {planned} on plan", onPlan, planned.count),
-                complianceClass: worst)
-            rows.append(
-                (
-                    row,
-                    (
-                        daysSince ?? Int.max, load.ratio ?? 0, grades.isEmpty ? 2 : Double(onPlan) / Double(grades.count),
-                        thisWeek.map(\.duration).reduce(0, +)
-                    )
-                ))
-        }
-        switch sort {
-        case "idle": rows.sort { $0.keys.idle > $1.keys.idle }
-        case "load": rows.sort { $0.keys.ratio > $1.keys.ratio }
-        case "compliance": rows.sort { $0.keys.compliance < $1.keys.compliance }
-        case "duration": rows.sort { $0.keys.duration > $1.keys.duration }
-        default: break
-        }
+        let training = try await Self.training(of: squad, weekStart: weekStart, today: today, req: req)
+        let rows = Self.sorted(
+            squad.athletes.enumerated().map { Self.row(of: $0.offset, $0.element, training, now: req.now, format: format) }, by: sort)
 
         // Requests waiting for the coach, and invitations waiting for athletes.
-        // A request held back from this coach (a stranger asking a child to coach them) is not theirs to see.
-        let pending = try await CoachGrant.query(on: req.db).filter(\.$coach.$id == coachID).filter(\.$status == .pending)
-            .with(\.$athlete).all().filter { !($0.held && $0.requestedBy == .athlete) }
+        let pending = try await Self.pending(for: coachID, on: req.db)
         func request(_ grant: CoachGrant) -> Request {
             Request(
                 id: grant.id?.uuidString.lowercased() ?? "", name: grant.athlete.displayName, username: grant.athlete.username,
                 team: memberships.first { $0.$team.id == grant.teamID }?.team.name)
         }
         let coached = memberships.filter { $0.role == .coach || $0.role == .owner || $0.role == .manager }
-        var liveNow: [LiveNowCard] = []
-        let athleteIDs = squad.athletes.map(\.id)
-        for companion in Features.squadCompanions {
-            liveNow += try await companion.liveNow(of: athleteIDs, coach: coach, now: req.now, on: req.db)
-        }
+        let liveNow = try await Self.liveNow(of: squad, coach: coach, req: req)
         let page = Page(
             layout: req.layout(title: t("Coaching")),
             week: t("Week of {day}", Format.dayAndMonth(weekStart)),
-            rows: rows.map(\.row),
+            rows: rows,
             sorts: Self.sorts.map { SelectOption(value: $0.0, label: $0.1, selected: $0.0 == sort) },
             teams: [SelectOption(value: "", label: t("All athletes"), selected: team == nil)]
                 + memberships.map { SelectOption(value: $0.team.slug, label: $0.team.name, selected: $0.team.slug == teamSlug) },
@@ -182,6 +114,112 @@ struct CoachController: RouteCollection {
             outgoing: pending.filter { $0.requestedBy == .coach }.map(request),
             invite: invite, errors: errors, liveNow: liveNow)
         return try await req.view.render("coaching/dashboard", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// What the squad did this week and the four before, what was planned this week, and goals.
+    private struct Training {
+        let today: CalendarDate
+        let firstDay: String, weekFirst: String, weekLast: String
+        let now: Int64
+        let done: [SquadTraining.Done]
+        let last: [Int: (id: UUID, name: String, sport: WorkoutSport, start: Int64)]
+        let plans: [SquadTraining.Plan]
+        let goals: [Int: (reached: Int, total: Int)]
+    }
+
+    /// What a row may be sorted by.
+    private typealias SortKeys = (idle: Int, ratio: Double, compliance: Double, duration: Double)
+
+    private static func training(of squad: SquadTraining, weekStart: CalendarDate, today: CalendarDate, req: Vapor.Request) async throws -> Training {
+        let firstDay = weekStart.adding(days: -28).description, weekFirst = weekStart.description, weekLast = weekStart.adding(days: 6).description
+        let now = req.clock.milliseconds
+        // A day either side of the coach's week, for athletes in other time zones.
+        let from = min(Int64(weekStart.adding(days: -29).dayNumber) * 86_400_000, now - 29 * 86_400_000)
+        let done = try await squad.workouts(from: from, to: now + 86_400_000, on: req.db)
+        let last = try await squad.lastWorkouts(on: req.db)
+        let plans = try await squad.plans(from: weekFirst, through: weekLast, on: req.db)
+        let goals = try await squad.goalCompletion(done: done, now: req.now, on: req.db)
+        return Training(
+            today: today, firstDay: firstDay, weekFirst: weekFirst, weekLast: weekLast, now: now, done: done, last: last, plans: plans, goals: goals)
+    }
+
+    /// One athlete's line, and what it sorts by.
+    private static func row(of index: Int, _ athlete: SquadTraining.Athlete, _ training: Training, now date: Date, format: Format) -> (
+        row: Row, keys: SortKeys
+    ) {
+        let (done, last, now) = (training.done, training.last, training.now)
+        let mine = done.filter { $0.athlete == index }
+        let thisWeek = mine.filter { $0.day >= training.weekFirst && $0.day <= training.weekLast }
+        let before = mine.filter { $0.day >= training.firstDay && $0.day < training.weekFirst }
+        let load = TrainingLoad(
+            acute: mine.filter { $0.start >= now - 7 * 86_400_000 }.compactMap(\.trimp).reduce(0, +),
+            chronic28: mine.filter { $0.start >= now - 28 * 86_400_000 }.compactMap(\.trimp).reduce(0, +))
+        // Calendar days in the athlete's own time zone: yesterday evening is "1 day".
+        let daysSince = last[index].map { workout in
+            let then = WallClock(Date(timeIntervalSince1970: Double(workout.start) / 1000), zone: athlete.zone)
+            let now = WallClock(date, zone: athlete.zone)
+            return CalendarDate(year: now.year, month: now.month, day: now.day)!.dayNumber
+                - CalendarDate(year: then.year, month: then.month, day: then.day)!.dayNumber
+        }
+        let planned = training.plans.filter { $0.athlete == index }
+        let grades = planned.compactMap { SquadTraining.compliance(of: $0, done: done, today: training.today.description) }
+        let onPlan = grades.filter { $0 == .green }.count
+        let worst = grades.contains(.red) ? "red" : grades.contains(.yellow) ? "yellow" : grades.isEmpty ? "none" : "green"
+        let row = Row(
+            username: athlete.username, name: athlete.name,
+            last: last[index].map { "\($0.sport.label): \($0.name)" } ?? t("No workouts yet"),
+            lastURL: last[index].map { SiteURL.workout($0.id).path },
+            daysSince: daysSince.map { $0 == 0 ? t("today") : tn("{count} day", "{count} days", $0) } ?? "–",
+            idle: (daysSince ?? Int.max) >= 7,
+            duration: Format.duration(thisWeek.map(\.duration).reduce(0, +)),
+            durationAverage: Format.duration(before.map(\.duration).reduce(0, +) / 4),
+            distance: Self.distance(thisWeek.compactMap(\.distance).reduce(0, +), format),
+            distanceAverage: Self.distance(before.compactMap(\.distance).reduce(0, +) / 4, format),
+            load: Format.whole(thisWeek.compactMap(\.trimp).reduce(0, +)),
+            loadAverage: Format.whole(before.compactMap(\.trimp).reduce(0, +) / 4),
+            ratio: load.ratio.map { Format.number($0, decimals: 2) } ?? "–",
+            overreaching: load.overreaching,
+            goals: training.goals[index].map { t("{reached} of {total}", $0.reached, $0.total) } ?? "–",
+            compliance: planned.isEmpty
+                ? t("nothing planned")
+                : grades.count < planned.count
+                    ? t("{done} of {planned} on plan ({later} to come)", onPlan, planned.count, planned.count - grades.count)
+                    : t("{done} of {planned} on plan", onPlan, planned.count),
+            complianceClass: worst)
+        let keys = (
+            daysSince ?? Int.max, load.ratio ?? 0, grades.isEmpty ? 2 : Double(onPlan) / Double(grades.count), thisWeek.map(\.duration).reduce(0, +)
+        )
+        return (row, keys)
+    }
+
+    /// The rows in the chosen order; by name, as the squad is read, unless another is chosen.
+    private static func sorted(_ rows: [(row: Row, keys: SortKeys)], by sort: String) -> [Row] {
+        var rows = rows
+        switch sort {
+        case "idle": rows.sort { $0.keys.idle > $1.keys.idle }
+        case "load": rows.sort { $0.keys.ratio > $1.keys.ratio }
+        case "compliance": rows.sort { $0.keys.compliance < $1.keys.compliance }
+        case "duration": rows.sort { $0.keys.duration > $1.keys.duration }
+        default: break
+        }
+        return rows.map(\.row)
+    }
+
+    /// The coach's pending grants, both ways. A request held back from this coach (a stranger asking
+    /// a child to coach them) is not theirs to see.
+    private static func pending(for coachID: UUID, on db: any Database) async throws -> [CoachGrant] {
+        try await CoachGrant.query(on: db).filter(\.$coach.$id == coachID).filter(\.$status == .pending)
+            .with(\.$athlete).all().filter { !($0.held && $0.requestedBy == .athlete) }
+    }
+
+    /// Who in the squad is training live now, as the companions that know tell it.
+    private static func liveNow(of squad: SquadTraining, coach: User, req: Vapor.Request) async throws -> [LiveNowCard] {
+        var liveNow: [LiveNowCard] = []
+        let athleteIDs = squad.athletes.map(\.id)
+        for companion in Features.squadCompanions {
+            liveNow += try await companion.liveNow(of: athleteIDs, coach: coach, now: req.now, on: req.db)
+        }
+        return liveNow
     }
 
     /// A coach asks an athlete, by username, to share their training.

@@ -87,22 +87,8 @@ struct HomeController: RouteCollection {
         let recentIDs = followers.prefix(5).map(\.follower)
         // Newest follower first, as the follows were sorted.
         let recent = try await PersonLoader.load(ids: Array(recentIDs), on: req.db)
-        // Suggestions: public profiles the person does not follow yet, newest first. A person under
-        // 16 is never shown a stranger: only people from their own teams (not public ones, which
-        // anyone joins at once).
-        let teammates: [UUID]? =
-            user.isUnder16(on: req.clock.today)
-            ? try await req.db.sql.raw(
-                """
-                SELECT DISTINCT a.user_id AS id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
-                WHERE b.user_id = \(bind: userID) AND t.privacy <> 'public'
-                """
-            ).all(decoding: IDRow.self).map(\.id) : nil
-        let suggestions = try await PersonLoader.select(on: req.db) { query in
-            let fresh = query.where("id", .notIn, Array(connected)).orderBy("created_at", .descending).limit(6)
-            guard let teammates else { return fresh.where("visibility", .equal, User.Visibility.public.rawValue) }
-            return fresh.where("id", .in, teammates.isEmpty ? [userID] : teammates)
-        }
+        let teammates = user.isUnder16(on: req.clock.today) ? try await Self.teammates(of: userID, on: req.db) : nil
+        let suggestions = try await Self.suggestions(for: userID, besides: connected, teammates: teammates, on: req.db)
 
         // Both lists of people from one read of how the person relates to them.
         let relations = try await Relations.load(viewer: user, people: (recent + suggestions).compactMap(\.id), today: req.clock.today, on: req.db)
@@ -110,8 +96,7 @@ struct HomeController: RouteCollection {
         let (todays, thisWeek) = (periods.day.workouts, periods.week.workouts)
         let age = user.birthDate.flatMap(CalendarDate.init(iso:))?.age(on: req.clock.today(in: user.timeZone))
         let format = Format(user)
-        let recentWorkouts = try await Workout.query(on: req.db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
-            .sort(\.$startMS, .descending).limit(3).all()
+        let recentWorkouts = try await Self.recentWorkouts(of: userID, on: req.db)
 
         let today = req.clock.today(in: user.timeZone)
         let plans = try await PlannedLine.upcoming(for: userID, from: today, through: today.adding(days: 7), on: req.db)
@@ -137,25 +122,58 @@ struct HomeController: RouteCollection {
             games: try await MyGames.load(for: userID, range: .upcoming(limit: 4), now: req.now, on: req.db).prefix(3).map { GameCard($0, viewer: userID) },
             activity: Self.advice(age: age, today: todays, week: thisWeek),
             goals: try await GoalProgress.all(for: user, now: req.now, periods: periods, on: req.db).filter(\.enabled),
-            recent: try recentWorkouts.map { workout in
-                RecentWorkout(
-                    id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
-                    summary: [Format.duration(workout.duration), workout.distance.map { format.distance($0) }]
-                        .compactMap { $0 }.joined(separator: " · "))
-            },
-            planned: plans.map { plan in
-                let day = CalendarDate(iso: plan.day) ?? today
-                let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
-                let when =
-                    plan.day == today.description
-                    ? t("Today") : Format.weekdayAndDay(day)
-                let what = "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
-                return plan.description.isEmpty
-                    ? t("{when}: {what} (planned by {coach})", when, what, plan.coachName)
-                    : t("{when}: {what} — {description} (planned by {coach})", when, what, plan.description, plan.coachName)
-            }
+            recent: try recentWorkouts.map { try Self.recentCard($0, format: format) },
+            planned: plans.map { Self.plannedLine($0, today: today, format: format) }
         )
         return try await req.view.render("home/dashboard", page)
+    }
+
+    /// The people in a child's own teams (not public ones, which anyone joins at once).
+    private static func teammates(of userID: UUID, on db: any Database) async throws -> [UUID] {
+        try await db.sql.raw(
+            """
+            SELECT DISTINCT a.user_id AS id FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
+            WHERE b.user_id = \(bind: userID) AND t.privacy <> 'public'
+            """
+        ).all(decoding: IDRow.self).map(\.id)
+    }
+
+    /// Suggestions: public profiles the person does not follow yet, newest first. A person under
+    /// 16 is never shown a stranger: only people from their own teams (`teammates`).
+    private static func suggestions(for userID: UUID, besides connected: Set<UUID>, teammates: [UUID]?, on db: any Database) async throws
+        -> [User]
+    {
+        try await PersonLoader.select(on: db) { query in
+            let fresh = query.where("id", .notIn, Array(connected)).orderBy("created_at", .descending).limit(6)
+            guard let teammates else { return fresh.where("visibility", .equal, User.Visibility.public.rawValue) }
+            return fresh.where("id", .in, teammates.isEmpty ? [userID] : teammates)
+        }
+    }
+
+    /// The person's last three finished workouts.
+    private static func recentWorkouts(of userID: UUID, on db: any Database) async throws -> [Workout] {
+        try await Workout.query(on: db).filter(\.$user.$id == userID).filter(\.$endMS != nil)
+            .sort(\.$startMS, .descending).limit(3).all()
+    }
+
+    private static func recentCard(_ workout: Workout, format: Format) throws -> RecentWorkout {
+        RecentWorkout(
+            id: try workout.requireID().uuidString.lowercased(), name: workout.name, when: format.when(workout.startMS),
+            summary: [Format.duration(workout.duration), workout.distance.map { format.distance($0) }]
+                .compactMap { $0 }.joined(separator: " · "))
+    }
+
+    /// A coach's plan for the coming week, in a line.
+    private static func plannedLine(_ plan: PlannedLine, today: CalendarDate, format: Format) -> String {
+        let day = CalendarDate(iso: plan.day) ?? today
+        let amount = [plan.duration.map { Format.duration($0) }, plan.distance.map { format.distance($0) }].compactMap { $0 }
+        let when =
+            plan.day == today.description
+            ? t("Today") : Format.weekdayAndDay(day)
+        let what = "\((WorkoutSport(rawValue: plan.sport) ?? .other).label) \(amount.joined(separator: ", "))"
+        return plan.description.isEmpty
+            ? t("{when}: {what} (planned by {coach})", when, what, plan.coachName)
+            : t("{when}: {what} — {description} (planned by {coach})", when, what, plan.description, plan.coachName)
     }
 }
 

@@ -134,10 +134,6 @@ struct HeartRateController: RouteCollection {
             return LocalTime.instant(day: day, time: time, zone: user.timeZone).map { Int64($0.timeIntervalSince1970 * 1000) }
         }
         let todayStart = parse(LocalTime.parts(of: req.now, zone: user.timeZone).day + "T00:00") ?? now - 86_400_000
-        let presetRanges: [(String, Int64, Int64)] = [
-            (t("Last hour"), now - 3_600_000, now), (t("Today"), todayStart, now),
-            (tn("{count} day", "{count} days", 7), now - 7 * 86_400_000, now), (tn("{count} day", "{count} days", 30), now - 30 * 86_400_000, now),
-        ]
         var error: String?
         var from = parse(req.query[String.self, at: "from"]) ?? now - 86_400_000
         var to = parse(req.query[String.self, at: "to"]) ?? now
@@ -150,40 +146,12 @@ struct HeartRateController: RouteCollection {
             SiteURL.heartRate.with([("athlete", athlete == nil ? nil : user.username), ("from", local(a)), ("to", local(b))])
         }
         let span = to - from
-        let centre = from + span / 2
-        let navigation = [
-            Link(label: "← " + t("Earlier"), url: url(from - span, to - span), current: false),
-            Link(label: t("Zoom in"), url: url(centre - span / 4, centre + span / 4), current: false),
-            Link(label: t("Zoom out"), url: url(centre - span, min(centre + span, now)), current: false),
-            Link(label: t("Later") + " →", url: url(from + span, to + span), current: false),
-        ]
-
-        var buckets: [(t: Int64, low: Double, high: Double, mean: Double)] = []
+        var buckets: [Bucket] = []
         var resting: [Resting] = []
         var summary: String?
         if user.continuousHeartRate {
             let sql = req.db.sql
-            let width = max(span / Int64(Self.buckets), 1000)
-            // The finest store that still answers quickly: samples up to six hours, the minute
-            // rollup up to two days, the quarter-hour rollup beyond.
-            let (table, key, unit, low, high, sum, count): (String, String, Int64, String, String, String, String) =
-                span <= Self.rawLimit
-                ? ("heart_rate_samples", "t", 1, "bpm", "bpm", "bpm", "1")
-                : span <= Self.minuteLimit
-                    ? ("heart_rate_minutes", "minute", 60_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
-                    : ("heart_rate_quarters", "quarter", 900_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
-            let per = max(width / unit, 1)
-            let rows = try await sql.numberRows(
-                """
-                SELECT \(unsafeRaw: key) / \(unsafeRaw: String(per)) AS b, MIN(\(unsafeRaw: low)) AS lo, MAX(\(unsafeRaw: high)) AS hi,
-                       CAST(SUM(\(unsafeRaw: sum)) AS DOUBLE PRECISION) / SUM(\(unsafeRaw: count)) AS mean
-                FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID) AND \(unsafeRaw: key) >= \(bind: from / unit) AND \(unsafeRaw: key) < \(bind: to / unit)
-                GROUP BY \(unsafeRaw: key) / \(unsafeRaw: String(per)) ORDER BY b
-                """, columns: ["b", "lo", "hi", "mean"])
-            for row in rows {
-                guard let b = row[0], let lo = row[1], let hi = row[2], let mean = row[3] else { continue }
-                buckets.append((Int64(b) * per * unit + per * unit / 2, lo, hi, mean))
-            }
+            buckets = try await Self.bands(of: userID, from: from, to: to, on: sql)
             if !buckets.isEmpty {
                 summary = t("Lowest {lowest} bpm, highest {highest} bpm.", Int(buckets.map(\.low).min()!), Int(buckets.map(\.high).max()!))
             }
@@ -195,13 +163,63 @@ struct HeartRateController: RouteCollection {
         let page = Page(
             layout: req.layout(title: athlete == nil ? t("Heart rate") : t("{name}'s heart rate", user.displayName), section: .workouts),
             athlete: athlete == nil ? nil : user.username, athleteName: athlete == nil ? nil : user.displayName, enabled: user.continuousHeartRate,
-            presets: presetRanges.map { Link(label: $0.0, url: url($0.1, $0.2), current: abs($0.1 - from) < 60_000 && abs($0.2 - to) < 60_000) },
-            navigation: navigation, from: local(from), to: local(to), title: title,
+            presets: Self.presets(now: now, todayStart: todayStart, from: from, to: to, url: url),
+            navigation: Self.navigation(from: from, to: to, now: now, url: url), from: local(from), to: local(to), title: title,
             chart: SVGChart.band(
                 from: from, to: to, buckets: buckets, zone: zone,
                 label: t("Heart rate from {range}: the band is the lowest to highest, the line the average", title), unit: "bpm"),
             fromMS: from, toMS: to, zone: zone.identifier,
             summary: summary, resting: resting, error: error)
         return try await req.view.render("workouts/heart_rate", page).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// One band of the chart: its middle instant, and the lowest, highest and mean beat in it.
+    private typealias Bucket = (t: Int64, low: Double, high: Double, mean: Double)
+
+    /// The last hour, today, a week and a month; the one shown is current.
+    private static func presets(now: Int64, todayStart: Int64, from: Int64, to: Int64, url: (Int64, Int64) -> String) -> [Link] {
+        let presetRanges: [(String, Int64, Int64)] = [
+            (t("Last hour"), now - 3_600_000, now), (t("Today"), todayStart, now),
+            (tn("{count} day", "{count} days", 7), now - 7 * 86_400_000, now), (tn("{count} day", "{count} days", 30), now - 30 * 86_400_000, now),
+        ]
+        return presetRanges.map { Link(label: $0.0, url: url($0.1, $0.2), current: abs($0.1 - from) < 60_000 && abs($0.2 - to) < 60_000) }
+    }
+
+    /// Earlier, zoom in, zoom out and later, from the range shown.
+    private static func navigation(from: Int64, to: Int64, now: Int64, url: (Int64, Int64) -> String) -> [Link] {
+        let span = to - from
+        let centre = from + span / 2
+        return [
+            Link(label: "← " + t("Earlier"), url: url(from - span, to - span), current: false),
+            Link(label: t("Zoom in"), url: url(centre - span / 4, centre + span / 4), current: false),
+            Link(label: t("Zoom out"), url: url(centre - span, min(centre + span, now)), current: false),
+            Link(label: t("Later") + " →", url: url(from + span, to + span), current: false),
+        ]
+    }
+
+    /// The user's heart rate from `from` to `to` in about `buckets` bands.
+    private static func bands(of userID: UUID, from: Int64, to: Int64, on sql: any SQLDatabase) async throws -> [Bucket] {
+        let span = to - from
+        let width = max(span / Int64(Self.buckets), 1000)
+        // The finest store that still answers quickly: samples up to six hours, the minute
+        // rollup up to two days, the quarter-hour rollup beyond.
+        let (table, key, unit, low, high, sum, count): (String, String, Int64, String, String, String, String) =
+            span <= Self.rawLimit
+            ? ("heart_rate_samples", "t", 1, "bpm", "bpm", "bpm", "1")
+            : span <= Self.minuteLimit
+                ? ("heart_rate_minutes", "minute", 60_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
+                : ("heart_rate_quarters", "quarter", 900_000, "min_bpm", "max_bpm", "sum_bpm", "samples")
+        let per = max(width / unit, 1)
+        let rows = try await sql.numberRows(
+            """
+            SELECT \(unsafeRaw: key) / \(unsafeRaw: String(per)) AS b, MIN(\(unsafeRaw: low)) AS lo, MAX(\(unsafeRaw: high)) AS hi,
+                   CAST(SUM(\(unsafeRaw: sum)) AS DOUBLE PRECISION) / SUM(\(unsafeRaw: count)) AS mean
+            FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID) AND \(unsafeRaw: key) >= \(bind: from / unit) AND \(unsafeRaw: key) < \(bind: to / unit)
+            GROUP BY \(unsafeRaw: key) / \(unsafeRaw: String(per)) ORDER BY b
+            """, columns: ["b", "lo", "hi", "mean"])
+        return rows.compactMap { row in
+            guard let b = row[0], let lo = row[1], let hi = row[2], let mean = row[3] else { return nil }
+            return (Int64(b) * per * unit + per * unit / 2, lo, hi, mean)
+        }
     }
 }

@@ -102,81 +102,86 @@ struct WorkoutController: RouteCollection {
         let to = toText.isEmpty ? nil : LocalTime.instant(day: toText, time: "00:00", zone: user.timeZone)?.addingTimeInterval(86_400)
         if (!fromText.isEmpty && from == nil) || (!toText.isEmpty && to == nil) { error = t("Enter dates as YYYY-MM-DD.") }
         if let from, let to, to <= from { error = t("The end date must not be before the start date.") }
-        let userID = try user.requireID()
-        var filter: SQLQueryString = "user_id = \(bind: userID) AND end_ms IS NOT NULL"
-        if let sport { filter.appendInterpolation(unsafeRaw: " AND sport = "); filter.appendInterpolation(bind: sport.rawValue) }
-        if error == nil {
-            if let from {
-                filter.appendInterpolation(unsafeRaw: " AND start_ms >= "); filter.appendInterpolation(bind: Int64(from.timeIntervalSince1970 * 1000))
-            }
-            if let to { filter.appendInterpolation(unsafeRaw: " AND start_ms < "); filter.appendInterpolation(bind: Int64(to.timeIntervalSince1970 * 1000)) }
-        }
+        let filter = try Self.historyFilter(of: user, sport: sport, from: error == nil ? from : nil, to: error == nil ? to : nil)
         let sql = req.db.sql
         var pager = Pager(req: req, perPage: 30)
         let sportValue: String = sport?.rawValue ?? ""
         let groupValue: String = grouping == "week" ? "" : grouping
         let links: [(String, String)] = [("sport", sportValue), ("group", groupValue), ("from", fromText), ("to", toText)]
-        let rows = try await sql.raw(
+        let rows = try await Self.historyRows(where: filter, limit: pager.fetchLimit, offset: pager.offset, on: sql)
+        let page = pager.finish(rows, at: .workouts, query: links)
+        let around = try await Self.historyNumbers(where: filter, around: page, on: sql)
+        let groups = Self.historyGroups(page, around: around, grouping: grouping, format: format)
+        let total = try await Self.historyTotal(where: filter, on: sql)
+        let context = HistoryPage(
+            layout: req.layout(title: t("Workouts"), section: .workouts),
+            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
+            groupings: [("day", t("By day")), ("week", t("By week")), ("month", t("By month"))].map {
+                SelectOption(value: $0.0, label: $0.1, selected: $0.0 == grouping)
+            },
+            from: fromText, to: toText, groups: groups, total: Self.summary(t("All"), total ?? HistoryTotals([]), format: format), pager: pager,
+            error: error)
+        return try await req.view.render("workouts/index", context).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+    }
+
+    /// The finished workouts of the user, of a sport if one is chosen, within the dates if given.
+    private static func historyFilter(of user: User, sport: WorkoutSport?, from: Date?, to: Date?) throws -> SQLQueryString {
+        var filter: SQLQueryString = "user_id = \(bind: try user.requireID()) AND end_ms IS NOT NULL"
+        if let sport { filter.appendInterpolation(unsafeRaw: " AND sport = "); filter.appendInterpolation(bind: sport.rawValue) }
+        if let from {
+            filter.appendInterpolation(unsafeRaw: " AND start_ms >= "); filter.appendInterpolation(bind: Int64(from.timeIntervalSince1970 * 1000))
+        }
+        if let to { filter.appendInterpolation(unsafeRaw: " AND start_ms < "); filter.appendInterpolation(bind: Int64(to.timeIntervalSince1970 * 1000)) }
+        return filter
+    }
+
+    /// One page of the history, newest first.
+    private static func historyRows(where filter: SQLQueryString, limit: Int, offset: Int, on sql: any SQLDatabase) async throws -> [HistoryRow] {
+        try await sql.raw(
             """
             SELECT id, start_ms, sport, name, duration_s, distance_m, avg_hr, calories_kcal FROM workouts WHERE \(filter)
-            ORDER BY start_ms DESC, id DESC LIMIT \(bind: pager.fetchLimit) OFFSET \(bind: pager.offset)
+            ORDER BY start_ms DESC, id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)
             """
         ).all(decoding: HistoryRow.self)
-        let page = pager.finish(rows, at: .workouts, query: links)
+    }
 
-        func key(_ startMS: Int64) -> String {
-            let clock = WallClock(Date(timeIntervalSince1970: Double(startMS) / 1000), zone: format.zone)
-            switch grouping {
-            case "day": return Format.isoDay(clock)
-            case "month": return "\(clock.year)-\(WallClock.pad(clock.month, 2))"
-            default:
-                // The Monday of the week.
-                let days = SampleTime.daysFromCivil(year: clock.year, month: clock.month, day: clock.day) - (clock.weekday + 6) % 7
-                let monday = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
-                return Format.isoDay(monday)
-            }
-        }
-        func label(_ key: String) -> String {
-            let parts = key.split(separator: "-").compactMap { Int($0) }
-            switch grouping {
-            case "day", "week":
-                let days = SampleTime.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
-                let clock = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
-                let day = Format.weekdayDayAndYear(clock)
-                return grouping == "week" ? t("Week of {day}", day) : day
-            default:
-                return Format.shortMonthAndYear(month: parts[1], year: parts[0])
-            }
-        }
-        func summary(_ label: String, _ totals: HistoryTotals) -> Group {
-            Group(
-                label: label, count: totals.count,
-                // A span in words ("3 h 5 min"): beside a count, "3:05:00" read as a time of day.
-                duration: Int(exactly: (totals.duration / 60).rounded()).map(Format.hoursAndMinutes) ?? "–",
-                distance: totals.distance.map { format.distance($0) } ?? "–",
-                calories: Int(exactly: totals.calories.rounded()).map { "\($0.grouped) kcal" } ?? "–", rows: [])
-        }
-        // Subtotals are needed only for the groups this page shows, and a group spans at most a
-        // month: the numbers of the workouts from a month before the page's oldest to a month after
-        // its newest are enough, however long the history (2,000 workouts read and grouped at every
-        // request were most of this page's time). Rows skip Fluent's models, whose decoding by
-        // reflection cost more than the rest of the page.
+    /// The numbers of the workouts around a page, enough for the subtotals of its groups.
+    ///
+    /// Subtotals are needed only for the groups this page shows, and a group spans at most a
+    /// month: the numbers of the workouts from a month before the page's oldest to a month after
+    /// its newest are enough, however long the history (2,000 workouts read and grouped at every
+    /// request were most of this page's time). Rows skip Fluent's models, whose decoding by
+    /// reflection cost more than the rest of the page.
+    private static func historyNumbers(where filter: SQLQueryString, around page: [HistoryRow], on sql: any SQLDatabase) async throws
+        -> [HistoryNumbers]
+    {
         let month: Int64 = 32 * 86_400_000
-        let around =
-            page.isEmpty
-            ? []
-            : try await sql.numberRows(
-                """
-                SELECT start_ms, duration_s, distance_m, calories_kcal FROM workouts WHERE \(filter)
-                  AND start_ms >= \(bind: (page.map(\.startMS).min() ?? 0) - month) AND start_ms <= \(bind: (page.map(\.startMS).max() ?? 0) + month)
-                """,
-                columns: ["start_ms", "duration_s", "distance_m", "calories_kcal"]
-            ).map { HistoryNumbers(startMS: Int64($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3]) }
-        let byKey = Dictionary(grouping: around) { key($0.startMS) }
+        if page.isEmpty { return [] }
+        return try await sql.numberRows(
+            """
+            SELECT start_ms, duration_s, distance_m, calories_kcal FROM workouts WHERE \(filter)
+              AND start_ms >= \(bind: (page.map(\.startMS).min() ?? 0) - month) AND start_ms <= \(bind: (page.map(\.startMS).max() ?? 0) + month)
+            """,
+            columns: ["start_ms", "duration_s", "distance_m", "calories_kcal"]
+        ).map { HistoryNumbers(startMS: Int64($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3]) }
+    }
+
+    /// The totals of the whole range, added up by the database.
+    private static func historyTotal(where filter: SQLQueryString, on sql: any SQLDatabase) async throws -> HistoryTotals? {
+        try await sql.numberRows(
+            "SELECT COUNT(*) AS n, SUM(duration_s) AS duration, SUM(distance_m) AS distance, SUM(calories_kcal) AS calories FROM workouts WHERE \(filter)",
+            columns: ["n", "duration", "distance", "calories"]
+        ).first.map { HistoryTotals(count: Int($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3] ?? 0) }
+    }
+
+    /// The page's workouts in their groups, each group with the subtotals of all its workouts.
+    private static func historyGroups(_ page: [HistoryRow], around: [HistoryNumbers], grouping: String, format: Format) -> [Group] {
+        let byKey = Dictionary(grouping: around) { groupKey($0.startMS, grouping: grouping, zone: format.zone) }
         var groups: [Group] = []
         for workout in page {
-            let k = key(workout.startMS)
-            if groups.last?.label != label(k) { groups.append(summary(label(k), HistoryTotals(byKey[k] ?? []))) }
+            let k = groupKey(workout.startMS, grouping: grouping, zone: format.zone)
+            let label = groupLabel(k, grouping: grouping)
+            if groups.last?.label != label { groups.append(summary(label, HistoryTotals(byKey[k] ?? []), format: format)) }
             groups[groups.count - 1].rows.append(
                 Row(
                     id: SiteURL.id(workout.id), when: format.when(workout.startMS),
@@ -185,19 +190,45 @@ struct WorkoutController: RouteCollection {
                     heartRate: workout.avgHeartRate.map { "\($0) bpm" } ?? "–",
                     calories: workout.calories.map { "\(Format.whole($0)) kcal" } ?? "–"))
         }
-        // The totals of the whole range, added up by the database.
-        let total = try await sql.numberRows(
-            "SELECT COUNT(*) AS n, SUM(duration_s) AS duration, SUM(distance_m) AS distance, SUM(calories_kcal) AS calories FROM workouts WHERE \(filter)",
-            columns: ["n", "duration", "distance", "calories"]
-        ).first.map { HistoryTotals(count: Int($0[0] ?? 0), duration: $0[1] ?? 0, distance: $0[2], calories: $0[3] ?? 0) }
-        let context = HistoryPage(
-            layout: req.layout(title: t("Workouts"), section: .workouts),
-            sports: WorkoutSport.allCases.map { SelectOption(value: $0.rawValue, label: $0.label, selected: $0 == sport) },
-            groupings: [("day", t("By day")), ("week", t("By week")), ("month", t("By month"))].map {
-                SelectOption(value: $0.0, label: $0.1, selected: $0.0 == grouping)
-            },
-            from: fromText, to: toText, groups: groups, total: summary(t("All"), total ?? HistoryTotals([])), pager: pager, error: error)
-        return try await req.view.render("workouts/index", context).encodeResponse(status: error == nil ? .ok : .unprocessableEntity, for: req)
+        return groups
+    }
+
+    /// The group a workout falls in: its day, the Monday of its week or its month.
+    private static func groupKey(_ startMS: Int64, grouping: String, zone: TimeZone) -> String {
+        let clock = WallClock(Date(timeIntervalSince1970: Double(startMS) / 1000), zone: zone)
+        switch grouping {
+        case "day": return Format.isoDay(clock)
+        case "month": return "\(clock.year)-\(WallClock.pad(clock.month, 2))"
+        default:
+            // The Monday of the week.
+            let days = SampleTime.daysFromCivil(year: clock.year, month: clock.month, day: clock.day) - (clock.weekday + 6) % 7
+            let monday = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
+            return Format.isoDay(monday)
+        }
+    }
+
+    /// A group's heading.
+    private static func groupLabel(_ key: String, grouping: String) -> String {
+        let parts = key.split(separator: "-").compactMap { Int($0) }
+        switch grouping {
+        case "day", "week":
+            let days = SampleTime.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
+            let clock = WallClock(Date(timeIntervalSince1970: Double(days) * 86_400), secondsFromGMT: 0)
+            let day = Format.weekdayDayAndYear(clock)
+            return grouping == "week" ? t("Week of {day}", day) : day
+        default:
+            return Format.shortMonthAndYear(month: parts[1], year: parts[0])
+        }
+    }
+
+    /// A group's line of totals.
+    private static func summary(_ label: String, _ totals: HistoryTotals, format: Format) -> Group {
+        Group(
+            label: label, count: totals.count,
+            // A span in words ("3 h 5 min"): beside a count, "3:05:00" read as a time of day.
+            duration: Int(exactly: (totals.duration / 60).rounded()).map(Format.hoursAndMinutes) ?? "–",
+            distance: totals.distance.map { format.distance($0) } ?? "–",
+            calories: Int(exactly: totals.calories.rounded()).map { "\($0.grouped) kcal" } ?? "–", rows: [])
     }
 
     // MARK: One workout
