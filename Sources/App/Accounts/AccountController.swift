@@ -5,11 +5,11 @@ import Vapor
 /// Signing up, signing in and signing out.
 struct AccountController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("signup", use: signupPage)
-        routes.post("signup", use: signup)
-        routes.get("login", use: loginPage)
-        routes.post("login", use: login)
-        routes.post("logout", use: logout)
+        routes.get(AccountPath.signup, use: signupPage)
+        routes.post(AccountPath.signup, use: signup)
+        routes.get(AccountPath.login, use: loginPage)
+        routes.post(AccountPath.login, use: login)
+        routes.post(AccountPath.logout, use: logout)
     }
 
     // MARK: Sign up

@@ -7,8 +7,8 @@ import Vapor
 /// leagues and games others share with them.
 struct DeleteAccountController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("settings", "delete-account", use: page)
-        routes.post("settings", "delete-account", use: delete)
+        routes.get(AccountPath.deleteAccountSettings, use: page)
+        routes.post(AccountPath.deleteAccountSettings, use: delete)
     }
 
     struct Page: Encodable {

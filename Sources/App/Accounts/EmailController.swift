@@ -4,9 +4,9 @@ import Vapor
 /// Confirming an e-mail address: the link from the confirmation e-mail, and sending it again.
 struct EmailController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("email", "confirm", ":user", ":token", use: confirmPage).holdsSecret()
-        routes.post("email", "confirm", ":user", ":token", use: confirm).holdsSecret().userInfo[CSRF.signedAddress] = true
-        routes.post("settings", "email", "confirm", use: resend)
+        routes.get(AccountPath.confirmEmail, use: confirmPage).holdsSecret()
+        routes.post(AccountPath.confirmEmail, use: confirm).holdsSecret().userInfo[CSRF.signedAddress] = true
+        routes.post(AccountPath.resendConfirmation, use: resend)
     }
 
     struct ConfirmPage: Encodable {

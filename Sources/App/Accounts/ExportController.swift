@@ -6,9 +6,9 @@ import Vapor
 /// person themselves can reach their file: its path comes from the session, never from the URL.
 struct ExportController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("settings", "export", use: page)
-        routes.post("settings", "export", use: start)
-        routes.get("settings", "export", "download", use: download)
+        routes.get(AccountPath.exportSettings, use: page)
+        routes.post(AccountPath.exportSettings, use: start)
+        routes.get(AccountPath.exportDownload, use: download)
     }
 
     struct Page: Encodable {

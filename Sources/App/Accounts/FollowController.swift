@@ -4,11 +4,11 @@ import Vapor
 /// Following people, follow requests, and friends (people who follow each other).
 struct FollowController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post("u", ":username", "follow", use: follow)
-        routes.post("u", ":username", "unfollow", use: unfollow)
-        routes.get("friends", use: friends)
-        routes.post("friends", "requests", ":username", "approve") { try await answer(req: $0, approve: true) }
-        routes.post("friends", "requests", ":username", "decline") { try await answer(req: $0, approve: false) }
+        routes.post(AccountPath.follow, use: follow)
+        routes.post(AccountPath.unfollow, use: unfollow)
+        routes.get(AccountPath.friends, use: friends)
+        routes.post(AccountPath.approveFriend) { try await answer(req: $0, approve: true) }
+        routes.post(AccountPath.declineFriend) { try await answer(req: $0, approve: false) }
     }
 
     func follow(req: Request) async throws -> Response {

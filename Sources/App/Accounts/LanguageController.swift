@@ -7,7 +7,7 @@ extension User {
 
 extension SiteURL {
     /// The footer's language switch.
-    static func language(_ language: Language) -> SiteURL { SiteURL("language", language.rawValue) }
+    static func language(_ language: Language) -> SiteURL { SiteURL(AccountPath.language, language.rawValue) }
 }
 
 /// The language switch in the footer, for visitors: remembers the choice in a cookie for a year
@@ -15,7 +15,7 @@ extension SiteURL {
 /// which also decides their notifications and e-mails.
 struct LanguageController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("language", ":code", use: choose)
+        routes.get(AccountPath.language, use: choose)
     }
 
     func choose(req: Request) async throws -> Response {

@@ -8,10 +8,10 @@ struct PasswordResetController: RouteCollection {
     static let maxOpenLinks = 3
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("password", "forgot", use: forgotPage)
-        routes.post("password", "forgot", use: forgot)
-        routes.get("password", "reset", ":token", use: resetPage).holdsSecret()
-        routes.post("password", "reset", ":token", use: reset).holdsSecret()
+        routes.get(AccountPath.forgotPassword, use: forgotPage)
+        routes.post(AccountPath.forgotPassword, use: forgot)
+        routes.get(AccountPath.resetPassword, use: resetPage).holdsSecret()
+        routes.post(AccountPath.resetPassword, use: reset).holdsSecret()
     }
 
     struct ForgotPage: Encodable {

@@ -6,11 +6,11 @@ import Vapor
 /// Profile pages, follower lists, avatars and finding people.
 struct ProfileController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("u", ":username", use: profile)
-        routes.get("u", ":username", "avatar", use: avatar)
-        routes.get("u", ":username", "followers") { try await followList(req: $0, direction: .followers) }
-        routes.get("u", ":username", "following") { try await followList(req: $0, direction: .following) }
-        routes.get("people", use: people)
+        routes.get(AccountPath.person, use: profile)
+        routes.get(AccountPath.avatar, use: avatar)
+        routes.get(AccountPath.followers) { try await followList(req: $0, direction: .followers) }
+        routes.get(AccountPath.following) { try await followList(req: $0, direction: .following) }
+        routes.get(AccountPath.people, use: people)
     }
 
     struct ProfilePage: Encodable {

@@ -7,17 +7,16 @@ struct SettingsController: RouteCollection {
     let maxUploadBytes: Int
 
     func boot(routes: any RoutesBuilder) throws {
-        let settings = routes.grouped("settings")
-        settings.get { req in req.redirect(to: .profileSettings) }
-        settings.get("profile", use: profilePage)
-        settings.post("profile", use: saveProfile)
-        settings.get("avatar", use: avatarPage)
-        settings.on(.POST, "avatar", body: .collect(maxSize: .init(value: maxUploadBytes)), use: saveAvatar)
-        settings.post("avatar", "remove", use: removeAvatar)
-        settings.get("password", use: passwordPage)
-        settings.post("password", use: savePassword)
-        settings.get("privacy", use: privacyPage)
-        settings.post("privacy", use: savePrivacy)
+        routes.get(AccountPath.settings) { req in req.redirect(to: .profileSettings) }
+        routes.get(AccountPath.profileSettings, use: profilePage)
+        routes.post(AccountPath.profileSettings, use: saveProfile)
+        routes.get(AccountPath.avatarSettings, use: avatarPage)
+        routes.on(.POST, AccountPath.avatarSettings, body: .collect(maxSize: .init(value: maxUploadBytes)), use: saveAvatar)
+        routes.post(AccountPath.removeAvatar, use: removeAvatar)
+        routes.get(AccountPath.passwordSettings, use: passwordPage)
+        routes.post(AccountPath.passwordSettings, use: savePassword)
+        routes.get(AccountPath.privacySettings, use: privacyPage)
+        routes.post(AccountPath.privacySettings, use: savePrivacy)
     }
 
     // MARK: Profile

@@ -44,6 +44,15 @@ extension RoutesBuilder {
     ) -> Vapor.Route {
         post(pattern.components, use: closure)
     }
+
+    /// A route with another method or body strategy (an upload collected up to a size).
+    @discardableResult
+    func on<Pattern: RoutePattern, Response: AsyncResponseEncodable>(
+        _ method: HTTPMethod, _ pattern: Pattern, body: HTTPBodyStreamStrategy = .collect,
+        use closure: @escaping @Sendable (Request) async throws -> Response
+    ) -> Vapor.Route {
+        on(method, pattern.components, body: body, use: closure)
+    }
 }
 
 /// The paths Core itself names, so features below the one that serves them can link there.
