@@ -7,11 +7,10 @@ import Vapor
 /// the goal it started under.
 struct GoalController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let goals = routes.grouped("goals")
-        goals.get(use: page)
-        goals.post(use: add)
-        goals.post(":id", "toggle", use: toggle)
-        goals.post(":id", "delete", use: delete)
+        routes.get(WorkoutPath.goals, use: page)
+        routes.post(WorkoutPath.goals, use: add)
+        routes.post(WorkoutPath.toggleGoal, use: toggle)
+        routes.post(WorkoutPath.deleteGoal, use: delete)
     }
 
     struct Form: Content {

@@ -13,7 +13,7 @@ struct HeartRateController: RouteCollection {
     static let buckets = 300
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("heart-rate", use: page)
+        routes.get(WorkoutPath.heartRate, use: page)
     }
 
     struct Link: Encodable {

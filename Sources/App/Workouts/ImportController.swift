@@ -6,9 +6,8 @@ import Vapor
 /// once, each imported on its own, so one broken file does not stop the others.
 struct ImportController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let workouts = routes.grouped("workouts")
-        workouts.get("import", use: page)
-        workouts.on(.POST, "import", body: .stream, use: upload).userInfo[CSRF.checkedByHandler] = true
+        routes.get(WorkoutPath.importWorkouts, use: page)
+        routes.on(.POST, WorkoutPath.importWorkouts, body: .stream, use: upload).userInfo[CSRF.checkedByHandler] = true
     }
 
     struct Result: Encodable {

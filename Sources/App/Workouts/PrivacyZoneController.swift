@@ -5,10 +5,9 @@ import Vapor
 /// `/settings/privacy-zones`: add and remove the circles that hide places on one's workouts.
 struct PrivacyZoneController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let zones = routes.grouped("settings", "privacy-zones")
-        zones.get(use: page)
-        zones.post(use: add)
-        zones.post(":id", "delete", use: delete)
+        routes.get(WorkoutPath.privacyZoneSettings, use: page)
+        routes.post(WorkoutPath.privacyZoneSettings, use: add)
+        routes.post(WorkoutPath.deletePrivacyZone, use: delete)
     }
 
     struct Row: Encodable {

@@ -6,14 +6,13 @@ import Vapor
 /// feed carries as repeating events with an alarm, so the phone's calendar does the reminding.
 struct ReminderController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let reminders = routes.grouped("reminders")
-        reminders.get(use: page)
-        reminders.post(use: save)
-        reminders.get(":id", "edit", use: editPage)
-        reminders.post(":id", "edit", use: save)
-        reminders.post(":id", "toggle", use: toggle)
-        reminders.get(":id", "delete", use: confirmDelete)
-        reminders.post(":id", "delete", use: delete)
+        routes.get(WorkoutPath.reminders, use: page)
+        routes.post(WorkoutPath.reminders, use: save)
+        routes.get(WorkoutPath.editReminder, use: editPage)
+        routes.post(WorkoutPath.editReminder, use: save)
+        routes.post(WorkoutPath.toggleReminder, use: toggle)
+        routes.get(WorkoutPath.deleteReminder, use: confirmDelete)
+        routes.post(WorkoutPath.deleteReminder, use: delete)
     }
 
     /// Computed: the names are in the language of the request.

@@ -7,9 +7,8 @@ import Vapor
 /// profile, teams, games, challenges, devices, routes and privacy zones stay.
 struct ResetWorkoutsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let reset = routes.grouped("settings", "reset-workouts")
-        reset.get(use: page)
-        reset.post(use: resetAll)
+        routes.get(WorkoutPath.resetWorkoutsSettings, use: page)
+        routes.post(WorkoutPath.resetWorkoutsSettings, use: resetAll)
     }
 
     struct Page: Encodable {

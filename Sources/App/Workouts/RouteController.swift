@@ -7,11 +7,11 @@ import Vapor
 /// path as a route.
 struct RouteController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("routes", use: index)
-        routes.get("routes", ":id", use: show)
-        routes.post("routes", ":id", use: update)
-        routes.post("routes", ":id", "delete", use: delete)
-        routes.post("workouts", ":id", "route", use: saveWorkout)
+        routes.get(WorkoutPath.routes, use: index)
+        routes.get(WorkoutPath.route, use: show)
+        routes.post(WorkoutPath.route, use: update)
+        routes.post(WorkoutPath.deleteRoute, use: delete)
+        routes.post(WorkoutPath.saveWorkoutAsRoute, use: saveWorkout)
     }
 
     struct Item: Encodable {

@@ -7,7 +7,7 @@ import Vapor
 /// and total of every number over them.
 struct StatsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("stats", use: page)
+        routes.get(WorkoutPath.stats, use: page)
     }
 
     struct PeriodRow: Encodable {

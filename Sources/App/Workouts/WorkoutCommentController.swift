@@ -6,7 +6,7 @@ import Vapor
 /// (Community keeps the open ones, Coaching the coaches' ones), so it names neither.
 struct WorkoutCommentController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post("workouts", ":id", "comments", use: add)
+        routes.post(WorkoutPath.workoutComments, use: add)
     }
 
     struct Form: Content {

@@ -6,10 +6,9 @@ import Vapor
 /// `/workouts` (my history), `/workouts/{id}` (page, `.gpx` and `.csv` exports) and deleting one.
 struct WorkoutController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let workouts = routes.grouped("workouts")
-        workouts.get(use: history)
-        workouts.get(":id", use: show)
-        workouts.post(":id", "delete", use: delete)
+        routes.get(WorkoutPath.workouts, use: history)
+        routes.get(WorkoutPath.workout, use: show)
+        routes.post(WorkoutPath.deleteWorkout, use: delete)
     }
 
     // MARK: History

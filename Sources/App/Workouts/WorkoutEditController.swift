@@ -6,11 +6,10 @@ import Vapor
 /// sport, notes and who can see it).
 struct WorkoutEditController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let workouts = routes.grouped("workouts")
-        workouts.get("new", use: newPage)
-        workouts.post("new", use: create)
-        workouts.get(":id", "edit", use: editPage)
-        workouts.post(":id", "edit", use: update)
+        routes.get(WorkoutPath.newWorkout, use: newPage)
+        routes.post(WorkoutPath.newWorkout, use: create)
+        routes.get(WorkoutPath.editWorkout, use: editPage)
+        routes.post(WorkoutPath.editWorkout, use: update)
     }
 
     struct Form: Content {

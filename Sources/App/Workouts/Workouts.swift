@@ -3,6 +3,8 @@ import Vapor
 /// Workouts: the history, pages with charts and maps, imports, privacy zones, stats, goals,
 /// heart rate and reminders.
 enum Workouts: Feature {
+    static var routePatterns: [String] { WorkoutPath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: ImportController())
         try app.register(collection: WorkoutEditController())
