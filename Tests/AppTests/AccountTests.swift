@@ -295,7 +295,7 @@ struct AccountTests {
                 #expect(page.status == .ok, "\(tab.url.path)")
                 #expect(page.contains(#"<a href="\#(tab.url.path)" aria-current="page">\#(tab.label)</a>"#), "\(tab.url.path) does not mark its tab")
                 #expect(page.body.components(separatedBy: #"aria-current="page""#).count == 2, "\(tab.url.path) marks one tab only")
-                for other in app.app.settingsTabs { #expect(page.contains(#"href="\#(other.url.path)""#)) }
+                for other in app.app.settingsTabs { #expect(page.main.contains(#"href="\#(other.url.path)""#)) }
             }
         }
     }

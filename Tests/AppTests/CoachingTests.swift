@@ -70,7 +70,7 @@ struct CoachingTests {
             #expect(try await cora.post("/coach/invite", [("username", "@Ana")], csrfFrom: "/coach").status == .seeOther)
             #expect(try await sees(cora) == hidden)
             let settings = try await ana.get("/settings/coaches")
-            #expect(settings.contains("Asking to coach you") && settings.contains("Cora"))
+            #expect(settings.main.contains("Asking to coach you") && settings.main.contains("Cora"))
             #expect(try await rowCount("notifications", app.db) >= 1)
 
             // Ana accepts: Cora sees the private workout, its exports and the coaching pages.
@@ -199,7 +199,7 @@ struct CoachingTests {
                 members.append(member)
             }
             let dashboard = try await tom.get("/coach")
-            #expect(dashboard.contains("Ask the whole team") && dashboard.contains("Harbour Hawks"))
+            #expect(dashboard.main.contains("Ask the whole team") && dashboard.main.contains("Harbour Hawks"))
             let asked = try await tom.post("/coach/team-request", [("team", slug)], csrfFrom: "/coach")
             #expect(asked.status == .seeOther)
             #expect(try await tom.get("/coach").contains("Asked 3 members of Harbour Hawks."))

@@ -36,8 +36,8 @@ struct CoreTests {
             let missing = try await browser.get("/no/such/page")
             #expect(missing.status == .notFound)
             #expect(missing.headers.contentType?.subType == "html")
-            #expect(missing.contains("Page not found"))
-            #expect(missing.contains("href=\"/\""), "an error page offers a way back")
+            #expect(missing.main.contains("Page not found"))
+            #expect(missing.main.contains("href=\"/\""), "an error page offers a way back")
 
             let api = try await browser.get("/api/v1/nothing")
             #expect(api.status == .notFound)

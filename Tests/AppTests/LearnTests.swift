@@ -222,7 +222,7 @@ struct LearnTests {
 
             // Revisions and what changed.
             let history = try await editor.get("/learn/cool-down/revisions")
-            #expect(history.status == .ok && history.contains("Edda Editor"))
+            #expect(history.status == .ok && history.main.contains("Edda Editor"))
             let ids = history.body.matches(of: /name="to" value="([0-9A-F-]{36})"/).map { String($0.1) }
             #expect(ids.count == 2)
             let diff = try await editor.get("/learn/cool-down/compare?from=\(ids[1])&to=\(ids[0])")

@@ -185,7 +185,7 @@ struct OpenAPITests {
             #expect(samples.lowerBound < uploads.lowerBound)
             let ana = app.browser()
             try await ana.signUp("ana")
-            #expect(try await ana.get("/settings/devices").contains(#"href="/developers""#))
+            #expect(try await ana.get("/settings/devices").main.contains(#"href="/developers""#))
         }
     }
 }

@@ -208,7 +208,7 @@ struct PlacesTests {
             // Turning rewards off deletes what the readings showed.
             #expect(try await rider.post("/rewards/settings", [("enabled", "off")], csrfFrom: "/rewards").status == .seeOther)
             #expect(try await Self.states(app, "rita") == [])
-            #expect(try await rider.get("/rewards").contains("Rewards are off"))
+            #expect(try await rider.get("/rewards").main.contains("Rewards are off"))
         }
     }
 

@@ -79,7 +79,7 @@ struct ProfileTests {
             let stranger = app.browser()
             let page = try await stranger.get("/u/zoe")
             #expect(page.status == .ok)
-            #expect(page.contains("Zoe Park"))
+            #expect(page.main.contains("Zoe Park"))
             #expect(page.contains("Futsal"))
             #expect(page.contains("Advanced"))
             #expect(page.contains("Harbour"))

@@ -69,7 +69,7 @@ struct TeamGameTests {
             #expect(try await cast.player.get("/teams/\(cast.slug)").contains(url))
             let page = try await cast.player.get(url)
             #expect(page.status == .ok)
-            #expect(page.contains("Matrix United vs. Old Town"))
+            #expect(page.main.contains("Matrix United vs. Old Town"))
             #expect(page.contains("18:00–19:00 (GMT)") || page.contains("18:00–19:00 (UTC)"))
             #expect(page.contains("Are you playing?"))
 

@@ -50,7 +50,7 @@ struct TeamTests {
             let page = try await browser.get("/teams/riverside-fc")
             #expect(page.contains("You are Owner in this team."))
             #expect(page.contains("Riverside Hall"))
-            #expect(page.contains("Fay Founder"))
+            #expect(page.main.contains("Fay Founder"))
             let mine = try await browser.get("/teams")
             #expect(mine.contains("riverside-fc-2"))
             // Renaming keeps the address.
@@ -58,7 +58,7 @@ struct TeamTests {
                 "/teams/riverside-fc/edit",
                 [("name", "River Rovers"), ("sport", "futsal"), ("privacy", "public"), ("age_group", "any"), ("gender", "any"), ("skill", "any")],
                 csrfFrom: "/teams/riverside-fc/edit")
-            #expect(try await browser.get("/teams/riverside-fc").contains("River Rovers"))
+            #expect(try await browser.get("/teams/riverside-fc").main.contains("River Rovers"))
         }
     }
 
@@ -125,7 +125,7 @@ struct TeamTests {
                 csrfFrom: "/leagues/new")
             let leagueURL = try #require(league.location)
             try await owner.post("\(leagueURL)/teams", [("team", slug)], csrfFrom: leagueURL)
-            #expect(try await owner.get(leagueURL).contains("Hidden Hawks"))
+            #expect(try await owner.get(leagueURL).main.contains("Hidden Hawks"))
             #expect(!(try await stranger.get(leagueURL).contains("Hidden Hawks")))
         }
     }
@@ -166,7 +166,7 @@ struct TeamTests {
             let guest = app.browser()
             let preview = try await guest.get("/join/\(token)")
             #expect(preview.status == .ok)
-            #expect(preview.contains("Join Link Legends"))
+            #expect(preview.main.contains("Join Link Legends"))
             let wrong = try await guest.get("/join/" + String(token.reversed()))
             #expect(wrong.status == .notFound)
             #expect(!wrong.contains("Link Legends"))
