@@ -4,8 +4,8 @@ import Vapor
 /// `/notifications`: what happened that concerns me; the header shows how many are unread.
 struct NotificationController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("notifications", use: index)
-        routes.post("notifications", "read", use: markRead)
+        routes.get(NotificationPath.notifications, use: index)
+        routes.post(NotificationPath.markRead, use: markRead)
     }
 
     struct Item: Encodable {

@@ -4,8 +4,8 @@ import Vapor
 /// `/settings/notifications`: one switch per topic for what appears under the bell.
 struct NotificationSettingsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("settings", "notifications", use: page)
-        routes.post("settings", "notifications", use: save)
+        routes.get(NotificationPath.notificationSettings, use: page)
+        routes.post(NotificationPath.notificationSettings, use: save)
     }
 
     struct Row: Encodable {

@@ -1,11 +1,20 @@
 import Foundation
 
+/// Every path Notifications serves, spelled once (see `RoutePattern`): its controllers register
+/// these cases and its links are made from them.
+enum NotificationPath: String, RoutePattern {
+    case notifications = "/notifications"
+    case markRead = "/notifications/read"
+    case notificationSettings = "/settings/notifications"
+    case unsubscribe = "/email/unsubscribe/:user/:topic/:token"
+}
+
 extension SiteURL {
-    static let notifications = SiteURL("notifications")
-    static let notificationSettings = SiteURL("settings", "notifications")
+    static let notifications = SiteURL(NotificationPath.notifications)
+    static let notificationSettings = SiteURL(NotificationPath.notificationSettings)
     /// The link in every notification e-mail: stops that topic's e-mails without signing in; the
     /// token, made from the server key, is what proves it came from the e-mail.
     static func unsubscribe(user: UUID, topic: NotificationTopic, token: String) -> SiteURL {
-        SiteURL("email", "unsubscribe", id(user), topic.rawValue, token)
+        SiteURL(NotificationPath.unsubscribe, id(user), topic.rawValue, token)
     }
 }

@@ -2,6 +2,8 @@ import Vapor
 
 /// What happened that concerns a person: notifications, and the bell in the header.
 enum Notifications: Feature {
+    static var routePatterns: [String] { NotificationPath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: NotificationController())
         try app.register(collection: NotificationSettingsController())

@@ -6,8 +6,8 @@ import Vapor
 /// (RFC 8058), turns that topic's e-mails off. No sign-in: the address itself is the proof.
 struct UnsubscribeController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("email", "unsubscribe", ":user", ":topic", ":token", use: page).holdsSecret()
-        routes.post("email", "unsubscribe", ":user", ":topic", ":token", use: unsubscribe).holdsSecret().userInfo[CSRF.signedAddress] = true
+        routes.get(NotificationPath.unsubscribe, use: page).holdsSecret()
+        routes.post(NotificationPath.unsubscribe, use: unsubscribe).holdsSecret().userInfo[CSRF.signedAddress] = true
     }
 
     struct Page: Encodable {
