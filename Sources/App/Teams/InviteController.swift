@@ -4,12 +4,12 @@ import Vapor
 /// Invitations by username and by shareable link.
 struct InviteController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post("teams", ":slug", "invites", use: create)
-        routes.post("teams", ":slug", "invites", ":id", "revoke", use: revoke)
-        routes.post("invites", ":id", "accept") { try await answer(req: $0, accept: true) }
-        routes.post("invites", ":id", "decline") { try await answer(req: $0, accept: false) }
-        routes.get("join", ":token", use: linkPage).holdsSecret()
-        routes.post("join", ":token", use: joinByLink).holdsSecret()
+        routes.post(TeamPath.invites, use: create)
+        routes.post(TeamPath.revokeInvite, use: revoke)
+        routes.post(TeamPath.acceptInvite) { try await answer(req: $0, accept: true) }
+        routes.post(TeamPath.declineInvite) { try await answer(req: $0, accept: false) }
+        routes.get(TeamPath.join, use: linkPage).holdsSecret()
+        routes.post(TeamPath.join, use: joinByLink).holdsSecret()
     }
 
     struct InviteForm: Content {

@@ -5,15 +5,14 @@ import Vapor
 /// Leagues: creating one, inviting teams of the same sport, and the standings.
 struct LeagueController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let leagues = routes.grouped("leagues")
-        leagues.get(use: index)
-        leagues.get("new", use: newPage)
-        leagues.post("new", use: create)
-        leagues.get(":slug", use: show)
-        leagues.post(":slug", "teams", use: inviteTeam)
-        leagues.post(":slug", "teams", ":team", "accept") { try await answer(req: $0, accept: true) }
-        leagues.post(":slug", "teams", ":team", "decline") { try await answer(req: $0, accept: false) }
-        leagues.post(":slug", "teams", ":team", "remove", use: removeTeam)
+        routes.get(TeamPath.leagues, use: index)
+        routes.get(TeamPath.newLeague, use: newPage)
+        routes.post(TeamPath.newLeague, use: create)
+        routes.get(TeamPath.league, use: show)
+        routes.post(TeamPath.leagueTeams, use: inviteTeam)
+        routes.post(TeamPath.acceptLeagueTeam) { try await answer(req: $0, accept: true) }
+        routes.post(TeamPath.declineLeagueTeam) { try await answer(req: $0, accept: false) }
+        routes.post(TeamPath.removeLeagueTeam, use: removeTeam)
     }
 
     struct LeagueForm: Content {

@@ -4,13 +4,12 @@ import Vapor
 /// Joining, requests, leaving, roles and removals.
 struct MembershipController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let team = routes.grouped("teams", ":slug")
-        team.post("join", use: join)
-        team.post("leave", use: leave)
-        team.post("requests", ":id", "approve") { try await answer(req: $0, approve: true) }
-        team.post("requests", ":id", "decline") { try await answer(req: $0, approve: false) }
-        team.post("members", ":username", "role", use: changeRole)
-        team.post("members", ":username", "remove", use: remove)
+        routes.post(TeamPath.joinTeam, use: join)
+        routes.post(TeamPath.leaveTeam, use: leave)
+        routes.post(TeamPath.approveRequest) { try await answer(req: $0, approve: true) }
+        routes.post(TeamPath.declineRequest) { try await answer(req: $0, approve: false) }
+        routes.post(TeamPath.changeRole, use: changeRole)
+        routes.post(TeamPath.removeMember, use: remove)
     }
 
     struct JoinForm: Content {

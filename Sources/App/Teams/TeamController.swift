@@ -5,15 +5,14 @@ import Vapor
 /// Creating, showing, editing and deleting teams, and "my teams".
 struct TeamController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let teams = routes.grouped("teams")
-        teams.get(use: myTeams)
-        teams.get("new", use: newPage)
-        teams.post("new", use: create)
-        teams.get(":slug", use: show)
-        teams.get(":slug", "edit", use: editPage)
-        teams.post(":slug", "edit", use: update)
-        teams.get(":slug", "delete", use: deletePage)
-        teams.post(":slug", "delete", use: delete)
+        routes.get(TeamPath.teams, use: myTeams)
+        routes.get(TeamPath.newTeam, use: newPage)
+        routes.post(TeamPath.newTeam, use: create)
+        routes.get(TeamPath.team, use: show)
+        routes.get(TeamPath.editTeam, use: editPage)
+        routes.post(TeamPath.editTeam, use: update)
+        routes.get(TeamPath.deleteTeam, use: deletePage)
+        routes.post(TeamPath.deleteTeam, use: delete)
     }
 
     // MARK: Create and edit

@@ -1,20 +1,44 @@
 import Foundation
 
-/// The typed paths Teams owns (see `RoutePattern`); its other routes are still spelled where they
-/// are registered.
+/// Every path Teams serves, spelled once (see `RoutePattern`): its controllers register these cases
+/// and its links are made from them. `newTeamGame` is served by Games.
 enum TeamPath: String, RoutePattern {
+    case teams = "/teams"
+    case newTeam = "/teams/new"
+    case team = "/teams/:slug"
+    case editTeam = "/teams/:slug/edit"
+    case deleteTeam = "/teams/:slug/delete"
+    case joinTeam = "/teams/:slug/join"
+    case leaveTeam = "/teams/:slug/leave"
+    case approveRequest = "/teams/:slug/requests/:id/approve"
+    case declineRequest = "/teams/:slug/requests/:id/decline"
+    case changeRole = "/teams/:slug/members/:username/role"
+    case removeMember = "/teams/:slug/members/:username/remove"
+    case invites = "/teams/:slug/invites"
+    case revokeInvite = "/teams/:slug/invites/:id/revoke"
     /// A team's new game (served by Games).
     case newTeamGame = "/teams/:slug/games/new"
+    case acceptInvite = "/invites/:id/accept"
+    case declineInvite = "/invites/:id/decline"
+    /// An invitation link: the token is the secret that lets its holder join.
+    case join = "/join/:token"
+    case leagues = "/leagues"
+    case newLeague = "/leagues/new"
+    case league = "/leagues/:slug"
+    case leagueTeams = "/leagues/:slug/teams"
+    case acceptLeagueTeam = "/leagues/:slug/teams/:team/accept"
+    case declineLeagueTeam = "/leagues/:slug/teams/:team/decline"
+    case removeLeagueTeam = "/leagues/:slug/teams/:team/remove"
 }
 
 extension SiteURL {
-    static let teams = SiteURL("teams")
-    static let newTeam = SiteURL("teams", "new")
-    static func team(slug: String) -> SiteURL { SiteURL("teams", slug) }
-    static func editTeam(slug: String) -> SiteURL { SiteURL("teams", slug, "edit") }
+    static let teams = SiteURL(TeamPath.teams)
+    static let newTeam = SiteURL(TeamPath.newTeam)
+    static func team(slug: String) -> SiteURL { SiteURL(TeamPath.team, slug) }
+    static func editTeam(slug: String) -> SiteURL { SiteURL(TeamPath.editTeam, slug) }
     static func newTeamGame(slug: String) -> SiteURL { SiteURL(TeamPath.newTeamGame, slug) }
-    static let leagues = SiteURL("leagues")
-    static func league(slug: String) -> SiteURL { SiteURL("leagues", slug) }
+    static let leagues = SiteURL(TeamPath.leagues)
+    static func league(slug: String) -> SiteURL { SiteURL(TeamPath.league, slug) }
     /// An invitation link: the token is the secret that lets its holder join.
-    static func join(token: String) -> SiteURL { SiteURL("join", token) }
+    static func join(token: String) -> SiteURL { SiteURL(TeamPath.join, token) }
 }
