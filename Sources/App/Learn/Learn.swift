@@ -2,6 +2,8 @@ import Vapor
 
 /// Learn: articles on training and safety, their editors, revisions and search.
 enum Learn: Feature {
+    static var routePatterns: [String] { LearnPath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: LearnController())
         try app.register(collection: LearnEditorController())

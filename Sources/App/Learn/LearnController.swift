@@ -8,8 +8,8 @@ import Vapor
 /// articles.
 struct LearnController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("learn", use: library)
-        routes.get("learn", ":slug", use: article)
+        routes.get(LearnPath.learn, use: library)
+        routes.get(LearnPath.article, use: article)
     }
 
     struct Card: Encodable {

@@ -9,14 +9,14 @@ import Vapor
 /// one until another is published.
 struct LearnEditorController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("learn", "new", use: newPage)
-        routes.post("learn", "new", use: create)
-        routes.post("learn", "preview", use: preview)
-        routes.get("learn", ":slug", "edit", use: editPage)
-        routes.post("learn", ":slug", "edit", use: update)
-        routes.post("learn", ":slug", "unpublish", use: unpublish)
-        routes.get("learn", ":slug", "revisions", use: revisions)
-        routes.get("learn", ":slug", "compare", use: compare)
+        routes.get(LearnPath.newArticle, use: newPage)
+        routes.post(LearnPath.newArticle, use: create)
+        routes.post(LearnPath.preview, use: preview)
+        routes.get(LearnPath.editArticle, use: editPage)
+        routes.post(LearnPath.editArticle, use: update)
+        routes.post(LearnPath.unpublish, use: unpublish)
+        routes.get(LearnPath.articleRevisions, use: revisions)
+        routes.get(LearnPath.compare, use: compare)
     }
 
     struct EditPage: Encodable {

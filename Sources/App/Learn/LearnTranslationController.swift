@@ -4,7 +4,7 @@ import Vapor
 
 extension SiteURL {
     /// The editor's form for an article's version in another language.
-    static func translateArticle(slug: String, language: Language) -> SiteURL { SiteURL("learn", slug, "translation", language.rawValue) }
+    static func translateArticle(slug: String, language: Language) -> SiteURL { SiteURL(LearnPath.translateArticle, slug, language.rawValue) }
 }
 
 /// An editor writes an article's version in another language: its title, summary, audience and
@@ -12,8 +12,8 @@ extension SiteURL {
 /// readers of that language; an import of the shipped files leaves it alone from then on.
 struct LearnTranslationController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("learn", ":slug", "translation", ":language", use: page)
-        routes.post("learn", ":slug", "translation", ":language", use: save)
+        routes.get(LearnPath.translateArticle, use: page)
+        routes.post(LearnPath.translateArticle, use: save)
     }
 
     struct Page: Encodable {
