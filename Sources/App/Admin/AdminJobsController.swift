@@ -5,8 +5,8 @@ import Vapor
 /// failed jobs (the same as `fieldhouse jobs`).
 struct AdminJobsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("admin", "jobs", use: page)
-        routes.post("admin", "jobs", ":id", "retry", use: retry)
+        routes.get(AdminPath.adminJobs, use: page)
+        routes.post(AdminPath.retryJob, use: retry)
     }
 
     struct Page: Encodable {

@@ -1,6 +1,13 @@
 import Foundation
 
+/// Every path Admin serves, spelled once (see `RoutePattern`): its controllers register these
+/// cases and its links are made from them.
+enum AdminPath: String, RoutePattern {
+    case adminJobs = "/admin/jobs"
+    case retryJob = "/admin/jobs/:id/retry"
+}
+
 extension SiteURL {
-    static let adminJobs = SiteURL("admin", "jobs")
-    static func retryJob(_ id: UUID) -> SiteURL { SiteURL("admin", "jobs", Self.id(id), "retry") }
+    static let adminJobs = SiteURL(AdminPath.adminJobs)
+    static func retryJob(_ id: UUID) -> SiteURL { SiteURL(AdminPath.retryJob, Self.id(id)) }
 }
