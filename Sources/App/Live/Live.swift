@@ -4,6 +4,8 @@ import Vapor
 /// token), the live page with its server-sent events, and sharing a recording live through the
 /// device API. Samples themselves arrive through Ingest's API; `LiveBus` tells every process.
 enum Live: Feature {
+    static var routePatterns: [String] { LivePath.patterns }
+
     static func boot(_ app: Application) throws {
         _ = app.liveRooms
         app.lifecycle.use(LiveRoomsLifecycle())

@@ -11,8 +11,8 @@ struct LiveController: RouteCollection {
     static let keepAlive: Duration = .seconds(15)
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("live", ":id", use: page)
-        routes.get("live", ":id", "events", use: events)
+        routes.get(LivePath.live, use: page)
+        routes.get(LivePath.liveEvents, use: events)
     }
 
     struct LivePage: Encodable {

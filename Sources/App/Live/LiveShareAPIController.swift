@@ -6,7 +6,7 @@ import Vapor
 /// whom, or stops sharing (`"audience": "off"`). Device token only, like the rest of the recording.
 struct LiveShareAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.grouped("api", "v1", "workouts").grouped(DeviceAuthMiddleware()).post(":id", "live", use: share)
+        routes.grouped(DeviceAuthMiddleware()).post(LivePath.apiShareLive, use: share)
     }
 
     struct Input: Decodable {

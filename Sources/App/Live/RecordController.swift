@@ -8,8 +8,8 @@ import Vapor
 /// network and an expired session alike.
 struct RecordController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("record", use: page)
-        routes.post("record", "device", use: device)
+        routes.get(LivePath.record, use: page)
+        routes.post(LivePath.recordDevice, use: device)
     }
 
     struct RecordPage: Encodable {
