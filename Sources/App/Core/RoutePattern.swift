@@ -57,6 +57,8 @@ extension RoutesBuilder {
 
 /// The paths Core itself names, so features below the one that serves them can link there.
 enum SitePath: String, RoutePattern {
+    /// The front page (served by Home).
+    case home = "/"
     /// Served by Games; Teams and Community send people there.
     case find = "/find"
 }

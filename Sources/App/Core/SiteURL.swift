@@ -39,7 +39,7 @@ struct SiteURL: Sendable, Hashable, CustomStringConvertible {
     static func id(_ id: UUID) -> String { id.uuidString.lowercased() }
 
     /// The site's front page.
-    static let home = SiteURL(path: "/")
+    static let home = SiteURL(SitePath.home)
 
     /// Games and teams near a place (Games serves it; Teams sends visitors there too).
     static let find = SiteURL(SitePath.find)

@@ -6,7 +6,7 @@ import Vapor
 /// `/`: a landing page for visitors, a dashboard for people who are signed in.
 struct HomeController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(use: home)
+        routes.get(SitePath.home, use: home)
     }
 
     struct LandingPage: Encodable {

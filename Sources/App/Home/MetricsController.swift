@@ -7,7 +7,7 @@ import Vapor
 /// there were nothing here: behind a proxy every visitor arrives from loopback.
 struct MetricsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("metrics", use: metrics)
+        routes.get(HomePath.metrics, use: metrics)
     }
 
     func metrics(req: Request) async throws -> Response {
