@@ -105,13 +105,7 @@ struct WorkoutAPIController: RouteCollection {
         // Checked even when the workout is already finished, so asking twice is answered alike.
         let given = try input.end.map { try WorkoutFields.time($0, "end", now: now) }
         if workout.endMS == nil {
-            let end = given ?? Int64(now.timeIntervalSince1970 * 1000)
-            try WorkoutFields.checkWindow(start: workout.startMS, end: end)
-            workout.endMS = end
-            try await workout.summarise(for: user, on: req.db)
-            try await workout.save(on: req.db)
-            try await WorkoutRecorded.announce(for: user, on: req)
-            try await req.application.liveBus.publish(LiveTopic.workout(workout.requireID()), on: req.db)
+            try await Self.finish(workout, at: given ?? Int64(now.timeIntervalSince1970 * 1000), user: user, req: req)
         }
         return WorkoutAnswer(workout: try WorkoutJSON(workout))
     }
