@@ -8,10 +8,9 @@ import Vapor
 /// planning sessions for them. Only with an active grant; anyone else gets a 404.
 struct CoachAthleteController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let athlete = routes.grouped("coach", "athletes", ":username")
-        athlete.get(use: page)
-        athlete.post("plans", use: plan)
-        athlete.post("plans", ":id", "delete", use: deletePlan)
+        routes.get(CoachPath.athlete, use: page)
+        routes.post(CoachPath.plans, use: plan)
+        routes.post(CoachPath.deletePlan, use: deletePlan)
     }
 
     struct Day: Encodable {

@@ -8,13 +8,12 @@ import Vapor
 /// own controllers.
 struct CoachController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let coach = routes.grouped("coach")
-        coach.get(use: dashboard)
-        coach.post("invite", use: invite)
-        coach.post("team-request", use: requestTeam)
-        coach.post("requests", ":id", "accept", use: accept)
-        coach.post("requests", ":id", "decline", use: decline)
-        coach.post("athletes", ":username", "stop", use: stop)
+        routes.get(CoachPath.coach, use: dashboard)
+        routes.post(CoachPath.invite, use: invite)
+        routes.post(CoachPath.teamRequest, use: requestTeam)
+        routes.post(CoachPath.acceptRequest, use: accept)
+        routes.post(CoachPath.declineRequest, use: decline)
+        routes.post(CoachPath.stopCoaching, use: stop)
     }
 
     struct Row: Encodable {

@@ -6,12 +6,11 @@ import Vapor
 /// revoking one (access ends with the next request the coach makes).
 struct CoachSettingsController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let coaches = routes.grouped("settings", "coaches")
-        coaches.get(use: page)
-        coaches.post(use: add)
-        coaches.post(":id", "accept", use: accept)
-        coaches.post(":id", "decline", use: decline)
-        coaches.post(":id", "revoke", use: revoke)
+        routes.get(CoachPath.coachSettings, use: page)
+        routes.post(CoachPath.coachSettings, use: add)
+        routes.post(CoachPath.acceptCoach, use: accept)
+        routes.post(CoachPath.declineCoach, use: decline)
+        routes.post(CoachPath.revokeCoach, use: revoke)
     }
 
     struct Row: Encodable {

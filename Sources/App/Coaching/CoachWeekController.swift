@@ -6,7 +6,7 @@ import Vapor
 /// one page, with each plan's compliance.
 struct CoachWeekController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("coach", "week", use: page)
+        routes.get(CoachPath.coachWeek, use: page)
     }
 
     struct Cell: Encodable {

@@ -2,6 +2,8 @@ import Vapor
 
 /// Coaching: consent both ways, the coach's athletes and week, plans, comments and zones.
 enum Coaching: Feature {
+    static var routePatterns: [String] { CoachPath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: CoachController())
         try app.register(collection: CoachAthleteController())

@@ -8,10 +8,9 @@ import Vapor
 /// routes are 404.
 struct CommentController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let comments = routes.grouped("workouts", ":id", "comments")
-        comments.get(":comment", "edit", use: editPage)
-        comments.post(":comment", "edit", use: edit)
-        comments.post(":comment", "delete", use: delete)
+        routes.get(CoachPath.editWorkoutComment, use: editPage)
+        routes.post(CoachPath.editWorkoutComment, use: edit)
+        routes.post(CoachPath.deleteWorkoutComment, use: delete)
     }
 
     struct EditPage: Encodable {

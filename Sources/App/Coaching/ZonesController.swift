@@ -7,10 +7,10 @@ import Vapor
 /// (and the coach's dashboard) follow at once; older workouts keep the zones they were summed with.
 struct ZonesController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("settings", "zones", use: ownPage)
-        routes.post("settings", "zones", use: saveOwn)
-        routes.get("coach", "athletes", ":username", "zones", use: coachPage)
-        routes.post("coach", "athletes", ":username", "zones", use: saveByCoach)
+        routes.get(CoachPath.zoneSettings, use: ownPage)
+        routes.post(CoachPath.zoneSettings, use: saveOwn)
+        routes.get(CoachPath.athleteZones, use: coachPage)
+        routes.post(CoachPath.athleteZones, use: saveByCoach)
     }
 
     struct Form: Content {
