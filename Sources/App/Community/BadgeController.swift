@@ -6,7 +6,7 @@ import Vapor
 /// `/badges`: the signed-in person's badges, what every badge is for, and the gifts they got.
 struct BadgeController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("badges", use: page)
+        routes.get(CommunityPath.badges, use: page)
     }
 
     struct Item: Encodable {

@@ -5,6 +5,8 @@ import Vapor
 /// Where people meet: the feed of what friends, the people one follows and one's teams did, plans
 /// to do something together, and kudos.
 enum Community: Feature, WorkoutListener {
+    static var routePatterns: [String] { CommunityPath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: FeedController())
         try app.register(collection: KudosController())

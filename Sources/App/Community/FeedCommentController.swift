@@ -8,9 +8,9 @@ import Vapor
 /// they know, so others may not write under a child's entry.
 struct FeedCommentController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("comments", use: page)
-        routes.post("comments", use: create)
-        routes.post("comments", ":id", "delete", use: delete)
+        routes.get(CommunityPath.feedComments, use: page)
+        routes.post(CommunityPath.feedComments, use: create)
+        routes.post(CommunityPath.deleteFeedComment, use: delete)
     }
 
     struct Item: Encodable {

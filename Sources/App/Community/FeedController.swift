@@ -5,7 +5,7 @@ import Vapor
 /// time (`?before=` the last entry seen).
 struct FeedController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("feed", use: page)
+        routes.get(CommunityPath.newsFeed, use: page)
     }
 
     struct Page: Encodable {

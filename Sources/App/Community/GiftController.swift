@@ -8,8 +8,8 @@ import Vapor
 /// from (`PersonAccess.reach`).
 struct GiftController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("gifts", "new", use: newPage)
-        routes.post("gifts", "new", use: send)
+        routes.get(CommunityPath.newGift, use: newPage)
+        routes.post(CommunityPath.newGift, use: send)
     }
 
     struct Form: Content {

@@ -10,8 +10,8 @@ import Vapor
 /// people they follow or share a team with, and a giver the owner may not know is "Someone".
 struct KudosController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post("workouts", ":id", "kudos", use: toggle)
-        routes.get("workouts", ":id", "kudos", use: list)
+        routes.post(CommunityPath.workoutKudos, use: toggle)
+        routes.get(CommunityPath.workoutKudos, use: list)
     }
 
     struct ToggleForm: Content {

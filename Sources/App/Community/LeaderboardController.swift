@@ -6,7 +6,7 @@ import Vapor
 /// the viewer's rank among friends or a team (see `Leaderboard`).
 struct LeaderboardController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("leaderboard", use: page)
+        routes.get(CommunityPath.leaderboard, use: page)
     }
 
     struct Tab: Encodable {

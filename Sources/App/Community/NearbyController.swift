@@ -10,10 +10,10 @@ import Vapor
 /// only to people sharing an area themselves.
 struct NearbyController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("friends", "nearby", use: page)
-        routes.post("friends", "nearby", "settings", use: settings)
-        routes.post("friends", "nearby", "here", use: here)
-        routes.post("friends", "nearby", "stop", use: stop)
+        routes.get(CommunityPath.nearbyFriends, use: page)
+        routes.post(CommunityPath.nearbySettings, use: settings)
+        routes.post(CommunityPath.nearbyHere, use: here)
+        routes.post(CommunityPath.nearbyStop, use: stop)
     }
 
     struct Friend: Encodable {

@@ -7,11 +7,11 @@ import Vapor
 /// and "I'm in", which takes a place in that game so it shows in the person's games and calendar.
 struct PlanController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("plans", "new", use: newPage)
-        routes.post("plans", "new", use: create)
-        routes.get("plans", ":id", use: show)
-        routes.post("plans", ":id", "in", use: join)
-        routes.post("plans", ":id", "cancel", use: cancel)
+        routes.get(CommunityPath.newPlan, use: newPage)
+        routes.post(CommunityPath.newPlan, use: create)
+        routes.get(CommunityPath.plan, use: show)
+        routes.post(CommunityPath.planJoin, use: join)
+        routes.post(CommunityPath.cancelPlan, use: cancel)
     }
 
     // MARK: Posting
