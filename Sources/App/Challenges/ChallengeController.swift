@@ -6,11 +6,10 @@ import Vapor
 /// Sending a challenge, its page, and deleting it.
 struct ChallengeController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let challenges = routes.grouped("challenges")
-        challenges.get("new", use: newPage)
-        challenges.on(.POST, "new", body: .stream, use: create).userInfo[CSRF.checkedByHandler] = true
-        challenges.get(":id", use: show)
-        challenges.post(":id", "delete", use: delete)
+        routes.get(ChallengePath.newChallenge, use: newPage)
+        routes.on(.POST, ChallengePath.newChallenge, body: .stream, use: create).userInfo[CSRF.checkedByHandler] = true
+        routes.get(ChallengePath.challenge, use: show)
+        routes.post(ChallengePath.deleteChallenge, use: delete)
     }
 
     // MARK: New

@@ -2,6 +2,8 @@ import Vapor
 
 /// Photo challenges: sending, replying, judging, scoreboards, and the photo pipeline behind them.
 enum Challenges: Feature {
+    static var routePatterns: [String] { ChallengePath.patterns }
+
     static func boot(_ app: Application) throws {
         try app.register(collection: InboxController())
         try app.register(collection: ChallengeController())

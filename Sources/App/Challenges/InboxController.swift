@@ -5,9 +5,9 @@ import Vapor
 /// `/challenges` (the inbox), `/challenges/public` and `/challenges/scoreboard`.
 struct InboxController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("challenges", use: inbox)
-        routes.get("challenges", "public", use: publicList)
-        routes.get("challenges", "scoreboard", use: scoreboard)
+        routes.get(ChallengePath.challenges, use: inbox)
+        routes.get(ChallengePath.publicChallenges, use: publicList)
+        routes.get(ChallengePath.scoreboard, use: scoreboard)
     }
 
     struct Section: Encodable {

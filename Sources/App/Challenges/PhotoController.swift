@@ -6,9 +6,9 @@ import Vapor
 /// everyone (`Feature.photoIsPublic`: a place's). Everyone else gets 404, signed in or not.
 struct PhotoController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("photos", ":id") { try await serve(req: $0, size: nil) }
-        routes.get("photos", "held", ":key", use: held).holdsSecret()
-        routes.get("photos", ":id", ":size") { req in
+        routes.get(ChallengePath.photo) { try await serve(req: $0, size: nil) }
+        routes.get(ChallengePath.heldPhoto, use: held).holdsSecret()
+        routes.get(ChallengePath.photoSize) { req in
             guard let size = req.parameters.get("size").flatMap(Photo.Size.init(rawValue:)) else { throw Abort(.notFound) }
             return try await serve(req: req, size: size)
         }

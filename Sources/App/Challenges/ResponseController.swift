@@ -6,10 +6,9 @@ import Vapor
 /// Replying to a challenge with a photo, and the sender's judgement.
 struct ResponseController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let responses = routes.grouped("challenges", ":id", "responses")
-        responses.on(.POST, body: .stream, use: reply).userInfo[CSRF.checkedByHandler] = true
-        responses.post(":rid", "accept") { try await judge(req: $0, accept: true) }
-        responses.post(":rid", "reject") { try await judge(req: $0, accept: false) }
+        routes.on(.POST, ChallengePath.responses, body: .stream, use: reply).userInfo[CSRF.checkedByHandler] = true
+        routes.post(ChallengePath.acceptResponse) { try await judge(req: $0, accept: true) }
+        routes.post(ChallengePath.rejectResponse) { try await judge(req: $0, accept: false) }
     }
 
     func reply(req: Request) async throws -> Response {
