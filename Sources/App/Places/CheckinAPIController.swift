@@ -8,9 +8,9 @@ import Vapor
 /// `GET /api/v1/checkins/offer?lat=…&lon=…`: the place the recorder may offer a check-in at, here and now.
 struct CheckinAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let api = routes.grouped("api", "v1").grouped(DeviceAuthMiddleware())
-        api.post("checkins", use: checkin)
-        api.get("checkins", "offer", use: offer)
+        let api = routes.grouped(DeviceAuthMiddleware())
+        api.post(PlacePath.apiCheckins, use: checkin)
+        api.get(PlacePath.apiCheckinOffer, use: offer)
     }
 
     struct Input: Decodable {

@@ -7,14 +7,14 @@ import Vapor
 /// nearby, the reward and checking in), and adding and changing places.
 struct PlaceController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("places", use: index)
-        routes.get("places", "new", use: newForm)
-        routes.post("places", "new", use: create)
-        routes.get("places", ":id", use: show)
-        routes.get("places", ":id", "edit", use: editForm)
-        routes.post("places", ":id", "edit", use: update)
-        routes.post("places", ":id", "manage", "accept") { try await answerInvitation(req: $0, accept: true) }
-        routes.post("places", ":id", "manage", "decline") { try await answerInvitation(req: $0, accept: false) }
+        routes.get(PlacePath.places, use: index)
+        routes.get(PlacePath.newPlace, use: newForm)
+        routes.post(PlacePath.newPlace, use: create)
+        routes.get(PlacePath.place, use: show)
+        routes.get(PlacePath.editPlace, use: editForm)
+        routes.post(PlacePath.editPlace, use: update)
+        routes.post(PlacePath.acceptManager) { try await answerInvitation(req: $0, accept: true) }
+        routes.post(PlacePath.declineManager) { try await answerInvitation(req: $0, accept: false) }
     }
 
     // MARK: List

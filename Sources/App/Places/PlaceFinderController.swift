@@ -9,7 +9,7 @@ struct PlaceFinderController: RouteCollection {
     }
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("places", "search", use: search)
+        routes.get(PlacePath.searchPlaces, use: search)
     }
 
     func search(req: Request) async throws -> Response {

@@ -5,8 +5,8 @@ import Vapor
 /// sized in the background) and remove them.
 struct PlacePhotoController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.on(.POST, "places", ":id", "photos", body: .stream, use: add).userInfo[CSRF.checkedByHandler] = true
-        routes.post("places", ":id", "photos", ":photo", "delete", use: remove)
+        routes.on(.POST, PlacePath.placePhotos, body: .stream, use: add).userInfo[CSRF.checkedByHandler] = true
+        routes.post(PlacePath.deletePlacePhoto, use: remove)
     }
 
     func add(req: Request) async throws -> Response {

@@ -6,8 +6,10 @@ import Vapor
 /// Places to play and to arrive at (parks, pitches, cafés), the routes near them, and rewards for
 /// arriving by bike: a state machine over the phone's motion readings decides who is cycling.
 enum Places: Feature, MovementListener, PublicPhotos {
+    static var routePatterns: [String] { PlacePath.patterns }
+
     /// The first path segment of map tiles (`TileController`), which every map's tiles point at.
-    static let tileSegment = "tiles"
+    static var tileSegment: String { String(PlacePath.tile.rawValue.split(separator: "/")[0]) }
 
     static func boot(_ app: Application) throws {
         try app.register(collection: PlaceController())

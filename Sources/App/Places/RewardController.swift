@@ -8,13 +8,13 @@ import Vapor
 /// (`/places/{id}/redeem`), and the person's own state, history and codes (`/rewards`).
 struct RewardController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("places", ":id", "reward", use: rewardForm)
-        routes.post("places", ":id", "reward", use: saveReward)
-        routes.post("places", ":id", "checkin", use: checkin)
-        routes.get("places", ":id", "redeem", use: redeemPage)
-        routes.post("places", ":id", "redeem", use: redeem)
-        routes.get("rewards", use: rewards)
-        routes.post("rewards", "settings", use: settings)
+        routes.get(PlacePath.placeReward, use: rewardForm)
+        routes.post(PlacePath.placeReward, use: saveReward)
+        routes.post(PlacePath.placeCheckin, use: checkin)
+        routes.get(PlacePath.placeRedeem, use: redeemPage)
+        routes.post(PlacePath.placeRedeem, use: redeem)
+        routes.get(PlacePath.myRewards, use: rewards)
+        routes.post(PlacePath.rewardSettings, use: settings)
     }
 
     // MARK: The offer

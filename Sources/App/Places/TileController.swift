@@ -16,7 +16,7 @@ struct TileController: RouteCollection {
     static let maxBytes = 1_048_576
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(PathComponent(stringLiteral: Places.tileSegment), ":z", ":x", ":file", use: tile)
+        routes.get(PlacePath.tile, use: tile)
     }
 
     /// The tile a path names, checked: a zoom the maps draw and x, y inside it.
