@@ -14,6 +14,10 @@ import Vapor
 struct PageStateSnapshotTests {
     typealias R = PageRenderer
 
+    /// The catalogue is installed with the renderer's app; contexts built before it would say in
+    /// English what `t(...)` writes in Swift.
+    init() async throws { _ = try await R.app() }
+
     /// Renders and compares, naming the file after the test and `state`.
     func snapshot(
         _ template: String, _ context: some Encodable, _ state: String, language: Language = .en, path: String = "/",
@@ -240,7 +244,13 @@ struct PageStateSnapshotTests {
     }
 
     @Test func workoutHistoryInPortuguese() async throws {
-        try await snapshot("workouts/index", try await history([[Self.workoutRow(1), Self.workoutRow(2)]], language: .ptPT), "pt", language: .ptPT)
+        let rows = (1...2).map { number in
+            WorkoutController.Row(
+                id: "00000000-0000-0000-0000-00000000000\(number)", when: "sáb 21 nov 2026, 07:1\(number)",
+                sport: R.inLanguage(.ptPT) { WorkoutSport.running.label }, name: "Corrida \(number)", duration: "42:10", distance: "8,20 km",
+                heartRate: "148 bpm", calories: "610 kcal")
+        }
+        try await snapshot("workouts/index", try await history([rows], language: .ptPT), "pt", language: .ptPT)
     }
 
     // MARK: One workout
