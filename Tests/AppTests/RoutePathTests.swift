@@ -7,7 +7,7 @@ import Testing
 @Suite struct RoutePathTests {
     /// Features whose routes are still registered with spelled-out segments. A feature leaves this
     /// list when all its routes are typed; the list only shrinks.
-    static let untyped: Set<String> = ["Ingest"]
+    static let untyped: Set<String> = []
 
     @Test func everyTypedPathIsARegisteredRouteAndEveryTypedFeatureRegistersOnlyTypedPaths() async throws {
         try await withApp { app in

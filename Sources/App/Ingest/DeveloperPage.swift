@@ -51,7 +51,7 @@ struct DeveloperPage: Encodable {
                 guard let operation = item[method] as? [String: Any] else { continue }
                 let parameters = (operation["parameters"] as? [Any] ?? []).compactMap { resolve($0, in: components) }
                 let security = operation["security"] as? [[String: Any]]
-                let needsToken = security.map { !$0.contains { $0.isEmpty } } ?? (everywhere || path != "/api/v1/openapi.json")
+                let needsToken = security.map { !$0.contains { $0.isEmpty } } ?? (everywhere || path != IngestPath.openAPIDocument.rawValue)
                 let anchor = method + path.replacingOccurrences(of: "/", with: "-").filter { $0.isLetter || $0.isNumber || $0 == "-" }
                 operations.append(
                     Operation(
@@ -166,7 +166,7 @@ struct DeveloperController: RouteCollection {
     }
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("developers") { req async throws -> View in
+        routes.get(IngestPath.developers) { req async throws -> View in
             try await req.view.render(
                 "accounts/developers",
                 DeveloperPage(

@@ -5,10 +5,9 @@ import Vapor
 /// used, revoke one.
 struct DeviceController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let devices = routes.grouped("settings", "devices")
-        devices.get(use: page)
-        devices.post(use: create)
-        devices.post(":id", "revoke", use: revoke)
+        routes.get(IngestPath.deviceSettings, use: page)
+        routes.post(IngestPath.deviceSettings, use: create)
+        routes.post(IngestPath.revokeDevice, use: revoke)
     }
 
     struct Row: Encodable {

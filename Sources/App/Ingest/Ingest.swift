@@ -2,6 +2,8 @@ import Vapor
 
 /// The device API: tokens, sensor samples, live workouts, file uploads, and its OpenAPI document.
 enum Ingest: Feature {
+    static var routePatterns: [String] { IngestPath.patterns }
+
     static func boot(_ app: Application) throws {
         // Rules for the whole API, whichever feature's route answers under /api/: a wrong method
         // is a 405 (outermost: it is known before any route runs), a parameter given twice a

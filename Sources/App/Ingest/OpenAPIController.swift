@@ -15,7 +15,7 @@ struct OpenAPIController: RouteCollection {
     }
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get("api", "v1", "openapi.json") { _ -> Response in
+        routes.get(IngestPath.openAPIDocument) { _ -> Response in
             Response(
                 status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
                 body: .init(buffer: document))

@@ -9,9 +9,9 @@ struct SampleController: RouteCollection {
     let maxBodyBytes: Int
 
     func boot(routes: any RoutesBuilder) throws {
-        let api = routes.grouped("api", "v1").grouped(DeviceAuthMiddleware())
-        api.on(.POST, "samples", body: .collect(maxSize: .init(value: maxBodyBytes)), use: samples)
-        api.on(.POST, "heart-rate", "ble", body: .collect(maxSize: .init(value: maxBodyBytes)), use: ble)
+        let api = routes.grouped(DeviceAuthMiddleware())
+        api.on(.POST, IngestPath.apiSamples, body: .collect(maxSize: .init(value: maxBodyBytes)), use: samples)
+        api.on(.POST, IngestPath.apiHeartRateBLE, body: .collect(maxSize: .init(value: maxBodyBytes)), use: ble)
     }
 
     struct Answer: Content {

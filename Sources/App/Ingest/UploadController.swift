@@ -8,8 +8,8 @@ struct UploadController: RouteCollection {
     let maxBytes: Int
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.grouped("api", "v1").grouped(DeviceAuthMiddleware())
-            .on(.POST, "uploads", body: .stream, use: upload)
+        routes.grouped(DeviceAuthMiddleware())
+            .on(.POST, IngestPath.apiUploads, body: .stream, use: upload)
     }
 
     func upload(req: Request) async throws -> Response {

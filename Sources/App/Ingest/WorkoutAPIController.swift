@@ -7,13 +7,13 @@ import Vapor
 /// only its own person's workouts; anyone else's id answers 404, as if it did not exist.
 struct WorkoutAPIController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let api = routes.grouped("api", "v1", "workouts").grouped(DeviceAuthMiddleware())
-        api.post(use: save)
-        api.get(use: list)
-        api.get(":id", use: show)
-        api.delete(":id", use: delete)
-        api.post(":id", "finish", use: finish)
-        api.get(":id", "streams", use: streams)
+        let api = routes.grouped(DeviceAuthMiddleware())
+        api.post(IngestPath.apiWorkouts, use: save)
+        api.get(IngestPath.apiWorkouts, use: list)
+        api.get(IngestPath.apiWorkout, use: show)
+        api.on(.DELETE, IngestPath.apiWorkout, use: delete)
+        api.post(IngestPath.apiFinishWorkout, use: finish)
+        api.get(IngestPath.apiWorkoutStreams, use: streams)
     }
 
     struct SaveInput: Decodable {
