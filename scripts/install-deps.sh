@@ -3,7 +3,7 @@
 # otherwise it prints the exact command and stops, so nothing fails later with a puzzling error.
 set -euo pipefail
 
-needed=(libmarkdown2-dev zlib1g-dev libvips-dev)
+needed=(libmarkdown2-dev zlib1g-dev libvips-dev libjs-leaflet)
 [[ "${FIELDHOUSE_NEED_POSTGRES:-}" == 1 ]] && needed+=(postgresql)
 [[ "${FIELDHOUSE_NEED_WRK:-}" == 1 ]] && needed+=(wrk)
 [[ "${FIELDHOUSE_NEED_VENV:-}" == 1 ]] && needed+=(python3-venv)

@@ -358,6 +358,39 @@
   });
 })();
 
+// The larger layers load only on pages that have something for them: a map with tiles to zoom and
+// drag (maps.js, after Leaflet) and charts to read (charts.js). Their addresses come with this
+// script's tag (base.leaf); a page without them keeps its server-drawn SVG.
+(function () {
+  var tag = document.currentScript;
+  if (!tag) return;
+  function load(src, then) {
+    var script = document.createElement("script");
+    script.src = src;
+    script.onload = then || null;
+    document.head.appendChild(script);
+  }
+  function ready(run) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+    else run();
+  }
+  ready(function () {
+    var data = tag.dataset;
+    if (data.leaflet && data.maps && document.querySelector("svg[data-map]")) {
+      // Leaflet's stylesheet and script arrive together; the maps are made once both are in.
+      var waiting = 2;
+      function one() { if (--waiting === 0) load(data.maps); }
+      var style = document.createElement("link");
+      style.rel = "stylesheet";
+      style.href = data.leafletCss;
+      style.onload = one;
+      document.head.appendChild(style);
+      load(data.leaflet, one);
+    }
+    if (data.charts && document.querySelector("[data-chart]")) load(data.charts);
+  });
+})();
+
 // A row of tabs wider than the screen starts scrolled to the current tab.
 (function () {
   var current = document.querySelector(".tabs [aria-current=page]");

@@ -68,8 +68,9 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     // Error pages speak the visitor's language (browser or footer choice)...
     app.middleware.use(LanguageMiddleware())
     app.middleware.use(ErrorPageMiddleware())
-    app.assets = AssetURLs(publicDirectory: app.directory.publicDirectory)
-    app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory, assets: app.assets))
+    let vendor = VendorFiles(leafletDirectory: config.leafletDirectory)
+    app.assets = AssetURLs(publicDirectory: app.directory.publicDirectory, vendor: vendor)
+    app.middleware.use(StaticFilesMiddleware(publicDirectory: app.directory.publicDirectory, assets: app.assets, vendor: vendor))
     app.middleware.use(SessionMiddleware())
     // ...and everything after the session the signed-in person's.
     app.middleware.use(LanguageMiddleware())

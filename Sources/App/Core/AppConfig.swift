@@ -32,6 +32,11 @@ public struct AppConfig: Sendable {
     /// `FIELDHOUSE_TILE_CACHE_MB`: the most the kept tiles may take on disk; past it the least
     /// recently served go.
     public var tileCacheBytes = 512 * 1_048_576
+    /// `FIELDHOUSE_LEAFLET_DIR`: the folder of Leaflet (Debian's `libjs-leaflet`), which makes maps
+    /// with tiles zoomable and draggable; nil (not installed) leaves every map the server's SVG.
+    public var leafletDirectory: String?
+    /// Where Debian's `libjs-leaflet` puts Leaflet.
+    static let debianLeaflet = "/usr/share/javascript/leaflet"
     /// A challenge reply taken further than this from the challenge's place is flagged to the judge.
     public var challengeFlagMetres: Double = 1000
     /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (nginx in front of the app).
@@ -153,6 +158,7 @@ public struct AppConfig: Sendable {
         )
         config.tileCacheBytes = tileCacheMB * 1_048_576
         try config.readOperations(variables)
+        try config.readMaps(variables)
         try config.readMail(variables)
         config.cyclingRules = try cyclingRules(variables)
         return config
@@ -187,6 +193,16 @@ public struct AppConfig: Sendable {
         static func decimal(_ range: ClosedRange<Double>) -> (String) -> Double? {
             { raw in Double(raw).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }
         }
+    }
+
+    /// Leaflet, when installed: a folder set by name must hold it; the Debian folder is used when there.
+    private mutating func readMaps(_ variables: Variables) throws {
+        func holdsLeaflet(_ folder: String) -> Bool {
+            ["leaflet.min.js", "leaflet.css"].allSatisfy { FileManager.default.isReadableFile(atPath: folder + "/" + $0) }
+        }
+        leafletDirectory = try variables.read(
+            "FIELDHOUSE_LEAFLET_DIR", expected: "a folder holding leaflet.min.js and leaflet.css, such as \(Self.debianLeaflet)"
+        ) { holdsLeaflet($0) ? $0 : nil } ?? (holdsLeaflet(Self.debianLeaflet) ? Self.debianLeaflet : nil)
     }
 
     /// Behind a proxy, secrets, logs, metrics, background jobs and the challenges' flag.
