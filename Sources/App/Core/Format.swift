@@ -112,6 +112,13 @@ struct Format {
         return Self.duration(seconds) + (imperial ? " /mi" : " /km")
     }
 
+    /// Seconds per kilometre (or mile) at a speed, for a pace chart; nil when slower than about
+    /// 21 min/km, which is standing about rather than a pace (and would stretch the axis).
+    func paceSeconds(_ metresPerSecond: Double) -> Double? {
+        guard metresPerSecond.isFinite, metresPerSecond >= 0.8 else { return nil }
+        return (imperial ? Self.metresPerMile : 1000) / metresPerSecond
+    }
+
     func elevation(_ metres: Double?) -> String {
         guard let metres else { return "–" }
         guard let whole = Int(exactly: (imperial ? metres * 3.28084 : metres).rounded()) else { return "–" }

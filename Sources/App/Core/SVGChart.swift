@@ -33,10 +33,73 @@ enum SVGChart {
         }
     }
 
-    private static func twice(_ draw: (Canvas) -> String) -> String {
+    private static func twice(data: String? = nil, _ draw: (Canvas) -> String) -> String {
         let wide = draw(.wide)
-        return wide.isEmpty ? "" : wide + draw(.narrow)
+        guard !wide.isEmpty else { return "" }
+        guard let data else { return wide + draw(.narrow) }
+        return "<div class=\"chart-read\" data-chart='\(data)'>" + wide + draw(.narrow) + "</div>"
     }
+
+    /// How the reading layer (Public/js/charts.js) writes a value of a line: a number with its
+    /// decimals and unit, or a pace (the values are then minus seconds per kilometre or mile, so
+    /// that faster is higher up, and the axis reads "m:ss").
+    enum Reading: Sendable {
+        case number(decimals: Int)
+        case pace
+    }
+
+    /// The data a chart is drawn from, for the reading layer: written once per chart (not per
+    /// drawing) in the wrapper's `data-chart` attribute, as JSON in single quotes. Keys are short
+    /// because they go out with every page: `k` kind, `x`/`y` the drawn points, `x0`–`x1` and
+    /// `y0`–`y1` the plot's domains, `b` the plot box (left, right, top, bottom, height) in the
+    /// viewBox, `u` unit, `n` name, `link` a group of charts that share their x (a workout's
+    /// elapsed seconds: `"workout"`). docs/ARCHITECTURE.md ("Charts you can read") has the rest.
+    struct ChartData {
+        private var fields: [String] = []
+
+        init(kind: String, name: String, box: (left: Double, right: Double, top: Double, bottom: Double, height: Double)) {
+            add("k", Self.string(kind))
+            add("n", Self.string(name))
+            add("b", "[\([box.left, box.right, box.top, box.bottom, box.height].map(\.tenths).joined(separator: ","))]")
+        }
+
+        mutating func add(_ key: String, _ json: String) { fields.append("\"\(key)\":\(json)") }
+        mutating func add(_ key: String, numbers: [Double?]) {
+            add(key, "[" + numbers.map { $0.map(Self.number) ?? "null" }.joined(separator: ",") + "]")
+        }
+        mutating func add(_ key: String, strings: [String]) { add(key, "[" + strings.map(Self.string).joined(separator: ",") + "]") }
+
+        var json: String { "{" + fields.joined(separator: ",") + "}" }
+
+        /// Whole numbers without a fraction, others to a tenth: what the drawing itself resolves.
+        static func number(_ value: Double) -> String {
+            guard value.isFinite else { return "null" }
+            if let whole = Int(exactly: value.rounded()), Swift.abs(value - value.rounded()) < 0.05 { return String(whole) }
+            return value.tenths
+        }
+
+        /// A JSON string that is also safe inside a single-quoted HTML attribute.
+        static func string(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "'": out += "&#39;"
+                default:
+                    if scalar.value < 0x20 { out += " " } else { out.unicodeScalars.append(scalar) }
+                }
+            }
+            return out + "\""
+        }
+    }
+
+    /// The `link` of the charts whose x is a workout's elapsed seconds: the reading layer draws its
+    /// line across all of them and tells the map (`fieldhouse:chart-point`).
+    static let workoutLink = "workout"
 
     static let height = 220.0
     private static let left = 46.0, right = 10.0, top = 24.0, bottom = 26.0
@@ -48,31 +111,57 @@ enum SVGChart {
     static func line(
         seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
         bands: [Band] = [], fill: Bool = false, also: (values: [Double?], colour: String)? = nil, firstDay: CalendarDate? = nil,
-        distanceAxis: DistanceAxis? = nil
+        distanceAxis: DistanceAxis? = nil, reading: Reading = .number(decimals: 0), link: String? = nil
     ) -> String {
-        twice { canvas in
+        guard let domain = lineDomain(seconds: seconds, values: values, also: also?.values, bands: bands, clockTicks: reading.isPace) else { return "" }
+        var data = ChartData(kind: "line", name: label, box: (left, right, top, bottom, height))
+        data.add("x", numbers: seconds)
+        data.add("y", numbers: values)
+        if let also { data.add("y2", numbers: also.values) }
+        data.add("x0", "0")
+        data.add("x1", ChartData.number(domain.end))
+        data.add("y0", ChartData.number(domain.minY))
+        data.add("y1", ChartData.number(domain.maxY))
+        data.add("u", ChartData.string(unit))
+        switch reading {
+        case .number(let decimals): data.add("d", String(decimals))
+        case .pace: data.add("f", ChartData.string("pace"))
+        }
+        if let firstDay { data.add("t", ChartData.string("day")); data.add("day", ChartData.string(firstDay.description)) }
+        if let distanceAxis { data.add("t", ChartData.string(distanceAxis == .miles ? "mi" : "km")) }
+        if let link { data.add("link", ChartData.string(link)) }
+        return twice(data: data.json) { canvas in
             line(
-                canvas, seconds: seconds, values: values, label: label, unit: unit, colour: colour, bands: bands, fill: fill, also: also,
-                firstDay: firstDay, distanceAxis: distanceAxis)
+                canvas, domain: domain, seconds: seconds, values: values, label: label, unit: unit, colour: colour, bands: bands, fill: fill,
+                also: also, firstDay: firstDay, distanceAxis: distanceAxis, clockTicks: reading.isPace)
         }
     }
 
-    private static func line(
-        _ canvas: Canvas, seconds: [Double], values: [Double?], label: String, unit: String, colour: String,
-        bands: [Band], fill: Bool, also: (values: [Double?], colour: String)?, firstDay: CalendarDate?, distanceAxis: DistanceAxis?
-    ) -> String {
-        let width = canvas.width
-        let present = values.compactMap { $0 } + (also?.values.compactMap { $0 } ?? [])
+    /// The axes of a line: its time span and a value range with a little room, on round numbers
+    /// (on round minutes and seconds for a pace). Nil when there is nothing drawable.
+    private static func lineDomain(seconds: [Double], values: [Double?], also: [Double?]?, bands: [Band], clockTicks: Bool) -> (
+        end: Double, minY: Double, maxY: Double, step: Double
+    )? {
+        let present = values.compactMap { $0 } + (also?.compactMap { $0 } ?? [])
         guard seconds.count == values.count, seconds.count >= 2, let low = present.min(), let high = present.max(),
             let end = seconds.last, end > 0, Self.drawable(low), Self.drawable(high), Self.drawable(end)
-        else { return "" }
-        // Axis range with a little room, on round numbers.
+        else { return nil }
         let span = max(high - low, 1)
-        let step = niceStep(span / 4)
+        let step = clockTicks ? niceTimeStep(span / 4, from: [5, 10, 15, 30, 60, 120, 300, 600]) : niceStep(span / 4)
         var minY = (low / step).rounded(.down) * step
         var maxY = (high / step).rounded(.up) * step
         if let bandLow = bands.map(\.from).min(), bandLow < minY, bandLow > low - span { minY = max(0, (bandLow / step).rounded(.down) * step) }
         if maxY == minY { maxY = minY + step }
+        return (end, minY, maxY, step)
+    }
+
+    private static func line(
+        _ canvas: Canvas, domain: (end: Double, minY: Double, maxY: Double, step: Double), seconds: [Double], values: [Double?], label: String,
+        unit: String, colour: String, bands: [Band], fill: Bool, also: (values: [Double?], colour: String)?, firstDay: CalendarDate?,
+        distanceAxis: DistanceAxis?, clockTicks: Bool
+    ) -> String {
+        let width = canvas.width
+        let (end, minY, maxY, step) = domain
         let plotW = width - left - right, plotH = height - top - bottom
         func x(_ s: Double) -> Double { left + s / end * plotW }
         func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
@@ -89,7 +178,8 @@ enum SVGChart {
         }
         for tick in ticks(from: minY, to: maxY, step: step) {
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(tick)))\" y2=\"\(n(y(tick)))\" stroke=\"#d8dee4\"/>"
-            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(format(tick, step))</text>"
+            let text = clockTicks ? clock(-tick) : format(tick, step)
+            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"
         }
         // Along a route the axis counts distance (the values of `seconds` are then metres).
         let unitLength = distanceAxis.map { $0 == .miles ? Format.metresPerMile : 1000 } ?? 1
@@ -105,7 +195,8 @@ enum SVGChart {
                 ?? firstDay.map {
                     Format.dayAndMonth($0.adding(days: Int(t / 86_400)))
                 } ?? clock(t)
-            out += "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\">\(text)</text>"
+            out +=
+                "<text x=\"\(n(x(t)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" font-size=\"13\" fill=\"#4a5560\" class=\"cx\">\(text)</text>"
             t += timeStep
         }
         out += "<text x=\"4\" y=\"14\" font-size=\"13\" fill=\"#4a5560\">\(SVGMap.escape(unit))</text>"
@@ -123,9 +214,11 @@ enum SVGChart {
             previous = s
         }
         if fill, let first = seconds.first {
-            out += "<path d=\"\(path)L\(n(x(end))) \(n(y(minY)))L\(n(x(first))) \(n(y(minY)))Z\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>"
+            out +=
+                "<path d=\"\(path)L\(n(x(end))) \(n(y(minY)))L\(n(x(first))) \(n(y(minY)))Z\" class=\"cf\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>"
         }
-        out += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/>"
+        out +=
+            "<path class=\"cl\" d=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.6\" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\"/>"
         if let also {
             var second = ""
             for (index, (s, value)) in zip(seconds, also.values).enumerated() {
@@ -133,7 +226,7 @@ enum SVGChart {
                 second += (second.isEmpty || also.values[max(index - 1, 0)] == nil ? "M" : "L") + n(x(s)) + " " + n(y(value))
             }
             out +=
-                "<path d=\"\(second)\" fill=\"none\" stroke=\"\(also.colour)\" stroke-width=\"1.6\" stroke-dasharray=\"6 4\" vector-effect=\"non-scaling-stroke\"/>"
+                "<path class=\"c2\" d=\"\(second)\" fill=\"none\" stroke=\"\(also.colour)\" stroke-width=\"1.6\" stroke-dasharray=\"6 4\" vector-effect=\"non-scaling-stroke\"/>"
         }
         return out + "</svg>"
     }
@@ -165,7 +258,30 @@ enum SVGChart {
         from start: Int64, to end: Int64, buckets: [(t: Int64, low: Double, high: Double, mean: Double)],
         zone: TimeZone, label: String, unit: String
     ) -> String {
-        twice { band($0, from: start, to: end, buckets: buckets, zone: zone, label: label, unit: unit) }
+        var data = ChartData(kind: "band", name: label, box: (left, right, top, bottom, height))
+        if end > start, let low = buckets.map(\.low).min(), let high = buckets.map(\.high).max(), drawable(low), drawable(high) {
+            let (minY, maxY, _) = bandDomain(low: low, high: high)
+            // Seconds from `s` (the start, in milliseconds), so the numbers stay short.
+            data.add("s", String(start))
+            data.add("x", numbers: buckets.map { Double($0.t - start) / 1000 })
+            data.add("y", numbers: buckets.map(\.mean))
+            data.add("lo", numbers: buckets.map(\.low))
+            data.add("hi", numbers: buckets.map(\.high))
+            data.add("x0", "0")
+            data.add("x1", ChartData.number(Double(end - start) / 1000))
+            data.add("y0", ChartData.number(minY))
+            data.add("y1", ChartData.number(maxY))
+            data.add("u", ChartData.string(unit))
+            data.add("d", "0")
+            data.add("z", ChartData.string(zone.identifier))
+        }
+        return twice(data: data.json) { band($0, from: start, to: end, buckets: buckets, zone: zone, label: label, unit: unit) }
+    }
+
+    private static func bandDomain(low: Double, high: Double) -> (minY: Double, maxY: Double, step: Double) {
+        let step = niceStep(max(high - low, 10) / 4)
+        let minY = (low / step).rounded(.down) * step
+        return (minY, max((high / step).rounded(.up) * step, minY + step), step)
     }
 
     private static func band(
@@ -176,8 +292,7 @@ enum SVGChart {
         guard end > start, let low = buckets.map(\.low).min(), let high = buckets.map(\.high).max(),
             drawable(low), drawable(high), end - start < 400 * 86_400_000
         else { return "" }
-        let step = niceStep(max(high - low, 10) / 4)
-        let minY = (low / step).rounded(.down) * step, maxY = max((high / step).rounded(.up) * step, minY + step)
+        let (minY, maxY, step) = bandDomain(low: low, high: high)
         let plotW = width - left - right, plotH = height - top - bottom
         func x(_ t: Int64) -> Double { left + Double(t - start) / Double(end - start) * plotW }
         func y(_ v: Double) -> Double { top + (1 - (v - minY) / (maxY - minY)) * plotH }
@@ -222,7 +337,11 @@ enum SVGChart {
 
     /// Vertical bars, one per period, each with its label under it and its value over it.
     static func columns(_ items: [(label: String, value: Double, text: String)], label: String, colour: String) -> String {
-        twice { columns($0, items, label: label, colour: colour) }
+        var data = ChartData(kind: "cols", name: label, box: (4, 4, top + 16, bottom, height))
+        data.add("l", strings: items.map(\.label))
+        data.add("v", strings: items.map(\.text))
+        data.add("y", numbers: items.map(\.value))
+        return twice(data: data.json) { columns($0, items, label: label, colour: colour) }
     }
 
     private static func columns(_ canvas: Canvas, _ items: [(label: String, value: Double, text: String)], label: String, colour: String) -> String {
@@ -273,12 +392,12 @@ enum SVGChart {
         return 10 * magnitude
     }
 
-    private static func niceTimeStep(_ raw: Double) -> Double {
-        for step in [10.0, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600] where raw <= step { return step }
-        return 43200
+    private static func niceTimeStep(_ raw: Double, from steps: [Double] = [10, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600]) -> Double {
+        for step in steps where raw <= step { return step }
+        return steps.last.map { $0 * 2 } ?? 43200
     }
 
-    private static func clock(_ seconds: Double) -> String {
+    static func clock(_ seconds: Double) -> String {
         let total = Int(exactly: seconds.rounded(.down)) ?? 0
         let h = total / 3600, m = total % 3600 / 60, s = total % 60
         if h > 0 { return "\(h):\(m < 10 ? "0" : "")\(m)" + (s > 0 ? ":\(s < 10 ? "0" : "")\(s)" : "") }
@@ -290,4 +409,8 @@ enum SVGChart {
     }
 
     private static func n(_ value: Double) -> String { value.tenths }
+}
+
+extension SVGChart.Reading {
+    var isPace: Bool { if case .pace = self { true } else { false } }
 }

@@ -19,6 +19,8 @@ struct WorkoutDrawings: Encodable, Sendable {
 
     let heartRateChart: String
     let speedChart: String
+    /// Minutes per kilometre (or mile) for the sports people read by pace (`readsAsPace`), beside speed.
+    let paceChart: String
     let elevationChart: String
     let zoneChart: String
     let map: String
@@ -28,9 +30,11 @@ struct WorkoutDrawings: Encodable, Sendable {
     /// For anyone but the owner of a track through privacy zones: the visible part
     /// (`Workout.visiblePart`), whose numbers the page shows instead of the whole workout's.
     var part: Workout?
+    /// Heart-rate variability from the strap's RR intervals, when the viewer sees the heart-rate chart.
+    var variability: HeartRateVariability.Drawing?
 
     private enum CodingKeys: String, CodingKey {
-        case heartRateChart, speedChart, elevationChart, zoneChart, map, osmURL, splitUnit, splits
+        case heartRateChart, speedChart, paceChart, elevationChart, zoneChart, map, osmURL, splitUnit, splits, variability
     }
 
     static let zoneColours = ["#dbeafe", "#dcfce7", "#fef9c3", "#ffedd5", "#fee2e2"]
@@ -60,9 +64,16 @@ struct WorkoutDrawings: Encodable, Sendable {
             drawings = WorkoutDrawings(
                 workout: part, series: WorkoutSeries(workout: part, timeline: visible), format: format, hiddenZones: hiddenZones, tiles: tiles)
             drawings.part = part
+            if drawings.heartRateChart != "" {
+                drawings.variability = try await HeartRateVariability.load(part, ownerView: ownerView, visible: visible, on: req.db)
+            }
         } else {
             let series = try await WorkoutSeries.load(workout, version: version, ownerView: ownerView, on: req.db)
             drawings = WorkoutDrawings(workout: workout, series: series, format: format, hiddenZones: hiddenZones, tiles: tiles)
+            // Exactly where the heart-rate chart is: whoever sees it may see the beats it is drawn from.
+            if drawings.heartRateChart != "" {
+                drawings.variability = try await HeartRateVariability.load(workout, ownerView: ownerView, visible: nil, on: req.db)
+            }
         }
         // A workout still recording changes with every sample: not worth keeping.
         if workout.endMS != nil { req.application.workoutDrawings.set(key, drawings) }
@@ -112,7 +123,7 @@ struct WorkoutDrawings: Encodable, Sendable {
         }
 
         // Charts from the series, thinned to about 600 points (more than the chart's pixels).
-        var heartRateChart = "", speedChart = "", elevationChart = "", map = ""
+        var heartRateChart = "", speedChart = "", paceChart = "", elevationChart = "", map = ""
         var osmURL: String?
         var splits: [Split] = []
         if let series {
@@ -126,17 +137,26 @@ struct WorkoutDrawings: Encodable, Sendable {
                     } : []
                 heartRateChart = SVGChart.line(
                     seconds: series.heartSeconds, values: series.heartRates,
-                    label: t("Heart rate over time, in beats per minute"), unit: "bpm", colour: "#b3261e", bands: bands)
+                    label: t("Heart rate over time, in beats per minute"), unit: "bpm", colour: "#b3261e", bands: bands,
+                    link: SVGChart.workoutLink)
             }
             if series.hasLocations {
                 let factor = format.imperial ? 2.236936 : 3.6
                 speedChart = SVGChart.line(
                     seconds: series.speedSeconds, values: series.speeds.map { $0.map { $0 * factor } },
-                    label: t("Speed over time"), unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f")
+                    label: t("Speed over time"), unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f", reading: .number(decimals: 1),
+                    link: SVGChart.workoutLink)
+                if WorkoutSport(rawValue: workout.sport)?.readsAsPace == true {
+                    paceChart = SVGChart.line(
+                        seconds: series.speedSeconds, values: series.speeds.map { $0.flatMap { format.paceSeconds($0).map { -$0 } } },
+                        label: t("Pace over time, faster higher up"), unit: format.imperial ? "/mi" : "/km", colour: "#0b6e4f", reading: .pace,
+                        link: SVGChart.workoutLink)
+                }
                 if series.hasElevation {
                     elevationChart = SVGChart.line(
                         seconds: series.speedSeconds, values: series.elevations.map { $0.map { format.imperial ? $0 * 3.28084 : $0 } },
-                        label: t("Elevation profile"), unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true)
+                        label: t("Elevation profile"), unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true,
+                        link: SVGChart.workoutLink)
                 }
                 let pieces = PrivacyTrim.visible(series.path, zones: hiddenZones)
                 if let first = pieces.first?.first, let last = pieces.last?.last {
@@ -167,6 +187,7 @@ struct WorkoutDrawings: Encodable, Sendable {
         }
         self.heartRateChart = heartRateChart
         self.speedChart = speedChart
+        self.paceChart = paceChart
         self.elevationChart = elevationChart
         self.map = map
         self.osmURL = osmURL
