@@ -40,25 +40,31 @@ public struct PrivacyZone: Equatable, Sendable {
 public enum PrivacyTrim {
     /// The visible pieces of `points` (each piece a run of consecutive points outside every zone).
     public static func visible(_ points: [Coordinate], zones: [PrivacyZone]) -> [[Coordinate]] {
-        guard !zones.isEmpty else { return points.isEmpty ? [] : [points] }
+        visible(points, seconds: points.map { _ in 0 }, zones: zones).map { $0.map(\.point) }
+    }
+
+    /// `visible` for a path whose points carry their seconds from the start; a point on a zone's
+    /// edge takes the seconds of the visible point next to it. `seconds` has one entry per point.
+    public static func visible(_ points: [Coordinate], seconds: [Double], zones: [PrivacyZone]) -> [[(point: Coordinate, seconds: Double)]] {
+        let timed = zip(points, seconds).map { (point: $0, seconds: $1) }
+        guard !zones.isEmpty else { return timed.isEmpty ? [] : [timed] }
         func inside(_ point: Coordinate) -> Bool { zones.contains { $0.contains(point) } }
-        var pieces: [[Coordinate]] = []
-        var current: [Coordinate] = []
-        var previous: (Coordinate, Bool)?
-        for point in points {
-            let hidden = inside(point)
+        var pieces: [[(point: Coordinate, seconds: Double)]] = []
+        var current: [(point: Coordinate, seconds: Double)] = []
+        var previous: ((point: Coordinate, seconds: Double), Bool)?
+        for item in timed {
+            let hidden = inside(item.point)
             if let (last, lastHidden) = previous, lastHidden != hidden {
-                let edge = hidden ? self.edge(from: last, to: point, inside: inside) : self.edge(from: point, to: last, inside: inside)
                 if hidden {
-                    current.append(edge)
+                    current.append((edge(from: last.point, to: item.point, inside: inside), last.seconds))
                     pieces.append(current)
                     current = []
                 } else {
-                    current = [edge]
+                    current = [(edge(from: item.point, to: last.point, inside: inside), item.seconds)]
                 }
             }
-            if !hidden { current.append(point) }
-            previous = (point, hidden)
+            if !hidden { current.append(item) }
+            previous = (item, hidden)
         }
         if !current.isEmpty { pieces.append(current) }
         return pieces.filter { $0.count >= 2 }

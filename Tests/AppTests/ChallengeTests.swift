@@ -363,37 +363,48 @@ struct ChallengeListTests {
             let url = try #require(try await cast.ana.sendChallenge(to: ["ben"]).location)
             let page = try await cast.ben.get(url)
             // A single photo is shown at zoom 15; Copenhagen City Hall Square is tile 17527/10256.
-            let signed = try #require(app.app.mapTiles).url(z: 15, x: 17527, y: 10256)
-            #expect(signed.hasPrefix("/tiles/15/17527/10256.png?s="))
-            #expect(page.contains(#"<image href="\#(signed)""#) && !page.contains("127.0.0.1:\(tiles.port)"))
+            // The map's tiles carry its signed area: two tiles around the three by two it shows.
+            let signed = try #require(page.body.firstMatch(of: /<image href="(\/tiles\/15\/17527\/10256\.png\?a=([0-9.]+)&amp;s=([A-Za-z0-9_-]{22}))"/))
+            let area = try #require(MapTiles.Area(text: String(signed.output.2)))
+            #expect(area.zoom == 15 && area.contains(z: 15, x: 17527, y: 10256) && area.maxX - area.minX <= 8 && area.maxY - area.minY <= 8)
+            let sign = try #require(app.app.mapTiles)
+            #expect(signed.output.1.replacingOccurrences(of: "&amp;", with: "&") == sign.url(z: 15, x: 17527, y: 10256, in: area))
+            let tileURL = sign.url(z: 15, x: 17527, y: 10256, in: area)
+            #expect(!page.contains("127.0.0.1:\(tiles.port)"))
+            // The zoomable layer gets the same area, as a template for every tile in it.
+            #expect(page.contains(SVGMap.escape(sign.template(area))))
             #expect(page.contains("© OpenStreetMap contributors"))
             let policy = try #require(page.headers.first(name: "Content-Security-Policy"))
             #expect(policy.contains("img-src 'self' data:;"))
 
             for viewer in [cast.ben, cast.ben, app.browser()] {
-                let tile = try await viewer.get(signed)
+                let tile = try await viewer.get(tileURL)
                 #expect(tile.status == .ok && tile.headers.first(name: .contentType) == "image/png")
                 #expect(tile.headers.first(name: .cacheControl) == "public, max-age=604800")
             }
             let asked = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             #expect(asked.count == 1 && asked[0].hasPrefix("/15/17527/10256.png Fieldhouse/"), "fetched once, saying who asks: \(asked)")
-            // Tiles that cannot exist are not asked for; a tile server's error is not kept.
-            let sign = try #require(app.app.mapTiles)
+            // Zooming in stays inside the area; tiles outside it, or that cannot exist, are not asked for.
+            #expect(try await cast.ben.get(sign.url(z: 17, x: 17527 * 4 + 3, y: 10256 * 4, in: area)).status == .ok)
+            let query = "?a=\(area.text)&s=\(sign.signature(area))"
             for path in [
                 "/tiles/20/0/0.png", "/tiles/3/8/0.png", "/tiles/3/0/-1.png", "/tiles/3/0/0.jpg", "/tiles/x/0/0.png", "/tiles/3/0/..%2F0.png",
-                sign.url(z: 17, x: 0, y: 0), "/tiles/3/0/0.png", "/tiles/3/0/0.png?s=" + String(repeating: "A", count: 22),
-                sign.url(z: 3, x: 0, y: 1).replacingOccurrences(of: "/3/0/1.png", with: "/3/0/0.png"),
+                "/tiles/15/0/0.png" + query, "/tiles/15/\(area.maxX + 1)/10256.png" + query, "/tiles/19/\(17527 * 16)/\(10256 * 16).png" + query,
+                "/tiles/3/0/0.png", "/tiles/15/17527/10256.png?s=" + sign.signature(area),
+                "/tiles/15/17527/10256.png?a=\(area.text)&s=" + String(repeating: "A", count: 22),
+                "/tiles/15/17527/10256.png?a=15.17000.10000.18000.11000&s=" + sign.signature(area),
             ] {
                 #expect(try await cast.ben.get(path).status == .notFound, "\(path)")
             }
+            let world = MapTiles.Area(zoom: 0, x: 0...0, y: 0...0, margin: 0)
             cast.ben.expectedServerError = .badGateway
-            #expect(try await cast.ben.get(sign.url(z: 1, x: 0, y: 0)).status == .badGateway)
-            #expect(try await cast.ben.get(sign.url(z: 1, x: 0, y: 0)).status == .badGateway)
+            #expect(try await cast.ben.get(sign.url(z: 1, x: 0, y: 0, in: world)).status == .badGateway)
+            #expect(try await cast.ben.get(sign.url(z: 1, x: 0, y: 0, in: world)).status == .badGateway)
             // A redirect from the tile server is not followed anywhere.
-            #expect(try await cast.ben.get(sign.url(z: 2, x: 1, y: 1)).status == .badGateway)
+            #expect(try await cast.ben.get(sign.url(z: 2, x: 1, y: 1, in: world)).status == .badGateway)
             cast.ben.expectedServerError = nil
             let all = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-            #expect(all.count == 4 && !all.contains { $0.hasPrefix("/15/0/0.png") }, "\(all)")
+            #expect(all.count == 5 && !all.contains { $0.hasPrefix("/15/0/0.png") }, "\(all)")
         }
         try await withApp { app in
             let cast = try await ChallengeCast.make(app)
@@ -421,12 +432,13 @@ struct ChallengeListTests {
             $0.tileCacheBytes = 300
         }) { app in
             let sign = try #require(app.app.mapTiles)
+            let area = MapTiles.Area(zoom: 16, x: 35_000...35_020, y: 20_000...20_000, margin: 0)
             let visitor = app.browser()
             // Fifty made-up tiles, as in the report: none is fetched.
             for x in 0..<50 { #expect(try await visitor.get("/tiles/16/\(30_000 + x)/20000.png").status == .notFound) }
             #expect(try asked().isEmpty)
             // Twenty at once for one tile: one fetch.
-            let one = sign.url(z: 16, x: 35_000, y: 20_000)
+            let one = sign.url(z: 16, x: 35_000, y: 20_000, in: area)
             let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
                 for _ in 0..<20 { group.addTask { try await app.browser().get(one).status } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -434,7 +446,7 @@ struct ChallengeListTests {
             #expect(statuses.allSatisfy { $0 == .ok } && statuses.count == 20)
             #expect(try asked().count == 1)
             // The folder keeps about 300 bytes of tiles (these are 67 bytes each), the newest.
-            for x in 1...6 { #expect(try await visitor.get(sign.url(z: 16, x: 35_000 + x, y: 20_000)).status == .ok) }
+            for x in 1...6 { #expect(try await visitor.get(sign.url(z: 16, x: 35_000 + x, y: 20_000, in: area)).status == .ok) }
             let kept = try FileManager.default.subpathsOfDirectory(atPath: app.app.config.dataDirectory + "/tiles").filter { $0.hasSuffix(".png") }
             #expect((3...4).contains(kept.count) && kept.contains("16/35006/20000.png"), "\(kept)")
             #expect(app.app.tileStore.totalBytes <= 300)
@@ -442,14 +454,14 @@ struct ChallengeListTests {
             app.app.tileLimiter = TileLimiter(burst: 5, perSecond: 0.001, everyoneBurst: 100, everyonePerSecond: 10)
             var refused = 0
             for x in 10..<20 {
-                let status = try await visitor.get(sign.url(z: 16, x: 35_000 + x, y: 20_000)).status
+                let status = try await visitor.get(sign.url(z: 16, x: 35_000 + x, y: 20_000, in: area)).status
                 #expect(status == .ok || status == .tooManyRequests)
                 if status == .tooManyRequests { refused += 1 }
             }
             let fetched = try asked().count
             #expect(refused == 5 && fetched == 12)
             // A tile kept (the last one fetched) is still served to them.
-            #expect(try await visitor.get(sign.url(z: 16, x: 35_014, y: 20_000)).status == .ok)
+            #expect(try await visitor.get(sign.url(z: 16, x: 35_014, y: 20_000, in: area)).status == .ok)
             #expect(try asked().count == 12)
         }
     }

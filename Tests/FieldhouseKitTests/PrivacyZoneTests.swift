@@ -26,6 +26,24 @@ import Testing
         #expect(abs(Geo.distance(school.centre, pieces[1].first!) - 300) < 1)
     }
 
+    /// A workout's map links chart readings to points by their seconds: each visible point keeps
+    /// its own, an edge point takes its visible neighbour's, and no hidden point comes back.
+    @Test func timedPiecesKeepEachPointsSeconds() throws {
+        let school = PrivacyZone(centre: Coordinate(latitude: 0, longitude: 0.025), radius: 300)
+        let seconds = Self.line.indices.map { Double($0) * 4 }
+        let pieces = PrivacyTrim.visible(Self.line, seconds: seconds, zones: [school])
+        #expect(pieces.map { $0.map(\.point) } == PrivacyTrim.visible(Self.line, zones: [school]))
+        #expect(pieces.count == 2 && pieces.joined().allSatisfy { !school.contains($0.point) })
+        for piece in pieces {
+            for item in piece.dropFirst().dropLast() {
+                let index = try #require(Self.line.firstIndex(of: item.point))
+                #expect(item.seconds == seconds[index])
+            }
+            #expect(zip(piece, piece.dropFirst()).allSatisfy { $0.seconds <= $1.seconds })
+        }
+        #expect(pieces[0].last!.seconds < pieces[1].first!.seconds)
+    }
+
     @Test func noZonesNothingHidden() {
         #expect(PrivacyTrim.visible(Self.line, zones: []) == [Self.line])
         let everywhere = PrivacyZone(centre: Coordinate(latitude: 0, longitude: 0.025), radius: 2000)

@@ -177,7 +177,7 @@ struct ChallengePage: Encodable {
             }
         }
         let place = challengePlace.map { PlaceView(name: nil, coordinate: $0, exact: true, hiddenNote: "") }
-        let map = markers.isEmpty ? nil : SVGMap(markers: markers, tiles: req.application.mapTiles?.href).svg
+        let map = markers.isEmpty ? nil : SVGMap(markers: markers, tiles: req.application.mapTiles).svg
 
         let leadsHere =
             [

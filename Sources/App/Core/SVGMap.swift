@@ -1,8 +1,11 @@
 import FieldhouseKit
 import Foundation
 
-/// A small map drawn as SVG on the server: numbered markers over Web Mercator tiles when a tile
-/// server is configured, over a plain grid otherwise. No script and no third-party library.
+/// A small map drawn as SVG on the server: numbered markers, lines and circles over Web Mercator
+/// tiles when a tile server is configured, over a plain grid otherwise. It needs no script. With
+/// tiles it also carries what it draws as data (`data-map`), from which `Public/js/maps.js` makes
+/// the same map zoomable and draggable with Leaflet: the data holds only what the SVG draws, so a
+/// map with script shows nothing the map without it does not.
 struct SVGMap {
     struct Marker {
         let coordinate: Coordinate
@@ -11,25 +14,41 @@ struct SVGMap {
         /// Read by screen readers and shown on hover.
         let title: String
         let primary: Bool
+        /// A page the marker stands for (a place's page on the places map), linked from the zoomable map.
+        var href: String? = nil
+    }
+
+    /// A circle of `metres` around a point: a privacy zone.
+    struct Circle {
+        let centre: Coordinate
+        let metres: Double
+        let title: String
     }
 
     let width = 640.0
     let height = 360.0
     let markers: [Marker]
-    /// The closest zoom a map draws (the tile proxy refuses anything closer).
+    /// The closest zoom a map is drawn at (a person may zoom the map closer, to `MapTiles.maxZoom`).
     static let maxZoom = 16
 
-    /// A tile's address from its zoom, x and y (`MapTiles.href`, signed), or nil for a plain grid.
-    let tiles: (@Sendable (Int, Int, Int) -> String)?
+    /// The tiles under the map, or nil for a plain grid.
+    let tiles: MapTiles?
     /// Routes drawn as lines under the markers (a workout's path, in pieces where parts are hidden).
     var paths: [[Coordinate]] = []
+    /// The elapsed seconds of each point of `paths`, when the map is a workout's: the charts of the
+    /// page then show on the zoomable map where a reading was taken.
+    var times: [[Double]] = []
+    var circles: [Circle] = []
+    /// Whether the zoomable map offers "Where I am" (the places map): the browser's position shown
+    /// on the map, never sent to the server.
+    var offersLocation = false
     /// The map's accessible name; by default it names the photos it shows.
     var label: String?
 
     /// The SVG markup. Every text in it is escaped here; the template includes it unescaped.
     var svg: String {
-        guard !markers.isEmpty || paths.contains(where: { $0.count >= 2 }) else { return "" }
-        let everything = markers.map(\.coordinate) + paths.joined()
+        guard !markers.isEmpty || !circles.isEmpty || paths.contains(where: { $0.count >= 2 }) else { return "" }
+        let everything = markers.map(\.coordinate) + paths.joined() + circles.flatMap(\.extent)
         let zoom = WebMercator.fittingZoom(everything, width: width, height: height, padding: 40, maxZoom: Self.maxZoom)
         let extent = everything.map { WebMercator.pixel($0, zoom: zoom) }
         let pixels = markers.map { WebMercator.pixel($0.coordinate, zoom: zoom) }
@@ -38,16 +57,23 @@ struct SVGMap {
         let left = centreX - width / 2, top = centreY - height / 2
         let label = self.label ?? tn("Map of where the photo was taken", "Map of where the {count} photos were taken", markers.count)
 
+        let tile = WebMercator.tileSize
+        let tileXs = Int(floor(left / tile))...Int(floor((left + width) / tile))
+        let tileYs = Int(floor(top / tile))...Int(floor((top + height) / tile))
+        // What a person may see around the drawing on the zoomable map: two tiles each way.
+        let area = MapTiles.Area(zoom: zoom, x: tileXs, y: tileYs, margin: 2)
+        let data = tiles.map { tiles in
+            " data-map=\"" + Self.escape(layer(tiles: tiles, area: area, centre: WebMercator.coordinate(x: centreX, y: centreY, zoom: zoom), zoom: zoom, label: label)) + "\""
+        }
         var out =
-            "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\" xmlns=\"http://www.w3.org/2000/svg\">"
+            "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\"\(data ?? "") xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#e9eef1\"/>"
         if let tiles {
             let count = Int(pow(2, Double(zoom)))
-            let tile = WebMercator.tileSize
-            for ty in Int(floor(top / tile))...Int(floor((top + height) / tile)) where (0..<count).contains(ty) {
-                for tx in Int(floor(left / tile))...Int(floor((left + width) / tile)) {
+            for ty in tileYs where (0..<count).contains(ty) {
+                for tx in tileXs {
                     let wrapped = ((tx % count) + count) % count
-                    let href = tiles(zoom, wrapped, ty)
+                    let href = tiles.url(z: zoom, x: wrapped, y: ty, in: area)
                     out +=
                         "<image href=\"\(Self.escape(href))\" x=\"\(Self.n(Double(tx) * tile - left))\" y=\"\(Self.n(Double(ty) * tile - top))\" width=\"256\" height=\"256\"/>"
                 }
@@ -71,6 +97,11 @@ struct SVGMap {
             out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#fff\" stroke-width=\"6\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
             out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#c2410c\" stroke-width=\"3.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
         }
+        for circle in circles {
+            let p = WebMercator.pixel(circle.centre, zoom: zoom)
+            let radius = circle.metres / Self.metresPerPixel(at: circle.centre.latitude, zoom: zoom)
+            out += "<circle cx=\"\(Self.n(p.x - left))\" cy=\"\(Self.n(p.y - top))\" r=\"\(Self.n(radius))\" fill=\"#b3261e\" fill-opacity=\"0.2\" stroke=\"#b3261e\" stroke-width=\"2\"><title>\(Self.escape(circle.title))</title></circle>"
+        }
         // Secondary markers first, so the main one is drawn on top.
         for (marker, pixel) in zip(markers, pixels).sorted(by: { !$0.0.primary && $1.0.primary }) {
             let x = pixel.x - left, y = pixel.y - top
@@ -89,6 +120,82 @@ struct SVGMap {
 
     private static func n(_ value: Double) -> String { value.tenths }
 
+    /// What the zoomable map writes, in the page's language.
+    private static func words(offersLocation: Bool) -> [String: String] {
+        var words = [
+            "keys": t("Zoom with + and −, move with the arrow keys."), "zoomIn": t("Zoom in"), "zoomOut": t("Zoom out"),
+        ]
+        if offersLocation {
+            words["whereIAm"] = t("Where I am")
+            words["youAreHere"] = t("You are here")
+            words["outside"] = t("You are outside this map.")
+        }
+        return words
+    }
+
+    /// A coordinate in hundred-thousandths of a degree; 0 for a value that is not a number.
+    private static func e5(_ part: KeyPath<Coordinate, Double>, _ point: Coordinate) -> Int {
+        Int(exactly: (point[keyPath: part] * 1e5).rounded()) ?? 0
+    }
+
+    /// Metres on the ground per pixel of the map at `latitude` and `zoom`.
+    static func metresPerPixel(at latitude: Double, zoom: Int) -> Double {
+        2 * .pi * 6_378_137 * cos(latitude * .pi / 180) / (WebMercator.tileSize * pow(2, Double(zoom)))
+    }
+
+    /// What `maps.js` draws: the same markers, lines and circles, the signed tile area and the
+    /// view the SVG shows. Lines and their times are encoded polylines (`PolylineCode`), coordinates
+    /// to five decimals (about a metre).
+    private func layer(tiles: MapTiles, area: MapTiles.Area, centre: Coordinate, zoom: Int, label: String) -> String {
+        struct Layer: Encodable {
+            let tiles: String
+            let bounds: [[Double]]
+            let centre: [Double]
+            let zoom: Int
+            let maxZoom: Int
+            let label: String
+            let attribution: String
+            let paths: [String]
+            let times: [String]
+            let markers: [MarkerData]
+            let circles: [CircleData]
+            let locate: Bool?
+            let words: [String: String]
+        }
+        struct MarkerData: Encodable {
+            let at: [Double]
+            let symbol: String
+            let title: String
+            let primary: Bool
+            let href: String?
+        }
+        struct CircleData: Encodable {
+            let at: [Double]
+            let metres: Double
+            let title: String
+        }
+        func e5(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
+        func at(_ point: Coordinate) -> [Double] { [e5(point.latitude), e5(point.longitude)] }
+        let north = WebMercator.coordinate(x: Double(area.minX) * WebMercator.tileSize, y: Double(area.minY) * WebMercator.tileSize, zoom: area.zoom)
+        let south = WebMercator.coordinate(
+            x: Double(area.maxX + 1) * WebMercator.tileSize, y: Double(area.maxY + 1) * WebMercator.tileSize, zoom: area.zoom)
+        let lines = paths.filter { $0.count >= 2 }
+        let layer = Layer(
+            tiles: tiles.template(area), bounds: [at(Coordinate(latitude: south.latitude, longitude: north.longitude)), at(Coordinate(latitude: north.latitude, longitude: south.longitude))],
+            centre: at(centre), zoom: zoom, maxZoom: MapTiles.maxZoom, label: label, attribution: t("© OpenStreetMap contributors"),
+            paths: lines.map { line in PolylineCode.encode(line.map { [Self.e5(\.latitude, $0), Self.e5(\.longitude, $0)] }) },
+            times: times.count == paths.count
+                ? zip(paths, times).filter { $0.0.count >= 2 }.map { path, seconds in
+                    seconds.count == path.count ? PolylineCode.encode(seconds.map { [Int(exactly: $0.rounded()) ?? 0] }) : ""
+                } : [],
+            markers: markers.map { MarkerData(at: at($0.coordinate), symbol: $0.symbol, title: $0.title, primary: $0.primary, href: $0.href) },
+            circles: circles.map { CircleData(at: at($0.centre), metres: $0.metres.rounded(), title: $0.title) },
+            locate: offersLocation ? true : nil, words: Self.words(offersLocation: offersLocation))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return (try? encoder.encode(layer)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     static func escape(_ text: String) -> String {
         var out = ""
         for c in text {
@@ -102,5 +209,18 @@ struct SVGMap {
             }
         }
         return out
+    }
+}
+
+extension SVGMap.Circle {
+    /// Four points on the circle, north, south, east and west, so that fitting the map keeps it whole.
+    var extent: [Coordinate] {
+        let dLat = metres / 111_320, dLon = metres / (111_320 * max(cos(centre.latitude * .pi / 180), 0.01))
+        return [
+            Coordinate(latitude: centre.latitude + dLat, longitude: centre.longitude),
+            Coordinate(latitude: centre.latitude - dLat, longitude: centre.longitude),
+            Coordinate(latitude: centre.latitude, longitude: centre.longitude + dLon),
+            Coordinate(latitude: centre.latitude, longitude: centre.longitude - dLon),
+        ]
     }
 }

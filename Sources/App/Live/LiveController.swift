@@ -70,7 +70,7 @@ struct LiveController: RouteCollection {
         let map =
             track.count >= 2
             ? SVGMap(
-                markers: [], tiles: req.application.mapTiles?.href,
+                markers: [], tiles: req.application.mapTiles,
                 paths: Self.pieces(track), label: t("Map of the route so far")
             ).svg : nil
         let page = LivePage(

@@ -167,7 +167,7 @@ struct PlaceController: RouteCollection {
                 length: format.distance(hit.length))
         }
         let map = SVGMap(
-            markers: [.init(coordinate: place.coordinate, symbol: "★", title: place.name, primary: true)], tiles: req.application.mapTiles?.href,
+            markers: [.init(coordinate: place.coordinate, symbol: "★", title: place.name, primary: true)], tiles: req.application.mapTiles,
             label: t("Map of where {place} is", place.name)
         ).svg
         let day = LocalTime.day(of: now, zone: place.timeZone)

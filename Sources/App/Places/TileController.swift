@@ -7,8 +7,8 @@ import Vapor
 /// server, so no third party learns who looks at which street (a private workout's map included),
 /// and the tile server is asked for each tile once, as the OpenStreetMap usage policy asks.
 ///
-/// Only tiles of maps this site drew are fetched (`MapTiles` signs each address), up to the zoom the
-/// maps use, at a bounded rate per visitor (`TileLimiter`), one fetch per tile however many ask at
+/// Only tiles inside the area of a map this site drew are fetched (`MapTiles` signs each map's
+/// area), up to the closest zoom a map may be zoomed to, at a bounded rate per visitor (`TileLimiter`), one fetch per tile however many ask at
 /// once (`TileFetches`), into a folder of bounded size (`TileStore`); a redirect from the tile
 /// server is not followed (the HTTP client is set so in `configure`).
 struct TileController: RouteCollection {
@@ -31,7 +31,7 @@ struct TileController: RouteCollection {
         let app = req.application
         guard let upstream = app.config.tileURL, let tiles = app.mapTiles,
             let (z, x, y) = Self.tile(z: req.parameters.get("z"), x: req.parameters.get("x"), file: req.parameters.get("file")),
-            tiles.verifies(req.query[String.self, at: "s"], z: z, x: x, y: y)
+            tiles.verifies(area: req.query[String.self, at: "a"], signature: req.query[String.self, at: "s"], z: z, x: x, y: y)
         else { throw Abort(.notFound) }
         let name = TileStore.name(z: z, x: x, y: y)
         let store = app.tileStore

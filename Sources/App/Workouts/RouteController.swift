@@ -130,7 +130,7 @@ struct RouteController: RouteCollection {
                     markers: [
                         .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
                         .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
-                    ], tiles: req.application.mapTiles?.href, paths: access.pieces, label: t("Map of the route {name}", route.name)
+                    ], tiles: req.application.mapTiles, paths: access.pieces, label: t("Map of the route {name}", route.name)
                 ).svg
         }
         // The profile follows the whole route for its owner; others see the visible pieces one after another.

@@ -158,7 +158,8 @@ struct WorkoutDrawings: Encodable, Sendable {
                         label: t("Elevation profile"), unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true,
                         link: SVGChart.workoutLink)
                 }
-                let pieces = PrivacyTrim.visible(series.path, zones: hiddenZones)
+                let timed = PrivacyTrim.visible(series.path, seconds: series.pathSeconds, zones: hiddenZones)
+                let pieces = timed.map { $0.map(\.point) }
                 if let first = pieces.first?.first, let last = pieces.last?.last {
                     let label =
                         hiddenZones.isEmpty
@@ -170,7 +171,7 @@ struct WorkoutDrawings: Encodable, Sendable {
                                 .init(coordinate: first, symbol: String(t("Start").prefix(1)), title: t("Start"), primary: false),
                                 .init(coordinate: last, symbol: String(t("Finish").prefix(1)), title: t("Finish"), primary: true),
                             ],
-                            tiles: tiles?.href, paths: pieces, label: label
+                            tiles: tiles, paths: pieces, times: timed.map { $0.map(\.seconds) }, label: label
                         ).svg
                     let lats = pieces.joined().map(\.latitude), lons = pieces.joined().map(\.longitude)
                     osmURL = "https://www.openstreetmap.org/?minlat=\(lats.min()!)&minlon=\(lons.min()!)&maxlat=\(lats.max()!)&maxlon=\(lons.max()!)"

@@ -33,8 +33,10 @@ struct WorkoutSeries: Equatable, Sendable {
     var speedSeconds: [Double] = []
     var speeds: [Double?] = []
     var elevations: [Double?] = []
-    /// The route, thinned.
+    /// The route, thinned, and the seconds from the start of each of its points (which link a
+    /// reading on a chart to its place on the map).
     var path: [Coordinate] = []
+    var pathSeconds: [Double] = []
     var kilometreSplits: [Split] = []
     var mileSplits: [Split] = []
 
@@ -76,7 +78,9 @@ struct WorkoutSeries: Equatable, Sendable {
         speedSeconds = shown.map { base[$0] }
         self.speeds = shown.map { speeds[$0] }
         if timeline.hasElevation { elevations = shown.map { located[$0].elevation } }
-        path = LTTB.indexes(x: base, y: distance, threshold: Self.mapPoints).compactMap { located[$0].coordinate }
+        let onMap = LTTB.indexes(x: base, y: distance, threshold: Self.mapPoints).filter { located[$0].coordinate != nil }
+        path = onMap.compactMap { located[$0].coordinate }
+        pathSeconds = onMap.map { base[$0] }
         kilometreSplits = Self.splits(cleaned.points, located: located, distance: distance, starts: Set(starts), length: 1000)
         mileSplits = Self.splits(cleaned.points, located: located, distance: distance, starts: Set(starts), length: Format.metresPerMile)
     }
@@ -172,10 +176,11 @@ extension WorkoutSeries {
         ).run()
     }
 
-    // The stored form: "FHS2", three flags, then each array as a count and little-endian numbers
+    // The stored form: "FHS3", three flags, then each array as a count and little-endian numbers
     // (NaN for a missing value). Anything that does not read back whole is ignored and made again,
-    // as are series of the first form ("FHS1", without the last partial split or the speed cleaning).
-    private static let magic: [UInt8] = Array("FHS2".utf8)
+    // as are series of earlier forms ("FHS1" without the last partial split or the speed cleaning,
+    // "FHS2" without the path's seconds).
+    private static let magic: [UInt8] = Array("FHS3".utf8)
 
     var stored: Data {
         var out = Self.magic
@@ -195,6 +200,7 @@ extension WorkoutSeries {
         put(elevations)
         put(path.map(\.latitude))
         put(path.map(\.longitude))
+        put(pathSeconds)
         for splits in [kilometreSplits, mileSplits] {
             put(splits.map(\.seconds))
             put(splits.map { $0.heartRate.map(Double.init) })
@@ -227,11 +233,12 @@ extension WorkoutSeries {
             return values
         }
         guard let heartSeconds = take(), let heartRates = take(), let speedSeconds = take(), let speeds = take(),
-            let elevations = take(), let latitudes = take(), let longitudes = take(),
+            let elevations = take(), let latitudes = take(), let longitudes = take(), let pathSeconds = take(),
             let kmSeconds = take(), let kmRates = take(), let kmPartials = take(),
             let mileSeconds = take(), let mileRates = take(), let milePartials = take(),
             index == bytes.count, heartSeconds.count == heartRates.count, speedSeconds.count == speeds.count,
             elevations.isEmpty || elevations.count == speeds.count, latitudes.count == longitudes.count,
+            pathSeconds.count == latitudes.count,
             kmSeconds.count == kmRates.count, kmSeconds.count == kmPartials.count,
             mileSeconds.count == mileRates.count, mileSeconds.count == milePartials.count
         else { return nil }
@@ -241,6 +248,7 @@ extension WorkoutSeries {
         self.speeds = speeds
         self.elevations = elevations
         path = zip(latitudes, longitudes).map { Coordinate(latitude: $0 ?? .nan, longitude: $1 ?? .nan) }
+        self.pathSeconds = pathSeconds.map { $0 ?? 0 }
         func splits(_ seconds: [Double?], _ rates: [Double?], _ partials: [Double?]) -> [Split] {
             seconds.indices.map { Split(seconds: seconds[$0] ?? 0, heartRate: rates[$0].flatMap { Int(exactly: $0) }, partial: partials[$0]) }
         }
