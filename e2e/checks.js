@@ -89,7 +89,8 @@ return (function () {
   while (textWalker.nextNode()) {
     const node = textWalker.currentNode;
     const e = node.parentElement;
-    if (!e || !node.textContent.trim() || !visible(e) || e.closest("svg, .visually-hidden, .sr-only, [aria-hidden=true], option, script, style") || clippedAway(e)) continue;
+    // A zoomable map's markers are glyphs on its picture: near places overlap, and a popup opens over them.
+    if (!e || !node.textContent.trim() || !visible(e) || e.closest("svg, .visually-hidden, .sr-only, [aria-hidden=true], option, script, style, .leaflet-marker-pane") || clippedAway(e)) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     for (const r of range.getClientRects()) {
@@ -97,7 +98,9 @@ return (function () {
     }
   }
   const controls = [...document.querySelectorAll("input:not([type=hidden]), select, textarea, img, svg, video, canvas, button")]
-    .filter((e) => visible(e) && !e.closest(".visually-hidden, .sr-only") && !(e.parentElement && e.parentElement.closest("svg")))
+    // A zoomable map's tiles and lines (Leaflet's panes) lie under its own controls by design and
+    // reach past its edges, where the map clips them.
+    .filter((e) => visible(e) && !e.closest(".visually-hidden, .sr-only, .leaflet-pane") && !(e.parentElement && e.parentElement.closest("svg")))
     .map((e) => ({ e, r: e.getBoundingClientRect() }));
   const crosses = (a, b) => {
     const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);

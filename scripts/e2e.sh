@@ -49,11 +49,19 @@ fi
 data=$(mktemp -d /tmp/fieldhouse-e2e.XXXXXX)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 server=""
+tiles=""
 cleanup() {
   [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  [[ -n "$tiles" ]] && kill "$tiles" 2>/dev/null && wait "$tiles" 2>/dev/null
   rm -rf "$data"
 }
 trap cleanup EXIT
+
+# Map tiles from a tile server on loopback (patterned tiles), so maps are zoomable as with a real one.
+python3 scripts/tile-server.py --log "$data/tiles.log" --pattern --until-killed > "$data/tiles.port" &
+tiles=$!
+for _ in $(seq 1 50); do grep -q PORT "$data/tiles.port" 2>/dev/null && break; sleep 0.1; done
+export FIELDHOUSE_TILE_URL="http://127.0.0.1:$(awk '/PORT/ {print $2}' "$data/tiles.port")/{z}/{x}/{y}.png"
 
 export FIELDHOUSE_DATA_DIR="$data" PORT="$port" LOG_LEVEL=warning
 .build/debug/fieldhouse seed >/dev/null

@@ -72,7 +72,9 @@
       // The page scrolls under the wheel until the map is chosen (clicked or focused).
       scrollWheelZoom: false,
       zoomControl: false,
-      attributionControl: false
+      attributionControl: false,
+      // Tiles and popups appear at once: no fading for motion-sensitive people, nor for contrast checks.
+      fadeAnimation: false
     });
     L.control.zoom({ zoomInTitle: said.zoomIn, zoomOutTitle: said.zoomOut }).addTo(map);
     L.control.attribution({ prefix: false }).addAttribution(data.attribution).addTo(map);
@@ -80,41 +82,52 @@
     box.addEventListener("focusin", function () { map.scrollWheelZoom.enable(); });
     L.tileLayer(data.tiles, { bounds: area, maxZoom: data.maxZoom, maxNativeZoom: data.maxZoom }).addTo(map);
 
-    var content = [];
+    // Everything to draw, decoded first: the view fits it before any layer is added (Leaflet puts
+    // a layer on the page only once the map has a view).
     var pieces = (data.paths || []).map(function (encoded, index) {
       var points = decode(encoded, 2).map(function (p) { return [p[0] / 1e5, p[1] / 1e5]; });
       var times = data.times && data.times[index] ? decode(data.times[index], 1).map(function (t) { return t[0]; }) : null;
-      L.polyline(points, { color: "#fff", weight: 6, opacity: 1, interactive: false }).addTo(map);
-      L.polyline(points, { color: "#c2410c", weight: 3.5, opacity: 1, interactive: false }).addTo(map);
-      content = content.concat(points);
       return { points: points, times: times && times.length === points.length ? times : null };
     });
-    (data.circles || []).forEach(function (circle) {
-      L.circle(circle.at, { radius: circle.metres, color: "#b3261e", weight: 2, fillOpacity: 0.2 })
-        .bindTooltip(circle.title).addTo(map);
+    var circles = data.circles || [], markers = data.markers || [];
+    var content = [];
+    pieces.forEach(function (piece) { content = content.concat(piece.points); });
+    circles.forEach(function (circle) {
       var reach = L.latLng(circle.at).toBounds(circle.metres * 2);
       content.push(reach.getNorthWest(), reach.getSouthEast());
     });
-    // Secondary markers first, so the main one is on top.
-    (data.markers || []).slice().sort(function (a, b) { return (a.primary ? 1 : 0) - (b.primary ? 1 : 0); }).forEach(function (item) {
-      var marker = L.marker(item.at, { icon: pin(item), title: item.title, keyboard: true, zIndexOffset: item.primary ? 1000 : 0 }).addTo(map);
-      var element = marker.getElement();
-      if (element) element.setAttribute("aria-label", item.title);
-      if (item.href) {
-        var link = document.createElement("a");
-        link.href = item.href;
-        link.textContent = item.title;
-        marker.bindPopup(link);
-        if (element) element.setAttribute("role", "button");
-      }
-      content.push(item.at);
-    });
-
+    markers.forEach(function (item) { content.push(item.at); });
     if (content.length > 1) {
       map.fitBounds(L.latLngBounds(content), { padding: [28, 28], maxZoom: data.zoom });
     } else {
       map.setView(data.centre, data.zoom);
     }
+
+    pieces.forEach(function (piece) {
+      L.polyline(piece.points, { color: "#fff", weight: 6, opacity: 1, interactive: false }).addTo(map);
+      L.polyline(piece.points, { color: "#c2410c", weight: 3.5, opacity: 1, interactive: false }).addTo(map);
+    });
+    circles.forEach(function (circle) {
+      L.circle(circle.at, { radius: circle.metres, color: "#b3261e", weight: 2, fillOpacity: 0.2 }).bindTooltip(circle.title).addTo(map);
+    });
+    // Secondary markers first, so the main one is on top.
+    markers.slice().sort(function (a, b) { return (a.primary ? 1 : 0) - (b.primary ? 1 : 0); }).forEach(function (item) {
+      var marker = L.marker(item.at, { icon: pin(item), title: item.title, keyboard: true, zIndexOffset: item.primary ? 1000 : 0 }).addTo(map);
+      var element = marker.getElement();
+      element.setAttribute("aria-label", item.title);
+      if (item.href) {
+        var link = document.createElement("a");
+        link.href = item.href;
+        link.textContent = item.title;
+        // The popup keeps clear of the map's buttons in its corners.
+        marker.bindPopup(link, { maxWidth: 220, autoPanPaddingTopLeft: [60, 60], autoPanPaddingBottomRight: [20, 40] });
+        element.setAttribute("role", "button");
+      } else {
+        // A marker that opens nothing is not a stop for the keyboard.
+        element.removeAttribute("tabindex");
+        element.setAttribute("role", "img");
+      }
+    });
     if (data.locate) locateButton(map, area, said);
     if (pieces.some(function (piece) { return piece.times; })) linked.push({ map: map, pieces: pieces, point: null, stretch: null });
     box.fieldhouseMap = map;
@@ -125,7 +138,7 @@
   function locateButton(map, area, said) {
     if (!navigator.geolocation) return;
     var Control = L.Control.extend({
-      options: { position: "topright" },
+      options: { position: "bottomleft" },
       onAdd: function () {
         var holder = L.DomUtil.create("div", "leaflet-bar map-locate");
         var button = L.DomUtil.create("button", "", holder);

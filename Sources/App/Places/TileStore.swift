@@ -115,7 +115,8 @@ final class TileStore: Sendable {
 /// How many tiles a client may make this server fetch: a bucket of `burst` that refills at `perSecond`,
 /// per client address, and one for everyone together, so no visitor, nor all of them at once, can
 /// turn the proxy into a bulk download of the tile server (whose policy forbids it). Tiles already
-/// kept cost nothing.
+/// kept cost nothing. A person zooming and dragging a map needs 20–40 new tiles a view: the bucket
+/// holds a few minutes of exploring and refills at a view every few seconds.
 final class TileLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -128,7 +129,7 @@ final class TileLimiter: Sendable {
     let everyonePerSecond: Double
     private let buckets = NIOLockedValueBox([String: Bucket]())
 
-    init(burst: Double = 60, perSecond: Double = 1, everyoneBurst: Double = 300, everyonePerSecond: Double = 10) {
+    init(burst: Double = 200, perSecond: Double = 5, everyoneBurst: Double = 1000, everyonePerSecond: Double = 25) {
         self.burst = burst
         self.perSecond = perSecond
         self.everyoneBurst = everyoneBurst
