@@ -33,8 +33,10 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 
 pids=()
 nginx_pid=""
+tiles=""
 cleanup() {
   [[ -n "$nginx_pid" ]] && kill -QUIT "$nginx_pid" 2>/dev/null || true
+  [[ -n "$tiles" ]] && kill "$tiles" 2>/dev/null || true
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
@@ -48,6 +50,11 @@ export FIELDHOUSE_BASE_URL=http://127.0.0.1:$nginx_port FIELDHOUSE_TRUSTED_PROXI
 # nginx is on this machine, so loopback no longer proves a request comes from this machine: /metrics
 # needs the token (`curl -H "Authorization: Bearer $FIELDHOUSE_METRICS_TOKEN" 127.0.0.1:PORT/metrics`).
 export FIELDHOUSE_METRICS_TOKEN=${FIELDHOUSE_METRICS_TOKEN:-$(python3 -c 'import secrets; print(secrets.token_hex(24))')}
+# Map tiles from a tile server on loopback, as in make e2e: every process signs and serves the same tiles.
+python3 scripts/tile-server.py --log "$work/tiles.log" --pattern --until-killed >"$work/tiles.port" &
+tiles=$!
+for _ in $(seq 1 50); do grep -q PORT "$work/tiles.port" 2>/dev/null && break; sleep 0.1; done
+export FIELDHOUSE_TILE_URL="http://127.0.0.1:$(awk '/PORT/ {print $2}' "$work/tiles.port")/{z}/{x}/{y}.png"
 $bin migrate --yes >/dev/null
 $bin seed >/dev/null
 
