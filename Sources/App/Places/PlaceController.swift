@@ -41,9 +41,18 @@ struct PlaceController: RouteCollection {
         let canAdd: Bool
         let action: String
         let newPlace: String
+        /// The map of partner places and the listed ones (SVG, empty when there is nothing to show).
+        var map = ""
+        /// What the map's symbols mean, one line each.
+        var legend: [LegendLine] = []
+        /// Said when there are more partner places than the map shows.
+        var mapLimit: String? = nil
     }
 
     static let radii = [1, 2, 5, 10, 25, 50]
+    /// The most partner places one map shows: enough for a city and its surroundings, and a page
+    /// that stays light (each is a few dozen bytes of SVG and of the zoomable map's data).
+    static let mapPartnerLimit = 300
 
     func index(req: Request) async throws -> Response {
         var query = FindQuery(req)
@@ -54,10 +63,13 @@ struct PlaceController: RouteCollection {
         let format = Format(viewer: req.currentUser)
         var pager = Pager(req: req, perPage: 30)
         var items: [Item] = []
+        var listed: [(url: String, place: Place)] = []
         let now = req.now
         func item(_ place: Place, metres: Double?) -> Item {
-            Item(
-                name: place.name, url: SiteURL.place(place.id!).path, kind: place.kind.label,
+            let url = SiteURL.place(place.id!).path
+            listed.append((url, place))
+            return Item(
+                name: place.name, url: url, kind: place.kind.label,
                 distance: metres.map { Format.proximity($0, imperial: format.imperial) }, sports: place.sports.map(\.label).joined(separator: ", "),
                 reward: place.reward(on: LocalTime.day(of: now, zone: place.timeZone)))
         }
@@ -76,16 +88,77 @@ struct PlaceController: RouteCollection {
         var echo = query.echo.filter { ["lat", "lon", "sport"].contains($0.0) && !$0.1.isEmpty }
         echo += [("kind", kindText), ("radius_km", String(radiusKm))].filter { !$0.1.isEmpty }
         items = pager.finish(items, at: .places, query: echo)
-        let centreLabel =
-            query.centre == nil ? nil : query.value("lat").isEmpty ? t("Near your home area") : t("Near the point you gave")
+        let fromHome = query.value("lat").isEmpty
+        let centreLabel = query.centre == nil ? nil : fromHome ? t("Near your home area") : t("Near the point you gave")
+        let partners = try await PlaceSearch.partners(near: query.centre, now: now, limit: Self.mapPartnerLimit, on: req.db)
+        // The pager keeps one row more than it shows, to know of a next page: only those shown are on the map.
+        let shownURLs = Set(items.map(\.url))
+        let map = Self.placesMap(
+            partners: partners.places, listed: listed.filter { shownURLs.contains($0.url) }.map(\.place), centre: query.centre, fromHome: fromHome,
+            now: now, tiles: req.application.mapTiles)
         var form = Dictionary(echo, uniquingKeysWith: { $1 })
         form["radius_km"] = String(radiusKm)
         let page = IndexPage(
             layout: req.layout(title: t("Places"), section: .places), places: items, pager: pager, centreLabel: centreLabel, form: form,
             errors: query.errors, kinds: Place.Kind.allCases.map { SelectOption(value: $0.rawValue, label: $0.label) }, choices: Choices(),
             radii: Self.radii, canAdd: try await PlaceAccess.canAdd(req.currentUser, on: req.db), action: SiteURL.places.path,
-            newPlace: SiteURL.newPlace.path)
+            newPlace: SiteURL.newPlace.path, map: map.svg, legend: map.legend,
+            mapLimit: partners.more
+                ? query.centre == nil
+                    ? t(
+                        "The map shows the first {count} places by name that reward arriving by bike. Search near a point to see the others.",
+                        Format.number(Double(Self.mapPartnerLimit), decimals: 0))
+                    : t(
+                        "The map shows the {count} places nearest the centre that reward arriving by bike; there are more further away.",
+                        Format.number(Double(Self.mapPartnerLimit), decimals: 0))
+                : nil)
         return try await req.view.render("places/index", page).encodeResponse(status: query.isValid ? .ok : .badRequest, for: req)
+    }
+
+    struct LegendLine: Encodable {
+        let symbol: String
+        let text: String
+    }
+
+    /// The places map: partner places (★) and the other places the page lists (•), each linking to
+    /// its page, and the point the list is measured from (⌂ the home area, ◎ a point given), which
+    /// is the viewer's own. Empty when there is no place to show.
+    static func placesMap(
+        partners: [Place], listed: [Place], centre: Coordinate?, fromHome: Bool, now: Date, tiles: MapTiles?
+    ) -> (svg: String, legend: [LegendLine]) {
+        var markers: [SVGMap.Marker] = []
+        var seen = Set<UUID>()
+        var hasPartner = false, hasOther = false
+        for place in partners + listed {
+            guard let id = place.id, seen.insert(id).inserted else { continue }
+            let href = SiteURL.place(id).path
+            if let reward = place.reward(on: LocalTime.day(of: now, zone: place.timeZone)) {
+                hasPartner = true
+                markers.append(
+                    .init(
+                        coordinate: place.coordinate, symbol: "★", title: t("{place}, which rewards arriving by bike: {reward}", place.name, reward),
+                        primary: false, href: href))
+            } else {
+                hasOther = true
+                markers.append(.init(coordinate: place.coordinate, symbol: "•", title: place.name, primary: false, href: href))
+            }
+        }
+        guard !markers.isEmpty else { return ("", []) }
+        var legend: [LegendLine] = []
+        if hasPartner { legend.append(LegendLine(symbol: "★", text: t("A place that rewards arriving by bike"))) }
+        if hasOther { legend.append(LegendLine(symbol: "•", text: t("Another place in the list below"))) }
+        if let centre {
+            let (symbol, title) = fromHome ? ("⌂", t("Your home area")) : ("◎", t("The point you gave"))
+            markers.append(.init(coordinate: centre, symbol: symbol, title: title, primary: true))
+            legend.append(
+                LegendLine(
+                    symbol: symbol,
+                    text: fromHome ? t("Your home area, which the list is measured from") : t("The point you gave, which the list is measured from")))
+        }
+        let svg = SVGMap(
+            markers: markers, tiles: tiles, offersLocation: true, label: t("Map of the places that reward arriving by bike and of the places listed below")
+        ).svg
+        return (svg, legend)
     }
 
     // MARK: One place

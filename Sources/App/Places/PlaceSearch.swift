@@ -64,3 +64,32 @@ extension PlaceSearch {
         }
     }
 }
+
+extension PlaceSearch {
+    /// Partner places: those whose reward for arriving by bike is offered today in their own zone,
+    /// as their pages say, nearest to `centre` first (by name without one). At most `limit`, and
+    /// whether there are more. A reward not yet begun or already over is its managers' business, so
+    /// its place is no partner on any map until the day it starts.
+    static func partners(
+        near centre: Coordinate?, now: Date, limit: Int, on db: any Database
+    ) async throws -> (places: [Place], more: Bool) {
+        // Days are the places' own; a day either side of UTC's catches every zone, checked exactly below.
+        let today = LocalTime.day(of: now, zone: "UTC")
+        var sql: SQLQueryString = "SELECT id FROM places WHERE reward_text <> '' AND reward_daily_cap > 0"
+        sql.appendInterpolation(raw: " AND (reward_from IS NULL OR reward_from <= ")
+        sql.appendInterpolation(bind: today.adding(days: 1).description)
+        sql.appendInterpolation(raw: ") AND (reward_until IS NULL OR reward_until >= ")
+        sql.appendInterpolation(bind: today.adding(days: -1).description)
+        sql.appendInterpolation(raw: ") ORDER BY ")
+        if let centre {
+            sql.appendInterpolation(GeoSQL.squaredDistance(from: centre, latitude: "latitude", longitude: "longitude"))
+            sql.appendInterpolation(raw: ", ")
+        }
+        sql.appendInterpolation(raw: "name, id LIMIT \(max(1, limit) + 1)")
+        let ids = try await db.sql.raw(sql).all().map { try $0.decode(column: "id", as: UUID.self) }
+        let shown = Array(ids.prefix(max(1, limit)))
+        let places = Dictionary(uniqueKeysWithValues: try await Place.query(on: db).filter(\.$id ~~ shown).all().map { ($0.id!, $0) })
+        let offered = shown.compactMap { places[$0] }.filter { $0.reward(on: LocalTime.day(of: now, zone: $0.timeZone)) != nil }
+        return (offered, ids.count > shown.count)
+    }
+}
