@@ -43,6 +43,8 @@ struct GamePage: Encodable {
     let place: String?
     let mapURL: String?
     let distance: String?
+    /// A map of the exact place (SVG), for those who may know it; empty otherwise.
+    var map = ""
     let description: String
     let team: LinkTo?
     /// Where the person came from (their games, a search's results, the team), else the team or
@@ -193,7 +195,7 @@ struct GamePage: Encodable {
             time: GameTime.range(game.startsAt, game.endsAt, zone: game.timeZone),
             duration: Format.hoursAndMinutes(game.durationMinutes),
             cancelled: game.isCancelled, isPast: game.endsAt <= req.now,
-            place: shownPlace.text, mapURL: shownPlace.mapURL, distance: distance,
+            place: shownPlace.text, mapURL: shownPlace.mapURL, distance: distance, map: shownPlace.map(tiles: req.application.mapTiles),
             // The organiser's notes often say exactly where ("court 2, behind the hall"): the place's rule.
             description: access.canSeeExactPlace ? game.description : "",
             team: access.team.map { LinkTo(url: SiteURL.team(slug: $0.slug).path, name: $0.name) },

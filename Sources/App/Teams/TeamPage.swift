@@ -51,6 +51,8 @@ struct TeamPage: Encodable {
     let description: String
     let place: String?
     let mapURL: String?
+    /// A map of the exact place (SVG), for those who may know it; empty otherwise.
+    var map = ""
     let isMember: Bool
     let yourRole: String?
     let canManage: Bool
@@ -173,7 +175,7 @@ struct TeamPage: Encodable {
             back: BackLink.back(on: req, to: leadsHere[0], from: leadsHere),
             team: TeamCard(team, role: access.role),
             description: team.description,
-            place: shownPlace.text, mapURL: shownPlace.mapURL,
+            place: shownPlace.text, mapURL: shownPlace.mapURL, map: shownPlace.map(tiles: req.application.mapTiles),
             isMember: access.isMember, yourRole: access.role?.label,
             canManage: access.canManage, isOwner: access.isOwner,
             canJoinNow: access.canJoinNow, canRequest: access.canRequest,
