@@ -33,6 +33,8 @@ struct PrivacyZoneController: RouteCollection {
         let errors: FieldErrors
         let radii: [String]
         let full: Bool
+        /// The person's own zones as circles on a map (SVG); empty without zones.
+        var map = ""
     }
 
     private func render(_ req: Request, user: User, form: Form? = nil, errors: FieldErrors = [:]) async throws -> Response {
@@ -50,7 +52,13 @@ struct PrivacyZoneController: RouteCollection {
                     name: zones.isEmpty ? "Home" : "", place: nil, lat: home.map { Format.coordinate($0.0, decimals: 5) },
                     lon: home.map { Format.coordinate($0.1, decimals: 5) },
                     radius: "500"),
-            errors: errors, radii: ["200", "300", "500", "750", "1000", "1500", "2000"], full: zones.count >= SavedPrivacyZone.maxPerPerson)
+            errors: errors, radii: ["200", "300", "500", "750", "1000", "1500", "2000"], full: zones.count >= SavedPrivacyZone.maxPerPerson,
+            // Only ever on this page, which is its owner's: the circles say where they live.
+            map: SVGMap(
+                markers: [], tiles: req.application.mapTiles,
+                circles: zones.map { SVGMap.Circle(centre: Coordinate(latitude: $0.latitude, longitude: $0.longitude), metres: $0.radius, title: $0.name) },
+                label: tn("Map of your privacy zone", "Map of your {count} privacy zones", zones.count)
+            ).svg)
         return try await req.view.render("accounts/settings_privacy_zones", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
 
