@@ -52,6 +52,7 @@
     var caption = document.createElement("p");
     caption.className = "chart-caption";
     caption.hidden = true;
+    caption.setAttribute("aria-live", "polite");
     var reset = document.createElement("button");
     reset.type = "button";
     reset.className = "button button-secondary button-small";
@@ -75,6 +76,10 @@
     box.setAttribute("aria-describedby", help.id);
     box.setAttribute("aria-valuemin", 0);
     box.setAttribute("aria-valuemax", n - 1);
+    if (points.length) {
+      box.setAttribute("aria-valuenow", points[0]);
+      box.setAttribute("aria-valuetext", text(points[0]));
+    }
 
     // Per drawing: a clip to the plot, the reading line and dot, the chosen range.
     var parts = svgs.map(function (svg) {
@@ -117,7 +122,7 @@
       } else if (d.t === "km" || d.t === "mi") {
         time = number(x / (d.t === "mi" ? 1609.344 : 1000), 2) + " " + d.t;
       } else if (d.s !== undefined) {
-        var opts = { hour: "2-digit", minute: "2-digit", timeZone: d.z };
+        var opts = { hour: "2-digit", minute: "2-digit", timeZone: d.z, hourCycle: d.c || "h23" };
         if (d.x1 > 2 * 86400) { opts.day = "numeric"; opts.month = "short"; }
         time = new Intl.DateTimeFormat(lang, opts).format(new Date(d.s + x * 1000));
       } else {
@@ -208,12 +213,11 @@
       caption.textContent = range ? fill(words("ChartRange", "Showing {from} to {to}"), { from: axisText(view[0]), to: axisText(view[1]) }) : "";
       if (index !== null) self.show(index, false);
     };
-    function zoomTo(a, b, announce) {
+    function zoomTo(a, b) {
       var from = Math.max(full[0], Math.min(a, b)), to = Math.min(full[1], Math.max(a, b));
       if (!zoomable || to - from < (full[1] - full[0]) / 200) return;
       self.group(function (c) { c.zoom([from, to]); });
-      if (announce) readout.setAttribute("aria-live", "polite");
-      readout.textContent = caption.textContent;
+      readout.textContent = "";
       if (d.link === "workout") document.dispatchEvent(new CustomEvent("fieldhouse:chart-range", { detail: { from: from, to: to } }));
     }
     reset.addEventListener("click", function () {
@@ -246,7 +250,7 @@
       var at = xAt(e), from = dragFrom;
       dragFrom = null;
       if (!at || !from) return;
-      if (zoomable && !ranged && Math.abs(at.px - from.px) > 6) zoomTo(from.x, at.x, true);
+      if (zoomable && !ranged && Math.abs(at.px - from.px) > 6) zoomTo(from.x, at.x);
       else read(nearest(at.x), true);
     });
     box.addEventListener("pointercancel", function () { dragFrom = null; choose(null, null); });
@@ -278,7 +282,7 @@
             choose(mark, mark);
             readout.setAttribute("aria-live", "polite");
             readout.textContent = fill(words("ChartMark", "Range from {time}: move to its end and press Enter."), { time: axisText(mark) });
-          } else zoomTo(mark, xOf(index), true);
+          } else zoomTo(mark, xOf(index));
           return;
         case "Escape":
           if (mark === null && view[0] === full[0] && view[1] === full[1]) return;
@@ -295,7 +299,7 @@
       if (mark !== null) choose(mark, xOf(i));
     });
     box.addEventListener("keyup", function (e) {
-      if (e.key === "Shift" && mark !== null && index !== null && xOf(index) !== mark) zoomTo(mark, xOf(index), true);
+      if (e.key === "Shift" && mark !== null && index !== null && xOf(index) !== mark) zoomTo(mark, xOf(index));
     });
   }
 

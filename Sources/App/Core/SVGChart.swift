@@ -274,6 +274,8 @@ enum SVGChart {
             data.add("u", ChartData.string(unit))
             data.add("d", "0")
             data.add("z", ChartData.string(zone.identifier))
+            // The reader's clock, as WallClock writes the axis: "h12" when they chose "7:30 pm".
+            data.add("c", ChartData.string(ClockStyle.current == .twelveHour ? "h12" : "h23"))
         }
         return twice(data: data.json) { band($0, from: start, to: end, buckets: buckets, zone: zone, label: label, unit: unit) }
     }
