@@ -129,8 +129,38 @@
       }
     });
     if (data.locate) locateButton(map, area, said);
+    box.fieldhouseTrack = function (points) { follow(map, area, points); };
     if (pieces.some(function (piece) { return piece.times; })) linked.push({ map: map, pieces: pieces, point: null, stretch: null });
     box.fieldhouseMap = map;
+  }
+
+  // A live recording's track as it grows (record.js calls this through the map box's
+  // fieldhouseTrack): points are [lat, lon, ms] in time order, and a fourth element starts a new
+  // piece (after positions this viewer may not see). The view follows the newest point while it
+  // stays inside the map's signed area; a person who moved the map keeps their view.
+  function follow(map, area, points) {
+    var pieces = [], piece = null;
+    points.forEach(function (p) {
+      if (!piece || p.length > 3) { piece = []; pieces.push(piece); }
+      piece.push([p[0], p[1]]);
+    });
+    if (!map._fieldhouseTrack) {
+      map._fieldhouseTrack = {
+        casing: L.polyline([], { color: "#fff", weight: 6, opacity: 1, interactive: false }).addTo(map),
+        line: L.polyline([], { color: "#c2410c", weight: 3.5, opacity: 1, interactive: false }).addTo(map),
+        here: L.circleMarker([0, 0], { radius: 7, color: "#fff", weight: 2.5, fillColor: "#b3261e", fillOpacity: 1, interactive: false }),
+        moved: false
+      };
+      map.on("dragstart zoomstart", function () { map._fieldhouseTrack.moved = true; });
+    }
+    var track = map._fieldhouseTrack;
+    track.casing.setLatLngs(pieces);
+    track.line.setLatLngs(pieces);
+    map.getContainer().setAttribute("data-track-points", String(points.length));
+    var last = points.length ? L.latLng(points[points.length - 1][0], points[points.length - 1][1]) : null;
+    if (!last) { track.here.remove(); return; }
+    track.here.setLatLng(last).addTo(map);
+    if (!track.moved && area.contains(last) && !map.getBounds().pad(-0.1).contains(last)) map.panTo(last, { animate: false });
   }
 
   // "Where I am": the browser's position, shown on this map only; it is never sent anywhere

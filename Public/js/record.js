@@ -1554,6 +1554,12 @@
     // map follows it, fitted to the whole track.
     var shown = points.length;
     function drawMap() {
+      // Where maps.js made the server's map zoomable, the track grows on that map (its tiles too).
+      var zoomable = mapBox.querySelector(".map-live");
+      if (zoomable && zoomable.fieldhouseTrack) {
+        if (points.length !== shown) zoomable.fieldhouseTrack(points);
+        return;
+      }
       if (!points.length || (!map && points.length === shown && mapBox.querySelector("svg"))) return;
       if (!map) {
         mapBox.textContent = "";

@@ -564,8 +564,11 @@ def drain_console(browser, expected):
             browser.run.findings.append((f"{browser.path} (while offline)", "console error: " + message[:300]))
 
 
-# The points the live page's own map draws (one M or L each); -1 while the server's drawing stands.
+# The points the live page's own map draws (one M or L each), or its zoomable map holds (maps.js);
+# -1 while the server's drawing stands.
 COUNT_DRAWN = """
+const zoomable = document.querySelector('[data-live-map] .map-live[data-track-points]');
+if (zoomable) return Number(zoomable.dataset.trackPoints);
 const paths = document.querySelectorAll('[data-live-map] svg.track-map path');
 return paths.length ? (paths[paths.length - 1].getAttribute('d').match(/[ML]/g) || []).length : -1;
 """

@@ -39,6 +39,9 @@ struct SVGMap {
     /// page then show on the zoomable map where a reading was taken.
     var times: [[Double]] = []
     var circles: [Circle] = []
+    /// How many tiles around the drawing the zoomable map may show: a live track grows past its
+    /// first drawing, so the live page asks for more.
+    var areaMargin = 2
     /// Whether the zoomable map offers "Where I am" (the places map): the browser's position shown
     /// on the map, never sent to the server.
     var offersLocation = false
@@ -60,8 +63,8 @@ struct SVGMap {
         let tile = WebMercator.tileSize
         let tileXs = Int(floor(left / tile))...Int(floor((left + width) / tile))
         let tileYs = Int(floor(top / tile))...Int(floor((top + height) / tile))
-        // What a person may see around the drawing on the zoomable map: two tiles each way.
-        let area = MapTiles.Area(zoom: zoom, x: tileXs, y: tileYs, margin: 2)
+        // What a person may see around the drawing on the zoomable map: `areaMargin` tiles each way.
+        let area = MapTiles.Area(zoom: zoom, x: tileXs, y: tileYs, margin: areaMargin)
         let data = tiles.map { tiles in
             " data-map=\"" + Self.escape(layer(tiles: tiles, area: area, centre: WebMercator.coordinate(x: centreX, y: centreY, zoom: zoom), zoom: zoom, label: label)) + "\""
         }

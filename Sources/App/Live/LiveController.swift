@@ -71,7 +71,7 @@ struct LiveController: RouteCollection {
             track.count >= 2
             ? SVGMap(
                 markers: [], tiles: req.application.mapTiles,
-                paths: Self.pieces(track), label: t("Map of the route so far")
+                paths: Self.pieces(track), areaMargin: 6, label: t("Map of the route so far")
             ).svg : nil
         let page = LivePage(
             layout: req.layout(
