@@ -90,7 +90,9 @@ struct MapLayerTests {
         try #require(FileManager.default.fileExists(atPath: folder + "/leaflet.min.js"), "libjs-leaflet is installed by scripts/install-deps.sh")
         try await withApp(config: { $0.leafletDirectory = folder }) { app in
             let page = try await app.browser().get("/")
-            let script = try #require(page.body.firstMatch(of: /data-leaflet="(\/vendor\/leaflet\/leaflet\.js\?v=[0-9a-f]+)" data-leaflet-css="(\/vendor\/leaflet\/leaflet\.css\?v=[0-9a-f]+)"/))
+            let script = try #require(
+                page.body.firstMatch(
+                    of: /data-leaflet="(\/vendor\/leaflet\/leaflet\.js\?v=[0-9a-f]+)" data-leaflet-css="(\/vendor\/leaflet\/leaflet\.css\?v=[0-9a-f]+)"/))
             let plain = try Data(contentsOf: URL(fileURLWithPath: folder + "/leaflet.min.js"))
 
             let zipped = try await app.browser().get(String(script.output.1), headers: ["Accept-Encoding": "gzip, deflate, br"])
@@ -105,7 +107,9 @@ struct MapLayerTests {
             #expect(style.status == .ok && style.headers.first(name: .contentType)?.hasPrefix("text/css") == true)
             // An old or missing version is revalidated; nothing else under /vendor/ exists.
             #expect(try await app.browser().get("/vendor/leaflet/leaflet.js").headers.first(name: .cacheControl) == "public, max-age=300, must-revalidate")
-            for path in ["/vendor/leaflet/leaflet.min.js", "/vendor/leaflet/images/marker-icon.png", "/vendor/leaflet/../../etc/passwd", "/vendor/", "/vendor/x.js"] {
+            for path in [
+                "/vendor/leaflet/leaflet.min.js", "/vendor/leaflet/images/marker-icon.png", "/vendor/leaflet/../../etc/passwd", "/vendor/", "/vendor/x.js",
+            ] {
                 #expect(try await app.browser().get(path).status == .notFound, "\(path)")
             }
         }

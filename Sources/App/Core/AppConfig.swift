@@ -200,9 +200,10 @@ public struct AppConfig: Sendable {
         func holdsLeaflet(_ folder: String) -> Bool {
             ["leaflet.min.js", "leaflet.css"].allSatisfy { FileManager.default.isReadableFile(atPath: folder + "/" + $0) }
         }
-        leafletDirectory = try variables.read(
-            "FIELDHOUSE_LEAFLET_DIR", expected: "a folder holding leaflet.min.js and leaflet.css, such as \(Self.debianLeaflet)"
-        ) { holdsLeaflet($0) ? $0 : nil } ?? (holdsLeaflet(Self.debianLeaflet) ? Self.debianLeaflet : nil)
+        leafletDirectory =
+            try variables.read(
+                "FIELDHOUSE_LEAFLET_DIR", expected: "a folder holding leaflet.min.js and leaflet.css, such as \(Self.debianLeaflet)"
+            ) { holdsLeaflet($0) ? $0 : nil } ?? (holdsLeaflet(Self.debianLeaflet) ? Self.debianLeaflet : nil)
     }
 
     /// Behind a proxy, secrets, logs, metrics, background jobs and the challenges' flag.

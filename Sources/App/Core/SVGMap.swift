@@ -66,7 +66,9 @@ struct SVGMap {
         // What a person may see around the drawing on the zoomable map: `areaMargin` tiles each way.
         let area = MapTiles.Area(zoom: zoom, x: tileXs, y: tileYs, margin: areaMargin)
         let data = tiles.map { tiles in
-            " data-map=\"" + Self.escape(layer(tiles: tiles, area: area, centre: WebMercator.coordinate(x: centreX, y: centreY, zoom: zoom), zoom: zoom, label: label)) + "\""
+            " data-map=\""
+                + Self.escape(layer(tiles: tiles, area: area, centre: WebMercator.coordinate(x: centreX, y: centreY, zoom: zoom), zoom: zoom, label: label))
+                + "\""
         }
         var out =
             "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\"\(data ?? "") xmlns=\"http://www.w3.org/2000/svg\">"
@@ -103,7 +105,8 @@ struct SVGMap {
         for circle in circles {
             let p = WebMercator.pixel(circle.centre, zoom: zoom)
             let radius = circle.metres / Self.metresPerPixel(at: circle.centre.latitude, zoom: zoom)
-            out += "<circle cx=\"\(Self.n(p.x - left))\" cy=\"\(Self.n(p.y - top))\" r=\"\(Self.n(radius))\" fill=\"#b3261e\" fill-opacity=\"0.2\" stroke=\"#b3261e\" stroke-width=\"2\"><title>\(Self.escape(circle.title))</title></circle>"
+            out +=
+                "<circle cx=\"\(Self.n(p.x - left))\" cy=\"\(Self.n(p.y - top))\" r=\"\(Self.n(radius))\" fill=\"#b3261e\" fill-opacity=\"0.2\" stroke=\"#b3261e\" stroke-width=\"2\"><title>\(Self.escape(circle.title))</title></circle>"
         }
         // Secondary markers first, so the main one is drawn on top.
         for (marker, pixel) in zip(markers, pixels).sorted(by: { !$0.0.primary && $1.0.primary }) {
@@ -184,7 +187,10 @@ struct SVGMap {
             x: Double(area.maxX + 1) * WebMercator.tileSize, y: Double(area.maxY + 1) * WebMercator.tileSize, zoom: area.zoom)
         let lines = paths.filter { $0.count >= 2 }
         let layer = Layer(
-            tiles: tiles.template(area), bounds: [at(Coordinate(latitude: south.latitude, longitude: north.longitude)), at(Coordinate(latitude: north.latitude, longitude: south.longitude))],
+            tiles: tiles.template(area),
+            bounds: [
+                at(Coordinate(latitude: south.latitude, longitude: north.longitude)), at(Coordinate(latitude: north.latitude, longitude: south.longitude)),
+            ],
             centre: at(centre), zoom: zoom, maxZoom: MapTiles.maxZoom, label: label, attribution: t("© OpenStreetMap contributors"),
             paths: lines.map { line in PolylineCode.encode(line.map { [Self.e5(\.latitude, $0), Self.e5(\.longitude, $0)] }) },
             times: times.count == paths.count

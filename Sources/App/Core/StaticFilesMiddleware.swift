@@ -66,7 +66,10 @@ struct VendorFiles: Sendable {
     init(leafletDirectory: String?) {
         var files: [String: File] = [:]
         if let folder = leafletDirectory {
-            for (path, name, type) in [(Self.leafletScript, "leaflet.min.js", HTTPMediaType(type: "text", subType: "javascript", parameters: ["charset": "utf-8"])), (Self.leafletStyle, "leaflet.css", .css)] {
+            for (path, name, type) in [
+                (Self.leafletScript, "leaflet.min.js", HTTPMediaType(type: "text", subType: "javascript", parameters: ["charset": "utf-8"])),
+                (Self.leafletStyle, "leaflet.css", .css),
+            ] {
                 guard let plain = FileManager.default.contents(atPath: folder + "/" + name) else { continue }
                 let gzip = FileManager.default.contents(atPath: folder + "/" + name + ".gz")
                 files[path] = File(plain: Array(plain), gzip: gzip.map(Array.init), type: type)
