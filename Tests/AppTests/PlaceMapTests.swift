@@ -95,7 +95,7 @@ struct PlaceMapTests {
                 // Every partner place, with a link to its page, told apart by its symbol and title.
                 for (place, name) in [(café, "Kaffe & Kæde"), (lisbon, "Café Lisboa")] {
                     let marker = try #require(byLink[place], "\(name) on the map")
-                    #expect(marker.symbol == "★" && marker.title.contains(name) && marker.title.contains("rewards arriving by bike"))
+                    #expect(marker.symbol == "★" && marker.primary && marker.title.contains(name) && marker.title.contains("rewards arriving by bike"))
                 }
                 #expect(byLink[lisbon].map { abs($0.latitude - 38.71) < 1e-4 && abs($0.longitude + 9.14) < 1e-4 } == true)
                 // The listed places that are not partners, linked too.
@@ -106,8 +106,9 @@ struct PlaceMapTests {
                 #expect(byLink[farSoon] == nil, "a place whose reward has not begun is no partner on the map")
                 #expect(!page.main.contains("Secret opening offer") && !page.main.contains("Another secret") && !page.main.contains("Far Soon Bikes"))
                 // The point the list is measured from, and nothing else.
-                let centre = try #require(map.markers.first(where: { $0.primary }))
-                #expect(centre.href == nil && centre.title == "The point you gave" && centre.latitude == 55.68 && centre.longitude == 12.57)
+                let centre = try #require(map.markers.first(where: { $0.href == nil }))
+                #expect(
+                    !centre.primary && centre.symbol == "◎" && centre.title == "The point you gave" && centre.latitude == 55.68 && centre.longitude == 12.57)
                 #expect(map.markers.count == 5, "\(map.markers.map(\.title))")
                 // The legend, and the list below the map as the text alternative.
                 #expect(page.main.contains("A place that rewards arriving by bike") && page.main.contains("Another place in the list below"))
@@ -120,12 +121,12 @@ struct PlaceMapTests {
             app.wroteBehindTheAppsBack()
             let home = try await eve.get("/places")
             let homeMap = try #require(try Self.maps(in: home).first)
-            let centre = try #require(homeMap.markers.first(where: { $0.primary }))
+            let centre = try #require(homeMap.markers.first(where: { $0.href == nil }))
             #expect(centre.title == "Your home area" && centre.symbol == "⌂")
             #expect(home.main.contains("Your home area, which the list is measured from"))
             // Nobody else's page carries eve's home.
             let anonymous = try await app.browser().get("/places")
-            #expect(try Self.maps(in: anonymous).first?.markers.contains(where: \.primary) == false)
+            #expect(try Self.maps(in: anonymous).first?.markers.contains { $0.href == nil } == false)
             #expect(!anonymous.contains("55.6801"))
         }
     }
@@ -137,9 +138,12 @@ struct PlaceMapTests {
             try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
             app.wroteBehindTheAppsBack()
             _ = try await Self.addPlace(admin, "Kaffe & Kæde", lat: "55.6760", lon: "12.5690", reward: "10 % off by bike")
+            _ = try await Self.addPlace(admin, "Next Door Park", kind: "park", lat: "55.6761", lon: "12.5691")
             let page = try await app.browser().get("/places")
             #expect(page.main.contains("<svg class=\"map\"") && !page.contains("data-map="))
-            #expect(page.main.contains("<title>Kaffe &amp; Kæde, which rewards arriving by bike: 10 % off by bike</title>"))
+            let partner = try #require(page.main.range(of: "<title>Kaffe &amp; Kæde, which rewards arriving by bike: 10 % off by bike</title>"))
+            let neighbour = try #require(page.main.range(of: "<title>Next Door Park</title>"))
+            #expect(neighbour.lowerBound < partner.lowerBound, "the partner is drawn over the place next door")
             // With no place at all there is no map.
             try await Place.query(on: app.db).delete()
             #expect(!(try await app.browser().get("/places")).main.contains("<svg class=\"map\""))

@@ -120,41 +120,42 @@ struct PlaceController: RouteCollection {
         let text: String
     }
 
-    /// The places map: partner places (★) and the other places the page lists (•), each linking to
-    /// its page, and the point the list is measured from (⌂ the home area, ◎ a point given), which
-    /// is the viewer's own. Empty when there is no place to show.
+    /// The places map: partner places (★, the main markers, drawn on top) and the other places the
+    /// page lists (•), each linking to its page, and the point the list is measured from (⌂ the
+    /// home area, ◎ a point given, drawn under the places), which is the viewer's own. Empty when
+    /// there is no place to show.
     static func placesMap(
         partners: [Place], listed: [Place], centre: Coordinate?, fromHome: Bool, now: Date, tiles: MapTiles?
     ) -> (svg: String, legend: [LegendLine]) {
-        var markers: [SVGMap.Marker] = []
+        var partnerMarkers: [SVGMap.Marker] = [], otherMarkers: [SVGMap.Marker] = []
         var seen = Set<UUID>()
-        var hasPartner = false, hasOther = false
         for place in partners + listed {
             guard let id = place.id, seen.insert(id).inserted else { continue }
             let href = SiteURL.place(id).path
             if let reward = place.reward(on: LocalTime.day(of: now, zone: place.timeZone)) {
-                hasPartner = true
-                markers.append(
+                partnerMarkers.append(
                     .init(
                         coordinate: place.coordinate, symbol: "★", title: t("{place}, which rewards arriving by bike: {reward}", place.name, reward),
-                        primary: false, href: href))
+                        primary: true, href: href))
             } else {
-                hasOther = true
-                markers.append(.init(coordinate: place.coordinate, symbol: "•", title: place.name, primary: false, href: href))
+                otherMarkers.append(.init(coordinate: place.coordinate, symbol: "•", title: place.name, primary: false, href: href))
             }
         }
-        guard !markers.isEmpty else { return ("", []) }
+        guard !partnerMarkers.isEmpty || !otherMarkers.isEmpty else { return ("", []) }
         var legend: [LegendLine] = []
-        if hasPartner { legend.append(LegendLine(symbol: "★", text: t("A place that rewards arriving by bike"))) }
-        if hasOther { legend.append(LegendLine(symbol: "•", text: t("Another place in the list below"))) }
+        if !partnerMarkers.isEmpty { legend.append(LegendLine(symbol: "★", text: t("A place that rewards arriving by bike"))) }
+        if !otherMarkers.isEmpty { legend.append(LegendLine(symbol: "•", text: t("Another place in the list below"))) }
+        var centreMarkers: [SVGMap.Marker] = []
         if let centre {
             let (symbol, title) = fromHome ? ("⌂", t("Your home area")) : ("◎", t("The point you gave"))
-            markers.append(.init(coordinate: centre, symbol: symbol, title: title, primary: true))
+            centreMarkers.append(.init(coordinate: centre, symbol: symbol, title: title, primary: false))
             legend.append(
                 LegendLine(
                     symbol: symbol,
                     text: fromHome ? t("Your home area, which the list is measured from") : t("The point you gave, which the list is measured from")))
         }
+        // Drawn in this order (the main markers last, on top): a partner is never hidden under another place.
+        let markers = centreMarkers + otherMarkers + partnerMarkers
         let svg = SVGMap(
             markers: markers, tiles: tiles, offersLocation: true, label: t("Map of the places that reward arriving by bike and of the places listed below")
         ).svg
