@@ -25,6 +25,7 @@ return {zoom: map.getZoom(), lat: centre.lat, lng: centre.lng,
         broken: [...box.querySelectorAll('img.leaflet-tile')].filter(i => i.complete && i.naturalWidth === 0).length,
         svgHidden: getComputedStyle(box.parentNode.querySelector('svg.map')).display === 'none',
         reading: !!box.querySelector('.map-reading'),
+        drawn: [...box.querySelectorAll('.leaflet-overlay-pane path')].filter(p => p.getBoundingClientRect().width > 20).length,
         label: box.getAttribute('aria-label')};"""
 
 
@@ -51,6 +52,8 @@ def run(r):
     first = state()
     if not first["svgHidden"] or first["broken"] or words("Zoom with + and −, move with the arrow keys.") not in first["label"]:
         raise JourneyFailed(f"the zoomable map should replace the SVG, with every tile and a name that says how to use it: {first!r}")
+    if first["drawn"] < 2:
+        raise JourneyFailed(f"the route should be drawn on the zoomable map (its casing and its line): {first!r}")
     box = driver.find_element(By.CSS_SELECTOR, "main .map-live")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
 
