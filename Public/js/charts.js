@@ -114,27 +114,28 @@
     function text(i) {
       if (columns) return d.l[i] + ": " + d.v[i];
       var v = d.y[i], x = xs[i], value, time;
-      value = d.f === "pace" ? clock(-v) + " " + d.u : number(v, d.d || 0) + " " + d.u;
+      value = d.f === "pace" ? clock(-v) + " " + d.u
+        : number(v, d.d || 0) + (d.y2 && d.y2[i] !== null ? " / " + number(d.y2[i], d.d || 0) : "") + " " + d.u;
       if (d.k === "band") value += " (" + number(d.lo[i], 0) + "–" + number(d.hi[i], 0) + ")";
-      if (d.t === "day") {
-        time = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short", timeZone: "UTC" })
-          .format(new Date(Date.parse(d.day + "T00:00:00Z") + Math.floor(x / 86400) * 86400000));
-      } else if (d.t === "km" || d.t === "mi") {
-        time = number(x / (d.t === "mi" ? 1609.344 : 1000), 2) + " " + d.t;
-      } else if (d.s !== undefined) {
-        var opts = { hour: "2-digit", minute: "2-digit", timeZone: d.z, hourCycle: d.c || "h23" };
-        if (d.x1 > 2 * 86400) { opts.day = "numeric"; opts.month = "short"; }
-        time = new Intl.DateTimeFormat(lang, opts).format(new Date(d.s + x * 1000));
-      } else {
-        time = clock(x);
-      }
+      time = xText(x, 2);
       return fill(words("ChartReading", "{value} at {time}"), { value: value, time: time });
     }
     function xOf(i) { return columns ? i : xs[i]; }
-    function axisText(x) {
-      if (d.t === "km" || d.t === "mi") return number(x / (d.t === "mi" ? 1609.344 : 1000), 1) + " " + d.t;
+    // What an x reads as: elapsed time, a day, a distance or a time of day in the chart's zone.
+    function xText(x, decimals) {
+      if (d.t === "day") {
+        return new Intl.DateTimeFormat(lang, { day: "numeric", month: "short", timeZone: "UTC" })
+          .format(new Date(Date.parse(d.day + "T00:00:00Z") + Math.floor(x / 86400) * 86400000));
+      }
+      if (d.t === "km" || d.t === "mi") return number(x / (d.t === "mi" ? 1609.344 : 1000), decimals) + " " + d.t;
+      if (d.s !== undefined) {
+        var opts = { hour: "2-digit", minute: "2-digit", timeZone: d.z, hourCycle: d.c || "h23" };
+        if (d.x1 > 2 * 86400) { opts.day = "numeric"; opts.month = "short"; }
+        return new Intl.DateTimeFormat(lang, opts).format(new Date(d.s + x * 1000));
+      }
       return clock(x);
     }
+    function axisText(x) { return xText(x, 1); }
 
     // Shows the reading at index i (null: none); `announce` lets the live region speak.
     self.show = function (i, announce) {

@@ -142,3 +142,21 @@ def run(r):
         if not readout or readout != box.get_attribute("aria-valuetext"):
             raise JourneyFailed(f"the chart on {path} should read by keyboard: {readout!r}")
         maya.landed(f"{path} read by keyboard")
+
+    # A coach reads an athlete's training load (two lines over days) and zooms into it.
+    coach = r.person()
+    coach.sign_in("jonas")
+    coach.visit("/coach/athletes/maya")
+    load_name = words("Training load: last 7 days (solid) against the 28-day weekly average (dashed)")
+    coach.wait_until("a readable load chart", lambda d: d.find_elements(By.CSS_SELECTOR, f'.chart-read[role=slider][aria-label="{load_name}"]'))
+    box = coach.driver.find_element(By.CSS_SELECTOR, f'.chart-read[aria-label="{load_name}"]')
+    coach.driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", box)
+    ActionChains(coach.driver).send_keys(Keys.END).key_down(Keys.SHIFT).send_keys(Keys.PAGE_DOWN * 3).key_up(Keys.SHIFT).perform()
+    tools = box.find_element(By.XPATH, "following-sibling::div[1]")
+    caption, readout = tools.find_element(By.CSS_SELECTOR, ".chart-caption"), tools.find_element(By.CSS_SELECTOR, ".chart-readout")
+    dashed = coach.driver.execute_script("return [...arguments[0].querySelectorAll('path.c2')].map(p => p.getAttribute('d').length)", box)
+    # Days on this axis: the caption names days, not a clock ("14 Sep", never "1224:00:00").
+    if "TRIMP" not in (box.get_attribute("aria-valuetext") or "") or not caption.is_displayed() or ":" in caption.text or min(dashed) == 0:
+        raise JourneyFailed(f"the load chart should read by keyboard and zoom both lines: {box.get_attribute('aria-valuetext')!r}, {caption.text!r}, {dashed!r}")
+    coach.driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", tools)
+    coach.landed("training load zoomed by keyboard")
