@@ -119,4 +119,23 @@ struct MapLayerTests {
             #expect(page.status == .ok && !page.contains("data-leaflet"))
         }
     }
+
+    /// A tile area comes back from any address: whatever is not exactly one is refused, never trapped on.
+    @Test func tileAreasReadOnlyWhatTheyWrite() {
+        let area = MapTiles.Area(zoom: 15, x: 17_525...17_527, y: 10_255...10_256, margin: 2)
+        #expect(area.text == "15.17523.10253.17529.10258" && MapTiles.Area(text: area.text) == area)
+        for text in [
+            "", "15", "15.1.2.3", "15.1.2.3.4.5", "19.0.0.0.0", "-1.0.0.0.0", "15.5.5.4.4", "15.0.0.32768.0", "15..0.0.0", "15.0.0.0.0.",
+            "15.0x10.0.0.0", "15.+1.0.0.0", String(repeating: "9", count: 400), "15.0.0.0.99999999999999999999", "1e3.0.0.0.0", "15.٣.0.0.0",
+        ] {
+            #expect(MapTiles.Area(text: text) == nil, "\(text)")
+        }
+        // Closer in, a tile is inside when the tile it lies in is; farther out, when it overlaps.
+        #expect(area.contains(z: 18, x: 17_523 * 8, y: 10_258 * 8 + 7) && !area.contains(z: 18, x: 17_530 * 8, y: 10_258 * 8))
+        #expect(area.contains(z: 0, x: 0, y: 0) && area.contains(z: 12, x: 17_523 / 8, y: 10_253 / 8) && !area.contains(z: 12, x: 0, y: 0))
+        #expect(!area.contains(z: 19, x: 17_523 * 16, y: 10_253 * 16) && !area.contains(z: -1, x: 0, y: 0))
+        // The area reaches no further than the world.
+        let corner = MapTiles.Area(zoom: 3, x: 0...0, y: 7...7, margin: 2)
+        #expect(corner.minX == 0 && corner.maxX == 2 && corner.minY == 5 && corner.maxY == 7)
+    }
 }
