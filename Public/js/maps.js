@@ -35,6 +35,13 @@
     return rows;
   }
 
+  // Leaflet writes a string tooltip as HTML; names people typed (a zone's) go in as text.
+  function text(words) {
+    var span = document.createElement("span");
+    span.textContent = words;
+    return span;
+  }
+
   function pin(marker) {
     var html = document.createElement("span");
     html.textContent = marker.symbol;
@@ -108,7 +115,7 @@
       L.polyline(piece.points, { color: "#c2410c", weight: 3.5, opacity: 1, interactive: false }).addTo(map);
     });
     circles.forEach(function (circle) {
-      L.circle(circle.at, { radius: circle.metres, color: "#b3261e", weight: 2, fillOpacity: 0.2 }).bindTooltip(circle.title).addTo(map);
+      L.circle(circle.at, { radius: circle.metres, color: "#b3261e", weight: 2, fillOpacity: 0.2 }).bindTooltip(text(circle.title)).addTo(map);
     });
     // Secondary markers first, so the main one is on top.
     markers.slice().sort(function (a, b) { return (a.primary ? 1 : 0) - (b.primary ? 1 : 0); }).forEach(function (item) {
@@ -185,7 +192,7 @@
             if (you) you.remove();
             you = L.layerGroup([
               L.circle(here, { radius: Math.min(position.coords.accuracy || 0, 2000), color: "#1d4ed8", weight: 1, fillOpacity: 0.1, interactive: false }),
-              L.circleMarker(here, { radius: 8, color: "#fff", weight: 3, fillColor: "#1d4ed8", fillOpacity: 1 }).bindTooltip(said.youAreHere)
+              L.circleMarker(here, { radius: 8, color: "#fff", weight: 3, fillColor: "#1d4ed8", fillOpacity: 1 }).bindTooltip(text(said.youAreHere))
             ]).addTo(map);
             if (area.contains(here)) {
               map.setView(here, Math.max(map.getZoom(), 14));
