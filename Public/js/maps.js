@@ -171,7 +171,8 @@
   }
 
   // "Where I am": the browser's position, shown on this map only; it is never sent anywhere
-  // (searching near it is the form's "Use where I am now", which the person submits).
+  // (searching near it is the form's "Use where I am now", which the person submits), and the map
+  // only ever zooms out to show it, so no tile asked for pinpoints it either.
   function locateButton(map, area, said) {
     if (!navigator.geolocation) return;
     var Control = L.Control.extend({
@@ -195,7 +196,9 @@
               L.circleMarker(here, { radius: 8, color: "#fff", weight: 3, fillColor: "#1d4ed8", fillOpacity: 1 }).bindTooltip(text(said.youAreHere))
             ]).addTo(map);
             if (area.contains(here)) {
-              map.setView(here, Math.max(map.getZoom(), 14));
+              // Never closer than the map already is: tiles around the position would tell this
+              // server where the person is. Zooming in is theirs to choose.
+              if (!map.getBounds().contains(here)) map.fitBounds(map.getBounds().extend(here));
               status.textContent = said.youAreHere;
             } else {
               status.textContent = said.outside;

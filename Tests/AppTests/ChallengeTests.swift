@@ -463,6 +463,11 @@ struct ChallengeListTests {
             // A tile kept (the last one fetched) is still served to them.
             #expect(try await visitor.get(sign.url(z: 16, x: 35_014, y: 20_000, in: area)).status == .ok)
             #expect(try asked().count == 12)
+            // Kept tiles count too, so running out of fetches never tells kept tiles (200) from others (429).
+            app.app.tileViewLimiter = TileLimiter(burst: 2, perSecond: 0.001, everyoneBurst: .infinity, everyonePerSecond: 0)
+            let keptTile = sign.url(z: 16, x: 35_014, y: 20_000, in: area)
+            for _ in 0..<2 { #expect(try await visitor.get(keptTile).status == .ok) }
+            #expect(try await visitor.get(keptTile).status == .tooManyRequests)
         }
     }
 

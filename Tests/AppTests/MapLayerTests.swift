@@ -66,7 +66,11 @@ struct MapLayerTests {
             #expect(seen.count > 100 && seen.allSatisfy { !home.contains($0.point) }, "no point of the zoomable map inside the zone")
             #expect(seen.allSatisfy { $0.seconds != nil } && theirs.lines.allSatisfy { zip($0, $0.dropFirst()).allSatisfy { $0.seconds! <= $1.seconds! } })
             #expect(theirs.markers.allSatisfy { !home.contains(Coordinate(latitude: $0.at[0], longitude: $0.at[1])) })
-            #expect(theirs.label.contains("parts near private places are hidden") && theirs.maxZoom == MapTiles.maxZoom)
+            #expect(theirs.label.contains("parts near private places are hidden"))
+            // The layer zooms exactly as deep as its signed area lets tiles through: street level for a run.
+            let theirText = try #require(theirs.tiles.firstMatch(of: /\?a=([0-9.]+)&s=/)).output.1
+            let theirArea = try #require(MapTiles.Area(text: String(theirText)))
+            #expect(theirs.maxZoom == theirArea.deepestZoom && theirs.maxZoom >= 17)
 
             // The owner's map has the whole run, home included, second by second from the start.
             let hers = try #require(try Self.maps(in: try await ana.get("/workouts/\(id)").body).first)
@@ -101,6 +105,8 @@ struct MapLayerTests {
             #expect(zipped.headers.first(name: .cacheControl) == "public, max-age=31536000, immutable")
             #expect(zipped.headers.first(name: .contentType)?.hasPrefix("text/javascript") == true)
 
+            let refused = try await app.browser().get(String(script.output.1), headers: ["Accept-Encoding": "br, gzip;q=0"])
+            #expect(refused.headers.first(name: .contentEncoding) == nil && Data(refused.bytes) == plain)
             let unzipped = try await app.browser().get(String(script.output.1))
             #expect(unzipped.status == .ok && unzipped.headers.first(name: .contentEncoding) == nil && Data(unzipped.bytes) == plain)
             let style = try await app.browser().get(String(script.output.2))
@@ -134,6 +140,14 @@ struct MapLayerTests {
         #expect(area.contains(z: 18, x: 17_523 * 8, y: 10_258 * 8 + 7) && !area.contains(z: 18, x: 17_530 * 8, y: 10_258 * 8))
         #expect(area.contains(z: 0, x: 0, y: 0) && area.contains(z: 12, x: 17_523 / 8, y: 10_253 / 8) && !area.contains(z: 12, x: 0, y: 0))
         #expect(!area.contains(z: 19, x: 17_523 * 16, y: 10_253 * 16) && !area.contains(z: -1, x: 0, y: 0))
+        // An area opens at most 4,096 tiles at any zoom: a workout's map zooms to 18, a city's a few levels.
+        #expect(area.deepestZoom == 18)
+        let city = MapTiles.Area(zoom: 10, x: 547...549, y: 320...321, margin: 2)
+        #expect(city.deepestZoom == 13 && city.contains(z: 13, x: 547 * 8, y: 320 * 8) && !city.contains(z: 14, x: 547 * 16, y: 320 * 16))
+        #expect(MapTiles.Area(zoom: 0, x: 0...0, y: 0...0, margin: 0).deepestZoom == 6)
+        for text in ["15.+17523.10253.17529.10258", "15.017523.10253.17529.10258", "015.17523.10253.17529.10258"] {
+            #expect(MapTiles.Area(text: text) == nil, "\(text): only the form an address is written in")
+        }
         // The area reaches no further than the world.
         let corner = MapTiles.Area(zoom: 3, x: 0...0, y: 7...7, margin: 2)
         #expect(corner.minX == 0 && corner.maxX == 2 && corner.minY == 5 && corner.maxY == 7)

@@ -3,8 +3,9 @@ import Vapor
 /// The map tiles this server hands out. Each map is given an area of tiles, signed with the
 /// server's secret, that its addresses carry (`?a=…&s=…`): the tile proxy fetches only tiles inside
 /// an area some map of this site was given, at any zoom up to `maxZoom`, so a person can zoom and
-/// drag a map around what it shows, but nobody can make the proxy fetch and store tiles of their
-/// choosing (a whole country at zoom 16) by asking for them.
+/// drag a map around what it shows (only so deep that an area never opens more than
+/// `Area.tilesPerZoom` tiles at one zoom), but nobody can make the proxy fetch and store tiles of
+/// their choosing (a whole country at zoom 16) by asking for them.
 struct MapTiles: Sendable {
     /// The closest zoom a person may zoom a map to; the proxy refuses anything closer.
     static let maxZoom = 18
@@ -35,15 +36,29 @@ struct MapTiles: Sendable {
         init?(text: String) {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             guard text.utf8.count <= 64, parts.count == 5 else { return nil }
-            let numbers = parts.compactMap { $0.utf8.count <= 7 ? Int($0) : nil }
+            // Only the form `text` writes: "+1" or "007" would name the same tiles at another address.
+            let numbers = parts.compactMap { part in part.utf8.count <= 7 ? Int(part).flatMap { String($0) == part ? $0 : nil } : nil }
             guard numbers.count == 5, (0...MapTiles.maxZoom).contains(numbers[0]) else { return nil }
             let size = 1 << numbers[0]
             guard numbers[1...].allSatisfy({ (0..<size).contains($0) }), numbers[1] <= numbers[3], numbers[2] <= numbers[4] else { return nil }
             (zoom, minX, minY, maxX, maxY) = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4])
         }
 
+        /// The most tiles an area lets through at any one zoom. It bounds how deep a map may be
+        /// zoomed: a workout's map (about 7 by 6 tiles) reaches zoom 18, a whole city's only a few
+        /// levels below its drawing, so no signature opens the streets of a whole region.
+        static let tilesPerZoom = 4096
+
+        /// The closest zoom the area lets through (at least its own).
+        var deepestZoom: Int {
+            let count = (maxX - minX + 1) * (maxY - minY + 1)
+            var deepest = zoom
+            while deepest < MapTiles.maxZoom, count << (2 * (deepest + 1 - zoom)) <= Self.tilesPerZoom { deepest += 1 }
+            return deepest
+        }
+
         func contains(z: Int, x: Int, y: Int) -> Bool {
-            guard (0...MapTiles.maxZoom).contains(z) else { return false }
+            guard (0...deepestZoom).contains(z) else { return false }
             if z >= zoom {
                 let shift = z - zoom
                 return (minX...maxX).contains(x >> shift) && (minY...maxY).contains(y >> shift)

@@ -191,7 +191,7 @@ struct SVGMap {
             bounds: [
                 at(Coordinate(latitude: south.latitude, longitude: north.longitude)), at(Coordinate(latitude: north.latitude, longitude: south.longitude)),
             ],
-            centre: at(centre), zoom: zoom, maxZoom: MapTiles.maxZoom, label: label, attribution: t("© OpenStreetMap contributors"),
+            centre: at(centre), zoom: zoom, maxZoom: area.deepestZoom, label: label, attribution: t("© OpenStreetMap contributors"),
             paths: lines.map { line in PolylineCode.encode(line.map { [Self.e5(\.latitude, $0), Self.e5(\.longitude, $0)] }) },
             times: times.count == paths.count
                 ? zip(paths, times).filter { $0.0.count >= 2 }.map { path, seconds in

@@ -78,13 +78,23 @@ struct VendorFiles: Sendable {
         self.files = files
     }
 
+    /// Whether `Accept-Encoding` takes gzip: named (or `*`) without `q=0`.
+    static func acceptsGzip(_ values: [String]) -> Bool {
+        values.flatMap { $0.split(separator: ",") }.contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let name = parts.first, name == "gzip" || name == "*" else { return false }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
+        }
+    }
+
     /// The file, compressed when the browser takes gzip; nil for any other path.
     func response(for request: Request) -> Response? {
         guard let file = files[request.url.path] else { return nil }
         var headers = HTTPHeaders()
         headers.contentType = file.type
         headers.replaceOrAdd(name: .vary, value: "Accept-Encoding")
-        let acceptsGzip = request.headers[.acceptEncoding].contains { $0.lowercased().contains("gzip") }
+        let acceptsGzip = Self.acceptsGzip(request.headers[.acceptEncoding])
         if let gzip = file.gzip, acceptsGzip {
             headers.replaceOrAdd(name: .contentEncoding, value: "gzip")
             return Response(status: .ok, headers: headers, body: .init(buffer: ByteBuffer(bytes: gzip)))

@@ -20,6 +20,8 @@ enum Places: Feature, MovementListener, PublicPhotos {
         app.tileRoute = "/" + tileSegment
         app.tileStore = TileStore(folder: app.config.dataDirectory + "/" + TileStore.folder, capacity: app.config.tileCacheBytes)
         app.tileLimiter = TileLimiter()
+        // Kept tiles cost a visitor too, at twice the rate: a person browsing maps never meets it.
+        app.tileViewLimiter = TileLimiter(burst: 400, perSecond: 10, everyoneBurst: .infinity, everyonePerSecond: 0)
         app.tileFetches = TileFetches()
         try app.register(collection: PlaceFinderController())
         // The gazetteer takes a moment to read: read it now, off the request path, not on the first search.

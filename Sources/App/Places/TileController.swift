@@ -16,7 +16,8 @@ struct TileController: RouteCollection {
     static let maxBytes = 1_048_576
 
     func boot(routes: any RoutesBuilder) throws {
-        routes.get(PlacePath.tile, use: tile)
+        // A tile's address says where someone looked at a map: the log keeps only the route.
+        routes.get(PlacePath.tile, use: tile).holdsSecret()
     }
 
     /// The tile a path names, checked: a zoom the maps draw and x, y inside it.
@@ -33,6 +34,11 @@ struct TileController: RouteCollection {
             let (z, x, y) = Self.tile(z: req.parameters.get("z"), x: req.parameters.get("x"), file: req.parameters.get("file")),
             tiles.verifies(area: req.query[String.self, at: "a"], signature: req.query[String.self, at: "s"], z: z, x: x, y: y)
         else { throw Abort(.notFound) }
+        // Every tile a visitor asks for counts, kept or not: otherwise a visitor whose fetches are
+        // used up could still learn, tile by tile, which streets anyone's maps have shown (a kept
+        // tile would answer 200, any other 429).
+        let client = TileLimiter.client(req.clientAddress)
+        guard app.tileViewLimiter.allow(client, now: req.now) else { throw Self.tooMany }
         let name = TileStore.name(z: z, x: x, y: y)
         let store = app.tileStore
         if store.use(name, now: req.now) {
@@ -41,16 +47,14 @@ struct TileController: RouteCollection {
             }
             store.forget(name)
         }
-        guard app.tileLimiter.allow(TileLimiter.client(req.clientAddress), now: req.now) else {
-            throw Abort(.tooManyRequests, headers: ["Retry-After": "5"], reason: t("Too many map tiles at once; try again in a few seconds."))
-        }
+        guard app.tileLimiter.allow(client, now: req.now) else { throw Self.tooMany }
         let url = upstream.replacingOccurrences(of: "{z}", with: String(z)).replacingOccurrences(of: "{x}", with: String(x))
             .replacingOccurrences(of: "{y}", with: String(y))
-        let client = app.http.client.shared
+        let http = app.http.client.shared
         let userAgent = "Fieldhouse/\(AppConfig.version) (+\(app.config.baseURL))"
         let logger = req.logger, now = req.now
         let bytes = try await app.tileFetches.run(name) {
-            let bytes = try await Self.fetch(url, userAgent: userAgent, client: client, logger: logger, name: name)
+            let bytes = try await Self.fetch(url, userAgent: userAgent, client: http, logger: logger, name: name)
             try store.keep(bytes, as: name, now: now)
             return bytes
         }
@@ -85,6 +89,10 @@ struct TileController: RouteCollection {
         }
     }
 
+    static var tooMany: Abort {
+        Abort(.tooManyRequests, headers: ["Retry-After": "5"], reason: t("Too many map tiles at once; try again in a few seconds."))
+    }
+
     /// Tiles change rarely and say nothing about who asked: any cache may keep them for a week.
     static func cached(_ response: Response) -> Response {
         response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=604800")
@@ -95,6 +103,7 @@ struct TileController: RouteCollection {
 extension Application {
     private struct TileStoreKey: StorageKey { typealias Value = TileStore }
     private struct TileLimiterKey: StorageKey { typealias Value = TileLimiter }
+    private struct TileViewLimiterKey: StorageKey { typealias Value = TileLimiter }
     private struct TileFetchesKey: StorageKey { typealias Value = TileFetches }
 
     /// Set once by `Places.boot`, before any request.
@@ -106,6 +115,12 @@ extension Application {
     var tileLimiter: TileLimiter {
         get { storage[TileLimiterKey.self]! }
         set { storage[TileLimiterKey.self] = newValue }
+    }
+
+    /// Tiles each visitor may ask for, kept ones included (no bucket for everyone together).
+    var tileViewLimiter: TileLimiter {
+        get { storage[TileViewLimiterKey.self]! }
+        set { storage[TileViewLimiterKey.self] = newValue }
     }
 
     var tileFetches: TileFetches {
