@@ -193,7 +193,7 @@
             if (you) you.remove();
             you = L.layerGroup([
               L.circle(here, { radius: Math.min(position.coords.accuracy || 0, 2000), color: "#1d4ed8", weight: 1, fillOpacity: 0.1, interactive: false }),
-              L.circleMarker(here, { radius: 8, color: "#fff", weight: 3, fillColor: "#1d4ed8", fillOpacity: 1 }).bindTooltip(text(said.youAreHere))
+              L.circleMarker(here, { radius: 8, color: "#fff", weight: 3, fillColor: "#1d4ed8", fillOpacity: 1, pane: "markerPane" }).bindTooltip(text(said.youAreHere))
             ]).addTo(map);
             if (area.contains(here)) {
               // Never closer than the map already is: tiles around the position would tell this
