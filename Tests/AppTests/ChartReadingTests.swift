@@ -54,6 +54,99 @@ struct ChartReadingTests {
         }
     }
 
+    /// The table of a workout's chart values: its heading cells and its rows (time, then one cell per column).
+    static func valueTable(_ body: String) -> (columns: [String], rows: [(time: String, cells: [String])])? {
+        guard let table = body.firstMatch(of: /<details class="panel chart-values">[\s\S]*?<\/details>/)?.0 else { return nil }
+        let columns = table.matches(of: /<th scope="col">([^<]*)<\/th>/).map { String($0.1) }
+        let rows = table.matches(of: /<tr><th scope="row">([^<]*)<\/th>((?:<td>[^<]*<\/td>)*)<\/tr>/).map { row in
+            (String(row.1), row.2.matches(of: /<td>([^<]*)<\/td>/).map { String($0.1) })
+        }
+        return (columns, rows)
+    }
+
+    /// "1:02:03" or "45:12" in seconds.
+    static func seconds(_ clock: String) -> Double {
+        clock.split(separator: ":").reduce(0) { $0 * 60 + Double($1)! }
+    }
+
+    @Test func theWorkoutChartsHaveATableOfTheirValuesAtRoundTimes() async throws {
+        try await withApp { app in
+            let (ana, id) = try await WorkoutPageTests.anaWithWorkouts(app)
+            let page = try await ana.get("/workouts/\(id)")
+            let charts = try Self.chartData(page.main)
+            let table = try #require(Self.valueTable(page.main))
+            #expect(page.main.contains("<summary>Table of values</summary><div class=\"table-scroll\"><table class=\"standings\"><caption>"))
+            #expect(table.columns == ["Time from the start", "Heart rate (bpm)", "Speed (km/h)", "Pace (min/km)", "Elevation (m)"])
+            // Every two minutes over the run, from the start: 20–30 rows at round times.
+            #expect(page.main.contains("<caption>Values of the charts every 2 min, from the start</caption>"))
+            #expect((20...30).contains(table.rows.count), "\(table.rows.count) rows")
+            #expect(table.rows.enumerated().allSatisfy { Self.seconds($0.element.time) == Double($0.offset * 120) })
+            #expect(table.rows.allSatisfy { $0.cells.count == 4 })
+            // Each cell is the chart's value at the point nearest its time, as the chart's data carries it.
+            let names = ["Heart rate over time, in beats per minute", "Speed over time", "Pace over time, faster higher up", "Elevation profile"]
+            var written = 0
+            for (column, name) in names.enumerated() {
+                let chart = try #require(charts[name])
+                let xs = try #require(chart["x"] as? [Double]), ys = try #require(chart["y"] as? [Any])
+                for row in table.rows {
+                    let time = Self.seconds(row.time)
+                    let nearest = xs.indices.min { abs(xs[$0] - time) < abs(xs[$1] - time) }!
+                    let cell = row.cells[column]
+                    guard let value = ys[nearest] as? Double, abs(xs[nearest] - time) <= 60 else {
+                        #expect(cell == "–", "\(name) at \(row.time)")
+                        continue
+                    }
+                    written += 1
+                    switch column {
+                    case 2: #expect(abs(Self.seconds(cell) + value) <= 1, "\(name) at \(row.time): \(cell) against \(value)")
+                    case 1: #expect(abs(Double(cell)! - value) <= 0.1, "\(name) at \(row.time): \(cell) against \(value)")
+                    default: #expect(abs(Double(cell)! - value) <= 0.5, "\(name) at \(row.time): \(cell) against \(value)")
+                    }
+                }
+            }
+            #expect(written > 80, "the run has values nearly everywhere")
+            #expect(table.rows[5].cells.allSatisfy { $0 != "–" }, "ten minutes in, every measure has a value")
+        }
+    }
+
+    @Test func aViewerWhoDoesNotSeeTheHeartRateGetsNoHeartRateColumn() async throws {
+        try await withApp { app in
+            let ana = app.browser()
+            try await ana.signUp("ana")
+            let token = try await ana.deviceToken()
+            let start = 1_700_000_000.0
+            let upload = try await ana.uploadFile(
+                syntheticGPX(start: Date(timeIntervalSince1970: start), seconds: 900), filename: "run.gpx", token: token)
+            let id = try #require((upload.workout["id"] as? String)?.lowercased())
+            // A strap's heart rate in the first two minutes only, near Ana's home (the run starts at 55.6761, 12.5683).
+            let beats = (5...120).map { #"{"t": \#(Int64(start * 1000) + Int64($0) * 1000), "bpm": 120}"# }
+            let sent = try await ana.api(.POST, "/api/v1/samples", token: token, json: #"{"heart_rate": [\#(beats.joined(separator: ","))]}"#)
+            #expect(sent.status == .created || sent.status == .ok)
+            let workout = try #require(try await Workout.find(UUID(uuidString: id), on: app.db))
+            workout.visibility = .public
+            try await workout.save(on: app.db)
+            let added = try await ana.post(
+                "/settings/privacy-zones", [("name", "Home"), ("lat", "55.6761"), ("lon", "12.5683"), ("radius", "500")],
+                csrfFrom: "/settings/privacy-zones")
+            #expect(added.status == .seeOther)
+
+            // Ana sees her heart rate, in the chart and in the table.
+            let own = try await ana.get("/workouts/\(id)")
+            #expect(own.main.contains("Heart rate over time"))
+            #expect(Self.valueTable(own.main)?.columns.contains("Heart rate (bpm)") == true)
+            #expect(Self.valueTable(own.main)?.rows[1].cells.first == "120")
+            // Ben sees the run from where it leaves her zone: no heart-rate chart, so no heart-rate column either.
+            let ben = app.browser()
+            try await ben.signUp("ben")
+            let other = try await ben.get("/workouts/\(id)")
+            #expect(other.status == .ok && other.main.contains("parts near private places are hidden"))
+            #expect(!other.main.contains("Heart rate over time"))
+            let table = try #require(Self.valueTable(other.main))
+            #expect(table.columns == ["Time from the start", "Speed (km/h)", "Pace (min/km)", "Elevation (m)"])
+            #expect(!other.main.contains(">120<") && !other.main.contains("bpm"))
+        }
+    }
+
     @Test func aRunHasAPaceChartAndARideDoesNot() async throws {
         try await withApp { app in
             let ana = app.browser()

@@ -32,9 +32,67 @@ struct WorkoutDrawings: Encodable, Sendable {
     var part: Workout?
     /// Heart-rate variability from the strap's RR intervals, when the viewer sees the heart-rate chart.
     var variability: HeartRateVariability.Drawing?
+    /// The time charts' text alternative: their values at round times, a column per chart drawn.
+    let values: ValueTable?
+
+    /// The values of the time charts (heart rate, speed, pace, elevation) every 1, 2, 5, 10… minutes,
+    /// about 20–30 rows, for reading without the drawing or the script. Built from the very arrays the
+    /// charts are drawn from, and only for the charts drawn, so it shows nothing the charts do not.
+    struct ValueTable: Encodable, Sendable {
+        struct Row: Encodable, Sendable {
+            let time: String
+            let cells: [String]
+        }
+        let caption: String
+        let columns: [String]
+        let rows: [Row]
+
+        /// A chart's points in the chart's own units, and how a value of it is written.
+        struct Column {
+            let heading: String
+            let seconds: [Double]
+            let values: [Double?]
+            let write: (Double) -> String
+        }
+
+        static let stepMinutes = [1, 2, 5, 10, 15, 30, 60, 120]
+        static let maxRows = 30
+
+        init?(_ columns: [Column]) {
+            let end = columns.compactMap(\.seconds.last).max() ?? 0
+            guard !columns.isEmpty, end >= 60 else { return nil }
+            let minutes = Self.stepMinutes.first { Int(end) / ($0 * 60) + 1 <= Self.maxRows } ?? Self.stepMinutes.last!
+            let step = Double(minutes * 60)
+            // A point farther than this from a row's time is in a pause: the row reads "–" there, as the line breaks.
+            let reach = min(step / 2, 60)
+            caption = t("Values of the charts every {interval}, from the start", Format.hoursAndMinutes(minutes))
+            self.columns = [t("Time from the start")] + columns.map(\.heading)
+            rows = stride(from: 0.0, through: end, by: step).map { time in
+                Row(
+                    time: Format.duration(time),
+                    cells: columns.map { column in
+                        guard let index = Self.nearest(time, in: column.seconds), abs(column.seconds[index] - time) <= reach,
+                            let value = column.values[index]
+                        else { return "–" }
+                        return column.write(value)
+                    })
+            }
+        }
+
+        /// The index of the time in `seconds` (ascending) nearest `time`.
+        static func nearest(_ time: Double, in seconds: [Double]) -> Int? {
+            guard !seconds.isEmpty else { return nil }
+            var low = 0, high = seconds.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if seconds[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            return low > 0 && time - seconds[low - 1] <= seconds[low] - time ? low - 1 : low
+        }
+    }
 
     private enum CodingKeys: String, CodingKey {
-        case heartRateChart, speedChart, paceChart, elevationChart, zoneChart, map, osmURL, splitUnit, splits, variability
+        case heartRateChart, speedChart, paceChart, elevationChart, zoneChart, map, osmURL, splitUnit, splits, variability, values
     }
 
     static let zoneColours = ["#dbeafe", "#dcfce7", "#fef9c3", "#ffedd5", "#fee2e2"]
@@ -126,6 +184,7 @@ struct WorkoutDrawings: Encodable, Sendable {
         var heartRateChart = "", speedChart = "", paceChart = "", elevationChart = "", map = ""
         var osmURL: String?
         var splits: [Split] = []
+        var columns: [ValueTable.Column] = []
         if let series {
             if series.hasHeartRate {
                 let bands =
@@ -139,24 +198,53 @@ struct WorkoutDrawings: Encodable, Sendable {
                     seconds: series.heartSeconds, values: series.heartRates,
                     label: t("Heart rate over time, in beats per minute"), unit: "bpm", colour: "#b3261e", bands: bands,
                     link: SVGChart.workoutLink)
+                if heartRateChart != "" {
+                    columns.append(
+                        .init(
+                            heading: t("{measure} ({unit})", t("Heart rate"), "bpm"), seconds: series.heartSeconds, values: series.heartRates,
+                            write: Format.whole))
+                }
             }
             if series.hasLocations {
                 let factor = format.imperial ? 2.236936 : 3.6
+                let speeds = series.speeds.map { $0.map { $0 * factor } }
+                let speedUnit = format.imperial ? "mph" : "km/h"
                 speedChart = SVGChart.line(
-                    seconds: series.speedSeconds, values: series.speeds.map { $0.map { $0 * factor } },
-                    label: t("Speed over time"), unit: format.imperial ? "mph" : "km/h", colour: "#0b6e4f", reading: .number(decimals: 1),
+                    seconds: series.speedSeconds, values: speeds,
+                    label: t("Speed over time"), unit: speedUnit, colour: "#0b6e4f", reading: .number(decimals: 1),
                     link: SVGChart.workoutLink)
+                if speedChart != "" {
+                    columns.append(
+                        .init(
+                            heading: t("{measure} ({unit})", t("Speed"), speedUnit), seconds: series.speedSeconds, values: speeds,
+                            write: { Format.number($0, decimals: 1) }))
+                }
                 if WorkoutSport(rawValue: workout.sport)?.readsAsPace == true {
+                    let paces = series.speeds.map { $0.flatMap { format.paceSeconds($0).map { -$0 } } }
                     paceChart = SVGChart.line(
-                        seconds: series.speedSeconds, values: series.speeds.map { $0.flatMap { format.paceSeconds($0).map { -$0 } } },
+                        seconds: series.speedSeconds, values: paces,
                         label: t("Pace over time, faster higher up"), unit: format.imperial ? "/mi" : "/km", colour: "#0b6e4f", reading: .pace,
                         link: SVGChart.workoutLink)
+                    if paceChart != "" {
+                        columns.append(
+                            .init(
+                                heading: t("{measure} ({unit})", t("Pace"), format.imperial ? "min/mi" : "min/km"), seconds: series.speedSeconds,
+                                values: paces, write: { Format.duration(-$0) }))
+                    }
                 }
                 if series.hasElevation {
+                    let elevations = series.elevations.map { $0.map { format.imperial ? $0 * 3.28084 : $0 } }
+                    let elevationUnit = format.imperial ? "ft" : "m"
                     elevationChart = SVGChart.line(
-                        seconds: series.speedSeconds, values: series.elevations.map { $0.map { format.imperial ? $0 * 3.28084 : $0 } },
-                        label: t("Elevation profile"), unit: format.imperial ? "ft" : "m", colour: "#6b4f2a", fill: true,
+                        seconds: series.speedSeconds, values: elevations,
+                        label: t("Elevation profile"), unit: elevationUnit, colour: "#6b4f2a", fill: true,
                         link: SVGChart.workoutLink)
+                    if elevationChart != "" {
+                        columns.append(
+                            .init(
+                                heading: t("{measure} ({unit})", t("Elevation"), elevationUnit), seconds: series.speedSeconds,
+                                values: elevations, write: Format.whole))
+                    }
                 }
                 let timed = PrivacyTrim.visible(series.path, seconds: series.pathSeconds, zones: hiddenZones)
                 let pieces = timed.map { $0.map(\.point) }
@@ -194,6 +282,7 @@ struct WorkoutDrawings: Encodable, Sendable {
         self.osmURL = osmURL
         splitUnit = format.splitUnit
         self.splits = splits
+        values = ValueTable(columns)
     }
 
     /// Indexes to draw: LTTB over the series, so peaks survive the thinning.
