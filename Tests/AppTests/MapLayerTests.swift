@@ -40,7 +40,7 @@ struct MapLayerTests {
 
     /// Every map's data on a page, read back from its attribute as the browser would.
     static func maps(in page: String) throws -> [MapData] {
-        try page.matches(of: /data-map="([^"]*)"/).map { match in
+        try page.matches(of: /data-map='([^']*)'/).map { match in
             let json = String(match.output.1).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
                 .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
             return try JSONDecoder().decode(MapData.self, from: Data(json.utf8))

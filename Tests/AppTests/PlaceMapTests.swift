@@ -31,7 +31,7 @@ struct PlaceMapTests {
 
     /// Every zoomable map's data on the page, read back from its `data-map` attribute.
     static func maps(in page: Browser.Page) throws -> [MapData] {
-        let attributes = page.body.matches(of: /data-map="([^"]*)"/).map { String($0.output.1) }
+        let attributes = page.body.matches(of: /data-map='([^']*)'/).map { String($0.output.1) }
         return try attributes.map { attribute in
             let json = attribute.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
                 .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")

@@ -72,17 +72,23 @@ struct MapTiles: Sendable {
     /// Where the feature that serves tiles answers (`tileRoute`), such as `/tiles`.
     let route: String
 
-    /// `<route>/{z}/{x}/{y}.png?a=…&s=…`, the address a map puts in its page.
-    func url(z: Int, x: Int, y: Int, in area: Area) -> String {
-        "\(route)/\(z)/\(x)/\(y).png" + query(area)
+    /// The addresses of one area's tiles, signed once.
+    struct Signed: Sendable {
+        let route: String
+        let query: String
+
+        /// `<route>/{z}/{x}/{y}.png?a=…&s=…`, the address a map puts in its page.
+        func url(z: Int, x: Int, y: Int) -> String { "\(route)/\(z)/\(x)/\(y).png" + query }
+
+        /// Every tile of the area, with `{z}`, `{x}` and `{y}` left for the map layer to fill.
+        var template: String { "\(route)/{z}/{x}/{y}.png" + query }
     }
 
-    /// The address of every tile of `area`, with `{z}`, `{x}` and `{y}` left for the map layer to fill.
-    func template(_ area: Area) -> String {
-        "\(route)/{z}/{x}/{y}.png" + query(area)
-    }
+    func signed(_ area: Area) -> Signed { Signed(route: route, query: "?a=\(area.text)&s=\(signature(area))") }
 
-    private func query(_ area: Area) -> String { "?a=\(area.text)&s=\(signature(area))" }
+    func url(z: Int, x: Int, y: Int, in area: Area) -> String { signed(area).url(z: z, x: x, y: y) }
+
+    func template(_ area: Area) -> String { signed(area).template }
 
     /// 22 characters of an HMAC: 132 bits, more than any guessing could cover.
     func signature(_ area: Area) -> String {

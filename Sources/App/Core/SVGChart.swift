@@ -54,8 +54,9 @@ enum SVGChart {
     /// `y0`–`y1` the plot's domains, `b` the plot box (left, right, top, bottom, height) in the
     /// viewBox, `u` unit, `n` name, `link` a group of charts that share their x (a workout's
     /// elapsed seconds: `"workout"`). docs/ARCHITECTURE.md ("Charts you can read") has the rest.
+    /// What a chart is drawn from, for the reading layer (`AttributeJSON`).
     struct ChartData {
-        private var fields: [String] = []
+        private var object = AttributeJSON()
 
         init(kind: String, name: String, box: (left: Double, right: Double, top: Double, bottom: Double, height: Double)) {
             add("k", Self.string(kind))
@@ -63,38 +64,14 @@ enum SVGChart {
             add("b", "[\([box.left, box.right, box.top, box.bottom, box.height].map(\.tenths).joined(separator: ","))]")
         }
 
-        mutating func add(_ key: String, _ json: String) { fields.append("\"\(key)\":\(json)") }
-        mutating func add(_ key: String, numbers: [Double?]) {
-            add(key, "[" + numbers.map { $0.map(Self.number) ?? "null" }.joined(separator: ",") + "]")
-        }
-        mutating func add(_ key: String, strings: [String]) { add(key, "[" + strings.map(Self.string).joined(separator: ",") + "]") }
+        mutating func add(_ key: String, _ json: String) { object.add(key, json) }
+        mutating func add(_ key: String, numbers: [Double?]) { object.add(key, numbers: numbers) }
+        mutating func add(_ key: String, strings: [String]) { object.add(key, strings: strings) }
 
-        var json: String { "{" + fields.joined(separator: ",") + "}" }
+        var json: String { object.json }
 
-        /// Whole numbers without a fraction, others to a tenth: what the drawing itself resolves.
-        static func number(_ value: Double) -> String {
-            guard value.isFinite else { return "null" }
-            if let whole = Int(exactly: value.rounded()), Swift.abs(value - value.rounded()) < 0.05 { return String(whole) }
-            return value.tenths
-        }
-
-        /// A JSON string that is also safe inside a single-quoted HTML attribute.
-        static func string(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                case "'": out += "&#39;"
-                default:
-                    if scalar.value < 0x20 { out += " " } else { out.unicodeScalars.append(scalar) }
-                }
-            }
-            return out + "\""
-        }
+        static func number(_ value: Double) -> String { AttributeJSON.number(value) }
+        static func string(_ text: String) -> String { AttributeJSON.string(text) }
     }
 
     /// The `link` of the charts whose x is a workout's elapsed seconds: the reading layer draws its

@@ -65,20 +65,20 @@ struct SVGMap {
         let tileYs = Int(floor(top / tile))...Int(floor((top + height) / tile))
         // What a person may see around the drawing on the zoomable map: `areaMargin` tiles each way.
         let area = MapTiles.Area(zoom: zoom, x: tileXs, y: tileYs, margin: areaMargin)
-        let data = tiles.map { tiles in
-            " data-map=\""
-                + Self.escape(layer(tiles: tiles, area: area, centre: WebMercator.coordinate(x: centreX, y: centreY, zoom: zoom), zoom: zoom, label: label))
-                + "\""
+        // One signature for the whole map: every tile's address and the layer's template carry it.
+        let signed = tiles?.signed(area)
+        let data = signed.map { signed in
+            " data-map='" + layer(signed, area: area, centre: WebMercator.coordinate(x: centreX, y: centreY, zoom: zoom), zoom: zoom, label: label) + "'"
         }
         var out =
             "<svg class=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.escape(label))\"\(data ?? "") xmlns=\"http://www.w3.org/2000/svg\">"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#e9eef1\"/>"
-        if let tiles {
+        if let signed {
             let count = Int(pow(2, Double(zoom)))
             for ty in tileYs where (0..<count).contains(ty) {
                 for tx in tileXs {
                     let wrapped = ((tx % count) + count) % count
-                    let href = tiles.url(z: zoom, x: wrapped, y: ty, in: area)
+                    let href = signed.url(z: zoom, x: wrapped, y: ty)
                     out +=
                         "<image href=\"\(Self.escape(href))\" x=\"\(Self.n(Double(tx) * tile - left))\" y=\"\(Self.n(Double(ty) * tile - top))\" width=\"256\" height=\"256\"/>"
                 }
@@ -149,60 +149,45 @@ struct SVGMap {
         2 * .pi * 6_378_137 * cos(latitude * .pi / 180) / (WebMercator.tileSize * pow(2, Double(zoom)))
     }
 
-    /// What `maps.js` draws: the same markers, lines and circles, the signed tile area and the
-    /// view the SVG shows. Lines and their times are encoded polylines (`PolylineCode`), coordinates
-    /// to five decimals (about a metre).
-    private func layer(tiles: MapTiles, area: MapTiles.Area, centre: Coordinate, zoom: Int, label: String) -> String {
-        struct Layer: Encodable {
-            let tiles: String
-            let bounds: [[Double]]
-            let centre: [Double]
-            let zoom: Int
-            let maxZoom: Int
-            let label: String
-            let attribution: String
-            let paths: [String]
-            let times: [String]
-            let markers: [MarkerData]
-            let circles: [CircleData]
-            let locate: Bool?
-            let words: [String: String]
+    /// What `maps.js` draws, as `AttributeJSON`: the same markers, lines and circles, the signed
+    /// tile area and the view the SVG shows. Lines and their times are encoded polylines
+    /// (`PolylineCode`), coordinates to five decimals (about a metre).
+    private func layer(_ signed: MapTiles.Signed, area: MapTiles.Area, centre: Coordinate, zoom: Int, label: String) -> String {
+        func at(_ point: Coordinate) -> String {
+            "[\(Double(Self.e5(\.latitude, point)) / 1e5),\(Double(Self.e5(\.longitude, point)) / 1e5)]"
         }
-        struct MarkerData: Encodable {
-            let at: [Double]
-            let symbol: String
-            let title: String
-            let primary: Bool
-            let href: String?
-        }
-        struct CircleData: Encodable {
-            let at: [Double]
-            let metres: Double
-            let title: String
-        }
-        func e5(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
-        func at(_ point: Coordinate) -> [Double] { [e5(point.latitude), e5(point.longitude)] }
+        let string = AttributeJSON.string
         let north = WebMercator.coordinate(x: Double(area.minX) * WebMercator.tileSize, y: Double(area.minY) * WebMercator.tileSize, zoom: area.zoom)
         let south = WebMercator.coordinate(
             x: Double(area.maxX + 1) * WebMercator.tileSize, y: Double(area.maxY + 1) * WebMercator.tileSize, zoom: area.zoom)
-        let lines = paths.filter { $0.count >= 2 }
-        let layer = Layer(
-            tiles: tiles.template(area),
-            bounds: [
-                at(Coordinate(latitude: south.latitude, longitude: north.longitude)), at(Coordinate(latitude: north.latitude, longitude: south.longitude)),
-            ],
-            centre: at(centre), zoom: zoom, maxZoom: area.deepestZoom, label: label, attribution: t("© OpenStreetMap contributors"),
-            paths: lines.map { line in PolylineCode.encode(line.map { [Self.e5(\.latitude, $0), Self.e5(\.longitude, $0)] }) },
-            times: times.count == paths.count
-                ? zip(paths, times).filter { $0.0.count >= 2 }.map { path, seconds in
-                    seconds.count == path.count ? PolylineCode.encode(seconds.map { [Int(exactly: $0.rounded()) ?? 0] }) : ""
-                } : [],
-            markers: markers.map { MarkerData(at: at($0.coordinate), symbol: $0.symbol, title: $0.title, primary: $0.primary, href: $0.href) },
-            circles: circles.map { CircleData(at: at($0.centre), metres: $0.metres.rounded(), title: $0.title) },
-            locate: offersLocation ? true : nil, words: Self.words(offersLocation: offersLocation))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return (try? encoder.encode(layer)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var layer = AttributeJSON()
+        layer.add("tiles", string(signed.template))
+        layer.add(
+            "bounds",
+            "[\(at(Coordinate(latitude: south.latitude, longitude: north.longitude))),\(at(Coordinate(latitude: north.latitude, longitude: south.longitude)))]")
+        layer.add("centre", at(centre))
+        layer.add("zoom", String(zoom))
+        layer.add("maxZoom", String(area.deepestZoom))
+        layer.add("label", string(label))
+        layer.add("attribution", string(t("© OpenStreetMap contributors")))
+        let lines = zip(paths.indices, paths).filter { $0.1.count >= 2 }
+        layer.add("paths", strings: lines.map { _, line in PolylineCode.encode(line.map { [Self.e5(\.latitude, $0), Self.e5(\.longitude, $0)] }) })
+        layer.add(
+            "times",
+            strings: times.count == paths.count
+                ? lines.map { index, line in
+                    times[index].count == line.count ? PolylineCode.encode(times[index].map { [Int(exactly: $0.rounded()) ?? 0] }) : ""
+                } : [])
+        let pins = markers.map { marker in
+            "{\"at\":\(at(marker.coordinate)),\"symbol\":\(string(marker.symbol)),\"title\":\(string(marker.title)),\"primary\":\(marker.primary)"
+                + (marker.href.map { ",\"href\":" + string($0) } ?? "") + "}"
+        }
+        layer.add("markers", "[" + pins.joined(separator: ",") + "]")
+        let rings = circles.map { "{\"at\":\(at($0.centre)),\"metres\":\(AttributeJSON.number($0.metres.rounded())),\"title\":\(string($0.title))}" }
+        layer.add("circles", "[" + rings.joined(separator: ",") + "]")
+        if offersLocation { layer.add("locate", "true") }
+        layer.add("words", "{" + Self.words(offersLocation: offersLocation).map { "\"\($0.key)\":\(string($0.value))" }.joined(separator: ",") + "}")
+        return layer.json
     }
 
     static func escape(_ text: String) -> String {
