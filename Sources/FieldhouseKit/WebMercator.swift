@@ -29,11 +29,19 @@ public enum WebMercator {
     /// with `padding` pixels to spare on each side.
     public static func fittingZoom(_ points: [Coordinate], width: Double, height: Double, padding: Double, maxZoom: Int = 17) -> Int {
         guard points.count > 1 else { return min(maxZoom, 15) }
+        // A pixel at zoom z is the one at zoom 0 times 2^z, exactly (a power of two), so the extent
+        // is measured once rather than at every zoom tried: a workout's map has 1,500 points.
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        for point in points {
+            let p = pixel(point, zoom: 0)
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+            minY = min(minY, p.y)
+            maxY = max(maxY, p.y)
+        }
         for zoom in stride(from: maxZoom, through: 0, by: -1) {
-            let pixels = points.map { pixel($0, zoom: zoom) }
-            let spanX = (pixels.map(\.x).max()! - pixels.map(\.x).min()!)
-            let spanY = (pixels.map(\.y).max()! - pixels.map(\.y).min()!)
-            if spanX <= width - 2 * padding && spanY <= height - 2 * padding { return zoom }
+            let scale = pow(2, Double(zoom))
+            if (maxX - minX) * scale <= width - 2 * padding && (maxY - minY) * scale <= height - 2 * padding { return zoom }
         }
         return 0
     }

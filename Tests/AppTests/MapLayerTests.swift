@@ -72,10 +72,11 @@ struct MapLayerTests {
             let theirArea = try #require(MapTiles.Area(text: String(theirText)))
             #expect(theirs.maxZoom == theirArea.deepestZoom && theirs.maxZoom >= 17)
 
-            // The owner's map has the whole run, home included, second by second from the start.
+            // The owner's map has the whole run, home included, second by second from the start (both
+            // maps are thinned to about 1,500 points, so they are not compared by count).
             let hers = try #require(try Self.maps(in: try await ana.get("/workouts/\(id)").body).first)
             let whole = hers.lines.joined()
-            #expect(whole.count > seen.count && whole.contains { home.contains($0.point) })
+            #expect(whole.count >= 1_000 && whole.contains { home.contains($0.point) })
             #expect(whole.first?.seconds == 0 && (whole.last?.seconds ?? 0) > 2_800)
             // The tile area is the signed one the SVG's tiles use.
             let area = try #require(hers.tiles.firstMatch(of: /\?a=([0-9.]+)&s=/)).output.1
