@@ -67,4 +67,23 @@ struct ChartTests {
         #expect(splits.count == 2)
         #expect(splits.allSatisfy { abs($0.seconds - 300) < 10 }, "\(splits.map(\.seconds))")
     }
+
+    /// A phone's drawing takes about half the points: each unbroken run keeps its ends and its
+    /// peak, and a missing value still breaks the line where it did.
+    @Test func thePhonesDrawingIsThinnedWithoutBridgingABreak() {
+        let seconds = (0..<600).map { Double($0) * 6 }
+        let values: [Double?] = seconds.indices.map { index in
+            (300..<320).contains(index) ? nil : index == 150 ? 199 : 120 + Double(index % 7)
+        }
+        let (kept, keptValues) = SVGChart.thinned(seconds, values, to: 300)
+        #expect((280...320).contains(kept.count) && kept.count == keptValues.count)
+        #expect(kept.first == 0 && kept.last == seconds.last && zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(keptValues.filter { $0 == nil }.count == 1 && keptValues.contains(199))
+        let gap = try? #require(keptValues.firstIndex { $0 == nil })
+        #expect(gap.map { kept[$0 - 1] == 299 * 6 && kept[$0 + 1] == 320 * 6 } == true)
+        let narrow = SVGChart.line(seconds: seconds, values: values, label: "Heart rate", unit: "bpm", colour: "#b3261e")
+        let drawings = narrow.components(separatedBy: "</svg>").filter { $0.contains("<svg") }
+        let moves = drawings.map { $0.components(separatedBy: "L").count }
+        #expect(drawings.count == 2 && moves[1] < moves[0] * 6 / 10)
+    }
 }

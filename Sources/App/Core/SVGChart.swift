@@ -108,10 +108,38 @@ enum SVGChart {
         if let distanceAxis { data.add("t", ChartData.string(distanceAxis == .miles ? "mi" : "km")) }
         if let link { data.add("link", ChartData.string(link)) }
         return twice(data: data.json) { canvas in
-            line(
+            // A phone's drawing is 340 units wide: half the points draw the same line, in half the bytes
+            // (the reading layer reads, and redraws a zoomed range from, the carried data).
+            let (seconds, values) = canvas.name == Canvas.narrow.name && also == nil ? thinned(seconds, values, to: 300) : (seconds, values)
+            return line(
                 canvas, domain: domain, seconds: seconds, values: values, label: label, unit: unit, colour: colour, bands: bands, fill: fill,
                 also: also, firstDay: firstDay, distanceAxis: distanceAxis, clockTicks: reading.isPace)
         }
+    }
+
+    /// About `target` of the points, by LTTB within each unbroken run (so peaks survive), keeping
+    /// one missing value between runs so the line still breaks there.
+    static func thinned(_ seconds: [Double], _ values: [Double?], to target: Int) -> ([Double], [Double?]) {
+        guard seconds.count == values.count, seconds.count > target else { return (seconds, values) }
+        var kept: [Int] = []
+        var start: Int? = nil
+        func close(_ end: Int) {
+            guard let first = start else { return }
+            let run = Array(first..<end)
+            let share = max(3, run.count * target / seconds.count)
+            kept += LTTB.indexes(x: run.map { seconds[$0] }, y: run.map { values[$0] ?? 0 }, threshold: share).map { first + $0 }
+            start = nil
+        }
+        for index in values.indices {
+            if values[index] == nil {
+                close(index)
+                if kept.last.map({ values[$0] != nil }) ?? false { kept.append(index) }
+            } else if start == nil {
+                start = index
+            }
+        }
+        close(values.count)
+        return (kept.map { seconds[$0] }, kept.map { values[$0] })
     }
 
     /// The axes of a line: its time span and a value range with a little room, on round numbers
