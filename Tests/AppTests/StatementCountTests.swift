@@ -19,7 +19,10 @@ import Vapor
 
     static func pages(_ world: World) -> [Page] {
         [
-            Page(name: "home", path: "/", reader: world.pia, budget: 21),
+            // 23 when the home page's feed shows an entry (its kudos and comment counts, one read
+            // each), which for this world depends on the hour the suite runs: 21 before midnight
+            // UTC, 23 after. Both are fixed; only the budget must hold the larger.
+            Page(name: "home", path: "/", reader: world.pia, budget: 23),
             Page(name: "feed", path: "/feed", reader: world.pia, budget: 12),
             Page(name: "workout list", path: "/workouts", reader: world.pia, budget: 3),
             Page(name: "workout", path: world.workout, reader: world.pia, budget: 8),
