@@ -1,6 +1,6 @@
 // fuzz-covers: Gzip
 // fuzz-seeds: Fuzz/seeds/gzip
-// fuzz-sources: Fuzz/Support/PageSteps.swift Sources/App/Core/SVGChart.swift Sources/App/Core/SVGMap.swift Sources/App/Core/Tenths.swift Sources/App/Core/Format.swift Sources/App/Core/Counted.swift
+// fuzz-sources: Fuzz/Support/PageSteps.swift Sources/App/Core/SVGChart.swift Sources/App/Core/SVGChart+Thinning.swift Sources/App/Core/SVGMap.swift Sources/App/Core/MapTiles.swift Sources/App/Core/AttributeJSON.swift Sources/App/Core/Tenths.swift Sources/App/Core/Format.swift Sources/App/Core/Counted.swift
 import FieldhouseKit
 
 // A .gz upload: unpacked within a limit (once; a gzip inside is refused), read and drawn.

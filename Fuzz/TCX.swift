@@ -1,6 +1,6 @@
 // fuzz-covers: TCXReader ActivityRecording WorkoutSummary
 // fuzz-seeds: Tests/Fixtures/tcx
-// fuzz-sources: Fuzz/Support/PageSteps.swift Sources/App/Core/SVGChart.swift Sources/App/Core/SVGMap.swift Sources/App/Core/Tenths.swift Sources/App/Core/Format.swift Sources/App/Core/Counted.swift
+// fuzz-sources: Fuzz/Support/PageSteps.swift Sources/App/Core/SVGChart.swift Sources/App/Core/SVGChart+Thinning.swift Sources/App/Core/SVGMap.swift Sources/App/Core/MapTiles.swift Sources/App/Core/AttributeJSON.swift Sources/App/Core/Tenths.swift Sources/App/Core/Format.swift Sources/App/Core/Counted.swift
 import FieldhouseKit
 
 // A TCX upload as the importer reads it, then summarised and drawn as the workout page draws it.

@@ -34,7 +34,9 @@ func drawPage(points: [TrackPoint], summary: WorkoutSummary, laps: [DeviceTotals
             buckets: points.compactMap { p in p.heartRate.map { (t: p.time, low: Double($0), high: Double($0), mean: Double($0)) } },
             zone: format.zone, label: "hr", unit: "bpm")
         let path = points.compactMap(\.coordinate).filter(\.isValid)
-        _ = SVGMap(markers: [], tiles: { "https://tile.example/\($0)/\($1)/\($2).png" }, paths: [path], label: "route").svg
+        // With tiles: the signed area and the zoomable layer's data (polylines, seconds) are drawn too.
+        let pathSeconds = points.filter { $0.coordinate?.isValid ?? false }.map { Double($0.time &- start) / 1000 }
+        _ = SVGMap(markers: [], tiles: MapTiles(token: { $0 }, route: "/tiles"), paths: [path], times: [pathSeconds], label: "route").svg
         _ = shown.joined()
     }
 }

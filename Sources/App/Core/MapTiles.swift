@@ -1,4 +1,4 @@
-import Vapor
+import Foundation
 
 /// The map tiles this server hands out. Each map is given an area of tiles, signed with the
 /// server's secret, that its addresses carry (`?a=…&s=…`): the tile proxy fetches only tiles inside
@@ -68,7 +68,9 @@ struct MapTiles: Sendable {
         }
     }
 
-    let secret: ServerSecret
+    /// The server key's token for a text (`ServerSecret.token`), which signs each area. A function
+    /// rather than the key, so this file needs nothing of Vapor (the fuzz harnesses draw maps).
+    let token: @Sendable (String) -> String
     /// Where the feature that serves tiles answers (`tileRoute`), such as `/tiles`.
     let route: String
 
@@ -92,7 +94,7 @@ struct MapTiles: Sendable {
 
     /// 22 characters of an HMAC: 132 bits, more than any guessing could cover.
     func signature(_ area: Area) -> String {
-        String(secret.token(for: "map-area", area.text).prefix(22))
+        String(token(area.text).prefix(22))
     }
 
     /// Whether the tile lies in an area this server signed, compared without stopping at the first difference.
@@ -101,22 +103,5 @@ struct MapTiles: Sendable {
         let expected = Array(self.signature(area).utf8), given = Array(signature.utf8)
         guard expected.count == given.count, zip(expected, given).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return false }
         return area.contains(z: z, x: x, y: y)
-    }
-}
-
-extension Application {
-    private struct TileRouteKey: StorageKey { typealias Value = String }
-
-    /// The path under which a feature serves map tiles, set by that feature when it boots.
-    var tileRoute: String? {
-        get { storage[TileRouteKey.self] }
-        set { storage[TileRouteKey.self] = newValue }
-    }
-
-    /// The tiles behind every map, or nil when no tile server is configured or no feature serves
-    /// tiles (maps then draw a plain grid).
-    var mapTiles: MapTiles? {
-        guard config.tileURL != nil, let tileRoute else { return nil }
-        return MapTiles(secret: serverSecret, route: tileRoute)
     }
 }
