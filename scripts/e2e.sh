@@ -51,8 +51,8 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 server=""
 tiles=""
 cleanup() {
-  [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  [[ -n "$tiles" ]] && kill "$tiles" 2>/dev/null && wait "$tiles" 2>/dev/null
+  [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
+  [[ -n "$tiles" ]] && kill "$tiles" 2>/dev/null && wait "$tiles" 2>/dev/null || true
   rm -rf "$data"
 }
 trap cleanup EXIT
