@@ -193,6 +193,7 @@ enum Migrations {
         app.migrations.add(AddLegsToWorkouts())
         app.migrations.add(AddSummaryVersionToWorkouts())
         app.migrations.add(CreateLiveShare())
+        app.migrations.add(AddFixtureToGames())
     }
 }
 

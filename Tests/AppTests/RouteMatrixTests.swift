@@ -1,4 +1,5 @@
 @testable import App
+import FieldhouseKit
 import Fluent
 import Foundation
 import Testing
@@ -47,7 +48,8 @@ import Vapor
         }
         for route in [
             "GET /teams/:slug", "GET /teams/:slug/edit", "GET /teams/:slug/delete", "GET /teams/:slug/games/new",
-            "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /workouts/:id", "GET /workouts/:id/edit", "GET /workouts/:id/kudos",
+            "GET /games/:id", "GET /games/:id/edit", "GET /leagues/:slug", "GET /leagues/:slug/schedule", "GET /workouts/:id", "GET /workouts/:id/edit",
+            "GET /workouts/:id/kudos",
             "GET /challenges/:id", "GET /photos/:id", "GET /photos/:id/:size", "GET /photos/held/:key", "GET /u/:username", "GET /u/:username/avatar",
             "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username", "GET /plans/:id",
             "GET /coach/athletes/:username/zones", "GET /settings/export/download", "GET /routes/:id",
@@ -96,7 +98,7 @@ import Vapor
         "POST /games/:id/subs", "POST /games/:id/subs/claim", "POST /games/:id/subs/close", "POST /games/new", "POST /goals",
         "POST /goals/:id/delete", "POST /goals/:id/toggle", "POST /invites/:id/accept", "POST /invites/:id/decline", "POST /join/:token",
         "POST /leagues/:slug/teams", "POST /leagues/:slug/teams/:team/accept", "POST /leagues/:slug/teams/:team/decline",
-        "POST /leagues/:slug/teams/:team/remove", "POST /leagues/new", "POST /learn/:slug/edit", "POST /learn/:slug/unpublish",
+        "POST /leagues/:slug/teams/:team/remove", "POST /leagues/:slug/schedule", "POST /leagues/new", "POST /learn/:slug/edit", "POST /learn/:slug/unpublish",
         "POST /learn/new", "POST /learn/preview", "POST /notifications/read", "POST /reminders", "POST /reminders/:id/delete",
         "POST /reminders/:id/edit", "POST /reminders/:id/toggle", "POST /settings/avatar", "POST /settings/avatar/remove",
         "POST /settings/calendar/reset", "POST /settings/coaches", "POST /settings/coaches/:id/accept", "POST /settings/coaches/:id/decline",
@@ -238,6 +240,9 @@ import Vapor
             csrfFrom: "/leagues/new")
         let league = try #require(madeLeague.location)
         #expect(try await cast.owner.post(league + "/teams", [("team", cast.slug)], csrfFrom: league).status == .seeOther)
+        // A second team of hers, so the league has a season to schedule.
+        let reserves = try await cast.owner.createTeam("Matrix Reserves", privacy: "private")
+        #expect(try await cast.owner.post(league + "/teams", [("team", reserves)], csrfFrom: league).status == .seeOther)
 
         let challenge = try #require(try await ana.sendChallenge(to: ["ben_b"]).location)
         let photo = try #require(try await Challenge.query(on: app.db).first()?.$photo.id.uuidString.lowercased())
@@ -309,6 +314,8 @@ import Vapor
             ("GET /workouts/:id/edit", world.workout + "/edit", ana),
             ("GET /workouts/:id/kudos", world.workout + "/kudos", workout),
             ("GET /leagues/:slug", world.league, team),
+            // Only the league's manager schedules its season.
+            ("GET /leagues/:slug/schedule", world.league + "/schedule", ["owner"]),
             ("GET /challenges/:id", world.challenge, challenge),
             ("GET /plans/:id", world.plan, challenge),
             ("GET /photos/:id", world.photo, challenge),
@@ -364,6 +371,14 @@ import Vapor
             (game + "/edit", gameForm, managers),
             (game + "/rsvp", [("status", "going")], ["player", "teamCoach", "manager", "owner"]),
             (game + "/remind", [], managers),
+            (
+                world.league + "/schedule",
+                [
+                    ("legs", "single"), ("first_day", app.gameDay(8).day), ("weekday", String(CalendarDate(iso: app.gameDay(8).day)!.weekday)),
+                    ("time", "19:00"), ("duration_minutes", "90"), ("time_zone", "UTC"),
+                ],
+                ["owner"]
+            ),
             (world.workout + "/edit", workoutForm, ["ana"]),
             (world.workout + "/comments", [("body", "Nice route, where is it?")], ["ana", "coach"]),
             // Everyone who sees her workout (her friend) writes under it; nobody else.

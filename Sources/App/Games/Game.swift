@@ -14,6 +14,14 @@ final class Game: Model, @unchecked Sendable {
     @OptionalParent(key: "league_id") var league: League?
     @OptionalParent(key: "opponent_team_id") var opponentTeam: Team?
     @OptionalField(key: "opponent_name") var opponentName: String?
+    /// A season's fixture is one game for each of its two teams, both with this id: moving or
+    /// scoring one changes the other. Nil for every other game.
+    @OptionalField(key: "fixture_id") var fixtureID: UUID?
+    /// The round of the season the fixture belongs to, from 1.
+    @OptionalField(key: "league_round") var leagueRound: Int?
+    /// The away team's copy of a fixture (`team` is the away team). Scores are kept from each copy's
+    /// own team's side, so the table counts the home copy alone.
+    @OptionalField(key: "plays_away") var playsAway: Bool?
     @Parent(key: "organiser_id") var organiser: User
     @Field(key: "sport") var sport: String
     @Field(key: "age_group") var ageGroup: String

@@ -7,6 +7,7 @@ enum Games: Feature {
     static func boot(_ app: Application) throws {
         try app.register(collection: FindController())
         try app.register(collection: GameController())
+        try app.register(collection: SeasonController())
         try app.register(collection: GamePlayerController())
         try app.register(collection: MyGamesController())
         try app.register(collection: CalendarController())

@@ -35,9 +35,11 @@ extension Games: TeamCompanion {
 
     /// Scores of the league's fixtures, by team slug. Results against teams not in the table are
     /// ignored by `Standings`.
+    /// A fixture's away copy holds the same result from the other side, so only home games count.
     static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result] {
         let games = try await Game.query(on: db).filter(\.$league.$id == league.requireID())
             .filter(\.$status == .scheduled).filter(\.$homeScore != nil).filter(\.$awayScore != nil).all()
+            .filter { $0.playsAway != true }
         let teamIDs = Set(games.compactMap { $0.$team.id } + games.compactMap { $0.$opponentTeam.id })
         guard !teamIDs.isEmpty else { return [] }
         let slugs = Dictionary(uniqueKeysWithValues: try await Team.query(on: db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.slug) })
@@ -46,6 +48,22 @@ extension Games: TeamCompanion {
                 let homeScore = game.homeScore, let awayScore = game.awayScore
             else { return nil }
             return Standings.Result(home: home, away: away, homeScore: homeScore, awayScore: awayScore)
+        }
+    }
+
+    /// The season's fixtures in round and kick-off order, each its home game with the away copy's address.
+    static func leagueFixtures(of league: League, on db: any Database) async throws -> [LeagueFixture] {
+        let games = try await Game.query(on: db).filter(\.$league.$id == league.requireID()).filter(\.$fixtureID != nil)
+            .sort(\.$leagueRound).sort(\.$startsAt).all()
+        let copies = Dictionary(grouping: games, by: { $0.fixtureID })
+        return games.filter { $0.playsAway != true }.compactMap { home in
+            guard let away = copies[home.fixtureID]?.first(where: { $0.playsAway == true }), let homeTeam = home.$team.id, let awayTeam = away.$team.id,
+                let homeID = home.id, let awayID = away.id
+            else { return nil }
+            let score = home.homeScore.flatMap { homeScore in home.awayScore.map { (home: homeScore, away: $0) } }
+            return LeagueFixture(
+                round: home.leagueRound ?? 0, home: homeTeam, away: awayTeam, startsAt: home.startsAt, timeZone: home.timeZone,
+                homeGame: SiteURL.game(homeID).path, awayGame: SiteURL.game(awayID).path, score: score, isCancelled: home.isCancelled)
         }
     }
 }

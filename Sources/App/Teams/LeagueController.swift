@@ -131,6 +131,23 @@ struct LeagueController: RouteCollection {
         let canAnswer: Bool
     }
 
+    struct FixtureRow: Encodable {
+        let url: String
+        let home: String
+        let away: String
+        let day: String
+        let machineDay: String
+        let time: String
+        let score: String?
+        let isCancelled: Bool
+    }
+
+    struct FixtureRound: Encodable {
+        let number: Int
+        let fixtures: [FixtureRow]
+        let bye: String?
+    }
+
     struct ShowPage: Encodable {
         let layout: Layout
         let league: LeagueCard
@@ -138,6 +155,8 @@ struct LeagueController: RouteCollection {
         let place: String?
         let manager: String
         let isManager: Bool
+        /// The season's fixtures by round, once scheduled.
+        let rounds: [FixtureRound]
         let standings: [StandingRow]
         let invited: [InvitedTeam]
         let removable: [String]
@@ -189,6 +208,7 @@ struct LeagueController: RouteCollection {
             place: league.placeName,
             manager: manager?.displayName ?? "",
             isManager: access.isManager,
+            rounds: try await Self.rounds(of: access, shown: shown.map(\.team), on: req.db),
             standings: standings,
             invited: invited,
             removable: shown.filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }.map { $0.team.slug },
@@ -196,6 +216,30 @@ struct LeagueController: RouteCollection {
             teamChoices: access.isManager ? try await Self.invitable(to: access, viewer: req.currentUser, on: req.db).map(\.choice) : [],
             errors: errors
         )
+    }
+
+    /// The season by round. A team the viewer may not see is "A private team"; the link goes to the
+    /// copy of the game the viewer's own team has, where they can answer.
+    private static func rounds(of access: LeagueAccess, shown: [Team], on db: any Database) async throws -> [FixtureRound] {
+        var fixtures: [LeagueFixture] = []
+        for companion in Features.teamCompanions { fixtures += try await companion.leagueFixtures(of: access.league, on: db) }
+        let names = Dictionary(uniqueKeysWithValues: shown.compactMap { team in team.id.map { ($0, team.name) } })
+        func name(_ id: UUID) -> String { names[id] ?? t("A private team") }
+        let active = Set(access.entries.filter { $0.status == .active }.map { $0.$team.id })
+        return Dictionary(grouping: fixtures, by: \.round).sorted { $0.key < $1.key }.map { number, games in
+            let resting = active.subtracting(games.flatMap { [$0.home, $0.away] })
+            return FixtureRound(
+                number: number,
+                fixtures: games.map { game in
+                    let clock = WallClock(game.startsAt, zone: TimeZone.named(game.timeZone))
+                    return FixtureRow(
+                        url: access.memberTeamIDs.contains(game.away) && !access.memberTeamIDs.contains(game.home) ? game.awayGame : game.homeGame,
+                        home: name(game.home), away: name(game.away), day: Format.weekdayAndDay(clock),
+                        machineDay: LocalTime.day(of: game.startsAt, zone: game.timeZone).description, time: clock.clock,
+                        score: game.score.map { "\($0.home)–\($0.away)" }, isCancelled: game.isCancelled)
+                },
+                bye: resting.count == 1 ? resting.first.map(name) : nil)
+        }
     }
 
     /// Scores of the league's fixtures, from the features that keep them.

@@ -15,6 +15,9 @@ protocol TeamCompanion {
     /// Scores of the league's fixtures, for its table.
     static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result]
 
+    /// The league's season, as scheduled fixtures with their results, for its page.
+    static func leagueFixtures(of league: League, on db: any Database) async throws -> [LeagueFixture]
+
     /// Members recording now whom `viewer` (a member) may watch live.
     static func liveNow(in team: Team, members: [UUID], viewer: User, now: Date, on db: any Database) async throws -> [LiveNowCard]
 }
@@ -23,7 +26,22 @@ extension TeamCompanion {
     static func teamChanged(_ team: Team, on db: any Database) async throws {}
     static func upcomingGames(of team: Team, showPlace: Bool, now: Date, on db: any Database) async throws -> [GameCard] { [] }
     static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result] { [] }
+    static func leagueFixtures(of league: League, on db: any Database) async throws -> [LeagueFixture] { [] }
     static func liveNow(in team: Team, members: [UUID], viewer: User, now: Date, on db: any Database) async throws -> [LiveNowCard] { [] }
+}
+
+/// One fixture of a league's season: the home team's game and the away team's copy of it, with the
+/// score once recorded (home first).
+struct LeagueFixture: Sendable {
+    let round: Int
+    let home: UUID
+    let away: UUID
+    let startsAt: Date
+    let timeZone: String
+    let homeGame: String
+    let awayGame: String
+    let score: (home: Int, away: Int)?
+    let isCancelled: Bool
 }
 
 extension Features {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every path Teams serves, spelled once (see `RoutePattern`): its controllers register these cases
-/// and its links are made from them. `newTeamGame` is served by Games.
+/// and its links are made from them. `newTeamGame` and `leagueSchedule` are served by Games.
 enum TeamPath: String, RoutePattern {
     case teams = "/teams"
     case newTeam = "/teams/new"
@@ -29,6 +29,8 @@ enum TeamPath: String, RoutePattern {
     case acceptLeagueTeam = "/leagues/:slug/teams/:team/accept"
     case declineLeagueTeam = "/leagues/:slug/teams/:team/decline"
     case removeLeagueTeam = "/leagues/:slug/teams/:team/remove"
+    /// Scheduling a league's season into games (served by Games).
+    case leagueSchedule = "/leagues/:slug/schedule"
 }
 
 extension SiteURL {
@@ -39,6 +41,7 @@ extension SiteURL {
     static func newTeamGame(slug: String) -> SiteURL { SiteURL(TeamPath.newTeamGame, slug) }
     static let leagues = SiteURL(TeamPath.leagues)
     static func league(slug: String) -> SiteURL { SiteURL(TeamPath.league, slug) }
+    static func leagueSchedule(slug: String) -> SiteURL { SiteURL(TeamPath.leagueSchedule, slug) }
     /// An invitation link: the token is the secret that lets its holder join.
     static func join(token: String) -> SiteURL { SiteURL(TeamPath.join, token) }
 }

@@ -1,0 +1,143 @@
+@testable import App
+import FieldhouseKit
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@Suite("A league's season: scheduling, moving fixtures, confirmed results")
+struct SeasonTests {
+    /// A public futsal league run by Maya with three teams that accepted: her Riverside (with a
+    /// ground), Jonas's Old Town and Sam's Northside.
+    struct League3 {
+        let url: String
+        let maya, jonas, sam: Browser
+        let riverside, oldTown, northside: String
+    }
+
+    static func league(_ app: TestApp, privacy: String = "public") async throws -> League3 {
+        let maya = app.browser(); try await maya.signUp("maya", name: "Maya Lind")
+        let jonas = app.browser(); try await jonas.signUp("jonas", name: "Jonas Berg")
+        let sam = app.browser(); try await sam.signUp("sam_s", name: "Sam Stone")
+        let riverside = try await maya.createTeam(
+            "Riverside Futsal", privacy: "public", extra: [("place_name", "Riverside Hall"), ("latitude", "55.68"), ("longitude", "12.57")])
+        let oldTown = try await jonas.createTeam("Old Town Futsal", privacy: "public", extra: [("place_name", "Old Town Gym")])
+        let northside = try await sam.createTeam("Northside Rovers", privacy: "protected")
+        let created = try await maya.post(
+            "/leagues/new",
+            [("name", "City Futsal League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", privacy)],
+            csrfFrom: "/leagues/new")
+        let url = try #require(created.location)
+        for (slug, manager) in [(riverside, maya), (oldTown, jonas), (northside, sam)] {
+            #expect(try await maya.post(url + "/teams", [("team", slug)], csrfFrom: url).status == .seeOther)
+            if manager !== maya { #expect(try await manager.post("\(url)/teams/\(slug)/accept", [], csrfFrom: url).status == .seeOther) }
+        }
+        return League3(url: url, maya: maya, jonas: jonas, sam: sam, riverside: riverside, oldTown: oldTown, northside: northside)
+    }
+
+    /// The season form's fields: a week from now, on that day's weekday, in UTC.
+    static func season(_ app: TestApp, legs: String = "single", days: Double = 7, weekday: String? = nil, time: String = "19:30") -> [(String, String)] {
+        let first = app.gameDay(days).day
+        return [
+            ("legs", legs), ("first_day", first), ("weekday", weekday ?? String(CalendarDate(iso: first)!.weekday)), ("time", time),
+            ("duration_minutes", "90"), ("time_zone", "UTC"),
+        ]
+    }
+
+    static func query(_ fields: [(String, String)]) -> String {
+        "?" + fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+    }
+
+    @Test func aManagerPreviewsThenSchedulesARoundRobinWithByes() async throws {
+        try await withApp { app in
+            let world = try await Self.league(app)
+            let form = try await world.maya.get(world.url + "/schedule")
+            #expect(form.status == .ok && form.main.contains("Preview the fixtures"))
+            #expect(try await world.maya.get(world.url).main.contains("Schedule the season"))
+
+            // The preview shows every round, who rests, and the home team's ground, and writes nothing.
+            let preview = try await world.maya.get(world.url + "/schedule" + Self.query(Self.season(app)))
+            #expect(preview.status == .ok)
+            #expect(preview.main.contains("Round 3") && !preview.main.contains("Round 4"))
+            #expect(preview.main.components(separatedBy: "Bye: ").count == 4, "three teams: one rests each round")
+            #expect(preview.main.contains("Riverside Hall") && preview.main.contains("Create the 3 games"))
+            #expect(try await Game.query(on: app.db).count() == 0)
+
+            let made = try await world.maya.post(world.url + "/schedule", Self.season(app), csrfFrom: world.url + "/schedule")
+            #expect(made.status == .seeOther && made.location == world.url)
+            let games = try await Game.query(on: app.db).all()
+            #expect(games.count == 6, "each of the 3 fixtures is a game of both its teams")
+            let fixtures = Dictionary(grouping: games, by: { $0.fixtureID })
+            #expect(fixtures.count == 3 && fixtures.values.allSatisfy { $0.count == 2 && $0.filter { $0.playsAway == true }.count == 1 })
+            let teams = Dictionary(uniqueKeysWithValues: try await Team.query(on: app.db).all().map { ($0.id!, $0) })
+            for pair in fixtures.values {
+                let home = try #require(pair.first { $0.playsAway != true }), away = try #require(pair.first { $0.playsAway == true })
+                #expect(home.$team.id == away.$opponentTeam.id && away.$team.id == home.$opponentTeam.id)
+                #expect(home.startsAt == away.startsAt && home.leagueRound == away.leagueRound && home.$league.id != nil)
+                // Both copies are at the home team's ground; each is its own team's game, as private as that team.
+                let ground = try #require(teams[home.$team.id!])
+                #expect(home.placeName == ground.placeName && away.placeName == ground.placeName)
+                #expect(away.privacy == teams[away.$team.id!]?.privacy.rawValue)
+                let parts = LocalTime.parts(of: home.startsAt, zone: "UTC")
+                #expect(parts.time == "19:30")
+                let round = try #require(home.leagueRound)
+                #expect(parts.day == CalendarDate(iso: app.gameDay(7).day)!.adding(days: 7 * (round - 1)).description, "one round a week")
+            }
+
+            let page = try await app.browser().get(world.url)
+            #expect(page.main.contains("Round 1"))
+            #expect(page.main.contains("Riverside Futsal vs. Old Town Futsal") || page.main.contains("Old Town Futsal vs. Riverside Futsal"))
+            #expect(page.main.contains("Bye: "))
+            // Each team's members hear once, and see their games on the team page.
+            let note = try await world.sam.get("/notifications")
+            #expect(note.main.components(separatedBy: "City Futsal League has scheduled its season").count == 2)
+            #expect(try await world.sam.get("/teams/\(world.northside)").main.contains("Northside Rovers vs."))
+        }
+    }
+
+    @Test func badSeasonsAreRefusedAndLoseNothing() async throws {
+        try await withApp { app in
+            let world = try await Self.league(app)
+            let schedule = world.url + "/schedule"
+            // A date in the past, a weekday that is none, a time that is none: 422, the typing kept.
+            let past = try await world.maya.get(schedule + Self.query(Self.season(app, days: -3)))
+            #expect(past.status == .unprocessableEntity && past.main.contains(#"id="first_day-error""#))
+            let weekday = try await world.maya.post(schedule, Self.season(app, weekday: "9"), csrfFrom: schedule)
+            #expect(weekday.status == .unprocessableEntity && weekday.main.contains("Choose a weekday from the list"))
+            let time = try await world.maya.post(schedule, Self.season(app, time: "25:61"), csrfFrom: schedule)
+            #expect(time.status == .unprocessableEntity && time.main.contains("Enter a time such as 19:30") && time.main.contains(#"value="25:61""#))
+            #expect(try await Game.query(on: app.db).count() == 0)
+
+            // Only the league's manager schedules: a team manager is refused, a stranger too.
+            #expect(try await world.jonas.get(schedule).status == .forbidden)
+            #expect(try await world.jonas.post(schedule, Self.season(app), csrfFrom: world.url).status == .forbidden)
+            #expect(try await app.browser().post(schedule, Self.season(app), csrfFrom: "/login").location?.hasPrefix("/login") == true)
+            #expect(try await Game.query(on: app.db).count() == 0)
+
+            // Once scheduled, a second season is refused while the first has games to come.
+            #expect(try await world.maya.post(schedule, Self.season(app, legs: "double"), csrfFrom: schedule).status == .seeOther)
+            #expect(try await Game.query(on: app.db).count() == 12)
+            let again = try await world.maya.post(schedule, Self.season(app, days: 60), csrfFrom: world.url)
+            #expect(again.status == .conflict && again.main.contains("already scheduled"))
+            #expect(try await world.maya.get(schedule).status == .conflict)
+            #expect(try await Game.query(on: app.db).count() == 12)
+        }
+    }
+
+    @Test func aLeagueOfOneTeamCannotBeScheduled() async throws {
+        try await withApp { app in
+            let maya = app.browser(); try await maya.signUp("maya", name: "Maya Lind")
+            let team = try await maya.createTeam("Riverside Futsal")
+            let url = try #require(
+                try await maya.post(
+                    "/leagues/new",
+                    [("name", "Lonely League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")],
+                    csrfFrom: "/leagues/new"
+                ).location)
+            #expect(try await maya.post(url + "/teams", [("team", team)], csrfFrom: url).status == .seeOther)
+            let refused = try await maya.post(url + "/schedule", Self.season(app), csrfFrom: url)
+            #expect(refused.status == .unprocessableEntity && refused.main.contains("at least two teams"))
+            #expect(try await Game.query(on: app.db).count() == 0)
+        }
+    }
+}
