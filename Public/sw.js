@@ -1,4 +1,5 @@
-// Fieldhouse service worker: the recorder (/record) and the files it needs, offline.
+// Fieldhouse service worker: the recorder (/record) and the files it needs, offline; and the
+// notifications Fieldhouse sends by Web Push (Settings → Notifications, "On this browser").
 //
 // Only /record is ever kept among pages: it is the person's own recorder, and every other page
 // (someone's profile, a team, a workout) must never sit in a cache on a shared device. Answers of
@@ -112,4 +113,37 @@ self.addEventListener("fetch", function (event) {
       })
     );
   }
+});
+
+// A notification pushed by Fieldhouse: {title, body, url}, the text and link the bell shows. A
+// tap opens that page, or brings forward a window already on it; only pages of this site open.
+function ownPage(address) {
+  try {
+    var url = new URL(String(address || ""), self.location.origin);
+    if (url.origin === self.location.origin) return url.href;
+  } catch (error) {}
+  return new URL("/notifications", self.location.origin).href;
+}
+
+self.addEventListener("push", function (event) {
+  var message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (error) { message = {}; }
+  event.waitUntil(self.registration.showNotification(String(message.title || "Fieldhouse"), {
+    body: String(message.body || ""),
+    icon: "/img/icon-192.png",
+    data: { url: ownPage(message.url) }
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var url = ownPage(event.notification.data && event.notification.data.url);
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+      for (var i = 0; i < windows.length; i++) {
+        if (windows[i].url === url && "focus" in windows[i]) return windows[i].focus();
+      }
+      return self.clients.openWindow(url);
+    })
+  );
 });

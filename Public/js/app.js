@@ -436,9 +436,118 @@
           };
         }));
       }
+      // Notifications on this browser are the person's too: the push service forgets this
+      // browser, and Fieldhouse removes it at its next push (410).
+      if (navigator.serviceWorker && window.PushManager) {
+        jobs.push(navigator.serviceWorker.getRegistration("/").then(function (registration) {
+          return registration && registration.pushManager.getSubscription();
+        }).then(function (subscription) { return subscription && subscription.unsubscribe(); }).catch(function () {}));
+      }
       Promise.all(jobs).then(send, send);
       // Never hold a sign-out up for long.
       setTimeout(send, 1500);
     });
+  });
+})();
+
+// Notifications on this browser (Settings → Notifications, #push): subscribes with the site's VAPID
+// key through the service worker the recorder also uses (Public/sw.js, which shows what arrives),
+// hands the subscription to Fieldhouse, and shows this browser's choice under each topic. Without
+// script the section says it needs script; what a browser cannot do, it says too.
+(function () {
+  var section = document.getElementById("push");
+  if (!section || !section.dataset.pushKey) return;
+  var status = section.querySelector("[data-push-status]");
+  var actions = section.querySelector("[data-push-actions]");
+  var turnOn = section.querySelector("[data-push-turn-on]");
+  var turnOff = section.querySelector("[data-push-turn-off]");
+  var endpointField = document.querySelector("input[data-push-endpoint]");
+  var csrf = document.querySelector('input[name="csrf"]');
+  function say(name, reason) {
+    status.textContent = (section.dataset["wordsPush" + name] || "").replace("{reason}", reason || "");
+  }
+  if (!window.isSecureContext || !navigator.serviceWorker || !window.PushManager || !window.Notification || !window.crypto || !crypto.subtle) {
+    say("Unsupported");
+    return;
+  }
+  function keyBytes(text) {
+    var plain = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
+    var bytes = new Uint8Array(plain.length);
+    for (var i = 0; i < plain.length; i++) bytes[i] = plain.charCodeAt(i);
+    return bytes;
+  }
+  function hex(buffer) {
+    return Array.prototype.map.call(new Uint8Array(buffer), function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  // The server answers with a redirect to this page, which carries the flash: followed on reload.
+  function post(url, fields) {
+    var body = new URLSearchParams(fields);
+    body.set("csrf", csrf ? csrf.value : "");
+    return fetch(url, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" }).then(function (answer) {
+      if (answer.type !== "opaqueredirect" && !answer.ok) throw new Error(String(answer.status));
+    });
+  }
+  function fail(error) {
+    turnOn.disabled = false;
+    turnOff.disabled = false;
+    if (window.Notification && Notification.permission === "denied") say("Denied");
+    else say("Failed", (error && (error.message || error.name)) || String(error));
+  }
+  // Which state this browser is in: subscribed here and known to Fieldhouse (its topics show under
+  // each topic, ticked as chosen), or not (a subscription Fieldhouse does not know is made anew).
+  function show(subscription) {
+    actions.hidden = false;
+    var choices = document.querySelectorAll("[data-push-choice]");
+    var off = function () {
+      turnOn.hidden = false;
+      turnOff.hidden = true;
+      endpointField.value = "";
+      choices.forEach(function (choice) { choice.hidden = true; });
+      say("Off");
+    };
+    if (!subscription) return off();
+    return crypto.subtle.digest("SHA-256", new TextEncoder().encode(subscription.endpoint)).then(function (digest) {
+      var topics = JSON.parse(section.dataset.pushBrowsers || "{}")[hex(digest)];
+      if (!topics) return off();
+      turnOn.hidden = true;
+      turnOff.hidden = false;
+      endpointField.value = subscription.endpoint;
+      choices.forEach(function (choice) {
+        var box = choice.querySelector("input");
+        box.checked = topics.indexOf(box.value) >= 0;
+        choice.hidden = false;
+      });
+      say("On");
+    });
+  }
+  navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then(function (registration) { return registration.pushManager.getSubscription(); })
+    .then(show)
+    .catch(fail);
+  turnOn.addEventListener("click", function () {
+    turnOn.disabled = true;
+    Notification.requestPermission().then(function (permission) {
+      if (permission !== "granted") throw new Error(permission);
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      // A subscription made with another key (or forgotten by Fieldhouse) is replaced.
+      return registration.pushManager.getSubscription().then(function (old) {
+        return old ? old.unsubscribe() : null;
+      }).then(function () {
+        return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(section.dataset.pushKey) });
+      });
+    }).then(function (subscription) {
+      var made = subscription.toJSON();
+      return post(section.dataset.pushSubscribe, { endpoint: made.endpoint, p256dh: made.keys.p256dh, auth: made.keys.auth });
+    }).then(function () { window.location.reload(); }, fail);
+  });
+  turnOff.addEventListener("click", function () {
+    turnOff.disabled = true;
+    navigator.serviceWorker.ready.then(function (registration) {
+      return registration.pushManager.getSubscription();
+    }).then(function (subscription) {
+      if (!subscription) return;
+      return post(section.dataset.pushStop, { endpoint: subscription.endpoint }).then(function () { return subscription.unsubscribe(); });
+    }).then(function () { window.location.reload(); }, fail);
   });
 })();

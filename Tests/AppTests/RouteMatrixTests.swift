@@ -85,6 +85,7 @@ import Vapor
         "GET /notifications", "GET /reminders", "GET /reminders/:id/delete", "GET /reminders/:id/edit", "GET /settings",
         "GET /settings/avatar", "GET /settings/calendar", "GET /settings/coaches", "GET /settings/delete-account", "GET /settings/devices",
         "GET /settings/notifications", "POST /settings/notifications", "POST /settings/email/confirm",
+        "POST /settings/notifications/push", "POST /settings/notifications/push/stop",
         "GET /settings/export", "GET /settings/password", "GET /settings/privacy", "GET /settings/privacy-zones", "GET /settings/profile",
         "GET /settings/reset-workouts", "GET /settings/zones", "GET /stats", "GET /teams/new", "GET /workouts",
         "GET /workouts/:id/comments/:comment/edit", "GET /workouts/import", "GET /workouts/new",

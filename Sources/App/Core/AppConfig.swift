@@ -62,6 +62,10 @@ public struct AppConfig: Sendable {
     /// `FIELDHOUSE_JOB_LEASE_SECONDS`: how long a process may hold a job before another takes it
     /// over, i.e. how soon the work of a process that died is done by another.
     public var jobLeaseSeconds: Double = 300
+    /// `FIELDHOUSE_PUSH_TEST_LOOPBACK=1`: Web Push subscriptions may name `http://127.0.0.1:<port>`,
+    /// the test push server (`scripts/push-server.py`); otherwise only `https://` push services on
+    /// named hosts are sent to. For tests only: a browser never hands over such an address.
+    public var pushToLoopback = false
     /// `FIELDHOUSE_SMTP_URL`: where e-mail goes; nil sends none and everything stays in the app.
     var smtp: SMTPSettings?
     /// `FIELDHOUSE_MAIL_FROM`: the sender, "Fieldhouse <sport@example.org>" or a bare address.
@@ -219,6 +223,7 @@ public struct AppConfig: Sendable {
             "FIELDHOUSE_METRICS_TOKEN", expected: "at least 20 letters, digits or -_.~ (for example from `openssl rand -hex 24`)",
             shown: { _ in "…" }
         ) { raw in raw.count >= 20 && raw.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) ? raw : nil }
+        pushToLoopback = try variables.read("FIELDHOUSE_PUSH_TEST_LOOPBACK", default: false, expected: "1 or 0") { ["1", "0"].contains($0) ? $0 == "1" : nil }
         logsAsJSON = try variables.read("LOG_FORMAT", default: false, expected: "json or text") { ["json", "text"].contains($0) ? $0 == "json" : nil }
         secretKeyHex = try variables.read(
             "FIELDHOUSE_SECRET_KEY", expected: "64 hexadecimal digits, such as the output of `openssl rand -hex 32`",

@@ -112,9 +112,15 @@ final class Notification: Model, @unchecked Sendable {
         for setting in try await NotificationSetting.query(on: db).filter(\.$topic == emailTopic).filter(\.$user.$id ~~ Array(everyone)).all() {
             choices[setting.$user.id] = setting
         }
+        var created: [Notification] = []
         for recipient in everyone where kind.topic == nil || choices[recipient]?.inApp ?? true || always.contains(recipient) {
-            try await Notification(recipient: recipient, actor: actor, kind: kind, text: written(for: recipient), link: link).create(on: db)
+            let notification = Notification(recipient: recipient, actor: actor, kind: kind, text: written(for: recipient), link: link)
+            try await notification.create(on: db)
+            created.append(notification)
         }
+        // What appears under the bell also goes to the browsers that chose its topic (by the same
+        // switch as e-mail for news nobody can turn off).
+        try await PushSendJob.queue(created, topic: emailTopic, on: db)
         let byEmail = everyone.filter { choices[$0]?.email ?? emailTopic.emailByDefault }
         guard !byEmail.isEmpty else { return }
         // Only addresses confirmed by their owner, which a server without e-mail never has.

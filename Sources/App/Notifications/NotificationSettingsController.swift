@@ -1,3 +1,4 @@
+import Crypto
 import Fluent
 import Vapor
 
@@ -25,6 +26,31 @@ struct NotificationSettingsController: RouteCollection {
         let confirmed: Bool
         let resend: String
         let here: String
+        let push: PushSection
+    }
+
+    /// "On this browser": what the page's script needs to subscribe this browser, and which of the
+    /// person's browsers chose which topics. A browser is named by the SHA-256 of its endpoint (the
+    /// script works it out from its own subscription): the endpoint itself stays off the page.
+    struct PushSection: Encodable {
+        let key: String
+        let subscribe: String
+        let stop: String
+        let count: Int
+        let browsers: String
+    }
+
+    static func pushSection(user: UUID, app: Application, on db: any Database) async throws -> PushSection {
+        let subscriptions = try await PushSubscription.query(on: db).filter(\.$user.$id == user).all()
+        var browsers: [String: [String]] = [:]
+        for subscription in subscriptions {
+            browsers[Format.hex(SHA256.hash(data: Data(subscription.endpoint.utf8)))] = subscription.chosen.map(\.rawValue).sorted()
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return PushSection(
+            key: app.vapidKey.publicKeyBase64URL, subscribe: SiteURL.pushSubscribe.path, stop: SiteURL.pushStop.path, count: subscriptions.count,
+            browsers: String(decoding: try encoder.encode(browsers), as: UTF8.self))
     }
 
     func page(req: Request) async throws -> View {
@@ -42,7 +68,8 @@ struct NotificationSettingsController: RouteCollection {
                         email: settings[$0]?.email ?? $0.emailByDefault)
                 },
                 sendsMail: req.application.config.sendsMail, address: user.shownEmail, confirmed: user.emailConfirmedAt != nil,
-                resend: SiteURL.resendConfirmation.path, here: SiteURL.notificationSettings.path))
+                resend: SiteURL.resendConfirmation.path, here: SiteURL.notificationSettings.path,
+                push: try await Self.pushSection(user: user.requireID(), app: req.application, on: req.db)))
     }
 
     struct Form: Content {
@@ -51,6 +78,10 @@ struct NotificationSettingsController: RouteCollection {
         var email: [String]?
         /// Present when the page showed the e-mail boxes: without it, e-mail choices stay as they were.
         var email_shown: String?
+        /// The topics for this browser, sent with its endpoint by the page's script when this
+        /// browser gets notifications; without them the browsers' choices stay as they were.
+        var push: [String]?
+        var push_endpoint: String?
     }
 
     func save(req: Request) async throws -> Response {
@@ -72,6 +103,11 @@ struct NotificationSettingsController: RouteCollection {
                 } else {
                     try await row.save(on: db)
                 }
+            }
+            if let endpoint = form.push_endpoint, !endpoint.isEmpty, endpoint.utf8.count <= PushSubscription.maxEndpoint {
+                let topics = Set((form.push ?? []).compactMap(NotificationTopic.init(rawValue:)))
+                try await PushSubscription.query(on: db).filter(\.$user.$id == userID).filter(\.$endpoint == endpoint)
+                    .set(\.$topics, to: PushSubscription.store(topics)).update()
             }
         }
         req.flash(

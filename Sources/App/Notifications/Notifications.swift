@@ -8,13 +8,15 @@ enum Notifications: Feature {
         try app.register(collection: NotificationController())
         try app.register(collection: NotificationSettingsController())
         try app.register(collection: UnsubscribeController())
+        try app.register(collection: PushSubscriptionController())
+        app.vapidKey = try VAPIDKey.load(dataDirectory: app.config.dataDirectory)
         app.asyncCommands.use(BenchJobsCommand(), as: "bench-jobs")
         // The header's unread count is kept with the session (`signInCache`).
         app.useModelMiddleware(
             PersonChangeMiddleware<Notification>(changes: app.personChanges, bus: app.liveBus, person: { $0.$recipient.id }))
     }
 
-    static var jobKinds: [JobKind] { [BenchNotificationJob.kind, MailSendJob.kind] }
+    static var jobKinds: [JobKind] { [BenchNotificationJob.kind, MailSendJob.kind, PushSendJob.kind] }
 
     static var settingsTabs: [SettingsTab] {
         [SettingsTab(order: 55, label: t("Notifications"), url: .notificationSettings)]
