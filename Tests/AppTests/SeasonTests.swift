@@ -140,4 +140,66 @@ struct SeasonTests {
             #expect(try await Game.query(on: app.db).count() == 0)
         }
     }
+
+    /// A scheduled season's games, home copy and away copy of each fixture, by round.
+    static func fixtures(_ app: TestApp) async throws -> [(home: Game, away: Game)] {
+        let games = try await Game.query(on: app.db).filter(\.$fixtureID != nil).sort(\.$leagueRound).all()
+        return Dictionary(grouping: games, by: { $0.fixtureID }).values.compactMap { pair in
+            guard let home = pair.first(where: { $0.playsAway != true }), let away = pair.first(where: { $0.playsAway == true }) else { return nil }
+            return (home, away)
+        }.sorted { ($0.home.leagueRound ?? 0) < ($1.home.leagueRound ?? 0) }
+    }
+
+    static func path(_ game: Game) -> String { "/games/\(game.id!.uuidString.lowercased())" }
+
+    @Test func aFixtureIsMovedByTheHomeManagerOrTheLeagueManagerForBothTeams() async throws {
+        try await withApp { app in
+            let world = try await Self.league(app)
+            let schedule = world.url + "/schedule"
+            #expect(try await world.maya.post(schedule, Self.season(app), csrfFrom: schedule).status == .seeOther)
+            // A fixture Maya has no team in: Old Town and Northside.
+            let pair = try #require(
+                try await Self.fixtures(app).first {
+                    [$0.home.$team.id, $0.away.$team.id].allSatisfy { id in id != nil } && $0.home.opponentName != "Riverside Futsal"
+                        && $0.away.opponentName != "Riverside Futsal"
+                })
+            let home = pair.home, away = pair.away
+            let (homeManager, awayManager) = home.opponentName == "Old Town Futsal" ? (world.sam, world.jonas) : (world.jonas, world.sam)
+            // Each team's members answer on their own copy.
+            #expect(try await awayManager.post(Self.path(away) + "/rsvp", [("status", "going")], csrfFrom: Self.path(away)).status == .seeOther)
+
+            let moved = app.gameDay(9)
+            let fields: [(String, String)] = [
+                ("day", moved.day), ("time", "20:15"), ("time_zone", "UTC"), ("duration_minutes", "75"), ("place_name", "Harbour Hall"),
+                ("latitude", ""), ("longitude", ""), ("description", "Moved: the home ground is closed."),
+                // Trying to change the opponent of a fixture changes nothing.
+                ("opponent_team", ""), ("opponent_name", "Somebody else"),
+            ]
+            // The visitors may not move it; the home manager may not see an edit link on the away copy either.
+            #expect(try await awayManager.get(Self.path(away) + "/edit").status == .forbidden)
+            #expect(try await awayManager.post(Self.path(away) + "/edit", fields, csrfFrom: Self.path(away)).status == .forbidden)
+            #expect(!(try await awayManager.get(Self.path(away)).main.contains("Edit time, place or details")))
+            // The league's manager may, from either copy, without being on either team.
+            #expect(try await world.maya.get(Self.path(away)).main.contains("Edit time, place or details"))
+            let saved = try await world.maya.post(Self.path(away) + "/edit", fields, csrfFrom: Self.path(away) + "/edit")
+            #expect(saved.status == .seeOther)
+
+            for game in [home, away] {
+                let now = try #require(try await Game.find(game.id, on: app.db))
+                #expect(LocalTime.parts(of: now.startsAt, zone: "UTC") == (moved.day, "20:15"))
+                #expect(now.durationMinutes == 75 && now.placeName == "Harbour Hall" && now.sequence == 1)
+                #expect(now.$league.id != nil && now.$opponentTeam.id == game.$opponentTeam.id && now.fixtureID == game.fixtureID, "still the same fixture")
+            }
+            // Both teams hear of it, and the away team's answers are asked again.
+            for manager in [homeManager, awayManager] {
+                #expect(try await manager.get("/notifications").main.contains("moved to"))
+            }
+            #expect(try await GamePlayer.query(on: app.db).filter(\.$game.$id == away.requireID()).count() == 0)
+
+            // The home team's manager may move it too.
+            let again = fields.map { $0.0 == "time" ? ($0.0, "18:00") : $0 }
+            #expect(try await homeManager.post(Self.path(home) + "/edit", again, csrfFrom: Self.path(home) + "/edit").status == .seeOther)
+            #expect(LocalTime.parts(of: try #require(try await Game.find(away.id, on: app.db)).startsAt, zone: "UTC").time == "18:00")
+        }
+    }
 }

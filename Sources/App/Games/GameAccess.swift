@@ -13,6 +13,8 @@ struct GameAccess {
     let player: GamePlayer?
     /// The request's time: whether the game is still to come.
     let now: Date
+    /// The viewer runs the league a season's fixture belongs to.
+    let isLeagueManager: Bool
 
     var isTeamGame: Bool { game.kind == .team }
     var isMember: Bool { teamAccess?.isMember ?? false }
@@ -20,6 +22,9 @@ struct GameAccess {
     var isOrganiser: Bool { game.kind == .pickup && viewer?.id != nil && viewer?.id == game.$organiser.id }
     /// Managers of the team, or the organiser of a pick-up game.
     var canManage: Bool { isTeamGame ? (teamAccess?.canManage ?? false) : isOrganiser }
+    /// Who changes when and where: a season's fixture belongs to both teams, so the home team's
+    /// managers and the league's manager move it (both copies), not the visitors.
+    var canMove: Bool { game.fixtureID == nil ? canManage : isLeagueManager || (canManage && game.playsAway != true) }
     /// A team game's answer counts only from a member or a substitute: someone who left keeps nothing.
     var holdsPlace: Bool {
         guard !isTeamGame || isMember || player?.isSub == true else { return false }
@@ -87,12 +92,22 @@ struct GameAccess {
         if let viewerID = viewer?.id {
             player = try await GamePlayer.query(on: db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == viewerID).first()
         }
-        return GameAccess(game: game, team: team, teamAccess: teamAccess, viewer: viewer, player: player, now: now)
+        var isLeagueManager = false
+        if game.fixtureID != nil, let leagueID = game.$league.id, let viewerID = viewer?.id {
+            isLeagueManager = try await League.find(leagueID, on: db)?.$manager.id == viewerID
+        }
+        return GameAccess(game: game, team: team, teamAccess: teamAccess, viewer: viewer, player: player, now: now, isLeagueManager: isLeagueManager)
     }
 
     func requireManager() throws {
         guard canManage else {
             throw Abort(.forbidden, reason: isTeamGame ? t("Only the team's managers can do that.") : t("Only the organiser can do that."))
+        }
+    }
+
+    func requireMover() throws {
+        guard canMove else {
+            throw Abort(.forbidden, reason: t("Only the home team's managers or the league's manager can move this fixture."))
         }
     }
 

@@ -160,7 +160,7 @@ struct GameController: RouteCollection {
     func editPage(req: Request) async throws -> Response {
         _ = try req.requireUser()
         let access = try await GameAccess.load(req)
-        try access.requireManager()
+        try access.requireMover()
         guard !access.game.isCancelled else { throw Abort(.conflict, reason: t("This game is cancelled.")) }
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
         let slug = opponents.first { $0.team.id == access.game.$opponentTeam.id }?.team.slug
@@ -172,13 +172,15 @@ struct GameController: RouteCollection {
     func update(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let access = try await GameAccess.load(req)
-        try access.requireManager()
+        try access.requireMover()
         let game = access.game
         guard !game.isCancelled else { throw Abort(.conflict, reason: t("This game is cancelled.")) }
         let form = try req.content.decode(GameForm.self)
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
         var (valid, errors) = form.validate(
             kind: game.kind, previousStart: game.startsAt, allowsPrivate: game.privacy == Team.Privacy.private.rawValue, now: req.now)
+        // A season's fixture keeps its two teams: only its time and place move.
+        if game.fixtureID != nil { valid?.opponentTeamSlug = opponents.first { $0.team.id == game.$opponentTeam.id }?.team.slug }
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
         if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = t("Choose a team of your league from the list"); valid = nil }
         if let capacity = valid?.capacity, capacity < game.joinedCount {
@@ -198,29 +200,41 @@ struct GameController: RouteCollection {
             try await game.update(on: db)
             if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, now: req.now, on: db) }
             guard moved else { return }
-            // Whoever holds a place hears of the change whatever their settings.
-            let holders = try await game.holders(on: db)
-            // A new time or place is a new question: members answer again. Substitutes keep their places.
-            if game.kind == .team {
-                try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$isSub == false).delete()
-            }
-            // The new place goes only to those the game page would show it to: not to people who only asked to join.
-            let recipients = try await game.everyone(on: db).filter { $0 != user.id }
-            let asking = Set(try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .requested).all().map { $0.$user.id })
-            let placeShown = game.privacy == Team.Privacy.public.rawValue || (access.team?.privacy == .public)
-            for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)]
-            where !group.isEmpty {
-                try await Notification.send(
-                    to: group, from: nil, kind: .gameChanged,
-                    text: Self.movedText(game, teamName: access.team?.name, place: withPlace ? game.placeName : nil),
-                    link: SiteURL.game(gameID).path, always: holders, on: db
-                )
+            try await Self.tellMoved(game, team: access.team, except: user.id, on: db)
+            // The other team's copy of a fixture moves with it, and its people hear the same.
+            if let twin = try await game.fixtureTwin(on: db) {
+                twin.follow(game)
+                try await twin.update(on: db)
+                try await Self.tellMoved(twin, team: try await twin.$team.get(on: db), except: user.id, on: db)
             }
         }
         req.flash(
             .success,
             moved && game.kind == .team ? t("Saved. Members were told and asked to answer again.") : moved ? t("Saved. Players were told.") : t("Saved."))
         return req.redirect(to: .game(gameID))
+    }
+
+    /// Tells everyone on a game that moved, in the caller's transaction. Whoever holds a place hears
+    /// of it whatever their settings; members of a team game answer again.
+    private static func tellMoved(_ game: Game, team: Team?, except userID: UUID?, on db: any Database) async throws {
+        let gameID = try game.requireID()
+        let holders = try await game.holders(on: db)
+        // A new time or place is a new question: members answer again. Substitutes keep their places.
+        if game.kind == .team {
+            try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$isSub == false).delete()
+        }
+        // The new place goes only to those the game page would show it to: not to people who only asked to join.
+        let recipients = try await game.everyone(on: db).filter { $0 != userID }
+        let asking = Set(try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .requested).all().map { $0.$user.id })
+        let placeShown = game.privacy == Team.Privacy.public.rawValue || (team?.privacy == .public)
+        for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)]
+        where !group.isEmpty {
+            try await Notification.send(
+                to: group, from: nil, kind: .gameChanged,
+                text: Self.movedText(game, teamName: team?.name, place: withPlace ? game.placeName : nil),
+                link: SiteURL.game(gameID).path, always: holders, on: db
+            )
+        }
     }
 
     /// What people on a moved game are told, in each reader's language (called inside

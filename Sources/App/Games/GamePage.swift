@@ -79,6 +79,8 @@ struct GamePage: Encodable {
     let canLeave: Bool
     let canClaimSub: Bool
     let canManage: Bool
+    /// Moving a season's fixture is for the home team's managers and the league's manager.
+    let canMove: Bool
     let canRecordResult: Bool
     let answers: [SelectOption]
 
@@ -219,6 +221,7 @@ struct GamePage: Encodable {
             canLeave: mine != nil && access.isUpcoming && !access.isTeamGame || (mine?.isSub ?? false) && access.isUpcoming,
             canClaimSub: access.canClaimSub,
             canManage: access.canManage && !game.isCancelled,
+            canMove: access.canMove && !game.isCancelled,
             canRecordResult: access.canManage && access.isTeamGame && game.startsAt <= req.now && !game.isCancelled,
             answers: GamePlayer.Status.answers.map { SelectOption(value: $0.rawValue, label: $0.label) }
         )

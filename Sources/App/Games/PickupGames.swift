@@ -51,6 +51,24 @@ extension Game {
 
     /// Sets what the game form decided: time, place, notes, and a team game's opponent or a
     /// pick-up game's kind of players.
+    /// The other team's copy of this season fixture, if it is one.
+    func fixtureTwin(on db: any Database) async throws -> Game? {
+        guard let fixtureID else { return nil }
+        return try await Game.query(on: db).filter(\.$fixtureID == fixtureID).filter(\.$id != requireID()).first()
+    }
+
+    /// Takes the time and place of `other`, the copy of the same fixture that was moved.
+    func follow(_ other: Game) {
+        schedule(at: other.startsAt)
+        timeZone = other.timeZone
+        durationMinutes = other.durationMinutes
+        placeName = other.placeName
+        latitude = other.latitude
+        longitude = other.longitude
+        sequence += 1
+        placeForSearch()
+    }
+
     func apply(_ valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?) {
         schedule(at: valid.startsAt)
         timeZone = valid.timeZone
