@@ -11,7 +11,7 @@ run: deps
 	FIELDHOUSE_DATA_DIR=$(DATA_DIR) .build/debug/fieldhouse seed
 	FIELDHOUSE_DATA_DIR=$(DATA_DIR) .build/debug/fieldhouse serve
 
-## test: install what is missing (Debian packages, the test SMTP server) and run the whole suite on SQLite
+## test: install what is missing (Debian packages, the test SMTP and push servers) and run the whole suite on SQLite
 test: deps
 	scripts/test-tools.sh
 	swift test

@@ -491,6 +491,7 @@
     turnOn.disabled = false;
     turnOff.disabled = false;
     if (window.Notification && Notification.permission === "denied") say("Denied");
+    else if (error && error.name === "Timeout") say("Timeout");
     else say("Failed", (error && (error.message || error.name)) || String(error));
   }
   // Which state this browser is in: subscribed here and known to Fieldhouse (its topics show under
@@ -534,7 +535,13 @@
       return registration.pushManager.getSubscription().then(function (old) {
         return old ? old.unsubscribe() : null;
       }).then(function () {
-        return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(section.dataset.pushKey) });
+        // A browser that cannot reach its push service may never answer: give up after 20 s.
+        return Promise.race([
+          registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(section.dataset.pushKey) }),
+          new Promise(function (resolve, reject) {
+            setTimeout(function () { var late = new Error("timeout"); late.name = "Timeout"; reject(late); }, 20000);
+          })
+        ]);
       });
     }).then(function (subscription) {
       var made = subscription.toJSON();
