@@ -194,6 +194,7 @@ enum Migrations {
         app.migrations.add(AddSummaryVersionToWorkouts())
         app.migrations.add(CreateLiveShare())
         app.migrations.add(AddFixtureToGames())
+        app.migrations.add(AddResultByTeamToGames())
         app.migrations.add(CreatePushSubscription())
     }
 }

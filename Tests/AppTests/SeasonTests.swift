@@ -202,4 +202,69 @@ struct SeasonTests {
             #expect(LocalTime.parts(of: try #require(try await Game.find(away.id, on: app.db)).startsAt, zone: "UTC").time == "18:00")
         }
     }
+
+    @Test func aResultCountsOnceTheOtherTeamConfirmsIt() async throws {
+        try await withApp { app in
+            let world = try await Self.league(app)
+            let schedule = world.url + "/schedule"
+            #expect(try await world.maya.post(schedule, Self.season(app), csrfFrom: schedule).status == .seeOther)
+            let pair = try #require(try await Self.fixtures(app).first)
+            let managers = [world.riverside: world.maya, world.oldTown: world.jonas, world.northside: world.sam]
+            let slugs = Dictionary(uniqueKeysWithValues: try await Team.query(on: app.db).all().map { ($0.id!, $0.slug) })
+            let homeSlug = try #require(slugs[pair.home.$team.id!]), awaySlug = try #require(slugs[pair.away.$team.id!])
+            let homeManager = try #require(managers[homeSlug]), awayManager = try #require(managers[awaySlug])
+            let homePage = Self.path(pair.home), awayPage = Self.path(pair.away)
+            app.app.clock.advance(by: 8 * 86_400)
+
+            // The home manager enters 2–1: it shows as waiting, and the table does not count it yet.
+            let entered = try await homeManager.post(homePage + "/result", [("home_score", "2"), ("away_score", "1")], csrfFrom: homePage)
+            #expect(entered.status == .seeOther)
+            #expect(try await homeManager.get(homePage).main.contains("to confirm)"))
+            var league = try await app.browser().get(world.url).main
+            #expect(league.contains("2–1") && league.contains("(awaiting confirmation)"))
+            #expect(!league.contains("<td><strong>3</strong></td>"), "no points before the other team confirms")
+            // The same team cannot confirm its own score; someone outside both teams cannot at all.
+            #expect(try await homeManager.post(homePage + "/result/confirm", [], csrfFrom: homePage).status == .conflict)
+            let outsider = app.browser(); try await outsider.signUp("olga_o")
+            #expect([403, 404].contains(try await outsider.post(awayPage + "/result/confirm", [], csrfFrom: "/settings/profile").status.code))
+
+            // The visitors were told, see the score from their side, and correct it to 3–1 for the home team.
+            #expect(try await awayManager.get("/notifications").main.contains("Please confirm or correct it."))
+            let seen = try await awayManager.get(awayPage).main
+            #expect(seen.contains("1–2") && seen.contains("Confirm the score"))
+            let corrected = try await awayManager.post(awayPage + "/result", [("home_score", "1"), ("away_score", "3")], csrfFrom: awayPage)
+            #expect(corrected.status == .seeOther)
+            #expect(try await Game.find(pair.home.id, on: app.db).map { ($0.homeScore, $0.awayScore) } ?? (nil, nil) == (3, 1))
+            league = try await app.browser().get(world.url).main
+            #expect(league.contains("3–1") && league.contains("(awaiting confirmation)"))
+
+            // Now it is back with the home team, whose manager confirms: the table counts it.
+            #expect(try await homeManager.get("/notifications").main.contains("Please confirm or correct it."))
+            #expect(try await awayManager.post(awayPage + "/result/confirm", [], csrfFrom: awayPage).status == .conflict)
+            #expect(try await homeManager.post(homePage + "/result/confirm", [], csrfFrom: homePage).status == .seeOther)
+            league = try await app.browser().get(world.url).main
+            #expect(league.contains("3–1") && !league.contains("(awaiting confirmation)"))
+            #expect(league.contains("<td><strong>3</strong></td>"), "three points for the home win")
+            let table = try #require(league.range(of: "Standings"))
+            let names = Dictionary(uniqueKeysWithValues: try await Team.query(on: app.db).all().map { ($0.id!, $0.name) })
+            let winnerName = try #require(names[pair.home.$team.id!])
+            let winner = try #require(league.range(of: winnerName, range: table.upperBound..<league.endIndex))
+            for (id, name) in names where id != pair.home.$team.id {
+                let position = try #require(league.range(of: name, range: table.upperBound..<league.endIndex))
+                #expect(winner.lowerBound < position.lowerBound, "the winner tops the table")
+            }
+            // Entering the same score the other team entered confirms it at once.
+            let second = try #require(try await Self.fixtures(app).first { $0.home.leagueRound == 2 })
+            app.app.clock.advance(by: 7 * 86_400)
+            let secondHomeSlug = try #require(slugs[second.home.$team.id!]), secondAwaySlug = try #require(slugs[second.away.$team.id!])
+            let secondHome = try #require(managers[secondHomeSlug]), secondAway = try #require(managers[secondAwaySlug])
+            #expect(
+                try await secondHome.post(Self.path(second.home) + "/result", [("home_score", "0"), ("away_score", "0")], csrfFrom: Self.path(second.home))
+                    .status == .seeOther)
+            #expect(
+                try await secondAway.post(Self.path(second.away) + "/result", [("home_score", "0"), ("away_score", "0")], csrfFrom: Self.path(second.away))
+                    .status == .seeOther)
+            #expect(try await Game.query(on: app.db).filter(\.$resultByTeamID != nil).count() == 0)
+        }
+    }
 }

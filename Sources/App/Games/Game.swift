@@ -22,6 +22,9 @@ final class Game: Model, @unchecked Sendable {
     /// The away team's copy of a fixture (`team` is the away team). Scores are kept from each copy's
     /// own team's side, so the table counts the home copy alone.
     @OptionalField(key: "plays_away") var playsAway: Bool?
+    /// A fixture's result entered by this team's manager and not yet confirmed by the other team's:
+    /// it does not count in the table until then.
+    @OptionalField(key: "result_by_team_id") var resultByTeamID: UUID?
     @Parent(key: "organiser_id") var organiser: User
     @Field(key: "sport") var sport: String
     @Field(key: "age_group") var ageGroup: String

@@ -16,6 +16,7 @@ struct GameController: RouteCollection {
         routes.post(GamePath.editGame, use: update)
         routes.post(GamePath.cancel, use: cancel)
         routes.post(GamePath.result, use: recordResult)
+        routes.post(GamePath.confirmResult, use: confirmResult)
     }
 
     struct FormPage: Encodable {
@@ -273,7 +274,7 @@ struct GameController: RouteCollection {
     }
 
     func recordResult(req: Request) async throws -> Response {
-        _ = try req.requireUser()
+        let user = try req.requireUser()
         let access = try await GameAccess.load(req)
         try access.requireManager()
         let game = access.game
@@ -285,10 +286,31 @@ struct GameController: RouteCollection {
         guard let home = score(form.home_score), let away = score(form.away_score) else {
             throw Abort(.unprocessableEntity, reason: t("Enter both scores as whole numbers from 0 to 999."))
         }
+        if game.fixtureID != nil, let team = access.team {
+            let outcome = try await req.db.inTransaction { db in
+                try await FixtureResult.enter(mine: home, theirs: away, on: game, team: team, by: user.requireID(), on: db)
+            }
+            switch outcome {
+            case .pending: req.flash(.success, t("Score saved. It counts in the table once the other team's manager confirms it."))
+            case .confirmed: req.flash(.success, t("Score confirmed; the league table is updated."))
+            }
+            return req.redirect(to: .game(game.id!))
+        }
         game.homeScore = home
         game.awayScore = away
         try await game.update(on: req.db)
         req.flash(.success, game.$league.id != nil ? t("Score saved; the league table is updated.") : t("Score saved."))
+        return req.redirect(to: .game(game.id!))
+    }
+
+    func confirmResult(req: Request) async throws -> Response {
+        _ = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        try access.requireManager()
+        let game = access.game
+        guard game.fixtureID != nil, let team = access.team else { throw Abort(.notFound) }
+        try await req.db.inTransaction { db in try await FixtureResult.confirm(game, team: team, on: db) }
+        req.flash(.success, t("Score confirmed; the league table is updated."))
         return req.redirect(to: .game(game.id!))
     }
 }

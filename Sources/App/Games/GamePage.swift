@@ -82,6 +82,10 @@ struct GamePage: Encodable {
     /// Moving a season's fixture is for the home team's managers and the league's manager.
     let canMove: Bool
     let canRecordResult: Bool
+    /// A fixture's score waiting for a team's confirmation: that team's name.
+    let resultWaitsFor: String?
+    /// The viewer manages the team the score waits for.
+    let canConfirmResult: Bool
     let answers: [SelectOption]
 
     struct PlayerRow {
@@ -223,6 +227,8 @@ struct GamePage: Encodable {
             canManage: access.canManage && !game.isCancelled,
             canMove: access.canMove && !game.isCancelled,
             canRecordResult: access.canManage && access.isTeamGame && game.startsAt <= req.now && !game.isCancelled,
+            resultWaitsFor: game.resultByTeamID.map { $0 == game.$team.id ? game.opponentName ?? t("Away") : access.team?.name ?? t("Home") },
+            canConfirmResult: access.canManage && !game.isCancelled && game.resultByTeamID != nil && game.resultByTeamID != game.$team.id,
             answers: GamePlayer.Status.answers.map { SelectOption(value: $0.rawValue, label: $0.label) }
         )
     }

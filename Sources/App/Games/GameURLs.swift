@@ -11,6 +11,7 @@ enum GamePath: String, RoutePattern {
     case editGame = "/games/:id/edit"
     case cancel = "/games/:id/cancel"
     case result = "/games/:id/result"
+    case confirmResult = "/games/:id/result/confirm"
     case rsvp = "/games/:id/rsvp"
     case join = "/games/:id/join"
     case leave = "/games/:id/leave"

@@ -35,11 +35,12 @@ extension Games: TeamCompanion {
 
     /// Scores of the league's fixtures, by team slug. Results against teams not in the table are
     /// ignored by `Standings`.
-    /// A fixture's away copy holds the same result from the other side, so only home games count.
+    /// A fixture's away copy holds the same result from the other side, so only home games count,
+    /// and only once both teams agree on it.
     static func leagueResults(of league: League, on db: any Database) async throws -> [Standings.Result] {
         let games = try await Game.query(on: db).filter(\.$league.$id == league.requireID())
             .filter(\.$status == .scheduled).filter(\.$homeScore != nil).filter(\.$awayScore != nil).all()
-            .filter { $0.playsAway != true }
+            .filter { $0.playsAway != true && $0.resultByTeamID == nil }
         let teamIDs = Set(games.compactMap { $0.$team.id } + games.compactMap { $0.$opponentTeam.id })
         guard !teamIDs.isEmpty else { return [] }
         let slugs = Dictionary(uniqueKeysWithValues: try await Team.query(on: db).filter(\.$id ~~ teamIDs).all().map { ($0.id!, $0.slug) })
@@ -63,7 +64,8 @@ extension Games: TeamCompanion {
             let score = home.homeScore.flatMap { homeScore in home.awayScore.map { (home: homeScore, away: $0) } }
             return LeagueFixture(
                 round: home.leagueRound ?? 0, home: homeTeam, away: awayTeam, startsAt: home.startsAt, timeZone: home.timeZone,
-                homeGame: SiteURL.game(homeID).path, awayGame: SiteURL.game(awayID).path, score: score, isCancelled: home.isCancelled)
+                homeGame: SiteURL.game(homeID).path, awayGame: SiteURL.game(awayID).path, score: score,
+                isConfirmed: home.resultByTeamID == nil, isCancelled: home.isCancelled)
         }
     }
 }

@@ -139,6 +139,8 @@ struct LeagueController: RouteCollection {
         let machineDay: String
         let time: String
         let score: String?
+        /// The score waits for the other team's confirmation and does not count yet.
+        let isPending: Bool
         let isCancelled: Bool
     }
 
@@ -236,7 +238,7 @@ struct LeagueController: RouteCollection {
                         url: access.memberTeamIDs.contains(game.away) && !access.memberTeamIDs.contains(game.home) ? game.awayGame : game.homeGame,
                         home: name(game.home), away: name(game.away), day: Format.weekdayAndDay(clock),
                         machineDay: LocalTime.day(of: game.startsAt, zone: game.timeZone).description, time: clock.clock,
-                        score: game.score.map { "\($0.home)–\($0.away)" }, isCancelled: game.isCancelled)
+                        score: game.score.map { "\($0.home)–\($0.away)" }, isPending: game.score != nil && !game.isConfirmed, isCancelled: game.isCancelled)
                 },
                 bye: resting.count == 1 ? resting.first.map(name) : nil)
         }

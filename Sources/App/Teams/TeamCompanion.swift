@@ -41,6 +41,8 @@ struct LeagueFixture: Sendable {
     let homeGame: String
     let awayGame: String
     let score: (home: Int, away: Int)?
+    /// Both teams agree on the score (it counts in the table); otherwise it waits for one of them.
+    let isConfirmed: Bool
     let isCancelled: Bool
 }
 
