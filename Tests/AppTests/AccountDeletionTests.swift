@@ -33,7 +33,7 @@ import Vapor
 
     static func files(under folder: String) -> [String] {
         (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
-            .filter { !$0.hasSuffix(".sqlite") && !$0.contains(".sqlite-") && $0 != "secret.key" }
+            .filter { !$0.hasSuffix(".sqlite") && !$0.contains(".sqlite-") && !["secret.key", "vapid.key"].contains($0) }
             .filter {
                 var isDirectory: ObjCBool = false; FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isDirectory);
                 return !isDirectory.boolValue

@@ -53,6 +53,7 @@ struct BackupTests {
             _ = try? await sender.value
             let dump = app.store.schema == nil ? Backup.databaseName : PostgresBackup.dumpName
             #expect(manifest.files.contains { $0.path == dump } && manifest.files.contains { $0.path == "secret.key" })
+            #expect(manifest.files.contains { $0.path == "vapid.key" }, "browsers' push subscriptions need the same key after a restore")
             #expect(manifest.files.contains { $0.path.hasPrefix("photos/") })
             await #expect(throws: Backup.Failure.self, "a backup goes into a new folder") {
                 try await Backup.take(config: app.app.config, folders: app.app.dataFolders, db: app.db, into: backup, now: app.clock.now)
@@ -73,6 +74,7 @@ struct BackupTests {
                     let anaAgain = restored.browser()
                     #expect(try await anaAgain.logIn("ana").status == .seeOther)
                     #expect(try await rowCount("workouts", restored.db) == 1)
+                    #expect(restored.app.vapidKey.publicKeyBase64URL == app.app.vapidKey.publicKeyBase64URL)
                     #expect(try await anaAgain.get(challenge).contains("Bridge at dawn"))
                     let served = try await anaAgain.get(photo)
                     #expect(

@@ -173,4 +173,15 @@ struct PushTests {
             #expect(try await PushSubscription.query(on: app.db).count() == 1)
         }
     }
+
+    /// Two processes on one store sign with one key, the one their pages give browsers.
+    @Test func twoProcessesShareTheSiteKey() async throws {
+        try await withTwoProcesses { first, second in
+            let key = first.app.vapidKey.publicKeyBase64URL
+            #expect(second.app.vapidKey.publicKeyBase64URL == key)
+            let visitor = second.browser()
+            try await visitor.signUp("second_s", name: "Sam Second")
+            #expect(try await visitor.get("/settings/notifications").contains(#"data-push-key="\#(key)""#))
+        }
+    }
 }

@@ -82,4 +82,17 @@ struct WebPushTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["vapid.key"])
     }
+
+    /// Processes starting at once on one data folder (a cluster) all end up with the first key written.
+    @Test func processesStartingAtOnceAgreeOnOneKey() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldhouse-vapid-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let keys = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<16 { group.addTask { try VAPIDKey.load(dataDirectory: folder).publicKeyBase64URL } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(keys.count == 16 && Set(keys).count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["vapid.key"])
+    }
 }

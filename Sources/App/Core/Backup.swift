@@ -36,6 +36,9 @@ enum Backup {
     // links. Each folder is walked from where it really is, so one moved to a bigger disk behind a
     // symbolic link is still copied.
     static let secretName = "secret.key"
+    /// The keys a first start makes in the data folder: the server secret and the VAPID key (a new
+    /// one would end every browser's push subscription). A restore puts back the backed-up ones.
+    static let keyNames = [secretName, VAPIDKey.fileName]
 
     // MARK: Taking
 
@@ -67,7 +70,7 @@ enum Backup {
 
         var files = [try entry(for: name, in: folder)]
         let manager = FileManager.default
-        for relative in try uploadedFiles(in: config.dataDirectory, folders: folders) + [secretName] {
+        for relative in try uploadedFiles(in: config.dataDirectory, folders: folders) + keyNames {
             let source = URL(fileURLWithPath: config.dataDirectory + "/" + relative).resolvingSymlinksInPath().path
             guard manager.fileExists(atPath: source) else { continue } // removed since it was listed
             let target = folder + "/" + relative
@@ -129,15 +132,15 @@ enum Backup {
                 throw Failure("The database of DATABASE_URL already has tables. Restore into an empty database (createdb).")
             }
         }
-        // The secret a first start made moments ago is replaced; an upload is never overwritten,
+        // The keys a first start made moments ago are replaced; an upload is never overwritten,
         // and every clash is found before the first file is written.
-        let uploads = manifest.files.filter { $0.path != name && $0.path != secretName }
+        let uploads = manifest.files.filter { $0.path != name && !keyNames.contains($0.path) }
         if let taken = uploads.first(where: { manager.fileExists(atPath: config.dataDirectory + "/" + $0.path) }) {
             throw Failure("\(config.dataDirectory)/\(taken.path) already exists. Restore into an empty data directory.")
         }
         for file in manifest.files where file.path != name {
             let target = config.dataDirectory + "/" + file.path
-            if file.path == secretName, manager.fileExists(atPath: target) { try manager.removeItem(atPath: target) }
+            if keyNames.contains(file.path), manager.fileExists(atPath: target) { try manager.removeItem(atPath: target) }
             try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try manager.copyItem(atPath: folder + "/" + file.path, toPath: target)
         }
@@ -225,7 +228,7 @@ enum Backup {
         let plain =
             !path.hasPrefix("/") && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
             && path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "._-/".unicodeScalars.contains($0) }
-        let fixed = [databaseName, PostgresBackup.dumpName, secretName]
+        let fixed = [databaseName, PostgresBackup.dumpName] + keyNames
         return plain && (fixed.contains(path) || folders.contains { $0.backedUp && path.hasPrefix($0.path + "/") })
     }
 

@@ -17,8 +17,10 @@ struct VAPIDKey: Sendable {
     /// The uncompressed point, base64url: what `pushManager.subscribe` takes and `k=` carries.
     var publicKeyBase64URL: String { WebPush.base64URL(privateKey.publicKey.x963Representation) }
 
+    static let fileName = "vapid.key"
+
     static func load(dataDirectory: String) throws -> VAPIDKey {
-        let path = dataDirectory + "/vapid.key"
+        let path = dataDirectory + "/" + fileName
         if !FileManager.default.fileExists(atPath: path) {
             let draft = path + ".\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)"
             let hex = Format.hex(P256.Signing.PrivateKey().rawRepresentation) + "\n"
