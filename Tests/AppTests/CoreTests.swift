@@ -91,6 +91,7 @@ struct CoreTests {
             ("FIELDHOUSE_JOB_POLL_SECONDS", "0"), ("FIELDHOUSE_JOB_LEASE_SECONDS", "1"), ("FIELDHOUSE_JOB_LEASE_SECONDS", "nan"),
             ("FIELDHOUSE_SMTP_URL", "mail.example.org"), ("FIELDHOUSE_SMTP_URL", "smtp://:pw@mail.example.org"),
             ("FIELDHOUSE_MAIL_FROM", "Club <not an address>"), ("FIELDHOUSE_MAIL_FROM", "a@b.org\r\nBcc: x@y.org"),
+            ("FIELDHOUSE_PUSH_TEST_LOOPBACK", "yes"),
         ]
         for (variable, value) in cases {
             do {
