@@ -20,6 +20,7 @@ public func configure(_ app: Application, config: AppConfig) async throws {
     app.logger.logLevel = config.logLevel
     try config.prepareDataDirectory(folders: app.dataFolders)
     app.serverSecret = try ServerSecret.load(config: config)
+    app.vapidKey = try VAPIDKey.load(dataDirectory: config.dataDirectory)
 
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port

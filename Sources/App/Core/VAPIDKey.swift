@@ -53,7 +53,7 @@ struct VAPIDKey: Sendable {
 extension Application {
     private struct VAPIDKeyKey: StorageKey { typealias Value = VAPIDKey }
 
-    /// Set once at start by the feature that sends pushes (`VAPIDKey.load`).
+    /// Set once by `configure`, beside the server secret (`VAPIDKey.load`).
     var vapidKey: VAPIDKey {
         get { storage[VAPIDKeyKey.self]! }
         set { storage[VAPIDKeyKey.self] = newValue }

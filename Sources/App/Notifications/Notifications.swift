@@ -9,7 +9,6 @@ enum Notifications: Feature {
         try app.register(collection: NotificationSettingsController())
         try app.register(collection: UnsubscribeController())
         try app.register(collection: PushSubscriptionController())
-        app.vapidKey = try VAPIDKey.load(dataDirectory: app.config.dataDirectory)
         app.asyncCommands.use(BenchJobsCommand(), as: "bench-jobs")
         // The header's unread count is kept with the session (`signInCache`).
         app.useModelMiddleware(
