@@ -359,8 +359,8 @@
 })();
 
 // The larger layers load only on pages that have something for them: a map with tiles to zoom and
-// drag (maps.js, after Leaflet) and charts to read (charts.js). Their addresses come with this
-// script's tag (base.leaf); a page without them keeps its server-drawn SVG.
+// drag (maps.js, after Leaflet), charts to read (charts.js), a conversation to follow (messages.js).
+// Their addresses come with this script's tag (base.leaf); a page without them works as drawn.
 (function () {
   var tag = document.currentScript;
   if (!tag) return;
@@ -388,6 +388,7 @@
       load(data.leaflet, one);
     }
     if (data.charts && document.querySelector("[data-chart]")) load(data.charts);
+    if (data.messages && document.querySelector("[data-conversation-events], [data-message-form]")) load(data.messages);
   });
 })();
 

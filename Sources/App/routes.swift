@@ -8,7 +8,7 @@ import Vapor
 enum Features {
     static let all: [any Feature.Type] = [
         Home.self, Accounts.self, Notifications.self, Teams.self, Games.self, Challenges.self,
-        Ingest.self, Workouts.self, Coaching.self, Learn.self, Community.self, Places.self, Live.self, Admin.self,
+        Ingest.self, Workouts.self, Coaching.self, Learn.self, Community.self, Places.self, Live.self, Messages.self, Admin.self,
     ]
 }
 

@@ -54,6 +54,7 @@ import Vapor
             "GET /u/:username/followers", "GET /u/:username/following", "GET /coach/athletes/:username", "GET /plans/:id",
             "GET /coach/athletes/:username/zones", "GET /settings/export/download", "GET /routes/:id",
             "GET /places/:id/edit", "GET /places/:id/reward", "GET /places/:id/redeem", "GET /live/:id", "GET /live/:id/events",
+            "GET /messages/:id", "GET /messages/:id/events", "GET /messages/:id/m/:message/edit",
         ] {
             table[route] = .object
         }
@@ -118,6 +119,11 @@ import Vapor
         "POST /places/:id/redeem", "GET /rewards", "POST /rewards/settings", "POST /places/:id/photos", "POST /places/:id/photos/:photo/delete",
         "POST /routes/:id", "POST /routes/:id/delete", "POST /workouts/:id/route",
         "GET /record", "POST /record/device",
+        // The doors into a conversation only lead on to it (`GET /messages/:id` decides who is in).
+        "GET /messages", "GET /messages/about/:kind/:id", "GET /messages/with/:username", "POST /messages/:id", "POST /messages/:id/mute",
+        "POST /messages/:id/m/:message/edit", "POST /messages/:id/m/:message/delete", "POST /messages/:id/m/:message/report",
+        "POST /messages/:id/m/:message/hide", "POST /u/:username/block", "POST /u/:username/unblock",
+        "GET /admin/reports", "POST /admin/reports/:id/hide", "POST /admin/reports/:id/dismiss",
     ]
 
     /// The personas and the private objects they stand around.
@@ -144,6 +150,11 @@ import Vapor
         let live: String
         /// Tia recording now, shared live with Tom alone.
         let teenLive: String
+        /// The private team's conversation, and Pia's message in it.
+        let teamTalk: String
+        let teamMessage: String
+        /// Tia and Tom's direct messages.
+        let teenTalk: String
     }
 
     /// A recording started over the API now and shared live with `share` (the request's JSON).
@@ -275,6 +286,12 @@ import Vapor
                 == .seeOther)
         let live = try await recordLive(ana, share: #"{"audience": "coaches"}"#)
         let teenLive = try await recordLive(teen, share: #"{"audience": "people", "people": ["tom_t"]}"#)
+        let teamID = try #require(try await Team.query(on: app.db).filter(\.$slug == cast.slug).first()?.requireID())
+        let teamTalk = try #require(try await cast.player.get("/messages/about/team/\(SiteURL.id(teamID))").location)
+        let said = try await cast.player.post(teamTalk, [("body", "Who has the bibs?")], csrfFrom: teamTalk)
+        let teamMessage = teamTalk + "/m/" + (try #require(said.location?.split(separator: "#m-").last))
+        let teenTalk = try #require(try await teen.get("/messages/with/tom_t").location, "Tia and Tom follow each other and share a squad")
+        #expect(try await teen.post(teenTalk, [("body", "See you at practice")], csrfFrom: teenTalk).status == .seeOther)
         await app.app.photoSizer.idle()
         _ = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")
         try await app.app.jobs.runDue(app.app)
@@ -288,7 +305,7 @@ import Vapor
             ],
             team: cast.slug, game: game, workout: "/workouts/\(workout)", challenge: challenge, photo: "/photos/\(photo)", heldPhoto: heldPhoto,
             teenWorkout: "/workouts/\(try tiaWorkout.requireID().uuidString.lowercased())", league: league, plan: plan, route: route, place: place,
-            live: live, teenLive: teenLive
+            live: live, teenLive: teenLive, teamTalk: teamTalk, teamMessage: String(teamMessage), teenTalk: teenTalk
         )
     }
 
@@ -350,6 +367,12 @@ import Vapor
             ("GET /live/:id/events", world.live + "/events", ["ana", "coach"]),
             ("GET /live/:id", world.teenLive, ["teen", "teenFriend"]),
             ("GET /live/:id/events", world.teenLive + "/events", ["teen", "teenFriend"]),
+            // A conversation is its team's: Rex, removed, and Ines, only invited, are out of it.
+            ("GET /messages/:id", world.teamTalk, team),
+            ("GET /messages/:id/events", world.teamTalk + "/events", team),
+            ("GET /messages/:id/m/:message/edit", world.teamMessage + "/edit", ["player"]),
+            ("GET /messages/:id", world.teenTalk, teen),
+            ("GET /messages/:id/events", world.teenTalk + "/events", teen),
         ]
     }
 
@@ -400,6 +423,12 @@ import Vapor
                 ["owner", "admin"]
             ),
             (world.place + "/reward", [("reward_text", "Everything free"), ("daily_cap", "1000")], ["owner", "admin"]),
+            (world.teamTalk, [("body", "Hijacked")], ["player", "teamCoach", "manager", "owner"]),
+            (world.teamTalk + "/mute", [("muted", "1")], ["player", "teamCoach", "manager", "owner"]),
+            (world.teamMessage + "/edit", [("body", "Hijacked")], ["player"]),
+            (world.teamMessage + "/report", [("reason", "spam")], ["teamCoach", "manager", "owner"]),
+            (world.teamMessage + "/hide", [], ["manager", "owner"]),
+            (world.teenTalk, [("body", "Where do you live?")], ["teen", "teenFriend"]),
             (world.plan + "/cancel", [("confirm", "yes")], ["ana"]),
             ("/coach/athletes/ana_a/plans", plan, ["coach"]),
             (
@@ -409,6 +438,7 @@ import Vapor
                     ("zone3", "70"), ("zone4", "80"), ("zone5", "90"),
                 ], ["coach"]
             ),
+            (world.teamMessage + "/delete", [], ["player", "manager", "owner"]),
             (team + "/members/player_p/remove", [], managers),
             (game + "/cancel", [("confirm", "yes")], managers),
             (world.challenge + "/delete", [("confirm", "yes")], ["ana"]),

@@ -16,6 +16,8 @@ enum AccountPath: String, RoutePattern {
     case following = "/u/:username/following"
     case follow = "/u/:username/follow"
     case unfollow = "/u/:username/unfollow"
+    case block = "/u/:username/block"
+    case unblock = "/u/:username/unblock"
     case language = "/language/:code"
     /// A private calendar feed (served by Games): the file name is the secret token and `.ics`.
     case calendarFeed = "/calendar/:file"
@@ -41,6 +43,8 @@ extension SiteURL {
     static func login(next: String) -> String { login.with([("next", next)]) }
     static let people = SiteURL(AccountPath.people)
     static let friends = SiteURL(AccountPath.friends)
+    static func block(username: String) -> SiteURL { SiteURL(AccountPath.block, username) }
+    static func unblock(username: String) -> SiteURL { SiteURL(AccountPath.unblock, username) }
     static func person(username: String) -> SiteURL { SiteURL(AccountPath.person, username) }
     static func avatar(username: String) -> SiteURL { SiteURL(AccountPath.avatar, username) }
     static func followers(username: String) -> SiteURL { SiteURL(AccountPath.followers, username) }

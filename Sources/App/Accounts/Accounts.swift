@@ -10,6 +10,7 @@ enum Accounts: Feature {
         try app.register(collection: DeleteAccountController())
         try app.register(collection: ExportController())
         try app.register(collection: FollowController())
+        try app.register(collection: BlockController())
         try app.register(collection: EmailController())
         try app.register(collection: PasswordResetController())
         try app.register(collection: LanguageController())

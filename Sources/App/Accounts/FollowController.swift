@@ -51,6 +51,13 @@ struct FollowController: RouteCollection {
         let friends: [PersonCard]
         let followBack: [PersonCard]
         let pager: Pager
+        /// People the viewer blocked, by name only: they may no longer be visible otherwise.
+        let blocked: [BlockedPerson]
+    }
+
+    struct BlockedPerson: Encodable {
+        let displayName: String
+        let unblockAction: String
     }
 
     func friends(req: Request) async throws -> View {
@@ -90,7 +97,9 @@ struct FollowController: RouteCollection {
             requests: try await PersonCard.list(requests, viewer: viewer, today: req.clock.today, on: req.db),
             friends: try await PersonCard.list(friends, viewer: viewer, today: req.clock.today, on: req.db),
             followBack: try await PersonCard.list(followBack, viewer: viewer, today: req.clock.today, on: req.db),
-            pager: pager
+            pager: pager,
+            blocked: try await Block.query(on: req.db).filter(\.$blocker.$id == viewerID).with(\.$blocked).sort(\.$createdAt, .descending).limit(200).all()
+                .map { BlockedPerson(displayName: $0.blocked.displayName, unblockAction: SiteURL.unblock(username: $0.blocked.username).path) }
         )
         return try await req.view.render("accounts/friends", page)
     }

@@ -89,10 +89,12 @@ struct PersonAccess {
 
     /// Strangers cannot find private people through a request, and cannot reach children: someone
     /// under 16 (or without a birth date) hears only from people they follow or share a team with.
+    /// Nobody hears from someone they blocked, who is not told.
     static func reach(_ person: User?, from sender: User, today: CalendarDate, on db: any Database) async throws -> Reach {
         guard let person else { return .unknown }
         let relation = try await Relations.load(viewer: sender, people: [try person.requireID()], today: today, on: db).relation(to: person)
         guard canSeeExists(person, relation) else { return .unknown }
+        if try await Block.between(person.requireID(), sender.requireID(), on: db) { return .dropped }
         guard person.isUnder16(on: today) else { return .allowed }
         return relation.followsViewer == .accepted || relation.sharesTeam ? .allowed : .dropped
     }

@@ -29,6 +29,11 @@ struct ProfileController: RouteCollection {
         let memberSince: String
         let visibilityNote: String?
         let signInToFollow: String?
+        /// Direct messages, offered to people who follow each other (the page there says more).
+        let messageURL: String?
+        /// Block or unblock, for anyone signed in but the person themselves.
+        let blockAction: String?
+        let unblockAction: String?
     }
 
     struct SportLine: Encodable {
@@ -63,6 +68,11 @@ struct ProfileController: RouteCollection {
                 case .private: t("Your profile is private: hidden from search, seen only by your followers.")
                 }
         }
+        var blocked = false
+        if let viewerID = req.currentUser?.id {
+            blocked = try await Block.blockedIDs(by: viewerID, on: req.db).contains(user.requireID())
+        }
+        let other = req.currentUser != nil && !relation.isSelf
         let page = ProfilePage(
             layout: req.layout(title: user.displayName, section: .people),
             person: PersonCard(user, relation: relation),
@@ -76,7 +86,11 @@ struct ProfileController: RouteCollection {
             parts: full ? try await Self.parts(of: user.requireID(), from: req.application.features, on: req.db) : ProfileParts(),
             memberSince: Self.monthYear(user.createdAt ?? req.now),
             visibilityNote: note,
-            signInToFollow: req.currentUser == nil ? SiteURL.login(next: .person(username: user.username)) : nil
+            signInToFollow: req.currentUser == nil ? SiteURL.login(next: .person(username: user.username)) : nil,
+            messageURL: other && !blocked && relation.viewerFollows == .accepted && relation.followsViewer == .accepted
+                ? SiteURL.conversation(with: user.username).path : nil,
+            blockAction: other && !blocked ? SiteURL.block(username: user.username).path : nil,
+            unblockAction: other && blocked ? SiteURL.unblock(username: user.username).path : nil
         )
         return try await req.view.render("accounts/profile", page)
     }

@@ -13,7 +13,7 @@ struct Layout: Encodable {
 
     /// The part of the site a page belongs to, for the main navigation.
     enum Section: String, Encodable {
-        case home, teams, games, places, challenges, workouts, learn, people, settings
+        case home, teams, games, places, challenges, workouts, learn, people, messages, settings
     }
 
     struct Tab: Encodable {

@@ -15,6 +15,8 @@ struct AssetURLs: Encodable, Sendable {
     /// stylesheet, when Leaflet is installed) or a chart to read (`charts`).
     let maps: String
     let charts: String
+    /// What an open conversation adds: new messages as they come, sending without a reload.
+    let messages: String
     let leaflet: String?
     let leafletCSS: String?
     /// The web app manifest, which makes the site installable.
@@ -24,7 +26,7 @@ struct AssetURLs: Encodable, Sendable {
 
     init(publicDirectory: String, vendor: VendorFiles = VendorFiles(leafletDirectory: nil)) {
         var versions: [String: String] = [:]
-        for path in ["/css/app.css", "/js/app.js", "/favicon.svg", "/js/record.js", "/manifest.json", "/js/maps.js", "/js/charts.js"] {
+        for path in ["/css/app.css", "/js/app.js", "/favicon.svg", "/js/record.js", "/manifest.json", "/js/maps.js", "/js/charts.js", "/js/messages.js"] {
             guard let bytes = FileManager.default.contents(atPath: publicDirectory + path.dropFirst()) else { continue }
             versions[path] = Self.version(bytes)
         }
@@ -37,6 +39,7 @@ struct AssetURLs: Encodable, Sendable {
         manifest = url("/manifest.json")
         maps = url("/js/maps.js")
         charts = url("/js/charts.js")
+        messages = url("/js/messages.js")
         leaflet = vendor.files[VendorFiles.leafletScript] != nil ? url(VendorFiles.leafletScript) : nil
         leafletCSS = vendor.files[VendorFiles.leafletStyle] != nil ? url(VendorFiles.leafletStyle) : nil
         self.versions = versions
@@ -44,7 +47,7 @@ struct AssetURLs: Encodable, Sendable {
 
     private static func version(_ bytes: some DataProtocol) -> String { Format.hex(SHA256.hash(data: bytes).prefix(6)) }
 
-    private enum CodingKeys: String, CodingKey { case css, js, icon, record, manifest, maps, charts, leaflet, leafletCSS }
+    private enum CodingKeys: String, CodingKey { case css, js, icon, record, manifest, maps, charts, messages, leaflet, leafletCSS }
 }
 
 /// Libraries from the operating system's packages, served from this site's own origin (the CSP

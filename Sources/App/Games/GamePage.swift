@@ -86,6 +86,8 @@ struct GamePage: Encodable {
     let resultWaitsFor: String?
     /// The viewer manages the team the score waits for.
     let canConfirmResult: Bool
+    /// The game's conversation (`Messages`), for its organiser, players and team.
+    let conversationURL: String?
     let answers: [SelectOption]
 
     struct PlayerRow {
@@ -229,6 +231,8 @@ struct GamePage: Encodable {
             canRecordResult: access.canManage && access.isTeamGame && game.startsAt <= req.now && !game.isCancelled,
             resultWaitsFor: game.resultByTeamID.map { $0 == game.$team.id ? game.opponentName ?? t("Away") : access.team?.name ?? t("Home") },
             canConfirmResult: access.canManage && !game.isCancelled && game.resultByTeamID != nil && game.resultByTeamID != game.$team.id,
+            conversationURL: access.isOrganiser || access.isMember || access.player != nil
+                ? SiteURL.conversation(about: "game", try game.requireID()).path : nil,
             answers: GamePlayer.Status.answers.map { SelectOption(value: $0.rawValue, label: $0.label) }
         )
     }

@@ -54,6 +54,8 @@ struct TeamPage: Encodable {
     /// A map of the exact place (SVG), for those who may know it; empty otherwise.
     var map = ""
     let isMember: Bool
+    /// The team's conversation (`Messages`), for its members.
+    let conversationURL: String?
     let yourRole: String?
     let canManage: Bool
     let isOwner: Bool
@@ -176,7 +178,9 @@ struct TeamPage: Encodable {
             team: TeamCard(team, role: access.role),
             description: team.description,
             place: shownPlace.text, mapURL: shownPlace.mapURL, map: shownPlace.map(tiles: req.application.mapTiles),
-            isMember: access.isMember, yourRole: access.role?.label,
+            isMember: access.isMember,
+            conversationURL: access.isMember ? SiteURL.conversation(about: "team", try team.requireID()).path : nil,
+            yourRole: access.role?.label,
             canManage: access.canManage, isOwner: access.isOwner,
             canJoinNow: access.canJoinNow, canRequest: access.canRequest,
             hasRequested: access.joinRequest != nil,

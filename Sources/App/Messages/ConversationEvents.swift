@@ -1,0 +1,120 @@
+import FieldhouseKit
+import Fluent
+import NIOConcurrencyHelpers
+import Vapor
+
+/// `/messages/{id}/events`: new messages for an open conversation page, as server-sent events.
+/// Each event is one message drawn for this viewer (`messages/message`), with the message's id as
+/// the event id, so a reconnecting browser (`Last-Event-ID`) gets what it missed and nothing twice.
+/// The stream ends when the viewer loses their seat, asked again every `recheck`.
+struct ConversationEvents {
+    static let keepAlive: Duration = .seconds(15)
+    static let recheck: Duration = .seconds(30)
+
+    /// What the template of one message needs besides the message: the forms' token.
+    struct Streamed: Encodable {
+        struct Tokens: Encodable { let csrf: String }
+        let layout: Tokens
+        /// Read by `#t` when there is no request (`LeafContext.language`).
+        let language: String
+        let message: MessageItem
+    }
+
+    struct Event: Encodable {
+        let anchor: String
+        let html: String
+    }
+
+    static func stream(req: Request) async throws -> Response {
+        let access = try await ConversationAccess.load(req)
+        let after = req.headers.first(name: "Last-Event-ID") ?? req.query[String.self, at: "after"]
+        let start = try await Cursor.start(after: after, in: access.id, on: req.db)
+        let app = req.application
+        let signals = app.liveBus.subscribe(MessagePosting.topic(access.id))
+        let (db, today, csrf, language) = (req.db, req.clock.today, req.csrfToken, req.language)
+        var headers = HTTPHeaders()
+        headers.contentType = HTTPMediaType(type: "text", subType: "event-stream", parameters: ["charset": "utf-8"])
+        headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+        let body = Response.Body(managedAsyncStream: { writer in
+            var cursor = start
+            try await writer.writeBuffer(ByteBuffer(string: "retry: 3000\n\n"))
+            let pings = Task {
+                while (try? await Task.sleep(for: keepAlive)) != nil {
+                    guard (try? await writer.writeBuffer(ByteBuffer(string: ": keep-alive\n\n"))) != nil else { return }
+                }
+            }
+            defer { pings.cancel() }
+            // Wakes the loop below now and then without a message, to ask about the seat again.
+            let ticks = AsyncStream<Void> { continuation in
+                let task = Task {
+                    while (try? await Task.sleep(for: recheck)) != nil { continuation.yield() }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+            for await _ in merge(signals, ticks) {
+                // A viewer who left the team, or was blocked in a direct conversation, hears no more.
+                guard let current = try? await ConversationAccess.of(access.conversation, viewer: access.viewer, today: today, on: db) else { return }
+                let fresh = try await cursor.next(on: db)
+                guard !fresh.isEmpty else { continue }
+                let items = try await Language.$current.withValue(language) {
+                    try await MessageItems(access: current, now: app.clock.now, today: today, format: Format(current.viewer)).items(fresh, on: db)
+                }
+                for (message, item) in zip(fresh, items) {
+                    let html = try await app.view.render(
+                        "messages/message", Streamed(layout: .init(csrf: csrf), language: language.rawValue, message: item)
+                    ).get().data
+                    let json = try JSONEncoder().encode(Event(anchor: item.anchor, html: String(buffer: html)))
+                    try await writer.writeBuffer(
+                        ByteBuffer(string: "id: \(SiteURL.id(try message.requireID()))\nevent: message\ndata: \(String(decoding: json, as: UTF8.self))\n\n"))
+                }
+                try await ConversationController.markRead(current, upTo: fresh.last!.createdAt, app: app)
+            }
+        })
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Two streams of wake-ups as one.
+    private static func merge(_ a: AsyncStream<Void>, _ b: AsyncStream<Void>) -> AsyncStream<Void> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let tasks = [a, b].map { stream in
+                Task {
+                    for await _ in stream { continuation.yield() }
+                    continuation.finish()
+                }
+            }
+            continuation.onTermination = { _ in tasks.forEach { $0.cancel() } }
+        }
+    }
+
+    /// Where the stream is: the newest message sent, by time, and the ids sent at that same time.
+    struct Cursor {
+        let conversation: UUID
+        var time: Date
+        var sentAtTime: Set<UUID>
+
+        /// From the message the page showed last (or now, when it showed none).
+        static func start(after raw: String?, in conversation: UUID, on db: any Database) async throws -> Cursor {
+            if let id = raw.flatMap(UUID.init(uuidString:)),
+                let message = try await Message.query(on: db).filter(\.$id == id).filter(\.$conversation.$id == conversation).first()
+            {
+                return Cursor(conversation: conversation, time: message.createdAt, sentAtTime: [id])
+            }
+            let newest = try await Message.query(on: db).filter(\.$conversation.$id == conversation).sort(\.$createdAt, .descending).first()
+            return Cursor(conversation: conversation, time: newest?.createdAt ?? .distantPast, sentAtTime: Set([newest?.id].compactMap { $0 }))
+        }
+
+        /// Messages written since, oldest first (at most a page: a flood waits for the next wake-up).
+        mutating func next(on db: any Database) async throws -> [Message] {
+            let rows = try await Message.query(on: db).filter(\.$conversation.$id == conversation).filter(\.$createdAt >= time)
+                .sort(\.$createdAt).sort(\.$id).limit(Message.pageSize + sentAtTime.count).with(\.$author).all()
+            let fresh = rows.filter { !sentAtTime.contains($0.id!) }.prefix(Message.pageSize)
+            guard let last = fresh.last else { return [] }
+            if last.createdAt > time { sentAtTime = [] }
+            time = last.createdAt
+            sentAtTime.formUnion(fresh.filter { $0.createdAt == time }.compactMap(\.id))
+            return Array(fresh)
+        }
+    }
+}

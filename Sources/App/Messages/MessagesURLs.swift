@@ -1,0 +1,36 @@
+import Foundation
+
+/// Every path Messages serves, spelled once (see `RoutePattern`).
+enum MessagesPath: String, RoutePattern {
+    case inbox = "/messages"
+    /// A team's, game's or plan's conversation, from its page: made on first use.
+    case subjectConversation = "/messages/about/:kind/:id"
+    /// Direct messages with a person.
+    case directConversation = "/messages/with/:username"
+    case conversation = "/messages/:id"
+    case conversationEvents = "/messages/:id/events"
+    case muteConversation = "/messages/:id/mute"
+    case editMessage = "/messages/:id/m/:message/edit"
+    case deleteMessage = "/messages/:id/m/:message/delete"
+    case reportMessage = "/messages/:id/m/:message/report"
+    case hideMessage = "/messages/:id/m/:message/hide"
+    case reports = "/admin/reports"
+    case dismissReport = "/admin/reports/:id/dismiss"
+    case hideReported = "/admin/reports/:id/hide"
+}
+
+extension SiteURL {
+    static let inbox = SiteURL(MessagesPath.inbox)
+    static func conversation(about kind: String, _ subject: UUID) -> SiteURL { SiteURL(MessagesPath.subjectConversation, kind, id(subject)) }
+    static func conversation(with username: String) -> SiteURL { SiteURL(MessagesPath.directConversation, username) }
+    static func conversation(_ conversation: UUID) -> SiteURL { SiteURL(MessagesPath.conversation, id(conversation)) }
+    static func conversationEvents(_ conversation: UUID) -> SiteURL { SiteURL(MessagesPath.conversationEvents, id(conversation)) }
+    static func muteConversation(_ conversation: UUID) -> SiteURL { SiteURL(MessagesPath.muteConversation, id(conversation)) }
+    static func editMessage(_ conversation: UUID, _ message: UUID) -> SiteURL { SiteURL(MessagesPath.editMessage, id(conversation), id(message)) }
+    static func deleteMessage(_ conversation: UUID, _ message: UUID) -> SiteURL { SiteURL(MessagesPath.deleteMessage, id(conversation), id(message)) }
+    static func reportMessage(_ conversation: UUID, _ message: UUID) -> SiteURL { SiteURL(MessagesPath.reportMessage, id(conversation), id(message)) }
+    static func hideMessage(_ conversation: UUID, _ message: UUID) -> SiteURL { SiteURL(MessagesPath.hideMessage, id(conversation), id(message)) }
+    static let messageReports = SiteURL(MessagesPath.reports)
+    static func dismissReport(_ message: UUID) -> SiteURL { SiteURL(MessagesPath.dismissReport, id(message)) }
+    static func hideReported(_ message: UUID) -> SiteURL { SiteURL(MessagesPath.hideReported, id(message)) }
+}
