@@ -29,7 +29,7 @@ LAYERS = {
     "Teams": 3, "Workouts": 3,
     "Challenges": 4, "Learn": 4, "Games": 4, "Coaching": 4, "Ingest": 4,
     "Community": 5, "Places": 5, "Admin": 5, "Live": 5,
-    "Home": 6,
+    "Home": 6, "Messages": 6,
 }
 FOLDERS = list(LAYERS)
 NESTED = "--nested" in sys.argv

@@ -25,8 +25,7 @@ struct MessagesTests {
     @Test func aTeamTalksLiveAndOnlyItsMembersHear() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")
-            let teamID = try #require(try await Team.query(on: app.db).filter(\.$slug == cast.slug).first()?.requireID())
-            let link = "/messages/about/team/\(SiteURL.id(teamID))"
+            let link = "/teams/\(cast.slug)/messages"
             #expect(try await cast.player.get("/teams/\(cast.slug)").contains(link), "members find it on the team page")
             #expect(try await !cast.stranger.get("/teams/\(cast.slug)").contains(link))
             let path = try await Self.open(cast.player, link)
@@ -66,7 +65,7 @@ struct MessagesTests {
             #expect(try await cast.coach.post(path + "/mute", [("muted", "1")], csrfFrom: path).status == .seeOther)
             try await cast.owner.post(path, [("body", "Who has the bibs?")], csrfFrom: path)
             #expect(try await Self.unread(cast.coach) == 0)
-            #expect(try await Self.unread(cast.manager) == 1)
+            #expect(try await Self.unread(cast.manager) == 2, "what reached an open page live is read on the next visit")
 
             // Leaving the team leaves its conversation: no page, no count.
             #expect(try await cast.manager.post("/teams/\(cast.slug)/leave", [], csrfFrom: "/teams/\(cast.slug)").status == .seeOther)
@@ -79,8 +78,7 @@ struct MessagesTests {
     @Test func formsRefuseNonsenseAndKeepWhatWasTyped() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "private")
-            let teamID = try #require(try await Team.query(on: app.db).filter(\.$slug == cast.slug).first()?.requireID())
-            let path = try await Self.open(cast.player, "/messages/about/team/\(SiteURL.id(teamID))")
+            let path = try await Self.open(cast.player, "/teams/\(cast.slug)/messages")
 
             let empty = try await cast.player.post(path, [("body", "  ")], csrfFrom: path)
             #expect(empty.status == .unprocessableEntity && empty.contains("Write a message first"))
@@ -95,8 +93,8 @@ struct MessagesTests {
             #expect(page.contains("alert(1)") && !page.contains("<script>alert(1)"))
             #expect(!page.contains(#"href="javascript"#) && page.contains("<li>one</li>"))
             for hostile in [
-                "/messages/not-an-id", "/messages/\(SiteURL.id(UUID()))", "/messages/about/team/x", "/messages/about/direct/\(SiteURL.id(teamID))",
-                "/messages/about/game/\(SiteURL.id(teamID))", "/messages/about/spaceship/\(SiteURL.id(teamID))",
+                "/messages/not-an-id", "/messages/\(SiteURL.id(UUID()))", "/teams/no-such-team/messages", "/games/x/messages",
+                "/games/\(SiteURL.id(UUID()))/messages", "/plans/\(SiteURL.id(UUID()))/messages", "/u/nobody_here/message",
             ] {
                 #expect(try await cast.player.get(hostile).status == .notFound, "\(hostile)")
             }
@@ -122,8 +120,7 @@ struct MessagesTests {
     @Test func authorsEditForAWhileAndModeratorsHideWhatIsReported() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")
-            let teamID = try #require(try await Team.query(on: app.db).filter(\.$slug == cast.slug).first()?.requireID())
-            let path = try await Self.open(cast.player, "/messages/about/team/\(SiteURL.id(teamID))")
+            let path = try await Self.open(cast.player, "/teams/\(cast.slug)/messages")
             let first = try await cast.player.post(path, [("body", "I can bring the bibs")], csrfFrom: path)
             let id = String(try #require(first.location).split(separator: "#m-").last!)
             let m = "\(path)/m/\(id)"
@@ -165,7 +162,7 @@ struct MessagesTests {
             for (name, browser) in [("ana", ana), ("ben", ben), ("adam", adam)] { try await browser.signUp(name) }
             try await User.query(on: app.db).filter(\.$username == "adam").set(\.$role, to: .admin).update()
             try await ana.befriend(ben, "ben", me: "ana")
-            let path = try await Self.open(ana, "/messages/with/ben")
+            let path = try await Self.open(ana, "/u/ben/message")
             let sent = try await ana.post(path, [("body", "rude words")], csrfFrom: path)
             let id = String(try #require(sent.location).split(separator: "#m-").last!)
             #expect(try await ben.post("\(path)/m/\(id)/report", [("reason", "rude")], csrfFrom: path).status == .seeOther)
@@ -186,32 +183,32 @@ struct MessagesTests {
             for (name, browser) in [("adult", adult), ("coach", coach), ("ana", ana), ("ben", ben)] { try await browser.signUp(name) }
 
             // Strangers: a child is not even there for them; adults who don't follow each other are told why.
-            #expect(try await adult.get("/messages/with/kid").status == .notFound)
-            let notYet = try await ana.get("/messages/with/ben")
+            #expect(try await adult.get("/u/kid/message").status == .notFound)
+            let notYet = try await ana.get("/u/ben/message")
             #expect(notYet.status == .forbidden && notYet.contains("once you follow each other"))
-            #expect(try await !ana.get("/u/ben").contains("/messages/with/ben"))
+            #expect(try await !ana.get("/u/ben").contains("/u/ben/message"))
 
             // The adult and the child follow each other (she followed first, so he could find her): still no, they share no team.
             try await kid.post("/u/adult/follow", [], csrfFrom: "/u/adult")
             try await adult.post("/u/kid/follow", [], csrfFrom: "/")
             try await kid.post("/friends/requests/adult/approve", [], csrfFrom: "/friends")
             #expect(try await Follow.query(on: app.db).filter(\.$status == .accepted).count() == 2)
-            let refused = try await adult.get("/messages/with/kid")
+            let refused = try await adult.get("/u/kid/message")
             #expect(refused.status == .forbidden && refused.contains("only by people they follow back who are also their teammates or coaches"))
-            #expect(try await kid.get("/messages/with/adult").status == .forbidden, "nor the other way")
+            #expect(try await kid.get("/u/adult/message").status == .forbidden, "nor the other way")
             #expect(try await Conversation.query(on: app.db).count() == 0)
 
             // The coach of the child's private team, followed both ways: yes.
             try await kid.post("/u/coach/follow", [], csrfFrom: "/u/coach")
             try await coach.post("/u/kid/follow", [], csrfFrom: "/")
             try await kid.post("/friends/requests/coach/approve", [], csrfFrom: "/friends")
-            #expect(try await coach.get("/messages/with/kid").status == .forbidden, "followed both ways, not yet a teammate")
+            #expect(try await coach.get("/u/kid/message").status == .forbidden, "followed both ways, not yet a teammate")
             let slug = try await coach.createTeam("Junior Hawks", privacy: "private")
             try await coach.post("/teams/\(slug)/invites", [("username", "kid")], csrfFrom: "/teams/\(slug)")
             let invite = try #require(try await kid.get("/teams").firstMatch(#"action="/invites/([^/]+)/accept""#))
             try await kid.post("/invites/\(invite)/accept", [], csrfFrom: "/teams")
-            #expect(try await kid.get("/u/coach").contains("/messages/with/coach"))
-            let path = try await Self.open(coach, "/messages/with/kid")
+            #expect(try await kid.get("/u/coach").contains("/u/coach/message"))
+            let path = try await Self.open(coach, "/u/kid/message")
             #expect(try await coach.post(path, [("body", "Training at 5")], csrfFrom: path).status == .seeOther)
             #expect(try await Self.unread(kid) == 1)
             #expect(try await adult.get(path).status == .notFound, "a direct conversation is its two people's")
@@ -241,7 +238,7 @@ struct MessagesTests {
             let ana = app.browser(), ben = app.browser()
             for (name, browser) in [("ana", ana), ("ben", ben)] { try await browser.signUp(name) }
             try await ana.befriend(ben, "ben", me: "ana")
-            let path = try await Self.open(ana, "/messages/with/ben")
+            let path = try await Self.open(ana, "/u/ben/message")
             try await ana.post(path, [("body", "See you at the track")], csrfFrom: path)
             try await ben.post(path, [("body", "Sure")], csrfFrom: path)
             #expect(try await ana.post("/settings/export", [], csrfFrom: "/settings/export").status == .seeOther)

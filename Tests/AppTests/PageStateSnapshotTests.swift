@@ -347,7 +347,7 @@ struct PageStateSnapshotTests {
                 layout: R.layout(team.name, section: .teams, viewer: viewer, language: language, here: "/teams/riverside-futsal", hasForms: true),
                 back: BackLink(.teams, t("Teams")), team: TeamCard(team, role: nil), description: "Friday evenings at the river hall. All levels welcome.",
                 place: "Riverside Hall", mapURL: nil, isMember: role != nil,
-                conversationURL: role != nil ? "/messages/about/team/8f1d2c3a-0000-4000-8000-000000000001" : nil, yourRole: role, canManage: manages,
+                conversationURL: role != nil ? "/teams/riverside-futsal/messages" : nil, yourRole: role, canManage: manages,
                 isOwner: role == "Owner",
                 canJoinNow: viewer != nil && role == nil && privacy == .public, canRequest: viewer != nil && role == nil && privacy == .protected,
                 hasRequested: false, isInvited: false, inviteID: nil, signInURL: viewer == nil ? "/login?next=/teams/riverside-futsal" : nil,

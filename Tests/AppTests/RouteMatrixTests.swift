@@ -120,7 +120,8 @@ import Vapor
         "POST /routes/:id", "POST /routes/:id/delete", "POST /workouts/:id/route",
         "GET /record", "POST /record/device",
         // The doors into a conversation only lead on to it (`GET /messages/:id` decides who is in).
-        "GET /messages", "GET /messages/about/:kind/:id", "GET /messages/with/:username", "POST /messages/:id", "POST /messages/:id/mute",
+        "GET /messages", "GET /teams/:slug/messages", "GET /games/:id/messages", "GET /plans/:id/messages", "GET /u/:username/message", "POST /messages/:id",
+        "POST /messages/:id/mute",
         "POST /messages/:id/m/:message/edit", "POST /messages/:id/m/:message/delete", "POST /messages/:id/m/:message/report",
         "POST /messages/:id/m/:message/hide", "POST /u/:username/block", "POST /u/:username/unblock",
         "GET /admin/reports", "POST /admin/reports/:id/hide", "POST /admin/reports/:id/dismiss",
@@ -286,11 +287,10 @@ import Vapor
                 == .seeOther)
         let live = try await recordLive(ana, share: #"{"audience": "coaches"}"#)
         let teenLive = try await recordLive(teen, share: #"{"audience": "people", "people": ["tom_t"]}"#)
-        let teamID = try #require(try await Team.query(on: app.db).filter(\.$slug == cast.slug).first()?.requireID())
-        let teamTalk = try #require(try await cast.player.get("/messages/about/team/\(SiteURL.id(teamID))").location)
+        let teamTalk = try #require(try await cast.player.get("/teams/\(cast.slug)/messages").location)
         let said = try await cast.player.post(teamTalk, [("body", "Who has the bibs?")], csrfFrom: teamTalk)
         let teamMessage = teamTalk + "/m/" + (try #require(said.location?.split(separator: "#m-").last))
-        let teenTalk = try #require(try await teen.get("/messages/with/tom_t").location, "Tia and Tom follow each other and share a squad")
+        let teenTalk = try #require(try await teen.get("/u/tom_t/message").location, "Tia and Tom follow each other and share a squad")
         #expect(try await teen.post(teenTalk, [("body", "See you at practice")], csrfFrom: teenTalk).status == .seeOther)
         await app.app.photoSizer.idle()
         _ = try await ana.post("/settings/export", [], csrfFrom: "/settings/export")

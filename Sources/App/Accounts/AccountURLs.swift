@@ -16,6 +16,8 @@ enum AccountPath: String, RoutePattern {
     case following = "/u/:username/following"
     case follow = "/u/:username/follow"
     case unfollow = "/u/:username/unfollow"
+    /// Direct messages with the person, served by Messages.
+    case directConversation = "/u/:username/message"
     case block = "/u/:username/block"
     case unblock = "/u/:username/unblock"
     case language = "/language/:code"
@@ -43,6 +45,7 @@ extension SiteURL {
     static func login(next: String) -> String { login.with([("next", next)]) }
     static let people = SiteURL(AccountPath.people)
     static let friends = SiteURL(AccountPath.friends)
+    static func directConversation(username: String) -> SiteURL { SiteURL(AccountPath.directConversation, username) }
     static func block(username: String) -> SiteURL { SiteURL(AccountPath.block, username) }
     static func unblock(username: String) -> SiteURL { SiteURL(AccountPath.unblock, username) }
     static func person(username: String) -> SiteURL { SiteURL(AccountPath.person, username) }

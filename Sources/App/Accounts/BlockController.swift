@@ -14,7 +14,7 @@ struct BlockController: RouteCollection {
         let access = try await PersonAccess.load(req)
         guard !access.relation.isSelf else { throw Abort(.unprocessableEntity, reason: t("You cannot block yourself.")) }
         let personID = try access.person.requireID()
-        try await req.db.transaction { db in
+        try await req.db.inTransaction { db in
             if try await Block.query(on: db).filter(\.$blocker.$id == viewerID).filter(\.$blocked.$id == personID).first() == nil {
                 try await Block(blocker: viewerID, blocked: personID, at: req.now).create(on: db)
             }

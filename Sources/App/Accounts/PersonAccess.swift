@@ -36,6 +36,8 @@ struct PersonAccess {
         /// Both are in a team one is let into (not a public one anyone joins), or the viewer runs
         /// or coaches a team the person is in.
         var sharesTeam = false
+        /// The viewer blocked the person (`Block`).
+        var viewerBlocked = false
     }
 
     /// Bio, sports, counts, avatar and follower lists.
@@ -126,6 +128,7 @@ struct Relations {
     private var outgoing: [UUID: Follow.Status] = [:]
     private var incoming: [UUID: Follow.Status] = [:]
     private var teammates: Set<UUID> = []
+    private var blocked: Set<UUID> = []
     private let viewerID: UUID?
     private let today: CalendarDate
 
@@ -137,7 +140,7 @@ struct Relations {
         guard let viewerID else { return Relations(viewerID: nil, today: today) }
         var relations = Relations(viewerID: viewerID, today: today)
         guard !people.isEmpty else { return relations }
-        // One statement for the three questions: a page asks this for every list of people it
+        // One statement for the four questions: a page asks this for every list of people it
         // shows, and each statement is a hop to the database's thread.
         // Anyone can join a public team at once, so only a team one is let into, or runs, counts.
         struct Row: Decodable {
@@ -155,12 +158,15 @@ struct Relations {
             FROM memberships a JOIN memberships b ON b.team_id = a.team_id JOIN teams t ON t.id = a.team_id
             WHERE a.user_id IN (\(binds: people)) AND b.user_id = \(bind: viewerID)
               AND (t.privacy <> 'public' OR b.role IN ('owner', 'manager', 'coach'))
+            UNION ALL
+            SELECT 'blocked' AS kind, blocked_id AS person, '' AS status FROM blocks WHERE blocker_id = \(bind: viewerID) AND blocked_id IN (\(binds: people))
             """
         ).all(decoding: Row.self)
         for row in rows {
             switch row.kind {
             case "out": relations.outgoing[row.person] = Follow.Status(rawValue: row.status) ?? .pending
             case "in": relations.incoming[row.person] = Follow.Status(rawValue: row.status) ?? .pending
+            case "blocked": relations.blocked.insert(row.person)
             default: relations.teammates.insert(row.person)
             }
         }
@@ -174,7 +180,9 @@ struct Relations {
 
     func relation(to user: User) -> PersonAccess.Relation {
         guard let id = user.id, let viewerID else { return .init(today: today) }
-        return .init(today: today, isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id], sharesTeam: teammates.contains(id))
+        return .init(
+            today: today, isSelf: id == viewerID, viewerFollows: outgoing[id], followsViewer: incoming[id], sharesTeam: teammates.contains(id),
+            viewerBlocked: blocked.contains(id))
     }
 }
 

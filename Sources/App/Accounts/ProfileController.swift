@@ -68,10 +68,7 @@ struct ProfileController: RouteCollection {
                 case .private: t("Your profile is private: hidden from search, seen only by your followers.")
                 }
         }
-        var blocked = false
-        if let viewerID = req.currentUser?.id {
-            blocked = try await Block.blockedIDs(by: viewerID, on: req.db).contains(user.requireID())
-        }
+        let blocked = relation.viewerBlocked
         let other = req.currentUser != nil && !relation.isSelf
         let page = ProfilePage(
             layout: req.layout(title: user.displayName, section: .people),
@@ -88,7 +85,7 @@ struct ProfileController: RouteCollection {
             visibilityNote: note,
             signInToFollow: req.currentUser == nil ? SiteURL.login(next: .person(username: user.username)) : nil,
             messageURL: other && !blocked && relation.viewerFollows == .accepted && relation.followsViewer == .accepted
-                ? SiteURL.conversation(with: user.username).path : nil,
+                ? SiteURL.directConversation(username: user.username).path : nil,
             blockAction: other && !blocked ? SiteURL.block(username: user.username).path : nil,
             unblockAction: other && blocked ? SiteURL.unblock(username: user.username).path : nil
         )

@@ -7,6 +7,8 @@ enum CommunityPath: String, RoutePattern {
     case workoutKudos = "/workouts/:id/kudos"
     case newPlan = "/plans/new"
     case plan = "/plans/:id"
+    /// The plan's conversation, served by Messages.
+    case planConversation = "/plans/:id/messages"
     case planJoin = "/plans/:id/in"
     case cancelPlan = "/plans/:id/cancel"
     case leaderboard = "/leaderboard"
@@ -31,6 +33,7 @@ extension SiteURL {
 extension SiteURL {
     static let newPlan = SiteURL(CommunityPath.newPlan)
     static func plan(_ plan: UUID) -> SiteURL { SiteURL(CommunityPath.plan, id(plan)) }
+    static func planConversation(_ plan: UUID) -> SiteURL { SiteURL(CommunityPath.planConversation, id(plan)) }
     /// "I'm in" (POST).
     static func planJoin(_ plan: UUID) -> SiteURL { SiteURL(CommunityPath.planJoin, id(plan)) }
     /// The poster calls it off (POST).

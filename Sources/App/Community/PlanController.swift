@@ -160,7 +160,7 @@ struct PlanController: RouteCollection {
                 isPoster: access.isOrganiser, isIn: access.player != nil, canJoin: access.canJoin, willWait: game.isFull,
                 isCancelled: game.isCancelled, isOver: !access.isUpcoming && !game.isCancelled,
                 gameURL: access.isOrganiser || access.player != nil ? SiteURL.game(try game.requireID()).path : nil,
-                conversationURL: access.isOrganiser || access.player != nil ? SiteURL.conversation(about: "plan", try plan.requireID()).path : nil,
+                conversationURL: access.isOrganiser || access.player != nil ? SiteURL.planConversation(try plan.requireID()).path : nil,
                 joinAction: SiteURL.planJoin(try plan.requireID()).path, cancelAction: SiteURL.cancelPlan(try plan.requireID()).path,
                 back: SiteURL.newsFeed.path))
     }

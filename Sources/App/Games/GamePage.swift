@@ -232,7 +232,7 @@ struct GamePage: Encodable {
             resultWaitsFor: game.resultByTeamID.map { $0 == game.$team.id ? game.opponentName ?? t("Away") : access.team?.name ?? t("Home") },
             canConfirmResult: access.canManage && !game.isCancelled && game.resultByTeamID != nil && game.resultByTeamID != game.$team.id,
             conversationURL: access.isOrganiser || access.isMember || access.player != nil
-                ? SiteURL.conversation(about: "game", try game.requireID()).path : nil,
+                ? SiteURL.gameConversation(try game.requireID()).path : nil,
             answers: GamePlayer.Status.answers.map { SelectOption(value: $0.rawValue, label: $0.label) }
         )
     }

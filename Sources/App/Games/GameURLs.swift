@@ -8,6 +8,8 @@ enum GamePath: String, RoutePattern {
     case games = "/games"
     case newGame = "/games/new"
     case game = "/games/:id"
+    /// The game's conversation, served by Messages.
+    case gameConversation = "/games/:id/messages"
     case editGame = "/games/:id/edit"
     case cancel = "/games/:id/cancel"
     case result = "/games/:id/result"
@@ -35,6 +37,7 @@ extension SiteURL {
         newGame.with([("venue", venue), ("lat", FormNumber.text(point.latitude)), ("lon", FormNumber.text(point.longitude)), ("zone", zone)])
     }
     static func game(_ id: UUID) -> SiteURL { SiteURL(GamePath.game, Self.id(id)) }
+    static func gameConversation(_ id: UUID) -> SiteURL { SiteURL(GamePath.gameConversation, Self.id(id)) }
     static func editGame(_ id: UUID) -> SiteURL { SiteURL(GamePath.editGame, Self.id(id)) }
     /// Search for games and teams near a place; the page's filters ride in the query.
     static let apiFind = SiteURL(GamePath.apiFind)

@@ -9,6 +9,15 @@ final class Conversation: Model, @unchecked Sendable {
 
     enum Kind: String, Codable, Sendable, CaseIterable {
         case team, game, plan, direct
+
+        var label: String {
+            switch self {
+            case .team: t("Team")
+            case .game: t("Game")
+            case .plan: t("Plan")
+            case .direct: t("Direct")
+            }
+        }
     }
 
     @ID(key: .id) var id: UUID?

@@ -50,9 +50,9 @@ struct ConversationController: RouteCollection {
         let messages = Array(pager.finish(rows, at: .conversation(access.id), query: []).reversed())
         let builder = MessageItems(access: access, now: req.now, today: req.clock.today, format: Format(access.viewer))
         let items = try await builder.items(messages, on: req.db)
-        let member = try await Self.member(access, on: req.db)
+        let member = try await ReadMarks.member(access, on: req.db)
         if pager.page == 1, let newest = messages.last, newest.createdAt > member?.lastReadAt ?? .distantPast {
-            try await Self.markRead(access, upTo: newest.createdAt, app: req.application)
+            try await ReadMarks.markRead(access, upTo: newest.createdAt, app: req.application)
         }
         let quote = try await Self.quote(replyTo, access: access, builder: builder, on: req.db)
         let page = Page(
@@ -76,24 +76,6 @@ struct ConversationController: RouteCollection {
             let item = try await builder.items([quoted], on: db).first, item.folded == nil
         else { return nil }
         return MessageItem.Quote(author: item.author, excerpt: Format.excerpt(quoted.body), url: SiteURL.conversation(access.id).fragment(item.anchor))
-    }
-
-    static func member(_ access: ConversationAccess, on db: any Database) async throws -> ConversationMember? {
-        try await ConversationMember.query(on: db).filter(\.$conversation.$id == access.id).filter(\.$user.$id == access.viewer.requireID()).first()
-    }
-
-    /// Moves the viewer's read mark forward (never back: a slow request must not undo a later read).
-    static func markRead(_ access: ConversationAccess, upTo time: Date, app: Application) async throws {
-        let viewerID = try access.viewer.requireID()
-        let db = app.db
-        if let member = try await member(access, on: db) {
-            guard member.lastReadAt < time else { return }
-            try await ConversationMember.query(on: db).filter(\.$id == member.requireID()).filter(\.$lastReadAt < time)
-                .set(\.$lastReadAt, to: time).update()
-        } else {
-            try await MessagePosting.addMembers([viewerID], to: access.id, readUpTo: time, on: db)
-        }
-        try await MessagePosting.countsChanged([viewerID], app: app)
     }
 
     struct Form: Content {
@@ -128,7 +110,7 @@ struct ConversationController: RouteCollection {
     func mute(req: Request) async throws -> Response {
         let access = try await ConversationAccess.load(req)
         let muted = (try req.content.decode(MuteForm.self).muted ?? "") == "1"
-        if try await Self.member(access, on: req.db) == nil {
+        if try await ReadMarks.member(access, on: req.db) == nil {
             try await MessagePosting.addMembers([access.viewer.requireID()], to: access.id, readUpTo: req.now, on: req.db)
         }
         try await ConversationMember.query(on: req.db).filter(\.$conversation.$id == access.id).filter(\.$user.$id == access.viewer.requireID())

@@ -6,7 +6,9 @@ import Vapor
 /// `/messages/{id}/events`: new messages for an open conversation page, as server-sent events.
 /// Each event is one message drawn for this viewer (`messages/message`), with the message's id as
 /// the event id, so a reconnecting browser (`Last-Event-ID`) gets what it missed and nothing twice.
-/// The stream ends when the viewer loses their seat, asked again every `recheck`.
+/// The stream ends when the viewer loses their seat, asked again every `recheck`. Delivering a
+/// message does not mark it read: a closed tab's stream lives on until its next write fails, and
+/// would read for someone who is gone; the next view of the page marks it.
 struct ConversationEvents {
     static let keepAlive: Duration = .seconds(15)
     static let recheck: Duration = .seconds(30)
@@ -69,7 +71,6 @@ struct ConversationEvents {
                     try await writer.writeBuffer(
                         ByteBuffer(string: "id: \(SiteURL.id(try message.requireID()))\nevent: message\ndata: \(String(decoding: json, as: UTF8.self))\n\n"))
                 }
-                try await ConversationController.markRead(current, upTo: fresh.last!.createdAt, app: app)
             }
         })
         return Response(status: .ok, headers: headers, body: body)
@@ -84,7 +85,7 @@ struct ConversationEvents {
                     continuation.finish()
                 }
             }
-            continuation.onTermination = { _ in tasks.forEach { $0.cancel() } }
+            continuation.onTermination = { _ in for task in tasks { task.cancel() } }
         }
     }
 

@@ -124,7 +124,7 @@ struct MessageController: RouteCollection {
 /// Hiding a message and settling its reports, for moderators and admins alike.
 enum MessageModeration {
     static func hide(_ message: Message, now: Date, app: Application) async throws {
-        try await app.db.transaction { db in
+        try await app.db.inTransaction { db in
             message.hiddenAt = now
             try await message.update(on: db)
             try await settle(message.requireID(), now: now, on: db)

@@ -7,8 +7,15 @@ import Vapor
 struct MessageInboxController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.get(MessagesPath.inbox, use: inbox)
-        routes.get(MessagesPath.subjectConversation, use: openSubject)
-        routes.get(MessagesPath.directConversation, use: openDirect)
+        // The doors from the subjects' pages: their features name the paths, Messages answers.
+        routes.get(TeamPath.teamConversation) { req in
+            let slug = (req.parameters.get("slug") ?? "").lowercased()
+            guard let team = try await Team.query(on: req.db).filter(\.$slug == slug).first() else { throw Abort(.notFound) }
+            return try await openSubject(req, .team, try team.requireID())
+        }
+        routes.get(GamePath.gameConversation) { try await openSubject($0, .game, $0.parameters.get("id").flatMap(UUID.init(uuidString:))) }
+        routes.get(CommunityPath.planConversation) { try await openSubject($0, .plan, $0.parameters.get("id").flatMap(UUID.init(uuidString:))) }
+        routes.get(AccountPath.directConversation, use: openDirect)
     }
 
     struct Row: Encodable {
@@ -60,27 +67,18 @@ struct MessageInboxController: RouteCollection {
             let when = conversation.lastMessageAt ?? req.now
             rows.append(
                 Row(
-                    title: access.title, kind: Self.kindLabel(conversation.kind), url: SiteURL.conversation(entry.id).path, when: format.shortWhen(when),
+                    title: access.title, kind: conversation.kind.label, url: SiteURL.conversation(entry.id).path, when: format.shortWhen(when),
                     datetime: Format.machine(when), unread: entry.muted == 1 ? 0 : entry.unread, muted: entry.muted == 1))
         }
         return try await req.view.render(
             "messages/inbox", InboxPage(layout: req.layout(title: t("Messages"), section: .messages), conversations: rows, pager: pager))
     }
 
-    static func kindLabel(_ kind: Conversation.Kind) -> String {
-        switch kind {
-        case .team: t("Team")
-        case .game: t("Game")
-        case .plan: t("Plan")
-        case .direct: t("Direct")
-        }
-    }
-
-    func openSubject(req: Request) async throws -> Response {
+    /// The subject's conversation, for someone with a seat in it; 404 for anyone else, as for a
+    /// subject that does not exist.
+    func openSubject(_ req: Request, _ kind: Conversation.Kind, _ id: UUID?) async throws -> Response {
         let viewer = try req.requireUser()
-        guard let kind = req.parameters.get("kind").flatMap(Conversation.Kind.init(rawValue:)), kind != .direct,
-            let id = req.parameters.get("id").flatMap(UUID.init(uuidString:))
-        else { throw Abort(.notFound) }
+        guard let id else { throw Abort(.notFound) }
         let conversation = try await ConversationAccess.conversation(of: kind, subject: id, on: req.db, now: req.now)
         let access = try await ConversationAccess.of(conversation, viewer: viewer, today: req.clock.today, on: req.db)
         return req.redirect(to: SiteURL.conversation(access.id))

@@ -37,7 +37,7 @@ enum MessagePosting {
         message.replyToID = reply
         message.createdAt = now
         message.clientKey = key
-        try await db.transaction { db in
+        try await db.inTransaction { db in
             try await message.create(on: db)
             try await Conversation.query(on: db).filter(\.$id == access.id).set(\.$lastMessageAt, to: now).update()
         }
@@ -45,7 +45,7 @@ enum MessagePosting {
         // as unread for them (and nothing older does); the author has read it.
         let seated = try await ConversationSeats.everyone(in: access.conversation, on: db)
         try await addMembers(seated.filter { $0 != authorID }, to: access.id, readUpTo: now.addingTimeInterval(-0.001), on: db)
-        try await ConversationController.markRead(access, upTo: now, app: app)
+        try await ReadMarks.markRead(access, upTo: now, app: app)
         try await countsChanged(seated, app: app)
         // After the commit: on SQLite the signal is heard at once, and must find the row.
         try await app.liveBus.publish(topic(access.id), on: db)

@@ -3,10 +3,6 @@ import Foundation
 /// Every path Messages serves, spelled once (see `RoutePattern`).
 enum MessagesPath: String, RoutePattern {
     case inbox = "/messages"
-    /// A team's, game's or plan's conversation, from its page: made on first use.
-    case subjectConversation = "/messages/about/:kind/:id"
-    /// Direct messages with a person.
-    case directConversation = "/messages/with/:username"
     case conversation = "/messages/:id"
     case conversationEvents = "/messages/:id/events"
     case muteConversation = "/messages/:id/mute"
@@ -21,8 +17,6 @@ enum MessagesPath: String, RoutePattern {
 
 extension SiteURL {
     static let inbox = SiteURL(MessagesPath.inbox)
-    static func conversation(about kind: String, _ subject: UUID) -> SiteURL { SiteURL(MessagesPath.subjectConversation, kind, id(subject)) }
-    static func conversation(with username: String) -> SiteURL { SiteURL(MessagesPath.directConversation, username) }
     static func conversation(_ conversation: UUID) -> SiteURL { SiteURL(MessagesPath.conversation, id(conversation)) }
     static func conversationEvents(_ conversation: UUID) -> SiteURL { SiteURL(MessagesPath.conversationEvents, id(conversation)) }
     static func muteConversation(_ conversation: UUID) -> SiteURL { SiteURL(MessagesPath.muteConversation, id(conversation)) }

@@ -50,7 +50,7 @@ struct ReportsController: RouteCollection {
             items.append(
                 Item(
                     author: "\(message.author.displayName) (@\(message.author.username))", body: message.body, when: format.shortWhen(message.createdAt),
-                    datetime: Format.machine(message.createdAt), kind: MessageInboxController.kindLabel(message.conversation.kind), reports: 1,
+                    datetime: Format.machine(message.createdAt), kind: message.conversation.kind.label, reports: 1,
                     reasons: [reason].compactMap { $0 }, hideAction: SiteURL.hideReported(id).path, dismissAction: SiteURL.dismissReport(id).path))
         }
         return try await req.view.render(

@@ -179,7 +179,7 @@ struct TeamPage: Encodable {
             description: team.description,
             place: shownPlace.text, mapURL: shownPlace.mapURL, map: shownPlace.map(tiles: req.application.mapTiles),
             isMember: access.isMember,
-            conversationURL: access.isMember ? SiteURL.conversation(about: "team", try team.requireID()).path : nil,
+            conversationURL: access.isMember ? SiteURL.teamConversation(slug: team.slug).path : nil,
             yourRole: access.role?.label,
             canManage: access.canManage, isOwner: access.isOwner,
             canJoinNow: access.canJoinNow, canRequest: access.canRequest,

@@ -6,6 +6,8 @@ enum TeamPath: String, RoutePattern {
     case teams = "/teams"
     case newTeam = "/teams/new"
     case team = "/teams/:slug"
+    /// The team's conversation, served by Messages.
+    case teamConversation = "/teams/:slug/messages"
     case editTeam = "/teams/:slug/edit"
     case deleteTeam = "/teams/:slug/delete"
     case joinTeam = "/teams/:slug/join"
@@ -37,6 +39,7 @@ extension SiteURL {
     static let teams = SiteURL(TeamPath.teams)
     static let newTeam = SiteURL(TeamPath.newTeam)
     static func team(slug: String) -> SiteURL { SiteURL(TeamPath.team, slug) }
+    static func teamConversation(slug: String) -> SiteURL { SiteURL(TeamPath.teamConversation, slug) }
     static func editTeam(slug: String) -> SiteURL { SiteURL(TeamPath.editTeam, slug) }
     static func newTeamGame(slug: String) -> SiteURL { SiteURL(TeamPath.newTeamGame, slug) }
     static let leagues = SiteURL(TeamPath.leagues)
