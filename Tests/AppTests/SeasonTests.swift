@@ -157,6 +157,17 @@ struct SeasonTests {
             let world = try await Self.league(app)
             let schedule = world.url + "/schedule"
             #expect(try await world.maya.post(schedule, Self.season(app), csrfFrom: schedule).status == .seeOther)
+            // The teams also play in another league: moving a fixture keeps it in its own.
+            let cup = try #require(
+                try await world.maya.post(
+                    "/leagues/new",
+                    [("name", "Winter Cup"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")],
+                    csrfFrom: "/leagues/new"
+                ).location)
+            for (slug, manager) in [(world.oldTown, world.jonas), (world.northside, world.sam)] {
+                #expect(try await world.maya.post(cup + "/teams", [("team", slug)], csrfFrom: cup).status == .seeOther)
+                #expect(try await manager.post("\(cup)/teams/\(slug)/accept", [], csrfFrom: cup).status == .seeOther)
+            }
             // A fixture Maya has no team in: Old Town and Northside.
             let pair = try #require(
                 try await Self.fixtures(app).first {
@@ -188,7 +199,9 @@ struct SeasonTests {
                 let now = try #require(try await Game.find(game.id, on: app.db))
                 #expect(LocalTime.parts(of: now.startsAt, zone: "UTC") == (moved.day, "20:15"))
                 #expect(now.durationMinutes == 75 && now.placeName == "Harbour Hall" && now.sequence == 1)
-                #expect(now.$league.id != nil && now.$opponentTeam.id == game.$opponentTeam.id && now.fixtureID == game.fixtureID, "still the same fixture")
+                #expect(
+                    now.$league.id == game.$league.id && now.$opponentTeam.id == game.$opponentTeam.id && now.fixtureID == game.fixtureID,
+                    "still the same fixture")
             }
             // Both teams hear of it, and the away team's answers are asked again.
             for manager in [homeManager, awayManager] {

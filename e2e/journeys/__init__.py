@@ -3,7 +3,7 @@ or more people, raising JourneyFailed at the first thing a person would see go w
 server and run at both sizes, so each makes its own names with `r.unique(...)` and leaves the demo
 people as it found them. A journey module may name the window `sizes` it runs at (recorder: phone only)."""
 
-from . import account, challenge, charts, coach, learn, maps, pickup, push, recorder, talk, team
+from . import account, challenge, charts, coach, learn, maps, pickup, push, recorder, season, talk, team
 
 JOURNEYS = {
     "team": team.run,
@@ -16,5 +16,6 @@ JOURNEYS = {
     "charts": charts.run,
     "maps": maps.run,
     "push": push.run,
+    "season": season.run,
     "talk": talk.run,
 }

@@ -124,7 +124,26 @@ enum DemoGames {
             kickabout.placeForSearch()
             try await kickabout.create(on: db)
             try await answer(kickabout, [("sofia", .joined, nil), ("felix", .joined, nil), ("omar", .requested, "Played futsal at school")])
-            return added
+            return added + (try await season(now: app.clock.now, on: db))
         }
+    }
+
+    /// City Futsal League's season, home and away, begun eight days ago: round 1 is waiting for its
+    /// score and round 2 was a confirmed draw, so the table, a bye and games to come all show.
+    private static func season(now: Date, on db: any Database) async throws -> Int {
+        guard let league = try await League.query(on: db).filter(\.$slug == "city-futsal-league").first() else { return 0 }
+        let teams = try await LeagueTeam.query(on: db).filter(\.$league.$id == league.requireID()).filter(\.$status == .active).with(\.$team).all()
+            .map(\.team).sorted { $0.name < $1.name }
+        let first = LocalTime.day(of: now, zone: zone).adding(days: -8)
+        let valid = SeasonForm.Valid(double: true, firstRound: first, time: "19:30", timeZone: zone, durationMinutes: 60)
+        let rounds = Season.plan(valid, teams: teams)
+        try await Season.create(rounds, league: league, organiser: league.$manager.id, valid: valid, on: db)
+        // A draw reads the same from both copies of the fixture.
+        for game in try await Game.query(on: db).filter(\.$league.$id == league.requireID()).filter(\.$leagueRound == 2).all() {
+            game.homeScore = 2
+            game.awayScore = 2
+            try await game.update(on: db)
+        }
+        return rounds.reduce(0) { $0 + $1.fixtures.count } * 2
     }
 }

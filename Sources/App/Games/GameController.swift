@@ -180,7 +180,7 @@ struct GameController: RouteCollection {
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
         var (valid, errors) = form.validate(
             kind: game.kind, previousStart: game.startsAt, allowsPrivate: game.privacy == Team.Privacy.private.rawValue, now: req.now)
-        // A season's fixture keeps its two teams: only its time and place move.
+        // A season's fixture keeps its two teams (`Game.apply`), so its form cannot be refused over them.
         if game.fixtureID != nil { valid?.opponentTeamSlug = opponents.first { $0.team.id == game.$opponentTeam.id }?.team.slug }
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
         if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = t("Choose a team of your league from the list"); valid = nil }

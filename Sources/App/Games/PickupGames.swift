@@ -78,9 +78,12 @@ extension Game {
         longitude = valid.place.longitude
         description = valid.description
         if kind == .team {
-            $opponentTeam.id = fixture?.team.id
-            $league.id = fixture?.leagueID
-            opponentName = fixture?.team.name ?? valid.opponentName
+            // A season's fixture keeps its teams and league whatever the form says: only its time and place move.
+            if fixtureID == nil {
+                $opponentTeam.id = fixture?.team.id
+                $league.id = fixture?.leagueID
+                opponentName = fixture?.team.name ?? valid.opponentName
+            }
         } else {
             sport = valid.sport!.rawValue
             privacy = valid.privacy!.rawValue

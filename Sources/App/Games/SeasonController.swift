@@ -83,7 +83,7 @@ struct SeasonController: RouteCollection {
         }
         let (valid, errors) = sent.validate(now: req.now)
         guard let valid else { return try await render(req, access: access, teams: teams, form: sent, errors: errors, status: .unprocessableEntity) }
-        return try await render(req, access: access, teams: teams, form: sent, preview: Self.plan(valid, teams: teams))
+        return try await render(req, access: access, teams: teams, form: sent, preview: Season.plan(valid, teams: teams))
     }
 
     func create(req: Request) async throws -> Response {
@@ -95,18 +95,14 @@ struct SeasonController: RouteCollection {
         }
         let (valid, errors) = form.validate(now: req.now)
         guard let valid else { return try await render(req, access: access, teams: teams, form: form, errors: errors, status: .unprocessableEntity) }
-        let rounds = Self.plan(valid, teams: teams)
+        let rounds = Season.plan(valid, teams: teams)
         try await req.db.inTransaction { db in
             // Two managers confirming at once would make two seasons: the second waits here and is refused.
             try await db.lockForCount(League.schema, id: access.league.requireID())
             guard try await refusal(access.league, teams: teams, now: req.now, on: db) == nil else {
                 throw Abort(.conflict, reason: t("This league's season is already scheduled."))
             }
-            for round in rounds {
-                for fixture in round.fixtures {
-                    try await Self.makeFixture(fixture, round: round.number, league: access.league, organiser: user.requireID(), valid: valid, on: db)
-                }
-            }
+            try await Season.create(rounds, league: access.league, organiser: user.requireID(), valid: valid, on: db)
             try await Self.tellTeams(teams, league: access.league, on: db)
         }
         let count = rounds.reduce(0) { $0 + $1.fixtures.count }
@@ -114,36 +110,9 @@ struct SeasonController: RouteCollection {
         return req.redirect(to: .league(slug: access.league.slug))
     }
 
-    // MARK: Planning
-
-    struct Fixture {
-        let home: Team
-        let away: Team
-        let startsAt: Date
-    }
-
-    struct Round {
-        let number: Int
-        let startsAt: Date
-        let fixtures: [Fixture]
-        let bye: Team?
-    }
-
-    /// The season's rounds, one a week, with the teams in name order numbered for the circle method.
-    static func plan(_ valid: SeasonForm.Valid, teams: [Team]) -> [Round] {
-        RoundRobin.rounds(teams: teams.count, double: valid.double).enumerated().compactMap { index, round in
-            // The weekday's wall-clock time exists every week (a skipped hour moves forward), so this holds.
-            guard let start = valid.start(ofRound: index) else { return nil }
-            return Round(
-                number: index + 1, startsAt: start,
-                fixtures: round.pairings.map { Fixture(home: teams[$0.home], away: teams[$0.away], startsAt: start) },
-                bye: round.bye.map { teams[$0] })
-        }
-    }
-
     private func render(
         _ req: Request, access: LeagueAccess, teams: [Team], form: SeasonForm, errors: FieldErrors = [:], refusal: String? = nil,
-        preview rounds: [Round] = [], status: HTTPStatus = .ok
+        preview rounds: [Season.Round] = [], status: HTTPStatus = .ok
     ) async throws -> Response {
         let zone = form.time_zone ?? "UTC"
         let preview = rounds.map { round in
@@ -161,46 +130,6 @@ struct SeasonController: RouteCollection {
             weekdays: weekdays, timeZones: Format.timeZoneIdentifiers, preview: preview,
             gameCount: rounds.reduce(0) { $0 + $1.fixtures.count })
         return try await req.view.render("leagues/schedule", page).encodeResponse(status: status, for: req)
-    }
-
-    // MARK: Making the games
-
-    /// One fixture: a game for the home team at its ground, and its copy for the away team.
-    private static func makeFixture(_ fixture: Fixture, round: Int, league: League, organiser: UUID, valid: SeasonForm.Valid, on db: any Database) async throws
-    {
-        let fixtureID = UUID()
-        for (team, opponent, away) in [(fixture.home, fixture.away, false), (fixture.away, fixture.home, true)] {
-            let game = Game()
-            game.kind = .team
-            game.$team.id = try team.requireID()
-            game.$league.id = try league.requireID()
-            game.$opponentTeam.id = try opponent.requireID()
-            game.opponentName = opponent.name
-            game.fixtureID = fixtureID
-            game.leagueRound = round
-            game.playsAway = away
-            game.$organiser.id = organiser
-            game.sport = team.sport
-            game.ageGroup = team.ageGroup
-            game.gender = team.gender
-            game.skill = team.skill
-            game.privacy = team.privacy.rawValue
-            game.schedule(at: fixture.startsAt)
-            game.durationMinutes = valid.durationMinutes
-            game.timeZone = valid.timeZone
-            // The home team's ground for both copies: the away team travels there.
-            game.placeName = fixture.home.placeName
-            game.latitude = fixture.home.latitude
-            game.longitude = fixture.home.longitude
-            game.description = ""
-            game.joinedCount = 0
-            game.subsNeeded = 0
-            game.subsFilled = 0
-            game.status = .scheduled
-            game.sequence = 0
-            game.placeForSearch()
-            try await game.create(on: db)
-        }
     }
 
     /// One note per member of each team, not one per game: a season is many games at once.

@@ -159,6 +159,8 @@ struct LeagueController: RouteCollection {
         let isManager: Bool
         /// The season's fixtures by round, once scheduled.
         let rounds: [FixtureRound]
+        /// The manager may schedule a season: none is under way (one with games to come).
+        let canSchedule: Bool
         let standings: [StandingRow]
         let invited: [InvitedTeam]
         let removable: [String]
@@ -203,6 +205,8 @@ struct LeagueController: RouteCollection {
             .filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }
             .map { InvitedTeam(slug: $0.team.slug, name: $0.team.name, canAnswer: access.managedTeamIDs.contains($0.$team.id)) }
         let manager = try await User.find(league.$manager.id, on: req.db)
+        var fixtures: [LeagueFixture] = []
+        for companion in Features.teamCompanions { fixtures += try await companion.leagueFixtures(of: league, on: req.db) }
         return ShowPage(
             layout: req.layout(title: league.name, section: .teams),
             league: LeagueCard(slug: league.slug, name: league.name, sport: Sport(rawValue: league.sport)?.label ?? league.sport, isPrivate: league.isPrivate),
@@ -210,7 +214,8 @@ struct LeagueController: RouteCollection {
             place: league.placeName,
             manager: manager?.displayName ?? "",
             isManager: access.isManager,
-            rounds: try await Self.rounds(of: access, shown: shown.map(\.team), on: req.db),
+            rounds: Self.rounds(fixtures, of: access, shown: shown.map(\.team)),
+            canSchedule: access.isManager && !fixtures.contains { !$0.isCancelled && $0.startsAt > req.now },
             standings: standings,
             invited: invited,
             removable: shown.filter { access.isManager || access.managedTeamIDs.contains($0.$team.id) }.map { $0.team.slug },
@@ -222,9 +227,7 @@ struct LeagueController: RouteCollection {
 
     /// The season by round. A team the viewer may not see is "A private team"; the link goes to the
     /// copy of the game the viewer's own team has, where they can answer.
-    private static func rounds(of access: LeagueAccess, shown: [Team], on db: any Database) async throws -> [FixtureRound] {
-        var fixtures: [LeagueFixture] = []
-        for companion in Features.teamCompanions { fixtures += try await companion.leagueFixtures(of: access.league, on: db) }
+    private static func rounds(_ fixtures: [LeagueFixture], of access: LeagueAccess, shown: [Team]) -> [FixtureRound] {
         let names = Dictionary(uniqueKeysWithValues: shown.compactMap { team in team.id.map { ($0, team.name) } })
         func name(_ id: UUID) -> String { names[id] ?? t("A private team") }
         let active = Set(access.entries.filter { $0.status == .active }.map { $0.$team.id })
