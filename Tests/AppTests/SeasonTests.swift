@@ -102,6 +102,10 @@ struct SeasonTests {
             // A date in the past, a weekday that is none, a time that is none: 422, the typing kept.
             let past = try await world.maya.get(schedule + Self.query(Self.season(app, days: -3)))
             #expect(past.status == .unprocessableEntity && past.main.contains(#"id="first_day-error""#))
+            // Also when the chosen weekday's next date would still be to come.
+            let tomorrow = String(CalendarDate(iso: app.gameDay(1).day)!.weekday)
+            let gone = try await world.maya.get(schedule + Self.query(Self.season(app, days: -1, weekday: tomorrow)))
+            #expect(gone.status == .unprocessableEntity && gone.main.contains(#"id="first_day-error""#))
             let weekday = try await world.maya.post(schedule, Self.season(app, weekday: "9"), csrfFrom: schedule)
             #expect(weekday.status == .unprocessableEntity && weekday.main.contains("Choose a weekday from the list"))
             let time = try await world.maya.post(schedule, Self.season(app, time: "25:61"), csrfFrom: schedule)

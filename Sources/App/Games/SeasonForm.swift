@@ -57,6 +57,10 @@ struct SeasonForm: Content {
             duration_minutes, in: 5...1440, required: true, field: "duration_minutes",
             message: t("Enter a duration between 5 minutes and 24 hours (1,440 minutes), in whole minutes"), errors: &errors)
         guard errors.isEmpty, let day, let weekday, let duration else { return (nil, errors) }
+        // A first date already gone is a mistake even when its weekday's next date is still to come.
+        guard day >= LocalTime.day(of: now, zone: zone) else {
+            return (nil, ["first_day": t("Choose a first date from today on, with a kick-off still to come")])
+        }
         let valid = Valid(
             double: double, firstRound: day.adding(days: (weekday - day.weekday + 7) % 7), time: time, timeZone: zone, durationMinutes: duration)
         guard let start = valid.start(ofRound: 0), start > now else {
