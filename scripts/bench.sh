@@ -128,6 +128,8 @@ done
 # Live (issue 43): event streams, their memory and recorders' ingest, before the uploads' big files
 # leave freed memory the streams would reuse unseen.
 python3 scripts/bench_live.py "$base" "$server"
+# Messages (issue 47): one team message to 30 members' open conversations.
+python3 scripts/bench_messages.py "$base"
 # Uploads are POSTs of a 4 MB file, so they are timed by a small client of their own.
 python3 scripts/bench_uploads.py "$base" "$session" "$server" Tests/Fixtures/photos/geotagged_sony.jpg
 python3 scripts/bench_samples.py "$base" "$session"
