@@ -20,6 +20,11 @@ enum Messages: Feature {
         app.useModelMiddleware(PersonChangeMiddleware<Block>(changes: app.personChanges, bus: app.liveBus, person: { $0.$blocker.id }))
     }
 
+    static func seedDemo(_ app: Application) async throws -> [String] {
+        let added = try await DemoMessages.seed(app: app)
+        return added > 0 ? ["Added \(added) demo messages to Riverside Futsal's conversation."] : []
+    }
+
     /// Messages from others after the person's read mark, in conversations they still have a seat
     /// in and have not muted, leaving out hidden ones and those of people they blocked.
     static var headerCounts: [HeaderCount] {
