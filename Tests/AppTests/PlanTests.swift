@@ -36,6 +36,13 @@ struct PlanTests {
             #expect(game.privacy == "private")
             #expect(game.placeName == "The lake, north gate")
 
+            // Posting tells its audience: Ben, her friend, hears of it; Carl only follows her, Dan is nobody to her.
+            let told = try await Notification.query(on: app.db).filter(\.$kind == "plan_posted").all()
+            let benID = try #require(try await User.query(on: app.db).filter(\.$username == "ben").first()?.requireID())
+            #expect(told.map { $0.$recipient.id } == [benID])
+            #expect(told.first?.text == "Ana posted a plan: “Running at the lake at 6, who's in?”. Who's in?")
+            #expect(told.first?.link == planURL)
+
             let bens = try await ben.get("/feed")
             #expect(bens.contains("Running at the lake at 6, who&#39;s in?"))
             #expect(bens.contains("I&#39;m in"))

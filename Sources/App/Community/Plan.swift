@@ -29,4 +29,6 @@ final class Plan: Model, @unchecked Sendable {
     }
 
     static let maxText = 280
+    /// People told of a new plan at most: a team or a following larger than this hears from the feed.
+    static let maxAudienceTold = 500
 }

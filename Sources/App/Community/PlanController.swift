@@ -81,8 +81,19 @@ struct PlanController: RouteCollection {
             plan.$game.id = try game.requireID()
             try await plan.create(on: db)
         }
+        try await tellAudience(plan, by: user, req: req)
         req.flash(.success, t("Posted. It's in your games and calendar; people say they're in from their feed."))
         return req.redirect(to: .plan(try plan.requireID()))
+    }
+
+    /// Everyone the plan is for hears of it once, by their settings (the Community topic).
+    private func tellAudience(_ plan: Plan, by poster: User, req: Request) async throws {
+        let id = try plan.requireID()
+        let audience = try await PlanAccess.audience(of: id, limit: Plan.maxAudienceTold, on: req.db)
+        let words = Format.excerpt(plan.text)
+        try await Notification.send(
+            to: audience, by: poster, kind: .planPosted, today: req.clock.today, text: { name in t("{name} posted a plan: “{plan}”. Who's in?", name, words) },
+            link: SiteURL.plan(id).path, on: req.db)
     }
 
     // MARK: The plan page

@@ -38,7 +38,7 @@ final class Notification: Model, @unchecked Sendable {
         case coachRequest = "coach_request", coachAccepted = "coach_accepted", sessionPlanned = "session_planned", workoutComment = "workout_comment",
             zonesChanged = "zones_changed"
         case kudos
-        case planJoined = "plan_joined", comment, badge, gift
+        case planJoined = "plan_joined", planPosted = "plan_posted", comment, badge, gift
         case nudge
         case rewardEligible = "reward_eligible", placeManager = "place_manager"
         case liveWorkout = "live_workout"

@@ -40,7 +40,7 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .workoutReminders: t("The reminders you set, at their time")
         case .coaching: t("Coaching requests, planned sessions, comments on workouts, new zones")
         case .kudos: t("Kudos on your workouts, gathered into one note per workout until you read it")
-        case .community: t("Friends who are in for your plans, comments on your workouts and plans, badges you earn, gifts you get")
+        case .community: t("Plans your friends post, friends who are in for yours, comments on your workouts and plans, badges you earn, gifts you get")
         case .nudges: t("On Mondays, when last week was a quiet one: a short note with an idea for moving more")
         case .rewards: t("When your phone's readings show you've been cycling long enough to earn partner places' rewards today")
         case .live: t("Someone you follow or coach starts recording a workout they share with you live")
@@ -63,7 +63,7 @@ extension Notification.Kind {
         case .workoutReminder: .workoutReminders
         case .coachRequest, .coachAccepted, .sessionPlanned, .workoutComment, .zonesChanged: .coaching
         case .kudos: .kudos
-        case .planJoined, .comment, .badge, .gift: .community
+        case .planJoined, .planPosted, .comment, .badge, .gift: .community
         case .nudge: .nudges
         case .rewardEligible, .placeManager: .rewards
         case .liveWorkout: .live
