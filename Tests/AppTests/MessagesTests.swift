@@ -80,6 +80,8 @@ struct MessagesTests {
             let cast = try await TeamCast.make(app, privacy: "private")
             let path = try await Self.open(cast.player, "/teams/\(cast.slug)/messages")
 
+            let heavy = try await cast.player.post(path, [("body", "a" + String(repeating: "\u{301}", count: 5000))], csrfFrom: path)
+            #expect(heavy.status == .unprocessableEntity, "one character with 5,000 accents is too long")
             let empty = try await cast.player.post(path, [("body", "  ")], csrfFrom: path)
             #expect(empty.status == .unprocessableEntity && empty.contains("Write a message first"))
             let long = try await cast.player.post(path, [("body", String(repeating: "é", count: 2001))], csrfFrom: path)
@@ -166,12 +168,24 @@ struct MessagesTests {
             let sent = try await ana.post(path, [("body", "rude words")], csrfFrom: path)
             let id = String(try #require(sent.location).split(separator: "#m-").last!)
             #expect(try await ben.post("\(path)/m/\(id)/report", [("reason", "rude")], csrfFrom: path).status == .seeOther)
+            // Reported, it can no longer be changed by its author; deleting another leaves its report with the admins.
+            #expect(try await ana.post("\(path)/m/\(id)/delete", [], csrfFrom: path).status == .forbidden)
+            let other = try await ana.post(path, [("body", "more rude words")], csrfFrom: path)
+            let otherID = String(try #require(other.location).split(separator: "#m-").last!)
+            #expect(try await ben.post("\(path)/m/\(otherID)/report", [], csrfFrom: path).status == .seeOther)
+            try await Message.query(on: app.db).filter(\.$id == UUID(uuidString: otherID)!).delete()
+            #expect(try await adam.get("/admin/reports").contains("more rude words"), "the report keeps what was reported")
             #expect(try await ana.get("/admin/reports").status == .forbidden)
             let reports = try await adam.get("/admin/reports")
             #expect(reports.contains("rude words") && reports.contains("rude"))
             #expect(try await adam.get(path).status == .notFound, "admins read reported messages, not conversations")
-            #expect(try await adam.post("/admin/reports/\(id)/hide", [], csrfFrom: "/admin/reports").status == .seeOther)
+            let first = try #require(try await MessageReport.query(on: app.db).filter(\.$message.$id == UUID(uuidString: id)!).first()?.requireID())
+            #expect(try await adam.post("/admin/reports/\(SiteURL.id(first))/hide", [], csrfFrom: "/admin/reports").status == .seeOther)
             #expect(try await ben.get(path).contains("Hidden by a moderator."))
+            let left = try await adam.get("/admin/reports")
+            #expect(left.contains("more rude words") && left.contains("deleted since") && !left.contains("Hide it"))
+            let gone = try #require(try await MessageReport.query(on: app.db).filter(\.$message.$id == nil).first()?.requireID())
+            #expect(try await adam.post("/admin/reports/\(SiteURL.id(gone))/dismiss", [], csrfFrom: "/admin/reports").status == .seeOther)
             #expect(try await adam.get("/admin/reports").contains("No reported messages are waiting."))
         }
     }
@@ -195,6 +209,10 @@ struct MessagesTests {
             #expect(try await Follow.query(on: app.db).filter(\.$status == .accepted).count() == 2)
             let refused = try await adult.get("/u/kid/message")
             #expect(refused.status == .forbidden && refused.contains("only by people they follow back who are also their teammates or coaches"))
+            // A public team she runs proves nothing: anyone joins it at once.
+            let open = try await kid.createTeam("Open Kickers", privacy: "public")
+            #expect(try await adult.post("/teams/\(open)/join", [], csrfFrom: "/teams/\(open)").status == .seeOther)
+            #expect(try await adult.get("/u/kid/message").status == .forbidden, "joining her public team makes no teammate")
             #expect(try await kid.get("/u/adult/message").status == .forbidden, "nor the other way")
             #expect(try await Conversation.query(on: app.db).count() == 0)
 
@@ -220,6 +238,8 @@ struct MessagesTests {
             #expect(try await coach.get(path).contains("once you follow each other"))
             #expect(try await kid.get(path).contains("You blocked Coach"))
             #expect(try await kid.get("/friends").contains("People you blocked"))
+            #expect(try await coach.post("/u/kid/follow", [], csrfFrom: "/").status == .seeOther)
+            #expect(try await coach.get("/friends").contains("You can&#39;t follow Kai Young."), "no follow crosses a block")
             #expect(
                 try await Follow.query(on: app.db).filter(
                     \.$follower.$id == (try await User.query(on: app.db).filter(\.$username == "coach").first()!.requireID())

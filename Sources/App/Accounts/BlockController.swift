@@ -1,8 +1,10 @@
 import Fluent
+import SQLKit
 import Vapor
 
 /// Blocking people (`Block`): from their profile, undone from the friends page. Blocking also ends
-/// follows both ways, so the blocked person loses what only followers see.
+/// follows both ways (so the blocked person loses what only followers see, and `FollowController`
+/// lets no follow cross a block), the team invitations between the two and any coaching.
 struct BlockController: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.post(AccountPath.block, use: block)
@@ -22,6 +24,19 @@ struct BlockController: RouteCollection {
                 either.group(.and) { $0.filter(\.$follower.$id == viewerID).filter(\.$followee.$id == personID) }
                 either.group(.and) { $0.filter(\.$follower.$id == personID).filter(\.$followee.$id == viewerID) }
             }.delete()
+            // What either gave the other ends too: an invitation waiting, a coach's view of training.
+            try await db.sql.raw(
+                """
+                DELETE FROM team_invites WHERE (invitee_id = \(bind: viewerID) AND created_by_id = \(bind: personID))
+                  OR (invitee_id = \(bind: personID) AND created_by_id = \(bind: viewerID))
+                """
+            ).run()
+            try await db.sql.raw(
+                """
+                DELETE FROM coach_grants WHERE (coach_id = \(bind: viewerID) AND athlete_id = \(bind: personID))
+                  OR (coach_id = \(bind: personID) AND athlete_id = \(bind: viewerID))
+                """
+            ).run()
         }
         req.flash(.success, t("You blocked {name}. They can no longer message you or invite you, and they aren't told.", access.person.displayName))
         return req.redirect(to: SiteURL.friends.path)

@@ -18,6 +18,11 @@ struct FollowController: RouteCollection {
         guard !relation.isSelf else {
             throw Abort(.unprocessableEntity, reason: t("You cannot follow yourself."))
         }
+        // Neither way across a block: the one blocked is told no more than that.
+        if try await Block.between(viewer.requireID(), target.requireID(), on: req.db) {
+            req.flash(.error, t("You can't follow {name}.", target.displayName))
+            return req.redirect(to: Self.back(req, fallback: SiteURL.person(username: target.username).path))
+        }
         if relation.viewerFollows == nil {
             let status = PersonAccess.followStatus(for: target, today: req.clock.today)
             do {

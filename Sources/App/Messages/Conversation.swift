@@ -65,6 +65,7 @@ final class Message: Model, @unchecked Sendable {
 
     /// Long enough for "pitch moved to 19:00, bring both kits, …"; short enough to page quickly.
     static let maxBody = 2000
+    static let maxBodyBytes = 8000
     /// How long the author may still edit or delete what they wrote.
     static let editWindow: TimeInterval = 15 * 60
     /// Messages one person may write in a minute, in all conversations together.
@@ -87,13 +88,19 @@ final class ConversationMember: Model, @unchecked Sendable {
     init() {}
 }
 
-/// Someone's report of a message, for the conversation's moderators and the site's admins.
+/// Someone's report of a message, for the conversation's moderators and the site's admins. It
+/// keeps a copy of what was reported, and who wrote it, so deleting the message (or its author's
+/// account) does not take the evidence out of the admins' sight.
 final class MessageReport: Model, @unchecked Sendable {
     static let schema = "message_reports"
 
     @ID(key: .id) var id: UUID?
-    @Parent(key: "message_id") var message: Message
+    /// Nil once the message is gone.
+    @OptionalParent(key: "message_id") var message: Message?
     @Parent(key: "reporter_id") var reporter: User
+    @OptionalParent(key: "author_id") var author: User?
+    @Field(key: "body") var body: String
+    @Field(key: "conversation_kind") var conversationKind: String
     @Field(key: "reason") var reason: String
     @Field(key: "created_at") var createdAt: Date
     /// Set when a moderator hid the message or let it stand.

@@ -52,7 +52,7 @@ struct ConversationController: RouteCollection {
         let items = try await builder.items(messages, on: req.db)
         let member = try await ReadMarks.member(access, on: req.db)
         if pager.page == 1, let newest = messages.last, newest.createdAt > member?.lastReadAt ?? .distantPast {
-            try await ReadMarks.markRead(access, upTo: newest.createdAt, app: req.application)
+            try await ReadMarks.markRead(access, upTo: try newest.requireID(), app: req.application)
         }
         let quote = try await Self.quote(replyTo, access: access, builder: builder, on: req.db)
         let page = Page(

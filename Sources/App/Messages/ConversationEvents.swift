@@ -6,12 +6,16 @@ import Vapor
 /// `/messages/{id}/events`: new messages for an open conversation page, as server-sent events.
 /// Each event is one message drawn for this viewer (`messages/message`), with the message's id as
 /// the event id, so a reconnecting browser (`Last-Event-ID`) gets what it missed and nothing twice.
-/// The stream ends when the viewer loses their seat, asked again every `recheck`. Delivering a
+/// The stream ends when the viewer loses their seat, asked again every `keepAlive`, or when a write
+/// fails (the browser went away). Delivering a
 /// message does not mark it read: a closed tab's stream lives on until its next write fails, and
 /// would read for someone who is gone; the next view of the page marks it.
 struct ConversationEvents {
+    /// How often a quiet stream writes a comment, which is how a closed one is noticed, and asks
+    /// again whether its viewer still has a seat.
     static let keepAlive: Duration = .seconds(15)
-    static let recheck: Duration = .seconds(30)
+    /// Open streams one person may hold at once, on this process: a tab each, and no more.
+    static let perPerson = 8
 
     /// What the template of one message needs besides the message: the forms' token.
     struct Streamed: Encodable {
@@ -29,9 +33,19 @@ struct ConversationEvents {
 
     static func stream(req: Request) async throws -> Response {
         let access = try await ConversationAccess.load(req)
-        let after = req.headers.first(name: "Last-Event-ID") ?? req.query[String.self, at: "after"]
-        let start = try await Cursor.start(after: after, in: access.id, on: req.db)
+        let viewerID = try access.viewer.requireID()
         let app = req.application
+        guard app.messageStreams.enter(viewerID, limit: perPerson) else {
+            throw Abort(.tooManyRequests, reason: t("This conversation is open in too many windows. Close some, then reload."))
+        }
+        let after = req.headers.first(name: "Last-Event-ID") ?? req.query[String.self, at: "after"]
+        let start: Cursor
+        do {
+            start = try await Cursor.start(after: after, in: access.id, on: req.db)
+        } catch {
+            app.messageStreams.leave(viewerID)
+            throw error
+        }
         let signals = app.liveBus.subscribe(MessagePosting.topic(access.id))
         let (db, today, csrf, language) = (req.db, req.clock.today, req.csrfToken, req.language)
         var headers = HTTPHeaders()
@@ -39,18 +53,14 @@ struct ConversationEvents {
         headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
         let body = Response.Body(managedAsyncStream: { writer in
+            defer { app.messageStreams.leave(viewerID) }
             var cursor = start
             try await writer.writeBuffer(ByteBuffer(string: "retry: 3000\n\n"))
-            let pings = Task {
-                while (try? await Task.sleep(for: keepAlive)) != nil {
-                    guard (try? await writer.writeBuffer(ByteBuffer(string: ": keep-alive\n\n"))) != nil else { return }
-                }
-            }
-            defer { pings.cancel() }
-            // Wakes the loop below now and then without a message, to ask about the seat again.
+            // Wakes the loop below now and then without a message: to write a comment (a closed
+            // connection fails the write, which ends the stream) and to ask about the seat again.
             let ticks = AsyncStream<Void> { continuation in
                 let task = Task {
-                    while (try? await Task.sleep(for: recheck)) != nil { continuation.yield() }
+                    while (try? await Task.sleep(for: keepAlive)) != nil { continuation.yield() }
                     continuation.finish()
                 }
                 continuation.onTermination = { _ in task.cancel() }
@@ -59,7 +69,10 @@ struct ConversationEvents {
                 // A viewer who left the team, or was blocked in a direct conversation, hears no more.
                 guard let current = try? await ConversationAccess.of(access.conversation, viewer: access.viewer, today: today, on: db) else { return }
                 let fresh = try await cursor.next(on: db)
-                guard !fresh.isEmpty else { continue }
+                guard !fresh.isEmpty else {
+                    try await writer.writeBuffer(ByteBuffer(string: ": keep-alive\n\n"))
+                    continue
+                }
                 let items = try await Language.$current.withValue(language) {
                     try await MessageItems(access: current, now: app.clock.now, today: today, format: Format(current.viewer)).items(fresh, on: db)
                 }
@@ -117,5 +130,37 @@ struct ConversationEvents {
             sentAtTime.formUnion(fresh.filter { $0.createdAt == time }.compactMap(\.id))
             return Array(fresh)
         }
+    }
+}
+
+/// How many conversation streams each person holds open on this process (`ConversationEvents`).
+final class MessageStreams: Sendable {
+    private let open = NIOLockedValueBox<[UUID: Int]>([:])
+
+    /// Counts one more for `person`, unless they hold `limit` already.
+    func enter(_ person: UUID, limit: Int) -> Bool {
+        open.withLockedValue { open in
+            guard open[person, default: 0] < limit else { return false }
+            open[person, default: 0] += 1
+            return true
+        }
+    }
+
+    func leave(_ person: UUID) {
+        open.withLockedValue { open in
+            let left = open[person, default: 1] - 1
+            open[person] = left > 0 ? left : nil
+        }
+    }
+}
+
+extension Application {
+    private struct MessageStreamsKey: StorageKey { typealias Value = MessageStreams }
+
+    var messageStreams: MessageStreams {
+        if let streams = storage[MessageStreamsKey.self] { return streams }
+        let streams = MessageStreams()
+        storage[MessageStreamsKey.self] = streams
+        return streams
     }
 }

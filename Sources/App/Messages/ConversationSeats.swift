@@ -3,17 +3,18 @@ import SQLKit
 
 /// Who is in a conversation, read from its subject every time, as SQL over a conversation `c`:
 /// - a team's: its members;
-/// - a game's: its organiser, the people holding a place (or asked to: they talk to the organiser),
-///   and for a team game the team's members;
+/// - a game's: its organiser, the people holding a place or waiting for one, and for a team game
+///   the team's members;
 /// - a plan's: its poster and the people who said they're in (or are waiting for a place);
 /// - a direct one: its two people.
 /// Leaving a team or a game therefore leaves its conversation at once, on every page, count and
 /// stream that asks here.
 enum ConversationSeats {
-    /// Statuses of a game's players that seat them in its conversation: anyone with a place, in the
-    /// queue for one, or waiting for the organiser's answer. "Not going" keeps the seat: they are
-    /// still on the roster and may change their mind.
-    private static let gameStatuses = "'going', 'maybe', 'not_going', 'joined', 'waitlisted', 'requested', 'offered'"
+    /// Statuses of a game's players that seat them in its conversation: anyone with a place or in
+    /// the queue for one. "Not going" keeps the seat: they are still on the roster and may change
+    /// their mind. Someone who only asked to join is not seated: the talk may hold the exact place
+    /// and names that the game page keeps from them until the organiser lets them in.
+    private static let gameStatuses = "'going', 'maybe', 'not_going', 'joined', 'waitlisted', 'offered'"
 
     /// True when `user` (a bound id, or a column such as `u.id`) has a seat in conversation `c`.
     static func seated(_ user: SQLQueryString) -> SQLQueryString {
@@ -42,12 +43,25 @@ enum ConversationSeats {
         """
     }
 
-    /// Everyone seated in conversation `id`, for the read marks a new message starts.
+    /// Everyone seated in the conversation, for the read marks a new message starts: the same rule
+    /// as `seated`, read from the subject's side (its members and players), never over all people.
     static func everyone(in conversation: Conversation, on db: any Database) async throws -> [UUID] {
         let id = try conversation.requireID()
         struct Row: Decodable { let id: UUID }
+        let statuses = SQLQueryString(stringLiteral: gameStatuses)
         return try await db.sql.raw(
-            "SELECT u.id FROM users u, conversations c WHERE c.id = \(bind: id) AND \(seated("u.id"))"
+            """
+            SELECT c.person_a AS id FROM conversations c WHERE c.id = \(bind: id) AND c.person_a IS NOT NULL
+            UNION SELECT c.person_b FROM conversations c WHERE c.id = \(bind: id) AND c.person_b IS NOT NULL
+            UNION SELECT mb.user_id FROM conversations c JOIN memberships mb ON mb.team_id = c.team_id WHERE c.id = \(bind: id)
+            UNION SELECT g.organiser_id FROM conversations c JOIN games g ON g.id = c.game_id WHERE c.id = \(bind: id) AND g.kind = 'pickup'
+            UNION SELECT gp.user_id FROM conversations c JOIN game_players gp ON gp.game_id = c.game_id
+              WHERE c.id = \(bind: id) AND (gp.status IN (\(statuses)) OR gp.is_sub)
+            UNION SELECT gm.user_id FROM conversations c JOIN games g ON g.id = c.game_id JOIN memberships gm ON gm.team_id = g.team_id WHERE c.id = \(bind: id)
+            UNION SELECT p.user_id FROM conversations c JOIN plans p ON p.id = c.plan_id WHERE c.id = \(bind: id)
+            UNION SELECT pp.user_id FROM conversations c JOIN plans p ON p.id = c.plan_id JOIN game_players pp ON pp.game_id = p.game_id
+              WHERE c.id = \(bind: id) AND pp.status IN (\(statuses))
+            """
         ).all(decoding: Row.self).map(\.id)
     }
 

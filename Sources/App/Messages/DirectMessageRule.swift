@@ -3,8 +3,7 @@ import Fluent
 import SQLKit
 
 /// Who may write to whom directly. Two people who follow each other may; when either is under 16,
-/// they must also be teammates (in a team one is let into, or one runs or coaches the other's
-/// team) or coach and athlete, so an adult stranger cannot start a conversation with a child by
+/// they must also be teammates in a team one is let into (not a public one) or coach and athlete, so an adult stranger cannot start a conversation with a child by
 /// following them. Nobody may write to someone who blocked them, or whom they blocked.
 /// Asked on every message, not only when a conversation starts: an unfollow or a block ends it.
 enum DirectMessageRule {
@@ -36,7 +35,8 @@ enum DirectMessageRule {
     }
 
     /// Coach and athlete (an accepted grant either way), or teammates in a team that is not open
-    /// to anyone, or one runs or coaches a team the other is in.
+    /// to anyone: anyone may join a public team at once, so one proves nothing, whatever its roles
+    /// (a child may run a public team an adult then joins).
     private static func teammatesOrCoach(_ a: UUID, _ b: UUID, on db: any Database) async throws -> Bool {
         try await db.sql.raw(
             """
@@ -44,8 +44,7 @@ enum DirectMessageRule {
               AND ((coach_id = \(bind: a) AND athlete_id = \(bind: b)) OR (coach_id = \(bind: b) AND athlete_id = \(bind: a)))
             UNION ALL
             SELECT 1 AS found FROM memberships x JOIN memberships y ON y.team_id = x.team_id JOIN teams t ON t.id = x.team_id
-            WHERE x.user_id = \(bind: a) AND y.user_id = \(bind: b)
-              AND (t.privacy <> 'public' OR x.role IN ('owner', 'manager', 'coach') OR y.role IN ('owner', 'manager', 'coach'))
+            WHERE x.user_id = \(bind: a) AND y.user_id = \(bind: b) AND t.privacy <> 'public'
             """
         ).first() != nil
     }

@@ -21,11 +21,15 @@ struct MessageController: RouteCollection {
         return (access, message)
     }
 
-    /// The author, within the edit window, and not once it is hidden.
-    private func requireEditable(_ message: Message, by access: ConversationAccess, now: Date) throws {
+    /// The author, within the edit window, and not once it is hidden, nor once it is reported: what
+    /// the moderators are asked to judge stays as it was.
+    private func requireEditable(_ message: Message, by access: ConversationAccess, now: Date, on db: any Database) async throws {
         guard message.$author.id == access.viewer.id else { throw Abort(.forbidden, reason: t("Only its author can change a message.")) }
         guard message.hiddenAt == nil, now.timeIntervalSince(message.createdAt) < Message.editWindow else {
             throw Abort(.forbidden, reason: t("A message can be changed only in the first 15 minutes after it is sent."))
+        }
+        guard try await MessageReport.query(on: db).filter(\.$message.$id == message.requireID()).filter(\.$resolvedAt == nil).first() == nil else {
+            throw Abort(.forbidden, reason: t("A reported message can no longer be changed."))
         }
     }
 
@@ -41,7 +45,7 @@ struct MessageController: RouteCollection {
 
     func editPage(req: Request) async throws -> Response {
         let (access, message) = try await load(req)
-        try requireEditable(message, by: access, now: req.now)
+        try await requireEditable(message, by: access, now: req.now, on: req.db)
         return try await renderEdit(req, access, message, body: message.body, error: nil)
     }
 
@@ -62,7 +66,7 @@ struct MessageController: RouteCollection {
 
     func edit(req: Request) async throws -> Response {
         let (access, message) = try await load(req)
-        try requireEditable(message, by: access, now: req.now)
+        try await requireEditable(message, by: access, now: req.now, on: req.db)
         let body = (try req.content.decode(EditForm.self).body ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             try MessagePosting.check(body)
@@ -80,7 +84,7 @@ struct MessageController: RouteCollection {
 
     func delete(req: Request) async throws -> Response {
         let (access, message) = try await load(req)
-        if !access.moderates { try requireEditable(message, by: access, now: req.now) }
+        if !access.moderates { try await requireEditable(message, by: access, now: req.now, on: req.db) }
         try await message.delete(on: req.db)
         try await MessagePosting.countsChanged(try await ConversationSeats.everyone(in: access.conversation, on: req.db), app: req.application)
         req.flash(.success, t("Message deleted."))
@@ -92,11 +96,15 @@ struct MessageController: RouteCollection {
     func report(req: Request) async throws -> Response {
         let (access, message) = try await load(req)
         guard message.$author.id != access.viewer.id else { throw Abort(.forbidden, reason: t("You cannot report your own message.")) }
-        let reason = String(
-            (try req.content.decode(ReportForm.self).reason ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(MessageReport.maxReason))
+        let typed = (try req.content.decode(ReportForm.self).reason ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        // Cut in characters and bounded in bytes, as a message is.
+        let reason = String(decoding: Array(String(typed.prefix(MessageReport.maxReason)).utf8.prefix(MessageReport.maxReason * 4)), as: UTF8.self)
         let report = MessageReport()
         report.$message.id = try message.requireID()
         report.$reporter.id = try access.viewer.requireID()
+        report.$author.id = message.$author.id
+        report.body = message.body
+        report.conversationKind = access.conversation.kind.rawValue
         report.reason = reason
         report.createdAt = req.now
         do {
@@ -114,7 +122,10 @@ struct MessageController: RouteCollection {
 
     func hide(req: Request) async throws -> Response {
         let (access, message) = try await load(req)
-        guard access.moderates else { throw Abort(.forbidden, reason: t("Only the conversation's moderators can hide a message.")) }
+        // Not one's own: a moderator's reported message is for the site's admins to judge.
+        guard access.moderates, message.$author.id != access.viewer.id else {
+            throw Abort(.forbidden, reason: t("Only the conversation's moderators can hide a message."))
+        }
         try await MessageModeration.hide(message, now: req.now, app: req.application)
         req.flash(.success, t("Message hidden."))
         return req.redirect(to: SiteURL.conversation(access.id))

@@ -81,7 +81,7 @@ struct MessageItems {
             deleteAction: (mine && fresh) || access.moderates ? SiteURL.deleteMessage(conversationID, id).path : nil,
             reportAction: !mine && !isHidden ? SiteURL.reportMessage(conversationID, id).path : nil,
             hideAction: access.moderates && !mine && !isHidden ? SiteURL.hideMessage(conversationID, id).path : nil,
-            reports: access.moderates ? reports[id] ?? 0 : 0)
+            reports: access.moderates && !mine ? reports[id] ?? 0 : 0)
     }
 
     /// A child on a public team's conversation is "a player under 16" to those who would not see
@@ -99,6 +99,6 @@ struct MessageItems {
     private func openReports(_ ids: [UUID], on db: any Database) async throws -> [UUID: Int] {
         guard access.moderates, !ids.isEmpty else { return [:] }
         let open = try await MessageReport.query(on: db).filter(\.$message.$id ~~ ids).filter(\.$resolvedAt == nil).all()
-        return Dictionary(grouping: open, by: { $0.$message.id }).mapValues(\.count)
+        return Dictionary(grouping: open.compactMap(\.$message.id), by: { $0 }).mapValues(\.count)
     }
 }

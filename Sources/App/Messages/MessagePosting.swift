@@ -19,7 +19,7 @@ enum MessagePosting {
         let db = app.db
         let authorID = try access.viewer.requireID()
         // A form sent twice (a double tap, a retry after a lost answer) is one message.
-        let key = key.flatMap { $0.count <= 64 && !$0.isEmpty ? $0 : nil }
+        let key = key.flatMap { $0.utf8.count <= 64 && !$0.isEmpty ? $0 : nil }
         if let key, let sent = try await Message.query(on: db).filter(\.$author.$id == authorID).filter(\.$clientKey == key).first() {
             return sent
         }
@@ -45,7 +45,7 @@ enum MessagePosting {
         // as unread for them (and nothing older does); the author has read it.
         let seated = try await ConversationSeats.everyone(in: access.conversation, on: db)
         try await addMembers(seated.filter { $0 != authorID }, to: access.id, readUpTo: now.addingTimeInterval(-0.001), on: db)
-        try await ReadMarks.markRead(access, upTo: now, app: app)
+        try await ReadMarks.markRead(access, upTo: try message.requireID(), app: app)
         try await countsChanged(seated, app: app)
         // After the commit: on SQLite the signal is heard at once, and must find the row.
         try await app.liveBus.publish(topic(access.id), on: db)
@@ -54,7 +54,9 @@ enum MessagePosting {
 
     static func check(_ body: String) throws {
         guard !body.isEmpty else { throw Refusal(status: .unprocessableEntity, reason: t("Write a message first.")) }
-        guard body.count <= Message.maxBody else {
+        // Counted in characters as people count them, and in bytes: a character can carry any
+        // number of combining marks, and every reader draws the message.
+        guard body.count <= Message.maxBody, body.utf8.count <= Message.maxBodyBytes else {
             throw Refusal(
                 status: .unprocessableEntity,
                 reason: t("A message can be at most {max} characters; this one has {count}.", Message.maxBody, body.count))

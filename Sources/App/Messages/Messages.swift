@@ -14,6 +14,7 @@ enum Messages: Feature {
         try app.register(collection: ConversationController())
         try app.register(collection: MessageController())
         try app.register(collection: ReportsController())
+        _ = app.messageStreams
         // The header's count depends on who is in a team or game, and on whom one blocked.
         app.useModelMiddleware(PersonChangeMiddleware<Membership>(changes: app.personChanges, bus: app.liveBus, person: { $0.$user.id }))
         app.useModelMiddleware(PersonChangeMiddleware<GamePlayer>(changes: app.personChanges, bus: app.liveBus, person: { $0.$user.id }))

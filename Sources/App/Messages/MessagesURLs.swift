@@ -25,6 +25,6 @@ extension SiteURL {
     static func reportMessage(_ conversation: UUID, _ message: UUID) -> SiteURL { SiteURL(MessagesPath.reportMessage, id(conversation), id(message)) }
     static func hideMessage(_ conversation: UUID, _ message: UUID) -> SiteURL { SiteURL(MessagesPath.hideMessage, id(conversation), id(message)) }
     static let messageReports = SiteURL(MessagesPath.reports)
-    static func dismissReport(_ message: UUID) -> SiteURL { SiteURL(MessagesPath.dismissReport, id(message)) }
-    static func hideReported(_ message: UUID) -> SiteURL { SiteURL(MessagesPath.hideReported, id(message)) }
+    static func dismissReport(_ report: UUID) -> SiteURL { SiteURL(MessagesPath.dismissReport, id(report)) }
+    static func hideReported(_ report: UUID) -> SiteURL { SiteURL(MessagesPath.hideReported, id(report)) }
 }
