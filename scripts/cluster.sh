@@ -35,6 +35,15 @@ pids=()
 nginx_pid=""
 tiles=""
 cleanup() {
+  local status=$?
+  # A failed run shows what the servers said, since their folder goes with it.
+  if [[ $status -ne 0 ]]; then
+    for log in "$work"/serve-*.log; do
+      [[ -f "$log" ]] || continue
+      echo "--- the last errors of ${log##*/}:" >&2
+      grep -E "\[ (ERROR|CRITICAL|WARNING) \]|Fatal|error" "$log" | tail -n 30 >&2 || true
+    done
+  fi
   [[ -n "$nginx_pid" ]] && kill -QUIT "$nginx_pid" 2>/dev/null || true
   [[ -n "$tiles" ]] && kill "$tiles" 2>/dev/null || true
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
