@@ -72,6 +72,14 @@ struct MessagesTests {
             #expect(try await cast.manager.get(path).status == .notFound)
             #expect(try await Self.unread(cast.manager) == 0)
             #expect(try await !cast.manager.get("/messages").contains(#"href="\#(path)""#))
+
+            // The coach blocks the player from her message (no profile needed): it folds away for him.
+            let pias = try #require(try await Message.query(on: app.db).filter(\.$body ~~ "Pitch moved").first()?.requireID())
+            #expect(try await cast.player.post("\(path)/m/\(SiteURL.id(pias))/block", [], csrfFrom: path).status == .forbidden, "not oneself")
+            #expect(try await cast.coach.post("\(path)/m/\(SiteURL.id(pias))/block", [], csrfFrom: path).status == .seeOther)
+            let folded = try await cast.coach.get(path)
+            #expect(folded.contains("A message from someone you blocked.") && !folded.contains("Pitch moved"))
+            #expect(try await Block.query(on: app.db).count() == 1)
         }
     }
 

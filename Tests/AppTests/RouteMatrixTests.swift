@@ -123,7 +123,7 @@ import Vapor
         "GET /messages", "GET /teams/:slug/messages", "GET /games/:id/messages", "GET /plans/:id/messages", "GET /u/:username/message", "POST /messages/:id",
         "POST /messages/:id/mute",
         "POST /messages/:id/m/:message/edit", "POST /messages/:id/m/:message/delete", "POST /messages/:id/m/:message/report",
-        "POST /messages/:id/m/:message/hide", "POST /u/:username/block", "POST /u/:username/unblock",
+        "POST /messages/:id/m/:message/hide", "POST /messages/:id/m/:message/block", "POST /u/:username/block", "POST /u/:username/unblock",
         "GET /admin/reports", "POST /admin/reports/:id/hide", "POST /admin/reports/:id/dismiss",
     ]
 
@@ -438,6 +438,8 @@ import Vapor
                     ("zone3", "70"), ("zone4", "80"), ("zone5", "90"),
                 ], ["coach"]
             ),
+            // Anyone who reads a message may block its author, whom they may not otherwise see.
+            (world.teamMessage + "/block", [], ["teamCoach", "manager", "owner"]),
             (world.teamMessage + "/delete", [], ["player", "manager", "owner"]),
             (team + "/members/player_p/remove", [], managers),
             (game + "/cancel", [("confirm", "yes")], managers),

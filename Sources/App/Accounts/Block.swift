@@ -21,6 +21,33 @@ final class Block: Model, @unchecked Sendable {
         self.createdAt = date
     }
 
+    /// `blocker` blocks `blocked`: besides the block, follows end both ways (so the blocked person
+    /// loses what only followers see; `FollowController` lets no follow cross a block), and so do
+    /// the team invitations between the two and any coaching, which either gave the other.
+    static func make(blocker: UUID, blocked: UUID, at date: Date, on db: any Database) async throws {
+        try await db.inTransaction { db in
+            if try await Block.query(on: db).filter(\.$blocker.$id == blocker).filter(\.$blocked.$id == blocked).first() == nil {
+                try await Block(blocker: blocker, blocked: blocked, at: date).create(on: db)
+            }
+            try await Follow.query(on: db).group(.or) { either in
+                either.group(.and) { $0.filter(\.$follower.$id == blocker).filter(\.$followee.$id == blocked) }
+                either.group(.and) { $0.filter(\.$follower.$id == blocked).filter(\.$followee.$id == blocker) }
+            }.delete()
+            try await db.sql.raw(
+                """
+                DELETE FROM team_invites WHERE (invitee_id = \(bind: blocker) AND created_by_id = \(bind: blocked))
+                  OR (invitee_id = \(bind: blocked) AND created_by_id = \(bind: blocker))
+                """
+            ).run()
+            try await db.sql.raw(
+                """
+                DELETE FROM coach_grants WHERE (coach_id = \(bind: blocker) AND athlete_id = \(bind: blocked))
+                  OR (coach_id = \(bind: blocked) AND athlete_id = \(bind: blocker))
+                """
+            ).run()
+        }
+    }
+
     /// Whether either of the two blocked the other.
     static func between(_ a: UUID, _ b: UUID, on db: any Database) async throws -> Bool {
         try await db.sql.raw(

@@ -10,6 +10,7 @@ struct MessageController: RouteCollection {
         routes.post(MessagesPath.deleteMessage, use: delete)
         routes.post(MessagesPath.reportMessage, use: report)
         routes.post(MessagesPath.hideMessage, use: hide)
+        routes.post(MessagesPath.blockAuthor, use: blockAuthor)
     }
 
     /// The conversation and one of its messages, for a viewer with a seat in it.
@@ -117,6 +118,16 @@ struct MessageController: RouteCollection {
             access.conversation.kind == .direct
                 ? t("Thank you. The site's admins will look at this message.")
                 : t("Thank you. The moderators and the site's admins will look at this message."))
+        return req.redirect(to: SiteURL.conversation(access.id))
+    }
+
+    /// Blocks whoever wrote the message, named or not: a teen must be able to block an adult
+    /// whose profile they cannot see.
+    func blockAuthor(req: Request) async throws -> Response {
+        let (access, message) = try await load(req)
+        guard message.$author.id != access.viewer.id else { throw Abort(.forbidden, reason: t("You cannot block yourself.")) }
+        try await Block.make(blocker: access.viewer.requireID(), blocked: message.$author.id, at: req.now, on: req.db)
+        req.flash(.success, t("Blocked. They can no longer message you or invite you, and they aren't told."))
         return req.redirect(to: SiteURL.conversation(access.id))
     }
 

@@ -29,6 +29,7 @@ struct MessageItem: Encodable {
     let deleteAction: String?
     let reportAction: String?
     let hideAction: String?
+    let blockAction: String?
     /// Reports waiting, shown to moderators.
     let reports: Int
 }
@@ -81,6 +82,7 @@ struct MessageItems {
             deleteAction: (mine && fresh) || access.moderates ? SiteURL.deleteMessage(conversationID, id).path : nil,
             reportAction: !mine && !isHidden ? SiteURL.reportMessage(conversationID, id).path : nil,
             hideAction: access.moderates && !mine && !isHidden ? SiteURL.hideMessage(conversationID, id).path : nil,
+            blockAction: !mine && !blocked.contains(message.$author.id) ? SiteURL.blockAuthor(conversationID, id).path : nil,
             reports: access.moderates && !mine ? reports[id] ?? 0 : 0)
     }
 
