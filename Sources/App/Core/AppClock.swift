@@ -9,18 +9,44 @@ import Vapor
 /// Fluent's own `@Timestamp` fields (created and updated) still use the system clock; they only
 /// order and label rows, and nothing compares them with `now`.
 final class AppClock: Sendable {
-    private let offset = NIOLockedValueBox<TimeInterval>(0)
+    private struct State {
+        var offset: TimeInterval = 0
+        /// Set while the clock is stopped: the instant the next read returns.
+        var stopped: Date?
+    }
 
-    var now: Date { Date().addingTimeInterval(offset.withLockedValue { $0 }) }
+    private let state = NIOLockedValueBox(State())
+
+    /// A stopped clock still moves a millisecond per read, so records keep their order.
+    var now: Date {
+        state.withLockedValue { state in
+            guard let instant = state.stopped else { return Date().addingTimeInterval(state.offset) }
+            state.stopped = instant.addingTimeInterval(0.001)
+            return instant
+        }
+    }
 
     /// Makes `now` read `date` from this moment on.
     func set(_ date: Date) {
-        let shift = date.timeIntervalSinceNow
-        offset.withLockedValue { $0 = shift }
+        state.withLockedValue { state in
+            if state.stopped != nil { state.stopped = date }
+            state.offset = date.timeIntervalSinceNow
+        }
     }
 
     func advance(by seconds: TimeInterval) {
-        offset.withLockedValue { $0 += seconds }
+        state.withLockedValue { state in
+            state.offset += seconds
+            state.stopped = state.stopped?.addingTimeInterval(seconds)
+        }
+    }
+
+    /// For a test that counts what happens "within a minute": a slow machine must not let real
+    /// seconds pass between its steps. Only `advance` and `set` move a stopped clock.
+    func stop() {
+        state.withLockedValue { state in
+            state.stopped = state.stopped ?? Date().addingTimeInterval(state.offset)
+        }
     }
 
     /// Milliseconds since 1970, the unit workouts and samples are stored in.
