@@ -202,6 +202,7 @@ enum Migrations {
         app.migrations.add(AddFixtureToGames())
         app.migrations.add(AddResultByTeamToGames())
         app.migrations.add(CreatePushSubscription())
+        app.migrations.add(AddSeriesToGames())
     }
 }
 

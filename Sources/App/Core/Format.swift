@@ -165,6 +165,21 @@ struct Format {
 
     private static func capitalised(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
 
+    /// "Every Tuesday until 23 Dec" ("Todas as terças-feiras até 23 dez"): a weekly repetition, from
+    /// 0 = Sunday. One whole sentence per weekday, since Portuguese agrees "todos"/"todas" with the day.
+    static func everyWeekdayUntil(_ weekday: Int, until: CalendarDate) -> String {
+        let day = dayAndMonth(until)
+        switch weekday {
+        case 0: return t("Every Sunday until {day}", day)
+        case 1: return t("Every Monday until {day}", day)
+        case 2: return t("Every Tuesday until {day}", day)
+        case 3: return t("Every Wednesday until {day}", day)
+        case 4: return t("Every Thursday until {day}", day)
+        case 5: return t("Every Friday until {day}", day)
+        default: return t("Every Saturday until {day}", day)
+        }
+    }
+
     /// "Thursday, 26 November 2026" ("quinta-feira, 26 de novembro de 2026"): a day in full in
     /// `zone`, as the page of a game or a plan heads it.
     static func longDay(_ date: Date, zone: TimeZone) -> String {

@@ -25,6 +25,9 @@ final class Game: Model, @unchecked Sendable {
     /// A fixture's result entered by this team's manager and not yet confirmed by the other team's:
     /// it does not count in the table until then.
     @OptionalField(key: "result_by_team_id") var resultByTeamID: UUID?
+    /// A team's weekly sessions share this id, one game per week (`GameSeries`). Nil for a game
+    /// that does not repeat.
+    @OptionalField(key: "series_id") var seriesID: UUID?
     @Parent(key: "organiser_id") var organiser: User
     @Field(key: "sport") var sport: String
     @Field(key: "age_group") var ageGroup: String

@@ -31,11 +31,15 @@ struct GameController: RouteCollection {
         let action: String
         let submit: String
         let cancelURL: String
+        /// A new team game may repeat weekly (`GameSeries`).
+        let canRepeat: Bool
+        /// Editing a session with sessions after it: the change may reach them too.
+        let inSeries: Bool
     }
 
     private func render(
         _ req: Request, kind: Game.Kind, form: GameForm, errors: FieldErrors, team: Team?,
-        game: Game?, opponents: [SelectOption]
+        game: Game?, opponents: [SelectOption], inSeries: Bool = false
     ) async throws -> Response {
         let title = game != nil ? t("Edit game") : kind == .team ? t("New game for {team}", team?.name ?? "") : t("Organise a pick-up game")
         let page = FormPage(
@@ -43,7 +47,8 @@ struct GameController: RouteCollection {
             choices: Choices(), timeZones: Format.timeZoneIdentifiers, opponents: opponents, teamName: team?.name,
             action: game.map { SiteURL.editGame($0.id!).path } ?? (team.map { SiteURL.newTeamGame(slug: $0.slug).path } ?? SiteURL.newGame.path),
             submit: game == nil ? (kind == .team ? t("Schedule game") : t("Create game")) : t("Save changes"),
-            cancelURL: game.map { SiteURL.game($0.id!).path } ?? (team.map { SiteURL.team(slug: $0.slug).path } ?? SiteURL.games.path)
+            cancelURL: game.map { SiteURL.game($0.id!).path } ?? (team.map { SiteURL.team(slug: $0.slug).path } ?? SiteURL.games.path),
+            canRepeat: game == nil && kind == .team, inSeries: inSeries
         )
         return try await req.view.render("games/form", page).encodeResponse(status: errors.isEmpty ? .ok : .unprocessableEntity, for: req)
     }
@@ -81,15 +86,55 @@ struct GameController: RouteCollection {
         let form = try req.content.decode(GameForm.self)
         let opponents = try await leagueOpponents(of: team, on: req.db)
         var (valid, errors) = form.validate(kind: .team, now: req.now)
+        let starts = GameSeries.starts(form, errors: &errors)
+        if starts == nil, errors["repeats"] != nil || errors["until"] != nil { valid = nil }
         let fixture = valid?.opponentTeamSlug.flatMap { slug in opponents.first { $0.team.slug == slug } }
         if valid?.opponentTeamSlug != nil, fixture == nil { errors["opponent_team"] = t("Choose a team of your league from the list"); valid = nil }
-        guard let valid else {
+        if fixture != nil, (starts?.count ?? 1) > 1 { errors["repeats"] = t("A league game is played once: it cannot repeat"); valid = nil }
+        guard let valid, let starts, let first = starts.first else {
             return try await render(req, kind: .team, form: form, errors: errors, team: team, game: nil, opponents: opponentOptions(opponents))
         }
+        let seriesID = starts.count > 1 ? UUID() : nil
+        let games = try starts.map { start in
+            var session = valid
+            session.startsAt = start
+            return try Self.newTeamGame(team: team, organiser: user, valid: session, fixture: fixture, series: seriesID)
+        }
+        let game = games[0]
+        let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).all().map { $0.$user.id }
+        try await req.db.inTransaction { db in
+            for session in games { try await session.create(on: db) }
+            // A series is news once, not once a week.
+            try await Notification.send(
+                to: members.filter { $0 != user.id }, from: nil, kind: .newGame,
+                text: starts.count > 1
+                    ? t(
+                        "New weekly sessions for {team}: {repeats}, at {time}, from {day}", team.name,
+                        Format.everyWeekdayUntil(
+                            LocalTime.day(of: first, zone: valid.timeZone).weekday, until: LocalTime.day(of: starts[starts.count - 1], zone: valid.timeZone)),
+                        GameTime.clock(first, zone: valid.timeZone), GameTime.shortDay(first, zone: valid.timeZone))
+                    : t(
+                        "New game for {team}: {day} at {time}", team.name, GameTime.shortDay(game.startsAt, zone: game.timeZone),
+                        GameTime.clock(game.startsAt, zone: game.timeZone)),
+                link: SiteURL.game(game.id!).path, on: db
+            )
+        }
+        req.flash(
+            .success,
+            games.count > 1
+                ? tn(
+                    "{count} weekly session scheduled; every member has been told.", "{count} weekly sessions scheduled; every member has been told.",
+                    games.count)
+                : t("Game scheduled; every member has been told."))
+        return req.redirect(to: .game(game.id!))
+    }
+
+    /// One team game (or one session of a weekly series) as the form decided, not yet saved.
+    private static func newTeamGame(team: Team, organiser: User, valid: GameForm.Valid, fixture: (team: Team, leagueID: UUID)?, series: UUID?) throws -> Game {
         let game = Game()
         game.kind = .team
         game.$team.id = try team.requireID()
-        game.$organiser.id = try user.requireID()
+        game.$organiser.id = try organiser.requireID()
         game.sport = team.sport
         game.ageGroup = team.ageGroup
         game.gender = team.gender
@@ -100,20 +145,9 @@ struct GameController: RouteCollection {
         game.subsFilled = 0
         game.status = .scheduled
         game.sequence = 0
+        game.seriesID = series
         game.apply(valid, fixture: fixture)
-        let members = try await Membership.query(on: req.db).filter(\.$team.$id == team.requireID()).all().map { $0.$user.id }
-        try await req.db.inTransaction { db in
-            try await game.create(on: db)
-            try await Notification.send(
-                to: members.filter { $0 != user.id }, from: nil, kind: .newGame,
-                text: t(
-                    "New game for {team}: {day} at {time}", team.name, GameTime.shortDay(game.startsAt, zone: game.timeZone),
-                    GameTime.clock(game.startsAt, zone: game.timeZone)),
-                link: SiteURL.game(game.id!).path, on: db
-            )
-        }
-        req.flash(.success, t("Game scheduled; every member has been told."))
-        return req.redirect(to: .game(game.id!))
+        return game
     }
 
     // MARK: Pick-up games
@@ -153,7 +187,9 @@ struct GameController: RouteCollection {
 
     func show(req: Request) async throws -> View {
         let access = try await GameAccess.load(req)
-        return try await req.view.render("games/show", try await GamePage.build(access, req: req))
+        var page = try await GamePage.build(access, req: req)
+        try await page.showSeries(of: access.game, on: req.db)
+        return try await req.view.render("games/show", page)
     }
 
     // MARK: Edit and cancel
@@ -165,9 +201,10 @@ struct GameController: RouteCollection {
         guard !access.game.isCancelled else { throw Abort(.conflict, reason: t("This game is cancelled.")) }
         let opponents = access.team == nil ? [] : try await leagueOpponents(of: access.team!, on: req.db)
         let slug = opponents.first { $0.team.id == access.game.$opponentTeam.id }?.team.slug
+        let inSeries = !(try await GameSeries.following(access.game, on: req.db).isEmpty)
         return try await render(
             req, kind: access.game.kind, form: GameForm(game: access.game, opponentSlug: slug), errors: [:],
-            team: access.team, game: access.game, opponents: opponentOptions(opponents))
+            team: access.team, game: access.game, opponents: opponentOptions(opponents), inSeries: inSeries)
     }
 
     func update(req: Request) async throws -> Response {
@@ -188,9 +225,14 @@ struct GameController: RouteCollection {
             errors["capacity"] = t("{count} people already have a place; remove some before lowering the limit", game.joinedCount)
             valid = nil
         }
+        // "This and the following sessions": the ones after it in its series, found before it moves.
+        let later = GameSeries.Scope(form.scope) == .following ? try await GameSeries.following(game, on: req.db) : []
         guard let valid else {
-            return try await render(req, kind: game.kind, form: form, errors: errors, team: access.team, game: game, opponents: opponentOptions(opponents))
+            return try await render(
+                req, kind: game.kind, form: form, errors: errors, team: access.team, game: game, opponents: opponentOptions(opponents),
+                inSeries: !(try await GameSeries.following(game, on: req.db).isEmpty))
         }
+        let series = GameSeries.Before(game)
         let before = (game.startsAt, game.durationMinutes, game.placeName, game.latitude, game.longitude)
         game.apply(valid, fixture: fixture)
         let moved = before.0 != game.startsAt || before.2 != game.placeName || before.3 != game.latitude || before.4 != game.longitude
@@ -200,8 +242,9 @@ struct GameController: RouteCollection {
         try await req.db.inTransaction { db in
             try await game.update(on: db)
             if game.kind == .pickup { try await GameRoster.promoteWaiting(in: game, now: req.now, on: db) }
-            guard moved else { return }
-            try await Self.tellMoved(game, team: access.team, except: user.id, on: db)
+            let laterMoved = later.isEmpty ? [] : try await GameSeries.follow(game, before: series, later: later, on: db)
+            guard moved || !laterMoved.isEmpty else { return }
+            try await Self.tellMoved(game, team: access.team, except: user.id, later: laterMoved, on: db)
             // The other team's copy of a fixture moves with it, and its people hear the same.
             if let twin = try await game.fixtureTwin(on: db) {
                 twin.follow(game)
@@ -209,30 +252,50 @@ struct GameController: RouteCollection {
                 try await Self.tellMoved(twin, team: try await twin.$team.get(on: db), except: user.id, on: db)
             }
         }
-        req.flash(
-            .success,
-            moved && game.kind == .team ? t("Saved. Members were told and asked to answer again.") : moved ? t("Saved. Players were told.") : t("Saved."))
+        req.flash(.success, Self.savedText(moved: moved, team: game.kind == .team, later: later.count))
         return req.redirect(to: .game(gameID))
     }
 
-    /// Tells everyone on a game that moved, in the caller's transaction. Whoever holds a place hears
-    /// of it whatever their settings; members of a team game answer again.
-    private static func tellMoved(_ game: Game, team: Team?, except userID: UUID?, on db: any Database) async throws {
+    private static func savedText(moved: Bool, team: Bool, later: Int) -> String {
+        switch (moved, team, later) {
+        case (true, true, 0): t("Saved. Members were told and asked to answer again.")
+        case (true, true, _):
+            tn(
+                "Saved, with the {count} session after it. Members were told and asked to answer again.",
+                "Saved, with the {count} sessions after it. Members were told and asked to answer again.", later)
+        case (true, false, _): t("Saved. Players were told.")
+        case (false, _, 0): t("Saved.")
+        case (false, _, _): tn("Saved, with the {count} session after it.", "Saved, with the {count} sessions after it.", later)
+        }
+    }
+
+    /// Tells everyone on a game that moved (and on the sessions `later` in its series that moved
+    /// with it, in one notice), in the caller's transaction. Whoever holds a place hears of it
+    /// whatever their settings; members of a team game answer again.
+    private static func tellMoved(_ game: Game, team: Team?, except userID: UUID?, later: [Game] = [], on db: any Database) async throws {
         let gameID = try game.requireID()
-        let holders = try await game.holders(on: db)
-        // A new time or place is a new question: members answer again. Substitutes keep their places.
-        if game.kind == .team {
-            try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$isSub == false).delete()
+        var holders = try await game.holders(on: db)
+        var everyone = try await game.everyone(on: db)
+        for session in [game] + later {
+            // A new time or place is a new question: members answer again. Substitutes keep their places.
+            if session.kind == .team {
+                try await GamePlayer.query(on: db).filter(\.$game.$id == session.requireID()).filter(\.$isSub == false).delete()
+            }
+            guard session !== game else { continue }
+            holders.formUnion(try await session.holders(on: db))
+            everyone += try await session.everyone(on: db)
         }
         // The new place goes only to those the game page would show it to: not to people who only asked to join.
-        let recipients = try await game.everyone(on: db).filter { $0 != userID }
+        let recipients = Array(Set(everyone)).filter { $0 != userID }
         let asking = Set(try await GamePlayer.query(on: db).filter(\.$game.$id == gameID).filter(\.$status == .requested).all().map { $0.$user.id })
         let placeShown = game.privacy == Team.Privacy.public.rawValue || (team?.privacy == .public)
         for (group, withPlace) in [(recipients.filter { !asking.contains($0) }, true), (recipients.filter { asking.contains($0) }, placeShown)]
         where !group.isEmpty {
             try await Notification.send(
                 to: group, from: nil, kind: .gameChanged,
-                text: Self.movedText(game, teamName: team?.name, place: withPlace ? game.placeName : nil),
+                text: later.isEmpty
+                    ? Self.movedText(game, teamName: team?.name, place: withPlace ? game.placeName : nil)
+                    : Self.seriesMovedText(game, teamName: team?.name, place: withPlace ? game.placeName : nil, later: later.count),
                 link: SiteURL.game(gameID).path, always: holders, on: db
             )
         }
@@ -251,15 +314,40 @@ struct GameController: RouteCollection {
         }
     }
 
+    /// A session moved with the ones after it in its series (team games only repeat).
+    private static func seriesMovedText(_ game: Game, teamName: String?, place: String?, later: Int) -> String {
+        let title = game.title(teamName: teamName)
+        let day = GameTime.shortDay(game.startsAt, zone: game.timeZone), time = GameTime.clock(game.startsAt, zone: game.timeZone)
+        guard let place else {
+            return tn(
+                "{game} moved to {day} at {time}, with the {count} session after it. Please answer again.",
+                "{game} moved to {day} at {time}, with the {count} sessions after it. Please answer again.", later, title, day, time)
+        }
+        return tn(
+            "{game} moved to {day} at {time}, {place}, with the {count} session after it. Please answer again.",
+            "{game} moved to {day} at {time}, {place}, with the {count} sessions after it. Please answer again.", later, title, day, time, place)
+    }
+
     func cancel(req: Request) async throws -> Response {
         let user = try req.requireUser()
         let access = try await GameAccess.load(req)
         try access.requireManager()
         let game = access.game
         guard !game.isCancelled else { return req.redirect(to: .game(game.id!)) }
-        struct Confirm: Content { var confirm: String? }
-        guard try req.content.decode(Confirm.self).confirm == "yes" else {
+        struct Confirm: Content {
+            var confirm: String?
+            var scope: String?
+        }
+        let confirm = try req.content.decode(Confirm.self)
+        guard confirm.confirm == "yes" else {
             throw Abort(.unprocessableEntity, reason: t("Tick “Yes, cancel it” to confirm; nothing was changed."))
+        }
+        if GameSeries.Scope(confirm.scope) == .following, game.seriesID != nil {
+            try await req.db.inTransaction { db in
+                try await GameSeries.cancel(from: game, by: user.requireID(), teamName: access.team?.name, on: db)
+            }
+            req.flash(.info, t("This session and the ones after it are cancelled, and everyone has been told."))
+            return req.redirect(to: .game(game.id!))
         }
         try await req.db.inTransaction { db in try await game.cancel(by: user.requireID(), teamName: access.team?.name, on: db) }
         req.flash(.info, t("The game is cancelled and everyone has been told."))

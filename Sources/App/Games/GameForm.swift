@@ -16,6 +16,11 @@ struct GameForm: Content {
     // Team games
     var opponent_team: String?
     var opponent_name: String?
+    /// A new team game: "never" or "weekly", with the last day `until` (`GameSeries`).
+    var repeats: String?
+    var until: String?
+    /// Editing or cancelling one of a series: "one" (the default) or "following".
+    var scope: String?
     // Pick-up games
     var sport: String?
     var privacy: String?

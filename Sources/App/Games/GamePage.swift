@@ -45,6 +45,12 @@ struct GamePage: Encodable {
     let distance: String?
     /// A map of the exact place (SVG), for those who may know it; empty otherwise.
     var map = ""
+    /// One of a team's weekly sessions: "Every Tuesday until 23 Dec", and the next session still on
+    /// (set by `showSeries`).
+    var repeats: String?
+    var nextSession: LinkTo?
+    /// Sessions after this one are still on: a change or a cancellation may reach them too.
+    var hasFollowing = false
     let description: String
     let team: LinkTo?
     /// Where the person came from (their games, a search's results, the team), else the team or
@@ -89,6 +95,16 @@ struct GamePage: Encodable {
     /// The game's conversation (`Messages`), for its organiser, players and team.
     let conversationURL: String?
     let answers: [SelectOption]
+
+    /// What the page says of the weekly series `game` belongs to, if any (one query, for a series only).
+    mutating func showSeries(of game: Game, on db: any Database) async throws {
+        guard let series = try await GameSeries.summary(of: game, on: db) else { return }
+        repeats = series.text
+        nextSession = try series.next.map {
+            LinkTo(url: SiteURL.game(try $0.requireID()).path, name: GameTime.shortDay($0.startsAt, zone: $0.timeZone))
+        }
+        hasFollowing = series.hasFollowing
+    }
 
     struct PlayerRow {
         let user: User
