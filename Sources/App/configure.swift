@@ -203,6 +203,7 @@ enum Migrations {
         app.migrations.add(AddResultByTeamToGames())
         app.migrations.add(CreatePushSubscription())
         app.migrations.add(AddSeriesToGames())
+        app.migrations.add(CreateGameInvite())
     }
 }
 

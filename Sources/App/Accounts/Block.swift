@@ -23,7 +23,7 @@ final class Block: Model, @unchecked Sendable {
 
     /// `blocker` blocks `blocked`: besides the block, follows end both ways (so the blocked person
     /// loses what only followers see; `FollowController` lets no follow cross a block), and so do
-    /// the team invitations between the two and any coaching, which either gave the other.
+    /// the team and game invitations between the two and any coaching, which either gave the other.
     static func make(blocker: UUID, blocked: UUID, at date: Date, on db: any Database) async throws {
         try await db.inTransaction { db in
             if try await Block.query(on: db).filter(\.$blocker.$id == blocker).filter(\.$blocked.$id == blocked).first() == nil {
@@ -37,6 +37,12 @@ final class Block: Model, @unchecked Sendable {
                 """
                 DELETE FROM team_invites WHERE (invitee_id = \(bind: blocker) AND created_by_id = \(bind: blocked))
                   OR (invitee_id = \(bind: blocked) AND created_by_id = \(bind: blocker))
+                """
+            ).run()
+            try await db.sql.raw(
+                """
+                DELETE FROM game_invites WHERE (invitee_id = \(bind: blocker) AND inviter_id = \(bind: blocked))
+                  OR (invitee_id = \(bind: blocked) AND inviter_id = \(bind: blocker))
                 """
             ).run()
             try await db.sql.raw(

@@ -15,6 +15,8 @@ struct GameAccess {
     let now: Date
     /// The viewer runs the league a season's fixture belongs to.
     let isLeagueManager: Bool
+    /// The viewer's invitation to this pick-up game, while they have no place in it.
+    var invite: GameInvite? = nil
 
     var isTeamGame: Bool { game.kind == .team }
     var isMember: Bool { teamAccess?.isMember ?? false }
@@ -49,9 +51,21 @@ struct GameAccess {
         // An invitation lets someone see a private team, but not its games: those are for members.
         if let teamAccess { return (team?.privacy == .private ? teamAccess.isMember : teamAccess.canSee) || player?.isSub == true }
         // A private pick-up game grew out of a plan among friends: its players alone know of it.
-        if game.privacy == Team.Privacy.private.rawValue { return isOrganiser || player != nil }
+        // The organiser's invitation lets its invitee see it, so they can join.
+        if game.privacy == Team.Privacy.private.rawValue { return isOrganiser || player != nil || invite?.byOrganiser == true }
         return true
     }
+
+    /// Who may ask someone to a pick-up game: its organiser, and people holding a place in a public
+    /// or protected one (a private game's guest list is the organiser's).
+    var canInvite: Bool {
+        guard !isTeamGame, isUpcoming else { return false }
+        return isOrganiser || (holdsPlace && game.privacy != Team.Privacy.private.rawValue)
+    }
+
+    /// Joining goes straight in (or onto the waitlist) without the organiser's approval: the
+    /// organiser invited the viewer.
+    var joinIsLetIn: Bool { invite?.byOrganiser == true }
 
     var canSeeRoster: Bool {
         if let teamAccess { return teamAccess.canSeeRoster || holdsPlace }
@@ -96,7 +110,11 @@ struct GameAccess {
         if game.fixtureID != nil, let leagueID = game.$league.id, let viewerID = viewer?.id {
             isLeagueManager = try await League.find(leagueID, on: db)?.$manager.id == viewerID
         }
-        return GameAccess(game: game, team: team, teamAccess: teamAccess, viewer: viewer, player: player, now: now, isLeagueManager: isLeagueManager)
+        var access = GameAccess(game: game, team: team, teamAccess: teamAccess, viewer: viewer, player: player, now: now, isLeagueManager: isLeagueManager)
+        if game.kind == .pickup, player == nil, let viewerID = viewer?.id {
+            access.invite = try await GameInvite.query(on: db).filter(\.$game.$id == game.requireID()).filter(\.$invitee.$id == viewerID).first()
+        }
+        return access
     }
 
     func requireManager() throws {

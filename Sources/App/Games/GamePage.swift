@@ -95,6 +95,13 @@ struct GamePage: Encodable {
     /// The game's conversation (`Messages`), for its organiser, players and team.
     let conversationURL: String?
     let answers: [SelectOption]
+    /// The viewer may ask someone to this pick-up game; the people they might ask, by username.
+    let canInvite: Bool
+    let inviteSuggestions: [String]
+    /// Who invited the viewer, while they have no place yet.
+    let invitedBy: String?
+    var inviteTyped = ""
+    var errors = FieldErrors()
 
     /// What the page says of the weekly series `game` belongs to, if any (one query, for a series only).
     mutating func showSeries(of game: Game, on db: any Database) async throws {
@@ -203,6 +210,12 @@ struct GamePage: Encodable {
         }
 
         let mine = access.player
+        var invitedBy: String?
+        if let invite = access.invite, let inviter = try await User.find(invite.$inviter.id, on: req.db) {
+            let relation = try await Relations.load(viewer: viewer, people: [inviter.requireID()], today: req.clock.today, on: req.db).relation(to: inviter)
+            invitedBy = PersonAccess.knownName(of: inviter, relation) ?? t("Someone")
+        }
+        let suggestions = access.canInvite ? try await inviteSuggestions(for: viewer, excluding: answered.union([game.$organiser.id]), on: req.db) : []
         let position = mine?.status == .waitlisted ? visibleRoster.first(where: \.isYou)?.position : nil
         let title = game.title(teamName: access.team?.name)
         let myGames = BackLink(.games, t("My games"))
@@ -239,7 +252,7 @@ struct GamePage: Encodable {
                 } : nil,
             isSub: mine?.isSub ?? false,
             canAnswer: access.canAnswer, canJoin: access.canJoin,
-            joinWillWait: game.isFull, joinNeedsApproval: game.privacy == Team.Privacy.protected.rawValue,
+            joinWillWait: game.isFull, joinNeedsApproval: game.privacy == Team.Privacy.protected.rawValue && !access.joinIsLetIn,
             canLeave: mine != nil && access.isUpcoming && !access.isTeamGame || (mine?.isSub ?? false) && access.isUpcoming,
             canClaimSub: access.canClaimSub,
             canManage: access.canManage && !game.isCancelled,
@@ -249,7 +262,27 @@ struct GamePage: Encodable {
             canConfirmResult: access.canManage && !game.isCancelled && game.resultByTeamID != nil && game.resultByTeamID != game.$team.id,
             conversationURL: access.isOrganiser || access.isMember || access.player != nil
                 ? SiteURL.gameConversation(try game.requireID()).path : nil,
-            answers: GamePlayer.Status.answers.map { SelectOption(value: $0.rawValue, label: $0.label) }
+            answers: GamePlayer.Status.answers.map { SelectOption(value: $0.rawValue, label: $0.label) },
+            canInvite: access.canInvite && !game.isCancelled, inviteSuggestions: suggestions, invitedBy: invitedBy
         )
+    }
+
+    /// The usernames offered in the invitation field: people the viewer follows or who follow them
+    /// (accepted both), not on the list yet. Only a hint: the form checks who may be reached.
+    static func inviteSuggestions(for viewer: User?, excluding: Set<UUID>, on db: any Database) async throws -> [String] {
+        guard let viewerID = viewer?.id else { return [] }
+        struct Row: Decodable {
+            let id: UUID
+            let username: String
+        }
+        let rows = try await db.sql.raw(
+            """
+            SELECT DISTINCT u.id, u.username FROM follows f JOIN users u
+              ON u.id = CASE WHEN f.follower_id = \(bind: viewerID) THEN f.followee_id ELSE f.follower_id END
+            WHERE (f.follower_id = \(bind: viewerID) OR f.followee_id = \(bind: viewerID)) AND f.status = \(bind: Follow.Status.accepted.rawValue)
+            ORDER BY u.username LIMIT 200
+            """
+        ).all(decoding: Row.self)
+        return rows.filter { !excluding.contains($0.id) && $0.id != viewerID }.map(\.username)
     }
 }

@@ -65,7 +65,10 @@ struct GamePlayerController: RouteCollection {
         guard access.player == nil, !access.isOrganiser else { throw Abort(.conflict, reason: t("You are already on this game's list.")) }
         try access.requireAgeFits(user)
         let note = try Self.cleanNote(try req.content.decode(AnswerForm.self).note)
-        switch try await GameRoster.join(access.game, user: user, note: note, now: req.now, on: req.db) {
+        let outcome = try await GameRoster.join(access.game, user: user, note: note, letIn: access.joinIsLetIn, now: req.now, on: req.db)
+        // The invitation did its work; the place (or the request) stands for it now.
+        try await access.invite?.delete(on: req.db)
+        switch outcome {
         case .joined: req.flash(.success, t("You're in. See you there!"))
         case .waitlisted: req.flash(.info, t("The game is full, so you're on the waitlist. You'll be told if a place opens up."))
         case .requested: req.flash(.info, t("Your request is sent; the organiser will let you know."))

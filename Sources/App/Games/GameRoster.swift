@@ -12,9 +12,10 @@ enum GameRoster {
 
     /// Joins a pick-up game: straight in while there is room, onto the waitlist when full, or as a
     /// request the organiser answers when the game is protected.
-    static func join(_ game: Game, user: User, note: String?, now: Date, on db: any Database) async throws -> Outcome {
+    /// `letIn`: the organiser invited them, so a protected game asks for no approval.
+    static func join(_ game: Game, user: User, note: String?, letIn: Bool = false, now: Date, on db: any Database) async throws -> Outcome {
         let gameID = try game.requireID(), userID = try user.requireID()
-        if game.privacy == Team.Privacy.protected.rawValue {
+        if game.privacy == Team.Privacy.protected.rawValue && !letIn {
             try await insert(GamePlayer(gameID: gameID, userID: userID, status: .requested, note: note, at: now), on: db)
             try await Notification.send(
                 to: [game.$organiser.id], from: user.id, kind: .gameJoinRequest,

@@ -17,6 +17,8 @@ enum GamePath: String, RoutePattern {
     case rsvp = "/games/:id/rsvp"
     case join = "/games/:id/join"
     case leave = "/games/:id/leave"
+    /// The organiser or a player asks someone to a pick-up game.
+    case invite = "/games/:id/invites"
     case takeOffer = "/games/:id/offer/take"
     case approvePlayer = "/games/:id/players/:username/approve"
     case removePlayer = "/games/:id/players/:username/remove"

@@ -9,6 +9,7 @@ enum Games: Feature {
         try app.register(collection: GameController())
         try app.register(collection: SeasonController())
         try app.register(collection: GamePlayerController())
+        try app.register(collection: GameInviteController())
         try app.register(collection: MyGamesController())
         try app.register(collection: CalendarController())
     }

@@ -6,7 +6,10 @@ import Foundation
 /// waiting list moves up.
 extension Games {
     static var archiveEntries: [ArchiveEntry] {
-        [ArchiveEntry(path: "games.json", holds: t("your answers and places in games"))]
+        [
+            ArchiveEntry(path: "games.json", holds: t("your answers and places in games")),
+            ArchiveEntry(path: "game_invitations.json", holds: t("invitations to pick-up games you sent and got")),
+        ]
     }
 
     static func exportAccount(_ archive: AccountArchive) async throws {
@@ -26,6 +29,19 @@ extension Games {
                     "starts_at": AccountArchive.time(game.startsAt), "answer": answer.status.rawValue,
                 ]
             })
+        try await exportInvitations(archive)
+    }
+
+    /// Invitations the person sent (with whom they asked, whom they named themselves) and got
+    /// (without the sender, who may not be someone they may know of).
+    private static func exportInvitations(_ archive: AccountArchive) async throws {
+        let userID = archive.userID
+        let sent = try await GameInvite.query(on: archive.db).filter(\.$inviter.$id == userID).with(\.$invitee).sort(\.$createdAt).all()
+        let got = try await GameInvite.query(on: archive.db).filter(\.$invitee.$id == userID).sort(\.$createdAt).all()
+        try archive.add(
+            "game_invitations.json",
+            json: sent.map { ["direction": "sent", "game": SiteURL.id($0.$game.id), "invitee": $0.invitee.username, "at": AccountArchive.time($0.createdAt)] }
+                + got.map { ["direction": "received", "game": SiteURL.id($0.$game.id), "invitee": "", "at": AccountArchive.time($0.createdAt)] })
     }
 
     static func deleteAccount(of userID: UUID, now: Date, on db: any Database, config: AppConfig) async throws -> AfterDeletion {

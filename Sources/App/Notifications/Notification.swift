@@ -33,6 +33,7 @@ final class Notification: Model, @unchecked Sendable {
         case newGame = "new_game", gameChanged = "game_changed", gameCancelled = "game_cancelled", gameReminder = "game_reminder",
             gameNearby = "game_nearby"
         case gameJoinRequest = "game_join_request", gamePlace = "game_place", gameRemoved = "game_removed", subsFilled = "subs_filled"
+        case gameInvite = "game_invite"
         case challengeReceived = "challenge_received", challengeReply = "challenge_reply", challengeJudged = "challenge_judged"
         case goalReached = "goal_reached", workoutReminder = "workout_reminder"
         case coachRequest = "coach_request", coachAccepted = "coach_accepted", sessionPlanned = "session_planned", workoutComment = "workout_comment",

@@ -55,7 +55,7 @@ extension Notification.Kind {
         switch self {
         case .gameRemoved, .gamePlace: nil
         case .joinRequest, .invited, .approved, .roleChanged, .leagueInvite, .teamClosed: .teams
-        case .newGame, .gameChanged, .gameCancelled, .gameJoinRequest, .subsFilled: .games
+        case .newGame, .gameChanged, .gameCancelled, .gameJoinRequest, .subsFilled, .gameInvite: .games
         case .gameReminder: .gameReminders
         case .gameNearby: .gamesNearby
         case .challengeReceived, .challengeReply, .challengeJudged: .challenges

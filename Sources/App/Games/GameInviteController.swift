@@ -1,0 +1,86 @@
+import Fluent
+import Vapor
+
+/// Asking a person to a pick-up game: by username, among the people the asker may reach.
+struct GameInviteController: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post(GamePath.invite, use: invite)
+    }
+
+    struct InviteForm: Content {
+        var username: String?
+    }
+
+    func invite(req: Request) async throws -> Response {
+        let inviter = try req.requireUser()
+        let access = try await GameAccess.load(req)
+        let game = access.game
+        guard !access.isTeamGame else {
+            throw Abort(.unprocessableEntity, reason: t("Team games are for the team's members; invite the person to the team instead."))
+        }
+        guard access.isUpcoming else { throw Abort(.conflict, reason: t("This game is over or cancelled.")) }
+        guard access.canInvite else {
+            throw Abort(.forbidden, reason: t("Only the organiser and the people playing can invite others to this game."))
+        }
+        let gameID = try game.requireID(), inviterID = try inviter.requireID()
+        let typed = String((try req.content.decode(InviteForm.self).username ?? "").prefix(100))
+        func mistake(_ message: String, _ status: HTTPStatus = .unprocessableEntity) async throws -> Response {
+            var page = try await GamePage.build(access, req: req)
+            page.inviteTyped = typed
+            page.errors = ["invite": message]
+            return try await req.view.render("games/show", page).encodeResponse(status: status, for: req)
+        }
+        let username = AccountRules.collapseWhitespace(typed).lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
+        guard !username.isEmpty else { return try await mistake(t("Enter the username of the person to invite.")) }
+        let found = try await User.query(on: req.db).filter(\.$username == username).first()
+        // The rules of team invitations: a hidden profile answers as a name nobody has; a child who
+        // does not know the inviter, or someone either of the two blocked, hears nothing, and the
+        // inviter is told it was sent, so the answer gives nothing away.
+        let reach = try await PersonAccess.reach(found, from: inviter, today: req.clock.today, on: req.db)
+        guard let invitee = found, reach != .unknown else {
+            return try await mistake(t("Nobody has the username “{username}”. Check the spelling on their profile page.", typed))
+        }
+        let inviteeID = try invitee.requireID()
+        let sent = t("{name} is invited. They will find the game under their notifications.", invitee.displayName)
+        if inviteeID == inviterID { return try await mistake(t("You are already on this game's list.")) }
+        if reach == .allowed {
+            let relation = try await Relations.load(viewer: inviter, people: [inviteeID], today: req.clock.today, on: req.db).relation(to: invitee)
+            guard relation.viewerFollows == .accepted || relation.followsViewer == .accepted || relation.sharesTeam else {
+                return try await mistake(t("You can invite people you follow, people who follow you and your teammates."))
+            }
+            let playing = try await GamePlayer.query(on: req.db).filter(\.$game.$id == gameID).filter(\.$user.$id == inviteeID).first()
+            if inviteeID == game.$organiser.id || playing != nil {
+                return try await mistake(t("{name} is already on this game's list.", invitee.displayName), .conflict)
+            }
+        }
+        let now = req.now, byOrganiser = access.isOrganiser, dropped = reach == .dropped
+        // Counted and written under a lock on the inviter's row: parallel presses count one after the other.
+        let overLimit: Bool = try await req.db.inTransaction { db in
+            try await db.lockForCount(User.schema, id: inviterID)
+            let today = try await GameInvite.query(on: db).filter(\.$inviter.$id == inviterID)
+                .filter(\.$createdAt > now.addingTimeInterval(-86_400)).count()
+            guard today < GameInvite.dailyLimit else { return true }
+            // A second invitation of the same person changes nothing; someone who cannot be reached gets none.
+            guard !dropped,
+                try await GameInvite.query(on: db).filter(\.$game.$id == gameID).filter(\.$invitee.$id == inviteeID).first() == nil
+            else { return false }
+            try await GameInvite(gameID: gameID, invitee: inviteeID, inviter: inviterID, byOrganiser: byOrganiser, at: now).create(on: db)
+            try await Notification.send(
+                to: [inviteeID], by: inviter, kind: .gameInvite, today: req.clock.today,
+                text: { name in
+                    t(
+                        "{name} invited you to a {sport} game on {day} at {time}", name, game.sportLabel.lowercased(),
+                        GameTime.shortDay(game.startsAt, zone: game.timeZone), GameTime.clock(game.startsAt, zone: game.timeZone))
+                },
+                link: SiteURL.game(gameID).path, on: db)
+            return false
+        }
+        if overLimit {
+            return try await mistake(
+                t("You have invited {count} people to games today, the most a day allows. Try again tomorrow.", GameInvite.dailyLimit),
+                .tooManyRequests)
+        }
+        req.flash(.success, sent)
+        return req.redirect(to: .game(gameID))
+    }
+}
