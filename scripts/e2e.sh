@@ -5,7 +5,7 @@
 #
 #   make e2e                          # everything
 #   E2E_ONLY="team coach" make e2e    # some journeys
-#   E2E_SIZE=phone make e2e           # one size
+#   E2E_SIZE=phone make e2e           # one size (E2E_SIZE=one: each journey once, desktop unless phone-only)
 #   E2E_SKIP=recorder make e2e        # all but some journeys
 #   E2E_LANGUAGE=en make e2e          # English only (by default a Portuguese pass at desktop size follows)
 #   E2E_BASE=http://127.0.0.1:8080 scripts/e2e.sh   # against a server already running with demo data
