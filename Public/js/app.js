@@ -500,11 +500,14 @@
   function show(subscription) {
     actions.hidden = false;
     var choices = document.querySelectorAll("[data-push-choice]");
+    // A topic whose only choice is this browser (Messages on a server without e-mail).
+    var pushOnly = document.querySelectorAll("[data-push-topic]");
     var off = function () {
       turnOn.hidden = false;
       turnOff.hidden = true;
       endpointField.value = "";
       choices.forEach(function (choice) { choice.hidden = true; });
+      pushOnly.forEach(function (topic) { topic.hidden = true; });
       say("Off");
     };
     if (!subscription) return off();
@@ -519,6 +522,7 @@
         box.checked = topics.indexOf(box.value) >= 0;
         choice.hidden = false;
       });
+      pushOnly.forEach(function (topic) { topic.hidden = false; });
       say("On");
     });
   }

@@ -129,6 +129,52 @@ struct MessagesTests {
         }
     }
 
+    /// What stays unread comes by e-mail as one digest, after time to read it on the site, at most
+    /// every six hours and only with something new; not to those who read it or turned it off.
+    @Test func unreadMessagesComeByEmailAsOneDigest() async throws {
+        try await withMailApp { app, sink in
+            let cast = try await TeamCast.make(app, privacy: "private")
+            try await User.query(on: app.db).set(\.$emailConfirmedAt, to: app.clock.now).update()
+            // Messages have their own count, not the bell: their choices are e-mail and browsers.
+            let settings = try await cast.manager.get("/settings/notifications")
+            #expect(settings.contains(#"id="email-messages""#) && !settings.contains(#"id="in-app-messages""#))
+            let everyTopic = NotificationTopic.allCases.map(\.rawValue)
+            let off = [("email_shown", "1")] + everyTopic.map { ("in_app[]", $0) } + everyTopic.filter { $0 != "messages" }.map { ("email[]", $0) }
+            #expect(try await cast.manager.post("/settings/notifications", off, csrfFrom: "/settings/notifications").status == .seeOther)
+            let path = try await Self.open(cast.player, "/teams/\(cast.slug)/messages")
+            for text in ["Pitch moved to 19:00", "Who has the bibs?", "I do, see you there"] {
+                try await cast.player.post(path, [("body", text)], csrfFrom: path)
+            }
+            _ = try await cast.coach.get(path)
+            func digests(to address: String? = nil) throws -> [SMTPSink.Mail] {
+                try sink.messages().filter { $0.subject.contains("unread message") && (address == nil || $0.envelopeTo == address) }
+            }
+            try await app.app.jobs.runDue(app.app)
+            #expect(try digests().isEmpty, "half an hour to read them on the site first")
+            app.clock.advance(by: 31 * 60)
+            try await app.app.jobs.runDue(app.app)
+            let first = try digests()
+            #expect(first.map(\.envelopeTo) == ["owner_o@example.org"], "not the author, the reader, nor who turned it off")
+            let mail = try #require(first.first)
+            #expect(mail.subject == "3 unread messages on Fieldhouse")
+            #expect(mail.text.contains("Matrix United: 3 unread messages.\nPia Player: I do, see you there"))
+            #expect(mail.text.contains(app.app.config.baseURL + "/messages") && mail.headers["list-unsubscribe"] != nil)
+            // Nothing new: no second digest. Something new waits for six hours since the last.
+            app.clock.advance(by: 31 * 60)
+            try await app.app.jobs.runDue(app.app)
+            try await cast.player.post(path, [("body", "Bring water")], csrfFrom: path)
+            app.clock.advance(by: 31 * 60)
+            try await app.app.jobs.runDue(app.app)
+            #expect(try digests(to: "owner_o@example.org").count == 1)
+            // The coach, who had read the first three, hears of the new one alone.
+            #expect(try digests(to: "coach_c@example.org").map(\.subject) == ["1 unread message on Fieldhouse"])
+            app.clock.advance(by: 6 * 3600)
+            try await app.app.jobs.runDue(app.app)
+            #expect(
+                try digests(to: "owner_o@example.org").map(\.subject) == ["3 unread messages on Fieldhouse", "4 unread messages on Fieldhouse"])
+        }
+    }
+
     @Test func authorsEditForAWhileAndModeratorsHideWhatIsReported() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")

@@ -65,6 +65,46 @@ struct PushTests {
         }
     }
 
+    /// A team message goes to the browsers of members who chose Messages and have not read it,
+    /// named as the page names them; a muted conversation sends nothing.
+    @Test func aMessageReachesTheBrowsersOfThoseWhoHaveNotReadIt() async throws {
+        try await withPushApp { app, server in
+            let cast = try await TeamCast.make(app, privacy: "private")
+            var subscriptions: [String: PushServer.Subscription] = [:]
+            for (name, browser) in [("owner", cast.owner), ("coach", cast.coach)] {
+                let key = try #require(try await browser.get("/settings/notifications").firstMatch(#"data-push-key="([A-Za-z0-9_-]+)""#))
+                let subscription = try await server.subscribe(serverKey: key, now: app.clock.now)
+                let subscribed = try await browser.post(
+                    "/settings/notifications/push",
+                    [("endpoint", subscription.endpoint), ("p256dh", subscription.p256dh), ("auth", subscription.auth)],
+                    csrfFrom: "/settings/notifications")
+                #expect(subscribed.status == .seeOther)
+                subscriptions[name] = subscription
+            }
+            let opened = try await cast.player.get("/teams/\(cast.slug)/messages")
+            let path = try #require(opened.location)
+            try await cast.player.post(path, [("body", "Pitch moved to **19:00**")], csrfFrom: path)
+            // The coach reads it on the site before the push goes: the coach's browser is spared.
+            #expect(try await cast.coach.get(path).contains("Pitch moved"))
+            try await app.app.jobs.runDue(app.app)
+            let received = try await server.received()
+            #expect(received.count == 1)
+            let push = try #require(received.first)
+            #expect(push.status == 201 && push.error == nil, "\(push.error ?? "")")
+            #expect(push.subscription == subscriptions["owner"]?.id)
+            #expect(push.payload?.title == "Matrix United")
+            #expect(push.payload?.body == "Pia Player: Pitch moved to **19:00**")
+            #expect(push.payload?.url.hasPrefix(app.app.config.baseURL + path + "#m-") == true)
+            // Muted: the next message reaches the coach's browser, and not the owner's.
+            try await cast.owner.post(path + "/mute", [("muted", "1")], csrfFrom: path)
+            try await cast.player.post(path, [("body", "Who has the bibs?")], csrfFrom: path)
+            try await app.app.jobs.runDue(app.app)
+            let later = try await server.received()
+            #expect(later.map(\.subscription) == [subscriptions["owner"]?.id, subscriptions["coach"]?.id].compactMap { $0 })
+            #expect(later.last?.payload?.body == "Pia Player: Who has the bibs?")
+        }
+    }
+
     @Test func aGoneSubscriptionIsRemoved() async throws {
         try await withPushApp { app, server in
             let scene = try await Self.scene(app, server)

@@ -37,13 +37,14 @@ enum MessagePosting {
         message.replyToID = reply
         message.createdAt = now
         message.clientKey = key
+        let seated = try await ConversationSeats.everyone(in: access.conversation, on: db)
         try await db.inTransaction { db in
             try await message.create(on: db)
             try await Conversation.query(on: db).filter(\.$id == access.id).set(\.$lastMessageAt, to: now).update()
+            try await MessagePushJob.queue(message, seated: seated, on: db)
         }
         // Everyone seated who has no read mark yet gets one just before this message, so it counts
         // as unread for them (and nothing older does); the author has read it.
-        let seated = try await ConversationSeats.everyone(in: access.conversation, on: db)
         try await addMembers(seated.filter { $0 != authorID }, to: access.id, readUpTo: now.addingTimeInterval(-0.001), on: db)
         try await ReadMarks.markRead(access, upTo: try message.requireID(), app: app)
         try await countsChanged(seated, app: app)

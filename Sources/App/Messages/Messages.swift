@@ -5,7 +5,8 @@ import Vapor
 /// Talking: a conversation on every team, game and plan (`ConversationSeats` says who is in
 /// it), direct messages between people who follow each other (`DirectMessageRule`), new messages
 /// streamed to open pages over `LiveBus`, unread counts in the header, muting, reports to the
-/// conversation's moderators and the site's admins, who hide what breaks the rules.
+/// conversation's moderators and the site's admins, who hide what breaks the rules; each message
+/// pushed to the browsers that chose Messages, and an e-mail digest of what stays unread.
 enum Messages: Feature {
     static var routePatterns: [String] { MessagesPath.patterns }
 
@@ -20,6 +21,8 @@ enum Messages: Feature {
         app.useModelMiddleware(PersonChangeMiddleware<GamePlayer>(changes: app.personChanges, bus: app.liveBus, person: { $0.$user.id }))
         app.useModelMiddleware(PersonChangeMiddleware<Block>(changes: app.personChanges, bus: app.liveBus, person: { $0.$blocker.id }))
     }
+
+    static var jobKinds: [JobKind] { [MessagePushJob.kind, MessageDigestJob.kind] }
 
     static func seedDemo(_ app: Application) async throws -> [String] {
         let added = try await DemoMessages.seed(app: app)

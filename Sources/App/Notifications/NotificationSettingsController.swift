@@ -13,6 +13,7 @@ struct NotificationSettingsController: RouteCollection {
         let value: String
         let label: String
         let hint: String
+        let bell: Bool
         let inApp: Bool
         let email: Bool
     }
@@ -64,7 +65,7 @@ struct NotificationSettingsController: RouteCollection {
                 layout: req.layout(title: t("Notifications"), section: .settings),
                 rows: NotificationTopic.allCases.map {
                     Row(
-                        value: $0.rawValue, label: $0.label, hint: $0.hint, inApp: settings[$0]?.inApp ?? true,
+                        value: $0.rawValue, label: $0.label, hint: $0.hint, bell: $0.hasBell, inApp: settings[$0]?.inApp ?? true,
                         email: settings[$0]?.email ?? $0.emailByDefault)
                 },
                 sendsMail: req.application.config.sendsMail, address: user.shownEmail, confirmed: user.emailConfirmedAt != nil,
@@ -95,7 +96,8 @@ struct NotificationSettingsController: RouteCollection {
             for topic in NotificationTopic.allCases {
                 let row =
                     existing.first { $0.topic == topic } ?? NotificationSetting(user: userID, topic: topic, inApp: true, email: topic.emailByDefault)
-                row.inApp = inApp.contains(topic)
+                // A topic without a bell has no box for it: it stays on.
+                row.inApp = !topic.hasBell || inApp.contains(topic)
                 if form.email_shown != nil { row.email = email.contains(topic) }
                 // The defaults need no row.
                 if row.inApp && row.email == topic.emailByDefault {
@@ -112,7 +114,7 @@ struct NotificationSettingsController: RouteCollection {
         }
         req.flash(
             .success,
-            inApp.count == NotificationTopic.allCases.count
+            NotificationTopic.allCases.allSatisfy { !$0.hasBell || inApp.contains($0) }
                 ? t("Saved. You'll see everything under the bell.") : t("Saved. Topics you turned off no longer appear under the bell."))
         return req.redirect(to: .notificationSettings)
     }

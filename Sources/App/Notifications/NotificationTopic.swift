@@ -2,7 +2,7 @@
 /// notification settings have one switch per topic.
 enum NotificationTopic: String, CaseIterable, Codable, Sendable {
     case teams, games, gamesNearby = "games_nearby", gameReminders = "game_reminders", challenges, goals, workoutReminders = "workout_reminders", coaching,
-        kudos, community, nudges, rewards, live
+        kudos, community, nudges, rewards, live, messages
 
     var label: String {
         switch self {
@@ -19,12 +19,17 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .nudges: t("Weekly nudge")
         case .rewards: t("Rewards for arriving by bike")
         case .live: t("Live workouts")
+        case .messages: t("Messages")
         }
     }
 
     /// Whether e-mail is on for a person who never chose: everything a person asked for or takes
     /// part in, but not the daily news of games nearby nor every kudos.
     var emailByDefault: Bool { ![.gamesNearby, .kudos, .community, .nudges, .rewards, .live].contains(self) }
+
+    /// Whether the topic's news appears under the bell. Messages have their own count beside
+    /// "Messages" instead, so their only choices are e-mail and browsers.
+    var hasBell: Bool { self != .messages }
 
     var hint: String {
         switch self {
@@ -44,6 +49,10 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
         case .nudges: t("On Mondays, when last week was a quiet one: a short note with an idea for moving more")
         case .rewards: t("When your phone's readings show you've been cycling long enough to earn partner places' rewards today")
         case .live: t("Someone you follow or coach starts recording a workout they share with you live")
+        case .messages:
+            t(
+                "New messages in your conversations: one e-mail with what you have not read, at most every six hours, and each message as it comes on the browsers you choose"
+            )
         }
     }
 }

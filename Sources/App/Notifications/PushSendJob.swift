@@ -41,16 +41,27 @@ enum PushSendJob {
             let notification = try await Notification.find(payload.notification, on: run.db),
             notification.$recipient.id == subscription.$user.id
         else { return }
+        let message = Message(title: "Fieldhouse", body: excerpt(notification.text), url: run.app.config.absolute(SiteURL.stored(notification.link)))
+        let urgent = Notification.Kind(rawValue: notification.kind) == .gameReminder
+        try await deliver(message, to: subscription, urgent: urgent, run: run)
+    }
+
+    /// A text cut to what a lock screen shows.
+    static func excerpt(_ text: String) -> String {
+        text.count <= maxBodyCharacters ? text : String(text.prefix(maxBodyCharacters - 1)) + "…"
+    }
+
+    /// Encrypts `message` for one browser and hands it to its push service (any feature's push job
+    /// ends here): a busy service is tried again later, a gone subscription is removed.
+    static func deliver(_ message: Message, to subscription: PushSubscription, urgent: Bool, run: JobRun) async throws {
         let app = run.app
-        let text = notification.text.count <= maxBodyCharacters ? notification.text : String(notification.text.prefix(maxBodyCharacters - 1)) + "…"
-        let message = Message(title: "Fieldhouse", body: text, url: app.config.absolute(SiteURL.stored(notification.link)))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let endpoint = PushEndpoint.valid(subscription.endpoint, loopback: app.config.pushToLoopback).flatMap(URL.init(string:)),
             let p256dh = WebPush.bytes(base64URL: subscription.p256dh), let auth = WebPush.bytes(base64URL: subscription.auth)
         else {
             try await subscription.delete(on: run.db)
-            throw JobGaveUp(description: "The push subscription \(payload.subscription) no longer passes the checks; removed.")
+            throw JobGaveUp(description: "The push subscription \(subscription.id.map(SiteURL.id) ?? "?") no longer passes the checks; removed.")
         }
         let body = try WebPush.encrypt(Array(try encoder.encode(message)), p256dh: p256dh, auth: auth)
         var request = HTTPClientRequest(url: subscription.endpoint)
@@ -62,7 +73,7 @@ enum PushSendJob {
         request.headers.add(name: "Content-Encoding", value: "aes128gcm")
         request.headers.add(name: "Content-Type", value: "application/octet-stream")
         request.headers.add(name: "TTL", value: String(timeToLive))
-        request.headers.add(name: "Urgency", value: Notification.Kind(rawValue: notification.kind) == .gameReminder ? "high" : "normal")
+        request.headers.add(name: "Urgency", value: urgent ? "high" : "normal")
         request.body = .bytes(ByteBuffer(bytes: body))
         let answer = try await app.http.client.shared.execute(request, timeout: .seconds(15))
         _ = try? await answer.body.collect(upTo: 16_384)
