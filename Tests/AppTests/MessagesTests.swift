@@ -175,6 +175,27 @@ struct MessagesTests {
         }
     }
 
+    /// Many tabs posting at once cannot pass the limit of twenty a minute together.
+    @Test func theLimitHoldsUnderParallelPosts() async throws {
+        try await withApp { app in
+            let cast = try await TeamCast.make(app, privacy: "private")
+            let path = try await Self.open(cast.player, "/teams/\(cast.slug)/messages")
+            app.clock.stop()
+            for n in 0..<(Message.perMinute - 3) { try await cast.player.post(path, [("body", "n\(n)")], csrfFrom: path) }
+            let token = try #require(try await cast.player.get(path).csrf)
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for n in 0..<6 {
+                    let tab = app.browser()
+                    for (name, value) in cast.player.cookies { tab.setCookie(name, value) }
+                    group.addTask { try await tab.post(path, [("csrf", token), ("body", "tab \(n)")], csrfFrom: nil).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .seeOther }.count == 3 && statuses.filter { $0 == .tooManyRequests }.count == 3)
+            #expect(try await Message.query(on: app.db).count() == Message.perMinute)
+        }
+    }
+
     @Test func authorsEditForAWhileAndModeratorsHideWhatIsReported() async throws {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")

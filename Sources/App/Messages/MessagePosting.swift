@@ -26,10 +26,6 @@ enum MessagePosting {
         if let refusal = access.refusal { throw Refusal(status: .forbidden, reason: refusal) }
         try check(body)
         let reply = try await quoted(replyTo, in: access, on: db)
-        let recent = try await Message.query(on: db).filter(\.$author.$id == authorID).filter(\.$createdAt > now.addingTimeInterval(-60)).count()
-        guard recent < Message.perMinute else {
-            throw Refusal(status: .tooManyRequests, reason: t("You're sending messages very fast. Wait a minute, then send this one again."))
-        }
         let message = Message()
         message.$conversation.id = access.id
         message.$author.id = authorID
@@ -39,6 +35,12 @@ enum MessagePosting {
         message.clientKey = key
         let seated = try await ConversationSeats.everyone(in: access.conversation, on: db)
         try await db.inTransaction { db in
+            // Counted under a lock on the author's row, so parallel posts cannot all pass the limit.
+            try await db.lockForCount(User.schema, id: authorID)
+            let recent = try await Message.query(on: db).filter(\.$author.$id == authorID).filter(\.$createdAt > now.addingTimeInterval(-60)).count()
+            guard recent < Message.perMinute else {
+                throw Refusal(status: .tooManyRequests, reason: t("You're sending messages very fast. Wait a minute, then send this one again."))
+            }
             try await message.create(on: db)
             try await Conversation.query(on: db).filter(\.$id == access.id).set(\.$lastMessageAt, to: now).update()
             try await MessagePushJob.queue(message, seated: seated, on: db)
