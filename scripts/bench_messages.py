@@ -11,8 +11,11 @@ event stream (`/messages/{id}/events`) on a raw socket. bench_social then sends 
 the conversation's form, one after another, and each page notes when the `message` event carrying it
 arrives: the figure is, per message, the time from sending the form until the 30th page has it.
 
-Pushes are not measured: a message does not send a push yet (see issue 47's notes).
-Standard library only.
+Then every member subscribes a browser to pushes (Settings → Notifications; the keys are RFC 8291's
+example receiver's, the endpoints an https host that resolves nowhere, so no push leaves the machine)
+and 20 more messages are sent: each queues 30 `messages.push` jobs in the message's own transaction,
+so the second figure, the form's time with those 30 pushes queued, is the cost of queueing them,
+beside the same form without them. Standard library only.
 """
 import asyncio
 import http.client
@@ -109,13 +112,34 @@ class Page:
         self.writer.close()
 
 
-async def main():
-    captain, members, conversation = await asyncio.get_running_loop().run_in_executor(None, set_up)
-    pages = [Page(session, conversation) for session in members]
-    await asyncio.gather(*(page.open() for page in pages))
-    await asyncio.sleep(1)
+# RFC 8291's example receiver: a valid P-256 public key and auth secret.
+P256DH = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
+AUTH = "BTBZMqHH6r4Tts7J_aSIgg"
+
+
+def subscribe(members):
+    def one(pair):
+        n, session = pair
+        status, _ = post(session, "/settings/notifications/push",
+                         {"endpoint": f"https://push.bench.invalid/{n}-{int(time.time())}", "p256dh": P256DH, "auth": AUTH},
+                         "/settings/notifications")
+        if status != 303:
+            raise SystemExit(f"subscribing a browser answered HTTP {status}")
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(one, enumerate(members)))
+
+
+def stop(members):
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda session: post(session, "/settings/notifications/push/stop", {"browsers": "all"}, "/settings/notifications"),
+                      members))
+
+
+async def send_all(captain, conversation, pages, first):
+    """Sends MESSAGES messages; per message, the form's time and the time until every page has it."""
     delivered, sent_ms = [], []
-    for n in range(MESSAGES):
+    for n in range(first, first + MESSAGES):
         csrf = client.csrf(captain, conversation)
         body = urllib.parse.urlencode({"csrf": csrf, "body": f"Pitch moved to 19:{n:02d}", "key": f"bench-{time.time()}-{n}"})
         start = time.perf_counter()
@@ -132,10 +156,24 @@ async def main():
             raise SystemExit(f"message {n + 1} reached {sum(len(p.arrived) > n for p in pages)} of {MEMBERS} pages in 10 s")
         last = max(sorted(p.arrived.values())[n] for p in pages)
         delivered.append((last - start) * 1000)
-    for page in pages:
-        page.close()
+    return delivered, sent_ms
+
+
+async def main():
+    captain, members, conversation = await asyncio.get_running_loop().run_in_executor(None, set_up)
+    pages = [Page(session, conversation) for session in members]
+    await asyncio.gather(*(page.open() for page in pages))
+    await asyncio.sleep(1)
+    delivered, sent_ms = await send_all(captain, conversation, pages, 0)
     print(f"{'team message to 30 open pages':<38} p50 {statistics.median(delivered):.1f} ms, max {max(delivered):.1f} ms "
           f"(form send p50 {statistics.median(sent_ms):.1f} ms; {MESSAGES} messages)")
+    await asyncio.get_running_loop().run_in_executor(None, subscribe, members)
+    delivered, pushed_ms = await send_all(captain, conversation, pages, MESSAGES)
+    print(f"{'team message queueing 30 pushes':<38} form send p50 {statistics.median(pushed_ms):.1f} ms, max {max(pushed_ms):.1f} ms "
+          f"(without pushes p50 {statistics.median(sent_ms):.1f} ms; to 30 open pages p50 {statistics.median(delivered):.1f} ms)")
+    await asyncio.get_running_loop().run_in_executor(None, stop, members)
+    for page in pages:
+        page.close()
 
 
 asyncio.run(main())
