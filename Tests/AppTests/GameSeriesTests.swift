@@ -257,4 +257,27 @@ struct GameSeriesTests {
                     == .forbidden)
         }
     }
+
+    /// A league game counts once in the table: it does not repeat.
+    @Test func aLeagueGameDoesNotRepeat() async throws {
+        try await withApp { app in
+            let maya = app.browser(); try await maya.signUp("maya")
+            let home = try await maya.createTeam("Riverside Futsal", privacy: "public")
+            let away = try await maya.createTeam("Old Town Futsal", privacy: "public")
+            let created = try await maya.post(
+                "/leagues/new",
+                [("name", "City League"), ("sport", "futsal"), ("skill", "any"), ("age_group", "any"), ("gender", "any"), ("privacy", "public")],
+                csrfFrom: "/leagues/new")
+            let league = try #require(created.location)
+            try await maya.post("\(league)/teams", [("team", home)], csrfFrom: league)
+            try await maya.post("\(league)/teams", [("team", away)], csrfFrom: league)
+            let first = try Self.firstDay(app)
+            let path = "/teams/\(home)/games/new"
+            let page = try await maya.post(
+                path, Self.fields(first: first, until: first.adding(days: 21).description) + [("opponent_team", away)], csrfFrom: path)
+            #expect(page.status == .unprocessableEntity)
+            #expect(page.main.contains("A league game is played once: it cannot repeat"))
+            #expect(try await Game.query(on: app.db).count() == 0)
+        }
+    }
 }
