@@ -26,6 +26,8 @@ struct MessagesTests {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "protected")
             let link = "/teams/\(cast.slug)/messages"
+            #expect(try await cast.stranger.get(link).status == .notFound)
+            #expect(try await Conversation.query(on: app.db).count() == 0, "knocking on the door makes no conversation")
             #expect(try await cast.player.get("/teams/\(cast.slug)").contains(link), "members find it on the team page")
             #expect(try await !cast.stranger.get("/teams/\(cast.slug)").contains(link))
             let path = try await Self.open(cast.player, link)

@@ -60,9 +60,11 @@ struct ConversationAccess {
         }
     }
 
-    /// The conversation of a team, game or plan, made on first use. The subject must exist; the
-    /// caller then loads access, which refuses anyone without a seat.
-    static func conversation(of kind: Conversation.Kind, subject id: UUID, on db: any Database, now: Date) async throws -> Conversation {
+    /// The conversation of a team, game or plan, made on first use by someone who would have a seat
+    /// in it (anyone else gets 404, and no row); the caller then loads access.
+    static func conversation(of kind: Conversation.Kind, subject id: UUID, for viewer: UUID, on db: any Database, now: Date) async throws
+        -> Conversation
+    {
         let column: KeyPath<Conversation, OptionalFieldProperty<Conversation, UUID>>
         let table: String
         switch kind {
@@ -72,7 +74,9 @@ struct ConversationAccess {
         case .direct: throw Abort(.notFound)
         }
         if let found = try await Conversation.query(on: db).filter(column == id).first() { return found }
-        guard try await db.sql.raw("SELECT 1 AS found FROM \(ident: table) WHERE id = \(bind: id)").first() != nil else { throw Abort(.notFound) }
+        guard try await db.sql.raw("SELECT 1 AS found FROM \(ident: table) WHERE id = \(bind: id)").first() != nil,
+            try await ConversationSeats.wouldSeat(viewer, kind: kind, subject: id, on: db)
+        else { throw Abort(.notFound) }
         let made = Conversation()
         made.kind = kind
         made[keyPath: column].value = id

@@ -78,6 +78,24 @@ enum ConversationSeats {
         return (try Self.flag(row, "seated"), try Self.flag(row, "moderates"))
     }
 
+    /// Whether `user` would have a seat in the conversation of a team, game or plan that has none
+    /// yet: the same rule, over a conversation row that is not stored.
+    static func wouldSeat(_ user: UUID, kind: Conversation.Kind, subject: UUID, on db: any Database) async throws -> Bool {
+        // A typed NULL, so PostgreSQL compares the column with uuid columns.
+        let none: SQLQueryString = db.sql.dialect.name == "sqlite" ? "NULL" : "CAST(NULL AS uuid)"
+        func column(_ name: String, _ of: Conversation.Kind) -> SQLQueryString {
+            kind == of ? "\(bind: subject) AS \(unsafeRaw: name)" : "\(none) AS \(unsafeRaw: name)"
+        }
+        let row = try await db.sql.raw(
+            """
+            SELECT CASE WHEN \(seated("\(bind: user)")) THEN 1 ELSE 0 END AS seated
+            FROM (SELECT \(none) AS person_a, \(none) AS person_b, \(column("team_id", .team)), \(column("game_id", .game)),
+                         \(column("plan_id", .plan))) c
+            """
+        ).first()
+        return try row.map { try flag($0, "seated") } ?? false
+    }
+
     /// A 0/1 column, an integer on both databases.
     private static func flag(_ row: any SQLRow, _ column: String) throws -> Bool {
         try row.decode(column: column, as: Int.self) != 0

@@ -7,8 +7,11 @@ import Vapor
 enum DemoMessages {
     static func seed(app: Application) async throws -> Int {
         let db = app.db
-        guard let team = try await Team.query(on: db).filter(\.$slug == Slug.make("Riverside Futsal")).first() else { return 0 }
-        let conversation = try await ConversationAccess.conversation(of: .team, subject: try team.requireID(), on: db, now: app.clock.now)
+        guard let team = try await Team.query(on: db).filter(\.$slug == Slug.make("Riverside Futsal")).first(),
+            let maya = try await User.query(on: db).filter(\.$username == "maya").first()
+        else { return 0 }
+        let conversation = try await ConversationAccess.conversation(
+            of: .team, subject: try team.requireID(), for: try maya.requireID(), on: db, now: app.clock.now)
         guard try await Message.query(on: db).filter(\.$conversation.$id == conversation.requireID()).count() == 0 else { return 0 }
         let lines: [(String, String, TimeInterval)] = [
             ("maya", "Hall is booked for Thursday as usual. **Doors at 19:45**, kick-off 20:00.", 26 * 3600),

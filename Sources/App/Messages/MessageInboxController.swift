@@ -79,7 +79,7 @@ struct MessageInboxController: RouteCollection {
     func openSubject(_ req: Request, _ kind: Conversation.Kind, _ id: UUID?) async throws -> Response {
         let viewer = try req.requireUser()
         guard let id else { throw Abort(.notFound) }
-        let conversation = try await ConversationAccess.conversation(of: kind, subject: id, on: req.db, now: req.now)
+        let conversation = try await ConversationAccess.conversation(of: kind, subject: id, for: try viewer.requireID(), on: req.db, now: req.now)
         let access = try await ConversationAccess.of(conversation, viewer: viewer, today: req.clock.today, on: req.db)
         return req.redirect(to: SiteURL.conversation(access.id))
     }
