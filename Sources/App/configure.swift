@@ -204,6 +204,7 @@ enum Migrations {
         app.migrations.add(CreatePushSubscription())
         app.migrations.add(AddSeriesToGames())
         app.migrations.add(CreateGameInvite())
+        app.migrations.add(CreateTeamEmailInvite())
         app.migrations.add(CreateMessageDigest())
     }
 }

@@ -30,7 +30,8 @@ import Vapor
         for route in [
             "GET /", "GET /api/v1/openapi.json", "GET /developers", "GET /healthz", "GET /login", "POST /login", "GET /signup", "POST /signup",
             "GET /find", "GET /api/v1/find", "GET /learn", "GET /learn/:slug", "GET /leagues",
-            "GET /calendar/:file", "GET /join/:token", "GET /challenges/public", "GET /people", "GET /games", "GET /teams", "POST /logout",
+            "GET /calendar/:file", "GET /join/:token", "GET /team-invitations/:token", "GET /challenges/public", "GET /people", "GET /games", "GET /teams",
+            "POST /logout",
             // E-mail links: the secret in the address is the key; a made-up one opens nothing.
             "GET /password/forgot", "POST /password/forgot", "GET /password/reset/:token", "POST /password/reset/:token",
             "GET /email/confirm/:user/:token", "POST /email/confirm/:user/:token", "GET /email/unsubscribe/:user/:topic/:token",
@@ -109,7 +110,8 @@ import Vapor
         "POST /settings/coaches/:id/revoke", "POST /settings/delete-account", "POST /settings/devices", "POST /settings/devices/:id/revoke",
         "POST /settings/export", "POST /settings/password", "POST /settings/privacy", "POST /settings/privacy-zones",
         "POST /settings/privacy-zones/:id/delete", "POST /settings/profile", "POST /settings/reset-workouts", "POST /settings/zones",
-        "POST /teams/:slug/delete", "POST /teams/:slug/edit", "POST /teams/:slug/games/new", "POST /teams/:slug/invites",
+        "POST /teams/:slug/delete", "POST /teams/:slug/edit", "POST /teams/:slug/games/new", "POST /teams/:slug/invites", "POST /teams/:slug/email-invites",
+        "POST /teams/:slug/email-invites/:id/cancel", "POST /team-invitations/:token",
         "POST /teams/:slug/invites/:id/revoke", "POST /teams/:slug/join", "POST /teams/:slug/leave", "POST /teams/:slug/members/:username/remove",
         "POST /teams/:slug/members/:username/role", "POST /teams/:slug/requests/:id/approve", "POST /teams/:slug/requests/:id/decline",
         "POST /teams/new", "POST /u/:username/follow", "POST /u/:username/unfollow", "POST /workouts/:id/comments",

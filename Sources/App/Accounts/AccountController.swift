@@ -22,6 +22,8 @@ struct AccountController: RouteCollection {
         var birth_date: String?
         /// The browser's zone (app.js picks it in the select); UTC when the form has none.
         var time_zone: String?
+        /// Where to go once signed up (an invitation's page), a path on this site.
+        var next: String?
     }
 
     struct SignupPage: Encodable {
@@ -34,7 +36,9 @@ struct AccountController: RouteCollection {
 
     func signupPage(req: Request) async throws -> Response {
         if req.currentUser != nil { return req.redirect(to: .home) }
-        return try await renderSignup(req, form: SignupForm(), errors: [:], status: .ok)
+        var form = SignupForm()
+        form.next = req.query[String.self, at: "next"].map(SiteURL.safeNext)
+        return try await renderSignup(req, form: form, errors: [:], status: .ok)
     }
 
     func signup(req: Request) async throws -> Response {
@@ -85,7 +89,9 @@ struct AccountController: RouteCollection {
             errors["username"] = t("That username is taken. Try another.")
             return try await renderSignup(req, form: form, errors: errors, status: .unprocessableEntity)
         }
-        let response = req.redirect(to: .profileSettings)
+        // Someone who came with an invitation goes back to it; everyone else starts with their profile.
+        let next = (form.next ?? "").isEmpty ? SiteURL.profileSettings.path : SiteURL.safeNext(form.next)
+        let response = req.redirect(to: next)
         try await req.signIn(user, on: response)
         req.flash(
             .success,

@@ -43,6 +43,8 @@ extension SiteURL {
     /// The sign-in page that comes back to `next` afterwards.
     static func login(next: SiteURL) -> String { login.with([("next", next.path)]) }
     static func login(next: String) -> String { login.with([("next", next)]) }
+    /// The sign-up page that comes back to `next` once the account is made (an invitation's page).
+    static func signup(next: SiteURL) -> String { SiteURL(AccountPath.signup).with([("next", next.path)]) }
     static let people = SiteURL(AccountPath.people)
     static let friends = SiteURL(AccountPath.friends)
     static func directConversation(username: String) -> SiteURL { SiteURL(AccountPath.directConversation, username) }

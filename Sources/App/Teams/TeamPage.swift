@@ -37,6 +37,15 @@ struct TeamPage: Encodable {
     struct Typed: Encodable {
         var username = ""
         var message = ""
+        var email = ""
+    }
+
+    /// An invitation sent by e-mail and not used yet.
+    struct EmailInvite: Encodable {
+        let id: String
+        let email: String
+        let sent: String
+        let expired: Bool
     }
 
     struct LeagueLink: Encodable {
@@ -70,6 +79,7 @@ struct TeamPage: Encodable {
     let requests: [Pending]
     let personInvites: [Pending]
     let linkInvites: [LinkInvite]
+    var emailInvites: [EmailInvite] = []
     let typed: Typed
     let errors: FieldErrors
     let leagues: [LeagueLink]
@@ -124,6 +134,7 @@ struct TeamPage: Encodable {
         var requests: [Pending] = []
         var personInvites: [Pending] = []
         var linkInvites: [LinkInvite] = []
+        var emailInvites: [EmailInvite] = []
         if access.canManage {
             requests = try await JoinRequest.query(on: req.db).filter(\.$team.$id == teamID).with(\.$user).sort(\.$createdAt).all().map {
                 Pending(
@@ -142,6 +153,8 @@ struct TeamPage: Encodable {
                     created: format.date($0.createdAt ?? req.now),
                     url: $0.shownToken(secret: secret).map { req.application.config.absolute(.join(token: $0)) })
             }
+            emailInvites = try await TeamEmailInvite.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$usedAt == nil).sort(\.$createdAt).all()
+                .map { EmailInvite(id: SiteURL.id($0.id!), email: $0.email, sent: format.date($0.createdAt), expired: $0.expiresAt <= req.now) }
         }
 
         let leagueRows = try await LeagueTeam.query(on: req.db).filter(\.$team.$id == teamID)
@@ -187,7 +200,7 @@ struct TeamPage: Encodable {
             isInvited: access.invite != nil, inviteID: access.invite?.id.map(SiteURL.id),
             signInURL: req.currentUser == nil ? SiteURL.login(next: .team(slug: team.slug)) : nil,
             memberCount: memberships.count,
-            roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites,
+            roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites, emailInvites: emailInvites,
             typed: typed, errors: errors, leagues: leagues,
             games: Array(games), feedURL: feedURL,
             roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { SelectOption(value: $0.rawValue, label: $0.label) },

@@ -18,6 +18,11 @@ enum TeamPath: String, RoutePattern {
     case removeMember = "/teams/:slug/members/:username/remove"
     case invites = "/teams/:slug/invites"
     case revokeInvite = "/teams/:slug/invites/:id/revoke"
+    /// Invitations by e-mail, for people who may not be on Fieldhouse yet.
+    case emailInvites = "/teams/:slug/email-invites"
+    case cancelEmailInvite = "/teams/:slug/email-invites/:id/cancel"
+    /// An e-mailed invitation's link: the token works once, until it expires.
+    case emailInvite = "/team-invitations/:token"
     /// A team's new game (served by Games).
     case newTeamGame = "/teams/:slug/games/new"
     case acceptInvite = "/invites/:id/accept"
@@ -47,4 +52,6 @@ extension SiteURL {
     static func leagueSchedule(slug: String) -> SiteURL { SiteURL(TeamPath.leagueSchedule, slug) }
     /// An invitation link: the token is the secret that lets its holder join.
     static func join(token: String) -> SiteURL { SiteURL(TeamPath.join, token) }
+    /// An e-mailed invitation's link, which works once.
+    static func emailInvite(token: String) -> SiteURL { SiteURL(TeamPath.emailInvite, token) }
 }

@@ -10,8 +10,11 @@ enum Teams: Feature {
         try app.register(collection: TeamController())
         try app.register(collection: MembershipController())
         try app.register(collection: InviteController())
+        try app.register(collection: EmailInviteController())
         try app.register(collection: LeagueController())
     }
+
+    static var jobKinds: [JobKind] { [TeamEmailInviteJob.kind] }
 
     /// The grounds of public teams: only theirs show their exact place to people outside the team.
     static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] {
