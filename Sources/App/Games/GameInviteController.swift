@@ -41,32 +41,52 @@ struct GameInviteController: RouteCollection {
             return try await mistake(t("Nobody has the username “{username}”. Check the spelling on their profile page.", typed))
         }
         let inviteeID = try invitee.requireID()
-        let sent = t("{name} is invited. They will find the game under their notifications.", invitee.displayName)
-        if inviteeID == inviterID { return try await mistake(t("You are already on this game's list.")) }
-        if reach == .allowed {
-            let relation = try await Relations.load(viewer: inviter, people: [inviteeID], today: req.clock.today, on: req.db).relation(to: invitee)
-            guard relation.viewerFollows == .accepted || relation.followsViewer == .accepted || relation.sharesTeam else {
-                return try await mistake(t("You can invite people you follow, people who follow you and your teammates."))
-            }
-            let playing = try await GamePlayer.query(on: req.db).filter(\.$game.$id == gameID).filter(\.$user.$id == inviteeID).first()
-            if inviteeID == game.$organiser.id || playing != nil {
-                return try await mistake(t("{name} is already on this game's list.", invitee.displayName), .conflict)
-            }
+        if reach == .allowed || inviteeID == inviterID, let refused = try await refusal(of: invitee, by: inviter, to: game, on: req) {
+            return try await mistake(refused.0, refused.1)
         }
-        let now = req.now, byOrganiser = access.isOrganiser, dropped = reach == .dropped
-        // Counted and written under a lock on the inviter's row: parallel presses count one after the other.
-        let overLimit: Bool = try await req.db.inTransaction { db in
+        let overLimit = try await Self.store(
+            game, invitee: inviteeID, inviter: inviter, byOrganiser: access.isOrganiser, send: reach != .dropped, now: req.now, today: req.clock.today,
+            on: req.db)
+        if overLimit {
+            return try await mistake(
+                t("You have invited {count} people to games today, the most a day allows. Try again tomorrow.", GameInvite.dailyLimit),
+                .tooManyRequests)
+        }
+        req.flash(.success, t("{name} is invited. They will find the game under their notifications.", invitee.displayName))
+        return req.redirect(to: .game(gameID))
+    }
+
+    /// Why `invitee` cannot be asked: already on the list, or not someone the inviter knows.
+    private func refusal(of invitee: User, by inviter: User, to game: Game, on req: Request) async throws -> (String, HTTPStatus)? {
+        let inviteeID = try invitee.requireID()
+        if inviteeID == inviter.id { return (t("You are already on this game's list."), .unprocessableEntity) }
+        let relation = try await Relations.load(viewer: inviter, people: [inviteeID], today: req.clock.today, on: req.db).relation(to: invitee)
+        guard relation.viewerFollows == .accepted || relation.followsViewer == .accepted || relation.sharesTeam else {
+            return (t("You can invite people you follow, people who follow you and your teammates."), .unprocessableEntity)
+        }
+        let playing = try await GamePlayer.query(on: req.db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == inviteeID).first()
+        if inviteeID == game.$organiser.id || playing != nil { return (t("{name} is already on this game's list.", invitee.displayName), .conflict) }
+        return nil
+    }
+
+    /// Writes the invitation and tells the invitee, unless the inviter has used up the day's
+    /// invitations (true then). Counted and written under a lock on the inviter's row, so parallel
+    /// presses count one after the other. A second invitation of the same person changes nothing,
+    /// and someone who cannot be reached (`send` false) gets none.
+    private static func store(
+        _ game: Game, invitee inviteeID: UUID, inviter: User, byOrganiser: Bool, send: Bool, now: Date, today: CalendarDate, on db: any Database
+    ) async throws -> Bool {
+        let gameID = try game.requireID(), inviterID = try inviter.requireID()
+        return try await db.inTransaction { db in
             try await db.lockForCount(User.schema, id: inviterID)
-            let today = try await GameInvite.query(on: db).filter(\.$inviter.$id == inviterID)
+            let sentToday = try await GameInvite.query(on: db).filter(\.$inviter.$id == inviterID)
                 .filter(\.$createdAt > now.addingTimeInterval(-86_400)).count()
-            guard today < GameInvite.dailyLimit else { return true }
-            // A second invitation of the same person changes nothing; someone who cannot be reached gets none.
-            guard !dropped,
-                try await GameInvite.query(on: db).filter(\.$game.$id == gameID).filter(\.$invitee.$id == inviteeID).first() == nil
+            guard sentToday < GameInvite.dailyLimit else { return true }
+            guard send, try await GameInvite.query(on: db).filter(\.$game.$id == gameID).filter(\.$invitee.$id == inviteeID).first() == nil
             else { return false }
             try await GameInvite(gameID: gameID, invitee: inviteeID, inviter: inviterID, byOrganiser: byOrganiser, at: now).create(on: db)
             try await Notification.send(
-                to: [inviteeID], by: inviter, kind: .gameInvite, today: req.clock.today,
+                to: [inviteeID], by: inviter, kind: .gameInvite, today: today,
                 text: { name in
                     t(
                         "{name} invited you to a {sport} game on {day} at {time}", name, game.sportLabel.lowercased(),
@@ -75,12 +95,5 @@ struct GameInviteController: RouteCollection {
                 link: SiteURL.game(gameID).path, on: db)
             return false
         }
-        if overLimit {
-            return try await mistake(
-                t("You have invited {count} people to games today, the most a day allows. Try again tomorrow.", GameInvite.dailyLimit),
-                .tooManyRequests)
-        }
-        req.flash(.success, sent)
-        return req.redirect(to: .game(gameID))
     }
 }
