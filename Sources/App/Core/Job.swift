@@ -41,6 +41,20 @@ final class Job: Model, @unchecked Sendable {
         try await enqueue(kind, payload: payload, at: at, key: key, on: db.sql)
     }
 
+    /// Many jobs of one kind in one statement (a message's pushes to thirty browsers): one round
+    /// trip instead of one each.
+    static func enqueue<Payload: Encodable>(_ kind: String, _ jobs: [(payload: Payload, key: String)], at: Date, on db: any Database) async throws {
+        guard !jobs.isEmpty else { return }
+        let encoder = JSONEncoder()
+        var insert = db.sql.insert(into: schema).columns("id", "kind", "payload", "key", "run_at", "state", "attempts")
+        for job in jobs {
+            let json = String(decoding: try encoder.encode(job.payload), as: UTF8.self)
+            insert = insert.values(
+                SQLBind(UUID()), SQLBind(kind), SQLBind(json), SQLBind(job.key), SQLBind(at), SQLBind(State.queued.rawValue), SQLLiteral.numeric("0"))
+        }
+        try await insert.ignoringConflicts(with: ["key"]).run()
+    }
+
     /// The same on plain SQL (sample writing holds no Fluent database).
     static func enqueue(_ kind: String, payload: some Encodable, at: Date, key: String?, on sql: any SQLDatabase) async throws {
         let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)

@@ -19,7 +19,7 @@ enum MessagePushJob {
     }
 
     /// One job per browser of each seated person other than the author who has not muted the
-    /// conversation nor blocked the author: at most one query for the browsers, however many seats.
+    /// conversation nor blocked the author: one query for the browsers and one insert, however many seats.
     static func queue(_ message: Message, seated: [UUID], on db: any Database) async throws {
         let id = try message.requireID()
         let others = seated.filter { $0 != message.$author.id }
@@ -37,11 +37,11 @@ enum MessagePushJob {
               AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = s.user_id AND b.blocked_id = \(bind: message.$author.id))
             """
         ).all(decoding: Row.self)
-        let topic = NotificationTopic.messages.rawValue
-        for browser in browsers where browser.topics.split(separator: ",").contains(Substring(topic)) {
-            try await Job.enqueue(
-                name, payload: Payload(message: id, subscription: browser.id), at: .distantPast, key: "push:\(id):\(browser.id)", on: db)
+        let topic = Substring(NotificationTopic.messages.rawValue)
+        let jobs = browsers.filter { $0.topics.split(separator: ",").contains(topic) }.map { browser in
+            (payload: Payload(message: id, subscription: browser.id), key: "push:\(id):\(browser.id)")
         }
+        try await Job.enqueue(name, jobs, at: .distantPast, on: db)
     }
 
     static let kind = JobKind(name, transactional: false) { run in
