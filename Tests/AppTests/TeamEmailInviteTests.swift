@@ -85,6 +85,11 @@ struct TeamEmailInviteTests {
             #expect(expired.status == .gone && expired.main.contains("has expired"))
             #expect(try await ana.post(anaPath, [], csrfFrom: anaPath).status == .gone)
             #expect(try await mads.get(team).main.contains("expired"), "listed as expired until withdrawn")
+            // A month after that, the invitation and the address are gone.
+            app.clock.advance(by: TeamEmailInviteJob.keptAfterExpiry + 3600)
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await TeamEmailInvite.query(on: app.db).count() == 0)
+            #expect(try await ana.get(anaPath).status == .notFound)
         }
     }
 

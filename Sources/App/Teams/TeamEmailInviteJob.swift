@@ -47,6 +47,14 @@ enum TeamEmailInviteJob {
         }
     }
 
+    /// An invitation's address is someone else's: once its link has long stopped working (a month
+    /// after it expired), the invitation and the address go.
+    static let sweep = JobKind("teams.email-invite-sweep", every: 3600) { run in
+        try await TeamEmailInvite.query(on: run.db).filter(\.$expiresAt < run.now.addingTimeInterval(-keptAfterExpiry)).delete()
+    }
+
+    static let keptAfterExpiry: TimeInterval = 30 * 86_400
+
     private static func compose(_ invite: TeamEmailInvite, app: Application, now: Date) async throws -> MailMessage {
         let config = app.config
         let sender = invite.createdBy.displayName, team = invite.team.name

@@ -14,7 +14,7 @@ enum Teams: Feature {
         try app.register(collection: LeagueController())
     }
 
-    static var jobKinds: [JobKind] { [TeamEmailInviteJob.kind] }
+    static var jobKinds: [JobKind] { [TeamEmailInviteJob.kind, TeamEmailInviteJob.sweep] }
 
     /// The grounds of public teams: only theirs show their exact place to people outside the team.
     static func knownPlaces(matching text: String, limit: Int, on db: any Database) async throws -> [PlaceMatch] {
