@@ -394,6 +394,7 @@ import Vapor
         return [
             (team + "/edit", TeamCast.validEdit(privacy: "public").map { $0.0 == "name" ? ($0.0, "Hijacked United") : $0 }, managers),
             (team + "/invites", [("username", "stranger_s")], managers),
+            (team + "/email-invites", [("email", "someone.new@example.org")], managers),
             (team + "/members/coach_c/role", [("role", "player")], managers),
             (team + "/games/new", gameForm, managers),
             (game + "/edit", gameForm, managers),
