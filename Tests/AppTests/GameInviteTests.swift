@@ -55,6 +55,10 @@ struct GameInviteTests {
             // A player may not invite to a private game: its guest list is the organiser's.
             #expect(try await ana.post("\(url)/invites", [("username", "oda")], csrfFrom: url).status == .forbidden)
             #expect(!(try await ana.get(url).main.contains("Invite someone")))
+            // An adult is not asked to a game for 12–14-year-olds.
+            let young = try await oda.createPickup(age: "12-14")
+            let tooOld = try await oda.post("\(young)/invites", [("username", "ben")], csrfFrom: young)
+            #expect(tooOld.status == .unprocessableEntity && tooOld.main.contains("Ben cannot play in this game"))
         }
     }
 

@@ -66,6 +66,11 @@ struct GameInviteController: RouteCollection {
         }
         let playing = try await GamePlayer.query(on: req.db).filter(\.$game.$id == game.requireID()).filter(\.$user.$id == inviteeID).first()
         if inviteeID == game.$organiser.id || playing != nil { return (t("{name} is already on this game's list.", invitee.displayName), .conflict) }
+        // As for a team's age rules: told to the inviter, who knows the person, rather than to the invitee too late.
+        let group = AgeGroup(rawValue: game.ageGroup) ?? .any
+        if !invitee.fits(group, today: LocalTime.utcDay(of: req.now)) {
+            return (t("{name} cannot play in this game: it is for the age group {group}.", invitee.displayName, group.label), .unprocessableEntity)
+        }
         return nil
     }
 
