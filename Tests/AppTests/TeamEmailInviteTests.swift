@@ -135,4 +135,55 @@ struct TeamEmailInviteTests {
             #expect(try await mads.post("\(team)/email-invites", [("email", "one.more@example.org")], csrfFrom: team).status == .seeOther)
         }
     }
+
+    /// A profile hidden from the sender skips none of the rules: a child who does not know them, or
+    /// someone who blocked them, gets no e-mail even with a private profile, and the answer reads
+    /// the same.
+    @Test func aHiddenProfileStillKeepsChildrenAndBlocksFromTheMail() async throws {
+        try await withMailApp { app, sink in
+            let mads = app.browser(), kid = app.browser(), ana = app.browser()
+            try await mads.signUp("mads")
+            try await kid.signUp("kid", birthDate: app.clock.today.adding(days: -15 * 366).description)
+            try await ana.signUp("ana")
+            for person in [kid, ana] {
+                #expect(try await person.post("/settings/privacy", [("visibility", "private")], csrfFrom: "/settings/privacy").status == .seeOther)
+            }
+            #expect(try await ana.post("/u/mads/block", [], csrfFrom: "/u/mads").status == .seeOther)
+            let slug = try await mads.createTeam("Riverside")
+            let team = "/teams/\(slug)"
+            for address in ["kid@example.org", "ana@example.org", "new.person@example.org"] {
+                let sent = try await mads.post("\(team)/email-invites", [("email", address)], csrfFrom: team)
+                #expect(sent.status == .seeOther)
+                #expect(try await mads.get(team).contains("Invitation sent to \(address)."))
+            }
+            try await app.app.jobs.runDue(app.app)
+            #expect(try sink.messages(to: "new.person@example.org").contains { $0.subject == Self.subject })
+            #expect(!(try sink.messages(to: "kid@example.org").contains { $0.subject == Self.subject }), "a stranger cannot reach a child")
+            #expect(!(try sink.messages(to: "ana@example.org").contains { $0.subject == Self.subject }), "nor someone who blocked them")
+        }
+    }
+
+    /// Withdrawing an invitation does not give back the day's allowance: sending and withdrawing in
+    /// turn would otherwise mail one address without end.
+    @Test func withdrawingDoesNotResetTheDailyLimit() async throws {
+        try await withMailApp { app, sink in
+            let mads = app.browser()
+            try await mads.signUp("mads")
+            let slug = try await mads.createTeam("Riverside")
+            let team = "/teams/\(slug)"
+            for _ in 0..<TeamEmailInvite.dailyLimit {
+                #expect(try await mads.post("\(team)/email-invites", [("email", "victim@example.org")], csrfFrom: team).status == .seeOther)
+                let id = try #require(try await TeamEmailInvite.query(on: app.db).filter(\.$usedAt == nil).first()?.requireID())
+                #expect(try await mads.post("\(team)/email-invites/\(SiteURL.id(id))/cancel", [], csrfFrom: team).status == .seeOther)
+                #expect(try await mads.post("\(team)/email-invites/\(SiteURL.id(id))/cancel", [], csrfFrom: team).status == .notFound)
+            }
+            let capped = try await mads.post("\(team)/email-invites", [("email", "victim@example.org")], csrfFrom: team)
+            #expect(capped.status == .tooManyRequests)
+            #expect(!(try await mads.get(team).main.contains("victim@example.org")), "withdrawn ones are not listed")
+            let addresses = try await app.sql.raw("SELECT email FROM team_email_invites").all().map { try $0.decode(column: "email", as: String.self) }
+            #expect(addresses.count == TeamEmailInvite.dailyLimit && addresses.allSatisfy(\.isEmpty), "kept for the count, without the address")
+            try await app.app.jobs.runDue(app.app)
+            #expect(try sink.messages(to: "victim@example.org").isEmpty, "withdrawn before the job ran: nothing sent")
+        }
+    }
 }

@@ -37,8 +37,7 @@ struct EmailInviteController: RouteCollection {
         var send = true
         if let holder {
             let member = try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == holder.requireID()).first() != nil
-            let reach = try await PersonAccess.reach(holder, from: manager, today: req.clock.today, on: req.db)
-            send = !member && reach != .dropped
+            send = try await member ? false : Self.mayHear(holder, from: manager, today: req.clock.today, on: req.db)
         }
         let now = req.now, secret = req.application.serverSecret, language = req.language, mails = send
         let overLimit: Bool = try await req.db.inTransaction { db in
@@ -69,11 +68,29 @@ struct EmailInviteController: RouteCollection {
         let access = try await TeamAccess.load(req)
         try access.requireManager()
         guard let id = req.parameters.get("id", as: UUID.self),
-            let invite = try await TeamEmailInvite.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == access.team.requireID()).first()
+            let invite = try await TeamEmailInvite.query(on: req.db).filter(\.$id == id).filter(\.$team.$id == access.team.requireID())
+                .filter(\.$usedAt == nil).first()
         else { throw Abort(.notFound, reason: t("That invitation no longer exists.")) }
-        try await invite.delete(on: req.db)
-        req.flash(.info, t("Invitation to {email} withdrawn; its link no longer works.", invite.email))
+        let address = invite.email
+        // Kept as used, without its address or a hash any link matches, rather than deleted: the
+        // day's limit still counts it, so sending and withdrawing in turn cannot mail without end.
+        invite.usedAt = req.now
+        invite.email = ""
+        invite.tokenHash = "withdrawn:" + SiteURL.id(try invite.requireID())
+        try await invite.save(on: req.db)
+        req.flash(.info, t("Invitation to {email} withdrawn; its link no longer works.", address))
         return req.redirect(to: SiteURL.team(slug: access.team.slug).path + "#invite")
+    }
+
+    /// Whether someone with an account may hear from `manager`. Unlike `PersonAccess.reach`, a
+    /// profile hidden from the manager changes nothing: the manager typed the address, and a hidden
+    /// profile must not skip the rules for children (who hear only from people they follow or share
+    /// a team with) and blocks.
+    private static func mayHear(_ holder: User, from manager: User, today: CalendarDate, on db: any Database) async throws -> Bool {
+        if try await Block.between(holder.requireID(), manager.requireID(), on: db) { return false }
+        guard holder.isUnder16(on: today) else { return true }
+        let relation = try await Relations.load(viewer: manager, people: [holder.requireID()], today: today, on: db).relation(to: holder)
+        return relation.followsViewer == .accepted || relation.sharesTeam
     }
 
     // MARK: The link
