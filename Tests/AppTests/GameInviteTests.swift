@@ -101,8 +101,9 @@ struct GameInviteTests {
             try await oda.befriend(ana, "ana", me: "oda")
             let url = try await oda.createPickup()
             #expect(try await ana.post("/u/oda/block", [], csrfFrom: "/u/oda").status == .seeOther)
+            // The block ended their follows: answered as for anyone who does not follow, or is not followed by, Oda.
             let blocked = try await oda.post("\(url)/invites", [("username", "ana")], csrfFrom: url)
-            #expect(blocked.status == .seeOther, "answered as if sent")
+            #expect(blocked.status == .unprocessableEntity && blocked.main.contains("You can invite people you follow"))
             // Kim's profile is public, but she does not know Oda.
             _ = try await oda.post("/u/kim/follow", [], csrfFrom: "/u/kim")
             let child = try await oda.post("\(url)/invites", [("username", "kim")], csrfFrom: url)
@@ -135,6 +136,31 @@ struct GameInviteTests {
                 "/settings/delete-account", [("username", "oda"), ("password", Browser.password)], csrfFrom: "/settings/delete-account")
             #expect(deleted.status == .seeOther)
             #expect(try await GameInvite.query(on: app.db).filter(\.$inviter.$id == odaID).count() == 0)
+        }
+    }
+
+    /// A stranger's invitation reads the same whoever the person is: an adult, a child, or someone
+    /// who blocked the inviter. An answer of "invited" for the child alone would tell an adult
+    /// stranger that the account is a child's.
+    @Test func strangersReadTheSameAnswerForAChildAndForSomeoneWhoBlockedThem() async throws {
+        try await withApp { app in
+            let oda = app.browser(), ada = app.browser(), kim = app.browser(), bea = app.browser()
+            try await oda.signUp("oda")
+            try await ada.signUp("ada")
+            try await kim.signUp("kim", birthDate: app.clock.today.adding(days: -15 * 366).description)
+            try await bea.signUp("bea")
+            // Kim made her profile public: a hidden one reads as a name nobody has.
+            #expect(try await kim.post("/settings/privacy", [("visibility", "public")], csrfFrom: "/settings/privacy").status == .seeOther)
+            #expect(try await bea.post("/u/oda/block", [], csrfFrom: "/u/oda").status == .seeOther)
+            let url = try await oda.createPickup()
+            var answers: [String] = []
+            for name in ["ada", "kim", "bea"] {
+                let answer = try await oda.post("\(url)/invites", [("username", name)], csrfFrom: url)
+                #expect(answer.status == .unprocessableEntity, "\(name)")
+                answers.append(try #require(answer.firstMatch(#"<p class="error" id="invite-error">([^<]*)</p>"#)))
+            }
+            #expect(Set(answers).count == 1 && answers[0].contains("You can invite people you follow"), "the same answer for all three: \(answers)")
+            #expect(try await GameInvite.query(on: app.db).count() == 0)
         }
     }
 }

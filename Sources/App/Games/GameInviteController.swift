@@ -35,13 +35,15 @@ struct GameInviteController: RouteCollection {
         let found = try await User.query(on: req.db).filter(\.$username == username).first()
         // The rules of team invitations: a hidden profile answers as a name nobody has; a child who
         // does not know the inviter, or someone either of the two blocked, hears nothing, and the
-        // inviter is told it was sent, so the answer gives nothing away.
+        // inviter is told it was sent, so the answer gives nothing away. The refusals below are
+        // asked of everyone alike: were they asked only of those who may be reached, a stranger's
+        // "invited" would tell the inviter that the person is under 16, or blocked them.
         let reach = try await PersonAccess.reach(found, from: inviter, today: req.clock.today, on: req.db)
         guard let invitee = found, reach != .unknown else {
             return try await mistake(t("Nobody has the username “{username}”. Check the spelling on their profile page.", typed))
         }
         let inviteeID = try invitee.requireID()
-        if reach == .allowed || inviteeID == inviterID, let refused = try await refusal(of: invitee, by: inviter, to: game, on: req) {
+        if let refused = try await refusal(of: invitee, by: inviter, to: game, on: req) {
             return try await mistake(refused.0, refused.1)
         }
         let overLimit = try await Self.store(
