@@ -26,12 +26,32 @@
     if (follow) item.scrollIntoView({ block: "end" });
   }
 
+  // A message the page shows was edited, hidden by a moderator, or deleted.
+  function update(event) {
+    var data;
+    try { data = JSON.parse(event.data); } catch (e) { return; }
+    var old = data && data.anchor && document.getElementById(data.anchor);
+    if (!old) return;
+    var holder = document.createElement("ol");
+    holder.innerHTML = data.html;
+    if (holder.firstElementChild) old.replaceWith(holder.firstElementChild);
+  }
+
+  function remove(event) {
+    var data;
+    try { data = JSON.parse(event.data); } catch (e) { return; }
+    var old = data && data.anchor && document.getElementById(data.anchor);
+    if (old) old.remove();
+  }
+
   if (list && window.EventSource) {
     var last = list.lastElementChild;
     var url = list.getAttribute("data-conversation-events");
     if (last && last.id) url += "?after=" + encodeURIComponent(last.id.replace(/^m-/, ""));
     var source = new EventSource(url);
     source.addEventListener("message", add);
+    source.addEventListener("update", update);
+    source.addEventListener("remove", remove);
     list.setAttribute("data-live", "on");
   }
 

@@ -210,10 +210,18 @@ struct MessagesTests {
             #expect(replying.contains(#"name="reply_to" value="\#(id)""#))
             try await cast.coach.post(path, [("body", "Thanks!"), ("reply_to", id)], csrfFrom: path)
             #expect(try await cast.owner.get(path).contains(#"class="message-quote""#))
+            // The coach's page stays open: edits, hidings and deletions reach it without a reload.
+            let open = try await EventStream.open(cast.coach, path + "/events")
+            func next(_ name: String) async throws -> String {
+                let event = try #require(try await open.next(within: .seconds(10)), "\(name) arrives live")
+                #expect(event.name == name && event.json["anchor"] as? String == "m-\(id)")
+                return event.json["html"] as? String ?? ""
+            }
 
             #expect(try await cast.coach.get(m + "/edit").status == .forbidden, "only the author edits")
             #expect(try await cast.player.post(m + "/edit", [("body", "I can bring the bibs and cones")], csrfFrom: m + "/edit").status == .seeOther)
             #expect(try await cast.owner.get(path).contains("bibs and cones"))
+            #expect(try await next("update").contains("bibs and cones"))
             app.clock.advance(by: 16 * 60)
             #expect(try await cast.player.get(m + "/edit").status == .forbidden, "15 minutes to change it")
             #expect(try await cast.player.post(m + "/delete", [], csrfFrom: path).status == .forbidden)
@@ -227,6 +235,8 @@ struct MessagesTests {
             #expect(try await !cast.coach.get(path).contains("1 report"))
             #expect(try await cast.coach.post(m + "/hide", [], csrfFrom: path).status == .forbidden)
             #expect(try await cast.manager.post(m + "/hide", [], csrfFrom: path).status == .seeOther)
+            let hidden = try await next("update")
+            #expect(hidden.contains("Hidden by a moderator.") && !hidden.contains("bibs and cones"))
             let coachView = try await cast.coach.get(path)
             #expect(coachView.contains("Hidden by a moderator.") && !coachView.contains("bibs and cones"))
             #expect(try await cast.player.get(path).contains("bibs and cones"), "its author still sees it")
@@ -234,6 +244,8 @@ struct MessagesTests {
             // Managers delete any message.
             #expect(try await cast.owner.post(m + "/delete", [], csrfFrom: path).status == .seeOther)
             #expect(try await Message.find(UUID(uuidString: id), on: app.db) == nil)
+            _ = try await next("remove")
+            open.close()
         }
     }
 

@@ -6,6 +6,8 @@ import Vapor
 /// `/messages/{id}/events`: new messages for an open conversation page, as server-sent events.
 /// Each event is one message drawn for this viewer (`messages/message`), with the message's id as
 /// the event id, so a reconnecting browser (`Last-Event-ID`) gets what it missed and nothing twice.
+/// A message the page shows that is edited, hidden or deleted meanwhile comes as an `update` (drawn
+/// again) or a `remove` event, without an id: a moderator's hiding reaches open pages too.
 /// The stream ends when the viewer loses their seat, asked again every `keepAlive`, or when a write
 /// fails (the browser went away). Delivering a
 /// message does not mark it read: a closed tab's stream lives on until its next write fails, and
@@ -40,8 +42,10 @@ struct ConversationEvents {
         }
         let after = req.headers.first(name: "Last-Event-ID") ?? req.query[String.self, at: "after"]
         let start: Cursor
+        let startShown: Shown
         do {
             start = try await Cursor.start(after: after, in: access.id, on: req.db)
+            startShown = try await Shown.start(upTo: start, now: app.clock.now, on: req.db)
         } catch {
             app.messageStreams.leave(viewerID)
             throw error
@@ -55,6 +59,7 @@ struct ConversationEvents {
         let body = Response.Body(managedAsyncStream: { writer in
             defer { app.messageStreams.leave(viewerID) }
             var cursor = start
+            var shown = startShown
             try await writer.writeBuffer(ByteBuffer(string: "retry: 3000\n\n"))
             // Wakes the loop below now and then without a message: to write a comment (a closed
             // connection fails the write, which ends the stream) and to ask about the seat again.
@@ -68,25 +73,73 @@ struct ConversationEvents {
             for await _ in merge(signals, ticks) {
                 // A viewer who left the team, or was blocked in a direct conversation, hears no more.
                 guard let current = try? await ConversationAccess.of(access.conversation, viewer: access.viewer, today: today, on: db) else { return }
+                let (changed, removed) = try await shown.changes(now: app.clock.now, on: db)
                 let fresh = try await cursor.next(on: db)
-                guard !fresh.isEmpty else {
+                shown.add(fresh)
+                guard !fresh.isEmpty || !changed.isEmpty || !removed.isEmpty else {
                     try await writer.writeBuffer(ByteBuffer(string: ": keep-alive\n\n"))
                     continue
                 }
-                let items = try await Language.$current.withValue(language) {
-                    try await MessageItems(access: current, now: app.clock.now, today: today, format: Format(current.viewer)).items(fresh, on: db)
+                func draw(_ messages: [Message]) async throws -> [(UUID, String, String)] {
+                    let items = try await Language.$current.withValue(language) {
+                        try await MessageItems(access: current, now: app.clock.now, today: today, format: Format(current.viewer)).items(messages, on: db)
+                    }
+                    var drawn: [(UUID, String, String)] = []
+                    for (message, item) in zip(messages, items) {
+                        let html = try await app.view.render(
+                            "messages/message", Streamed(layout: .init(csrf: csrf), language: language.rawValue, message: item)
+                        ).get().data
+                        drawn.append((try message.requireID(), item.anchor, String(buffer: html)))
+                    }
+                    return drawn
                 }
-                for (message, item) in zip(fresh, items) {
-                    let html = try await app.view.render(
-                        "messages/message", Streamed(layout: .init(csrf: csrf), language: language.rawValue, message: item)
-                    ).get().data
-                    let json = try JSONEncoder().encode(Event(anchor: item.anchor, html: String(buffer: html)))
-                    try await writer.writeBuffer(
-                        ByteBuffer(string: "id: \(SiteURL.id(try message.requireID()))\nevent: message\ndata: \(String(decoding: json, as: UTF8.self))\n\n"))
-                }
+                var out = ""
+                for (_, anchor, html) in try await draw(changed) { out += Self.event("update", Event(anchor: anchor, html: html)) }
+                for id in removed { out += Self.event("remove", Event(anchor: "m-" + SiteURL.id(id), html: "")) }
+                for (id, anchor, html) in try await draw(fresh) { out += Self.event("message", Event(anchor: anchor, html: html), id: id) }
+                try await writer.writeBuffer(ByteBuffer(string: out))
             }
         })
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// One server-sent event; only new messages carry an id, which a reconnecting page resumes from.
+    private static func event(_ name: String, _ event: Event, id: UUID? = nil) -> String {
+        let json = (try? JSONEncoder().encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (id.map { "id: \(SiteURL.id($0))\n" } ?? "") + "event: \(name)\ndata: \(json)\n\n"
+    }
+
+    /// The messages the open page shows (its latest page, then what the stream sent), and since
+    /// when their edits, hidings and deletions have been told.
+    struct Shown {
+        static let limit = 200
+        let conversation: UUID
+        var ids: [UUID]
+        var since: Date
+
+        static func start(upTo cursor: Cursor, now: Date, on db: any Database) async throws -> Shown {
+            let page = try await Message.query(on: db).filter(\.$conversation.$id == cursor.conversation).filter(\.$createdAt <= cursor.time)
+                .sort(\.$createdAt, .descending).limit(Message.pageSize).field(\.$id).all()
+            return Shown(conversation: cursor.conversation, ids: page.compactMap(\.id), since: now)
+        }
+
+        mutating func add(_ messages: [Message]) {
+            ids.append(contentsOf: messages.compactMap(\.id))
+            if ids.count > Self.limit { ids.removeFirst(ids.count - Self.limit) }
+        }
+
+        /// Shown messages edited or hidden since the last look, and those gone.
+        mutating func changes(now: Date, on db: any Database) async throws -> (changed: [Message], removed: [UUID]) {
+            guard !ids.isEmpty else { return ([], []) }
+            let rows = try await Message.query(on: db).filter(\.$id ~~ ids).with(\.$author).all()
+            let present = Set(rows.compactMap(\.id))
+            let changed = rows.filter { ($0.editedAt.map { $0 > since } ?? false) || ($0.hiddenAt.map { $0 > since } ?? false) }
+                .sorted { $0.createdAt < $1.createdAt }
+            let removed = ids.filter { !present.contains($0) }
+            ids.removeAll { !present.contains($0) }
+            since = now
+            return (changed, removed)
+        }
     }
 
     /// Two streams of wake-ups as one.

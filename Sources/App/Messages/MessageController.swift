@@ -78,6 +78,7 @@ struct MessageController: RouteCollection {
             message.body = body
             message.editedAt = req.now
             try await message.update(on: req.db)
+            try await req.application.liveBus.publish(MessagePosting.topic(access.id), on: req.db)
         }
         req.flash(.success, t("Message changed."))
         return req.redirect(to: SiteURL.conversation(access.id).fragment("m-" + SiteURL.id(try message.requireID())))
@@ -87,6 +88,7 @@ struct MessageController: RouteCollection {
         let (access, message) = try await load(req)
         if !access.moderates { try await requireEditable(message, by: access, now: req.now, on: req.db) }
         try await message.delete(on: req.db)
+        try await req.application.liveBus.publish(MessagePosting.topic(access.id), on: req.db)
         try await MessagePosting.countsChanged(try await ConversationSeats.everyone(in: access.conversation, on: req.db), app: req.application)
         req.flash(.success, t("Message deleted."))
         return req.redirect(to: SiteURL.conversation(access.id))
@@ -152,6 +154,7 @@ enum MessageModeration {
             try await settle(message.requireID(), now: now, on: db)
         }
         let conversation = try await message.$conversation.get(on: app.db)
+        try await app.liveBus.publish(MessagePosting.topic(try conversation.requireID()), on: app.db)
         try await MessagePosting.countsChanged(try await ConversationSeats.everyone(in: conversation, on: app.db), app: app)
     }
 
