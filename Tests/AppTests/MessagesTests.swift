@@ -89,6 +89,9 @@ struct MessagesTests {
         try await withApp { app in
             let cast = try await TeamCast.make(app, privacy: "private")
             let path = try await Self.open(cast.player, "/teams/\(cast.slug)/messages")
+            // The limit below counts a minute: the clock stands still between posts, however slow
+            // the machine.
+            app.clock.stop()
 
             let heavy = try await cast.player.post(path, [("body", "a" + String(repeating: "\u{301}", count: 5000))], csrfFrom: path)
             #expect(heavy.status == .unprocessableEntity, "one character with 5,000 accents is too long")
@@ -104,15 +107,18 @@ struct MessagesTests {
             let page = try await cast.owner.get(path)
             #expect(page.contains("alert(1)") && !page.contains("<script>alert(1)"))
             #expect(!page.contains(#"href="javascript"#) && page.contains("<li>one</li>"))
+            // A heading brings no id to clash with the page's, and a picture stays words.
+            try await cast.player.post(path, [("body", "# compose\n\n![a face](/favicon.ico) and a note[^1]\n\n[^1]: small")], csrfFrom: path)
+            let drawn = try await cast.owner.get(path)
+            #expect(drawn.contains("<h1>compose</h1>") && drawn.body.components(separatedBy: #"id="compose""#).count == 2, "the form's own id only")
+            #expect(!drawn.contains(#"<img src="/favicon.ico""#) && !drawn.contains("fn:1"))
             for hostile in [
                 "/messages/not-an-id", "/messages/\(SiteURL.id(UUID()))", "/teams/no-such-team/messages", "/games/x/messages",
                 "/games/\(SiteURL.id(UUID()))/messages", "/plans/\(SiteURL.id(UUID()))/messages", "/u/nobody_here/message",
             ] {
                 #expect(try await cast.player.get(hostile).status == .notFound, "\(hostile)")
             }
-            // Twenty a minute, then a clear refusal; a minute later, on again. The clock stands
-            // still between posts, however slow the machine.
-            app.clock.stop()
+            // Twenty a minute, then a clear refusal; a minute later, on again.
             var statuses: [HTTPStatus] = []
             for n in 0..<20 { statuses.append(try await cast.player.post(path, [("body", "n\(n)")], csrfFrom: path).status) }
             #expect(statuses.allSatisfy { $0 == .seeOther } == false, "the 21st in a minute is refused")

@@ -9,8 +9,8 @@ import Foundation
 /// and images from other sites become links: an article must not make readers' browsers call a
 /// third party.
 enum LearnRendering {
-    static func html(_ markdown: String) -> String {
-        var html = Markdown.html(markdown)
+    static func html(_ markdown: String, as kind: Markdown.Kind = .article) -> String {
+        var html = Markdown.html(markdown, as: kind)
         html = replace(anchor, in: html) { groups in
             let (href, rest, words) = (groups[0], groups[1], groups[2])
             guard isSafe(href) else { return words }

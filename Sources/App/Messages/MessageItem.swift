@@ -69,7 +69,7 @@ struct MessageItems {
         let shown = folded == nil || (mine && isHidden)
         return MessageItem(
             anchor: "m-" + SiteURL.id(id), author: name(message.author, relations), authorURL: link(message.author, relations), mine: mine,
-            html: shown ? LearnRendering.html(message.body) : nil, folded: folded,
+            html: shown ? LearnRendering.html(message.body, as: .message) : nil, folded: folded,
             quote: quote.flatMap { q in
                 guard q.hiddenAt == nil, !blocked.contains(q.$author.id), let qid = q.id else { return nil }
                 return MessageItem.Quote(
