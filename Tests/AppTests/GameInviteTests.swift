@@ -161,6 +161,18 @@ struct GameInviteTests {
             }
             #expect(Set(answers).count == 1 && answers[0].contains("You can invite people you follow"), "the same answer for all three: \(answers)")
             #expect(try await GameInvite.query(on: app.db).count() == 0)
+
+            // Oda follows Kim, who let her, but Kim does not follow Oda: a game for adults answers as
+            // if sent, as it does for Ada, not with Kim's age group; Kim hears nothing.
+            #expect(try await oda.post("/u/kim/follow", [], csrfFrom: "/u/kim").status == .seeOther)
+            #expect(try await kim.post("/friends/requests/oda/approve", [], csrfFrom: "/friends").status == .seeOther)
+            #expect(try await oda.post("/u/ada/follow", [], csrfFrom: "/u/ada").status == .seeOther)
+            let adults = try await oda.createPickup(age: "18+")
+            for name in ["kim", "ada"] {
+                let answer = try await oda.post("\(adults)/invites", [("username", name)], csrfFrom: adults)
+                #expect(answer.status == .seeOther && !answer.body.contains("cannot play"), "\(name)")
+            }
+            #expect(!(try await kim.get("/notifications").main.contains("invited you")))
         }
     }
 }

@@ -43,7 +43,7 @@ struct GameInviteController: RouteCollection {
             return try await mistake(t("Nobody has the username “{username}”. Check the spelling on their profile page.", typed))
         }
         let inviteeID = try invitee.requireID()
-        if let refused = try await refusal(of: invitee, by: inviter, to: game, on: req) {
+        if let refused = try await refusal(of: invitee, by: inviter, to: game, ageShown: reach == .allowed, on: req) {
             return try await mistake(refused.0, refused.1)
         }
         let overLimit = try await Self.store(
@@ -59,7 +59,9 @@ struct GameInviteController: RouteCollection {
     }
 
     /// Why `invitee` cannot be asked: already on the list, or not someone the inviter knows.
-    private func refusal(of invitee: User, by inviter: User, to game: Game, on req: Request) async throws -> (String, HTTPStatus)? {
+    /// `ageShown` false: the invitee is a child who does not know the inviter, and an age refusal
+    /// would tell the inviter their age group (as a held team invitation answers as if sent).
+    private func refusal(of invitee: User, by inviter: User, to game: Game, ageShown: Bool, on req: Request) async throws -> (String, HTTPStatus)? {
         let inviteeID = try invitee.requireID()
         if inviteeID == inviter.id { return (t("You are already on this game's list."), .unprocessableEntity) }
         let relation = try await Relations.load(viewer: inviter, people: [inviteeID], today: req.clock.today, on: req.db).relation(to: invitee)
@@ -70,7 +72,7 @@ struct GameInviteController: RouteCollection {
         if inviteeID == game.$organiser.id || playing != nil { return (t("{name} is already on this game's list.", invitee.displayName), .conflict) }
         // As for a team's age rules: told to the inviter, who knows the person, rather than to the invitee too late.
         let group = AgeGroup(rawValue: game.ageGroup) ?? .any
-        if !invitee.fits(group, today: LocalTime.utcDay(of: req.now)) {
+        if ageShown, !invitee.fits(group, today: LocalTime.utcDay(of: req.now)) {
             return (t("{name} cannot play in this game: it is for the age group {group}.", invitee.displayName, group.label), .unprocessableEntity)
         }
         return nil
