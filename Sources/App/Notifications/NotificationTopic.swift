@@ -34,7 +34,7 @@ enum NotificationTopic: String, CaseIterable, Codable, Sendable {
     var hint: String {
         switch self {
         case .teams: t("Join requests, invitations, new roles, league invitations, a team closing")
-        case .games: t("New games for your teams, requests to join your games, substitutes found, changes to games you're not playing in")
+        case .games: t("New games for your teams, invitations to games, requests to join your games, substitutes found, changes to games you're not playing in")
         case .gamesNearby:
             t(
                 "A new public pick-up game in a sport you play, at your level, within 10 km of your home; at most one a day, from 16 (your home and sports are in your profile settings)"
