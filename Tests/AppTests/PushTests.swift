@@ -105,6 +105,30 @@ struct PushTests {
         }
     }
 
+    /// A push cannot be taken back, so what was queued with the message is asked again when it goes:
+    /// someone who left the team meanwhile, or blocked the author, hears nothing of it.
+    @Test func aMessagePushIsNotSentToSomeoneWhoLeftOrBlockedTheAuthorMeanwhile() async throws {
+        try await withPushApp { app, server in
+            let cast = try await TeamCast.make(app, privacy: "private")
+            for browser in [cast.owner, cast.coach] {
+                let key = try #require(try await browser.get("/settings/notifications").firstMatch(#"data-push-key="([A-Za-z0-9_-]+)""#))
+                let subscription = try await server.subscribe(serverKey: key, now: app.clock.now)
+                let subscribed = try await browser.post(
+                    "/settings/notifications/push",
+                    [("endpoint", subscription.endpoint), ("p256dh", subscription.p256dh), ("auth", subscription.auth)],
+                    csrfFrom: "/settings/notifications")
+                #expect(subscribed.status == .seeOther)
+            }
+            let path = try #require(try await cast.player.get("/teams/\(cast.slug)/messages").location)
+            #expect(try await cast.player.post(path, [("body", "Secret new kick-off time")], csrfFrom: path).status == .seeOther)
+            #expect(try await Job.query(on: app.db).filter(\.$kind == MessagePushJob.name).count() == 2, "queued for both browsers")
+            #expect(try await cast.coach.post("/teams/\(cast.slug)/leave", [], csrfFrom: "/teams/\(cast.slug)").status == .seeOther)
+            #expect(try await cast.owner.post("/u/player_p/block", [], csrfFrom: "/u/player_p").status == .seeOther)
+            try await app.app.jobs.runDue(app.app)
+            #expect(try await server.received().isEmpty)
+        }
+    }
+
     @Test func aGoneSubscriptionIsRemoved() async throws {
         try await withPushApp { app, server in
             let scene = try await Self.scene(app, server)
