@@ -95,6 +95,20 @@ struct TeamEmailInviteTests {
 
     /// Managers withdraw an invitation (its link stops working); nobody blocked hears anything; each
     /// sender has 20 a day, then a clear 429 that keeps what was typed.
+    /// A server that sends no e-mail offers no e-mail invitations, rather than saying one was sent.
+    @Test func withoutAMailServerThereIsNoEmailInvitation() async throws {
+        try await withApp { app in
+            let mads = app.browser()
+            try await mads.signUp("mads")
+            let slug = try await mads.createTeam("Riverside")
+            let team = "/teams/\(slug)"
+            #expect(try await !mads.get(team).contains("Invite someone by e-mail"))
+            let refused = try await mads.post("\(team)/email-invites", [("email", "new@example.org")], csrfFrom: team)
+            #expect(refused.status == .conflict && refused.contains("does not send e-mail"))
+            #expect(try await TeamEmailInvite.query(on: app.db).count() == 0)
+        }
+    }
+
     @Test func withdrawingBlocksAndTheDailyLimit() async throws {
         try await withMailApp { app, sink in
             let mads = app.browser(), ana = app.browser()

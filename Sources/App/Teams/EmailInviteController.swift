@@ -21,6 +21,9 @@ struct EmailInviteController: RouteCollection {
         let manager = try req.requireUser()
         let access = try await TeamAccess.load(req)
         try access.requireManager()
+        guard req.application.config.sendsMail else {
+            throw Abort(.conflict, reason: t("This Fieldhouse does not send e-mail. Share an invitation link instead."))
+        }
         let team = access.team
         let teamID = try team.requireID(), managerID = try manager.requireID()
         let typed = String((try req.content.decode(InviteForm.self).email ?? "").prefix(200))

@@ -80,6 +80,8 @@ struct TeamPage: Encodable {
     let personInvites: [Pending]
     let linkInvites: [LinkInvite]
     var emailInvites: [EmailInvite] = []
+    /// Invitations by e-mail are offered only by a server that sends e-mail.
+    let sendsMail: Bool
     let typed: Typed
     let errors: FieldErrors
     let leagues: [LeagueLink]
@@ -201,7 +203,7 @@ struct TeamPage: Encodable {
             signInURL: req.currentUser == nil ? SiteURL.login(next: .team(slug: team.slug)) : nil,
             memberCount: memberships.count,
             roster: roster, requests: requests, personInvites: personInvites, linkInvites: linkInvites, emailInvites: emailInvites,
-            typed: typed, errors: errors, leagues: leagues,
+            sendsMail: req.application.config.sendsMail, typed: typed, errors: errors, leagues: leagues,
             games: Array(games), feedURL: feedURL,
             roles: (access.isOwner ? Membership.Role.allCases : [.manager, .coach, .player]).map { SelectOption(value: $0.rawValue, label: $0.label) },
             liveNow: liveNow
