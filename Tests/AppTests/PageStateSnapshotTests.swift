@@ -351,7 +351,8 @@ struct PageStateSnapshotTests {
                 isOwner: role == "Owner",
                 canJoinNow: viewer != nil && role == nil && privacy == .public, canRequest: viewer != nil && role == nil && privacy == .protected,
                 hasRequested: false, isInvited: false, inviteID: nil, signInURL: viewer == nil ? "/login?next=/teams/riverside-futsal" : nil,
-                memberCount: roster?.count ?? 7, roster: roster, requests: requests, personInvites: [], linkInvites: [], sendsMail: true, typed: typed, errors: errors,
+                memberCount: roster?.count ?? 7, roster: roster, requests: requests, personInvites: [], linkInvites: [], sendsMail: true, typed: typed,
+                errors: errors,
                 leagues: [], games: [], feedURL: role == nil ? nil : "/teams/riverside-futsal/feed",
                 roles: ["member", "coach", "manager"].map { SelectOption(value: $0, label: $0.capitalized) }, liveNow: [])
         }
