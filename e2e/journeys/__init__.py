@@ -3,7 +3,7 @@ or more people, raising JourneyFailed at the first thing a person would see go w
 server and run at both sizes, so each makes its own names with `r.unique(...)` and leaves the demo
 people as it found them. A journey module may name the window `sizes` it runs at (recorder: phone only)."""
 
-from . import account, challenge, charts, coach, learn, maps, pickup, push, recorder, season, talk, team
+from . import account, challenge, charts, coach, invite, learn, maps, pickup, push, recorder, season, talk, team
 
 JOURNEYS = {
     "team": team.run,
@@ -18,4 +18,5 @@ JOURNEYS = {
     "push": push.run,
     "season": season.run,
     "talk": talk.run,
+    "invite": invite.run,
 }
