@@ -206,6 +206,7 @@ enum Migrations {
         app.migrations.add(CreateGameInvite())
         app.migrations.add(CreateTeamEmailInvite())
         app.migrations.add(CreateMessageDigest())
+        app.migrations.add(CreateTeamEmailInviteSend())
     }
 }
 

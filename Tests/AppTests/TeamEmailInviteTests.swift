@@ -141,6 +141,7 @@ struct TeamEmailInviteTests {
             for n in 0..<(TeamEmailInvite.dailyLimit - 1) {
                 try await TeamEmailInvite.make(teamID: teamID, by: madsID, email: "p\(n)@example.org", now: app.clock.now, secret: app.app.serverSecret)
                     .invite.create(on: app.db)
+                try await TeamEmailInviteSend(sender: madsID, at: app.clock.now).create(on: app.db)
             }
             let capped = try await mads.post("\(team)/email-invites", [("email", "one.more@example.org")], csrfFrom: team)
             #expect(capped.status == .tooManyRequests && capped.main.contains("the most a day allows"))
@@ -198,6 +199,11 @@ struct TeamEmailInviteTests {
             #expect(addresses.count == TeamEmailInvite.dailyLimit && addresses.allSatisfy(\.isEmpty), "kept for the count, without the address")
             try await app.app.jobs.runDue(app.app)
             #expect(try sink.messages(to: "victim@example.org").isEmpty, "withdrawn before the job ran: nothing sent")
+            // Deleting the team, whose invitations go with it, does not start the count again.
+            #expect(try await mads.post("\(team)/delete", [], csrfFrom: "\(team)/delete").status == .seeOther)
+            #expect(try await TeamEmailInvite.query(on: app.db).count() == 0)
+            let again = "/teams/\(try await mads.createTeam("Riverside Again"))"
+            #expect(try await mads.post("\(again)/email-invites", [("email", "victim@example.org")], csrfFrom: again).status == .tooManyRequests)
         }
     }
 }

@@ -45,7 +45,7 @@ struct EmailInviteController: RouteCollection {
         let now = req.now, secret = req.application.serverSecret, language = req.language, mails = send
         let overLimit: Bool = try await req.db.inTransaction { db in
             try await db.lockForCount(User.schema, id: managerID)
-            let today = try await TeamEmailInvite.query(on: db).filter(\.$createdBy.$id == managerID)
+            let today = try await TeamEmailInviteSend.query(on: db).filter(\.$sender.$id == managerID)
                 .filter(\.$createdAt > now.addingTimeInterval(-86_400)).count()
             guard today < TeamEmailInvite.dailyLimit else { return true }
             // An invitation still open for the address stands: a second press sends nothing more.
@@ -54,6 +54,7 @@ struct EmailInviteController: RouteCollection {
             guard open == nil else { return false }
             let (invite, _) = TeamEmailInvite.make(teamID: teamID, by: managerID, email: address, now: now, secret: secret)
             try await invite.create(on: db)
+            try await TeamEmailInviteSend(sender: managerID, at: now).create(on: db)
             if mails { try await TeamEmailInviteJob.queue(try invite.requireID(), language: language, on: db) }
             return false
         }

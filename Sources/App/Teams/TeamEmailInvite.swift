@@ -42,6 +42,39 @@ final class TeamEmailInvite: Model, @unchecked Sendable {
     }
 }
 
+/// One e-mail invitation sent, for the sender's daily limit: kept apart from the invitations,
+/// which go with their team, so deleting a team and making another does not start the count again.
+final class TeamEmailInviteSend: Model, @unchecked Sendable {
+    static let schema = "team_email_invite_sends"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "sender_id") var sender: User
+    @Field(key: "created_at") var createdAt: Date
+
+    init() {}
+
+    init(sender: UUID, at: Date) {
+        self.$sender.id = sender
+        self.createdAt = at
+    }
+}
+
+struct CreateTeamEmailInviteSend: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(TeamEmailInviteSend.schema)
+            .id()
+            .field("sender_id", .uuid, .required, .references(User.schema, .id, onDelete: .cascade))
+            .field("created_at", .datetime, .required)
+            .create()
+        try await database.sql.create(index: "team_email_invite_sends_sender_idx").on(TeamEmailInviteSend.schema).column("sender_id")
+            .column("created_at").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(TeamEmailInviteSend.schema).delete()
+    }
+}
+
 struct CreateTeamEmailInvite: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(TeamEmailInvite.schema)

@@ -51,6 +51,7 @@ enum TeamEmailInviteJob {
     /// after it expired), the invitation and the address go.
     static let sweep = JobKind("teams.email-invite-sweep", every: 3600) { run in
         try await TeamEmailInvite.query(on: run.db).filter(\.$expiresAt < run.now.addingTimeInterval(-keptAfterExpiry)).delete()
+        try await TeamEmailInviteSend.query(on: run.db).filter(\.$createdAt < run.now.addingTimeInterval(-86_400)).delete()
     }
 
     static let keptAfterExpiry: TimeInterval = 30 * 86_400
