@@ -139,12 +139,17 @@ enum GameSeries {
             holders.formUnion(try await session.holders(on: db))
         }
         let later = sessions.count - 1
+        // Worded in each recipient's language: the day is named inside the text.
+        let title = game.title(teamName: teamName)
+        func day() -> String { GameTime.shortDay(game.startsAt, zone: game.timeZone) }
         try await Notification.send(
             to: everyone.filter { $0 != userID }, from: nil, kind: .gameCancelled,
-            text: tn(
-                "Cancelled: {game} on {day} and the {count} session after it",
-                "Cancelled: {game} on {day} and the {count} sessions after it", later,
-                game.title(teamName: teamName), GameTime.shortDay(game.startsAt, zone: game.timeZone)),
+            // The last session of a series has none after it: said as a single game's.
+            text: later == 0
+                ? t("Cancelled: {game} on {day}", title, day())
+                : tn(
+                    "Cancelled: {game} on {day} and the {count} session after it",
+                    "Cancelled: {game} on {day} and the {count} sessions after it", later, title, day()),
             link: SiteURL.game(try game.requireID()).path, always: holders, on: db
         )
     }
