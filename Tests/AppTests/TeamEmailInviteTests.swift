@@ -95,6 +95,39 @@ struct TeamEmailInviteTests {
 
     /// Managers withdraw an invitation (its link stops working); nobody blocked hears anything; each
     /// sender has 20 a day, then a clear 429 that keeps what was typed.
+    /// Two invitations to one team, opened by one person at the same moment: one membership, and
+    /// both presses land on the team.
+    @Test func twoLinksToOneTeamAtOnceMakeOneMembership() async throws {
+        try await withMailApp { app, sink in
+            let mads = app.browser(), ana = app.browser()
+            try await mads.signUp("mads")
+            try await ana.signUp("ana")
+            let slug = try await mads.createTeam("Riverside")
+            let team = "/teams/\(slug)"
+            for address in ["ana@example.org", "ana.work@example.org"] {
+                #expect(try await mads.post("\(team)/email-invites", [("email", address)], csrfFrom: team).status == .seeOther)
+            }
+            try await app.app.jobs.runDue(app.app)
+            let base = app.app.config.baseURL
+            let paths = try ["ana@example.org", "ana.work@example.org"].map { address in
+                String(
+                    try #require(try sink.messages(to: address).first { $0.subject == Self.subject }?.link(startingWith: base + "/team-invitations/"))
+                        .dropFirst(base.count))
+            }
+            let token = try #require(try await ana.get(paths[0]).csrf)
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for path in paths {
+                    let tab = app.browser()
+                    for (name, value) in ana.cookies { tab.setCookie(name, value) }
+                    group.addTask { try await tab.post(path, [("csrf", token)], csrfFrom: nil).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == [.seeOther, .seeOther])
+            #expect(try await Membership.query(on: app.db).count() == 2, "Mads and Ana, once")
+        }
+    }
+
     /// A server that sends no e-mail offers no e-mail invitations, rather than saying one was sent.
     @Test func withoutAMailServerThereIsNoEmailInvitation() async throws {
         try await withApp { app in

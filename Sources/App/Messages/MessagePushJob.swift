@@ -50,6 +50,8 @@ enum MessagePushJob {
             let message = try await Message.query(on: run.db).filter(\.$id == payload.message).with(\.$conversation).with(\.$author).first(),
             message.hiddenAt == nil
         else { return }
+        // The browser may have dropped Messages since the push was queued.
+        guard subscription.chosen.contains(.messages) else { return }
         let recipient = subscription.user
         let today = LocalTime.utcDay(of: run.now)
         guard let access = try? await ConversationAccess.of(message.conversation, viewer: recipient, today: today, on: run.db),

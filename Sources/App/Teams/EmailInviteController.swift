@@ -160,7 +160,27 @@ struct EmailInviteController: RouteCollection {
         guard invite.usedAt == nil, invite.expiresAt > req.now else { return try await render(req, invite, token: token) }
         try TeamAccess.requireAgeFits(invite.team, user, today: req.clock.today)
         let now = req.now, inviteID = try invite.requireID()
-        let took: Bool = try await req.db.inTransaction { db in
+        let took: Bool
+        do {
+            took = try await take(inviteID, teamID: teamID, userID: userID, now: now, on: req.db)
+        } catch {
+            // Another invitation to this team made them a member a moment ago: this one stays unused.
+            if try await Membership.query(on: req.db).filter(\.$team.$id == teamID).filter(\.$user.$id == userID).first() != nil {
+                return req.redirect(to: .team(slug: invite.team.slug))
+            }
+            throw error
+        }
+        guard took else {
+            invite.usedAt = now
+            return try await render(req, invite, token: token)
+        }
+        req.flash(.success, t("Welcome to {team}!", invite.team.name))
+        return req.redirect(to: .team(slug: invite.team.slug))
+    }
+
+    /// Uses the invitation and makes the membership, or nothing when the invitation was used.
+    private func take(_ inviteID: UUID, teamID: UUID, userID: UUID, now: Date, on db: any Database) async throws -> Bool {
+        try await db.inTransaction { db in
             // Used once: the row changes first, guarded, so two presses (or two people) cannot both join by it.
             // The address goes with it: the invitation has done its work.
             guard
@@ -175,11 +195,5 @@ struct EmailInviteController: RouteCollection {
             try await TeamInvite.query(on: db).filter(\.$team.$id == teamID).filter(\.$invitee.$id == userID).delete()
             return true
         }
-        guard took else {
-            invite.usedAt = now
-            return try await render(req, invite, token: token)
-        }
-        req.flash(.success, t("Welcome to {team}!", invite.team.name))
-        return req.redirect(to: .team(slug: invite.team.slug))
     }
 }
