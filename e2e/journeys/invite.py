@@ -1,5 +1,5 @@
-"""Issue 47, invitations that reach people: an organiser lists a pick-up game at a place and invites
-a friend who follows her by username (a mistyped name first, refused with what was typed kept); the
+"""Issue 47, invitations that reach people: an organiser (the host) lists a pick-up game at a place and
+invites a friend (the guest) who follows her by username (a mistyped name first, refused with what was typed kept); the
 friend finds the invitation under the bell, opens the game, sees who invited him and joins in one step."""
 
 from browser import JourneyFailed
@@ -11,11 +11,12 @@ from .team import sign_up
 
 def run(r):
     court = f"{PLACE[0]} court {r.stamp}{r.size[0]} invite"
-    organiser, organiser_name = sign_up(r, "organiser")
-    friend, friend_name = sign_up(r, "friend")
-    find_and_follow(friend, f"Organiser {r.stamp}", organiser_name)
+    organiser, organiser_name = sign_up(r, "host")
+    friend, friend_name = sign_up(r, "guest")
+    find_and_follow(friend, f"Host {r.stamp}", organiser_name)
 
-    # A game at a place, for four.
+    # A game at a place, for four. (The people's names are the journey's own: journeys share a
+    # server, and the pick-up journey already has an "organiser".)
     organiser.follow("Places", within="nav.main-nav")
     organiser.follow(PLACE[0], within="main")
     organiser.follow("Organise a game here")
@@ -32,17 +33,17 @@ def run(r):
     if organiser.field("Username of someone you follow or who follows you").get_attribute("value") != "nobody_" + r.stamp:
         raise JourneyFailed("a refused invitation should keep the username that was typed")
     organiser.fill("Username of someone you follow or who follows you", friend_name).press("Invite")
-    organiser.sees(f"Friend {r.stamp} is invited. They will find the game under their notifications.")
+    organiser.sees(f"Guest {r.stamp} is invited. They will find the game under their notifications.")
 
     # The friend finds it under the bell and joins from the game's page in one step.
     friend.follow("Notifications", within="header")
-    friend.sees(f"Organiser {r.stamp} invited you to a basketball game")
-    friend.follow(f"Organiser {r.stamp} invited you to a basketball game")
+    friend.sees(f"Host {r.stamp} invited you to a basketball game")
+    friend.follow(f"Host {r.stamp} invited you to a basketball game")
     if friend.path != game_path:
         raise JourneyFailed(f"the invitation should open {game_path}, not {friend.path}")
-    friend.sees(f"Organiser {r.stamp} invited you to this game.", court)
+    friend.sees(f"Host {r.stamp} invited you to this game.", court)
     friend.press("Join game")
     friend.sees("You're in. See you there!", "2 of 4 places taken")
 
     organiser.visit(game_path)
-    organiser.sees("2 of 4 places taken", f"Friend {r.stamp}")
+    organiser.sees("2 of 4 places taken", f"Guest {r.stamp}")
